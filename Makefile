@@ -1,0 +1,148 @@
+# mhaviz - multi-head attention, the way it runs in memory.
+#
+#   make run     build if needed, open the program
+#   make test    build and run every test, plain and under ASan + UBSan
+#   make bench   print speed and memory figures
+#
+# Everything built goes to .build/ (plain) and .build/asan/ (sanitizers).
+
+PREFIX  ?= /usr/local
+BINDIR  ?= $(PREFIX)/bin
+MANDIR  ?= $(PREFIX)/share/man
+CC      ?= cc
+B       := .build
+BIN     := $(B)/mhaviz
+
+WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
+CFLAGS  ?= -O2 -g
+CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
+
+# Libraries, found with pkg-config.  Missing ones are installed by `deps`.
+PKGS_RUN  := ncursesw
+PKGS_TEST := check
+NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
+NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null)
+CHECK_CFLAGS   = $(shell pkg-config --cflags check 2>/dev/null)
+CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
+
+SRC      := $(wildcard src/*.c)
+LIB_SRC  := $(filter-out src/main.c,$(SRC))
+CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets))
+TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
+E2E      := $(sort $(wildcard tests/e2e_*.sh))
+
+SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+
+.PHONY: all run test check asan unit e2e bench install uninstall clean deps deps-test
+
+all: deps $(BIN)
+
+run: all
+	@$(BIN) $(ARGS)
+
+# --- dependencies -----------------------------------------------------------
+# Debian package for each pkg-config name; installed with apt-get when we are
+# root (or have sudo), otherwise we stop with the exact command to run.
+DEB_ncursesw := libncurses-dev
+DEB_check    := check
+define need
+	@missing=""; \
+	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
+	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; esac)"; done; \
+	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	if [ -n "$$missing" ]; then \
+	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else \
+	    echo "mhaviz: missing:$$missing"; echo "  run: sudo apt-get install -y$$missing"; exit 1; fi; \
+	  echo "mhaviz: installing$$missing"; \
+	  $$sudo apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$sudo apt-get install -y -qq$$missing >/dev/null || { \
+	    echo "mhaviz: apt-get failed; run: sudo apt-get install -y$$missing"; exit 1; }; \
+	fi
+endef
+
+deps:
+	$(call need,$(PKGS_RUN),)
+deps-test:
+	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3)
+
+# --- build --------------------------------------------------------------------
+# Lessons, quiz banks and presets are compiled in, so an installed binary works
+# from any directory.  Each file becomes a byte array in content.c.
+$(B)/content.c: $(CONTENT) Makefile | $(B)
+	@{ echo '/* generated from lessons/ and assets/ by the Makefile; do not edit */'; \
+	   echo '#include "content.h"'; \
+	   i=0; for f in $(CONTENT); do \
+	     echo "static const unsigned char c$$i[] = {"; \
+	     od -An -v -tx1 "$$f" | awk '{ for (k = 1; k <= NF; k++) printf "0x%s,", $$k; print "" }'; \
+	     echo "0x00};"; i=$$((i+1)); done; \
+	   echo 'const ContentFile content_files[] = {'; \
+	   i=0; for f in $(CONTENT); do echo "  {\"$$f\", (const char *)c$$i, sizeof c$$i - 1},"; i=$$((i+1)); done; \
+	   echo '  {0, 0, 0}};'; } > $@
+
+$(B) $(B)/asan:
+	@mkdir -p $@
+
+$(B)/%.o: src/%.c src/*.h | $(B)
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+$(B)/content.o: $(B)/content.c src/content.h
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+
+OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
+$(BIN): $(OBJ) $(B)/main.o
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) -lm
+
+# Sanitizer build: same sources, own objects.
+$(B)/asan/%.o: src/%.c src/*.h | $(B)/asan
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+$(B)/asan/content.o: $(B)/content.c src/content.h | $(B)/asan
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Isrc -c $< -o $@
+AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
+$(B)/asan/mhaviz: $(AOBJ) $(B)/asan/main.o
+	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) -lm
+
+# --- tests --------------------------------------------------------------------
+$(B)/%: tests/%.c $(OBJ) tests/*.h
+	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
+$(B)/asan/%: tests/%.c $(AOBJ) tests/*.h | $(B)/asan
+	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
+
+# `make test` = every unit test and every end-to-end test, plain then under
+# ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
+test check: deps-test
+	@$(MAKE) --no-print-directory unit e2e MODE=plain
+	@$(MAKE) --no-print-directory asan
+	@echo "mhaviz: all tests passed (plain and ASan+UBSan)"
+
+asan: deps-test
+	@$(MAKE) --no-print-directory unit e2e MODE=asan
+
+ifeq ($(MODE),asan)
+TBIN := $(B)/asan
+RUN_BIN := $(B)/asan/mhaviz
+export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0:exitcode=99
+export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1:exitcode=98
+else
+TBIN := $(B)
+RUN_BIN := $(BIN)
+endif
+
+unit: $(addprefix $(TBIN)/,$(TESTS)) $(RUN_BIN)
+	@echo "== unit tests ($(MODE)) =="
+	@set -e; for t in $(TESTS); do CK_FORK=no MHAVIZ_BIN=$(RUN_BIN) $(TBIN)/$$t; done
+
+e2e: $(RUN_BIN)
+	@echo "== end-to-end tests ($(MODE)) =="
+	@set -e; for t in $(E2E); do echo "-- $$t"; MHAVIZ_BIN=$(RUN_BIN) MODE=$(MODE) bash $$t; done
+
+bench: all
+	@bash tests/bench.sh $(BIN)
+
+# --- install ------------------------------------------------------------------
+install: all
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
+	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/mhaviz
+	install -m 644 assets/mhaviz.1 $(DESTDIR)$(MANDIR)/man1/mhaviz.1
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/mhaviz $(DESTDIR)$(MANDIR)/man1/mhaviz.1
+
+clean:
+	rm -rf $(B)

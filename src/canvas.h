@@ -1,0 +1,74 @@
+/* canvas.h - a grid of cells (glyph + style) that every screen draws on.
+ *
+ * Scenes draw here; backends (tui.c: ncurses, canvas_write: plain text / ANSI)
+ * turn a canvas into output.  Nothing here knows about terminals, so any frame
+ * can be built and compared in a unit test.  Glyphs are Unicode code points;
+ * an ASCII backend maps them with canvas_ascii().
+ */
+#ifndef MHAVIZ_CANVAS_H
+#define MHAVIZ_CANVAS_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+/* Semantic styles; each backend maps them to colour or to bold/reverse/underline.
+ * The table in canvas.c (canvas_styles) is the one place they are described. */
+typedef enum {
+    ST_NORMAL, ST_DIM, ST_BOLD, ST_TITLE, ST_FRAME,
+    ST_CODE, ST_CODE_HI,            /* program text; the current statement */
+    ST_HEAD0, ST_HEAD1, ST_HEAD2, ST_HEAD3, ST_HEAD4, ST_HEAD5, ST_HEAD6, ST_HEAD7,
+    ST_HEAT0, ST_HEAT1, ST_HEAT2, ST_HEAT3, ST_HEAT4, /* softmax weight, low -> high */
+    ST_CURSOR, ST_LIT,              /* inspect cursor; the memory cell it maps to */
+    ST_GOOD, ST_WARN, ST_BAD,
+    ST_STATUS, ST_KEY,              /* status line; a key name in help text */
+    ST_COUNT
+} Style;
+
+#define ST_HEAD(h) ((Style)(ST_HEAD0 + ((h) % 8)))
+#define ST_HEAT(l) ((Style)(ST_HEAT0 + ((l) < 0 ? 0 : (l) > 4 ? 4 : (l))))
+
+typedef struct Cell {
+    uint32_t ch;    /* code point; 0 means "continuation" is never used: 1 cell = 1 column */
+    uint8_t style;  /* Style */
+} Cell;
+
+typedef struct Canvas {
+    int w, h;
+    Cell *cells;    /* w * h, row-major */
+} Canvas;
+
+/* A new blank canvas (spaces, ST_NORMAL); NULL if w or h < 1 or out of memory. */
+Canvas *canvas_new(int w, int h);
+void canvas_free(Canvas *c);
+void canvas_clear(Canvas *c);
+
+/* Drawing clips silently at the edges. */
+void canvas_put(Canvas *c, int x, int y, uint32_t ch, Style st);
+/* UTF-8 text, one cell per code point; returns the columns it used (clipped). */
+int canvas_text(Canvas *c, int x, int y, const char *utf8, Style st);
+int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st);
+void canvas_style(Canvas *c, int x, int y, int w, int h, Style st); /* restyle, keep glyphs */
+void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);    /* light box lines */
+/* Word-wrapped paragraph in a w-wide column; returns lines used (at most maxh). */
+int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
+
+const Cell *canvas_at(const Canvas *c, int x, int y);
+/* Row y as UTF-8 (or ASCII when ascii != 0), trailing spaces kept; buf gets at
+ * most n-1 bytes.  Used by tests and by the text backend. */
+char *canvas_row(const Canvas *c, int y, int ascii, char *buf, size_t n);
+/* Does any row contain s?  (Tests: "the frame shows X".) */
+int canvas_contains(const Canvas *c, const char *s);
+
+/* ASCII stand-in for a glyph: box lines -> + - |, shades -> . : # @, arrows -> > <. */
+char canvas_ascii(uint32_t ch);
+
+/* Whole canvas as text: color 0 plain, 1 ANSI SGR per style.  Trailing spaces
+ * are trimmed from each line.  Returns 0, or -1 on a write error. */
+int canvas_write(const Canvas *c, FILE *f, int ascii, int color);
+
+#endif

@@ -1,0 +1,9 @@
+/* commands.h - the subcommands of mhaviz; main.c dispatches on argv[1].
+ * Each takes the arguments after the command name (argv[0] is the command)
+ * and returns the process exit code: 0 ok, 1 runtime failure, 2 usage. */
+#ifndef MHAVIZ_COMMANDS_H
+#define MHAVIZ_COMMANDS_H
+
+int cmd_export(int argc, char **argv); /* export.c */
+
+#endif

@@ -1,0 +1,87 @@
+/* tensor.h - a small strided-tensor engine: storage + views.
+ *
+ * A Storage is one refcounted float buffer.  A Tensor is a window on a storage:
+ * (offset, shape, strides), strides counted in elements, as in PyTorch.  Views
+ * (view, transpose, expand, unsqueeze) share the storage and never move a byte;
+ * only tensor_contiguous() and tensor_repeat_interleave() copy, and they are the
+ * only functions that add to the copy counters.
+ *
+ * Ownership: every function that returns a Tensor* returns a new object the
+ * caller frees with tensor_free().  Views hold a reference on the storage, so
+ * freeing the tensor a view came from is always safe.  Functions that can fail
+ * return NULL and write a one-line reason into err (err may be NULL).
+ */
+#ifndef MHAVIZ_TENSOR_H
+#define MHAVIZ_TENSOR_H
+
+#include <stddef.h>
+
+#define TENSOR_MAXDIM 6
+
+typedef struct Storage {
+    float *data;         /* n floats, owned */
+    size_t n;
+    int refs;
+    int id;              /* 1, 2, 3 ... in creation order: "S1", "S2" in the UI */
+    size_t bytes_copied; /* bytes written into this storage by a copy op */
+} Storage;
+
+typedef struct Tensor {
+    Storage *st;
+    size_t offset;                /* elements from st->data[0] */
+    int ndim;
+    int shape[TENSOR_MAXDIM];
+    long strides[TENSOR_MAXDIM];  /* elements; 0 on an expanded axis */
+} Tensor;
+
+/* Creation: a new storage, row-major (contiguous) strides. NULL on bad shape. */
+Tensor *tensor_zeros(int ndim, const int *shape);
+Tensor *tensor_from_data(int ndim, const int *shape, const float *data);
+void tensor_free(Tensor *t);
+
+/* Process-wide counters, read by the trace and the UI. */
+size_t tensor_bytes_copied(void); /* total bytes copied by contiguous/repeat */
+void tensor_reset_counters(void); /* also restarts storage ids at 1 */
+
+size_t tensor_numel(const Tensor *t);
+int tensor_is_contiguous(const Tensor *t); /* PyTorch's rule: size-1 dims ignored */
+int tensor_same_storage(const Tensor *a, const Tensor *b);
+
+/* Storage offset of a logical index (idx has t->ndim entries):
+ * offset + sum(idx[i] * strides[i]). */
+size_t tensor_offset_of(const Tensor *t, const int *idx);
+float tensor_get(const Tensor *t, const int *idx);
+void tensor_set(Tensor *t, const int *idx, float v);
+
+/* Walks the logical elements in row-major order over the shape.  Returns the
+ * number of elements written to out (numel). */
+size_t tensor_to_array(const Tensor *t, float *out);
+
+/* Views: same storage, new (offset, shape, strides).  0 bytes copied.
+ * tensor_view follows torch.Tensor.view: a -1 entry is inferred; it is refused
+ * when the strides cannot express the new shape without a copy, with the
+ * message PyTorch gives ("view size is not compatible with input tensor's size
+ * and stride ... Use .reshape(...) instead."). */
+Tensor *tensor_view(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen);
+Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errlen); /* negative dims count from the end */
+Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen);
+Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen); /* size-1 axes -> stride 0 */
+
+/* Copies.  tensor_contiguous returns a view of t's storage (no copy) when t is
+ * already contiguous, otherwise a new row-major storage (numel * 4 bytes counted).
+ * tensor_repeat_interleave repeats each index of `dim` `reps` times (a copy). */
+Tensor *tensor_contiguous(const Tensor *t);
+Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, size_t errlen);
+
+/* Compute.  New contiguous outputs; inputs may have any strides.
+ * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal. */
+Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
+void tensor_scale_(Tensor *t, float s);           /* in place, every logical element */
+void tensor_causal_mask_(Tensor *t);              /* last two dims (S, S): -inf above the diagonal */
+void tensor_softmax_lastdim_(Tensor *t);          /* in place, max-subtracted */
+
+/* "(1, 4, 2, 4)" into buf; returns buf. */
+char *tensor_fmt_dims(char *buf, size_t n, int ndim, const int *dims);
+char *tensor_fmt_strides(char *buf, size_t n, const Tensor *t);
+
+#endif
