@@ -5,5 +5,7 @@
 #define MHAVIZ_COMMANDS_H
 
 int cmd_export(int argc, char **argv); /* export.c */
+int cmd_walk(int argc, char **argv);   /* app.c: the walkthrough TUI */
+int cmd_home(int argc, char **argv);   /* app.c: `mhaviz` alone, or with options only */
 
 #endif

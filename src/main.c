@@ -13,6 +13,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"export", cmd_export, "print every tensor of the pipeline as JSON"},
+    {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
 };
 
 static int usage(FILE *f)
@@ -30,7 +31,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) return usage(stderr);
+    if (argc < 2) return cmd_home(argc, argv); /* the interactive home menu */
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
         return usage(stdout);
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
@@ -39,5 +40,6 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    if (argv[1][0] == '-') return cmd_home(argc, argv); /* `mhaviz --heads 4` */
     return cli_usage("unknown command '%s' (try mhaviz --help)", argv[1]);
 }
