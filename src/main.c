@@ -13,6 +13,8 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"export", cmd_export, "print every tensor of the pipeline as JSON"},
+    {"kv", cmd_kv, "KV-cache bytes for real models: MHA vs GQA vs MQA"},
+    {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
 };
 
 static int usage(FILE *f)
