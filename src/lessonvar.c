@@ -40,7 +40,8 @@ static const char *const expr_names[] = {
     "batch", "seq", "d_model", "heads", "kv_heads", "d_head", "groups", "seed", "causal",
     "sqrt_d_head", "scale", "shape", "strides", "offset", "offsetcalc", "contiguous", "storage",
     "numel", "bytes", "value", "ndim", "code", "copied", "kvhead", "groupmap", "tilemap",
-    "error", "preset", "kv", "kvctx", "ratio", "kvtoy", "word",
+    "error", "preset", "kv", "kvctx", "ratio", "kvtoy", "word", "words", "cols", "row",
+    "noscalerow", "sliceproof", "wrongrow",
 };
 #define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
 
@@ -137,6 +138,46 @@ static void group_map(Out *o, const Mha *m, int tile)
     }
 }
 
+/* The last-dim values of t at the leading index s ("0,1,2" for a 4-D t),
+ * with their sum: "0.21 0.3 0.2 0.29 (sum 1)".  With unscale, the row is
+ * re-softmaxed with the 1/sqrt(d_head) scale taken back out (t: scores). */
+static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const char *s, int unscale,
+                  char *err, size_t errlen)
+{
+    char full[80];
+    snprintf(full, sizeof full, "%s,0", s);
+    int idx[TENSOR_MAXDIM];
+    if (index_arg(t, name, full, idx, err, errlen))
+        return -1;
+    int n = t->shape[t->ndim - 1];
+    double v[64], sum = 0, mx = -1e300;
+    if (n > 64) {
+        snprintf(err, errlen, "{row}: rows longer than 64 are not shown");
+        return -1;
+    }
+    for (int k = 0; k < n; k++) {
+        idx[t->ndim - 1] = k;
+        v[k] = tensor_get(t, idx);
+        if (unscale)
+            v[k] *= sqrt((double)m->d_head);
+        if (v[k] > mx)
+            mx = v[k];
+    }
+    if (unscale) {
+        double z = 0;
+        for (int k = 0; k < n; k++)
+            z += (v[k] = exp(v[k] - mx));
+        for (int k = 0; k < n; k++)
+            v[k] /= z;
+    }
+    for (int k = 0; k < n; k++) {
+        put(o, "%s%.2f", k ? " " : "", v[k]);
+        sum += v[k];
+    }
+    put(o, " (sum %.3g)", sum);
+    return 0;
+}
+
 static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err, size_t errlen)
 {
     const MhaConfig *c = &m->cfg;
@@ -212,6 +253,73 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         else put(o, "%zu", m->steps[s].bytes_copied);
         return 0;
     }
+    if (!strcmp(f, "words") && argc == 1) {
+        for (int i = 0; i < c->seq && i < 16; i++)
+            put(o, "%s%s", i ? " " : "", mha_token_word(i));
+        if (c->seq > 16)
+            put(o, " ...");
+        return 0;
+    }
+    if ((!strcmp(f, "cols") || !strcmp(f, "sliceproof")) && argc == 2) {
+        int h = atoi(argv[1]);
+        if (h < 0 || h >= c->heads) {
+            snprintf(err, errlen, "{%s %s}: query heads are 0..%d", f, argv[1], c->heads - 1);
+            return -1;
+        }
+        if (!strcmp(f, "cols"))
+            return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
+        /* Head h computed on its own, x @ W_Q[:, h*dh:(h+1)*dh], against the
+         * slice of the one big projection: the largest difference. */
+        const Tensor *x = m->t[MT_X], *w = m->t[MT_W_Q], *q = m->t[MT_Q_SPLIT];
+        double worst = 0;
+        int count = 0;
+        for (int b = 0; b < c->batch; b++)
+            for (int si = 0; si < c->seq; si++)
+                for (int d = 0; d < m->d_head; d++) {
+                    double acc = 0;
+                    for (int k = 0; k < c->d_model; k++) {
+                        int ix[3] = {b, si, k}, iw[2] = {k, h * m->d_head + d};
+                        acc += (double)tensor_get(x, ix) * tensor_get(w, iw);
+                    }
+                    int iq[4] = {b, si, h, d};
+                    double diff = fabs(acc - tensor_get(q, iq));
+                    if (diff > worst)
+                        worst = diff;
+                    count++;
+                }
+        return put(o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count), 0;
+    }
+    if ((!strcmp(f, "row") || !strcmp(f, "noscalerow")) && argc >= 2) {
+        int unscale = !strcmp(f, "noscalerow");
+        if (unscale) {
+            if (argc != 2) {
+                snprintf(err, errlen, "{noscalerow b,h,s}: one index");
+                return -1;
+            }
+            return row_of(o, m, m->t[MT_SCORES], "scores", argv[1], 1, err, errlen);
+        }
+        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
+        if (!t) return -1;
+        if (argc != 3) {
+            snprintf(err, errlen, "{row T i,j,k}: a tensor and the index of the row");
+            return -1;
+        }
+        return row_of(o, m, t, argv[1], argv[2], 0, err, errlen);
+    }
+    if (!strcmp(f, "wrongrow") && argc == 3) {
+        /* Q.view(B, H, S, dh) without the transpose: which token's features
+         * "head h, token s" really holds. */
+        int h = atoi(argv[1]), si = atoi(argv[2]);
+        if (h < 0 || h >= c->heads || si < 0 || si >= c->seq) {
+            snprintf(err, errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1, c->seq - 1);
+            return -1;
+        }
+        int idx[4] = {0, h, si, 0};
+        size_t off = tensor_offset_of(m->t[MT_Q_WRONG], idx) - m->t[MT_Q]->offset;
+        int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
+        return put(o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + m->d_head - 1, tok,
+                   mha_token_word(tok), feat / m->d_head), 0;
+    }
     if (!strcmp(f, "kvhead") && argc == 2) {
         int h = atoi(argv[1]);
         if (h < 0 || h >= c->heads) {
@@ -229,12 +337,12 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         return put(o, "%s", mha_token_word(s)), 0;
     }
     if (!strcmp(f, "error") && argc >= 2) {
-        if (!strcmp(argv[1], "view") && argc == 4) {
+        if (!strcmp(argv[1], "view") && (argc == 3 || argc == 4)) {
             /* The engine's own refusal: view T as the given shape. */
             const Tensor *t = tensor_arg(m, 3, argv + 1, err, errlen);
             if (!t) return -1;
-            int shape[TENSOR_MAXDIM], n = 0;
-            for (char *p = argv[3]; *p && n < TENSOR_MAXDIM;) {
+            int shape[TENSOR_MAXDIM] = {c->batch, c->seq, c->d_model}, n = argc == 3 ? 3 : 0;
+            for (char *p = argc == 4 ? argv[3] : ""; *p && n < TENSOR_MAXDIM;) {
                 char *end;
                 shape[n++] = (int)strtol(p, &end, 10);
                 if (end == p) break;
@@ -244,7 +352,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             Tensor *v = tensor_view(t, n, shape, e, sizeof e);
             if (v) {
                 tensor_free(v);
-                snprintf(err, errlen, "{error view %s %s}: the engine allows this view; no error to show", argv[2], argv[3]);
+                snprintf(err, errlen, "{error view %s}: the engine allows this view; no error to show", argv[2]);
                 return -1;
             }
             return put(o, "%s", e), 0;

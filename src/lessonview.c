@@ -106,19 +106,24 @@ static const char *next_cp(const char *s, uint32_t *cp)
     return s + n;
 }
 
+#define NBSP 0xA0
+
 /* Text with markup -> glyphs with styles (markup removed).  *n glyphs. */
 static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 {
     size_t cap = strlen(text) + 1;
     Glyph *g = malloc(cap * sizeof *g);
     if (!g) { *n = 0; return NULL; }
-    int code = 0, bold = 0;
+    int code = 0, bold = 0, depth = 0;
     size_t k = 0;
     for (const char *s = text; *s;) {
         if (*s == '`') { code = !code; s++; continue; }
         if (!code && s[0] == '*' && s[1] == '*') { bold = !bold; s += 2; continue; }
         uint32_t cp;
         s = next_cp(s, &cp);
+        depth += cp == '(' ? 1 : cp == ')' && depth > 0 ? -1 : 0;
+        if (cp == ' ' && (depth > 0 || code))
+            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are never broken */
         g[k++] = (Glyph){cp, code ? ST_CODE : bold ? ST_BOLD : base};
     }
     *n = k;
@@ -153,7 +158,7 @@ static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text,
                 col = indent;
             }
             if (row < maxh)
-                canvas_put(c, x + col, y + row, g[k].ch, g[k].st);
+                canvas_put(c, x + col, y + row, g[k].ch == NBSP ? ' ' : g[k].ch, g[k].st);
             col++;
         }
         i = j;
@@ -256,7 +261,7 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     int tw = c->w / 3;
     if (tw > c->w - SCENE_MIN_W - 1)
         tw = c->w - SCENE_MIN_W - 1;
-    int over = draw_text(c, 1, 2, tw - 1, bottom - 1, pg, t, v);
+    int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v);
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
     scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
