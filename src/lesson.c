@@ -166,10 +166,10 @@ static size_t utf8_bad_at(const char *s, size_t n)
 
 static const char *const directives[] = {
     "title", "summary", "page", "config", "step", "view", "inspect",
-    "single", "question", "answer", "highlight", "code", "end",
+    "single", "question", "answer", "highlight", "code", "end", "show",
 };
 enum { D_TITLE, D_SUMMARY, D_PAGE, D_CONFIG, D_STEP, D_VIEW, D_INSPECT,
-       D_SINGLE, D_QUESTION, D_ANSWER, D_HIGHLIGHT, D_CODE, D_END, D_COUNT };
+       D_SINGLE, D_QUESTION, D_ANSWER, D_HIGHLIGHT, D_CODE, D_END, D_SHOW, D_COUNT };
 
 static const char *const config_keys[] = {"batch", "seq", "d_model", "heads", "kv_heads", "seed", "causal"};
 
@@ -348,6 +348,8 @@ static void directive(Parser *p, int line, char *name, char *args)
                hint(h, sizeof h, "@", name, directives, D_COUNT));
         return;
     }
+    if (d == D_SHOW)
+        d = D_STEP; /* "@show split" reads well too */
     flush_para(p);
     Lesson *l = p->l;
     int needs_page = d != D_TITLE && d != D_SUMMARY && d != D_PAGE && d != D_CONFIG;
