@@ -520,11 +520,12 @@ static const char *row_word(const Grid *g, int gi, int r)
 
 static void grid_labels(Ctx *x, const Grid *g, const char *title)
 {
-    char buf[160];
+    char buf[300], more[48] = "";
     if (g->hidden_cols)
-        snprintf(buf, sizeof buf, "%s (+%d columns hidden)", title, g->hidden_cols);
-    else
-        snprintf(buf, sizeof buf, "%s", title);
+        snprintf(more, sizeof more, " +%d cols hidden", g->hidden_cols);
+    snprintf(buf, sizeof buf, "logical view: %s%s", title, more);
+    if (canvas_text_width(buf) > g->w)
+        snprintf(buf, sizeof buf, "%s%s", title, more);
     text_fit(x->c, g->x, g->y, g->w, buf, ST_BOLD);
     if (g->head_rows > 1) {
         for (int gi = 0; gi < g->groups; gi++) {
@@ -675,55 +676,71 @@ static int heat_rows_used(const Heat *p)
     return used;
 }
 
-/* data: (B, H, S, S) row-major.  Titles "head h" (or `single` for H == 1). */
-static void heat_draw(Ctx *x, const Heat *p, const float *data, int causal, const char *single,
-                      const int *cur, int hit_kind)
+/* One heatmap block in slot `slot` of the plan: head `head` of data, which
+ * is (B, Hd, S, S) row-major.  title NULL: "head h" in the head's colour. */
+static void heat_block(Ctx *x, const Heat *p, int slot, const float *data, int Hd, int head,
+                       const char *title, int causal, const int *cur, int hit_kind)
 {
-    for (int hh = 0; hh < p->heads_shown; hh++) {
-        int bx = p->x + (hh % p->per_row) * (p->blockw + 2);
-        int by = p->y + (hh / p->per_row) * (1 + p->rows_shown);
-        const float *a = data + ((size_t)p->b * p->H + hh) * p->S * p->S;
-        if (single)
-            text_fit(x->c, bx, by, p->blockw, single, ST_BOLD);
-        else
-            fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(hh), "head %d", hh);
-        text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
-        for (int s = 0; s < p->rows_shown; s++) {
-            double sum = 0;
-            char buf[16];
-            text_fit(x->c, bx, by + 1 + s, p->labelw - 1, mha_token_word(s), ST_DIM);
-            for (int k = 0; k < p->S; k++) {
-                double v = a[(size_t)s * p->S + k];
-                int px = bx + p->labelw + k * p->hw, py = by + 1 + s;
-                int masked = causal && k > s;
-                int idx[4] = {p->b, hh, s, k};
-                Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
-                sum += v;
-                if (cur && !single && cur[1] == hh && cur[2] == s && cur[3] == k)
-                    st = ST_CURSOR;
-                if (masked) {
-                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, 0x00D7, st); /* × */
-                } else if (p->hw >= 6) {
-                    canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
-                    fmt_num(buf, sizeof buf, v, p->hw - 2);
-                    canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
-                } else {
-                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, heat_glyph[heat_level(v)],
-                                st);
-                }
-                if (hit_kind)
-                    hit_test(x, px, py, p->hw, hit_kind, idx, -1);
+    int bx = p->x + (slot % p->per_row) * (p->blockw + 2);
+    int by = p->y + (slot / p->per_row) * (1 + p->rows_shown);
+    const float *a = data + ((size_t)p->b * (size_t)Hd + (size_t)head) * (size_t)p->S * (size_t)p->S;
+    if (title)
+        text_fit(x->c, bx, by, p->blockw - SUM_W, title, ST_BOLD);
+    else
+        fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head), "head %d", head);
+    text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
+    for (int s = 0; s < p->rows_shown; s++) {
+        double sum = 0;
+        char buf[16];
+        text_fit(x->c, bx, by + 1 + s, p->labelw - 1, mha_token_word(s), ST_DIM);
+        for (int k = 0; k < p->S; k++) {
+            double v = a[(size_t)s * (size_t)p->S + (size_t)k];
+            int px = bx + p->labelw + k * p->hw, py = by + 1 + s;
+            int masked = causal && k > s;
+            int idx[4] = {p->b, head, s, k};
+            int cw = p->hw - (p->hw > 1); /* a gap column when there is room */
+            Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
+            sum += v;
+            if (cur && cur[1] == head && cur[2] == s && cur[3] == k)
+                st = ST_CURSOR;
+            if (masked) {
+                canvas_put(x->c, px + cw - 1, py, 0x00D7, st); /* ×: weight 0 by the mask */
+            } else if (p->hw >= 6) {
+                canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
+                fmt_num(buf, sizeof buf, v, p->hw - 2);
+                canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
+            } else {
+                canvas_fill(x->c, px, py, cw, 1, heat_glyph[heat_level(v)], st);
             }
-            fmt_num(buf, sizeof buf, sum, 4);
-            text_fit(x->c, bx + p->blockw - 4, by + 1 + s, 4, buf, ST_GOOD);
+            if (hit_kind)
+                hit_test(x, px, py, p->hw, hit_kind, idx, -1);
         }
+        fmt_num(buf, sizeof buf, sum, 4);
+        text_fit(x->c, bx + p->blockw - 4, by + 1 + s, 4, buf, ST_GOOD);
     }
-    if (p->rows_shown < p->S || p->heads_shown < p->H) {
-        int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
+}
+
+/* The "hidden" note under a plan, for `heads` blocks wanted. */
+static void heat_more(Ctx *x, const Heat *p, int heads)
+{
+    int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
+    if (p->rows_shown < p->S || p->heads_shown < heads)
         fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown), p->w, ST_DIM,
              "... %d more rows, %d more heads hidden", p->S - p->rows_shown,
-             p->H - p->heads_shown);
-    }
+             heads - p->heads_shown);
+}
+
+/* Per-head heatmaps of data (B, H, S, S) in a plan of H (+1 for `single`, the
+ * one big head, drawn in the last visible slot). */
+static void heat_set(Ctx *x, const Heat *p, const float *data, int H, const float *single,
+                     int causal, const int *cur, int hit_kind)
+{
+    int slots = p->heads_shown - (single ? 1 : 0);
+    for (int hh = 0; hh < slots && hh < H; hh++)
+        heat_block(x, p, hh, data, H, hh, NULL, causal, cur, hit_kind);
+    if (single)
+        heat_block(x, p, p->heads_shown - 1, single, 1, 0, "one big head", causal, NULL, 0);
+    heat_more(x, p, H + (single ? 1 : 0));
 }
 
 /* ---- top of the frame ----------------------------------------------------- */
@@ -817,10 +834,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
     size_t floats = tensor_numel(t[step_view[x->s.step].tensor]);
     if (x->s.view == SV_WRONG_VIEW) {
         snprintf(buf, n,
-                 "Q.view(B, H, S, dh) runs without an error (Q is contiguous) but is wrong: it cuts "
-                 "storage S%d into blocks of S*dh = %d floats, so head 0 gets whole rows of '%s' "
-                 "and '%s' instead of a %d-wide slice of every token. The fix: view(B, S, H, dh), "
-                 "then transpose(1, 2).",
+                 "No error, wrong numbers: Q.view(B, H, S, dh) cuts storage S%d into blocks of "
+                 "%d floats, so head 0 gets whole rows of '%s' and '%s', not a %d-wide slice of "
+                 "every token. Fix: view(B, S, H, dh), then transpose(1, 2).",
                  t[MT_Q]->st->id, c->seq * m->d_head, mha_token_word(0),
                  mha_token_word(c->seq > 1 ? 1 : 0), m->d_head);
         return;
@@ -880,7 +896,7 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  "softmax runs on each row of each head on its own, so every row sums to 1 and each "
                  "of the %d heads can attend to different tokens.%s",
                  c->heads,
-                 c->causal ? " Causal mask: a token never sees later tokens (x = masked, weight 0)."
+                 c->causal ? " Causal mask: a token never sees later tokens (\xc3\x97 = masked, weight 0)."
                            : " Press m to compare with one big head.");
         break;
     case MS_WEIGHTED:
@@ -976,9 +992,9 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     }
     if (need > bh - candy_min)
         need = bh - candy_min > 3 ? bh - candy_min : 3;
+    int yy = by;
     {
         int candy_h = bh - need - 1; /* a blank row between, when there is room */
-        int yy = by;
         if (candy_h < candy_min)
             candy_h = bh - need;
         if (two_bars) {
@@ -989,8 +1005,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             long n = (long)t->st->n, filled = -1;
             double ph = anim ? x->s.anim * (double)n : -1;
             bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
-            snprintf(title, sizeof title,
-                     "from: storage S%d (head_out, heads first), read in merged's order",
+            snprintf(title, sizeof title, "from: storage S%d (head_out), heads first",
                      from->st->id);
             bar_draw(x, &src, title, hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
             yy += bar_rows_used(&src);
@@ -1000,6 +1015,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
                      n * (long)sizeof(float));
             bar_draw(x, &bar, title, hm, lit, -1, filled);
+            yy += bar_rows_used(&bar);
             if (anim && filled < n) {
                 /* the cell in flight: from its place in the source to its new offset */
                 int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
@@ -1021,17 +1037,18 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             if (x->s.step == MS_INPUT)
                 what = "the input";
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h);
-            snprintf(title, sizeof title, "memory: storage S%d, %ld floats, %ld bytes (%s)",
-                     t->st->id, bar.n, bar.n * (long)sizeof(float), what);
+            snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, bar.n,
+                     bar.n * (long)sizeof(float), what);
             bar_draw(x, &bar, title, hm, lit,
                      x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+            yy += bar_rows_used(&bar);
         }
     }
     {
-        int gy = by + bh - need;
+        int gy = by + bh - need > yy ? yy + 1 : by + bh - need;
         tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
-        snprintf(title, sizeof title, "logical view: %s %s, strides %s%s",
+        snprintf(title, sizeof title, "%s %s, strides %s%s",
                  mha_tensor_names[sv->tensor], d, st,
                  m->cfg.batch > 1 ? ", batch shown:" : "");
         if (m->cfg.batch > 1) {
@@ -1046,7 +1063,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             const Tensor *ts = m->t[MT_Q_SPLIT];
             grid_plan(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0);
             tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
-            snprintf(ta, sizeof ta, "logical view: regrouping by head...");
+            snprintf(ta, sizeof ta, "regrouping by head...");
             grid_draw_regroup(x, &a, &g, ta, title, hm, x->s.anim);
         } else {
             grid_draw(x, &g, title, hm, cur);
@@ -1055,6 +1072,52 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     free(hm);
 }
 
+/* Softmax of the scores with the division by sqrt(dh) undone, (B, H, S, S). */
+static float *softmax_unscaled(const Mha *m)
+{
+    const Tensor *sc = m->t[MT_SCORES];
+    size_t n = tensor_numel(sc);
+    int S = sc->shape[3];
+    double scale = sqrt((double)m->d_head);
+    float *o = malloc(n * sizeof *o);
+    if (!o)
+        return NULL;
+    tensor_to_array(sc, o);
+    for (size_t r = 0; r < n / (size_t)S; r++) {
+        float *row = o + r * (size_t)S;
+        int s = (int)(r % (size_t)S);
+        double mx = -INFINITY, sum = 0;
+        for (int k = 0; k < S; k++) {
+            row[k] = (float)(row[k] * scale);
+            if (m->cfg.causal && k > s)
+                row[k] = -INFINITY;
+            if (row[k] > mx)
+                mx = row[k];
+        }
+        for (int k = 0; k < S; k++)
+            sum += (row[k] = (float)exp(row[k] - mx));
+        for (int k = 0; k < S; k++)
+            row[k] = (float)(row[k] / sum);
+    }
+    return o;
+}
+
+/* Mean over rows of each row's largest weight. */
+static double mean_row_max(const float *a, size_t n, int S)
+{
+    double total = 0;
+    for (size_t i = 0; i < n; i += (size_t)S) {
+        double mx = 0;
+        for (int k = 0; k < S; k++)
+            if (a[i + (size_t)k] > mx)
+                mx = a[i + (size_t)k];
+        total += mx;
+    }
+    return total / (double)(n / (size_t)S);
+}
+
+/* Step 5 (and SV_NO_SCALE): heatmaps, rows summing to 1, under the candy bar
+ * of attn's storage when there is room. */
 static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
 {
     const Mha *m = x->m;
@@ -1062,103 +1125,66 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     const int *cur = x->s.inspect ? x->s.cur : NULL;
     int H = t->shape[1], S = t->shape[2], b = cur ? cur[0] : 0;
     size_t n = tensor_numel(t);
-    float *a = malloc(n * sizeof *a), *o = NULL;
-    Heat p, q;
     int single = x->s.show_single && !noscale;
-    int hy, avail, right_w = 0;
-    char title[200];
+    float *a = malloc(n * sizeof *a), *o = NULL;
+    Heat p;
+    int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0;
+    char title[200], d[64];
     if (!a)
         return;
     tensor_to_array(t, a);
-    if (noscale || single) {
-        const Tensor *src = noscale ? m->t[MT_SCORES] : m->t[MT_ATTN_SINGLE];
-        size_t on = tensor_numel(src);
-        o = malloc(on * sizeof *o);
-        if (!o) {
-            free(a);
-            return;
-        }
-        tensor_to_array(src, o);
-        if (noscale) {
-            /* softmax of the scores times sqrt(dh): the division undone */
-            double scale = sqrt((double)m->d_head);
-            for (size_t r = 0; r < on / (size_t)S; r++) {
-                float *row = o + r * (size_t)S;
-                int s = (int)(r % (size_t)S);
-                double mx = -INFINITY, sum = 0;
-                for (int k = 0; k < S; k++) {
-                    row[k] = (float)(row[k] * scale);
-                    if (m->cfg.causal && k > s)
-                        row[k] = -INFINITY;
-                    if (row[k] > mx)
-                        mx = row[k];
-                }
-                for (int k = 0; k < S; k++)
-                    sum += (row[k] = (float)exp(row[k] - mx));
-                for (int k = 0; k < S; k++)
-                    row[k] = (float)(row[k] / sum);
-            }
-        }
+    if (single) {
+        o = malloc(tensor_numel(m->t[MT_ATTN_SINGLE]) * sizeof *o);
+        if (o)
+            tensor_to_array(m->t[MT_ATTN_SINGLE], o);
+    } else if (noscale) {
+        o = softmax_unscaled(m);
     }
-    /* candy bar of attn's storage when there is room */
-    heat_plan(&p, H, S, b, bx, by, bw, bh);
-    avail = bh - heat_rows_used(&p) - (single ? 3 : 2) - (noscale ? heat_rows_used(&p) + 1 : 0);
-    hy = by;
-    if (avail >= 3 && !noscale) {
+    if ((single || noscale) && !o) {
+        free(a);
+        return;
+    }
+    /* how many rows the heatmaps want; the candy bar gets what is left */
+    heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
+    heat_h = 1 + heat_rows_used(&p) + note_rows;
+    if (!noscale && bh - heat_h - 1 >= 3) {
         Bar bar;
         signed char *hm = headmap_of(t, 1, 0);
-        long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
+        int avail = bh - heat_h - 1;
         bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
-        snprintf(title, sizeof title, "memory: storage S%d, %ld floats (a new buffer)", t->st->id,
-                 bar.n);
-        bar_draw(x, &bar, title, hm, lit, -1, -1);
+        snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer",
+                 t->st->id, bar.n, bar.n * (long)sizeof(float));
+        bar_draw(x, &bar, title, hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
         hy += bar_rows_used(&bar) + 1;
         free(hm);
     }
-    {
-        char d[64];
-        tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
-        snprintf(title, sizeof title, "%s %s: one heatmap per head, every row sums to 1%s",
-                 noscale ? "with / sqrt(dh) (attn)" : "attn", d,
-                 m->cfg.causal ? ", x = masked" : "");
-        text_fit(x->c, bx, hy, bw, title, ST_BOLD);
-    }
-    if (single) {
-        heat_plan(&q, 1, S, b, 0, 0, bw, bh);
-        right_w = q.blockw + 4;
-    }
-    heat_plan(&p, H, S, b, bx, hy + 1, bw - right_w, by + bh - hy - 1 - (single ? 1 : 0) -
-                                                        (noscale ? (by + bh - hy - 1) / 2 : 0));
-    heat_draw(x, &p, a, m->cfg.causal, NULL, cur, 1);
-    if (single) {
-        int D = m->cfg.d_model;
-        heat_plan(&q, 1, S, b, bx + bw - right_w + 4, hy + 1, right_w - 4, p.h);
-        heat_draw(x, &q, o, m->cfg.causal, "one big head", NULL, 0);
-        fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
-             "Why they differ: one big head scores all %d dims at once and gives each token one "
-             "mix; %d heads of %d dims each pick their own.",
-             D, H, m->d_head);
-    }
+    tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
     if (noscale) {
-        int ny = hy + 1 + heat_rows_used(&p) + 1;
-        Heat r;
-        double mx_with = 0, mx_without = 0;
-        for (size_t i = 0; i < n; i += (size_t)S) {
-            double a1 = 0, a2 = 0;
-            for (int k = 0; k < S; k++) {
-                if (a[i + (size_t)k] > a1)
-                    a1 = a[i + (size_t)k];
-                if (o[i + (size_t)k] > a2)
-                    a2 = o[i + (size_t)k];
-            }
-            mx_with += a1;
-            mx_without += a2;
+        int half = (bw - 2) / 2;
+        Heat q;
+        text_fit(x->c, bx, hy, half, "with / sqrt(dh): attn", ST_BOLD);
+        text_fit(x->c, bx + half + 2, hy, half, "without / sqrt(dh)", ST_BAD);
+        heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_set(x, &p, a, H, NULL, m->cfg.causal, cur, 1);
+        heat_plan(&q, H, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_set(x, &q, o, H, NULL, m->cfg.causal, NULL, 0);
+        fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
+             "largest weight in a row, on average: %.2f with the scale, %.2f without",
+             mean_row_max(a, n, S), mean_row_max(o, n, S));
+    } else {
+        snprintf(title, sizeof title, "attn %s: one heatmap per head, each row sums to 1%s", d,
+                 m->cfg.causal ? ", \xc3\x97 = masked" : "");
+        text_fit(x->c, bx, hy, bw, title, ST_BOLD);
+        heat_plan(&p, H + single, S, b, bx, hy + 1, bw, by + bh - hy - 1 - note_rows);
+        heat_set(x, &p, a, H, single ? o : NULL, m->cfg.causal, cur, 1);
+        if (single) {
+            char why[300];
+            snprintf(why, sizeof why,
+                     "Why they differ: the big head scores all %d dims in one softmax, so each "
+                     "token gets one mix; %d heads of %d dims each pick their own.",
+                     m->cfg.d_model, H, m->d_head);
+            canvas_wrap(x->c, bx, hy + 1 + heat_rows_used(&p), bw, 2, why, ST_NORMAL);
         }
-        fitf(x->c, bx, ny, bw, ST_BOLD,
-             "without / sqrt(dh): largest weight per row averages %.2f (with: %.2f)",
-             mx_without / (double)(n / (size_t)S), mx_with / (double)(n / (size_t)S));
-        heat_plan(&r, H, S, b, bx, ny + 1, bw, by + bh - ny - 1);
-        heat_draw(x, &r, o, m->cfg.causal, NULL, NULL, 0);
     }
     free(a);
     free(o);
@@ -1183,6 +1209,8 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     if (need > bh - 3)
         need = bh - 3;
     candy_h = bh - need - 1;
+    if (candy_h < 3)
+        candy_h = bh - need;
     bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
     snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
              q->st->id);
@@ -1191,13 +1219,13 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     gw.src_labels = 1;
     gw.d_model = m->cfg.d_model;
     gw.seq = m->cfg.seq;
-    grid_draw(x, &gw, "bug: Q.view(B, H, S, dh)", hm, cur);
+    grid_draw(x, &gw, "bug: Q_wrong = Q.view(B, H, S, dh)", hm, cur);
     grid_plan(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, by + bh - need, half, need,
               stacked);
     gr.src_labels = 1;
     gr.d_model = m->cfg.d_model;
     gr.seq = m->cfg.seq;
-    grid_draw(x, &gr, "right: view(B, S, H, dh).transpose(1, 2)", hm, NULL);
+    grid_draw(x, &gr, "right: Q_heads (view, transpose)", hm, NULL);
     free(hm);
 }
 
@@ -1279,10 +1307,10 @@ static void draw_all(Ctx *x)
     }
 
     /* bottom: narrative (the inspect line first) and status */
-    if (s->narrative || s->inspect)
-        narr_rows = x->h >= 40 ? 4 : x->h >= 30 ? 4 : 3;
-    if (!s->narrative)
-        narr_rows = s->inspect ? 1 : 0;
+    if (s->narrative)
+        narr_rows = x->h >= 30 ? 4 : 3;
+    if (s->inspect)
+        narr_rows++; /* the offset arithmetic, above the narrative */
     bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows ? 1 : 0);
     if (narr_rows) {
         int ny = x->y0 + x->h - status_rows - narr_rows;
