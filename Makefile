@@ -15,7 +15,7 @@ BIN     := $(B)/mhaviz
 
 WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
 CFLAGS  ?= -O2 -g
-CPPFLAGS += -D_POSIX_C_SOURCE=200809L -D_XOPEN_SOURCE=700 -D_DEFAULT_SOURCE
+CPPFLAGS += -D_DEFAULT_SOURCE
 
 # Libraries, found with pkg-config.  Missing ones are installed by `deps`.
 PKGS_RUN  := ncursesw

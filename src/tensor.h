@@ -74,11 +74,15 @@ Tensor *tensor_contiguous(const Tensor *t);
 Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, size_t errlen);
 
 /* Compute.  New contiguous outputs; inputs may have any strides.
- * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal. */
+ * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
+ * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
 void tensor_scale_(Tensor *t, float s);           /* in place, every logical element */
 void tensor_causal_mask_(Tensor *t);              /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t);          /* in place, max-subtracted */
+/* Out of place: a new contiguous tensor with t's values (compute, not a
+ * layout copy: the copy counters are not touched). */
+Tensor *tensor_clone_compute(const Tensor *t);
 
 /* "(1, 4, 2, 4)" into buf; returns buf. */
 char *tensor_fmt_dims(char *buf, size_t n, int ndim, const int *dims);
