@@ -5,5 +5,6 @@
 #define MHAVIZ_COMMANDS_H
 
 int cmd_export(int argc, char **argv); /* export.c */
+int cmd_frames(int argc, char **argv); /* frames.c */
 
 #endif
