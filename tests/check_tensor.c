@@ -353,8 +353,10 @@ START_TEST(test_view_infer_and_bad_shapes)
     ck_assert_ptr_null(tensor_view(q, DIMS(3, 8), err, sizeof err));
     ck_assert_str_eq(err, "shape '[3, 8]' is invalid for input of size 32");
     ck_assert_ptr_null(tensor_view(q, DIMS(-1, -1), err, sizeof err)); /* one -1 at most */
+    ck_assert_str_eq(err, "only one dimension can be inferred");
     ck_assert_ptr_null(tensor_view(q, DIMS(0, 32), err, sizeof err));
     ck_assert_ptr_null(tensor_view(q, DIMS(-2, -16), err, sizeof err));
+    ck_assert_str_eq(err, "view: invalid shape dimension -2");
     ck_assert_ptr_null(tensor_view(q, 0, IDX(1), err, sizeof err));
     ck_assert_ptr_null(tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));
     ck_assert_ptr_null(tensor_transpose(q, 0, 3, err, sizeof err));
