@@ -179,6 +179,14 @@ usage_err "stray" export stray
 usage_err "frobnicate" frobnicate
 usage_err "--batch" export --batch 64 --seq 1024 --d-model 1024 # over the memory limit
 
+# --- a full disk is a runtime failure: exit 1, one line ---------------------------
+if [ -w /dev/full ]; then
+    timeout 60 "$BIN" export >/dev/full 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'write error' "$TMP/err"; then ok; else
+        bad "export >/dev/full: exit $rc (want 1), stderr: $(head -c 200 "$TMP/err")"; fi
+fi
+
 # --- help and version ------------------------------------------------------------
 run --help
 if [ "$rc" -eq 0 ] && grep -q export "$TMP/out" && grep -q -- --kv-heads "$TMP/out"; then ok; else
