@@ -14,7 +14,8 @@ static char err[256];
 static int parse(MhaConfig *c, int *kv_set, char **argv)
 {
     int argc = 0;
-    while (argv[argc]) argc++;
+    while (argv[argc])
+        argc++;
     *c = mha_config_default();
     *kv_set = 0;
     for (int i = 0; i < argc; i++) {
@@ -65,7 +66,8 @@ START_TEST(test_long)
     ck_assert_int_eq(cli_long("--seq", "0", 1, 1024, &v, err, sizeof err), -1);
     ck_assert_str_eq(err, "--seq 0: must be between 1 and 1024");
     ck_assert_int_eq(cli_long("--seq", "-4", 1, 1024, &v, err, sizeof err), -1);
-    ck_assert_int_eq(cli_long("--seq", "99999999999999999999999", 1, 1024, &v, err, sizeof err), -1);
+    ck_assert_int_eq(cli_long("--seq", "99999999999999999999999", 1, 1024, &v, err, sizeof err),
+                     -1);
     ck_assert_str_eq(err, "--seq 99999999999999999999999: must be between 1 and 1024");
     static const char *nan[] = {"abc", "", "4x", "1.5", "0x10", "4 "};
     for (size_t k = 0; k < sizeof nan / sizeof *nan; k++) {
@@ -87,8 +89,10 @@ START_TEST(test_config_flags)
 {
     MhaConfig c;
     int kv;
-    ck_assert_int_eq(parse(&c, &kv, ARGV("--batch", "2", "--seq=5", "--d-model", "12", "--heads", "6",
-                                         "--kv-heads", "2", "--seed", "3", "--causal")), 0);
+    ck_assert_int_eq(parse(&c, &kv,
+                           ARGV("--batch", "2", "--seq=5", "--d-model", "12", "--heads", "6",
+                                "--kv-heads", "2", "--seed", "3", "--causal")),
+                     0);
     ck_assert_int_eq(c.batch, 2);
     ck_assert_int_eq(c.seq, 5);
     ck_assert_int_eq(c.d_model, 12);

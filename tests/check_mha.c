@@ -20,7 +20,13 @@ static char err[256];
 
 static MhaConfig cfg_of(int B, int S, int D, int H, int KV, int causal, uint32_t seed)
 {
-    MhaConfig c = {.batch = B, .seq = S, .d_model = D, .heads = H, .kv_heads = KV, .causal = causal, .seed = seed};
+    MhaConfig c = {.batch = B,
+                   .seq = S,
+                   .d_model = D,
+                   .heads = H,
+                   .kv_heads = KV,
+                   .causal = causal,
+                   .seed = seed};
     return c;
 }
 
@@ -28,13 +34,13 @@ static MhaConfig cfg_of(int B, int S, int D, int H, int KV, int causal, uint32_t
 static const MhaConfig *configs(int *n)
 {
     static MhaConfig c[7];
-    c[0] = mha_config_default();                /* MHA, 2 heads */
-    c[1] = cfg_of(1, 5, 12, 6, 2, 1, 3);        /* GQA, causal: the example */
-    c[2] = cfg_of(2, 4, 8, 4, 1, 0, 7);         /* MQA, batch 2 */
-    c[3] = cfg_of(2, 3, 12, 4, 2, 0, 11);       /* GQA, batch 2 */
-    c[4] = cfg_of(1, 6, 16, 4, 4, 1, 42);       /* MHA, causal */
-    c[5] = cfg_of(3, 2, 6, 3, 1, 1, 0);         /* MQA, causal, seed 0 */
-    c[6] = cfg_of(1, 3, 4, 1, 1, 0, 5);         /* one head */
+    c[0] = mha_config_default();          /* MHA, 2 heads */
+    c[1] = cfg_of(1, 5, 12, 6, 2, 1, 3);  /* GQA, causal: the example */
+    c[2] = cfg_of(2, 4, 8, 4, 1, 0, 7);   /* MQA, batch 2 */
+    c[3] = cfg_of(2, 3, 12, 4, 2, 0, 11); /* GQA, batch 2 */
+    c[4] = cfg_of(1, 6, 16, 4, 4, 1, 42); /* MHA, causal */
+    c[5] = cfg_of(3, 2, 6, 3, 1, 1, 0);   /* MQA, causal, seed 0 */
+    c[6] = cfg_of(1, 3, 4, 1, 1, 0, 5);   /* one head */
     *n = 7;
     return c;
 }
@@ -111,15 +117,16 @@ static Tensor *tiny_attention(int causal, Tensor **attn_out)
     ck_assert_float_eq_tol(sc->st->data[3], 1.414214f, 1e-6);
     if (causal) tensor_causal_mask_(sc);
     tensor_softmax_lastdim_(sc);
-    Tensor *ho = tensor_matmul(sc, vh, err, sizeof err);           /* (B,H,S,dh) */
-    Tensor *mg = tensor_transpose(ho, 1, 2, err, sizeof err);      /* (B,S,H,dh) */
+    Tensor *ho = tensor_matmul(sc, vh, err, sizeof err);      /* (B,H,S,dh) */
+    Tensor *mg = tensor_transpose(ho, 1, 2, err, sizeof err); /* (B,S,H,dh) */
     Tensor *mc = tensor_contiguous(mg);
     Tensor *cat = tensor_view(mc, DIMS(1, 2, 2), err, sizeof err); /* (B,S,D) */
     Tensor *y = tensor_matmul(cat, wo, err, sizeof err);
     ck_assert_ptr_nonnull(y);
     *attn_out = sc;
     Tensor *all[] = {x, wq, wk, wv, wo, q, k, v, qs, ks, vs, qh, kh, vh, kt, ho, mg, mc, cat};
-    for (size_t i = 0; i < sizeof all / sizeof *all; i++) tensor_free(all[i]);
+    for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+        tensor_free(all[i]);
     return y;
 }
 
@@ -158,8 +165,10 @@ START_TEST(test_split_equals_per_head_projection)
     const MhaConfig *cs = configs(&n);
     for (int ci = 0; ci < n; ci++) {
         Mha *m = run_ok(&cs[ci]);
-        const int B = cs[ci].batch, S = cs[ci].seq, H = cs[ci].heads, KV = cs[ci].kv_heads, dh = m->d_head;
-        const int proj[3][3] = {{MT_W_Q, MT_Q_HEADS, H}, {MT_W_K, MT_K_HEADS, KV}, {MT_W_V, MT_V_HEADS, KV}};
+        const int B = cs[ci].batch, S = cs[ci].seq, H = cs[ci].heads, KV = cs[ci].kv_heads,
+                  dh = m->d_head;
+        const int proj[3][3] = {
+            {MT_W_Q, MT_Q_HEADS, H}, {MT_W_K, MT_K_HEADS, KV}, {MT_W_V, MT_V_HEADS, KV}};
         for (int p = 0; p < 3; p++)
             for (int h = 0; h < proj[p][2]; h++) {
                 /* x @ W[:, h*dh:(h+1)*dh]: (B,S,D) @ (D,dh), with the engine */
@@ -195,7 +204,8 @@ static void assert_matches_per_head_loop(const Mha *m, int ci)
         for (int s = 0; s < S; s++) {
             for (int j = 0; j < D; j++) {
                 q[s * D + j] = 0;
-                for (int i = 0; i < D; i++) q[s * D + j] += (double)at(m, MT_X, IDX(b, s, i)) * w_at(m, MT_W_Q, i, j);
+                for (int i = 0; i < D; i++)
+                    q[s * D + j] += (double)at(m, MT_X, IDX(b, s, i)) * w_at(m, MT_W_Q, i, j);
             }
             for (int j = 0; j < KV * dh; j++) {
                 k[s * KV * dh + j] = v[s * KV * dh + j] = 0;
@@ -212,7 +222,8 @@ static void assert_matches_per_head_loop(const Mha *m, int ci)
                 double mx = -INFINITY, sum = 0;
                 for (int j = 0; j < S; j++) {
                     double dot = 0;
-                    for (int d = 0; d < dh; d++) dot += q[i * D + h * dh + d] * k[j * KV * dh + kvh * dh + d];
+                    for (int d = 0; d < dh; d++)
+                        dot += q[i * D + h * dh + d] * k[j * KV * dh + kvh * dh + d];
                     a[j] = dot / sqrt((double)dh);
                     ck_assert_msg(fabs(at(m, MT_SCORES, IDX(b, h, i, j)) - a[j]) < 1e-4,
                                   "config %d scores[%d,%d,%d,%d] = %g, by hand %g", ci, b, h, i, j,
@@ -220,26 +231,33 @@ static void assert_matches_per_head_loop(const Mha *m, int ci)
                     if (c->causal && j > i) a[j] = -INFINITY;
                     if (a[j] > mx) mx = a[j];
                 }
-                for (int j = 0; j < S; j++) sum += a[j] = exp(a[j] - mx);
-                for (int d = 0; d < dh; d++) cat[i * D + h * dh + d] = 0;
+                for (int j = 0; j < S; j++)
+                    sum += a[j] = exp(a[j] - mx);
+                for (int d = 0; d < dh; d++)
+                    cat[i * D + h * dh + d] = 0;
                 for (int j = 0; j < S; j++) {
                     a[j] /= sum;
                     ck_assert_msg(fabs(at(m, MT_ATTN, IDX(b, h, i, j)) - a[j]) < 1e-5,
                                   "config %d attn[%d,%d,%d,%d]", ci, b, h, i, j);
-                    for (int d = 0; d < dh; d++) cat[i * D + h * dh + d] += a[j] * v[j * KV * dh + kvh * dh + d];
+                    for (int d = 0; d < dh; d++)
+                        cat[i * D + h * dh + d] += a[j] * v[j * KV * dh + kvh * dh + d];
                 }
                 for (int d = 0; d < dh; d++)
-                    ck_assert_msg(fabs(at(m, MT_HEAD_OUT, IDX(b, h, i, d)) - cat[i * D + h * dh + d]) < 1e-4,
-                                  "config %d head_out[%d,%d,%d,%d]", ci, b, h, i, d);
+                    ck_assert_msg(
+                        fabs(at(m, MT_HEAD_OUT, IDX(b, h, i, d)) - cat[i * D + h * dh + d]) < 1e-4,
+                        "config %d head_out[%d,%d,%d,%d]", ci, b, h, i, d);
             }
         }
         for (int s = 0; s < S; s++)
             for (int j = 0; j < D; j++) {
                 double y = 0;
-                for (int i = 0; i < D; i++) y += cat[s * D + i] * w_at(m, MT_W_O, i, j);
-                ck_assert_msg(fabs(at(m, MT_CONCAT, IDX(b, s, j)) - cat[s * D + j]) < 1e-4, "concat");
-                ck_assert_msg(fabs(at(m, MT_OUT, IDX(b, s, j)) - y) < 1e-4, "config %d out[%d,%d,%d] = %g, by hand %g",
-                              ci, b, s, j, (double)at(m, MT_OUT, IDX(b, s, j)), y);
+                for (int i = 0; i < D; i++)
+                    y += cat[s * D + i] * w_at(m, MT_W_O, i, j);
+                ck_assert_msg(fabs(at(m, MT_CONCAT, IDX(b, s, j)) - cat[s * D + j]) < 1e-4,
+                              "concat");
+                ck_assert_msg(fabs(at(m, MT_OUT, IDX(b, s, j)) - y) < 1e-4,
+                              "config %d out[%d,%d,%d] = %g, by hand %g", ci, b, s, j,
+                              (double)at(m, MT_OUT, IDX(b, s, j)), y);
             }
     }
     free(a);
@@ -280,7 +298,8 @@ START_TEST(test_mqa_one_kv_head)
                 for (int j = 0; j < 5; j++) {
                     double dot = 0;
                     for (int d = 0; d < 2; d++)
-                        dot += (double)at(m, MT_Q_HEADS, IDX(b, h, i, d)) * at(m, MT_K_HEADS, IDX(b, 0, j, d));
+                        dot += (double)at(m, MT_Q_HEADS, IDX(b, h, i, d)) *
+                               at(m, MT_K_HEADS, IDX(b, 0, j, d));
                     ck_assert(fabs(at(m, MT_SCORES, IDX(b, h, i, j)) - dot / sqrt(2.0)) < 1e-5);
                 }
         }
@@ -297,7 +316,8 @@ START_TEST(test_expand_equals_repeat_interleave)
     for (int ci = 0; ci < n; ci++) {
         const MhaConfig *c = &cs[ci];
         Mha *m = run_ok(c);
-        const int B = c->batch, S = c->seq, H = c->heads, KV = c->kv_heads, dh = m->d_head, G = H / KV;
+        const int B = c->batch, S = c->seq, H = c->heads, KV = c->kv_heads, dh = m->d_head,
+                  G = H / KV;
         /* the kept tensors: K_expand is a stride-0 view of K, K_repeat a copy */
         SHAPE(m->t[MT_K_EXPAND], B, KV, G, S, dh);
         if (G > 1) ck_assert_int_eq(m->t[MT_K_EXPAND]->strides[2], 0);
@@ -330,9 +350,11 @@ START_TEST(test_expand_equals_repeat_interleave)
             for (int h = 0; h < H; h++)
                 for (int i = 0; i < S; i++) {
                     for (int j = 0; j < S; j++)
-                        ck_assert_float_eq_tol(tensor_get(sc, IDX(b, h, i, j)), at(m, MT_SCORES, IDX(b, h, i, j)), 1e-5);
+                        ck_assert_float_eq_tol(tensor_get(sc, IDX(b, h, i, j)),
+                                               at(m, MT_SCORES, IDX(b, h, i, j)), 1e-5);
                     for (int d = 0; d < dh; d++) {
-                        ck_assert_float_eq_tol(tensor_get(ho, IDX(b, h, i, d)), at(m, MT_HEAD_OUT, IDX(b, h, i, d)), 1e-5);
+                        ck_assert_float_eq_tol(tensor_get(ho, IDX(b, h, i, d)),
+                                               at(m, MT_HEAD_OUT, IDX(b, h, i, d)), 1e-5);
                         /* the expanded view and the copy hold the same values */
                         ck_assert_float_eq(tensor_get(ex, IDX(b, h / G, h % G, i, d)),
                                            tensor_get(rep, IDX(b, h, i, d)));
@@ -341,7 +363,8 @@ START_TEST(test_expand_equals_repeat_interleave)
                     }
                 }
         Tensor *all[] = {un, ex, rep, kt, sc, ho};
-        for (size_t i = 0; i < sizeof all / sizeof *all; i++) tensor_free(all[i]);
+        for (size_t i = 0; i < sizeof all / sizeof *all; i++)
+            tensor_free(all[i]);
         mha_free(m);
     }
 }
@@ -373,12 +396,14 @@ START_TEST(test_heads_differ_from_one_big_head)
                     row[j] = c->causal && j > i ? -INFINITY : dot / sqrt((double)D);
                     if (row[j] > mx) mx = row[j];
                 }
-                for (int j = 0; j < S; j++) sum += row[j] = exp(row[j] - mx);
+                for (int j = 0; j < S; j++)
+                    sum += row[j] = exp(row[j] - mx);
                 double total = 0;
                 for (int j = 0; j < S; j++) {
                     float s1 = at(m, MT_ATTN_SINGLE, IDX(b, 0, i, j));
-                    ck_assert_msg(fabs(s1 - row[j] / sum) < 1e-5, "config %d attn_single[%d,0,%d,%d] = %g, by hand %g",
-                                  ci, b, i, j, (double)s1, row[j] / sum);
+                    ck_assert_msg(fabs(s1 - row[j] / sum) < 1e-5,
+                                  "config %d attn_single[%d,0,%d,%d] = %g, by hand %g", ci, b, i, j,
+                                  (double)s1, row[j] / sum);
                     if (c->causal && j > i) ck_assert_float_eq(s1, 0.0f);
                     total += s1;
                     for (int h = 0; h < H; h++) {
@@ -390,8 +415,11 @@ START_TEST(test_heads_differ_from_one_big_head)
             }
         free(row);
         /* one head over the full width is the same thing as one big head */
-        if (H == 1) ck_assert_double_le(maxdiff, 1e-6);
-        else if (S > 1) ck_assert_msg(maxdiff > 1e-3, "config %d: attn_single equals attn (max diff %g)", ci, maxdiff);
+        if (H == 1)
+            ck_assert_double_le(maxdiff, 1e-6);
+        else if (S > 1)
+            ck_assert_msg(maxdiff > 1e-3, "config %d: attn_single equals attn (max diff %g)", ci,
+                          maxdiff);
         mha_free(m);
     }
 }
@@ -425,16 +453,17 @@ START_TEST(test_seed_determinism_and_tenths)
             float v = t->st->data[t->offset + i];
             float tenths = v * 10.0f;
             ck_assert_msg(v >= -1.0f && v <= 1.0f && fabsf(tenths - roundf(tenths)) < 1e-5f,
-                          "%s[%zu] = %.9g is not a multiple of 0.1 in [-1, 1]", mha_tensor_names[drawn[k]], i,
-                          (double)v);
+                          "%s[%zu] = %.9g is not a multiple of 0.1 in [-1, 1]",
+                          mha_tensor_names[drawn[k]], i, (double)v);
             seen[(int)lroundf(tenths) + 10]++;
             same += v == u->st->data[u->offset + i];
         }
         /* another seed: most values differ (a match is a 1-in-21 chance each) */
-        ck_assert_msg(same < n / 2, "%s: seed 3 and 4 agree on %zu of %zu values", mha_tensor_names[drawn[k]],
-                      same, n);
+        ck_assert_msg(same < n / 2, "%s: seed 3 and 4 agree on %zu of %zu values",
+                      mha_tensor_names[drawn[k]], same, n);
     }
-    for (int v = 0; v < 21; v++) ck_assert_msg(seen[v] > 0, "the value %d/10 was never drawn", v - 10);
+    for (int v = 0; v < 21; v++)
+        ck_assert_msg(seen[v] > 0, "the value %d/10 was never drawn", v - 10);
     mha_free(o);
     mha_free(b);
     mha_free(a);
@@ -448,12 +477,16 @@ START_TEST(test_seed1_golden_values)
     MhaRng r;
     mha_rng_seed(&r, 1);
     static const float first[8] = {-0.8f, -0.3f, 0.5f, 0.4f, 0.2f, -0.8f, -1.0f, -0.7f};
-    for (int i = 0; i < 8; i++) ck_assert_float_eq(mha_rng_tenth(&r), first[i]);
-    Mha *m = run_ok(&(MhaConfig){.batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .seed = 1});
-    for (int i = 0; i < 8; i++) ck_assert_float_eq(m->t[MT_X]->st->data[i], first[i]);
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(mha_rng_tenth(&r), first[i]);
+    Mha *m = run_ok(
+        &(MhaConfig){.batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .seed = 1});
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(m->t[MT_X]->st->data[i], first[i]);
     /* x takes the first B*S*D draws; W_Q starts right after */
     mha_rng_seed(&r, 1);
-    for (int i = 0; i < 32; i++) mha_rng_tenth(&r);
+    for (int i = 0; i < 32; i++)
+        mha_rng_tenth(&r);
     ck_assert_float_eq(w_at(m, MT_W_Q, 0, 0), mha_rng_tenth(&r));
     mha_free(m);
 }
@@ -495,17 +528,22 @@ START_TEST(test_trace_matches_design_table)
             ck_assert_int_gt((int)strlen(s->code), 0);
             ck_assert_int_eq(s->output, want[i].output);
             ck_assert_int_eq(s->n_inputs, want[i].n_in);
-            for (int k = 0; k < s->n_inputs; k++) ck_assert_int_eq(s->inputs[k], want[i].inputs[k]);
+            for (int k = 0; k < s->n_inputs; k++)
+                ck_assert_int_eq(s->inputs[k], want[i].inputs[k]);
             int view = want[i].is_view || (i == MS_CONTIG && !copies);
             ck_assert_msg(s->is_view == view, "config %d step %d is_view %d", ci, i, s->is_view);
             /* is_view means: the output shares its first input's storage */
             if (s->n_inputs)
-                ck_assert_int_eq(tensor_same_storage(m->t[s->output], m->t[s->inputs[0]]), s->is_view);
-            size_t bytes = i == MS_CONTIG && copies ? (size_t)c->batch * c->seq * c->d_model * 4 : 0;
-            ck_assert_msg(s->bytes_copied == bytes, "config %d step %d copied %zu bytes, expected %zu", ci, i,
+                ck_assert_int_eq(tensor_same_storage(m->t[s->output], m->t[s->inputs[0]]),
+                                 s->is_view);
+            size_t bytes =
+                i == MS_CONTIG && copies ? (size_t)c->batch * c->seq * c->d_model * 4 : 0;
+            ck_assert_msg(s->bytes_copied == bytes,
+                          "config %d step %d copied %zu bytes, expected %zu", ci, i,
                           s->bytes_copied, bytes);
         }
-        ck_assert_uint_eq(m->bytes_copied_total, copies ? (size_t)c->batch * c->seq * c->d_model * 4 : 0);
+        ck_assert_uint_eq(m->bytes_copied_total,
+                          copies ? (size_t)c->batch * c->seq * c->d_model * 4 : 0);
         /* the views of step 2/3 and 7/9 live in the buffers they relabel */
         ck_assert(tensor_same_storage(m->t[MT_Q_HEADS], m->t[MT_Q]));
         ck_assert(tensor_same_storage(m->t[MT_K_HEADS], m->t[MT_K]));
@@ -565,7 +603,8 @@ START_TEST(test_q_wrong_scrambles_tokens)
         for (int s = 0; s < 4; s++)
             for (int d = 0; d < 4; d++) {
                 int flat = (h * 4 + s) * 4 + d; /* row-major (1,2,4,4) over Q's bytes */
-                ck_assert_float_eq(at(m, MT_Q_WRONG, IDX(0, h, s, d)), at(m, MT_Q, IDX(0, flat / 8, flat % 8)));
+                ck_assert_float_eq(at(m, MT_Q_WRONG, IDX(0, h, s, d)),
+                                   at(m, MT_Q, IDX(0, flat / 8, flat % 8)));
                 differ += at(m, MT_Q_WRONG, IDX(0, h, s, d)) != at(m, MT_Q_HEADS, IDX(0, h, s, d));
             }
     ck_assert_int_gt(differ, 0);
@@ -578,7 +617,8 @@ END_TEST
 
 START_TEST(test_names_and_indices)
 {
-    for (int i = 0; i < MT_COUNT; i++) ck_assert_int_eq(mha_tensor_index(mha_tensor_names[i]), i);
+    for (int i = 0; i < MT_COUNT; i++)
+        ck_assert_int_eq(mha_tensor_index(mha_tensor_names[i]), i);
     ck_assert_int_eq(mha_tensor_index("Q_heads"), MT_Q_HEADS);
     ck_assert_int_eq(mha_tensor_index("nope"), -1);
     ck_assert_int_eq(mha_step_index("split"), MS_SPLIT);
@@ -591,7 +631,8 @@ START_TEST(test_names_and_indices)
     ck_assert_int_eq(mha_step_index("bogus"), -1);
     MhaConfig c = cfg_of(1, 4, 16, 8, 2, 0, 1);
     static const int kv[8] = {0, 0, 0, 0, 1, 1, 1, 1}; /* grouped, as Llama's repeat_kv */
-    for (int h = 0; h < 8; h++) ck_assert_int_eq(mha_kv_head_of(&c, h), kv[h]);
+    for (int h = 0; h < 8; h++)
+        ck_assert_int_eq(mha_kv_head_of(&c, h), kv[h]);
     ck_assert_str_eq(mha_token_word(0), "the");
     ck_assert_str_eq(mha_token_word(1), "cat");
     ck_assert_str_eq(mha_token_word(100), "t100");
@@ -652,17 +693,20 @@ START_TEST(test_config_messages)
     /* a long list of divisors stays one line and ends in "..." */
     MhaConfig many = cfg_of(1, 4, 840, 11, 11, 0, 1);
     ck_assert_int_eq(mha_config_check(&many, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "--heads 11: d_model 840 is not divisible by 11 (try 1, 2, 3"));
+    ck_assert_ptr_nonnull(
+        strstr(err, "--heads 11: d_model 840 is not divisible by 11 (try 1, 2, 3"));
     ck_assert_ptr_nonnull(strstr(err, ", ..."));
     ck_assert_ptr_null(strchr(err, '\n'));
     /* err may be NULL */
     ck_assert_int_eq(mha_config_check(&bad[0].c, NULL, 0), -1);
 
     /* valid: the default, the limits, MQA with many heads */
-    MhaConfig ok[] = {mha_config_default(), cfg_of(1, 1, 1, 1, 1, 0, 0), cfg_of(64, 1, 8, 8, 1, 1, 4294967295u),
-                      cfg_of(1, 1024, 1024, 8, 1, 0, 1), cfg_of(1, 256, 256, 8, 2, 1, 1)};
+    MhaConfig ok[] = {mha_config_default(), cfg_of(1, 1, 1, 1, 1, 0, 0),
+                      cfg_of(64, 1, 8, 8, 1, 1, 4294967295u), cfg_of(1, 1024, 1024, 8, 1, 0, 1),
+                      cfg_of(1, 256, 256, 8, 2, 1, 1)};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
-        ck_assert_msg(mha_config_check(&ok[i], err, sizeof err) == 0, "config %zu refused: %s", i, err);
+        ck_assert_msg(mha_config_check(&ok[i], err, sizeof err) == 0, "config %zu refused: %s", i,
+                      err);
     MhaConfig d = mha_config_default();
     ck_assert_int_eq(d.batch, 1);
     ck_assert_int_eq(d.seq, 4);

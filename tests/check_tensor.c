@@ -22,7 +22,8 @@ static Tensor *arange(int ndim, const int *shape)
 {
     Tensor *t = tensor_zeros(ndim, shape);
     ck_assert_ptr_nonnull(t);
-    for (size_t i = 0; i < t->st->n; i++) t->st->data[i] = (float)i;
+    for (size_t i = 0; i < t->st->n; i++)
+        t->st->data[i] = (float)i;
     return t;
 }
 
@@ -77,7 +78,8 @@ START_TEST(test_split_heads_strides_and_storage)
     for (int h = 0; h < 2; h++)
         for (int s = 0; s < 4; s++)
             for (int d = 0; d < 4; d++) {
-                ck_assert_uint_eq(tensor_offset_of(heads, IDX(0, h, s, d)), (size_t)(s * 8 + h * 4 + d));
+                ck_assert_uint_eq(tensor_offset_of(heads, IDX(0, h, s, d)),
+                                  (size_t)(s * 8 + h * 4 + d));
                 ck_assert_float_eq(tensor_get(heads, IDX(0, h, s, d)), (float)(s * 8 + h * 4 + d));
             }
     /* offset = b*32 + h*4 + s*8 + d*1: (0,1,2,3) -> 4 + 16 + 3 */
@@ -206,9 +208,10 @@ START_TEST(test_contiguous_copies_exactly_numel)
     STRIDES(c, 32, 16, 4, 1);
     ck_assert(tensor_is_contiguous(c));
     /* the new buffer holds head 0 (all tokens), then head 1 */
-    static const float want[32] = {0,  1,  2,  3,  8,  9,  10, 11, 16, 17, 18, 19, 24, 25, 26, 27,
-                                   4,  5,  6,  7,  12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
-    for (int i = 0; i < 32; i++) ck_assert_float_eq(c->st->data[i], want[i]);
+    static const float want[32] = {0, 1, 2, 3, 8,  9,  10, 11, 16, 17, 18, 19, 24, 25, 26, 27,
+                                   4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
+    for (int i = 0; i < 32; i++)
+        ck_assert_float_eq(c->st->data[i], want[i]);
 
     /* now it can be viewed as (1, 8, 4), and values are the logical ones */
     Tensor *v = tensor_view(c, DIMS(1, 8, 4), err, sizeof err);
@@ -233,7 +236,8 @@ START_TEST(test_clone_compute_counts_nothing)
     ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
     ck_assert(!tensor_same_storage(c, q));
     static const float want[6] = {0, 3, 1, 4, 2, 5};
-    for (int i = 0; i < 6; i++) ck_assert_float_eq(c->st->data[i], want[i]);
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(c->st->data[i], want[i]);
     tensor_free(c);
     tensor_free(t);
     tensor_free(q);
@@ -257,7 +261,8 @@ START_TEST(test_repeat_interleave)
     for (int h = 0; h < 6; h++)
         for (int s = 0; s < 3; s++)
             for (int d = 0; d < 2; d++)
-                ck_assert_float_eq(tensor_get(r, IDX(0, h, s, d)), tensor_get(heads, IDX(0, h / 3, s, d)));
+                ck_assert_float_eq(tensor_get(r, IDX(0, h, s, d)),
+                                   tensor_get(heads, IDX(0, h / 3, s, d)));
     /* dim from the end; reps 1 still copies (a new buffer) */
     Tensor *r1 = tensor_repeat_interleave(heads, 1, -3, err, sizeof err);
     ck_assert_ptr_nonnull(r1);
@@ -291,9 +296,10 @@ START_TEST(test_view_noncontiguous_refused)
     /* merged (B,S,H,dh) -> (B,S,D) without .contiguous(): PyTorch refuses */
     err[0] = 0;
     ck_assert_ptr_null(tensor_view(back, DIMS(2, 4, 8), err, sizeof err));
-    ck_assert_str_eq(err, "view size is not compatible with input tensor's size and stride (at least "
-                          "one dimension spans across two contiguous subspaces). Use .reshape(...) "
-                          "instead.");
+    ck_assert_str_eq(err,
+                     "view size is not compatible with input tensor's size and stride (at least "
+                     "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                     "instead.");
     ck_assert_ptr_null(tensor_view(heads, DIMS(2, 64), err, sizeof err));
     ck_assert_ptr_null(tensor_view(heads, DIMS(-1), err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "Use .reshape(...) instead."));
@@ -358,7 +364,8 @@ START_TEST(test_view_infer_and_bad_shapes)
     ck_assert_ptr_null(tensor_view(q, DIMS(-2, -16), err, sizeof err));
     ck_assert_str_eq(err, "view: invalid shape dimension -2");
     ck_assert_ptr_null(tensor_view(q, 0, IDX(1), err, sizeof err));
-    ck_assert_ptr_null(tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));
+    ck_assert_ptr_null(
+        tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));
     ck_assert_ptr_null(tensor_transpose(q, 0, 3, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "got 3"));
     ck_assert_ptr_null(tensor_transpose(q, -4, 0, err, sizeof err));
@@ -438,7 +445,8 @@ static void assert_matmul_naive(const Tensor *a, const Tensor *b, const Tensor *
 {
     int nd = a->ndim, m = a->shape[nd - 2], k = a->shape[nd - 1], n = b->shape[b->ndim - 1];
     int lead = 1;
-    for (int i = 0; i < nd - 2; i++) lead *= a->shape[i];
+    for (int i = 0; i < nd - 2; i++)
+        lead *= a->shape[i];
     for (int L = 0; L < lead; L++) {
         int ia[TENSOR_MAXDIM], ib[TENSOR_MAXDIM];
         int rem = L;
@@ -451,9 +459,11 @@ static void assert_matmul_naive(const Tensor *a, const Tensor *b, const Tensor *
                 double s = 0;
                 for (int p = 0; p < k; p++) {
                     ia[nd - 2] = i, ia[nd - 1] = p;
-                    if (b->ndim == 2) ib[0] = p, ib[1] = j;
+                    if (b->ndim == 2)
+                        ib[0] = p, ib[1] = j;
                     else {
-                        for (int q = 0; q < nd - 2; q++) ib[q] = ia[q];
+                        for (int q = 0; q < nd - 2; q++)
+                            ib[q] = ia[q];
                         ib[nd - 2] = p, ib[nd - 1] = j;
                     }
                     s += (double)tensor_get(a, ia) * tensor_get(b, ib);
@@ -554,7 +564,8 @@ START_TEST(test_matmul_weight_broadcast_and_errors)
     float a[30], b[30];
     tensor_to_array(y, a);
     tensor_to_array(y1, b);
-    for (int i = 0; i < 30; i++) ck_assert_float_eq_tol(a[i], b[i], 1e-6);
+    for (int i = 0; i < 30; i++)
+        ck_assert_float_eq_tol(a[i], b[i], 1e-6);
 
     /* a worked 2x2 case: [[1,2],[3,4]] @ [[5,6],[7,8]] = [[19,22],[43,50]] */
     Tensor *p = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
@@ -619,8 +630,10 @@ START_TEST(test_softmax_rows)
     /* against exp(x - max) / sum, row by row */
     for (int r = 0; r < 30; r++) {
         double mx = -INFINITY, s = 0;
-        for (int j = 0; j < 7; j++) mx = fmax(mx, before[r * 7 + j]);
-        for (int j = 0; j < 7; j++) s += exp(before[r * 7 + j] - mx);
+        for (int j = 0; j < 7; j++)
+            mx = fmax(mx, before[r * 7 + j]);
+        for (int j = 0; j < 7; j++)
+            s += exp(before[r * 7 + j] - mx);
         for (int j = 0; j < 7; j++)
             ck_assert_double_eq_tol(t->st->data[r * 7 + j], exp(before[r * 7 + j] - mx) / s, 1e-6);
     }
@@ -645,7 +658,8 @@ START_TEST(test_softmax_extremes)
     ck_assert_float_eq_tol(t->st->data[0], 0.5f, 1e-6);
     ck_assert_float_eq(t->st->data[1], 0.0f);
     ck_assert_float_eq_tol(t->st->data[3], 0.5f, 1e-6);
-    for (int j = 4; j < 8; j++) ck_assert_float_eq_tol(t->st->data[j], 0.25f, 1e-6);
+    for (int j = 4; j < 8; j++)
+        ck_assert_float_eq_tol(t->st->data[j], 0.25f, 1e-6);
     /* e^0 / (e^0 + e^-1) */
     ck_assert_float_eq_tol(t->st->data[8], (float)(1.0 / (1.0 + exp(-1.0))), 1e-6);
     tensor_free(t);
@@ -664,7 +678,8 @@ START_TEST(test_softmax_on_strided_view)
     float x[12], y[12];
     tensor_to_array(t, x);
     tensor_to_array(c, y);
-    for (int i = 0; i < 12; i++) ck_assert_float_eq_tol(x[i], y[i], 1e-7);
+    for (int i = 0; i < 12; i++)
+        ck_assert_float_eq_tol(x[i], y[i], 1e-7);
     tensor_free(c);
     tensor_free(t);
     tensor_free(a);
@@ -680,8 +695,10 @@ START_TEST(test_causal_mask)
             for (int i = 0; i < 5; i++)
                 for (int j = 0; j < 5; j++) {
                     float v = tensor_get(t, IDX(b, h, i, j));
-                    if (j > i) ck_assert_msg(isinf(v) && v < 0, "(%d,%d) above the diagonal: %g", i, j, v);
-                    else ck_assert(isfinite(v));
+                    if (j > i)
+                        ck_assert_msg(isinf(v) && v < 0, "(%d,%d) above the diagonal: %g", i, j, v);
+                    else
+                        ck_assert(isfinite(v));
                 }
     tensor_softmax_lastdim_(t);
     assert_rows_sum_to_one(t);
@@ -703,7 +720,8 @@ START_TEST(test_scale_through_view)
     Tensor *a = arange(DIMS(2, 3));
     Tensor *t = tensor_transpose(a, 0, 1, err, sizeof err);
     tensor_scale_(t, 0.5f);
-    for (int i = 0; i < 6; i++) ck_assert_float_eq(a->st->data[i], 0.5f * (float)i);
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(a->st->data[i], 0.5f * (float)i);
     /* an expanded view touches its one real cell once per logical element */
     Tensor *one = tensor_from_data(DIMS(1, 1), (float[]){1.0f});
     Tensor *ex = tensor_expand(one, DIMS(3, 1), err, sizeof err);

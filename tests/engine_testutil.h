@@ -8,7 +8,11 @@
 #include "tensor.h"
 
 /* DIMS(1, 4, 8) -> 3, (int[]){1, 4, 8}: the (ndim, shape) pair of the engine's API */
-#define DIMS(...) (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), (int[]){__VA_ARGS__}
+#define DIMS(...)                                                                                  \
+    (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), (int[])                                     \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
 #define IDX(...) ((int[]){__VA_ARGS__})
 
 static inline void tu_assert_shape(const Tensor *t, int ndim, const int *shape)
