@@ -702,7 +702,7 @@ START_TEST(test_config_messages)
 
     /* valid: the default, the limits, MQA with many heads */
     MhaConfig ok[] = {mha_config_default(), cfg_of(1, 1, 1, 1, 1, 0, 0),
-                      cfg_of(64, 1, 8, 8, 1, 1, 4294967295u), cfg_of(1, 1024, 1024, 8, 1, 0, 1),
+                      cfg_of(64, 1, 8, 8, 1, 1, 4294967295u), cfg_of(1, 1024, 1024, 2, 1, 0, 1),
                       cfg_of(1, 256, 256, 8, 2, 1, 1)};
     for (size_t i = 0; i < sizeof ok / sizeof *ok; i++)
         ck_assert_msg(mha_config_check(&ok[i], err, sizeof err) == 0, "config %zu refused: %s", i,
