@@ -451,6 +451,8 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
         g->vcols_shown++;
     g->hidden_cols = VC - g->vcols_shown;
     VR = g->stacked ? g->groups * g->R : g->R;
+    if (g->head_rows == 2 && VR + 2 > h)
+        g->head_rows = 1; /* short of a row: the colours still tell the heads apart */
     avail = h - g->head_rows;
     if (avail < 1) {
         g->rows_shown = 0;
@@ -1311,7 +1313,7 @@ static void draw_all(Ctx *x)
         narr_rows = x->h >= 30 ? 4 : 3;
     if (s->inspect)
         narr_rows++; /* the offset arithmetic, above the narrative */
-    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows ? 1 : 0);
+    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (narr_rows) {
         int ny = x->y0 + x->h - status_rows - narr_rows;
         if (s->inspect) {
