@@ -61,11 +61,9 @@ static int tokens(const char *row, Tok *out, int max)
 
 static int is_int(const char *s)
 {
-    if (!*s)
-        return 0;
+    if (!*s) return 0;
     for (; *s; s++)
-        if (!isdigit((unsigned char)*s))
-            return 0;
+        if (!isdigit((unsigned char)*s)) return 0;
     return 1;
 }
 
@@ -79,11 +77,9 @@ static int candy_offsets(const Canvas *c, long *off, int *style, int max)
     for (y++; y < c->h; y++) {
         Tok t[128];
         int k = tokens(su_row(c, y, buf, sizeof buf), t, 128);
-        if (k == 0 || !is_int(t[0].text))
-            break;
+        if (k == 0 || !is_int(t[0].text)) break;
         for (int i = 0; i < k && n < max; i++) {
-            if (!is_int(t[i].text))
-                continue; /* a value (has a '.') */
+            if (!is_int(t[i].text)) continue; /* a value (has a '.') */
             off[n] = strtol(t[i].text, NULL, 10);
             style[n] = canvas_at(c, t[i].col, y)->style;
             n++;
@@ -151,8 +147,8 @@ START_TEST(test_candy_bar_offsets_and_heads)
                 ck_assert_int_eq(style[i], ST_NORMAL); /* no heads yet */
             } else {
                 int head = (int)((off[i] % m->cfg.d_model) / m->d_head);
-                ck_assert_msg(style[i] == (int)ST_HEAD(head), "step %d offset %ld: style %d", steps[k],
-                              off[i], style[i]);
+                ck_assert_msg(style[i] == (int)ST_HEAD(head), "step %d offset %ld: style %d",
+                              steps[k], off[i], style[i]);
             }
         }
         canvas_free(c);
@@ -176,8 +172,7 @@ START_TEST(test_candy_bar_values_are_the_storage)
             long o = (long)r * m->cfg.d_model + i;
             ck_assert_int_eq(strtol(t[2 * i].text, NULL, 10), o);
             snprintf(want, sizeof want, "%.2f", m->t[MT_Q]->st->data[o]);
-            if (!strcmp(want, "-0.00"))
-                strcpy(want, "0.00");
+            if (!strcmp(want, "-0.00")) strcpy(want, "0.00");
             ck_assert_str_eq(t[2 * i + 1].text, want);
         }
     }
@@ -278,8 +273,8 @@ START_TEST(test_split_animation_sweeps_colour_not_cells)
     canvas_free(c);
     ck_assert_int_eq(n, n2);
     for (int i = 0; i < n; i++)
-        ck_assert_int_eq(off[i], off2[i]); /* the cells do not move */
-    ck_assert_int_eq(style[0], ST_HEAD0);  /* swept */
+        ck_assert_int_eq(off[i], off2[i]);     /* the cells do not move */
+    ck_assert_int_eq(style[0], ST_HEAD0);      /* swept */
     ck_assert_int_eq(style[n - 1], ST_NORMAL); /* not yet */
     ck_assert_int_eq(style2[n - 1], ST_HEAD(1));
     ck_assert(scene_step_animates(MS_SPLIT) && scene_step_animates(MS_HEADS));
@@ -421,8 +416,7 @@ START_TEST(test_enlarge_screen)
         char want[64];
         Canvas *c = draw_step(m, MS_SPLIT, sizes[k][0], sizes[k][1]);
         snprintf(want, sizeof want, "enlarge to 80x24 (now %dx%d)", sizes[k][0], sizes[k][1]);
-        if (sizes[k][0] >= 40)
-            ck_assert_msg(canvas_contains(c, want), "%s", want);
+        if (sizes[k][0] >= 40) ck_assert_msg(canvas_contains(c, want), "%s", want);
         ck_assert(!canvas_contains(c, "step 2/10"));
         canvas_free(c);
     }
@@ -473,8 +467,7 @@ START_TEST(test_inspect_offset_and_lit_cell)
             memcpy(s.cur, curs[j], sizeof s.cur);
             const Tensor *t = m->t[scene_inspect_tensor(&s)];
             for (int d = 0; d < t->ndim; d++) /* the scene clamps to the shape */
-                if (s.cur[d] >= t->shape[d])
-                    s.cur[d] = t->shape[d] - 1;
+                if (s.cur[d] >= t->shape[d]) s.cur[d] = t->shape[d] - 1;
             char want[256];
             Canvas *c = draw(m, &s, 80, 24);
             offset_line(t, s.cur, want, sizeof want);
@@ -494,7 +487,11 @@ START_TEST(test_inspect_offset_and_lit_cell)
         s.inspect = 1;
         s.cur[1] = 2, s.cur[2] = 1, s.cur[3] = 3;
         Canvas *c = draw(m, &s, 80, 24);
-        ck_assert(canvas_contains(c, "offset = 0\xc2\xb7" "32 + 2\xc2\xb7" "8 + 1\xc2\xb7" "4 + 3\xc2\xb7" "1 = 23"));
+        ck_assert(canvas_contains(c, "offset = 0\xc2\xb7"
+                                     "32 + 2\xc2\xb7"
+                                     "8 + 1\xc2\xb7"
+                                     "4 + 3\xc2\xb7"
+                                     "1 = 23"));
         char buf[1024];
         int y = su_find_row(c, "offset = ", 0);
         canvas_row(c, y, 1, buf, sizeof buf); /* ASCII: the dot becomes '*' */
@@ -508,8 +505,9 @@ END_TEST
 START_TEST(test_inspect_tensor_per_step)
 {
     SceneState s = scene_state_default();
-    const int want[MS_COUNT] = {MT_X, MT_Q, MT_Q_SPLIT, MT_Q_HEADS, MT_SCORES, MT_ATTN,
-                                MT_HEAD_OUT, MT_MERGED, MT_MERGED_CONTIG, MT_CONCAT, MT_OUT};
+    const int want[MS_COUNT] = {MT_X,    MT_Q,        MT_Q_SPLIT, MT_Q_HEADS,       MT_SCORES,
+                                MT_ATTN, MT_HEAD_OUT, MT_MERGED,  MT_MERGED_CONTIG, MT_CONCAT,
+                                MT_OUT};
     for (int i = 0; i < MS_COUNT; i++) {
         s.step = i;
         ck_assert_int_eq(scene_inspect_tensor(&s), want[i]);
@@ -604,8 +602,7 @@ START_TEST(test_softmax_heatmaps_rows_sum_to_one)
             Tok t[64];
             int k = tokens(su_row(c, r, buf, sizeof buf), t, 64);
             for (int i = 0; i < k; i++)
-                if (!strcmp(t[i].text, "1.00"))
-                    rows++;
+                if (!strcmp(t[i].text, "1.00")) rows++;
         }
         ck_assert_int_eq(rows, cfg.heads * cfg.seq);
         /* and the tensor agrees */

@@ -19,8 +19,7 @@ static inline int su_find_row(const Canvas *c, const char *s, int from)
 {
     char buf[1024];
     for (int y = from; y < c->h; y++)
-        if (strstr(su_row(c, y, buf, sizeof buf), s))
-            return y;
+        if (strstr(su_row(c, y, buf, sizeof buf), s)) return y;
     return -1;
 }
 
@@ -39,8 +38,7 @@ static inline int su_count_style(const Canvas *c, int st, int *fx, int *fy)
     for (int y = 0; y < c->h; y++)
         for (int x = 0; x < c->w; x++)
             if (canvas_at(c, x, y)->style == st) {
-                if (n == 0 && fx)
-                    *fx = x, *fy = y;
+                if (n == 0 && fx) *fx = x, *fy = y;
                 n++;
             }
     return n;
