@@ -140,8 +140,8 @@ static int fitf(Canvas *c, int x, int y, int maxw, Style st, const char *fmt, ..
     return text_fit(c, x, y, maxw, buf, st);
 }
 
-/* v in at most width columns: 2 decimals, fewer if needed; never "-0.00". */
-static void fmt_num(char *buf, size_t n, double v, int width)
+/* v with `dec` decimals (fewer if it does not fit width); never "-0.00". */
+static void fmt_num_dec(char *buf, size_t n, double v, int width, int dec)
 {
     if (isnan(v)) {
         snprintf(buf, n, "nan");
@@ -151,13 +151,29 @@ static void fmt_num(char *buf, size_t n, double v, int width)
         snprintf(buf, n, v < 0 ? "-inf" : "inf");
         return;
     }
-    for (int dec = 2; dec >= 0; dec--) {
+    for (; dec >= 0; dec--) {
         snprintf(buf, n, "%.*f", dec, v);
         if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
             memmove(buf, buf + 1, strlen(buf)); /* "-0.00" -> "0.00" */
         if ((int)strlen(buf) <= width) return;
     }
     snprintf(buf, n, "%s", width >= 1 ? "#" : "");
+}
+
+static void fmt_num(char *buf, size_t n, double v, int width)
+{
+    fmt_num_dec(buf, n, v, width, 2);
+}
+
+/* The most decimals (2, 1 or 0) with which v fits in width. */
+static int dec_fit(double v, int width)
+{
+    char buf[64];
+    for (int dec = 2; dec > 0; dec--) {
+        fmt_num_dec(buf, sizeof buf, v, 64, dec);
+        if ((int)strlen(buf) <= width) return dec;
+    }
+    return 0;
 }
 
 static const char *yes_no(int b)
@@ -243,6 +259,7 @@ typedef struct Bar {
     int x, y, w, h;  /* area, header row included */
     long n;          /* floats in the storage */
     int wrap, cw, offw, rows, rows_shown, values;
+    int dec; /* decimals, the same for every cell shown */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -295,6 +312,11 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->cw = w / b->wrap;
     if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+    b->dec = 2;
+    for (long o = 0; b->values && o < b->n && o < (long)b->rows_shown * b->wrap; o++) {
+        int d = dec_fit(t->st->data[o], b->cw - 1 - b->offw - 1);
+        if (d < b->dec) b->dec = d;
+    }
 }
 
 static int bar_rows_used(const Bar *b)
@@ -326,7 +348,7 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
     canvas_text(x->c, px, py, num, st);
     if (b->values) {
         int vw = inner - b->offw - 1;
-        fmt_num(num, sizeof num, b->t->st->data[o], vw);
+        fmt_num_dec(num, sizeof num, b->t->st->data[o], vw, b->dec);
         canvas_text(x->c, px + inner - (int)strlen(num), py, num, st);
     }
 }
@@ -390,6 +412,7 @@ typedef struct Grid {
     int labelw, vw, gap, head_rows;
     int rows_shown, vcols_shown, hidden_rows, hidden_cols;
     int src_labels; /* label rows by the token their storage row came from (the bug view) */
+    int dec;        /* decimals, the same for every value shown */
     int d_model, seq;
 } Grid;
 
@@ -411,6 +434,8 @@ static int grid_xrel(const Grid *g, int vc)
 {
     return g->labelw + vc * g->vw + (g->stacked ? 0 : (vc / g->C) * g->gap);
 }
+
+static void grid_idx(const Grid *g, int gi, int r, int c, int *idx);
 
 /* dh > 0 splits an LV_FLAT tensor's columns into head groups. */
 static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
@@ -456,6 +481,16 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
         g->rows_shown = avail - 1;
     }
     g->hidden_rows = VR - g->rows_shown;
+    g->dec = 2;
+    for (int vr = 0; g->vw >= 5 && vr < g->rows_shown; vr++)
+        for (int vc = 0; vc < g->vcols_shown; vc++) {
+            int gi = g->stacked ? vr / g->R : vc / g->C, idx[4];
+            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int d;
+            grid_idx(g, gi, r, c, idx);
+            d = dec_fit(tensor_get(t, idx), g->vw - 1);
+            if (d < g->dec) g->dec = d;
+        }
 }
 
 static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
@@ -483,7 +518,7 @@ static void grid_idx(const Grid *g, int gi, int r, int c, int *idx)
 static void grid_value(const Grid *g, char *buf, size_t n, const int *idx)
 {
     if (g->vw >= 5) {
-        fmt_num(buf, n, tensor_get(g->t, idx), g->vw - 1);
+        fmt_num_dec(buf, n, tensor_get(g->t, idx), g->vw - 1, g->dec);
     } else {
         int k = 0;
         for (; k < g->vw - 1 && k + 3 < (int)n; k += 3)

@@ -408,6 +408,35 @@ START_TEST(test_big_config_clips_gracefully)
 }
 END_TEST
 
+/* Narrow value cells drop decimals for the whole grid, never cell by cell. */
+START_TEST(test_values_share_decimals)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256], buf[1024];
+    cfg.batch = 3, cfg.seq = 7, cfg.d_model = 12, cfg.heads = 3, cfg.kv_heads = 3;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Canvas *c = draw_step(m, MS_BACK, 80, 24);
+    int y = su_find_row(c, "head 0", 0), rows = 0;
+    ck_assert_int_ge(y, 0);
+    for (int r = y + 1; r < y + 1 + cfg.seq; r++) {
+        Tok t[64];
+        int k = tokens(su_row(c, r, buf, sizeof buf), t, 64), dec = -1;
+        ck_assert_int_eq(k, 1 + cfg.d_model); /* the word and every value */
+        for (int i = 1; i < k; i++) {
+            const char *dot = strchr(t[i].text, '.');
+            int d = dot ? (int)strlen(dot + 1) : 0;
+            if (dec < 0) dec = d;
+            ck_assert_int_eq(d, dec);
+        }
+        rows++;
+    }
+    ck_assert_int_eq(rows, cfg.seq);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_enlarge_screen)
 {
     Mha *m = run_default();
@@ -714,6 +743,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_nothing_clipped_default);
     tcase_add_test(tc, test_clip_check_can_fail);
     tcase_add_test(tc, test_big_config_clips_gracefully);
+    tcase_add_test(tc, test_values_share_decimals);
     tcase_add_test(tc, test_enlarge_screen);
     tcase_add_test(tc, test_inspect_offset_and_lit_cell);
     tcase_add_test(tc, test_inspect_tensor_per_step);
