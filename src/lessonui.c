@@ -22,9 +22,27 @@
 enum { LC_MENU = 1, LC_PAGE = 2, LC_VAR = 4, LC_KV = 8 };
 
 typedef enum {
-    LA_NONE, LA_NEXT, LA_PREV, LA_FIRST, LA_LAST, LA_UP, LA_DOWN, LA_OPEN, LA_DIGIT, LA_PANE,
-    LA_RELOAD, LA_BACK, LA_HELP, LA_KV_NEXT, LA_KV_PREV, LA_HEADS, LA_DTYPE, LA_CTX_UP,
-    LA_CTX_DOWN, LA_BATCH_UP, LA_BATCH_DOWN,
+    LA_NONE,
+    LA_NEXT,
+    LA_PREV,
+    LA_FIRST,
+    LA_LAST,
+    LA_UP,
+    LA_DOWN,
+    LA_OPEN,
+    LA_DIGIT,
+    LA_PANE,
+    LA_RELOAD,
+    LA_BACK,
+    LA_HELP,
+    LA_KV_NEXT,
+    LA_KV_PREV,
+    LA_HEADS,
+    LA_DTYPE,
+    LA_CTX_UP,
+    LA_CTX_DOWN,
+    LA_BATCH_UP,
+    LA_BATCH_DOWN,
 } LessonAction;
 
 static const struct {
@@ -32,23 +50,40 @@ static const struct {
     int key;
     LessonAction a;
 } lesson_keys[] = {
-    {LC_MENU | LC_KV, UI_K_UP, LA_UP},      {LC_MENU | LC_KV, 'k', LA_UP},
-    {LC_MENU | LC_KV, UI_K_DOWN, LA_DOWN},  {LC_MENU | LC_KV, 'j', LA_DOWN},
-    {LC_MENU, UI_K_ENTER, LA_OPEN},         {LC_MENU, ' ', LA_OPEN},
-    {LC_MENU, UI_K_RIGHT, LA_OPEN},         {LC_MENU, '1', LA_DIGIT},
-    {LC_PAGE, ' ', LA_NEXT},                {LC_PAGE, UI_K_PGDN, LA_NEXT},
-    {LC_PAGE, UI_K_RIGHT, LA_NEXT},         {LC_PAGE, UI_K_ENTER, LA_NEXT},
-    {LC_PAGE, 'l', LA_NEXT},                {LC_PAGE, UI_K_PGUP, LA_PREV},
-    {LC_PAGE, UI_K_LEFT, LA_PREV},          {LC_PAGE, UI_K_BACKSPACE, LA_PREV},
-    {LC_PAGE, 'h', LA_PREV},                {LC_PAGE, UI_K_HOME, LA_FIRST},
-    {LC_PAGE, 'g', LA_FIRST},               {LC_PAGE, UI_K_END, LA_LAST},
-    {LC_PAGE, 'G', LA_LAST},                {LC_PAGE, UI_K_TAB, LA_PANE},
-    {LC_PAGE, 'r', LA_RELOAD},              {LC_VAR, 'K', LA_KV_NEXT},
-    {LC_VAR, UI_K_RIGHT, LA_KV_NEXT},       {LC_VAR, UI_K_LEFT, LA_KV_PREV},
-    {LC_VAR, 'H', LA_HEADS},                {LC_KV, 'd', LA_DTYPE},
-    {LC_KV, UI_K_RIGHT, LA_DTYPE},          {LC_KV, '+', LA_CTX_UP},
-    {LC_KV, '=', LA_CTX_UP},                {LC_KV, '-', LA_CTX_DOWN},
-    {LC_KV, 'B', LA_BATCH_UP},              {LC_KV, 'b', LA_BATCH_DOWN},
+    {LC_MENU | LC_KV, UI_K_UP, LA_UP},
+    {LC_MENU | LC_KV, 'k', LA_UP},
+    {LC_MENU | LC_KV, UI_K_DOWN, LA_DOWN},
+    {LC_MENU | LC_KV, 'j', LA_DOWN},
+    {LC_MENU, UI_K_ENTER, LA_OPEN},
+    {LC_MENU, ' ', LA_OPEN},
+    {LC_MENU, UI_K_RIGHT, LA_OPEN},
+    {LC_MENU, '1', LA_DIGIT},
+    {LC_PAGE, ' ', LA_NEXT},
+    {LC_PAGE, UI_K_PGDN, LA_NEXT},
+    {LC_PAGE, UI_K_RIGHT, LA_NEXT},
+    {LC_PAGE, UI_K_ENTER, LA_NEXT},
+    {LC_PAGE, 'l', LA_NEXT},
+    {LC_PAGE, UI_K_PGUP, LA_PREV},
+    {LC_PAGE, UI_K_LEFT, LA_PREV},
+    {LC_PAGE, UI_K_BACKSPACE, LA_PREV},
+    {LC_PAGE, 'h', LA_PREV},
+    {LC_PAGE, UI_K_HOME, LA_FIRST},
+    {LC_PAGE, 'g', LA_FIRST},
+    {LC_PAGE, UI_K_END, LA_LAST},
+    {LC_PAGE, 'G', LA_LAST},
+    {LC_PAGE, UI_K_TAB, LA_PANE},
+    {LC_PAGE, 'r', LA_RELOAD},
+    {LC_VAR, 'K', LA_KV_NEXT},
+    {LC_VAR, UI_K_RIGHT, LA_KV_NEXT},
+    {LC_VAR, UI_K_LEFT, LA_KV_PREV},
+    {LC_VAR, 'H', LA_HEADS},
+    {LC_KV, 'd', LA_DTYPE},
+    {LC_KV, UI_K_RIGHT, LA_DTYPE},
+    {LC_KV, '+', LA_CTX_UP},
+    {LC_KV, '=', LA_CTX_UP},
+    {LC_KV, '-', LA_CTX_DOWN},
+    {LC_KV, 'B', LA_BATCH_UP},
+    {LC_KV, 'b', LA_BATCH_DOWN},
     {LC_MENU | LC_PAGE | LC_VAR | LC_KV, '?', LA_HELP},
     {LC_MENU | LC_PAGE | LC_VAR | LC_KV, 'q', LA_BACK},
     {LC_MENU | LC_PAGE | LC_VAR | LC_KV, UI_K_ESC, LA_BACK},
@@ -56,18 +91,15 @@ static const struct {
 
 static LessonAction lesson_action(unsigned ctx, int key)
 {
-    if ((ctx & LC_MENU) && key >= '1' && key <= '9')
-        return LA_DIGIT;
+    if ((ctx & LC_MENU) && key >= '1' && key <= '9') return LA_DIGIT;
     for (size_t i = 0; i < sizeof lesson_keys / sizeof *lesson_keys; i++)
-        if ((lesson_keys[i].ctx & ctx) && lesson_keys[i].key == key)
-            return lesson_keys[i].a;
+        if ((lesson_keys[i].ctx & ctx) && lesson_keys[i].key == key) return lesson_keys[i].a;
     return LA_NONE;
 }
 
 static void screen_free(Screen *s)
 {
-    if (!s)
-        return;
+    if (!s) return;
     free(s->st);
     free(s);
 }
@@ -75,8 +107,7 @@ static void screen_free(Screen *s)
 static Screen *screen_new(const char *title, size_t st_size)
 {
     Screen *s = calloc(1, sizeof *s);
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     s->st = calloc(1, st_size);
     if (!s->st) {
         free(s);
@@ -106,8 +137,7 @@ typedef struct SharedProgress {
 static SharedProgress *progress_open(Ui *ui)
 {
     SharedProgress *sp = malloc(sizeof *sp);
-    if (!sp)
-        return NULL;
+    if (!sp) return NULL;
     progress_load(&sp->p, ui->no_save);
     sp->refs = 1;
     if (sp->p.warning[0]) { /* reported once */
@@ -119,21 +149,20 @@ static SharedProgress *progress_open(Ui *ui)
 
 static void progress_release(SharedProgress *sp)
 {
-    if (sp && --sp->refs == 0)
-        free(sp);
+    if (sp && --sp->refs == 0) free(sp);
 }
 
 /* ---- a lesson page ------------------------------------------------------------- */
 
 typedef struct PageScreen {
-    char src[4096];       /* what `r` reloads: the lesson's path */
+    char src[4096]; /* what `r` reloads: the lesson's path */
     Lesson *l;
     PresetList presets;
     int page;
-    Mha *m;               /* run of the page's configuration */
+    Mha *m; /* run of the page's configuration */
     LessonPageText t;
     int have_text;
-    char error[400];      /* the page cannot be shown: why (file:line: ...) */
+    char error[400]; /* the page cannot be shown: why (file:line: ...) */
     int pane, revealed;
     SharedProgress *prog;
 } PageScreen;
@@ -143,18 +172,19 @@ static void page_load(PageScreen *ps)
 {
     mha_free(ps->m);
     ps->m = NULL;
-    if (ps->have_text)
-        lesson_text_free(&ps->t);
+    if (ps->have_text) lesson_text_free(&ps->t);
     ps->have_text = 0;
     ps->error[0] = 0;
     ps->revealed = 0;
     char err[400];
     ps->m = mha_run(&ps->l->pages[ps->page].cfg, err, sizeof err);
     if (!ps->m) {
-        snprintf(ps->error, sizeof ps->error, "%s:%d: %.300s", ps->l->path, ps->l->pages[ps->page].line, err);
+        snprintf(ps->error, sizeof ps->error, "%s:%d: %.300s", ps->l->path,
+                 ps->l->pages[ps->page].line, err);
         return;
     }
-    if (lesson_page_text(ps->l, ps->page, ps->m, &ps->presets, &ps->t, ps->error, sizeof ps->error) == 0)
+    if (lesson_page_text(ps->l, ps->page, ps->m, &ps->presets, &ps->t, ps->error,
+                         sizeof ps->error) == 0)
         ps->have_text = 1;
 }
 
@@ -171,7 +201,8 @@ static Lesson *lesson_read(const char *src, char *path, size_t pathn, char *msg,
     Lesson *l = lesson_parse(path, text, len, &e);
     free(text);
     if (!l)
-        snprintf(msg, msgn, "%s%s", e.msg[0], e.n + e.dropped > 1 ? " (and more: mhaviz lesson --check)" : "");
+        snprintf(msg, msgn, "%s%s", e.msg[0],
+                 e.n + e.dropped > 1 ? " (and more: mhaviz lesson --check)" : "");
     return l;
 }
 
@@ -179,24 +210,25 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     PageScreen *ps = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c))
-        return;
+    if (app_draw_enlarge(c)) return;
     const char *hint = ui->status[0] ? ui->status : NULL;
     if (!ps->have_text) {
         canvas_text(c, 1, 0, ps->l->title, ST_TITLE);
         canvas_wrap(c, 1, 2, c->w - 2, c->h - 4, ps->error, ST_BAD);
-        canvas_wrap(c, 1, c->h - 4, c->w - 2, 2, "Fix the lesson file and press r to reload, or PgUp/PgDn for another page.", ST_DIM);
+        canvas_wrap(c, 1, c->h - 4, c->w - 2, 2,
+                    "Fix the lesson file and press r to reload, or PgUp/PgDn for another page.",
+                    ST_DIM);
         app_draw_status(c, ui, "r reload  PgUp back  PgDn next  q lessons");
         return;
     }
-    LessonView v = {ps->pane, ps->revealed, ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page), hint};
+    LessonView v = {ps->pane, ps->revealed,
+                    ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page), hint};
     lesson_draw(c, ps->l, ps->page, &ps->t, ps->m, &v);
 }
 
 static void page_mark(PageScreen *ps, Ui *ui)
 {
-    if (!ps->prog)
-        return;
+    if (!ps->prog) return;
     if (progress_mark(&ps->prog->p, ps->l->name, ps->page) != 0 && ps->prog->p.warning[0]) {
         snprintf(ui->status, sizeof ui->status, "%.199s", ps->prog->p.warning);
         ps->prog->p.warning[0] = 0;
@@ -250,8 +282,7 @@ static int page_key(Screen *s, Ui *ui, int key)
         }
         lesson_free(ps->l);
         ps->l = nl;
-        if (ps->page >= nl->npages)
-            ps->page = nl->npages - 1;
+        if (ps->page >= nl->npages) ps->page = nl->npages - 1;
         page_load(ps);
         snprintf(ui->status, sizeof ui->status, "reloaded %.150s: %d pages", path, nl->npages);
         return UI_REDRAW;
@@ -271,8 +302,7 @@ static void page_free(Screen *s)
     if (ps) {
         lesson_free(ps->l);
         mha_free(ps->m);
-        if (ps->have_text)
-            lesson_text_free(&ps->t);
+        if (ps->have_text) lesson_text_free(&ps->t);
         presets_free(&ps->presets);
         progress_release(ps->prog);
     }
@@ -327,7 +357,7 @@ Screen *lesson_open(Ui *ui, const char *name)
 typedef struct MenuItem {
     char path[512], name[64], title[120], summary[200];
     int npages;
-    char error[320];     /* "" or why it does not parse */
+    char error[320]; /* "" or why it does not parse */
 } MenuItem;
 
 typedef struct Menu {
@@ -340,8 +370,7 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Menu *mn = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c))
-        return;
+    if (app_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "Lessons", ST_TITLE);
     canvas_text(c, 10, 0, "go through them in order; finished pages are marked", ST_DIM);
     int y = 2;
@@ -356,9 +385,11 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
             int done = mn->prog ? progress_count(&mn->prog->p, it->name) : 0;
             int x = 48;
             for (int p = 0; p < it->npages && x < c->w - 8; p++, x++)
-                canvas_put(c, x, y, mn->prog && progress_done(&mn->prog->p, it->name, p) ? 0x25A0 : 0x00B7,
+                canvas_put(c, x, y,
+                           mn->prog && progress_done(&mn->prog->p, it->name, p) ? 0x25A0 : 0x00B7,
                            done == it->npages ? ST_GOOD : ST_HEAD0); /* ■ done, · not yet */
-            canvas_printf(c, x + 1, y, done == it->npages ? ST_GOOD : ST_DIM, "%d/%d", done, it->npages);
+            canvas_printf(c, x + 1, y, done == it->npages ? ST_GOOD : ST_DIM, "%d/%d", done,
+                          it->npages);
         }
         y++;
     }
@@ -366,7 +397,8 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 2, 2, "No lessons found.", ST_WARN);
     } else {
         MenuItem *it = &mn->items[mn->sel];
-        canvas_wrap(c, 2, c->h - 4, c->w - 4, 2, it->error[0] ? it->error : it->summary, it->error[0] ? ST_BAD : ST_NORMAL);
+        canvas_wrap(c, 2, c->h - 4, c->w - 4, 2, it->error[0] ? it->error : it->summary,
+                    it->error[0] ? ST_BAD : ST_NORMAL);
     }
     app_draw_status(c, ui, "Up/Down choose  Enter open  1-9 open lesson N  ? keys  q back");
 }
@@ -375,8 +407,7 @@ static int menu_key(Screen *s, Ui *ui, int key)
 {
     Menu *mn = s->st;
     LessonAction a = lesson_action(LC_MENU, key);
-    if (mn->n == 0 && a != LA_BACK && a != LA_HELP)
-        return UI_NONE;
+    if (mn->n == 0 && a != LA_BACK && a != LA_HELP) return UI_NONE;
     switch (a) {
     case LA_UP:
         mn->sel = (mn->sel + mn->n - 1) % mn->n;
@@ -385,8 +416,7 @@ static int menu_key(Screen *s, Ui *ui, int key)
         mn->sel = (mn->sel + 1) % mn->n;
         return UI_REDRAW;
     case LA_DIGIT:
-        if (key - '1' >= mn->n)
-            return UI_NONE;
+        if (key - '1' >= mn->n) return UI_NONE;
         mn->sel = key - '1';
         /* fall through */
     case LA_OPEN:
@@ -414,8 +444,7 @@ static void menu_free(Screen *s)
 Screen *lessons_open(Ui *ui)
 {
     Screen *s = screen_new("Lessons", sizeof(Menu));
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     Menu *mn = s->st;
     s->draw = menu_draw;
     s->key = menu_key;
@@ -456,10 +485,10 @@ Screen *lessons_open(Ui *ui)
 /* ---- variants: MHA | GQA | MQA ------------------------------------------------------- */
 
 typedef struct Variants {
-    MhaConfig base;      /* ui->cfg the runs were made for */
+    MhaConfig base; /* ui->cfg the runs were made for */
     int valid;
-    int gqa_kv;          /* kv heads of the middle column; 0 when heads has no divisor in (1, H) */
-    Mha *run[3];         /* MHA, GQA, MQA */
+    int gqa_kv;  /* kv heads of the middle column; 0 when heads has no divisor in (1, H) */
+    Mha *run[3]; /* MHA, GQA, MQA */
     char err[200];
 } Variants;
 
@@ -469,26 +498,21 @@ static int next_gqa(int heads, int kv, int dir)
 {
     int d[64], n = 0;
     for (int k = 2; k < heads && n < 64; k++)
-        if (heads % k == 0)
-            d[n++] = k;
-    if (n == 0)
-        return 0;
+        if (heads % k == 0) d[n++] = k;
+    if (n == 0) return 0;
     if (dir > 0) {
         for (int i = 0; i < n; i++)
-            if (d[i] > kv)
-                return d[i];
+            if (d[i] > kv) return d[i];
         return d[0];
     }
     for (int i = n - 1; i >= 0; i--)
-        if (d[i] < kv)
-            return d[i];
+        if (d[i] < kv) return d[i];
     return d[n - 1];
 }
 
 static void variants_compute(Variants *v, const Ui *ui)
 {
-    if (v->valid && !memcmp(&v->base, &ui->cfg, sizeof v->base))
-        return;
+    if (v->valid && !memcmp(&v->base, &ui->cfg, sizeof v->base)) return;
     for (int i = 0; i < 3; i++) {
         mha_free(v->run[i]);
         v->run[i] = NULL;
@@ -497,11 +521,11 @@ static void variants_compute(Variants *v, const Ui *ui)
     v->valid = 1;
     int H = ui->cfg.heads;
     if (!(v->gqa_kv > 1 && v->gqa_kv < H && H % v->gqa_kv == 0))
-        v->gqa_kv = ui->cfg.kv_heads > 1 && ui->cfg.kv_heads < H ? ui->cfg.kv_heads : next_gqa(H, H, -1);
+        v->gqa_kv =
+            ui->cfg.kv_heads > 1 && ui->cfg.kv_heads < H ? ui->cfg.kv_heads : next_gqa(H, H, -1);
     int kvs[3] = {H, v->gqa_kv, 1};
     for (int i = 0; i < 3; i++) {
-        if (kvs[i] < 1 || (i == 2 && H == 1))
-            continue;
+        if (kvs[i] < 1 || (i == 2 && H == 1)) continue;
         MhaConfig c = ui->cfg;
         c.kv_heads = kvs[i];
         v->run[i] = mha_run(&c, v->err, sizeof v->err);
@@ -512,10 +536,12 @@ static void variant_column(Canvas *c, int x, int w, int h, const Mha *m, const c
 {
     char a[64], b[64];
     int y = 1;
-    const Tensor *K = m->t[MT_K], *Kh = m->t[MT_K_HEADS], *Ke = m->t[MT_K_EXPAND], *Kr = m->t[MT_K_REPEAT];
+    const Tensor *K = m->t[MT_K], *Kh = m->t[MT_K_HEADS], *Ke = m->t[MT_K_EXPAND],
+                 *Kr = m->t[MT_K_REPEAT];
     canvas_printf(c, x, y++, ST_TITLE, "%s  kv_heads %d", kind, m->cfg.kv_heads);
     canvas_printf(c, x, y++, ST_NORMAL, "K %s", tensor_fmt_dims(a, sizeof a, K->ndim, K->shape));
-    canvas_printf(c, x, y++, ST_NORMAL, "K heads %s", tensor_fmt_dims(a, sizeof a, Kh->ndim, Kh->shape));
+    canvas_printf(c, x, y++, ST_NORMAL, "K heads %s",
+                  tensor_fmt_dims(a, sizeof a, Kh->ndim, Kh->shape));
     canvas_text(c, x, y++, "query heads -> kv head", ST_DIM);
     int lines = 0;
     for (int kv = 0; kv < m->cfg.kv_heads; kv++) {
@@ -536,21 +562,21 @@ static void variant_column(Canvas *c, int x, int w, int h, const Mha *m, const c
     canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
     canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, 0 bytes copied", Ke->st->id);
     canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
-    canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied", Kr->st->id,
-                  Kr->st->bytes_copied);
+    canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied",
+                  Kr->st->id, Kr->st->bytes_copied);
     /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
     size_t per_tok = 2 * (size_t)K->shape[K->ndim - 1] * sizeof(float);
     canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
     if (y + 2 < h)
-        scene_candy_bar(c, x, y + 1, w, h - y - 1, K, K->shape[K->ndim - 1], m->cfg.kv_heads, m->d_head, -1);
+        scene_candy_bar(c, x, y + 1, w, h - y - 1, K, K->shape[K->ndim - 1], m->cfg.kv_heads,
+                        m->d_head, -1);
 }
 
 static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Variants *v = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c))
-        return;
+    if (app_draw_enlarge(c)) return;
     variants_compute(v, ui);
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
@@ -567,7 +593,8 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
         } else {
             canvas_text(c, x, 1, kind[i], ST_TITLE);
             canvas_wrap(c, x, 3, colw - 2, 6,
-                        i == 1 ? "needs a kv_heads between 1 and heads that divides heads: press H for more heads"
+                        i == 1 ? "needs a kv_heads between 1 and heads that divides heads: press H "
+                                 "for more heads"
                                : "one query head: MHA and MQA are the same",
                         ST_DIM);
         }
@@ -584,8 +611,9 @@ static int variants_key(Screen *s, Ui *ui, int key)
         int k = next_gqa(ui->cfg.heads, v->gqa_kv ? v->gqa_kv : ui->cfg.heads,
                          lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
         if (!k) {
-            snprintf(ui->status, sizeof ui->status, "heads %d has no divisor between 1 and %d: press H",
-                     ui->cfg.heads, ui->cfg.heads);
+            snprintf(ui->status, sizeof ui->status,
+                     "heads %d has no divisor between 1 and %d: press H", ui->cfg.heads,
+                     ui->cfg.heads);
             return UI_REDRAW;
         }
         v->gqa_kv = k;
@@ -619,8 +647,7 @@ Screen *variants_open(Ui *ui)
 {
     (void)ui;
     Screen *s = screen_new("Variants", sizeof(Variants));
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     s->draw = variants_draw;
     s->key = variants_key;
     s->free = variants_free;
@@ -632,7 +659,7 @@ Screen *variants_open(Ui *ui)
 typedef struct KvCalc {
     PresetList presets;
     int sel, dtype;
-    long context, batch;  /* context 0: the preset's own */
+    long context, batch; /* context 0: the preset's own */
     char err[200];
 } KvCalc;
 
@@ -640,8 +667,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     KvCalc *k = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c))
-        return;
+    if (app_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "KV-cache calculator", ST_TITLE);
     canvas_text(c, 22, 0, "cached K and V bytes, per token and per sequence", ST_DIM);
     if (k->presets.n == 0) {
@@ -651,18 +677,19 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     }
     int lw = 20;
     for (int i = 0; i < k->presets.n && 2 + i < c->h - 2; i++)
-        canvas_printf(c, 1, 2 + i, i == k->sel ? ST_CURSOR : ST_NORMAL, "%s%-*.*s", i == k->sel ? ">" : " ", lw - 3,
-                      lw - 3, k->presets.v[i].name);
+        canvas_printf(c, 1, 2 + i, i == k->sel ? ST_CURSOR : ST_NORMAL, "%s%-*.*s",
+                      i == k->sel ? ">" : " ", lw - 3, lw - 3, k->presets.v[i].name);
     const Preset *p = &k->presets.v[k->sel];
     const KvDtype *dt = &kv_dtypes[k->dtype];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
     int x = lw + 1, y = 2, w = c->w - x - 1;
     char a[40], b[40], d[40];
     canvas_text(c, x, y++, p->title, ST_BOLD);
-    canvas_printf(c, x, y++, ST_NORMAL, "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers,
-                  p->heads, p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
-    canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %ld", dt->name, dt->bits,
-                  kv_fmt_int(a, sizeof a, (uint64_t)ctx), k->batch);
+    canvas_printf(c, x, y++, ST_NORMAL,
+                  "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers, p->heads,
+                  p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
+    canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %ld", dt->name,
+                  dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx), k->batch);
     y++;
     KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
     KvRow rows[3];
@@ -675,34 +702,36 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     }
     const KvRow *own = &rows[0];
     for (int i = 0; i < n; i++)
-        if (rows[i].is_model)
-            own = &rows[i];
+        if (rows[i].is_model) own = &rows[i];
     canvas_text(c, x, y++, "2 (K,V) x layers x kv_heads x d_head x bits/8", ST_DIM);
-    canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers, p->kv_heads, p->d_head,
-                  dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
-    canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s", kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
+    canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers,
+                  p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
+    canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s",
+                  kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
                   kv_fmt_size(d, sizeof d, own->total));
     y++;
-    canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token", "sequence", "total");
+    canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
+                  "sequence", "total");
     for (int i = 0; i < n; i++) {
         char t1[40], t2[40], t3[40];
-        canvas_printf(c, x, y++, rows[i].is_model ? ST_GOOD : ST_NORMAL, "%-17s %4ld %11s %10s %10s", rows[i].label,
-                      rows[i].kv_heads, kv_fmt_int(t1, sizeof t1, rows[i].per_token),
-                      kv_fmt_size(t2, sizeof t2, rows[i].per_context), kv_fmt_size(t3, sizeof t3, rows[i].total));
+        canvas_printf(c, x, y++, rows[i].is_model ? ST_GOOD : ST_NORMAL,
+                      "%-17s %4ld %11s %10s %10s", rows[i].label, rows[i].kv_heads,
+                      kv_fmt_int(t1, sizeof t1, rows[i].per_token),
+                      kv_fmt_size(t2, sizeof t2, rows[i].per_context),
+                      kv_fmt_size(t3, sizeof t3, rows[i].total));
     }
     y++;
-    int used = canvas_wrap(c, x, y, w, c->h - 2 - y, p->note[0] ? p->note : p->source, p->note[0] ? ST_WARN : ST_DIM);
+    int used = canvas_wrap(c, x, y, w, c->h - 2 - y, p->note[0] ? p->note : p->source,
+                           p->note[0] ? ST_WARN : ST_DIM);
     y += used + 1;
-    if (p->note[0] && y < c->h - 2)
-        canvas_wrap(c, x, y, w, c->h - 2 - y, p->source, ST_DIM);
+    if (p->note[0] && y < c->h - 2) canvas_wrap(c, x, y, w, c->h - 2 - y, p->source, ST_DIM);
     app_draw_status(c, ui, "Up/Down model  d dtype  +/- context  B/b batch  q back");
 }
 
 static int kvcalc_key(Screen *s, Ui *ui, int key)
 {
     KvCalc *k = s->st;
-    if (k->presets.n == 0)
-        return lesson_action(LC_KV, key) == LA_BACK ? UI_BACK : UI_NONE;
+    if (k->presets.n == 0) return lesson_action(LC_KV, key) == LA_BACK ? UI_BACK : UI_NONE;
     const Preset *p = &k->presets.v[k->sel];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
     switch (lesson_action(LC_KV, key)) {
@@ -745,8 +774,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
 static void kvcalc_free(Screen *s)
 {
     KvCalc *k = s->st;
-    if (k)
-        presets_free(&k->presets);
+    if (k) presets_free(&k->presets);
     screen_free(s);
 }
 
@@ -754,16 +782,14 @@ Screen *kvcalc_open(Ui *ui)
 {
     (void)ui;
     Screen *s = screen_new("KV calculator", sizeof(KvCalc));
-    if (!s)
-        return NULL;
+    if (!s) return NULL;
     KvCalc *k = s->st;
     s->draw = kvcalc_draw;
     s->key = kvcalc_key;
     s->free = kvcalc_free;
     k->batch = 1;
     k->dtype = 1; /* fp16 */
-    if (presets_builtin(&k->presets, k->err, sizeof k->err) != 0)
-        k->presets.n = 0;
+    if (presets_builtin(&k->presets, k->err, sizeof k->err) != 0) k->presets.n = 0;
     return s;
 }
 
@@ -773,9 +799,10 @@ int lessonui_run(int argc, char **argv, const char *name)
 {
     Ui ui;
     AppOptions o;
-    static const char usage[] = "usage: mhaviz lesson [NAME] [OPTIONS]\n\n"
-                                "The lessons, at the menu or at lesson NAME (2, 02-heads, or a file).\n"
-                                "mhaviz lesson --help also lists --check, --list and --frames.\n";
+    static const char usage[] =
+        "usage: mhaviz lesson [NAME] [OPTIONS]\n\n"
+        "The lessons, at the menu or at lesson NAME (2, 02-heads, or a file).\n"
+        "mhaviz lesson --help also lists --check, --list and --frames.\n";
     int rc = app_setup(&ui, &o, argc, argv, name ? 2 : 1, 0, usage);
     if (rc >= 0) {
         app_ui_free(&ui);

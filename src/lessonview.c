@@ -55,14 +55,16 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
         return -1;
     }
     for (int i = 0; i < pg->nblocks; i++) {
-        t->blocks[i] = expand_one(l, pg->blocks[i].line, pg->blocks[i].text, m, presets, err, errlen);
-        if (!t->blocks[i])
-            goto fail;
+        t->blocks[i] =
+            expand_one(l, pg->blocks[i].line, pg->blocks[i].text, m, presets, err, errlen);
+        if (!t->blocks[i]) goto fail;
         t->n++;
     }
-    if (pg->question && !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
+    if (pg->question &&
+        !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
         goto fail;
-    if (pg->answer && !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
+    if (pg->answer &&
+        !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
         goto fail;
     return 0;
 fail:
@@ -94,14 +96,23 @@ typedef struct Glyph {
 static const char *next_cp(const char *s, uint32_t *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80) { *cp = u[0]; return s + 1; }
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return s + 1;
+    }
     int n = (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
     uint32_t v = n == 2 ? u[0] & 0x1F : n == 3 ? u[0] & 0x0F : u[0] & 0x07;
     for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) { *cp = '?'; return s + 1; }
+        if ((u[i] & 0xC0) != 0x80) {
+            *cp = '?';
+            return s + 1;
+        }
         v = (v << 6) | (u[i] & 0x3F);
     }
-    if (!n) { *cp = '?'; return s + 1; }
+    if (!n) {
+        *cp = '?';
+        return s + 1;
+    }
     *cp = v;
     return s + n;
 }
@@ -113,12 +124,23 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 {
     size_t cap = strlen(text) + 1;
     Glyph *g = malloc(cap * sizeof *g);
-    if (!g) { *n = 0; return NULL; }
+    if (!g) {
+        *n = 0;
+        return NULL;
+    }
     int code = 0, bold = 0, depth = 0;
     size_t k = 0;
     for (const char *s = text; *s;) {
-        if (*s == '`') { code = !code; s++; continue; }
-        if (!code && s[0] == '*' && s[1] == '*') { bold = !bold; s += 2; continue; }
+        if (*s == '`') {
+            code = !code;
+            s++;
+            continue;
+        }
+        if (!code && s[0] == '*' && s[1] == '*') {
+            bold = !bold;
+            s += 2;
+            continue;
+        }
         uint32_t cp;
         s = next_cp(s, &cp);
         depth += cp == '(' ? 1 : cp == ')' && depth > 0 ? -1 : 0;
@@ -132,16 +154,19 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 
 /* Draws wrapped text at (x, y) in a w-wide column, at most maxh rows; returns
  * the rows the whole text needs (which may be more than maxh). */
-static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text, Style base, int indent)
+static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text, Style base,
+                     int indent)
 {
     size_t n;
     Glyph *g = to_glyphs(text, base, &n);
-    if (!g || w <= indent)
-        return free(g), 1;
+    if (!g || w <= indent) return free(g), 1;
     int row = 0, col = indent;
     size_t i = 0;
     while (i < n) {
-        if (g[i].ch == ' ') { i++; continue; }
+        if (g[i].ch == ' ') {
+            i++;
+            continue;
+        }
         size_t j = i;
         while (j < n && g[j].ch != ' ')
             j++;
@@ -178,9 +203,11 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
         for (const char *p = s; p < s + n;) {
             uint32_t cp;
             p = next_cp(p, &cp);
-            if (col >= w) { *too_wide = 1; break; }
-            if (row < maxh)
-                canvas_put(c, x + col, y + row, cp, ST_CODE);
+            if (col >= w) {
+                *too_wide = 1;
+                break;
+            }
+            if (row < maxh) canvas_put(c, x + col, y + row, cp, ST_CODE);
             col++;
         }
         row++;
@@ -190,13 +217,12 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
 }
 
 /* The page's text in the rectangle; 1 if it did not fit. */
-static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg, const LessonPageText *t,
-                     const LessonView *v)
+static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
+                     const LessonPageText *t, const LessonView *v)
 {
     int row = 0, too_wide = 0;
     for (int i = 0; i < t->n; i++) {
-        if (row > 0)
-            row++; /* a blank line between blocks */
+        if (row > 0) row++; /* a blank line between blocks */
         int left = h - row > 0 ? h - row : 0;
         switch (pg->blocks[i].kind) {
         case LB_PARA:
@@ -206,18 +232,15 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
             row += draw_code(c, x, y + row, w, left, t->blocks[i], &too_wide);
             break;
         case LB_HIGHLIGHT:
-            if (left > 0)
-                canvas_put(c, x, y + row, 0x25B6, ST_WARN); /* ▶ */
+            if (left > 0) canvas_put(c, x, y + row, 0x25B6, ST_WARN); /* ▶ */
             row += draw_rich(c, x, y + row, w, left, t->blocks[i], ST_WARN, 2);
             break;
         }
     }
     if (t->question) {
-        if (row > 0)
-            row++;
+        if (row > 0) row++;
         int left = h - row > 0 ? h - row : 0;
-        if (left > 0)
-            canvas_text(c, x, y + row, "?", ST_KEY);
+        if (left > 0) canvas_text(c, x, y + row, "?", ST_KEY);
         row += draw_rich(c, x, y + row, w, left, t->question, ST_BOLD, 2);
         left = h - row > 0 ? h - row : 0;
         if (v->revealed && t->answer)
@@ -236,8 +259,8 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     int wide = c->w >= LESSON_WIDE_W && c->h >= LESSON_WIDE_H;
     char head[300];
     const char *hint = v->hint ? v->hint
-                     : wide ? "Space/PgDn next  PgUp back  r reload  q lessons  ? keys"
-                            : "Space/PgDn next  PgUp back  Tab picture  r reload  q lessons";
+                       : wide  ? "Space/PgDn next  PgUp back  r reload  q lessons  ? keys"
+                               : "Space/PgDn next  PgUp back  Tab picture  r reload  q lessons";
     SceneState ss = lesson_scene_state(pg);
 
     if (!wide && v->pane == 1) {
@@ -259,8 +282,7 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
         return draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v);
     }
     int tw = c->w / 3;
-    if (tw > c->w - SCENE_MIN_W - 1)
-        tw = c->w - SCENE_MIN_W - 1;
+    if (tw > c->w - SCENE_MIN_W - 1) tw = c->w - SCENE_MIN_W - 1;
     int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v);
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
@@ -279,19 +301,23 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         const LessonPage *pg = &l->pages[p];
         Mha *m = mha_run(&pg->cfg, err, sizeof err);
         if (!m) {
-            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line, err);
+            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line,
+                     err);
             lesson_error_add(errs, msg);
             continue;
         }
         if (pg->inspect) {
             const Tensor *t = m->t[m->steps[pg->step].output];
             for (int i = 0; i < 4; i++)
-                if ((i >= t->ndim && pg->cur[i] != 0) || (i < t->ndim && pg->cur[i] >= t->shape[i])) {
+                if ((i >= t->ndim && pg->cur[i] != 0) ||
+                    (i < t->ndim && pg->cur[i] >= t->shape[i])) {
                     char dims[64];
                     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
-                    snprintf(msg, sizeof msg, "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'",
-                             l->path, pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
-                             mha_tensor_names[m->steps[pg->step].output], dims, m->steps[pg->step].key);
+                    snprintf(msg, sizeof msg,
+                             "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'", l->path,
+                             pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
+                             mha_tensor_names[m->steps[pg->step].output], dims,
+                             m->steps[pg->step].key);
                     lesson_error_add(errs, msg);
                     break;
                 }
@@ -304,11 +330,11 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         }
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
-            if (!c)
-                break;
+            if (!c) break;
             LessonView v = {0, 1, 0, NULL};
             if (lesson_draw(c, l, p, &t, m, &v)) {
-                snprintf(msg, sizeof msg, "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
+                snprintf(msg, sizeof msg,
+                         "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
                          l->path, pg->line, pg->title, sizes[k][0], sizes[k][1]);
                 lesson_error_add(errs, msg);
             }

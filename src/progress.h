@@ -19,12 +19,12 @@
 
 typedef struct Progress {
     struct {
-        char name[64];  /* lesson name, "02-heads" */
-        uint64_t done;  /* bit p: page p+1 finished */
+        char name[64]; /* lesson name, "02-heads" */
+        uint64_t done; /* bit p: page p+1 finished */
     } v[PROGRESS_MAX_LESSONS];
     int n;
-    int no_save;        /* --no-save, or the file could not be read */
-    char warning[320];  /* "" or one line to show once */
+    int no_save;       /* --no-save, or the file could not be read */
+    char warning[320]; /* "" or one line to show once */
 } Progress;
 
 /* Parses the file's text into p (p->warning untouched).  0, or -1 with the

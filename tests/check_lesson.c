@@ -17,7 +17,10 @@ static void setup(void)
     char err[300];
     ck_assert_msg(presets_builtin(&P, err, sizeof err) == 0, "%s", err);
 }
-static void teardown(void) { presets_free(&P); }
+static void teardown(void)
+{
+    presets_free(&P);
+}
 
 static Lesson *parse(const char *text, LessonErrors *e)
 {
@@ -101,23 +104,37 @@ END_TEST
 
 START_TEST(errors_name_file_and_line)
 {
-    fails_with("@title T\n@page P\ntext\n@shwo split\n", "t.lesson:4: unknown directive '@shwo' (did you mean '@show'?)");
-    fails_with("@title T\n@page P\n@stpe split\ntext\n", "t.lesson:3: unknown directive '@stpe' (did you mean '@step'?)");
-    fails_with("@title T\n@page P\n@qeustion why\n", "t.lesson:3: unknown directive '@qeustion' (did you mean '@question'?)");
-    fails_with("@title T\n@config heds=2\n@page P\ntext\n", "t.lesson:2: @config: unknown key 'heds' (did you mean 'heads'?)");
-    fails_with("@title T\n@page P\n@config heads=3\ntext\n",
-               "t.lesson:3: @config: --heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)");
-    fails_with("@title T\n@page P\n@config heads=x\ntext\n", "t.lesson:3: @config: heads 'x' is not a whole number");
-    fails_with("@title T\n@page P\n@config causal=2\ntext\n", "t.lesson:3: @config: causal must be 0 or 1, got 2");
-    fails_with("@title T\n@page P\n@step splt\ntext\n", "t.lesson:3: @step: unknown step 'splt' (did you mean 'split'?)");
-    fails_with("@title T\n@page P\n@view wrong\ntext\n", "t.lesson:3: @view: unknown view 'wrong' (one of: step wrong_view no_scale)");
-    fails_with("@title T\n@page P\ntext\n@code\nx = 1\n", "t.lesson:4: @code block is not closed (add a line '@end')");
-    fails_with("@title T\n@page P\ntext\n@end\n", "t.lesson:4: @end without a @code block to close");
+    fails_with("@title T\n@page P\ntext\n@shwo split\n",
+               "t.lesson:4: unknown directive '@shwo' (did you mean '@show'?)");
+    fails_with("@title T\n@page P\n@stpe split\ntext\n",
+               "t.lesson:3: unknown directive '@stpe' (did you mean '@step'?)");
+    fails_with("@title T\n@page P\n@qeustion why\n",
+               "t.lesson:3: unknown directive '@qeustion' (did you mean '@question'?)");
+    fails_with("@title T\n@config heds=2\n@page P\ntext\n",
+               "t.lesson:2: @config: unknown key 'heds' (did you mean 'heads'?)");
+    fails_with(
+        "@title T\n@page P\n@config heads=3\ntext\n",
+        "t.lesson:3: @config: --heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)");
+    fails_with("@title T\n@page P\n@config heads=x\ntext\n",
+               "t.lesson:3: @config: heads 'x' is not a whole number");
+    fails_with("@title T\n@page P\n@config causal=2\ntext\n",
+               "t.lesson:3: @config: causal must be 0 or 1, got 2");
+    fails_with("@title T\n@page P\n@step splt\ntext\n",
+               "t.lesson:3: @step: unknown step 'splt' (did you mean 'split'?)");
+    fails_with("@title T\n@page P\n@view wrong\ntext\n",
+               "t.lesson:3: @view: unknown view 'wrong' (one of: step wrong_view no_scale)");
+    fails_with("@title T\n@page P\ntext\n@code\nx = 1\n",
+               "t.lesson:4: @code block is not closed (add a line '@end')");
+    fails_with("@title T\n@page P\ntext\n@end\n",
+               "t.lesson:4: @end without a @code block to close");
     fails_with("", "t.lesson:1: empty lesson: it needs a @title and at least one @page");
-    fails_with("@page P\ntext\n", "t.lesson:1: no @title (the first directive of a lesson names it)");
+    fails_with("@page P\ntext\n",
+               "t.lesson:1: no @title (the first directive of a lesson names it)");
     fails_with("@title T\n", "t.lesson:1: no @page: a lesson needs at least one page");
-    fails_with("hello\n@title T\n@page P\ntext\n", "t.lesson:1: text before the first @page: 'hello'");
-    fails_with("@title T\n@page P\n@answer 4\n", "t.lesson:3: @answer without a @question before it on this page");
+    fails_with("hello\n@title T\n@page P\ntext\n",
+               "t.lesson:1: text before the first @page: 'hello'");
+    fails_with("@title T\n@page P\n@answer 4\n",
+               "t.lesson:3: @answer without a @question before it on this page");
     fails_with("@title T\n@page P\n@inspect a,b\ntext\n",
                "t.lesson:3: @inspect: expected up to 4 indices like 0,1,2,3, got 'a,b'");
     fails_with("@title T\n@page P\n", "t.lesson:2: page 'P' has no text");
@@ -139,7 +156,8 @@ END_TEST
 START_TEST(binary_utf8_and_long_lines)
 {
     LessonErrors e = {0};
-    static const char bin[] = "@title T\n@page P\n\x7f" "ELF\x02\x01\x00\x00garbage";
+    static const char bin[] = "@title T\n@page P\n\x7f"
+                              "ELF\x02\x01\x00\x00garbage";
     ck_assert_ptr_null(lesson_parse("b.lesson", bin, sizeof bin - 1, &e));
     ck_assert_str_eq(e.msg[0], "b.lesson:3: binary data (a NUL byte): a lesson is UTF-8 text");
 
@@ -169,8 +187,9 @@ START_TEST(binary_utf8_and_long_lines)
 
     /* Valid UTF-8 is fine, CRLF too. */
     memset(&e, 0, sizeof e);
-    Lesson *l = lesson_parse("ok.lesson", "@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n",
-                               strlen("@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n"), &e);
+    Lesson *l =
+        lesson_parse("ok.lesson", "@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n",
+                     strlen("@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n"), &e);
     ck_assert_msg(l != NULL, "%s", e.msg[0]);
     ck_assert_str_eq(l->pages[0].blocks[0].text, "d_model = heads \xc3\x97 d_head");
     lesson_free(l);
@@ -206,10 +225,12 @@ START_TEST(expressions_come_from_the_engine)
     char out[1024], err[300], want[200], e[300];
     Mha *m = mha_run(&c, e, sizeof e);
     ck_assert_ptr_nonnull(m);
-    ck_assert_int_eq(expand(&c, "{strides Q_split}|{shape Q_heads}|{d_head}", out, sizeof out, err), 0);
+    ck_assert_int_eq(expand(&c, "{strides Q_split}|{shape Q_heads}|{d_head}", out, sizeof out, err),
+                     0);
     char s1[64], s2[64];
     snprintf(want, sizeof want, "%s|%s|%d", tensor_fmt_strides(s1, sizeof s1, m->t[MT_Q_SPLIT]),
-             tensor_fmt_dims(s2, sizeof s2, m->t[MT_Q_HEADS]->ndim, m->t[MT_Q_HEADS]->shape), m->d_head);
+             tensor_fmt_dims(s2, sizeof s2, m->t[MT_Q_HEADS]->ndim, m->t[MT_Q_HEADS]->shape),
+             m->d_head);
     ck_assert_str_eq(out, want);
 
     int idx[4] = {0, 1, 2, 3};
@@ -219,21 +240,30 @@ START_TEST(expressions_come_from_the_engine)
     ck_assert_int_eq(expand(&c, "{offsetcalc Q_heads 0,1,2,3}", out, sizeof out, err), 0);
     ck_assert(strstr(out, want) && strstr(out, "1*"));
 
-    ck_assert_int_eq(expand(&c, "{copied split} {copied contiguous} {copied total}", out, sizeof out, err), 0);
+    ck_assert_int_eq(
+        expand(&c, "{copied split} {copied contiguous} {copied total}", out, sizeof out, err), 0);
     snprintf(want, sizeof want, "%zu %zu %zu", m->steps[MS_SPLIT].bytes_copied,
              m->steps[MS_CONTIG].bytes_copied, m->bytes_copied_total);
     ck_assert_str_eq(out, want);
     ck_assert_str_eq(out + strlen(out) - 3, "128"); /* 32 floats: the one copy */
 
-    ck_assert_int_eq(expand(&c, "{storage Q} {storage Q_heads} {contiguous Q_heads}", out, sizeof out, err), 0);
+    ck_assert_int_eq(
+        expand(&c, "{storage Q} {storage Q_heads} {contiguous Q_heads}", out, sizeof out, err), 0);
     snprintf(want, sizeof want, "S%d S%d not contiguous", m->t[MT_Q]->st->id, m->t[MT_Q]->st->id);
     ck_assert_str_eq(out, want);
 
-    ck_assert_int_eq(expand(&c, "{{literal}} {kv llama-2-70b fp16} {kv llama-2-70b fp16 mha} {ratio llama-2-70b}",
-                            out, sizeof out, err), 0);
+    ck_assert_int_eq(
+        expand(&c,
+               "{{literal}} {kv llama-2-70b fp16} {kv llama-2-70b fp16 mha} {ratio llama-2-70b}",
+               out, sizeof out, err),
+        0);
     ck_assert_str_eq(out, "{literal} 327,680 2,621,440 8");
-    ck_assert_int_eq(expand(&c, "{preset llama-2-7b d_model} = {preset llama-2-7b heads} x {preset llama-2-7b d_head}",
-                            out, sizeof out, err), 0);
+    ck_assert_int_eq(
+        expand(
+            &c,
+            "{preset llama-2-7b d_model} = {preset llama-2-7b heads} x {preset llama-2-7b d_head}",
+            out, sizeof out, err),
+        0);
     ck_assert_str_eq(out, "4096 = 32 x 128");
     ck_assert_int_eq(expand(&c, "{sliceproof 1}", out, sizeof out, err), 0);
     ck_assert_str_eq(out, "0 over 16 numbers");
@@ -249,8 +279,11 @@ START_TEST(expressions_come_from_the_engine)
 
     MhaConfig g = c;
     g.d_model = 16, g.heads = 4, g.kv_heads = 2;
-    ck_assert_int_eq(expand(&g, "{groupmap} | {tilemap} | {kvhead 3} | {strides K_expand}", out, sizeof out, err), 0);
-    ck_assert_str_eq(out, "q0 q1 -> kv0, q2 q3 -> kv1 | q0 q2 -> kv0, q1 q3 -> kv1 | 1 | (32, 4, 0, 8, 1)");
+    ck_assert_int_eq(expand(&g, "{groupmap} | {tilemap} | {kvhead 3} | {strides K_expand}", out,
+                            sizeof out, err),
+                     0);
+    ck_assert_str_eq(
+        out, "q0 q1 -> kv0, q2 q3 -> kv1 | q0 q2 -> kv0, q1 q3 -> kv1 | 1 | (32, 4, 0, 8, 1)");
 }
 END_TEST
 
@@ -282,8 +315,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
 {
     int lessons = 0, pages = 0;
     for (const ContentFile *f = content_files; f->path; f++) {
-        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson"))
-            continue;
+        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson")) continue;
         LessonErrors e = {0};
         Lesson *l = lesson_parse(f->path, f->text, f->len, &e);
         ck_assert_msg(l != NULL, "%s", e.msg[0]);
@@ -299,9 +331,10 @@ START_TEST(every_builtin_lesson_checks_and_fits)
             for (int k = 0; k < 2; k++) {
                 Canvas *c = canvas_new(sz[k][0], sz[k][1]);
                 LessonView v = {0, 1, 0, NULL};
-                ck_assert_msg(lesson_draw(c, l, p, &t, m, &v) == 0, "%s page %d clipped at %dx%d", l->path,
-                              p + 1, sz[k][0], sz[k][1]);
-                ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title", l->path, p + 1);
+                ck_assert_msg(lesson_draw(c, l, p, &t, m, &v) == 0, "%s page %d clipped at %dx%d",
+                              l->path, p + 1, sz[k][0], sz[k][1]);
+                ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title",
+                              l->path, p + 1);
                 /* The picture pane of a narrow terminal draws too. */
                 v.pane = 1;
                 lesson_draw(c, l, p, &t, m, &v);
@@ -324,11 +357,11 @@ START_TEST(lessons_have_no_typed_engine_numbers)
      * three or more numbers like "(32, 8, 4, 1)" in lesson text is a shape or
      * strides typed in ("transpose(1, 2)" names dimensions: fine). */
     for (const ContentFile *f = content_files; f->path; f++) {
-        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson"))
-            continue;
+        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson")) continue;
         for (const char *s = f->text; (s = strchr(s, '(')); s++) {
             int a, b, c;
-            ck_assert_msg(sscanf(s, "(%d, %d, %d", &a, &b, &c) != 3, "%s: typed tuple near '%.20s'", f->path, s);
+            ck_assert_msg(sscanf(s, "(%d, %d, %d", &a, &b, &c) != 3, "%s: typed tuple near '%.20s'",
+                          f->path, s);
         }
     }
 }
@@ -341,7 +374,8 @@ START_TEST(load_by_name_number_and_env)
     ck_assert_int_eq(lesson_load_text("2", &text, &len, path, sizeof path, err, sizeof err), 0);
     ck_assert_str_eq(path, "lessons/02-heads.lesson");
     free(text);
-    ck_assert_int_eq(lesson_load_text("07-failures", &text, &len, path, sizeof path, err, sizeof err), 0);
+    ck_assert_int_eq(
+        lesson_load_text("07-failures", &text, &len, path, sizeof path, err, sizeof err), 0);
     free(text);
     ck_assert_int_eq(lesson_load_text("nope", &text, &len, path, sizeof path, err, sizeof err), -1);
     ck_assert(strstr(err, "nope") != NULL);
@@ -374,7 +408,9 @@ END_TEST
 /* The bad corpus through the binary: exit 2 and the expected file:line. */
 START_TEST(check_command_on_bad_corpus)
 {
-    static const struct { const char *file, *want; } bad[] = {
+    static const struct {
+        const char *file, *want;
+    } bad[] = {
         {"unknown-directive", ":4: unknown directive '@stpe' (did you mean '@step'?)"},
         {"bad-config-key", ":2: @config: unknown key 'heds' (did you mean 'heads'?)"},
         {"bad-config-value", ":3: @config: --heads 3: d_model 8 is not divisible by 3"},
@@ -393,7 +429,8 @@ START_TEST(check_command_on_bad_corpus)
         snprintf(args, sizeof args, "lesson --check tests/lessons-bad/%s.lesson", bad[i].file);
         ck_assert_msg(tu_run(args, out, sizeof out) == 2, "%s: %s", bad[i].file, out);
         snprintf(want, sizeof want, "tests/lessons-bad/%s.lesson%s", bad[i].file, bad[i].want);
-        ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s:\n got  %s\n want %s", bad[i].file, out, want);
+        ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s:\n got  %s\n want %s", bad[i].file,
+                      out, want);
     }
     /* A 1 MB line, generated here rather than committed. */
     char file[] = "/tmp/mhaviz-big-XXXXXX";
@@ -412,9 +449,13 @@ START_TEST(check_command_on_bad_corpus)
     ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "got %s", out);
     unlink(file);
     /* Stops at the first bad file, after the good ones. */
-    ck_assert_int_eq(tu_run("lesson --check lessons/01-pipeline.lesson tests/lessons-bad/empty.lesson "
-                            "tests/lessons-bad/binary.lesson", out, sizeof out), 2);
-    ck_assert(strstr(out, "01-pipeline.lesson: ok") && strstr(out, "empty.lesson:1:") && !strstr(out, "binary"));
+    ck_assert_int_eq(
+        tu_run("lesson --check lessons/01-pipeline.lesson tests/lessons-bad/empty.lesson "
+               "tests/lessons-bad/binary.lesson",
+               out, sizeof out),
+        2);
+    ck_assert(strstr(out, "01-pipeline.lesson: ok") && strstr(out, "empty.lesson:1:") &&
+              !strstr(out, "binary"));
     ck_assert_int_eq(tu_run("lesson --check /nonexistent.lesson", out, sizeof out), 1);
 }
 END_TEST

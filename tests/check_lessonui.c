@@ -116,7 +116,8 @@ START_TEST(reload_picks_up_edits)
     fputs("@title Mine\n@page First\n@shwo split\n", f);
     fclose(f);
     press(p, 'r');
-    ck_assert_msg(strstr(ui.status, "not reloaded:") && strstr(ui.status, "teach.lesson:3:"), "%s", ui.status);
+    ck_assert_msg(strstr(ui.status, "not reloaded:") && strstr(ui.status, "teach.lesson:3:"), "%s",
+                  ui.status);
     ck_assert(shows(p, 80, 24, "New words, 8."));
     /* An expression that fails after an edit: shown on the page, no crash. */
     f = fopen(file, "w");

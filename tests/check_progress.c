@@ -46,7 +46,8 @@ START_TEST(format_round_trips)
     char err[200];
     memset(&q, 0, sizeof q);
     ck_assert_int_eq(progress_parse(&q, text, err, sizeof err), 0);
-    ck_assert(progress_done(&q, "02-heads", 0) && !progress_done(&q, "02-heads", 1) && progress_done(&q, "02-heads", 2));
+    ck_assert(progress_done(&q, "02-heads", 0) && !progress_done(&q, "02-heads", 1) &&
+              progress_done(&q, "02-heads", 2));
     ck_assert_int_eq(progress_count(&q, "07-failures"), 1);
     ck_assert_int_eq(progress_count(&q, "01-pipeline"), 0);
     free(text);
