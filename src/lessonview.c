@@ -119,6 +119,16 @@ static const char *next_cp(const char *s, uint32_t *cp)
 
 #define NBSP 0xA0
 
+/* The closing character of a short group starting at s ("1, 2, 4, 4)"),
+ * or NULL when it is far away: a long group may wrap like any text. */
+static const char *short_group(const char *s, char close)
+{
+    for (int i = 0; i < 24 && s[i]; i++)
+        if (s[i] == close)
+            return s + i;
+    return NULL;
+}
+
 /* Text with markup -> glyphs with styles (markup removed).  *n glyphs. */
 static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 {
@@ -128,12 +138,15 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
         *n = 0;
         return NULL;
     }
-    int code = 0, bold = 0, depth = 0;
+    int code = 0, bold = 0;
+    const char *keep_until = NULL; /* spaces before this do not break a line */
     size_t k = 0;
     for (const char *s = text; *s;) {
         if (*s == '`') {
             code = !code;
             s++;
+            if (code)
+                keep_until = short_group(s, '`');
             continue;
         }
         if (!code && s[0] == '*' && s[1] == '*') {
@@ -141,11 +154,13 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
             s += 2;
             continue;
         }
+        if (*s == '(' && (!keep_until || s >= keep_until))
+            keep_until = short_group(s + 1, ')');
         uint32_t cp;
+        const char *at = s;
         s = next_cp(s, &cp);
-        depth += cp == '(' ? 1 : cp == ')' && depth > 0 ? -1 : 0;
-        if (cp == ' ' && (depth > 0 || code))
-            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are never broken */
+        if (cp == ' ' && keep_until && at < keep_until)
+            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are not broken */
         g[k++] = (Glyph){cp, code ? ST_CODE : bold ? ST_BOLD : base};
     }
     *n = k;

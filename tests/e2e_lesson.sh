@@ -47,6 +47,29 @@ done
 rc=$?
 if [ "$rc" = 2 ]; then ok; else bad "lesson 2 without a terminal: exit $rc"; fi
 
+# --- the numbers on a page are the numbers `mhaviz export` gives ------------------
+# export_tuple ARGS -- TENSOR FIELD: "(32, 8, 4, 1)" from the JSON.
+export_tuple() {
+    local args=() t f
+    while [ "$1" != "--" ]; do args+=("$1"); shift; done
+    t=$2 f=$3
+    "$BIN" export "${args[@]}" | python3 -c 'import json,sys; t=json.load(sys.stdin)["tensors"][sys.argv[1]][sys.argv[2]]; print("(" + ", ".join(map(str,t)) + ")")' "$t" "$f"
+}
+# page_has LESSON PAGE TEXT
+page_has() {
+    "$BIN" lesson --frames "$1" --page "$2" --cols 100 --rows 30 | tr -s ' ' | grep -qF -- "$3"
+}
+s=$(export_tuple -- Q_split strides)
+if page_has 2 3 "strides $s"; then ok; else bad "lesson 2 page 3 does not show export's Q_split strides $s"; fi
+s=$(export_tuple -- Q_heads strides)
+if page_has 3 1 "Q_heads (1, 2, 4, 4) $s"; then ok; else bad "lesson 3 page 1 does not show export's Q_heads strides $s"; fi
+s=$(export_tuple --d-model 16 --heads 4 --kv-heads 2 -- K_expand strides)
+if page_has 6 4 "strides $s"; then ok; else bad "lesson 6 page 4 does not show export's K_expand strides $s"; fi
+s=$(export_tuple --d-model 16 --heads 4 --kv-heads 2 -- K_heads shape)
+if page_has 6 2 "K_heads is $s"; then ok; else bad "lesson 6 page 2 does not show export's K_heads shape $s"; fi
+b=$("$BIN" export | python3 -c 'import json,sys; print(sum(s["bytes_copied"] for s in json.load(sys.stdin)["steps"]))')
+if page_has 1 7 "$b bytes, all of them"; then ok; else bad "lesson 1 page 7 does not show export's $b bytes copied"; fi
+
 # --- lesson 2 in tmux --------------------------------------------------------------
 STATE="$TMP/state"
 # Each run gets its own tmux server: a new session on a server that is still
