@@ -57,7 +57,7 @@ export_tuple() {
 }
 # page_has LESSON PAGE TEXT
 page_has() {
-    "$BIN" lesson --frames "$1" --page "$2" --cols 100 --rows 30 | tr -s ' ' | grep -qF -- "$3"
+    "$BIN" lesson --frames "$1" --page "$2" | tr '\n' ' ' | tr -s ' ' | grep -qF -- "$3"
 }
 s=$(export_tuple -- Q_split strides)
 if page_has 2 3 "strides $s"; then ok; else bad "lesson 2 page 3 does not show export's Q_split strides $s"; fi
