@@ -1,7 +1,7 @@
 /* lessonui.c - the lesson menu, a lesson page, the variants screen and the
  * KV calculator: ui.h Screens (draw from state, keys return UI_* flags, no
- * curses).  The keys of these screens are in lesson_keys[] below; each
- * screen's hint line is built from it. */
+ * curses).  The keys of these screens are in lesson_keys[] below, and their
+ * `?` screen is generated from it. */
 #include "lessonui.h"
 
 #include <signal.h>
@@ -45,54 +45,58 @@ typedef enum {
     LA_BATCH_DOWN,
 } LessonAction;
 
+/* The one table of these screens' keys; their `?` screen is generated from
+ * it.  help is set on the first binding of each action. */
 static const struct {
     unsigned ctx;
     int key;
     LessonAction a;
+    const char *name, *help;
 } lesson_keys[] = {
-    {LC_MENU | LC_KV, UI_K_UP, LA_UP},
-    {LC_MENU | LC_KV, 'k', LA_UP},
-    {LC_MENU | LC_KV, UI_K_DOWN, LA_DOWN},
-    {LC_MENU | LC_KV, 'j', LA_DOWN},
-    {LC_MENU, UI_K_ENTER, LA_OPEN},
-    {LC_MENU, ' ', LA_OPEN},
-    {LC_MENU, UI_K_RIGHT, LA_OPEN},
-    {LC_MENU, '1', LA_DIGIT},
-    {LC_PAGE, ' ', LA_NEXT},
-    {LC_PAGE, UI_K_PGDN, LA_NEXT},
-    {LC_PAGE, UI_K_RIGHT, LA_NEXT},
-    {LC_PAGE, UI_K_ENTER, LA_NEXT},
-    {LC_PAGE, 'l', LA_NEXT},
-    {LC_PAGE, UI_K_PGUP, LA_PREV},
-    {LC_PAGE, UI_K_LEFT, LA_PREV},
-    {LC_PAGE, UI_K_BACKSPACE, LA_PREV},
-    {LC_PAGE, 'h', LA_PREV},
-    {LC_PAGE, UI_K_HOME, LA_FIRST},
-    {LC_PAGE, 'g', LA_FIRST},
-    {LC_PAGE, UI_K_END, LA_LAST},
-    {LC_PAGE, 'G', LA_LAST},
-    {LC_PAGE, UI_K_TAB, LA_PANE},
-    {LC_PAGE, 'r', LA_RELOAD},
-    {LC_VAR, 'K', LA_KV_NEXT},
-    {LC_VAR, UI_K_RIGHT, LA_KV_NEXT},
-    {LC_VAR, UI_K_LEFT, LA_KV_PREV},
-    {LC_VAR, 'H', LA_HEADS},
-    {LC_KV, 'd', LA_DTYPE},
-    {LC_KV, UI_K_RIGHT, LA_DTYPE},
-    {LC_KV, '+', LA_CTX_UP},
-    {LC_KV, '=', LA_CTX_UP},
-    {LC_KV, '-', LA_CTX_DOWN},
-    {LC_KV, 'B', LA_BATCH_UP},
-    {LC_KV, 'b', LA_BATCH_DOWN},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, '?', LA_HELP},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, 'q', LA_BACK},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, UI_K_ESC, LA_BACK},
+    {LC_MENU | LC_KV, UI_K_UP, LA_UP, "Up", "previous lesson / model"},
+    {LC_MENU | LC_KV, 'k', LA_UP, "k", NULL},
+    {LC_MENU | LC_KV, UI_K_DOWN, LA_DOWN, "Down", "next lesson / model"},
+    {LC_MENU | LC_KV, 'j', LA_DOWN, "j", NULL},
+    {LC_MENU, UI_K_ENTER, LA_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
+    {LC_MENU, ' ', LA_OPEN, "Space", NULL},
+    {LC_MENU, UI_K_RIGHT, LA_OPEN, "Right", NULL},
+    {LC_MENU, '1', LA_DIGIT, "1-9", "open lesson N"},
+    {LC_PAGE, ' ', LA_NEXT, "Space", "next page (first: show the answer to the page's question)"},
+    {LC_PAGE, UI_K_PGDN, LA_NEXT, "PgDn", NULL},
+    {LC_PAGE, UI_K_RIGHT, LA_NEXT, "Right", NULL},
+    {LC_PAGE, UI_K_ENTER, LA_NEXT, "Enter", NULL},
+    {LC_PAGE, 'l', LA_NEXT, "l", NULL},
+    {LC_PAGE, UI_K_PGUP, LA_PREV, "PgUp", "previous page"},
+    {LC_PAGE, UI_K_LEFT, LA_PREV, "Left", NULL},
+    {LC_PAGE, UI_K_BACKSPACE, LA_PREV, "Backspace", NULL},
+    {LC_PAGE, 'h', LA_PREV, "h", NULL},
+    {LC_PAGE, UI_K_HOME, LA_FIRST, "Home", "first page"},
+    {LC_PAGE, 'g', LA_FIRST, "g", NULL},
+    {LC_PAGE, UI_K_END, LA_LAST, "End", "last page"},
+    {LC_PAGE, 'G', LA_LAST, "G", NULL},
+    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (terminals narrower than 115 columns)"},
+    {LC_PAGE, 'r', LA_RELOAD, "r", "reload the lesson file from disk"},
+    {LC_VAR, 'K', LA_KV_NEXT, "K", "GQA column: next kv_heads"},
+    {LC_VAR, UI_K_RIGHT, LA_KV_NEXT, "Right", NULL},
+    {LC_VAR, UI_K_LEFT, LA_KV_PREV, "Left", "GQA column: previous kv_heads"},
+    {LC_VAR, 'H', LA_HEADS, "H", "next number of query heads"},
+    {LC_KV, 'd', LA_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
+    {LC_KV, UI_K_RIGHT, LA_DTYPE, "Right", NULL},
+    {LC_KV, '+', LA_CTX_UP, "+", "double the context"},
+    {LC_KV, '=', LA_CTX_UP, "=", NULL},
+    {LC_KV, '-', LA_CTX_DOWN, "-", "halve the context"},
+    {LC_KV, 'B', LA_BATCH_UP, "B", "double the batch"},
+    {LC_KV, 'b', LA_BATCH_DOWN, "b", "halve the batch"},
+    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, '?', LA_HELP, "?", "these keys"},
+    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, 'q', LA_BACK, "q", "back (quit from the first screen)"},
+    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, UI_K_ESC, LA_BACK, "Esc", NULL},
 };
+#define N_KEYS ((int)(sizeof lesson_keys / sizeof *lesson_keys))
 
 static LessonAction lesson_action(unsigned ctx, int key)
 {
     if ((ctx & LC_MENU) && key >= '1' && key <= '9') return LA_DIGIT;
-    for (size_t i = 0; i < sizeof lesson_keys / sizeof *lesson_keys; i++)
+    for (int i = 0; i < N_KEYS; i++)
         if ((lesson_keys[i].ctx & ctx) && lesson_keys[i].key == key) return lesson_keys[i].a;
     return LA_NONE;
 }
@@ -118,11 +122,63 @@ static Screen *screen_new(const char *title, size_t st_size)
     return s;
 }
 
-/* The help screen, pushed; UI_PUSH or a status message. */
-static int push_help(Ui *ui)
+/* Line i of the help for ctx: "Space PgDn Right Enter l   next page ...",
+ * one line per action; NULL past the end. */
+static const char *help_line(unsigned ctx, int i, char *buf, size_t n)
 {
-    ui->push = help_open(ui);
-    return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+    for (int k = 0; k < N_KEYS; k++) {
+        if (!(lesson_keys[k].ctx & ctx) || !lesson_keys[k].help || i-- > 0) continue;
+        char names[80] = "";
+        size_t o = 0;
+        for (int j = k; j < N_KEYS && o < sizeof names; j++)
+            if ((lesson_keys[j].ctx & ctx) && lesson_keys[j].a == lesson_keys[k].a)
+                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? " " : "",
+                                      lesson_keys[j].name);
+        snprintf(buf, n, "%-28.28s %s", names, lesson_keys[k].help);
+        return buf;
+    }
+    return NULL;
+}
+
+typedef struct LessonHelp {
+    unsigned ctx;
+} LessonHelp;
+
+static void lhelp_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    LessonHelp *h = s->st;
+    canvas_clear(c);
+    if (app_draw_enlarge(c)) return;
+    canvas_text(c, 1, 0, "keys", ST_TITLE);
+    canvas_text(c, 7, 0, "(from the lesson screens' key table; q closes)", ST_DIM);
+    char line[200];
+    for (int i = 0; help_line(h->ctx, i, line, sizeof line) && 2 + i < c->h - 1; i++) {
+        canvas_text(c, 2, 2 + i, line, ST_NORMAL);
+        canvas_style(c, 2, 2 + i, 28, 1, ST_KEY);
+    }
+    app_draw_status(c, ui, "q, Esc or ? closes");
+}
+
+static int lhelp_key(Screen *s, Ui *ui, int key)
+{
+    (void)s;
+    (void)ui;
+    return key == 'q' || key == '?' || key == UI_K_ESC ? UI_BACK : UI_NONE;
+}
+
+/* The help for ctx, pushed; UI_PUSH, or UI_REDRAW with the reason. */
+static int push_help(Ui *ui, unsigned ctx)
+{
+    Screen *s = screen_new("Keys", sizeof(LessonHelp));
+    if (!s) {
+        snprintf(ui->status, sizeof ui->status, "out of memory");
+        return UI_REDRAW;
+    }
+    ((LessonHelp *)s->st)->ctx = ctx;
+    s->draw = lhelp_draw;
+    s->key = lhelp_key;
+    ui->push = s;
+    return UI_PUSH | UI_REDRAW;
 }
 
 /* ---- progress shared by the menu and the pages it opens ------------------------ */
@@ -288,7 +344,7 @@ static int page_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     }
     case LA_HELP:
-        return push_help(ui);
+        return push_help(ui, LC_PAGE);
     case LA_BACK:
         return UI_BACK;
     default:
@@ -423,7 +479,7 @@ static int menu_key(Screen *s, Ui *ui, int key)
         ui->push = page_open(ui, mn->items[mn->sel].path, mn->prog);
         return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
     case LA_HELP:
-        return push_help(ui);
+        return push_help(ui, LC_MENU);
     case LA_BACK:
         return UI_BACK;
     default:
@@ -567,9 +623,11 @@ static void variant_column(Canvas *c, int x, int w, int h, const Mha *m, const c
     /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
     size_t per_tok = 2 * (size_t)K->shape[K->ndim - 1] * sizeof(float);
     canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
-    if (y + 2 < h)
+    if (y + 2 < h) {
+        canvas_text(c, x, y, "K buffer (V: same)", ST_DIM);
         scene_candy_bar(c, x, y + 1, w, h - y - 1, K, K->shape[K->ndim - 1], m->cfg.kv_heads,
                         m->d_head, -1);
+    }
 }
 
 static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
@@ -627,7 +685,7 @@ static int variants_key(Screen *s, Ui *ui, int key)
         v->valid = 0;
         return app_quick_config(ui, ACT_HEADS);
     case LA_HELP:
-        return push_help(ui);
+        return push_help(ui, LC_VAR);
     case LA_BACK:
         return UI_BACK;
     default:
@@ -763,7 +821,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
         k->batch = k->batch > 1 ? k->batch / 2 : 1;
         return UI_REDRAW;
     case LA_HELP:
-        return push_help(ui);
+        return push_help(ui, LC_KV);
     case LA_BACK:
         return UI_BACK;
     default:
