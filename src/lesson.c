@@ -192,7 +192,8 @@ static const char *const step_keys[] = {"input",      "project", "split",    "he
                                         "scores",     "softmax", "weighted", "back",
                                         "contiguous", "concat",  "output"};
 
-static const char *const view_names[SV_COUNT] = {"step", "wrong_view", "no_scale"};
+/* The scene's views, then our own picture: the variants panel. */
+static const char *const view_names[SV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
 
 /* --- the parser ---------------------------------------------------------------- */
 
@@ -434,15 +435,16 @@ static void directive(Parser *p, int line, char *name, char *args)
     }
     case D_VIEW: {
         int v;
-        for (v = 0; v < SV_COUNT; v++)
+        for (v = 0; v <= SV_COUNT; v++)
             if (!strcmp(args, view_names[v])) break;
-        if (v == SV_COUNT) {
+        if (v > SV_COUNT) {
             char h[200];
             adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
-                   hint(h, sizeof h, "", args, view_names, SV_COUNT));
+                   hint(h, sizeof h, "", args, view_names, SV_COUNT + 1));
             return;
         }
-        pg->view = (SceneView)v;
+        pg->variants = v == SV_COUNT;
+        pg->view = v == SV_COUNT ? SV_STEP : (SceneView)v;
         break;
     }
     case D_INSPECT: {

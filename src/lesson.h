@@ -38,6 +38,7 @@ typedef struct LessonPage {
     int cfg_line;  /* line of the @config that last changed cfg (0: defaults) */
     int step;      /* MS_*: the picture's pipeline step */
     SceneView view;
+    int variants; /* @view variants: the MHA | GQA | MQA panel instead of the scene */
     int inspect, cur[4], inspect_line; /* @inspect i,j,k,l */
     int single;                        /* @single: big-head softmax beside the per-head ones */
     char *question;                    /* NULL when none; the page pauses on it */

@@ -16,6 +16,7 @@
 #include "presets.h"
 #include "progress.h"
 #include "scene.h"
+#include "variants.h"
 
 /* ---- keys ------------------------------------------------------------------- */
 
@@ -543,120 +544,24 @@ Screen *lessons_open(Ui *ui)
 typedef struct Variants {
     MhaConfig base; /* ui->cfg the runs were made for */
     int valid;
-    int gqa_kv;  /* kv heads of the middle column; 0 when heads has no divisor in (1, H) */
-    Mha *run[3]; /* MHA, GQA, MQA */
-    char err[200];
+    VariantRuns runs;
 } Variants;
-
-/* The divisor of heads in (1, heads) after (dir > 0) or before (dir < 0) kv,
- * wrapping around; 0 when heads has none (1, 2, 3, 5, 7 ...). */
-static int next_gqa(int heads, int kv, int dir)
-{
-    int d[64], n = 0;
-    for (int k = 2; k < heads && n < 64; k++)
-        if (heads % k == 0) d[n++] = k;
-    if (n == 0) return 0;
-    if (dir > 0) {
-        for (int i = 0; i < n; i++)
-            if (d[i] > kv) return d[i];
-        return d[0];
-    }
-    for (int i = n - 1; i >= 0; i--)
-        if (d[i] < kv) return d[i];
-    return d[n - 1];
-}
-
-static void variants_compute(Variants *v, const Ui *ui)
-{
-    if (v->valid && !memcmp(&v->base, &ui->cfg, sizeof v->base)) return;
-    for (int i = 0; i < 3; i++) {
-        mha_free(v->run[i]);
-        v->run[i] = NULL;
-    }
-    v->base = ui->cfg;
-    v->valid = 1;
-    int H = ui->cfg.heads;
-    if (!(v->gqa_kv > 1 && v->gqa_kv < H && H % v->gqa_kv == 0))
-        v->gqa_kv =
-            ui->cfg.kv_heads > 1 && ui->cfg.kv_heads < H ? ui->cfg.kv_heads : next_gqa(H, H, -1);
-    int kvs[3] = {H, v->gqa_kv, 1};
-    for (int i = 0; i < 3; i++) {
-        if (kvs[i] < 1 || (i == 2 && H == 1)) continue;
-        MhaConfig c = ui->cfg;
-        c.kv_heads = kvs[i];
-        v->run[i] = mha_run(&c, v->err, sizeof v->err);
-    }
-}
-
-static void variant_column(Canvas *c, int x, int w, int h, const Mha *m, const char *kind)
-{
-    char a[64], b[64];
-    int y = 1;
-    const Tensor *K = m->t[MT_K], *Kh = m->t[MT_K_HEADS], *Ke = m->t[MT_K_EXPAND],
-                 *Kr = m->t[MT_K_REPEAT];
-    canvas_printf(c, x, y++, ST_TITLE, "%s  kv_heads %d", kind, m->cfg.kv_heads);
-    canvas_printf(c, x, y++, ST_NORMAL, "K %s", tensor_fmt_dims(a, sizeof a, K->ndim, K->shape));
-    canvas_printf(c, x, y++, ST_NORMAL, "K heads %s",
-                  tensor_fmt_dims(a, sizeof a, Kh->ndim, Kh->shape));
-    canvas_text(c, x, y++, "query heads -> kv head", ST_DIM);
-    int lines = 0;
-    for (int kv = 0; kv < m->cfg.kv_heads; kv++) {
-        if (lines == 4 && m->cfg.kv_heads > 5) {
-            canvas_printf(c, x, y++, ST_DIM, "  ... %d more kv heads", m->cfg.kv_heads - kv);
-            break;
-        }
-        char line[160];
-        size_t o = 0;
-        for (int q = 0; q < m->cfg.heads && o < sizeof line - 8; q++)
-            if (mha_kv_head_of(&m->cfg, q) == kv)
-                o += (size_t)snprintf(line + o, sizeof line - o, "q%d ", q);
-        snprintf(line + o, sizeof line - o, "-> kv%d", kv);
-        canvas_text(c, x + 1, y++, line, ST_HEAD(kv));
-        lines++;
-    }
-    canvas_text(c, x, y++, "expand (view), strides:", ST_DIM);
-    canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
-    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, 0 bytes copied", Ke->st->id);
-    canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
-    canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied",
-                  Kr->st->id, Kr->st->bytes_copied);
-    /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
-    size_t per_tok = 2 * (size_t)K->shape[K->ndim - 1] * sizeof(float);
-    canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
-    if (y + 2 < h) {
-        canvas_text(c, x, y, "K buffer (V: same)", ST_DIM);
-        scene_candy_bar(c, x, y + 1, w, h - y - 1, K, K->shape[K->ndim - 1], m->cfg.kv_heads,
-                        m->d_head, -1);
-    }
-}
 
 static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Variants *v = s->st;
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
-    variants_compute(v, ui);
+    if (!v->valid || memcmp(&v->base, &ui->cfg, sizeof v->base)) {
+        /* A cache of the three runs, redone when the configuration changed. */
+        variants_run(&v->runs, &ui->cfg, v->runs.gqa_kv);
+        v->base = ui->cfg;
+        v->valid = 1;
+    }
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
-    static const char *const kind[3] = {"MHA", "GQA", "MQA"};
-    int colw = c->w / 3;
-    for (int i = 0; i < 3; i++) {
-        int x = 1 + i * colw;
-        if (i)
-            for (int y = 1; y < c->h - 1; y++)
-                canvas_put(c, x - 1, y, 0x2502, ST_FRAME);
-        if (v->run[i]) {
-            variant_column(c, x, colw - 2, c->h - 1, v->run[i], kind[i]);
-        } else {
-            canvas_text(c, x, 1, kind[i], ST_TITLE);
-            canvas_wrap(c, x, 3, colw - 2, 6,
-                        i == 1 ? "needs a kv_heads between 1 and heads that divides heads: press H "
-                                 "for more heads"
-                               : "one query head: MHA and MQA are the same",
-                        ST_DIM);
-        }
-    }
+    variants_draw_panel(c, 0, 1, c->w, c->h - 2, &v->runs);
     app_draw_status(c, ui, "K/Right/Left: GQA kv heads  H: heads  ? keys  q back");
 }
 
@@ -666,15 +571,15 @@ static int variants_key(Screen *s, Ui *ui, int key)
     switch (lesson_action(LC_VAR, key)) {
     case LA_KV_NEXT:
     case LA_KV_PREV: {
-        int k = next_gqa(ui->cfg.heads, v->gqa_kv ? v->gqa_kv : ui->cfg.heads,
-                         lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
+        int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
+                                  lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
         if (!k) {
             snprintf(ui->status, sizeof ui->status,
                      "heads %d has no divisor between 1 and %d: press H", ui->cfg.heads,
                      ui->cfg.heads);
             return UI_REDRAW;
         }
-        v->gqa_kv = k;
+        v->runs.gqa_kv = k;
         v->valid = 0;
         MhaConfig c = ui->cfg;
         c.kv_heads = k; /* the rest of the program follows: the walkthrough shows this GQA too */
@@ -696,8 +601,7 @@ static int variants_key(Screen *s, Ui *ui, int key)
 static void variants_free(Screen *s)
 {
     Variants *v = s->st;
-    for (int i = 0; v && i < 3; i++)
-        mha_free(v->run[i]);
+    if (v) variants_free_runs(&v->runs);
     screen_free(s);
 }
 

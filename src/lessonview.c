@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "variants.h"
 
 /* Expanded text can be longer than what was written ({groupmap}); a page
  * never holds more than a screen, so this is plenty. */
@@ -124,8 +125,7 @@ static const char *next_cp(const char *s, uint32_t *cp)
 static const char *short_group(const char *s, char close)
 {
     for (int i = 0; i < 24 && s[i]; i++)
-        if (s[i] == close)
-            return s + i;
+        if (s[i] == close) return s + i;
     return NULL;
 }
 
@@ -145,8 +145,7 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
         if (*s == '`') {
             code = !code;
             s++;
-            if (code)
-                keep_until = short_group(s, '`');
+            if (code) keep_until = short_group(s, '`');
             continue;
         }
         if (!code && s[0] == '*' && s[1] == '*') {
@@ -154,8 +153,7 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
             s += 2;
             continue;
         }
-        if (*s == '(' && (!keep_until || s >= keep_until))
-            keep_until = short_group(s + 1, ')');
+        if (*s == '(' && (!keep_until || s >= keep_until)) keep_until = short_group(s + 1, ')');
         uint32_t cp;
         const char *at = s;
         s = next_cp(s, &cp);
@@ -266,6 +264,16 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
     return row > h || too_wide;
 }
 
+/* The variants panel for cfg (its kv_heads picks the GQA column). */
+static void draw_variants(Canvas *c, int x, int y, int w, int h, const MhaConfig *cfg)
+{
+    VariantRuns v;
+    memset(&v, 0, sizeof v);
+    variants_run(&v, cfg, cfg->kv_heads);
+    variants_draw_panel(c, x, y, w, h, &v);
+    variants_free_runs(&v);
+}
+
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
 {
@@ -281,7 +289,13 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     if (!wide && v->pane == 1) {
         /* The picture alone, with the key hint as its status line. */
         ss.status = v->hint ? v->hint : "Tab text  Space/PgDn next  PgUp back  q lessons";
-        scene_draw(c, 0, 0, c->w, c->h, m, &ss);
+        if (pg->variants) {
+            draw_variants(c, 0, 0, c->w, c->h - 1, &pg->cfg);
+            canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
+            canvas_text(c, 1, c->h - 1, ss.status, ST_STATUS);
+        } else {
+            scene_draw(c, 0, 0, c->w, c->h, m, &ss);
+        }
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
@@ -301,7 +315,10 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v);
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
-    scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
+    if (pg->variants)
+        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &pg->cfg);
+    else
+        scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
     return over;
 }
 

@@ -102,6 +102,38 @@ START_TEST(parses_structure)
 }
 END_TEST
 
+START_TEST(variants_picture)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title T\n@config d_model=16 heads=4 kv_heads=2\n@page P\n@view variants\n"
+                      "Shared: {groupmap}.\n",
+                      &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].variants, 1);
+    ck_assert_int_eq(l->pages[0].view, SV_STEP);
+    char err[300];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    LessonPageText t;
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    Canvas *c = canvas_new(120, 40);
+    LessonView v = {0, 1, 0, NULL};
+    ck_assert_int_eq(lesson_draw(c, l, 0, &t, m, &v), 0);
+    ck_assert(canvas_contains(c, "GQA  kv_heads 2"));
+    ck_assert(canvas_contains(c, "q0 q1 -> kv0"));
+    ck_assert(canvas_contains(c, "Shared: q0 q1 -> kv0, q2 q3 -> kv1."));
+    canvas_free(c);
+    c = canvas_new(80, 24);
+    v.pane = 1; /* narrow: the picture alone */
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "MQA  kv_heads 1"));
+    ck_assert(canvas_contains(c, "Tab text"));
+    canvas_free(c);
+    lesson_text_free(&t);
+    mha_free(m);
+    lesson_free(l);
+}
+END_TEST
+
 START_TEST(errors_name_file_and_line)
 {
     fails_with("@title T\n@page P\ntext\n@shwo split\n",
@@ -121,8 +153,9 @@ START_TEST(errors_name_file_and_line)
                "t.lesson:3: @config: causal must be 0 or 1, got 2");
     fails_with("@title T\n@page P\n@step splt\ntext\n",
                "t.lesson:3: @step: unknown step 'splt' (did you mean 'split'?)");
-    fails_with("@title T\n@page P\n@view wrong\ntext\n",
-               "t.lesson:3: @view: unknown view 'wrong' (one of: step wrong_view no_scale)");
+    fails_with(
+        "@title T\n@page P\n@view wrong\ntext\n",
+        "t.lesson:3: @view: unknown view 'wrong' (one of: step wrong_view no_scale variants)");
     fails_with("@title T\n@page P\ntext\n@code\nx = 1\n",
                "t.lesson:4: @code block is not closed (add a line '@end')");
     fails_with("@title T\n@page P\ntext\n@end\n",
@@ -484,6 +517,7 @@ static Suite *lesson_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, parses_structure);
+    tcase_add_test(tc, variants_picture);
     tcase_add_test(tc, errors_name_file_and_line);
     tcase_add_test(tc, every_error_is_listed);
     tcase_add_test(tc, binary_utf8_and_long_lines);

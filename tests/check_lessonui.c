@@ -167,7 +167,7 @@ START_TEST(variants_side_by_side)
 {
     Screen *v = variants_open(&ui);
     ck_assert(shows(v, 80, 24, "MHA  kv_heads 2"));
-    ck_assert(shows(v, 80, 24, "press H")); /* heads 2: no GQA in between */
+    ck_assert(shows(v, 80, 24, "needs a kv_heads")); /* heads 2: no GQA in between */
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
