@@ -531,6 +531,38 @@ START_TEST(test_inspect_offset_and_lit_cell)
 }
 END_TEST
 
+/* On a run too big for the screen, the views scroll so the cursor and its
+ * storage cell stay visible. */
+START_TEST(test_inspect_scrolls_big_runs)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.seq = 16, cfg.d_model = 64, cfg.heads = 8, cfg.kv_heads = 8;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    const int steps[] = {MS_INPUT, MS_SPLIT,  MS_HEADS,  MS_SCORES, MS_SOFTMAX,
+                         MS_BACK,  MS_CONTIG, MS_CONCAT, MS_OUT};
+    const int curs[][4] = {{0, 15, 7, 7}, {0, 12, 6, 5}, {0, 15, 63, 0}};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++)
+        for (size_t j = 0; j < 3; j++) {
+            SceneState s = scene_state_default();
+            s.step = steps[k];
+            s.inspect = 1;
+            memcpy(s.cur, curs[j], sizeof s.cur);
+            const Tensor *t = m->t[scene_inspect_tensor(&s)];
+            for (int d = 0; d < t->ndim; d++)
+                if (s.cur[d] >= t->shape[d]) s.cur[d] = t->shape[d] - 1;
+            Canvas *c = draw(m, &s, 80, 24);
+            ck_assert_msg(su_count_style(c, ST_CURSOR, NULL, NULL) > 0,
+                          "step %d cur %zu: no cursor", steps[k], j);
+            ck_assert_msg(lit_shows(c, (long)tensor_offset_of(t, s.cur)), "step %d cur %zu: no lit",
+                          steps[k], j);
+            canvas_free(c);
+        }
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_inspect_tensor_per_step)
 {
     SceneState s = scene_state_default();
@@ -746,6 +778,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_values_share_decimals);
     tcase_add_test(tc, test_enlarge_screen);
     tcase_add_test(tc, test_inspect_offset_and_lit_cell);
+    tcase_add_test(tc, test_inspect_scrolls_big_runs);
     tcase_add_test(tc, test_inspect_tensor_per_step);
     tcase_add_test(tc, test_cursor_move_clamps);
     tcase_add_test(tc, test_click_selects_cells);
