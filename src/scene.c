@@ -1531,7 +1531,6 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py)
     c = canvas_new(w, h);
     if (!c) return 0;
     ctx_init(&ctx, c, 0, 0, w, h, m, s);
-    ctx.s.inspect = 1; /* lay out as inspect mode will */
     ctx.hx = px, ctx.hy = py;
     draw_all(&ctx);
     canvas_free(c);

@@ -637,6 +637,19 @@ START_TEST(test_click_selects_cells)
     int want[4] = {0, 1, 2, 3};
     ck_assert_uint_eq(tensor_offset_of(m->t[MT_Q_HEADS], s.cur),
                       tensor_offset_of(m->t[MT_Q_HEADS], want));
+    /* not inspecting yet: the frame as drawn is what is hit */
+    s.inspect = 0;
+    memset(s.cur, 0, sizeof s.cur);
+    s.step = MS_SPLIT;
+    c = draw(m, &s, 80, 24);
+    int gy = su_find_row(c, "logical view", 0);
+    ck_assert_int_ge(gy, 0);
+    int cy2 = su_find_row(c, "cat ", gy), cx2 = su_find_col(c, cy2, "cat ") + 6;
+    canvas_free(c);
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, cx2, cy2), 1);
+    ck_assert_int_eq(s.cur[1], 1); /* cat */
+    ck_assert_int_eq(s.cur[2], 0); /* head 0 */
+    ck_assert_int_eq(s.cur[3], 0); /* first dim */
     /* the title row is not a cell */
     ck_assert_int_eq(scene_click(m, &s, 80, 24, 3, 0), 0);
     ck_assert_int_eq(scene_click(m, &s, 40, 10, 3, 3), 0);
