@@ -1000,6 +1000,15 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  a, b, t[MT_Q_HEADS]->st->id, st->bytes_copied, t[MT_Q_HEADS]->strides[2]);
         break;
     case MS_SCORES:
+        if (m->groups > 1) {
+            snprintf(buf, n,
+                     "Each query head scores against its kv head (kv_heads %d): query heads 0..%d "
+                     "share kv head 0 through expand (stride %ld on the group axis, "
+                     "%zu bytes copied). %d heads x %d x %d scores, divided by sqrt(%d) = %.2f.",
+                     c->kv_heads, m->groups - 1, t[MT_K_EXPAND]->strides[2], st->bytes_copied,
+                     c->heads, c->seq, c->seq, m->d_head, sqrt((double)m->d_head));
+            break;
+        }
         snprintf(buf, n,
                  "Each head compares every query token with every key token: %d heads x %d x %d "
                  "scores in a new buffer S%d. Dividing by sqrt(%d) = %.2f keeps them small enough "
@@ -1022,7 +1031,7 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  "Each head mixes the value vectors with its own weights: attn @ V gives head_out, "
                  "a new buffer S%d laid out head after head, %d rows of %d per head.%s",
                  t[MT_HEAD_OUT]->st->id, c->seq, m->d_head,
-                 m->groups > 1 ? " K and V are shared by groups of query heads (expand: stride 0)."
+                 m->groups > 1 ? " V is shared like K: each group of query heads reads one kv head."
                                : "");
         break;
     case MS_BACK:

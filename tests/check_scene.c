@@ -360,6 +360,27 @@ START_TEST(test_nothing_clipped_default)
 }
 END_TEST
 
+/* GQA and MQA runs and a causal one: same promise at 80x24 and 200x60. */
+START_TEST(test_nothing_clipped_variants)
+{
+    const int cfgs[][3] = {{2, 1, 0}, {4, 2, 1}, {8, 2, 0}}; /* heads, kv_heads, causal */
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.causal = cfgs[k][2];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            check_unclipped(m, &s, 80, 24, 0);
+            check_unclipped(m, &s, 200, 60, 0);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
 /* A word is clipped when a row's text stops at the frame's edge mid-word; the
  * test above must be able to see that: a deliberately long status. */
 START_TEST(test_clip_check_can_fail)
@@ -786,6 +807,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_split_animation_sweeps_colour_not_cells);
     tcase_add_test(tc, test_heads_animation_draws_every_value);
     tcase_add_test(tc, test_nothing_clipped_default);
+    tcase_add_test(tc, test_nothing_clipped_variants);
     tcase_add_test(tc, test_clip_check_can_fail);
     tcase_add_test(tc, test_big_config_clips_gracefully);
     tcase_add_test(tc, test_values_share_decimals);
