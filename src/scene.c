@@ -1036,18 +1036,33 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         break;
     case MS_BACK:
         tensor_fmt_strides(a, sizeof a, t[MT_MERGED]);
-        snprintf(buf, n,
-                 "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with %zu "
-                 "bytes copied. But one token's heads now lie %ld floats apart: not contiguous, "
-                 "so view(B, S, D) would fail.",
-                 a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
+        if (tensor_is_contiguous(t[MT_MERGED]))
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. With %d head%s and %d token%s nothing actually changed "
+                     "places: the view is still contiguous.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, c->heads, c->heads == 1 ? "" : "s",
+                     c->seq, c->seq == 1 ? "" : "s");
+        else
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. But one token's heads now lie %ld floats apart: not "
+                     "contiguous, so view(B, S, D) would fail.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
         break;
     case MS_CONTIG:
-        snprintf(buf, n,
-                 ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move into "
-                 "a new storage S%d, token by token, so each token's heads sit side by side. Total "
-                 "copied in the whole pass: %zu bytes.",
-                 floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
+        if (st->bytes_copied == 0)
+            snprintf(buf, n,
+                     ".contiguous() found the tensor already contiguous and returned it as it is: "
+                     "same storage S%d, 0 bytes copied. With more than one head and token it "
+                     "would copy every float into a new buffer.",
+                     t[MT_MERGED_CONTIG]->st->id);
+        else
+            snprintf(buf, n,
+                     ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move "
+                     "into a new storage S%d, token by token, so each token's heads sit side by "
+                     "side. Total copied in the whole pass: %zu bytes.",
+                     floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
         break;
     case MS_CONCAT:
         snprintf(buf, n,
@@ -1059,8 +1074,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         tensor_fmt_dims(a, sizeof a, t[MT_W_O]->ndim, t[MT_W_O]->shape);
         snprintf(buf, n,
                  "W_O %s mixes the heads back together: y = out @ W_O, a new buffer S%d. In the "
-                 "whole pass the engine copied %zu bytes, all of them at step %d.",
-                 a, t[MT_OUT]->st->id, m->bytes_copied_total, MS_CONTIG);
+                 "whole pass the engine copied %zu bytes%s.",
+                 a, t[MT_OUT]->st->id, m->bytes_copied_total,
+                 m->bytes_copied_total ? ", all of them in .contiguous()" : "");
         break;
     }
 }
