@@ -260,6 +260,7 @@ typedef struct Bar {
     long n;          /* floats in the storage */
     int wrap, cw, offw, rows, rows_shown, values;
     int dec; /* decimals, the same for every cell shown */
+    int r0;  /* first row shown (scrolled to keep the lit cell visible) */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -312,9 +313,21 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->cw = w / b->wrap;
     if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* Scrolls so storage offset lit (if any) is on a shown row, then picks the
+ * decimals every shown value fits in. */
+static void bar_scroll(Bar *b, long lit)
+{
+    long first, last;
+    if (b->wrap == 0) return;
+    if (lit >= 0 && lit < b->n && lit / b->wrap >= b->rows_shown)
+        b->r0 = (int)(lit / b->wrap) - b->rows_shown + 1;
+    first = (long)b->r0 * b->wrap;
+    last = first + (long)b->rows_shown * b->wrap;
     b->dec = 2;
-    for (long o = 0; b->values && o < b->n && o < (long)b->rows_shown * b->wrap; o++) {
-        int d = dec_fit(t->st->data[o], b->cw - 1 - b->offw - 1);
+    for (long o = first; b->values && o < b->n && o < last; o++) {
+        int d = dec_fit(b->t->st->data[o], b->cw - 1 - b->offw - 1);
         if (d < b->dec) b->dec = d;
     }
 }
@@ -328,9 +341,11 @@ static int bar_rows_used(const Bar *b)
 /* Position of storage offset o; 0 if hidden. */
 static int bar_pos(const Bar *b, long o, int *px, int *py)
 {
-    if (b->wrap == 0 || o < 0 || o >= b->n || o / b->wrap >= b->rows_shown) return 0;
+    if (b->wrap == 0 || o < 0 || o >= b->n || o / b->wrap < b->r0 ||
+        o / b->wrap >= b->r0 + b->rows_shown)
+        return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
-    *py = b->y + 1 + (int)(o / b->wrap);
+    *py = b->y + 1 + (int)(o / b->wrap) - b->r0;
     return 1;
 }
 
@@ -360,14 +375,15 @@ static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm,
                      double sweep, long filled)
 {
     char full[300];
-    long shown = (long)b->rows_shown * b->wrap;
+    long first = (long)b->r0 * b->wrap, end = first + (long)b->rows_shown * b->wrap;
+    if (end > b->n) end = b->n;
     if (b->wrap && b->rows_shown < b->rows) {
-        snprintf(full, sizeof full, "%s; offsets %ld..%ld hidden", title, shown, b->n - 1);
+        snprintf(full, sizeof full, "%s; showing offsets %ld..%ld", title, first, end - 1);
         title = full;
     }
     text_fit(x->c, b->x, b->y, b->w, title, ST_BOLD);
     if (b->wrap == 0) return;
-    for (long o = 0; o < b->n && o < shown; o++) {
+    for (long o = first; o < end; o++) {
         int px, py, head;
         Style st = ST_NORMAL;
         if (!bar_pos(b, o, &px, &py)) continue;
@@ -391,6 +407,7 @@ int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, i
     ctx.c = c;
     ctx.hx = ctx.hy = -1;
     bar_plan(&b, t, wrap, x, y, w, maxh);
+    bar_scroll(&b, lit);
     if (heads > 0 && d_head > 0 && wrap > 0) {
         hm.wrap = wrap;
         hm.dh = d_head;
@@ -414,6 +431,7 @@ typedef struct Grid {
     int src_labels; /* label rows by the token their storage row came from (the bug view) */
     int dec;        /* decimals, the same for every value shown */
     int d_model, seq;
+    int r0, c0; /* first visual row and column shown (scrolled to the cursor) */
 } Grid;
 
 static int grid_need(const Tensor *t, int layout, int dh, int stacked)
@@ -430,9 +448,19 @@ static int grid_need(const Tensor *t, int layout, int dh, int stacked)
     return 1 + (groups > 1) + R;
 }
 
+/* Column of visual column vc, relative to the grid, given the scroll. */
 static int grid_xrel(const Grid *g, int vc)
 {
-    return g->labelw + vc * g->vw + (g->stacked ? 0 : (vc / g->C) * g->gap);
+    return g->labelw + (vc - g->c0) * g->vw +
+           (g->stacked ? 0 : (vc / g->C - g->c0 / g->C) * g->gap);
+}
+
+static int grid_count_cols(const Grid *g, int VC)
+{
+    int n = 0;
+    while (g->c0 + n < VC && grid_xrel(g, g->c0 + n) + g->vw <= g->w)
+        n++;
+    return n;
 }
 
 static void grid_idx(const Grid *g, int gi, int r, int c, int *idx);
@@ -465,9 +493,7 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     g->vw = VC > 0 ? (w - g->labelw - ngaps * g->gap) / VC : 0;
     if (g->vw > 8) g->vw = 8;
     if (g->vw < 2) g->vw = 6; /* too many columns: show some, with values, and say how many hide */
-    g->vcols_shown = 0;
-    while (g->vcols_shown < VC && grid_xrel(g, g->vcols_shown) + g->vw <= w)
-        g->vcols_shown++;
+    g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
     VR = g->stacked ? g->groups * g->R : g->R;
     if (g->head_rows == 2 && VR + 2 > h)
@@ -481,14 +507,37 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
         g->rows_shown = avail - 1;
     }
     g->hidden_rows = VR - g->rows_shown;
+}
+
+/* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
+ * decimals every shown value fits in. */
+static void grid_scroll(Grid *g, const int *cur)
+{
+    int VC = g->stacked ? g->C : g->groups * g->C;
+    if (cur) {
+        int vr, vc;
+        if (g->layout == LV_FLAT)
+            vr = cur[1], vc = cur[2];
+        else if (g->layout == LV_TOK)
+            vr = cur[1], vc = cur[2] * g->C + cur[3];
+        else if (g->stacked)
+            vr = cur[1] * g->R + cur[2], vc = cur[3];
+        else
+            vr = cur[2], vc = cur[1] * g->C + cur[3];
+        if (g->rows_shown > 0 && vr >= g->rows_shown) g->r0 = vr - g->rows_shown + 1;
+        while (g->vcols_shown > 0 && vc >= g->c0 + g->vcols_shown && g->c0 < VC) {
+            g->c0 = vc - g->vcols_shown + 1 > g->c0 + 1 ? vc - g->vcols_shown + 1 : g->c0 + 1;
+            g->vcols_shown = grid_count_cols(g, VC);
+        }
+    }
     g->dec = 2;
-    for (int vr = 0; g->vw >= 5 && vr < g->rows_shown; vr++)
-        for (int vc = 0; vc < g->vcols_shown; vc++) {
+    for (int vr = g->r0; g->vw >= 5 && vr < g->r0 + g->rows_shown; vr++)
+        for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
             int gi = g->stacked ? vr / g->R : vc / g->C, idx[4];
             int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
             int d;
             grid_idx(g, gi, r, c, idx);
-            d = dec_fit(tensor_get(t, idx), g->vw - 1);
+            d = dec_fit(tensor_get(g->t, idx), g->vw - 1);
             if (d < g->dec) g->dec = d;
         }
 }
@@ -497,9 +546,10 @@ static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
 {
     int vr = g->stacked ? gi * g->R + r : r;
     int vc = g->stacked ? c : gi * g->C + c;
-    if (vr >= g->rows_shown || vc >= g->vcols_shown) return 0;
+    if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
+        return 0;
     *px = g->x + grid_xrel(g, vc);
-    *py = g->y + g->head_rows + vr;
+    *py = g->y + g->head_rows + vr - g->r0;
     return 1;
 }
 
@@ -554,20 +604,21 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
     if (canvas_text_width(buf) > g->w) snprintf(buf, sizeof buf, "%s%s", title, more);
     text_fit(x->c, g->x, g->y, g->w, buf, ST_BOLD);
     if (g->head_rows > 1) {
-        for (int gi = 0; gi < g->groups; gi++) {
-            int vc = gi * g->C;
-            int bw = g->C * g->vw - 1;
-            if (vc >= g->vcols_shown) break;
-            if (vc + g->C > g->vcols_shown) bw = (g->vcols_shown - vc) * g->vw - 1;
+        int end = g->c0 + g->vcols_shown;
+        for (int gi = g->c0 / g->C; gi < g->groups; gi++) {
+            int vc = gi * g->C > g->c0 ? gi * g->C : g->c0;
+            int last = (gi + 1) * g->C < end ? (gi + 1) * g->C : end;
+            int bw = (last - vc) * g->vw - 1;
+            if (vc >= end) break;
             fitf(x->c, g->x + grid_xrel(g, vc), g->y + 1, bw, ST_HEAD(gi),
                  bw >= 6 ? "head %d" : "h%d", gi);
         }
     }
-    for (int vr = 0; vr < g->rows_shown; vr++) {
+    for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
         int gi = g->stacked ? vr / g->R : 0, r = g->stacked ? vr % g->R : vr;
-        int py = g->y + g->head_rows + vr;
+        int py = g->y + g->head_rows + vr - g->r0;
         if (g->stacked) {
-            if (r == 0) fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            if (r == 0 || vr == g->r0) fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
             text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
                      ST_DIM);
         } else {
@@ -585,8 +636,8 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
     char buf[32];
     grid_labels(x, g, title);
     /* only what is visible: a big tensor costs what the screen shows */
-    for (int vr = 0; vr < g->rows_shown; vr++)
-        for (int vc = 0; vc < g->vcols_shown; vc++) {
+    for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++)
+        for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
             int gi = g->stacked ? vr / g->R : vc / g->C;
             int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
             int idx[4], px, py;
@@ -642,7 +693,8 @@ typedef struct Heat {
     int x, y, w, h;
     int H, S, b; /* heads in data, tokens, batch shown */
     int hw, labelw, blockw, per_row, rows_shown, heads_shown;
-    int cols; /* key columns shown (all S unless S is wider than the screen) */
+    int cols;       /* key columns shown (all S unless S is wider than the screen) */
+    int s0, k0, h0; /* first row, column and head shown (scrolled to the cursor) */
 } Heat;
 
 #define SUM_W 5 /* " 1.00" */
@@ -738,20 +790,21 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
     else
         fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head), "head %d", head);
     text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
-    for (int s = 0; s < p->rows_shown; s++) {
+    for (int s = p->s0; s < p->s0 + p->rows_shown; s++) {
         double sum = 0;
         char buf[16];
+        int py = by + 1 + s - p->s0;
         heat_row(src, p->b, head, s, a);
-        text_fit(x->c, bx, by + 1 + s, p->labelw - 1, mha_token_word(s), ST_DIM);
+        text_fit(x->c, bx, py, p->labelw - 1, mha_token_word(s), ST_DIM);
         for (int k = 0; k < p->S; k++) {
             double v = a[k];
-            int px = bx + p->labelw + k * p->hw, py = by + 1 + s;
+            int px = bx + p->labelw + (k - p->k0) * p->hw;
             int masked = src->causal && k > s;
             int idx[4] = {p->b, head, s, k};
             int cw = p->hw - (p->hw > 1); /* a gap column when there is room */
             Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
             sum += v;
-            if (k >= p->cols) continue; /* past the screen: still in the row's sum */
+            if (k < p->k0 || k >= p->k0 + p->cols) continue; /* off screen: still summed */
             if (cur && cur[1] == head && cur[2] == s && cur[3] == k) st = ST_CURSOR;
             if (masked) {
                 canvas_put(x->c, px + cw - 1, py, 0x00D7, st); /* ×: weight 0 by the mask */
@@ -765,9 +818,19 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             if (hit_kind) hit_test(x, px, py, p->hw, hit_kind, idx, -1);
         }
         fmt_num(buf, sizeof buf, sum, 4);
-        text_fit(x->c, bx + p->blockw - 4, by + 1 + s, 4, buf, ST_GOOD);
+        text_fit(x->c, bx + p->blockw - 4, py, 4, buf, ST_GOOD);
     }
     free(a);
+}
+
+/* Scrolls rows, columns and heads so the cursor (b, h, s, k) is shown;
+ * `slots` blocks are for per-head maps. */
+static void heat_scroll(Heat *p, const int *cur, int slots)
+{
+    if (!cur) return;
+    if (p->rows_shown > 0 && cur[2] >= p->rows_shown) p->s0 = cur[2] - p->rows_shown + 1;
+    if (p->cols > 0 && cur[3] >= p->cols) p->k0 = cur[3] - p->cols + 1;
+    if (slots > 0 && cur[1] >= slots) p->h0 = cur[1] - slots + 1;
 }
 
 /* The "hidden" note under a plan, for `heads` blocks wanted. */
@@ -791,8 +854,8 @@ static void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const Hea
                      const int *cur, int hit_kind)
 {
     int slots = p->heads_shown - (single ? 1 : 0);
-    for (int hh = 0; hh < slots && hh < H; hh++)
-        heat_block(x, p, hh, src, hh, NULL, cur, hit_kind);
+    for (int i = 0; i < slots && p->h0 + i < H; i++)
+        heat_block(x, p, i, src, p->h0 + i, NULL, cur, hit_kind);
     if (single) heat_block(x, p, p->heads_shown - 1, single, 0, "one big head", NULL, 0);
     heat_more(x, p, H + (single ? 1 : 0));
 }
@@ -937,6 +1000,15 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  a, b, t[MT_Q_HEADS]->st->id, st->bytes_copied, t[MT_Q_HEADS]->strides[2]);
         break;
     case MS_SCORES:
+        if (m->groups > 1) {
+            snprintf(buf, n,
+                     "Each query head scores against its kv head (kv_heads %d): query heads 0..%d "
+                     "share kv head 0 through expand (stride %ld on the group axis, "
+                     "%zu bytes copied). %d heads x %d x %d scores, divided by sqrt(%d) = %.2f.",
+                     c->kv_heads, m->groups - 1, t[MT_K_EXPAND]->strides[2], st->bytes_copied,
+                     c->heads, c->seq, c->seq, m->d_head, sqrt((double)m->d_head));
+            break;
+        }
         snprintf(buf, n,
                  "Each head compares every query token with every key token: %d heads x %d x %d "
                  "scores in a new buffer S%d. Dividing by sqrt(%d) = %.2f keeps them small enough "
@@ -959,23 +1031,38 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  "Each head mixes the value vectors with its own weights: attn @ V gives head_out, "
                  "a new buffer S%d laid out head after head, %d rows of %d per head.%s",
                  t[MT_HEAD_OUT]->st->id, c->seq, m->d_head,
-                 m->groups > 1 ? " K and V are shared by groups of query heads (expand: stride 0)."
+                 m->groups > 1 ? " V is shared like K: each group of query heads reads one kv head."
                                : "");
         break;
     case MS_BACK:
         tensor_fmt_strides(a, sizeof a, t[MT_MERGED]);
-        snprintf(buf, n,
-                 "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with %zu "
-                 "bytes copied. But one token's heads now lie %ld floats apart: not contiguous, "
-                 "so view(B, S, D) would fail.",
-                 a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
+        if (tensor_is_contiguous(t[MT_MERGED]))
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. With %d head%s and %d token%s nothing actually changed "
+                     "places: the view is still contiguous.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, c->heads, c->heads == 1 ? "" : "s",
+                     c->seq, c->seq == 1 ? "" : "s");
+        else
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. But one token's heads now lie %ld floats apart: not "
+                     "contiguous, so view(B, S, D) would fail.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
         break;
     case MS_CONTIG:
-        snprintf(buf, n,
-                 ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move into "
-                 "a new storage S%d, token by token, so each token's heads sit side by side. Total "
-                 "copied in the whole pass: %zu bytes.",
-                 floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
+        if (st->bytes_copied == 0)
+            snprintf(buf, n,
+                     ".contiguous() found the tensor already contiguous and returned it as it is: "
+                     "same storage S%d, 0 bytes copied. With more than one head and token it "
+                     "would copy every float into a new buffer.",
+                     t[MT_MERGED_CONTIG]->st->id);
+        else
+            snprintf(buf, n,
+                     ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move "
+                     "into a new storage S%d, token by token, so each token's heads sit side by "
+                     "side. Total copied in the whole pass: %zu bytes.",
+                     floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
         break;
     case MS_CONCAT:
         snprintf(buf, n,
@@ -987,8 +1074,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         tensor_fmt_dims(a, sizeof a, t[MT_W_O]->ndim, t[MT_W_O]->shape);
         snprintf(buf, n,
                  "W_O %s mixes the heads back together: y = out @ W_O, a new buffer S%d. In the "
-                 "whole pass the engine copied %zu bytes, all of them at step %d.",
-                 a, t[MT_OUT]->st->id, m->bytes_copied_total, MS_CONTIG);
+                 "whole pass the engine copied %zu bytes%s.",
+                 a, t[MT_OUT]->st->id, m->bytes_copied_total,
+                 m->bytes_copied_total ? ", all of them in .contiguous()" : "");
         break;
     }
 }
@@ -1052,11 +1140,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             long n = (long)t->st->n, filled = -1;
             double ph = anim ? x->s.anim * (double)n : -1;
             bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
+            bar_scroll(&src, cur ? (long)tensor_offset_of(from, cur) : -1);
             snprintf(title, sizeof title, "from: storage S%d (head_out), heads first",
                      from->st->id);
             bar_draw(x, &src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
             yy += bar_rows_used(&src);
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+            bar_scroll(&bar, lit);
             if (anim) filled = (long)ph;
             snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id,
                      n, n * (long)sizeof(float));
@@ -1081,6 +1171,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
             if (x->s.step == MS_INPUT) what = "the input";
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h);
+            bar_scroll(&bar, lit);
             snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, bar.n,
                      bar.n * (long)sizeof(float), what);
             bar_draw(x, &bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
@@ -1099,11 +1190,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
                      m->cfg.batch);
         }
         grid_plan(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked);
+        grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
             Grid a;
             char ta[160];
             const Tensor *ts = m->t[MT_Q_SPLIT];
             grid_plan(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0);
+            grid_scroll(&a, NULL);
             tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
             snprintf(ta, sizeof ta, "regrouping by head...");
             grid_draw_regroup(x, &a, &g, ta, title, &hm, x->s.anim);
@@ -1151,15 +1244,18 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     /* how many rows the heatmaps want; the candy bar gets what is left */
     heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
     heat_h = 1 + heat_rows_used(&p) + note_rows;
-    if (!noscale && bh - heat_h - 1 >= 3) {
+    /* inspecting: the storage row of the cursor is always shown, heatmaps give way */
+    if (!noscale && (bh - heat_h - 1 >= 3 || cur)) {
         Bar bar;
         HeadMap hm = headmap_of(t, 1, 0);
         int avail = bh - heat_h - 1;
+        if (avail < 2) avail = 2;
         bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
+        bar_scroll(&bar, cur ? (long)tensor_offset_of(t, cur) : -1);
         snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer", t->st->id,
                  bar.n, bar.n * (long)sizeof(float));
         bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
-        hy += bar_rows_used(&bar) + 1;
+        hy += bar_rows_used(&bar) + (avail >= 3);
     }
     tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
     if (noscale) {
@@ -1168,8 +1264,10 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
         text_fit(x->c, bx, hy, half, "with / sqrt(dh): attn", ST_BOLD);
         text_fit(x->c, bx + half + 2, hy, half, "without / sqrt(dh)", ST_BAD);
         heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_scroll(&p, cur, p.heads_shown);
         heat_set(x, &p, &attn, H, NULL, cur, 1);
         heat_plan(&q, H, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+        q.s0 = p.s0, q.k0 = p.k0, q.h0 = p.h0; /* the same rows, side by side */
         heat_set(x, &q, &raw, H, NULL, NULL, 0);
         fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
              "largest weight in a row, on average: %.2f with the scale, %.2f without",
@@ -1184,10 +1282,13 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
             int half = (bw - 2) / 2;
             Heat q;
             heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+            heat_scroll(&p, cur, p.heads_shown);
             heat_set(x, &p, &attn, H, NULL, cur, 1);
             heat_plan(&q, 1, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+            q.s0 = p.s0, q.k0 = p.k0;
             heat_block(x, &q, 0, &big, 0, "one big head", NULL, 0);
         } else {
+            heat_scroll(&p, cur, p.heads_shown - single);
             heat_set(x, &p, &attn, H, single ? &big : NULL, cur, 1);
         }
         if (single) {
@@ -1221,16 +1322,19 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     candy_h = bh - need - 1;
     if (candy_h < 3) candy_h = bh - need;
     bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
+    bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);
     snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
              q->st->id);
     bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
     grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
+    grid_scroll(&gw, cur);
     gw.src_labels = 1;
     gw.d_model = m->cfg.d_model;
     gw.seq = m->cfg.seq;
     grid_draw(x, &gw, "bug: Q_wrong = Q.view(B, H, S, dh)", &hm, cur);
     grid_plan(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, by + bh - need, half, need,
               stacked);
+    grid_scroll(&gr, cur); /* the same rows as the bug beside it */
     gr.src_labels = 1;
     gr.d_model = m->cfg.d_model;
     gr.seq = m->cfg.seq;
@@ -1452,7 +1556,6 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py)
     c = canvas_new(w, h);
     if (!c) return 0;
     ctx_init(&ctx, c, 0, 0, w, h, m, s);
-    ctx.s.inspect = 1; /* lay out as inspect mode will */
     ctx.hx = px, ctx.hy = py;
     draw_all(&ctx);
     canvas_free(c);

@@ -360,6 +360,27 @@ START_TEST(test_nothing_clipped_default)
 }
 END_TEST
 
+/* GQA and MQA runs and a causal one: same promise at 80x24 and 200x60. */
+START_TEST(test_nothing_clipped_variants)
+{
+    const int cfgs[][3] = {{2, 1, 0}, {4, 2, 1}, {8, 2, 0}}; /* heads, kv_heads, causal */
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.causal = cfgs[k][2];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            check_unclipped(m, &s, 80, 24, 0);
+            check_unclipped(m, &s, 200, 60, 0);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
 /* A word is clipped when a row's text stops at the frame's edge mid-word; the
  * test above must be able to see that: a deliberately long status. */
 START_TEST(test_clip_check_can_fail)
@@ -531,6 +552,38 @@ START_TEST(test_inspect_offset_and_lit_cell)
 }
 END_TEST
 
+/* On a run too big for the screen, the views scroll so the cursor and its
+ * storage cell stay visible. */
+START_TEST(test_inspect_scrolls_big_runs)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.seq = 16, cfg.d_model = 64, cfg.heads = 8, cfg.kv_heads = 8;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    const int steps[] = {MS_INPUT, MS_SPLIT,  MS_HEADS,  MS_SCORES, MS_SOFTMAX,
+                         MS_BACK,  MS_CONTIG, MS_CONCAT, MS_OUT};
+    const int curs[][4] = {{0, 15, 7, 7}, {0, 12, 6, 5}, {0, 15, 63, 0}};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++)
+        for (size_t j = 0; j < 3; j++) {
+            SceneState s = scene_state_default();
+            s.step = steps[k];
+            s.inspect = 1;
+            memcpy(s.cur, curs[j], sizeof s.cur);
+            const Tensor *t = m->t[scene_inspect_tensor(&s)];
+            for (int d = 0; d < t->ndim; d++)
+                if (s.cur[d] >= t->shape[d]) s.cur[d] = t->shape[d] - 1;
+            Canvas *c = draw(m, &s, 80, 24);
+            ck_assert_msg(su_count_style(c, ST_CURSOR, NULL, NULL) > 0,
+                          "step %d cur %zu: no cursor", steps[k], j);
+            ck_assert_msg(lit_shows(c, (long)tensor_offset_of(t, s.cur)), "step %d cur %zu: no lit",
+                          steps[k], j);
+            canvas_free(c);
+        }
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_inspect_tensor_per_step)
 {
     SceneState s = scene_state_default();
@@ -605,6 +658,19 @@ START_TEST(test_click_selects_cells)
     int want[4] = {0, 1, 2, 3};
     ck_assert_uint_eq(tensor_offset_of(m->t[MT_Q_HEADS], s.cur),
                       tensor_offset_of(m->t[MT_Q_HEADS], want));
+    /* not inspecting yet: the frame as drawn is what is hit */
+    s.inspect = 0;
+    memset(s.cur, 0, sizeof s.cur);
+    s.step = MS_SPLIT;
+    c = draw(m, &s, 80, 24);
+    int gy = su_find_row(c, "logical view", 0);
+    ck_assert_int_ge(gy, 0);
+    int cy2 = su_find_row(c, "cat ", gy), cx2 = su_find_col(c, cy2, "cat ") + 6;
+    canvas_free(c);
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, cx2, cy2), 1);
+    ck_assert_int_eq(s.cur[1], 1); /* cat */
+    ck_assert_int_eq(s.cur[2], 0); /* head 0 */
+    ck_assert_int_eq(s.cur[3], 0); /* first dim */
     /* the title row is not a cell */
     ck_assert_int_eq(scene_click(m, &s, 80, 24, 3, 0), 0);
     ck_assert_int_eq(scene_click(m, &s, 40, 10, 3, 3), 0);
@@ -741,11 +807,13 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_split_animation_sweeps_colour_not_cells);
     tcase_add_test(tc, test_heads_animation_draws_every_value);
     tcase_add_test(tc, test_nothing_clipped_default);
+    tcase_add_test(tc, test_nothing_clipped_variants);
     tcase_add_test(tc, test_clip_check_can_fail);
     tcase_add_test(tc, test_big_config_clips_gracefully);
     tcase_add_test(tc, test_values_share_decimals);
     tcase_add_test(tc, test_enlarge_screen);
     tcase_add_test(tc, test_inspect_offset_and_lit_cell);
+    tcase_add_test(tc, test_inspect_scrolls_big_runs);
     tcase_add_test(tc, test_inspect_tensor_per_step);
     tcase_add_test(tc, test_cursor_move_clamps);
     tcase_add_test(tc, test_click_selects_cells);
