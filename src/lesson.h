@@ -104,6 +104,7 @@ typedef struct LessonView {
     int pane;         /* narrow terminals: 0 the text, 1 the picture */
     int revealed;     /* the answer to the page's question is shown */
     int done;         /* the page was finished before (a mark in the header) */
+    int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
     const char *hint; /* bottom line; NULL for the default key hint */
 } LessonView;
 

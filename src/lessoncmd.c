@@ -129,7 +129,7 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
             rc = EXIT_USAGE;
             break;
         }
-        LessonView v = {pane, 1, 0, NULL};
+        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii};
         lesson_draw(c, l, p, &t, m, &v);
         printf("--- %s page %d/%d (%ldx%ld)\n", l->name, p + 1, l->npages, cols, rows);
         if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;

@@ -278,8 +278,11 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
         app_draw_status(c, ui, "r reload  PgUp back  PgDn next  q lessons");
         return;
     }
-    LessonView v = {ps->pane, ps->revealed,
-                    ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page), hint};
+    LessonView v = {.pane = ps->pane,
+                    .revealed = ps->revealed,
+                    .done = ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page),
+                    .ascii = ui->ascii,
+                    .hint = hint};
     lesson_draw(c, ps->l, ps->page, &ps->t, ps->m, &v);
 }
 
@@ -443,7 +446,9 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
             int x = 48;
             for (int p = 0; p < it->npages && x < c->w - 8; p++, x++)
                 canvas_put(c, x, y,
-                           mn->prog && progress_done(&mn->prog->p, it->name, p) ? 0x25A0 : 0x00B7,
+                           mn->prog && progress_done(&mn->prog->p, it->name, p)
+                               ? (ui->ascii ? '#' : 0x25A0)
+                               : (ui->ascii ? '.' : 0x00B7),
                            done == it->npages ? ST_GOOD : ST_HEAD0); /* ■ done, · not yet */
             canvas_printf(c, x + 1, y, done == it->npages ? ST_GOOD : ST_DIM, "%d/%d", done,
                           it->npages);

@@ -299,7 +299,9 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
-             v->done ? "\xE2\x9C\x93" : ""); /* ✓ */
+             !v->done   ? ""
+             : v->ascii ? "(done)"
+                        : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
     canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
@@ -363,7 +365,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
             if (!c) break;
-            LessonView v = {0, 1, 0, NULL};
+            LessonView v = {.revealed = 1};
             if (lesson_draw(c, l, p, &t, m, &v)) {
                 snprintf(msg, sizeof msg,
                          "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",

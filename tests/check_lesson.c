@@ -116,7 +116,7 @@ START_TEST(variants_picture)
     LessonPageText t;
     ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
     Canvas *c = canvas_new(120, 40);
-    LessonView v = {0, 1, 0, NULL};
+    LessonView v = {.revealed = 1};
     ck_assert_int_eq(lesson_draw(c, l, 0, &t, m, &v), 0);
     ck_assert(canvas_contains(c, "GQA  kv_heads 2"));
     ck_assert(canvas_contains(c, "q0 q1 -> kv0"));
@@ -363,7 +363,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
             static const int sz[][2] = {{80, 24}, {120, 40}};
             for (int k = 0; k < 2; k++) {
                 Canvas *c = canvas_new(sz[k][0], sz[k][1]);
-                LessonView v = {0, 1, 0, NULL};
+                LessonView v = {.revealed = 1};
                 ck_assert_msg(lesson_draw(c, l, p, &t, m, &v) == 0, "%s page %d clipped at %dx%d",
                               l->path, p + 1, sz[k][0], sz[k][1]);
                 ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title",
