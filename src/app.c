@@ -6,6 +6,7 @@
  * UI_* flags; neither touches the terminal (tui.c does).
  */
 #include "app.h"
+#include "lessonui.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -594,6 +595,9 @@ static const struct {
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Help", "every key, in one table", help_open},
+    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
+    {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
 

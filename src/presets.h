@@ -1,0 +1,43 @@
+/* presets.h - real model shapes (assets/models.presets), parsed.
+ *
+ * Pure: text in, table out.  The file format is documented at the top of
+ * assets/models.presets.  Used by the KV-cache calculator (kv.c) and by lesson
+ * text ({preset llama-2-7b d_model}).
+ */
+#ifndef MHAVIZ_PRESETS_H
+#define MHAVIZ_PRESETS_H
+
+#include <stddef.h>
+
+#define PRESETS_FILE "assets/models.presets"
+
+typedef struct Preset {
+    char name[40];  /* "llama-2-70b" */
+    char title[80]; /* "Llama 2 70B" */
+    long layers, heads, kv_heads, d_head, d_model;
+    long context; /* trained context length; 0 when the file gives none */
+    char source[400];
+    char note[400]; /* "" when none */
+    int line;       /* line of its "[name]" in the file */
+} Preset;
+
+typedef struct PresetList {
+    Preset *v;
+    int n;
+} PresetList;
+
+/* Parses text (file is the name used in errors).  0 and *out filled (free with
+ * presets_free), or -1 with "file:line: message" in err and *out empty. */
+int presets_parse(const char *file, const char *text, PresetList *out, char *err, size_t errlen);
+void presets_free(PresetList *p);
+
+/* The preset called name, or NULL. */
+const Preset *presets_find(const PresetList *p, const char *name);
+
+/* The compiled-in assets/models.presets; same return as presets_parse. */
+int presets_builtin(PresetList *out, char *err, size_t errlen);
+
+/* "GQA", "MQA" or "MHA" for a heads / kv_heads pair. */
+const char *presets_kind(long heads, long kv_heads);
+
+#endif
