@@ -189,12 +189,20 @@ keys C-l; expect "Ctrl-L redraw" "step 5/10"
 keys q
 expect_exit "q" 0
 
-# ---- the home menu --------------------------------------------------------------
-run 80 24 "${UTF8[@]}" -- --no-animation
+# ---- the home menu: every entry opens and q comes back -----------------------------
+run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
-keys Enter; expect "home opens the walk" "step 0/10"
+entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
+if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
+for n in $entries; do
+    keys "$n"
+    if wait_gone "multi-head attention, the way"; then ok; else bad "home entry $n did not open"; fi
+    keys q
+    expect "back home from entry $n" "multi-head attention, the way"
+done
+keys Down Enter; expect "home opens the walk" "step 0/10" # Down wraps from Help, the last opened
 keys q; expect "q goes back home" "multi-head attention"
-keys Down Enter; expect "home opens help" "mhaviz keys"
+keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys"
 keys Escape; expect "Esc goes back home" "Walkthrough"
 keys q
 if wait_for "EXIT="; then ok; else bad "home q: did not exit"; fi
