@@ -30,6 +30,7 @@
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
+#define TUI_MAX_READ_ERRORS 100     /* failed blocking reads in a row: the terminal is gone */
 
 static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
 
@@ -267,7 +268,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
     }
 
     Canvas *cv = NULL;
-    int rc = 0, redraw = 1, animating = 0;
+    int rc = 0, redraw = 1, animating = 0, read_errors = 0;
     double last_tick = 0;
     err[0] = 0;
     while (n > 0 && !tui_signal) {
@@ -297,9 +298,20 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         }
         wtimeout(stdscr, wait_ms);
         wint_t wch = 0;
+        errno = 0;
         int r = wget_wch(stdscr, &wch);
         if (tui_signal) break;
-        if (r == ERR) continue; /* timeout (tick next) or EINTR from a signal we ignore */
+        if (r == ERR) {
+            /* A timeout (tick next) or EINTR.  A blocking read that keeps
+             * failing means the terminal is gone: stop rather than spin. */
+            if (wait_ms < 0 && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
+                snprintf(err, sizeof err, "cannot read the terminal any more");
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        read_errors = 0;
         int k = tui_key(r, wch, ui);
         if (k < 0) continue;
         if (k == UI_K_RESIZE) {

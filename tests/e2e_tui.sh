@@ -217,6 +217,13 @@ if wait_still 300; then ok; else bad "the animation did not end"; fi
 keys q
 expect_exit "q after an animation" 0
 
+# ---- autoplay steps by itself; p stops it ------------------------------------------
+run 80 24 "${UTF8[@]}" -- walk --no-animation --autoplay 1
+expect "autoplay: step 1 by itself" "step 1/10"
+expect "autoplay: step 2 by itself" "step 2/10"
+keys p; expect "p stops autoplay" "autoplay off"
+keys q; expect_exit "autoplay" 0
+
 # ---- signals restore the terminal ------------------------------------------------
 run 80 24 "${UTF8[@]}" -- walk
 expect "walk for Ctrl-C" "step 0/10"
@@ -259,6 +266,12 @@ run 80 24 "${UTF8[@]}" -- walk --step split --no-animation --color=never
 expect "--color=never run" "step 2/10"
 if [ "$(colours)" -eq 0 ]; then ok; else bad "--color=never: colours drawn"; fi
 keys q; expect_exit "--color=never" 0
+
+run 80 24 "${UTF8[@]}" TERM=vt100 -- walk --step split --no-animation
+expect "a terminal without colours" "step 2/10"
+if [ "$(colours)" -eq 0 ]; then ok; else bad "TERM=vt100: colours drawn"; fi
+keys q # vt100 has no alternate screen: the frame stays, only the exit code tells
+if wait_for "EXIT=0"; then ok; else bad "TERM=vt100: exit code is not 0"; fi
 
 # a non-UTF-8 locale gets ASCII glyphs
 nonascii() { screen | LC_ALL=C grep -c $'[\x80-\xff]'; }
