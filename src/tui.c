@@ -84,7 +84,11 @@ static void tui_styles(int color)
         if (t[i].dim) a |= A_DIM;
         tui_attr[i] = a;
         tui_pair[i] = 0;
-        if (color && (t[i].fg >= 0 || t[i].bg >= 0)) {
+        /* In colour every style has a pair, ST_NORMAL too (default on
+         * default): going from a head's colour back to plain text is then a
+         * pair switch, not sgr0 plus a colour reset, which halves the bytes
+         * of a candy bar row. */
+        if (color) {
             init_pair((short)(i + 1), t[i].fg, t[i].bg);
             tui_pair[i] = (short)(i + 1);
         }
