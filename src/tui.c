@@ -30,7 +30,7 @@
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
-#define TUI_MAX_READ_ERRORS 100     /* failed blocking reads in a row: the terminal is gone */
+#define TUI_MAX_READ_ERRORS 100    /* failed blocking reads in a row: the terminal is gone */
 
 static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
 
@@ -105,10 +105,13 @@ static void tui_blit(const Canvas *c, int ascii)
             int st = cell->style < ST_COUNT ? cell->style : ST_NORMAL;
             wchar_t wc[2] = {0, 0};
             uint32_t ch = cell->ch ? cell->ch : ' ';
-            if (ascii || ch < 0x20 || ch > 0x10FFFF)
-                wc[0] = (wchar_t)(ch < 0x80 && ch >= 0x20 ? (char)ch : canvas_ascii(ch));
-            else
-                wc[0] = (wchar_t)ch;
+            wc[0] = (wchar_t)ch;
+            /* ASCII table when asked; also for any glyph this locale cannot
+             * show in exactly one column (a cell is one column). */
+            if (ch >= 0x80 && (ascii || ch > 0x10FFFF || wcwidth(wc[0]) != 1))
+                wc[0] = (wchar_t)canvas_ascii(ch);
+            else if (ch < 0x20 || ch == 0x7f)
+                wc[0] = ' ';
             cchar_t cc;
             setcchar(&cc, wc, tui_attr[st], tui_pair[st], NULL);
             mvwadd_wch(stdscr, y, x, &cc); /* ERR at the bottom-right corner, cell written */
