@@ -267,6 +267,10 @@ expect "--color=never run" "step 2/10"
 if [ "$(colours)" -eq 0 ]; then ok; else bad "--color=never: colours drawn"; fi
 keys q; expect_exit "--color=never" 0
 
+run 80 24 "${UTF8[@]}" NO_COLOR=1 -- walk --step split --no-animation --color=always
+expect "--color=always run" "step 2/10"
+if [ "$(colours)" -gt 0 ]; then ok; else bad "--color=always: no colours (it wins over NO_COLOR)"; fi
+keys q; expect_exit "--color=always" 0
 run 80 24 "${UTF8[@]}" TERM=vt100 -- walk --step split --no-animation
 expect "a terminal without colours" "step 2/10"
 if [ "$(colours)" -eq 0 ]; then ok; else bad "TERM=vt100: colours drawn"; fi
