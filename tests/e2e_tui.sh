@@ -16,7 +16,8 @@ RUNS=0
 SOCK="$SOCK_BASE-0"
 TMP=$(mktemp -d)
 # ncurses leaks inside a failed newterm (bad TERM); see the file.
-export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export LSAN_OPTIONS="suppressions=$HERE/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 PASS=0
 FAIL=0
 
