@@ -7,5 +7,6 @@
 int cmd_export(int argc, char **argv); /* export.c */
 int cmd_kv(int argc, char **argv);     /* kv.c */
 int cmd_lesson(int argc, char **argv); /* lessoncmd.c */
+int cmd_quiz(int argc, char **argv);   /* quiz_cmd.c */
 
 #endif

@@ -15,6 +15,7 @@ static const struct {
     {"export", cmd_export, "print every tensor of the pipeline as JSON"},
     {"kv", cmd_kv, "KV-cache bytes for real models: MHA vs GQA vs MQA"},
     {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
+    {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
 };
 
 static int usage(FILE *f)
