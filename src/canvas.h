@@ -24,6 +24,20 @@ typedef enum {
     ST_COUNT
 } Style;
 
+/* How a style looks.  Colours are 0-7 in the ANSI / curses COLOR_* order
+ * (black red green yellow blue magenta cyan white), -1 = terminal default.
+ * canvas_styles is the colour theme; canvas_styles_mono the theme for NO_COLOR
+ * and terminals without colour, where heads and heat levels are told apart by
+ * attributes alone (the heatmap glyphs also carry the level as a shade). */
+typedef struct CanvasStyleSpec {
+    const char *name; /* "head0": for tests and debugging */
+    signed char fg, bg;
+    unsigned char bold, reverse, underline, dim;
+} CanvasStyleSpec;
+
+extern const CanvasStyleSpec canvas_styles[ST_COUNT];
+extern const CanvasStyleSpec canvas_styles_mono[ST_COUNT];
+
 #define ST_HEAD(h) ((Style)(ST_HEAD0 + ((h) % 8)))
 #define ST_HEAT(l) ((Style)(ST_HEAT0 + ((l) < 0 ? 0 : (l) > 4 ? 4 : (l))))
 
@@ -46,6 +60,8 @@ void canvas_clear(Canvas *c);
 void canvas_put(Canvas *c, int x, int y, uint32_t ch, Style st);
 /* UTF-8 text, one cell per code point; returns the columns it used (clipped). */
 int canvas_text(Canvas *c, int x, int y, const char *utf8, Style st);
+/* Columns utf8 takes (one per code point, invalid bytes count one each). */
+int canvas_text_width(const char *utf8);
 int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 5, 6)))
@@ -67,7 +83,8 @@ int canvas_contains(const Canvas *c, const char *s);
 /* ASCII stand-in for a glyph: box lines -> + - |, shades -> . : # @, arrows -> > <. */
 char canvas_ascii(uint32_t ch);
 
-/* Whole canvas as text: color 0 plain, 1 ANSI SGR per style.  Trailing spaces
+/* Whole canvas as text: color 0 plain, 1 ANSI SGR per style (canvas_styles),
+ * 2 ANSI attributes only (canvas_styles_mono: bold/underline/reverse/dim).  Trailing spaces
  * are trimmed from each line.  Returns 0, or -1 on a write error. */
 int canvas_write(const Canvas *c, FILE *f, int ascii, int color);
 

@@ -1,0 +1,331 @@
+/* check_canvas.c - the cell grid: text, UTF-8, clipping, wrap, ASCII, writer. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+
+static char *row(const Canvas *c, int y)
+{
+    static char buf[4096];
+    return canvas_row(c, y, 0, buf, sizeof buf);
+}
+
+/* Row y without trailing spaces. */
+static char *trimmed(const Canvas *c, int y)
+{
+    char *r = row(c, y);
+    size_t n = strlen(r);
+    while (n > 0 && r[n - 1] == ' ')
+        r[--n] = '\0';
+    return r;
+}
+
+START_TEST(test_new_rejects_bad_sizes)
+{
+    ck_assert_ptr_null(canvas_new(0, 5));
+    ck_assert_ptr_null(canvas_new(5, 0));
+    ck_assert_ptr_null(canvas_new(-3, 2));
+    Canvas *c = canvas_new(3, 2);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(canvas_at(c, 2, 1)->ch, ' ');
+    ck_assert_int_eq(canvas_at(c, 2, 1)->style, ST_NORMAL);
+    ck_assert_ptr_null(canvas_at(c, 3, 0));
+    ck_assert_ptr_null(canvas_at(c, 0, -1));
+    canvas_free(c);
+    canvas_free(NULL);
+}
+END_TEST
+
+START_TEST(test_text_and_clip)
+{
+    Canvas *c = canvas_new(10, 3);
+    ck_assert_int_eq(canvas_text(c, 2, 0, "hello", ST_BOLD), 5);
+    ck_assert_str_eq(row(c, 0), "  hello   ");
+    ck_assert_int_eq(canvas_at(c, 2, 0)->style, ST_BOLD);
+    ck_assert_int_eq(canvas_at(c, 1, 0)->style, ST_NORMAL);
+    /* clipped at the right edge: only the columns that fit count */
+    ck_assert_int_eq(canvas_text(c, 7, 1, "abcdef", ST_NORMAL), 3);
+    ck_assert_str_eq(row(c, 1), "       abc");
+    /* starting left of the canvas: the visible tail is drawn */
+    ck_assert_int_eq(canvas_text(c, -2, 2, "xyz", ST_NORMAL), 1);
+    ck_assert_str_eq(trimmed(c, 2), "z");
+    /* off the canvas vertically: nothing, no crash */
+    ck_assert_int_eq(canvas_text(c, 0, 3, "no", ST_NORMAL), 0);
+    ck_assert_int_eq(canvas_text(c, 0, -1, "no", ST_NORMAL), 0);
+    canvas_put(c, 99, 99, 'x', ST_NORMAL);
+    canvas_clear(c);
+    ck_assert_str_eq(trimmed(c, 0), "");
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_utf8_decode)
+{
+    Canvas *c = canvas_new(12, 2);
+    /* "aé→░" is four code points, four cells */
+    ck_assert_int_eq(canvas_text(c, 0, 0, "a\xc3\xa9\xe2\x86\x92\xe2\x96\x91", ST_NORMAL), 4);
+    ck_assert_uint_eq(canvas_at(c, 0, 0)->ch, 'a');
+    ck_assert_uint_eq(canvas_at(c, 1, 0)->ch, 0xE9);
+    ck_assert_uint_eq(canvas_at(c, 2, 0)->ch, 0x2192);
+    ck_assert_uint_eq(canvas_at(c, 3, 0)->ch, 0x2591);
+    ck_assert_int_eq(canvas_text_width("a\xc3\xa9\xe2\x86\x92"), 3);
+    /* invalid: lone continuation, truncated sequence, overlong '/', surrogate,
+     * a control character: each becomes U+FFFD, nothing is skipped silently */
+    ck_assert_int_eq(canvas_text(c, 0, 1, "\x80" "x" "\xe2\x86" "\xc0\xaf" "\xed\xa0\x80" "\x1b", ST_NORMAL), 10);
+    ck_assert_uint_eq(canvas_at(c, 0, 1)->ch, 0xFFFD);
+    ck_assert_uint_eq(canvas_at(c, 1, 1)->ch, 'x');
+    ck_assert_uint_eq(canvas_at(c, 2, 1)->ch, 0xFFFD);
+    ck_assert_uint_eq(canvas_at(c, 9, 1)->ch, 0xFFFD);
+    for (int x = 0; x < 10; x++)
+        ck_assert_uint_ne(canvas_at(c, x, 1)->ch, 0x1b);
+    /* a string cut in the middle of a sequence at the NUL */
+    ck_assert_int_eq(canvas_text_width("ab\xe2"), 3);
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_printf_long)
+{
+    Canvas *c = canvas_new(400, 1);
+    char big[350];
+    memset(big, 'q', sizeof big - 1);
+    big[sizeof big - 1] = '\0';
+    ck_assert_int_eq(canvas_printf(c, 0, 0, ST_NORMAL, "%d:%s", 42, big), 352);
+    ck_assert(strncmp(row(c, 0), "42:qqq", 6) == 0);
+    ck_assert_int_eq(canvas_at(c, 351, 0)->ch, 'q');
+    ck_assert_int_eq(canvas_at(c, 352, 0)->ch, ' ');
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_fill_style_box)
+{
+    Canvas *c = canvas_new(6, 4);
+    canvas_fill(c, 1, 1, 10, 10, '#', ST_DIM); /* clipped */
+    ck_assert_str_eq(row(c, 0), "      ");
+    ck_assert_str_eq(row(c, 3), " #####");
+    canvas_style(c, 0, 3, 2, 1, ST_BAD);
+    ck_assert_int_eq(canvas_at(c, 1, 3)->style, ST_BAD);
+    ck_assert_int_eq(canvas_at(c, 1, 3)->ch, '#');
+    ck_assert_int_eq(canvas_at(c, 2, 3)->style, ST_DIM);
+    canvas_clear(c);
+    canvas_box(c, 0, 0, 6, 4, ST_FRAME);
+    ck_assert_str_eq(row(c, 0), "┌────┐");
+    ck_assert_str_eq(row(c, 1), "│    │");
+    ck_assert_str_eq(row(c, 3), "└────┘");
+    char buf[64];
+    ck_assert_str_eq(canvas_row(c, 0, 1, buf, sizeof buf), "+----+");
+    ck_assert_str_eq(canvas_row(c, 2, 1, buf, sizeof buf), "|    |");
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_row_buffer_never_splits_a_character)
+{
+    Canvas *c = canvas_new(4, 1);
+    char buf[6];
+    canvas_text(c, 0, 0, "a→→b", ST_NORMAL); /* 1 + 3 + 3 + 1 bytes */
+    canvas_row(c, 0, 0, buf, sizeof buf);  /* room for 5 bytes */
+    ck_assert_str_eq(buf, "a→");
+    canvas_row(c, 0, 1, buf, sizeof buf);
+    ck_assert_str_eq(buf, "a>>b");
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_wrap_words)
+{
+    Canvas *c = canvas_new(12, 6);
+    int n = canvas_wrap(c, 1, 0, 10, 6, "the cat sat on the warm mat", ST_NORMAL);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(trimmed(c, 0), " the cat");
+    ck_assert_str_eq(trimmed(c, 1), " sat on the");
+    ck_assert_str_eq(trimmed(c, 2), " warm mat");
+    /* nothing written outside the column */
+    for (int y = 0; y < 6; y++) {
+        ck_assert_int_eq(canvas_at(c, 0, y)->ch, ' ');
+        ck_assert_int_eq(canvas_at(c, 11, y)->ch, ' ');
+    }
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_wrap_long_word_and_newline)
+{
+    Canvas *c = canvas_new(6, 6);
+    int n = canvas_wrap(c, 0, 0, 4, 6, "ab abcdefghij\ncd", ST_NORMAL);
+    ck_assert_int_eq(n, 5);
+    ck_assert_str_eq(trimmed(c, 0), "ab");
+    ck_assert_str_eq(trimmed(c, 1), "abcd"); /* only a word wider than the column splits */
+    ck_assert_str_eq(trimmed(c, 2), "efgh");
+    ck_assert_str_eq(trimmed(c, 3), "ij");
+    ck_assert_str_eq(trimmed(c, 4), "cd");
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_wrap_truncates_with_ellipsis)
+{
+    Canvas *c = canvas_new(12, 3);
+    int n = canvas_wrap(c, 0, 0, 10, 2, "one two three four five six", ST_NORMAL);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(trimmed(c, 0), "one two");
+    ck_assert_str_eq(trimmed(c, 1), "three...");
+    ck_assert_str_eq(trimmed(c, 2), "");
+    ck_assert_int_eq(canvas_wrap(c, 0, 0, 0, 3, "x", ST_NORMAL), 0);
+    ck_assert_int_eq(canvas_wrap(c, 0, 0, 5, 0, "x", ST_NORMAL), 0);
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_contains)
+{
+    Canvas *c = canvas_new(20, 3);
+    canvas_text(c, 3, 2, "offset = 23", ST_NORMAL);
+    ck_assert(canvas_contains(c, "offset = 23"));
+    ck_assert(!canvas_contains(c, "offset = 24"));
+    canvas_text(c, 0, 0, "a·b", ST_NORMAL);
+    ck_assert(canvas_contains(c, "a·b"));
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_ascii_map)
+{
+    ck_assert_int_eq(canvas_ascii('A'), 'A');
+    ck_assert_int_eq(canvas_ascii(0x2500), '-');
+    ck_assert_int_eq(canvas_ascii(0x2502), '|');
+    ck_assert_int_eq(canvas_ascii(0x250C), '+');
+    ck_assert_int_eq(canvas_ascii(0x253C), '+');
+    ck_assert_int_eq(canvas_ascii(0x2591), '.');
+    ck_assert_int_eq(canvas_ascii(0x2592), ':');
+    ck_assert_int_eq(canvas_ascii(0x2593), '#');
+    ck_assert_int_eq(canvas_ascii(0x2588), '@');
+    ck_assert_int_eq(canvas_ascii(0x2192), '>');
+    ck_assert_int_eq(canvas_ascii(0x2190), '<');
+    ck_assert_int_eq(canvas_ascii(0x2191), '^');
+    ck_assert_int_eq(canvas_ascii(0x2193), 'v');
+    ck_assert_int_eq(canvas_ascii(0x00B7), '*');
+    ck_assert_int_eq(canvas_ascii(0x4E2D), '?');
+    ck_assert_int_eq(canvas_ascii(0xFFFD), '?');
+    ck_assert_int_eq(canvas_ascii(0x1F600), '?');
+    ck_assert_int_eq(canvas_ascii(7), '?');
+}
+END_TEST
+
+/* The writer's output for canvas c, as a new string. */
+static char *written(const Canvas *c, int ascii, int color)
+{
+    char *buf = NULL;
+    size_t len = 0;
+    FILE *f = open_memstream(&buf, &len);
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(canvas_write(c, f, ascii, color), 0);
+    fclose(f);
+    return buf;
+}
+
+START_TEST(test_write_plain_and_ascii)
+{
+    Canvas *c = canvas_new(8, 2);
+    canvas_text(c, 0, 0, "ab ░█", ST_HEAT2);
+    char *s = written(c, 0, 0);
+    ck_assert_str_eq(s, "ab ░█\n\n"); /* trailing spaces trimmed, no escapes */
+    free(s);
+    s = written(c, 1, 0);
+    ck_assert_str_eq(s, "ab .@\n\n");
+    free(s);
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(test_write_color)
+{
+    Canvas *c = canvas_new(6, 1);
+    canvas_text(c, 0, 0, "x", ST_BAD);
+    canvas_put(c, 2, 0, ' ', ST_HEAD0); /* a coloured blank shows: kept */
+    char *s = written(c, 0, 1);
+    char want[64];
+    /* ST_BAD: bold red; ST_HEAD0's background; a reset at the end of the line */
+    snprintf(want, sizeof want, "\x1b[0;1;%dmx\x1b[0m \x1b[0;%d;%dm \x1b[0m\n",
+             30 + canvas_styles[ST_BAD].fg, 30 + canvas_styles[ST_HEAD0].fg,
+             40 + canvas_styles[ST_HEAD0].bg);
+    ck_assert_str_eq(s, want);
+    free(s);
+    /* monochrome: attributes only, never a colour code */
+    s = written(c, 0, 2);
+    ck_assert_ptr_null(strstr(s, ";3"));
+    ck_assert_ptr_null(strstr(s, ";4m"));
+    ck_assert_ptr_nonnull(strstr(s, "\x1b[0;1;7mx")); /* ST_BAD mono: bold + reverse */
+    free(s);
+    canvas_free(c);
+}
+END_TEST
+
+/* In the monochrome theme, styles that must be told apart have different
+ * attribute mixes (the heat levels also differ by glyph in the scene). */
+static int same_attrs(const CanvasStyleSpec *a, const CanvasStyleSpec *b)
+{
+    return a->bold == b->bold && a->reverse == b->reverse && a->underline == b->underline &&
+           a->dim == b->dim;
+}
+
+START_TEST(test_style_tables)
+{
+    for (int i = 0; i < ST_COUNT; i++) {
+        ck_assert_ptr_nonnull(canvas_styles[i].name);
+        ck_assert_str_eq(canvas_styles[i].name, canvas_styles_mono[i].name);
+        ck_assert_int_eq(canvas_styles_mono[i].fg, -1);
+        ck_assert_int_eq(canvas_styles_mono[i].bg, -1);
+        ck_assert(canvas_styles[i].fg >= -1 && canvas_styles[i].fg <= 7);
+        ck_assert(canvas_styles[i].bg >= -1 && canvas_styles[i].bg <= 7);
+    }
+    for (int a = 0; a < 8; a++)
+        for (int b = a + 1; b < 8; b++) {
+            ck_assert(!same_attrs(&canvas_styles_mono[ST_HEAD(a)], &canvas_styles_mono[ST_HEAD(b)]));
+            /* in colour, the heads differ by colour */
+            ck_assert(canvas_styles[ST_HEAD(a)].bg != canvas_styles[ST_HEAD(b)].bg ||
+                      canvas_styles[ST_HEAD(a)].fg != canvas_styles[ST_HEAD(b)].fg);
+        }
+    for (int a = 0; a < 5; a++)
+        for (int b = a + 1; b < 5; b++)
+            ck_assert(!same_attrs(&canvas_styles_mono[ST_HEAT(a)], &canvas_styles_mono[ST_HEAT(b)]));
+    ck_assert(!same_attrs(&canvas_styles_mono[ST_CODE], &canvas_styles_mono[ST_CODE_HI]));
+    ck_assert_int_eq(ST_HEAT(-3), ST_HEAT0);
+    ck_assert_int_eq(ST_HEAT(9), ST_HEAT4);
+    ck_assert_int_eq(ST_HEAD(9), ST_HEAD1);
+}
+END_TEST
+
+static Suite *canvas_suite(void)
+{
+    Suite *s = suite_create("canvas");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, test_new_rejects_bad_sizes);
+    tcase_add_test(tc, test_text_and_clip);
+    tcase_add_test(tc, test_utf8_decode);
+    tcase_add_test(tc, test_printf_long);
+    tcase_add_test(tc, test_fill_style_box);
+    tcase_add_test(tc, test_row_buffer_never_splits_a_character);
+    tcase_add_test(tc, test_wrap_words);
+    tcase_add_test(tc, test_wrap_long_word_and_newline);
+    tcase_add_test(tc, test_wrap_truncates_with_ellipsis);
+    tcase_add_test(tc, test_contains);
+    tcase_add_test(tc, test_ascii_map);
+    tcase_add_test(tc, test_write_plain_and_ascii);
+    tcase_add_test(tc, test_write_color);
+    tcase_add_test(tc, test_style_tables);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(canvas_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
