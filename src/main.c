@@ -16,6 +16,7 @@ static const struct {
     {"kv", cmd_kv, "KV-cache bytes for real models: MHA vs GQA vs MQA"},
     {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
+    {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
 };
 
 static int usage(FILE *f)
@@ -33,7 +34,7 @@ static int usage(FILE *f)
 
 int main(int argc, char **argv)
 {
-    if (argc < 2) return usage(stderr);
+    if (argc < 2) return cmd_home(argc, argv); /* the interactive home menu */
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
         return usage(stdout);
     if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
@@ -42,5 +43,6 @@ int main(int argc, char **argv)
     }
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
+    if (argv[1][0] == '-') return cmd_home(argc, argv); /* `mhaviz --heads 4` */
     return cli_usage("unknown command '%s' (try mhaviz --help)", argv[1]);
 }

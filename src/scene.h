@@ -39,6 +39,11 @@ SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 
  * SCENE_MIN_W x SCENE_MIN_H it draws the "enlarge to 80x24 (now WxH)" screen. */
 void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s);
 
+/* The tensor (MT_*) the state's picture shows in its logical view and
+ * inspects: step 2 Q_split, 3 Q_heads, 5 attn, 7 merged, 8 merged_contig ...;
+ * SV_WRONG_VIEW Q_wrong, SV_NO_SCALE attn.  s->cur indexes it. */
+int scene_inspect_tensor(const SceneState *s);
+
 /* Does this step have an animation (split, heads, contiguous)? */
 int scene_step_animates(int step);
 

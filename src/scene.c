@@ -1,0 +1,1463 @@
+/* scene.c - one step of the pipeline, drawn from a finished Mha run.
+ *
+ * Frame layout (w x h, at least 80x24; rows from the top):
+ *   0        title: step n/10 and its name; "bytes copied: N" on the right
+ *   1..6     the six-line program, current statement highlighted | shape,
+ *            strides before -> after, contiguous, storage id
+ *   7        the step's own code line (from the trace) and what it did to memory
+ *   8..      body: the candy bar (the storage, one cell per float, offsets),
+ *            then the logical view (tokens x heads x d_head, or heads x tokens),
+ *            or the heatmaps on the softmax step
+ *   bottom   narrative (2-4 lines; the inspect formula takes the first), status
+ *
+ * Which tensor each step shows and inspects (its "logical tensor"):
+ *   input x, project Q, split Q_split, heads Q_heads, scores scores,
+ *   softmax attn, weighted head_out, back merged, contiguous merged_contig,
+ *   concat concat, output out; SV_WRONG_VIEW Q_wrong; SV_NO_SCALE attn.
+ * The candy bar is always that tensor's storage, so the inspect cursor's
+ * storage offset (tensor_offset_of) is the cell that lights up.
+ *
+ * Every number drawn is read from the run: shapes and strides through
+ * tensor_fmt_dims / tensor_fmt_strides, bytes from the trace, sums computed
+ * from the tensors.
+ */
+#include "scene.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* How the logical view lays a tensor out. */
+enum {
+    LV_FLAT, /* (B, S, D): rows = tokens, columns = D (split into head groups when coloured) */
+    LV_TOK,  /* (B, S, H, X): rows = tokens, column groups = heads */
+    LV_HEAD  /* (B, H, S, X): a block of token rows per head */
+};
+
+typedef struct StepView {
+    int tensor;       /* MT_*: the logical tensor, inspected */
+    int layout;       /* LV_* */
+    int colour;       /* colour cells by head */
+    int line;         /* line of the program listing */
+    const char *span; /* the part of that line this step runs; NULL: the whole line */
+} StepView;
+
+static const StepView step_view[MS_COUNT] = {
+    [MS_INPUT] = {MT_X, LV_FLAT, 0, 0, "x"},
+    [MS_PROJECT] = {MT_Q, LV_FLAT, 0, 0, NULL},
+    [MS_SPLIT] = {MT_Q_SPLIT, LV_TOK, 1, 1, ".view(B, S, H, dh)"},
+    [MS_HEADS] = {MT_Q_HEADS, LV_HEAD, 1, 1, ".transpose(1, 2)"},
+    [MS_SCORES] = {MT_SCORES, LV_HEAD, 1, 2, NULL},
+    [MS_SOFTMAX] = {MT_ATTN, LV_HEAD, 1, 3, NULL},
+    [MS_WEIGHTED] = {MT_HEAD_OUT, LV_HEAD, 1, 4, "(attn @ V)"},
+    [MS_BACK] = {MT_MERGED, LV_TOK, 1, 4, ".transpose(1, 2)"},
+    [MS_CONTIG] = {MT_MERGED_CONTIG, LV_TOK, 1, 4, ".contiguous()"},
+    [MS_CONCAT] = {MT_CONCAT, LV_FLAT, 1, 5, "out.view(B, S, D)"},
+    [MS_OUT] = {MT_OUT, LV_FLAT, 0, 5, NULL},
+};
+
+/* The whole program, as the walkthrough steps through it (DESIGN's table). */
+#define PROGRAM_LINES 6
+static const char *const program[PROGRAM_LINES] = {
+    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",
+    "Q = Q.view(B, S, H, dh).transpose(1, 2)",
+    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",
+    "attn = softmax(scores, dim=-1)",
+    "out = (attn @ V).transpose(1, 2).contiguous()",
+    "y = out.view(B, S, D) @ W_O",
+};
+
+#define TOP_ROWS 8      /* title, program (6), code line */
+#define PROGRAM_W 50    /* "  1  " + the longest program line, and a gap */
+#define RIGHT_MARGIN 1  /* never draw in the last column: nothing ends flush right */
+
+/* Drawing context: the canvas, the run, the state (cursor clamped), and an
+ * optional hit test (scene_click) filled by the cell drawers. */
+typedef struct Ctx {
+    Canvas *c;
+    const Mha *m;
+    SceneState s;
+    int x0, y0, w, h;
+    int hx, hy;     /* point to hit-test; -1: none */
+    int hit;        /* 0 none, 1 a logical cell, 2 a storage cell */
+    int hidx[4];    /* logical index hit */
+    long hoff;      /* storage offset hit */
+} Ctx;
+
+/* ---- small helpers -------------------------------------------------------- */
+
+static int digits(long v)
+{
+    int d = 1;
+    if (v < 0)
+        v = -v, d++;
+    while (v >= 10)
+        v /= 10, d++;
+    return d;
+}
+
+/* Text at (x, y) in at most maxw columns; longer text ends in "..." so a word
+ * is never cut without saying so.  Returns the columns used. */
+static int text_fit(Canvas *c, int x, int y, int maxw, const char *str, Style st)
+{
+    int n = canvas_text_width(str);
+    if (maxw <= 0)
+        return 0;
+    if (n <= maxw)
+        return canvas_text(c, x, y, str, st);
+    if (maxw <= 3) {
+        for (int i = 0; i < maxw; i++)
+            canvas_put(c, x + i, y, '.', st);
+        return maxw;
+    }
+    {
+        char buf[512];
+        size_t k = 0;
+        int cps = 0;
+        const unsigned char *p = (const unsigned char *)str;
+        for (; p[k] && k < sizeof buf - 4; k++) {
+            if ((p[k] & 0xC0) != 0x80) {
+                if (cps == maxw - 3)
+                    break;
+                cps++;
+            }
+        }
+        while (k > 0 && k < sizeof buf - 4 && (p[k] & 0xC0) == 0x80)
+            k--; /* stay on a character boundary */
+        memcpy(buf, str, k);
+        memcpy(buf + k, "...", 4);
+        return canvas_text(c, x, y, buf, st);
+    }
+}
+
+static int fitf(Canvas *c, int x, int y, int maxw, Style st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+static int fitf(Canvas *c, int x, int y, int maxw, Style st, const char *fmt, ...)
+{
+    char buf[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, sizeof buf, fmt, ap);
+    va_end(ap);
+    return text_fit(c, x, y, maxw, buf, st);
+}
+
+/* v in at most width columns: 2 decimals, fewer if needed; never "-0.00". */
+static void fmt_num(char *buf, size_t n, double v, int width)
+{
+    if (isnan(v)) {
+        snprintf(buf, n, "nan");
+        return;
+    }
+    if (isinf(v)) {
+        snprintf(buf, n, v < 0 ? "-inf" : "inf");
+        return;
+    }
+    for (int dec = 2; dec >= 0; dec--) {
+        snprintf(buf, n, "%.*f", dec, v);
+        if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
+            memmove(buf, buf + 1, strlen(buf)); /* "-0.00" -> "0.00" */
+        if ((int)strlen(buf) <= width)
+            return;
+    }
+    snprintf(buf, n, "%s", width >= 1 ? "#" : "");
+}
+
+static const char *yes_no(int b)
+{
+    return b ? "yes" : "no";
+}
+
+/* Longest token word among the first n. */
+static int word_w(int n)
+{
+    int w = 1;
+    for (int s = 0; s < n; s++) {
+        int k = (int)strlen(mha_token_word(s));
+        if (k > w)
+            w = k;
+    }
+    return w;
+}
+
+static void hit_test(Ctx *x, int cx, int cy, int cw, int kind, const int *idx, long off)
+{
+    if (x->hy != cy || x->hx < cx || x->hx >= cx + cw)
+        return;
+    x->hit = kind;
+    x->hoff = off;
+    if (idx)
+        memcpy(x->hidx, idx, sizeof x->hidx);
+}
+
+/* Which head each storage offset belongs to, read from tensor t: axis `axis`
+ * of t is the head index, or (axis -1) the last axis divided by dh.  -1 where
+ * t does not reach.  Caller frees; NULL on no memory. */
+static signed char *headmap_of(const Tensor *t, int axis, int dh)
+{
+    size_t n = t->st->n, total = tensor_numel(t);
+    signed char *hm = malloc(n ? n : 1);
+    int idx[TENSOR_MAXDIM] = {0};
+    if (!hm)
+        return NULL;
+    memset(hm, -1, n ? n : 1);
+    for (size_t k = 0; k < total; k++) {
+        size_t off = tensor_offset_of(t, idx);
+        int h = axis >= 0 ? idx[axis] : idx[t->ndim - 1] / (dh > 0 ? dh : 1);
+        if (off < n)
+            hm[off] = (signed char)(h % 64);
+        for (int i = t->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < t->shape[i])
+                break;
+            idx[i] = 0;
+        }
+    }
+    return hm;
+}
+
+static signed char *step_headmap(const Mha *m, int tensor, int layout, int colour)
+{
+    if (!colour)
+        return NULL;
+    return headmap_of(m->t[tensor], layout == LV_TOK ? 2 : layout == LV_HEAD ? 1 : -1, m->d_head);
+}
+
+/* ---- the candy bar -------------------------------------------------------- */
+
+typedef struct Bar {
+    const Tensor *t;   /* whose storage */
+    int x, y, w, h;    /* area, header row included */
+    long n;            /* floats in the storage */
+    int wrap, cw, offw, rows, rows_shown, values;
+} Bar;
+
+/* The tensor that owns t's storage as a plain row-major array (offset 0,
+ * contiguous, every float): its last dim is a "row" (a token for (B, S, D)). */
+static int storage_row(const Mha *m, const Tensor *t)
+{
+    for (int i = 0; m && i < MT_COUNT; i++) {
+        const Tensor *o = m->t[i];
+        if (o && o->st == t->st && o->offset == 0 && tensor_numel(o) == o->st->n &&
+            tensor_is_contiguous(o))
+            return o->shape[o->ndim - 1];
+    }
+    return t->shape[t->ndim - 1];
+}
+
+/* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
+ * as few lines as the height allows, cells as wide as the width allows. */
+static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
+{
+    long cand[64];
+    int nc = 0, maxcells, minw, avail = h - 1;
+    memset(b, 0, sizeof *b);
+    b->t = t;
+    b->x = x, b->y = y, b->w = w, b->h = h;
+    b->n = (long)t->st->n;
+    b->offw = digits(b->n - 1);
+    minw = b->offw + 1;
+    maxcells = w / minw;
+    if (maxcells < 1 || avail < 1 || b->n < 1)
+        return;
+    if (base < 1)
+        base = 1;
+    if (base <= maxcells) {
+        for (long k = base; k <= maxcells && nc < 64; k += base) {
+            cand[nc++] = k;
+            if (k >= b->n)
+                break;
+        }
+    } else {
+        for (long d = 1; d <= maxcells && nc < 64; d++)
+            if (base % d == 0)
+                cand[nc++] = d;
+        if (nc == 0 || cand[nc - 1] < maxcells / 2)
+            cand[nc++] = maxcells; /* no useful divisor: fill the line */
+    }
+    b->wrap = (int)cand[nc - 1];
+    for (int i = 0; i < nc; i++)
+        if ((b->n + cand[i] - 1) / cand[i] <= avail) {
+            b->wrap = (int)cand[i];
+            break;
+        }
+    b->rows = (int)((b->n + b->wrap - 1) / b->wrap);
+    b->rows_shown = b->rows <= avail ? b->rows : avail; /* the title says how many hide */
+    b->cw = w / b->wrap;
+    if (b->cw > b->offw + 9)
+        b->cw = b->offw + 9;
+    b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+static int bar_rows_used(const Bar *b)
+{
+    if (b->wrap == 0)
+        return b->h > 0 ? 1 : 0;
+    return 1 + b->rows_shown;
+}
+
+/* Position of storage offset o; 0 if hidden. */
+static int bar_pos(const Bar *b, long o, int *px, int *py)
+{
+    if (b->wrap == 0 || o < 0 || o >= b->n || o / b->wrap >= b->rows_shown)
+        return 0;
+    *px = b->x + (int)(o % b->wrap) * b->cw;
+    *py = b->y + 1 + (int)(o / b->wrap);
+    return 1;
+}
+
+/* One storage cell: offset (and value when wide enough) in cw-1 columns. */
+static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty)
+{
+    char num[32];
+    int inner = b->cw - 1;
+    canvas_fill(x->c, px, py, inner, 1, ' ', st);
+    if (empty) {
+        canvas_put(x->c, px + inner - 1, py, 0x00B7, ST_DIM);
+        return;
+    }
+    snprintf(num, sizeof num, "%*ld", b->offw, o);
+    canvas_text(x->c, px, py, num, st);
+    if (b->values) {
+        int vw = inner - b->offw - 1;
+        fmt_num(num, sizeof num, b->t->st->data[o], vw);
+        canvas_text(x->c, px + inner - (int)strlen(num), py, num, st);
+    }
+}
+
+/* Draws the bar under its title.  hm: head of each offset (NULL: uncoloured);
+ * lit: offset to light (-1 none); sweep in [0,1): only offsets below sweep*n
+ * are coloured yet; filled >= 0: offsets from `filled` on are still empty. */
+static void bar_draw(Ctx *x, const Bar *b, const char *title, const signed char *hm, long lit,
+                     double sweep, long filled)
+{
+    char head[300];
+    if (b->wrap && b->rows_shown < b->rows) {
+        long first = (long)b->rows_shown * b->wrap;
+        snprintf(head, sizeof head, "%s; offsets %ld..%ld hidden", title, first, b->n - 1);
+        title = head;
+    }
+    text_fit(x->c, b->x, b->y, b->w, title, ST_BOLD);
+    if (b->wrap == 0)
+        return;
+    for (long o = 0; o < b->n; o++) {
+        int px, py;
+        Style st = ST_NORMAL;
+        if (!bar_pos(b, o, &px, &py))
+            continue;
+        if (hm && hm[o] >= 0 && (sweep < 0 || o < (long)(sweep * (double)b->n)))
+            st = ST_HEAD(hm[o]);
+        if (o == lit)
+            st = ST_LIT;
+        bar_cell(x, b, o, px, py, st, filled >= 0 && o >= filled);
+        hit_test(x, px, py, b->cw - 1, 2, NULL, o);
+    }
+}
+
+int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,
+                    int d_head, long lit)
+{
+    Ctx ctx;
+    Bar b;
+    signed char *hm = NULL;
+    char title[96];
+    if (!c || !t || maxh < 1 || w < 1)
+        return 0;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.c = c;
+    ctx.hx = ctx.hy = -1;
+    bar_plan(&b, t, wrap, x, y, w, maxh);
+    if (heads > 0 && d_head > 0 && wrap > 0) {
+        hm = malloc((size_t)b.n + 1);
+        for (long o = 0; hm && o < b.n; o++)
+            hm[o] = (signed char)(((o % wrap) / d_head) % heads);
+    }
+    snprintf(title, sizeof title, "storage S%d: %ld floats, %ld bytes", t->st->id, b.n,
+             b.n * (long)sizeof(float));
+    bar_draw(&ctx, &b, title, hm, lit, -1, -1);
+    free(hm);
+    return bar_rows_used(&b);
+}
+
+/* ---- the logical view ----------------------------------------------------- */
+
+typedef struct Grid {
+    const Tensor *t;
+    int layout, b, stacked;
+    int groups, R, C;
+    int x, y, w, h;
+    int labelw, vw, gap, head_rows;
+    int rows_shown, vcols_shown, hidden_rows, hidden_cols;
+    int src_labels; /* label rows by the token their storage row came from (the bug view) */
+    int d_model, seq;
+} Grid;
+
+static int grid_need(const Tensor *t, int layout, int dh, int stacked)
+{
+    int groups, R;
+    if (layout == LV_FLAT) {
+        groups = dh > 0 ? t->shape[2] / dh : 1;
+        R = t->shape[1];
+        return 1 + (groups > 1) + R;
+    }
+    groups = layout == LV_TOK ? t->shape[2] : t->shape[1];
+    R = layout == LV_TOK ? t->shape[1] : t->shape[2];
+    if (layout == LV_HEAD && stacked)
+        return 1 + groups * R;
+    return 1 + (groups > 1) + R;
+}
+
+static int grid_xrel(const Grid *g, int vc)
+{
+    return g->labelw + vc * g->vw + (g->stacked ? 0 : (vc / g->C) * g->gap);
+}
+
+/* dh > 0 splits an LV_FLAT tensor's columns into head groups. */
+static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
+                      int h, int stacked)
+{
+    int VC, VR, ngaps, avail;
+    memset(g, 0, sizeof *g);
+    g->t = t;
+    g->layout = layout;
+    g->b = b;
+    g->x = x, g->y = y, g->w = w, g->h = h;
+    if (layout == LV_FLAT) {
+        g->groups = dh > 0 && t->shape[2] % dh == 0 ? t->shape[2] / dh : 1;
+        g->R = t->shape[1];
+        g->C = t->shape[2] / g->groups;
+    } else if (layout == LV_TOK) {
+        g->R = t->shape[1], g->groups = t->shape[2], g->C = t->shape[3];
+    } else {
+        g->groups = t->shape[1], g->R = t->shape[2], g->C = t->shape[3];
+    }
+    g->stacked = layout == LV_HEAD && stacked;
+    g->labelw = word_w(g->R) + 1 + (g->stacked ? 2 + digits(g->groups - 1) : 0);
+    g->head_rows = 1 + (!g->stacked && g->groups > 1);
+    g->gap = (!g->stacked && g->groups > 1) ? 2 : 0;
+    VC = g->stacked ? g->C : g->groups * g->C;
+    ngaps = g->stacked ? 0 : g->groups - 1;
+    g->vw = VC > 0 ? (w - g->labelw - ngaps * g->gap) / VC : 0;
+    if (g->vw > 8)
+        g->vw = 8;
+    if (g->vw < 2)
+        g->vw = 6; /* too many columns: show some, with values, and say how many hide */
+    g->vcols_shown = 0;
+    while (g->vcols_shown < VC && grid_xrel(g, g->vcols_shown) + g->vw <= w)
+        g->vcols_shown++;
+    g->hidden_cols = VC - g->vcols_shown;
+    VR = g->stacked ? g->groups * g->R : g->R;
+    avail = h - g->head_rows;
+    if (avail < 1) {
+        g->rows_shown = 0;
+    } else if (VR <= avail) {
+        g->rows_shown = VR;
+    } else {
+        g->rows_shown = avail - 1;
+    }
+    g->hidden_rows = VR - g->rows_shown;
+}
+
+static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
+{
+    int vr = g->stacked ? gi * g->R + r : r;
+    int vc = g->stacked ? c : gi * g->C + c;
+    if (vr >= g->rows_shown || vc >= g->vcols_shown)
+        return 0;
+    *px = g->x + grid_xrel(g, vc);
+    *py = g->y + g->head_rows + vr;
+    return 1;
+}
+
+static void grid_idx(const Grid *g, int gi, int r, int c, int *idx)
+{
+    memset(idx, 0, 4 * sizeof *idx);
+    idx[0] = g->b;
+    if (g->layout == LV_FLAT)
+        idx[1] = r, idx[2] = gi * g->C + c;
+    else if (g->layout == LV_TOK)
+        idx[1] = r, idx[2] = gi, idx[3] = c;
+    else
+        idx[1] = gi, idx[2] = r, idx[3] = c;
+}
+
+static void grid_value(const Grid *g, char *buf, size_t n, const int *idx)
+{
+    if (g->vw >= 5) {
+        fmt_num(buf, n, tensor_get(g->t, idx), g->vw - 1);
+    } else {
+        int k = 0;
+        for (; k < g->vw - 1 && k + 3 < (int)n; k += 3)
+            memcpy(buf + k, "\xe2\x96\x88", 3); /* a block per column */
+        buf[k] = '\0';
+    }
+}
+
+static Style cell_style(const Grid *g, const signed char *hm, const int *idx)
+{
+    size_t off = tensor_offset_of(g->t, idx);
+    if (hm && off < g->t->st->n && hm[off] >= 0)
+        return ST_HEAD(hm[off]);
+    return ST_NORMAL;
+}
+
+/* Row label: the token word, or for the bug view the token whose storage row
+ * this row was cut from. */
+static const char *row_word(const Grid *g, int gi, int r)
+{
+    if (g->src_labels && g->d_model > 0) {
+        int idx[4];
+        grid_idx(g, gi, r, 0, idx);
+        return mha_token_word((int)((tensor_offset_of(g->t, idx) / (size_t)g->d_model) %
+                                    (size_t)(g->seq > 0 ? g->seq : 1)));
+    }
+    return mha_token_word(r);
+}
+
+static void grid_labels(Ctx *x, const Grid *g, const char *title)
+{
+    char buf[160];
+    if (g->hidden_cols)
+        snprintf(buf, sizeof buf, "%s (+%d columns hidden)", title, g->hidden_cols);
+    else
+        snprintf(buf, sizeof buf, "%s", title);
+    text_fit(x->c, g->x, g->y, g->w, buf, ST_BOLD);
+    if (g->head_rows > 1) {
+        for (int gi = 0; gi < g->groups; gi++) {
+            int vc = gi * g->C;
+            int bw = g->C * g->vw - 1;
+            if (vc >= g->vcols_shown)
+                break;
+            if (vc + g->C > g->vcols_shown)
+                bw = (g->vcols_shown - vc) * g->vw - 1;
+            fitf(x->c, g->x + grid_xrel(g, vc), g->y + 1, bw, ST_HEAD(gi),
+                 bw >= 6 ? "head %d" : "h%d", gi);
+        }
+    }
+    for (int vr = 0; vr < g->rows_shown; vr++) {
+        int gi = g->stacked ? vr / g->R : 0, r = g->stacked ? vr % g->R : vr;
+        int py = g->y + g->head_rows + vr;
+        if (g->stacked) {
+            if (r == 0)
+                fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
+                     ST_DIM);
+        } else {
+            text_fit(x->c, g->x, py, g->labelw - 1, row_word(g, gi, r), ST_DIM);
+        }
+    }
+    if (g->hidden_rows > 0 && g->h > g->head_rows)
+        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
+             "... %d more rows hidden", g->hidden_rows);
+}
+
+/* Draws the grid; cur (or NULL) is the inspect cursor. */
+static void grid_draw(Ctx *x, const Grid *g, const char *title, const signed char *hm,
+                      const int *cur)
+{
+    char buf[32];
+    grid_labels(x, g, title);
+    for (int gi = 0; gi < g->groups; gi++)
+        for (int r = 0; r < g->R; r++)
+            for (int c = 0; c < g->C; c++) {
+                int idx[4], px, py;
+                Style st;
+                if (!grid_pos(g, gi, r, c, &px, &py))
+                    continue;
+                grid_idx(g, gi, r, c, idx);
+                st = cell_style(g, hm, idx);
+                if (cur && !memcmp(cur, idx, (size_t)g->t->ndim * sizeof *idx))
+                    st = ST_CURSOR;
+                grid_value(g, buf, sizeof buf, idx);
+                canvas_fill(x->c, px, py, g->vw - 1, 1, ' ', st);
+                canvas_text(x->c, px + g->vw - 1 - canvas_text_width(buf), py, buf, st);
+                hit_test(x, px, py, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
+            }
+}
+
+/* Step 3's animation: each value moves from where the tokens-first grid `a`
+ * draws it to where the heads-first grid `b` does; same (head, token, d). */
+static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title_a,
+                              const char *title_b, const signed char *hm, double t)
+{
+    char buf[32];
+    double e = t * t * (3 - 2 * t); /* ease in and out */
+    grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
+    for (int gi = 0; gi < b->groups; gi++)
+        for (int r = 0; r < b->R; r++)
+            for (int c = 0; c < b->C; c++) {
+                int idx[4], ax, ay, bx, by;
+                Style st;
+                if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by))
+                    continue;
+                grid_idx(b, gi, r, c, idx);
+                st = cell_style(b, hm, idx);
+                grid_value(b, buf, sizeof buf, idx);
+                {
+                    int px = (int)lround(ax + (bx - ax) * e), py = (int)lround(ay + (by - ay) * e);
+                    int vw = b->vw < a->vw ? b->vw : a->vw;
+                    canvas_fill(x->c, px, py, vw - 1, 1, ' ', st);
+                    canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
+                }
+            }
+}
+
+/* ---- heatmaps ------------------------------------------------------------- */
+
+static int heat_level(double v)
+{
+    return v < 0.05 ? 0 : v < 0.2 ? 1 : v < 0.4 ? 2 : v < 0.7 ? 3 : 4;
+}
+
+static const uint32_t heat_glyph[5] = {' ', 0x2591, 0x2592, 0x2593, 0x2588};
+
+typedef struct Heat {
+    int x, y, w, h;
+    int H, S, b;           /* heads in data, tokens, batch shown */
+    int hw, labelw, blockw, per_row, rows_shown, heads_shown;
+} Heat;
+
+#define SUM_W 5 /* " 1.00" */
+
+static int heat_blockw(int S, int hw, int labelw)
+{
+    return labelw + S * hw + SUM_W;
+}
+
+/* Plans blocks of H heatmaps (S x S) in w x h: cells as wide as fit (values at 6). */
+static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
+{
+    memset(p, 0, sizeof *p);
+    p->x = x, p->y = y, p->w = w, p->h = h;
+    p->H = H, p->S = S, p->b = b;
+    p->labelw = word_w(S) + 1;
+    p->hw = 1;
+    for (int hw = 6; hw >= 1; hw--) {
+        int bw = heat_blockw(S, hw, p->labelw);
+        if (H * bw + (H - 1) * 2 <= w) {
+            p->hw = hw;
+            break;
+        }
+    }
+    if (p->hw == 1 && H * heat_blockw(S, 2, p->labelw) + (H - 1) * 2 <= w)
+        p->hw = 2;
+    p->blockw = heat_blockw(S, p->hw, p->labelw);
+    p->per_row = (w + 2) / (p->blockw + 2);
+    if (p->per_row < 1)
+        p->per_row = 1;
+    {
+        int brows = (H + p->per_row - 1) / p->per_row;
+        int fit_brows = h / (1 + S);
+        if (fit_brows < 1) {
+            fit_brows = 1;
+            p->rows_shown = h - 2 > 0 ? h - 2 : 0;
+        } else {
+            p->rows_shown = S;
+        }
+        if (fit_brows > brows)
+            fit_brows = brows;
+        p->heads_shown = fit_brows * p->per_row;
+        if (p->heads_shown > H)
+            p->heads_shown = H;
+    }
+}
+
+static int heat_rows_used(const Heat *p)
+{
+    int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
+    int used = brows * (1 + p->rows_shown);
+    if (p->rows_shown < p->S || p->heads_shown < p->H)
+        used++;
+    return used;
+}
+
+/* data: (B, H, S, S) row-major.  Titles "head h" (or `single` for H == 1). */
+static void heat_draw(Ctx *x, const Heat *p, const float *data, int causal, const char *single,
+                      const int *cur, int hit_kind)
+{
+    for (int hh = 0; hh < p->heads_shown; hh++) {
+        int bx = p->x + (hh % p->per_row) * (p->blockw + 2);
+        int by = p->y + (hh / p->per_row) * (1 + p->rows_shown);
+        const float *a = data + ((size_t)p->b * p->H + hh) * p->S * p->S;
+        if (single)
+            text_fit(x->c, bx, by, p->blockw, single, ST_BOLD);
+        else
+            fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(hh), "head %d", hh);
+        text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
+        for (int s = 0; s < p->rows_shown; s++) {
+            double sum = 0;
+            char buf[16];
+            text_fit(x->c, bx, by + 1 + s, p->labelw - 1, mha_token_word(s), ST_DIM);
+            for (int k = 0; k < p->S; k++) {
+                double v = a[(size_t)s * p->S + k];
+                int px = bx + p->labelw + k * p->hw, py = by + 1 + s;
+                int masked = causal && k > s;
+                int idx[4] = {p->b, hh, s, k};
+                Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
+                sum += v;
+                if (cur && !single && cur[1] == hh && cur[2] == s && cur[3] == k)
+                    st = ST_CURSOR;
+                if (masked) {
+                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, 0x00D7, st); /* × */
+                } else if (p->hw >= 6) {
+                    canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
+                    fmt_num(buf, sizeof buf, v, p->hw - 2);
+                    canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
+                } else {
+                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, heat_glyph[heat_level(v)],
+                                st);
+                }
+                if (hit_kind)
+                    hit_test(x, px, py, p->hw, hit_kind, idx, -1);
+            }
+            fmt_num(buf, sizeof buf, sum, 4);
+            text_fit(x->c, bx + p->blockw - 4, by + 1 + s, 4, buf, ST_GOOD);
+        }
+    }
+    if (p->rows_shown < p->S || p->heads_shown < p->H) {
+        int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
+        fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown), p->w, ST_DIM,
+             "... %d more rows, %d more heads hidden", p->S - p->rows_shown,
+             p->H - p->heads_shown);
+    }
+}
+
+/* ---- top of the frame ----------------------------------------------------- */
+
+static void draw_program(Ctx *x, int line, const char *span)
+{
+    for (int i = 0; i < PROGRAM_LINES; i++) {
+        int py = x->y0 + 1 + i, px = x->x0;
+        const char *l = program[i];
+        canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
+        canvas_text(x->c, px + 5, py, l, ST_CODE);
+        if (i == line) {
+            const char *at = span ? strstr(l, span) : l;
+            int len = span ? (int)strlen(span) : (int)strlen(l);
+            if (at)
+                canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
+            canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
+        }
+    }
+}
+
+/* Shape, strides, contiguity and storage, before -> after. */
+static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
+{
+    int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1;
+    int pw = x->x0 + x->w - RIGHT_MARGIN - px;
+    char a[128], b[128];
+    if (pw < 10)
+        return;
+    tensor_fmt_dims(b, sizeof b, after->ndim, after->shape);
+    if (before) {
+        tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
+        fitf(x->c, px, py, pw, ST_NORMAL, "shape   %s", a);
+        fitf(x->c, px, py + 1, pw, ST_BOLD, "   \xe2\x86\x92    %s", b);
+    } else {
+        fitf(x->c, px, py, pw, ST_BOLD, "shape   %s", b);
+    }
+    tensor_fmt_strides(b, sizeof b, after);
+    if (before) {
+        tensor_fmt_strides(a, sizeof a, before);
+        fitf(x->c, px, py + 2, pw, ST_NORMAL, "strides %s", a);
+        fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   \xe2\x86\x92    %s", b);
+        fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s \xe2\x86\x92 %s",
+             yes_no(tensor_is_contiguous(before)), yes_no(tensor_is_contiguous(after)));
+        if (tensor_same_storage(before, after))
+            fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d \xe2\x86\x92 S%d (view)",
+                 before->st->id, after->st->id);
+        else
+            fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d \xe2\x86\x92 S%d (new)",
+                 before->st->id, after->st->id);
+    } else {
+        fitf(x->c, px, py + 1, pw, ST_BOLD, "strides %s", b);
+        fitf(x->c, px, py + 2, pw, ST_NORMAL, "contiguous %s", yes_no(tensor_is_contiguous(after)));
+        fitf(x->c, px, py + 3, pw, ST_NORMAL, "storage S%d (own buffer)", after->st->id);
+    }
+}
+
+/* Bytes copied this step, as the counter shows it now (climbing in step 8's
+ * animation, the engine's number otherwise). */
+static size_t shown_bytes(const Ctx *x)
+{
+    size_t bytes = x->m->steps[x->s.step].bytes_copied;
+    if (x->s.view == SV_STEP && x->s.step == MS_CONTIG && x->s.anim >= 0 && x->s.anim < 1)
+        return (size_t)(x->s.anim * (double)bytes);
+    if (x->s.view == SV_STEP && x->s.step == MS_SPLIT)
+        return bytes; /* a view: the counter stays where the engine left it, at 0 */
+    return bytes;
+}
+
+static void draw_title(Ctx *x, const char *left)
+{
+    char right[64];
+    int rw;
+    snprintf(right, sizeof right, "bytes copied: %zu", shown_bytes(x));
+    rw = canvas_text_width(right);
+    canvas_fill(x->c, x->x0, x->y0, x->w, 1, ' ', ST_TITLE);
+    text_fit(x->c, x->x0, x->y0, x->w - rw - 3, left, ST_TITLE);
+    canvas_text(x->c, x->x0 + x->w - RIGHT_MARGIN - rw, x->y0, right,
+                shown_bytes(x) ? ST_WARN : ST_GOOD);
+}
+
+/* ---- narrative ------------------------------------------------------------ */
+
+static void narrative(const Ctx *x, char *buf, size_t n)
+{
+    const Mha *m = x->m;
+    const MhaConfig *c = &m->cfg;
+    Tensor *const *t = m->t;
+    const MhaStep *st = &m->steps[x->s.step];
+    char a[96], b[96];
+    size_t floats = tensor_numel(t[step_view[x->s.step].tensor]);
+    if (x->s.view == SV_WRONG_VIEW) {
+        snprintf(buf, n,
+                 "Q.view(B, H, S, dh) runs without an error (Q is contiguous) but is wrong: it cuts "
+                 "storage S%d into blocks of S*dh = %d floats, so head 0 gets whole rows of '%s' "
+                 "and '%s' instead of a %d-wide slice of every token. The fix: view(B, S, H, dh), "
+                 "then transpose(1, 2).",
+                 t[MT_Q]->st->id, c->seq * m->d_head, mha_token_word(0),
+                 mha_token_word(c->seq > 1 ? 1 : 0), m->d_head);
+        return;
+    }
+    if (x->s.view == SV_NO_SCALE) {
+        snprintf(buf, n,
+                 "Without the division by sqrt(%d) = %.2f, scores grow with d_head and softmax "
+                 "saturates: each row puts nearly all its weight on one token, and its gradient "
+                 "vanishes. Same scores, same heads; only the scale differs.",
+                 m->d_head, sqrt((double)m->d_head));
+        return;
+    }
+    switch (x->s.step) {
+    case MS_INPUT:
+        snprintf(buf, n,
+                 "x holds %d token%s of %d numbers each, batch %d: one storage S%d of %zu floats "
+                 "(%zu bytes), row after row. Values are multiples of 0.1 drawn from seed %lu, so a "
+                 "dot product can be checked by hand.",
+                 c->seq, c->seq == 1 ? "" : "s", c->d_model, c->batch, t[MT_X]->st->id, floats,
+                 floats * sizeof(float), (unsigned long)c->seed);
+        break;
+    case MS_PROJECT:
+        snprintf(buf, n,
+                 "Three matmuls write three new buffers: Q in S%d, K in S%d, V in S%d. Q is still "
+                 "%d numbers per token; nothing knows about heads yet. K and V are %d wide "
+                 "(kv_heads %d x d_head %d).",
+                 t[MT_Q]->st->id, t[MT_K]->st->id, t[MT_V]->st->id, c->d_model,
+                 t[MT_K]->shape[2], c->kv_heads, m->d_head);
+        break;
+    case MS_SPLIT:
+        snprintf(buf, n,
+                 "view() only relabels the same storage S%d: %zu bytes copied. Each token's %d "
+                 "numbers now read as %d heads of %d; head h is columns h*%d to h*%d+%d of the "
+                 "row. The colours sweep over cells that do not move.",
+                 t[MT_Q_SPLIT]->st->id, st->bytes_copied, c->d_model, c->heads, m->d_head,
+                 m->d_head, m->d_head, m->d_head - 1);
+        break;
+    case MS_HEADS:
+        tensor_fmt_strides(a, sizeof a, t[MT_Q_SPLIT]);
+        tensor_fmt_strides(b, sizeof b, t[MT_Q_HEADS]);
+        snprintf(buf, n,
+                 "transpose(1, 2) swaps two strides, %s becomes %s: still storage S%d, %zu bytes "
+                 "copied. Reading one head's tokens now jumps %ld floats per token, so the tensor "
+                 "is no longer contiguous.",
+                 a, b, t[MT_Q_HEADS]->st->id, st->bytes_copied, t[MT_Q_HEADS]->strides[2]);
+        break;
+    case MS_SCORES:
+        snprintf(buf, n,
+                 "Each head compares every query token with every key token: %d heads x %d x %d "
+                 "scores in a new buffer S%d. Dividing by sqrt(%d) = %.2f keeps them small enough "
+                 "for softmax to stay soft.",
+                 c->heads, c->seq, c->seq, t[MT_SCORES]->st->id, m->d_head,
+                 sqrt((double)m->d_head));
+        break;
+    case MS_SOFTMAX:
+        snprintf(buf, n,
+                 "softmax runs on each row of each head on its own, so every row sums to 1 and each "
+                 "of the %d heads can attend to different tokens.%s",
+                 c->heads,
+                 c->causal ? " Causal mask: a token never sees later tokens (x = masked, weight 0)."
+                           : " Press m to compare with one big head.");
+        break;
+    case MS_WEIGHTED:
+        snprintf(buf, n,
+                 "Each head mixes the value vectors with its own weights: attn @ V gives head_out, "
+                 "a new buffer S%d laid out head after head, %d rows of %d per head.%s",
+                 t[MT_HEAD_OUT]->st->id, c->seq, m->d_head,
+                 m->groups > 1 ? " K and V are shared by groups of query heads (expand: stride 0)."
+                               : "");
+        break;
+    case MS_BACK:
+        tensor_fmt_strides(a, sizeof a, t[MT_MERGED]);
+        snprintf(buf, n,
+                 "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with %zu "
+                 "bytes copied. But one token's heads now lie %ld floats apart: not contiguous, "
+                 "so view(B, S, D) would fail.",
+                 a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
+        break;
+    case MS_CONTIG:
+        snprintf(buf, n,
+                 ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move into "
+                 "a new storage S%d, token by token, so each token's heads sit side by side. Total "
+                 "copied in the whole pass: %zu bytes.",
+                 floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
+        break;
+    case MS_CONCAT:
+        snprintf(buf, n,
+                 "view(B, S, D) on the copy is free again: same storage S%d, %zu bytes copied. "
+                 "Concatenating the heads is just reading each token's row as %d numbers.",
+                 t[MT_CONCAT]->st->id, st->bytes_copied, c->d_model);
+        break;
+    default:
+        tensor_fmt_dims(a, sizeof a, t[MT_W_O]->ndim, t[MT_W_O]->shape);
+        snprintf(buf, n,
+                 "W_O %s mixes the heads back together: y = out @ W_O, a new buffer S%d. In the "
+                 "whole pass the engine copied %zu bytes, all of them at step %d.",
+                 a, t[MT_OUT]->st->id, m->bytes_copied_total, MS_CONTIG);
+        break;
+    }
+}
+
+/* "Q_split[0, 2, 1, 3]: offset = 0·32 + 2·8 + 1·4 + 3·1 = 23" */
+static void inspect_line(const Tensor *t, const char *name, const int *cur, char *buf, size_t n)
+{
+    size_t k = (size_t)snprintf(buf, n, "%s[", name);
+    for (int i = 0; i < t->ndim && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", cur[i]);
+    if (k < n)
+        k += (size_t)snprintf(buf + k, n - k, "]: offset = ");
+    if (t->offset && k < n)
+        k += (size_t)snprintf(buf + k, n - k, "%zu + ", t->offset);
+    for (int i = 0; i < t->ndim && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%d\xc2\xb7%ld", i ? " + " : "", cur[i],
+                              t->strides[i]);
+    if (k < n)
+        snprintf(buf + k, n - k, " = %zu", tensor_offset_of(t, cur));
+}
+
+/* ---- bodies --------------------------------------------------------------- */
+
+static int inspect_tensor(const SceneState *s)
+{
+    if (s->view == SV_WRONG_VIEW)
+        return MT_Q_WRONG;
+    if (s->view == SV_NO_SCALE)
+        return MT_ATTN;
+    return step_view[s->step].tensor;
+}
+
+/* Candy bar over the logical grid, sharing h rows. */
+static void body_step(Ctx *x, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &step_view[x->s.step];
+    const Tensor *t = m->t[sv->tensor];
+    const int *cur = x->s.inspect ? x->s.cur : NULL;
+    signed char *hm = step_headmap(m, sv->tensor, sv->layout, sv->colour);
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int stacked = sv->layout == LV_HEAD;
+    int anim = x->s.anim >= 0 && x->s.anim < 1;
+    int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG;
+    long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
+    char title[160], d[64], st[64];
+    Bar bar, src;
+    Grid g;
+
+    if (two_bars)
+        candy_min = 6;
+    need = grid_need(t, sv->layout, dh, stacked);
+    if (stacked && need + candy_min > bh) {
+        stacked = 0;
+        need = grid_need(t, sv->layout, dh, 0);
+    }
+    if (need > bh - candy_min)
+        need = bh - candy_min > 3 ? bh - candy_min : 3;
+    {
+        int candy_h = bh - need - 1; /* a blank row between, when there is room */
+        int yy = by;
+        if (candy_h < candy_min)
+            candy_h = bh - need;
+        if (two_bars) {
+            /* step 8: the non-contiguous source, then the new buffer filling up */
+            const Tensor *from = m->t[MT_MERGED];
+            signed char *hm_src = headmap_of(from, 2, m->d_head);
+            int hh = candy_h / 2;
+            long n = (long)t->st->n, filled = -1;
+            double ph = anim ? x->s.anim * (double)n : -1;
+            bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
+            snprintf(title, sizeof title,
+                     "from: storage S%d (head_out, heads first), read in merged's order",
+                     from->st->id);
+            bar_draw(x, &src, title, hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
+            yy += bar_rows_used(&src);
+            bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+            if (anim)
+                filled = (long)ph;
+            snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
+                     n * (long)sizeof(float));
+            bar_draw(x, &bar, title, hm, lit, -1, filled);
+            if (anim && filled < n) {
+                /* the cell in flight: from its place in the source to its new offset */
+                int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
+                long k = filled;
+                for (int i = t->ndim - 1; i >= 0; i--) {
+                    idx[i] = (int)(k % t->shape[i]);
+                    k /= t->shape[i];
+                }
+                if (bar_pos(&src, (long)tensor_offset_of(from, idx), &ax, &ay) &&
+                    bar_pos(&bar, filled, &zx, &zy)) {
+                    double f = ph - (double)filled;
+                    int px = (int)lround(ax + (zx - ax) * f), py = (int)lround(ay + (zy - ay) * f);
+                    bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0);
+                }
+            }
+            free(hm_src);
+        } else {
+            const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
+            if (x->s.step == MS_INPUT)
+                what = "the input";
+            bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h);
+            snprintf(title, sizeof title, "memory: storage S%d, %ld floats, %ld bytes (%s)",
+                     t->st->id, bar.n, bar.n * (long)sizeof(float), what);
+            bar_draw(x, &bar, title, hm, lit,
+                     x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+        }
+    }
+    {
+        int gy = by + bh - need;
+        tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
+        tensor_fmt_strides(st, sizeof st, t);
+        snprintf(title, sizeof title, "logical view: %s %s, strides %s%s",
+                 mha_tensor_names[sv->tensor], d, st,
+                 m->cfg.batch > 1 ? ", batch shown:" : "");
+        if (m->cfg.batch > 1) {
+            size_t k = strlen(title);
+            snprintf(title + k, sizeof title - k, " %d of %d", (cur ? cur[0] : 0) + 1,
+                     m->cfg.batch);
+        }
+        grid_plan(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked);
+        if (x->s.step == MS_HEADS && anim) {
+            Grid a;
+            char ta[160];
+            const Tensor *ts = m->t[MT_Q_SPLIT];
+            grid_plan(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0);
+            tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
+            snprintf(ta, sizeof ta, "logical view: regrouping by head...");
+            grid_draw_regroup(x, &a, &g, ta, title, hm, x->s.anim);
+        } else {
+            grid_draw(x, &g, title, hm, cur);
+        }
+    }
+    free(hm);
+}
+
+static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
+{
+    const Mha *m = x->m;
+    const Tensor *t = m->t[MT_ATTN];
+    const int *cur = x->s.inspect ? x->s.cur : NULL;
+    int H = t->shape[1], S = t->shape[2], b = cur ? cur[0] : 0;
+    size_t n = tensor_numel(t);
+    float *a = malloc(n * sizeof *a), *o = NULL;
+    Heat p, q;
+    int single = x->s.show_single && !noscale;
+    int hy, avail, right_w = 0;
+    char title[200];
+    if (!a)
+        return;
+    tensor_to_array(t, a);
+    if (noscale || single) {
+        const Tensor *src = noscale ? m->t[MT_SCORES] : m->t[MT_ATTN_SINGLE];
+        size_t on = tensor_numel(src);
+        o = malloc(on * sizeof *o);
+        if (!o) {
+            free(a);
+            return;
+        }
+        tensor_to_array(src, o);
+        if (noscale) {
+            /* softmax of the scores times sqrt(dh): the division undone */
+            double scale = sqrt((double)m->d_head);
+            for (size_t r = 0; r < on / (size_t)S; r++) {
+                float *row = o + r * (size_t)S;
+                int s = (int)(r % (size_t)S);
+                double mx = -INFINITY, sum = 0;
+                for (int k = 0; k < S; k++) {
+                    row[k] = (float)(row[k] * scale);
+                    if (m->cfg.causal && k > s)
+                        row[k] = -INFINITY;
+                    if (row[k] > mx)
+                        mx = row[k];
+                }
+                for (int k = 0; k < S; k++)
+                    sum += (row[k] = (float)exp(row[k] - mx));
+                for (int k = 0; k < S; k++)
+                    row[k] = (float)(row[k] / sum);
+            }
+        }
+    }
+    /* candy bar of attn's storage when there is room */
+    heat_plan(&p, H, S, b, bx, by, bw, bh);
+    avail = bh - heat_rows_used(&p) - (single ? 3 : 2) - (noscale ? heat_rows_used(&p) + 1 : 0);
+    hy = by;
+    if (avail >= 3 && !noscale) {
+        Bar bar;
+        signed char *hm = headmap_of(t, 1, 0);
+        long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
+        bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
+        snprintf(title, sizeof title, "memory: storage S%d, %ld floats (a new buffer)", t->st->id,
+                 bar.n);
+        bar_draw(x, &bar, title, hm, lit, -1, -1);
+        hy += bar_rows_used(&bar) + 1;
+        free(hm);
+    }
+    {
+        char d[64];
+        tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
+        snprintf(title, sizeof title, "%s %s: one heatmap per head, every row sums to 1%s",
+                 noscale ? "with / sqrt(dh) (attn)" : "attn", d,
+                 m->cfg.causal ? ", x = masked" : "");
+        text_fit(x->c, bx, hy, bw, title, ST_BOLD);
+    }
+    if (single) {
+        heat_plan(&q, 1, S, b, 0, 0, bw, bh);
+        right_w = q.blockw + 4;
+    }
+    heat_plan(&p, H, S, b, bx, hy + 1, bw - right_w, by + bh - hy - 1 - (single ? 1 : 0) -
+                                                        (noscale ? (by + bh - hy - 1) / 2 : 0));
+    heat_draw(x, &p, a, m->cfg.causal, NULL, cur, 1);
+    if (single) {
+        int D = m->cfg.d_model;
+        heat_plan(&q, 1, S, b, bx + bw - right_w + 4, hy + 1, right_w - 4, p.h);
+        heat_draw(x, &q, o, m->cfg.causal, "one big head", NULL, 0);
+        fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
+             "Why they differ: one big head scores all %d dims at once and gives each token one "
+             "mix; %d heads of %d dims each pick their own.",
+             D, H, m->d_head);
+    }
+    if (noscale) {
+        int ny = hy + 1 + heat_rows_used(&p) + 1;
+        Heat r;
+        double mx_with = 0, mx_without = 0;
+        for (size_t i = 0; i < n; i += (size_t)S) {
+            double a1 = 0, a2 = 0;
+            for (int k = 0; k < S; k++) {
+                if (a[i + (size_t)k] > a1)
+                    a1 = a[i + (size_t)k];
+                if (o[i + (size_t)k] > a2)
+                    a2 = o[i + (size_t)k];
+            }
+            mx_with += a1;
+            mx_without += a2;
+        }
+        fitf(x->c, bx, ny, bw, ST_BOLD,
+             "without / sqrt(dh): largest weight per row averages %.2f (with: %.2f)",
+             mx_without / (double)(n / (size_t)S), mx_with / (double)(n / (size_t)S));
+        heat_plan(&r, H, S, b, bx, ny + 1, bw, by + bh - ny - 1);
+        heat_draw(x, &r, o, m->cfg.causal, NULL, NULL, 0);
+    }
+    free(a);
+    free(o);
+}
+
+/* The bug next to the fix: which token's numbers each head gets. */
+static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG], *right = m->t[MT_Q_HEADS];
+    const int *cur = x->s.inspect ? x->s.cur : NULL;
+    signed char *hm = headmap_of(m->t[MT_Q_SPLIT], 2, 0); /* each float's true head */
+    int half = (bw - 2) / 2, need = grid_need(wrong, LV_HEAD, 0, 1);
+    int candy_h, stacked = 1;
+    Bar bar;
+    Grid gw, gr;
+    char title[160];
+    if (need + 3 > bh) {
+        stacked = 0;
+        need = grid_need(wrong, LV_HEAD, 0, 0);
+    }
+    if (need > bh - 3)
+        need = bh - 3;
+    candy_h = bh - need - 1;
+    bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
+    snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
+             q->st->id);
+    bar_draw(x, &bar, title, hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
+    grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
+    gw.src_labels = 1;
+    gw.d_model = m->cfg.d_model;
+    gw.seq = m->cfg.seq;
+    grid_draw(x, &gw, "bug: Q.view(B, H, S, dh)", hm, cur);
+    grid_plan(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, by + bh - need, half, need,
+              stacked);
+    gr.src_labels = 1;
+    gr.d_model = m->cfg.d_model;
+    gr.seq = m->cfg.seq;
+    grid_draw(x, &gr, "right: view(B, S, H, dh).transpose(1, 2)", hm, NULL);
+    free(hm);
+}
+
+static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
+{
+    char buf[96];
+    int n;
+    snprintf(buf, sizeof buf, "enlarge to %dx%d (now %dx%d)", SCENE_MIN_W, SCENE_MIN_H, w, h);
+    n = canvas_text_width(buf);
+    if (n <= w)
+        canvas_text(c, x + (w - n) / 2, y + h / 2, buf, ST_WARN);
+    else
+        canvas_wrap(c, x, y, w, h, buf, ST_WARN);
+}
+
+/* ---- the frame ------------------------------------------------------------ */
+
+static void clamp_cursor(const Mha *m, SceneState *s)
+{
+    const Tensor *t = m->t[inspect_tensor(s)];
+    for (int i = 0; i < 4; i++) {
+        int lim = i < t->ndim ? t->shape[i] - 1 : 0;
+        if (s->cur[i] > lim)
+            s->cur[i] = lim;
+        if (s->cur[i] < 0)
+            s->cur[i] = 0;
+    }
+}
+
+static void draw_all(Ctx *x)
+{
+    const Mha *m = x->m;
+    const SceneState *s = &x->s;
+    int step = s->step;
+    const StepView *sv = &step_view[step];
+    const MhaStep *ms = &m->steps[step];
+    char buf[1024];
+    int narr_rows = 0, status_rows = s->status ? 1 : 0;
+    int bx = x->x0, by = x->y0 + TOP_ROWS, bw = x->w - RIGHT_MARGIN, bh;
+    const Tensor *before = ms->n_inputs > 0 ? m->t[ms->inputs[0]] : NULL;
+    const Tensor *after = m->t[ms->output];
+
+    /* title, program, panel, code line */
+    if (s->view == SV_WRONG_VIEW) {
+        draw_title(x, "failure mode: Q.view(B, H, S, dh) without the transpose");
+        draw_program(x, 1, NULL);
+        before = m->t[MT_Q];
+        after = m->t[MT_Q_WRONG];
+    } else if (s->view == SV_NO_SCALE) {
+        draw_title(x, "failure mode: softmax without / sqrt(dh)");
+        draw_program(x, 2, "/ sqrt(dh)");
+    } else {
+        snprintf(buf, sizeof buf, "step %d/%d  %s", step, MS_COUNT - 1, ms->name);
+        draw_title(x, buf);
+        draw_program(x, sv->line, sv->span);
+    }
+    draw_panel(x, before, after, s->view == SV_STEP && step == MS_HEADS && s->anim >= 0 &&
+                                     s->anim < 1);
+    {
+        int cy = x->y0 + TOP_ROWS - 1, used;
+        const char *code = s->view == SV_WRONG_VIEW ? "Q_wrong = Q.view(B, H, S, dh)  # the bug"
+                                                    : ms->code;
+        canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
+        used = 2 + text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
+        if (s->view == SV_STEP) {
+            if (ms->is_view)
+                snprintf(buf, sizeof buf, "a view: storage S%d kept, %zu bytes copied",
+                         after->st->id, ms->bytes_copied);
+            else if (ms->bytes_copied)
+                snprintf(buf, sizeof buf, "a copy: %zu bytes into storage S%d", ms->bytes_copied,
+                         after->st->id);
+            else if (step == MS_INPUT)
+                snprintf(buf, sizeof buf, "the input: storage S%d", after->st->id);
+            else
+                snprintf(buf, sizeof buf, "computed into a new storage S%d", after->st->id);
+            if (used + 3 + canvas_text_width(buf) <= bw)
+                canvas_text(x->c, x->x0 + used + 3, cy, buf, ms->is_view ? ST_GOOD : ST_NORMAL);
+        }
+    }
+
+    /* bottom: narrative (the inspect line first) and status */
+    if (s->narrative || s->inspect)
+        narr_rows = x->h >= 40 ? 4 : x->h >= 30 ? 4 : 3;
+    if (!s->narrative)
+        narr_rows = s->inspect ? 1 : 0;
+    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows ? 1 : 0);
+    if (narr_rows) {
+        int ny = x->y0 + x->h - status_rows - narr_rows;
+        if (s->inspect) {
+            int ti = inspect_tensor(s);
+            inspect_line(m->t[ti], mha_tensor_names[ti], s->cur, buf, sizeof buf);
+            text_fit(x->c, bx, ny, bw, buf, ST_LIT);
+            ny++;
+        }
+        if (s->narrative) {
+            narrative(x, buf, sizeof buf);
+            canvas_wrap(x->c, bx, ny, bw, x->y0 + x->h - status_rows - ny, buf, ST_NORMAL);
+        }
+    }
+    if (status_rows) {
+        canvas_fill(x->c, x->x0, x->y0 + x->h - 1, x->w, 1, ' ', ST_STATUS);
+        text_fit(x->c, x->x0, x->y0 + x->h - 1, bw, s->status, ST_STATUS);
+    }
+
+    if (bh < 3)
+        return;
+    if (s->view == SV_WRONG_VIEW)
+        body_wrong(x, bx, by, bw, bh);
+    else if (s->view == SV_NO_SCALE)
+        body_softmax(x, bx, by, bw, bh, 1);
+    else if (step == MS_SOFTMAX)
+        body_softmax(x, bx, by, bw, bh, 0);
+    else
+        body_step(x, bx, by, bw, bh);
+}
+
+static void ctx_init(Ctx *x, Canvas *c, int px, int py, int w, int h, const Mha *m,
+                     const SceneState *s)
+{
+    memset(x, 0, sizeof *x);
+    x->c = c;
+    x->m = m;
+    x->s = *s;
+    if (x->s.step < 0)
+        x->s.step = 0;
+    if (x->s.step >= MS_COUNT)
+        x->s.step = MS_COUNT - 1;
+    if ((int)x->s.view < 0 || x->s.view >= SV_COUNT)
+        x->s.view = SV_STEP;
+    x->x0 = px, x->y0 = py, x->w = w, x->h = h;
+    x->hx = x->hy = -1;
+    clamp_cursor(m, &x->s);
+}
+
+SceneState scene_state_default(void)
+{
+    SceneState s;
+    memset(&s, 0, sizeof s);
+    s.step = MS_INPUT;
+    s.view = SV_STEP;
+    s.anim = -1;
+    s.narrative = 1;
+    return s;
+}
+
+void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s)
+{
+    Ctx ctx;
+    if (!c || w < 1 || h < 1)
+        return;
+    canvas_fill(c, x, y, w, h, ' ', ST_NORMAL);
+    if (w < SCENE_MIN_W || h < SCENE_MIN_H || !m || !s) {
+        draw_enlarge(c, x, y, w, h);
+        return;
+    }
+    ctx_init(&ctx, c, x, y, w, h, m, s);
+    draw_all(&ctx);
+}
+
+int scene_step_animates(int step)
+{
+    return step == MS_SPLIT || step == MS_HEADS || step == MS_CONTIG;
+}
+
+int scene_inspect_tensor(const SceneState *s)
+{
+    return inspect_tensor(s);
+}
+
+/* Rows and columns the cursor walks, in logical terms (not screen ones, so it
+ * moves the same way at every size): rows are (batch, token) or, heads first,
+ * (batch, head, token); columns the rest. */
+int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy)
+{
+    int ti, layout, old[4], R, C, vr, vc, rows, cols;
+    const Tensor *t;
+    if (!m || !s)
+        return 0;
+    memcpy(old, s->cur, sizeof old);
+    if (s->step < 0 || s->step >= MS_COUNT)
+        return 0;
+    ti = inspect_tensor(s);
+    t = m->t[ti];
+    clamp_cursor(m, s);
+    layout = s->view != SV_STEP ? LV_HEAD : step_view[s->step].layout;
+    if (t->ndim == 3) {
+        R = t->shape[1], C = t->shape[2];
+        vr = s->cur[0] * R + s->cur[1];
+        vc = s->cur[2];
+        rows = t->shape[0] * R, cols = C;
+    } else if (layout == LV_TOK) {
+        R = t->shape[1], C = t->shape[2] * t->shape[3];
+        vr = s->cur[0] * R + s->cur[1];
+        vc = s->cur[2] * t->shape[3] + s->cur[3];
+        rows = t->shape[0] * R, cols = C;
+    } else {
+        R = t->shape[1] * t->shape[2], C = t->shape[3];
+        vr = s->cur[0] * R + s->cur[1] * t->shape[2] + s->cur[2];
+        vc = s->cur[3];
+        rows = t->shape[0] * R, cols = C;
+    }
+    vr += dy, vc += dx;
+    if (vr < 0)
+        vr = 0;
+    if (vr >= rows)
+        vr = rows - 1;
+    if (vc < 0)
+        vc = 0;
+    if (vc >= cols)
+        vc = cols - 1;
+    if (t->ndim == 3) {
+        s->cur[0] = vr / R, s->cur[1] = vr % R, s->cur[2] = vc;
+    } else if (layout == LV_TOK) {
+        s->cur[0] = vr / R, s->cur[1] = vr % R;
+        s->cur[2] = vc / t->shape[3], s->cur[3] = vc % t->shape[3];
+    } else {
+        s->cur[0] = vr / R;
+        s->cur[1] = (vr % R) / t->shape[2], s->cur[2] = vr % t->shape[2];
+        s->cur[3] = vc;
+    }
+    return memcmp(old, s->cur, sizeof old) != 0;
+}
+
+int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py)
+{
+    Canvas *c;
+    Ctx ctx;
+    const Tensor *t;
+    int hit = 0;
+    if (!m || !s || w < SCENE_MIN_W || h < SCENE_MIN_H)
+        return 0;
+    c = canvas_new(w, h);
+    if (!c)
+        return 0;
+    ctx_init(&ctx, c, 0, 0, w, h, m, s);
+    ctx.s.inspect = 1; /* lay out as inspect mode will */
+    ctx.hx = px, ctx.hy = py;
+    draw_all(&ctx);
+    canvas_free(c);
+    t = m->t[inspect_tensor(&ctx.s)];
+    if (ctx.hit == 1) {
+        memcpy(s->cur, ctx.hidx, sizeof s->cur);
+        hit = 1;
+    } else if (ctx.hit == 2) {
+        /* a storage cell: the first logical element stored there */
+        int idx[TENSOR_MAXDIM] = {0};
+        size_t total = tensor_numel(t);
+        for (size_t k = 0; k < total && !hit; k++) {
+            if ((long)tensor_offset_of(t, idx) == ctx.hoff) {
+                for (int i = 0; i < 4; i++)
+                    s->cur[i] = i < t->ndim ? idx[i] : 0;
+                hit = 1;
+                break;
+            }
+            for (int i = t->ndim - 1; i >= 0; i--) {
+                if (++idx[i] < t->shape[i])
+                    break;
+                idx[i] = 0;
+            }
+        }
+    }
+    return hit;
+}

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# bench.sh - speed and memory figures (`make bench` runs it as
+# `bash tests/bench.sh .build/mhaviz`).  Figures are printed, never asserted:
+# a verdict column says where a target is missed.  Each section is
+# independent; add yours below the TUI's.
+set -eu
+BIN=$(realpath "${1:-.build/mhaviz}")
+HERE=$(cd "$(dirname "$0")" && pwd)
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+
+# ---- tui: the interactive program in a pty at 80x24 --------------------------
+echo "== tui: first frame, next step, idle, memory, animation (tests/ptybench.py) =="
+# shellcheck disable=SC2046
+cc -O2 $(pkg-config --cflags ncursesw) "$HERE/ttyfloor.c" -o "$WORK/ttyfloor" \
+    $(pkg-config --libs ncursesw)
+python3 "$HERE/ptybench.py" --floor "$WORK/ttyfloor" "$BIN"
+
+# Cross-check with the shared yardstick when it is there (it needs python3-pyte,
+# which the project does not depend on).
+PROBE=${MHAVIZ_TTYPROBE:-$HERE/../../shared/tools/ttyprobe.py}
+if [ -f "$PROBE" ] && /usr/bin/python3 -c 'import pyte' 2>/dev/null; then
+    echo "-- cross-check: $(basename "$PROBE") (pyte), first settled frame, median of 5"
+    for cmd in "$WORK/ttyfloor" "$BIN walk --no-animation"; do
+        # shellcheck disable=SC2086
+        /usr/bin/python3 "$PROBE" --cols 80 --rows 24 --term xterm-256color --repeat 5 \
+            --idle-s 3 --keys SPACE,SPACE,SPACE --env LANG=C.UTF-8 --env LC_ALL=C.UTF-8 \
+            -- $cmd 2>&1 | sed -n "/^summary/,\$ s|^|  $(basename "${cmd%% *}"): |p"
+    done
+fi

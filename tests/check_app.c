@@ -1,0 +1,484 @@
+/* check_app.c - the key table, the generated help, and what the screens'
+ * key handlers return (flags and state), with no terminal: the screens draw
+ * on a Canvas and tui.c is not involved. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app.h"
+#include "scene.h"
+
+/* A Ui as `mhaviz walk ARGS...` would set it up. */
+static void ui_with(Ui *ui, const char *a1, const char *a2)
+{
+    char *argv[4] = {"walk", (char *)a1, (char *)a2, NULL};
+    int argc = 1 + (a1 != NULL) + (a2 != NULL);
+    AppOptions o;
+    ck_assert_int_eq(app_setup(ui, &o, argc, argv, 1, 1, "usage"), -1);
+    ck_assert_ptr_nonnull(ui->mha);
+}
+
+static Canvas *draw(Screen *s, Ui *ui, int w, int h)
+{
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, ui, c);
+    return c;
+}
+
+/* Does the frame of s at w x h contain text? */
+static int shows(Screen *s, Ui *ui, int w, int h, const char *text)
+{
+    Canvas *c = draw(s, ui, w, h);
+    int r = canvas_contains(c, text);
+    canvas_free(c);
+    return r;
+}
+
+static int step_shown(Screen *s, Ui *ui, int step)
+{
+    char want[32];
+    snprintf(want, sizeof want, "step %d/%d", step, MS_COUNT - 1);
+    return shows(s, ui, 80, 24, want);
+}
+
+/* Keys as the loop delivers them: the status line is cleared first. */
+static int press(Screen *s, Ui *ui, int key)
+{
+    ui->status[0] = 0;
+    ui->push = NULL;
+    return s->key(s, ui, key);
+}
+
+/* ---- the key table -------------------------------------------------------- */
+
+START_TEST(test_navigation_keys)
+{
+    const int next[] = {' ', UI_K_RIGHT, 'l', 'j', UI_K_PGDN, UI_K_ENTER};
+    const int back[] = {UI_K_LEFT, 'h', 'k', UI_K_PGUP, UI_K_BACKSPACE};
+    for (size_t i = 0; i < sizeof next / sizeof *next; i++)
+        ck_assert_int_eq(app_action(KC_WALK, next[i]), ACT_NEXT);
+    for (size_t i = 0; i < sizeof back / sizeof *back; i++)
+        ck_assert_int_eq(app_action(KC_WALK, back[i]), ACT_PREV);
+    ck_assert_int_eq(app_action(KC_WALK, 'g'), ACT_FIRST);
+    ck_assert_int_eq(app_action(KC_WALK, UI_K_HOME), ACT_FIRST);
+    ck_assert_int_eq(app_action(KC_WALK, 'G'), ACT_LAST);
+    ck_assert_int_eq(app_action(KC_WALK, UI_K_END), ACT_LAST);
+    for (int d = '0'; d <= '9'; d++) ck_assert_int_eq(app_action(KC_WALK, d), ACT_DIGIT);
+    ck_assert_int_eq(app_action(KC_WALK, 'p'), ACT_AUTOPLAY);
+    ck_assert_int_eq(app_action(KC_WALK, '+'), ACT_FASTER);
+    ck_assert_int_eq(app_action(KC_WALK, '-'), ACT_SLOWER);
+    ck_assert_int_eq(app_action(KC_WALK, 'a'), ACT_ANIM);
+    ck_assert_int_eq(app_action(KC_WALK, 'i'), ACT_INSPECT);
+    ck_assert_int_eq(app_action(KC_WALK, 'm'), ACT_SINGLE);
+    ck_assert_int_eq(app_action(KC_WALK, 'c'), ACT_CONFIG);
+    ck_assert_int_eq(app_action(KC_WALK, '?'), ACT_HELP);
+    ck_assert_int_eq(app_action(KC_WALK, 'q'), ACT_BACK);
+    ck_assert_int_eq(app_action(KC_WALK, UI_K_ESC), ACT_BACK);
+    ck_assert_int_eq(app_action(KC_WALK, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(app_action(KC_HOME, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(app_action(KC_WALK, 'Z'), ACT_NONE);
+    /* inspect mode takes the arrows and hjkl */
+    ck_assert_int_eq(app_action(KC_INSPECT, UI_K_LEFT), ACT_LEFT);
+    ck_assert_int_eq(app_action(KC_INSPECT, 'l'), ACT_RIGHT);
+    ck_assert_int_eq(app_action(KC_INSPECT, 'k'), ACT_UP);
+    ck_assert_int_eq(app_action(KC_INSPECT, UI_K_DOWN), ACT_DOWN);
+    ck_assert_int_eq(app_action(KC_INSPECT, ' '), ACT_NONE); /* Space still steps */
+}
+END_TEST
+
+START_TEST(test_no_key_bound_twice)
+{
+    /* A second binding of a key in an overlapping context could never fire. */
+    for (const KeyBinding *a = app_keys; a->key; a++)
+        for (const KeyBinding *b = a + 1; b->key; b++) {
+            if (!(a->ctx & b->ctx) || a->ctx == KC_ALL) continue;
+            int alast = a->last ? a->last : a->key, blast = b->last ? b->last : b->key;
+            int overlap = a->key <= blast && b->key <= alast;
+            if (overlap) ck_abort_msg("key %s (%s) is bound twice", b->name, b->help ? b->help : "");
+        }
+}
+END_TEST
+
+START_TEST(test_every_action_is_bound)
+{
+    for (int act = ACT_NONE + 1; act < ACT_COUNT; act++) {
+        int found = 0;
+        for (const KeyBinding *b = app_keys; b->key; b++) found |= b->action == (Action)act;
+        ck_assert_msg(found, "action %d has no key", act);
+    }
+}
+END_TEST
+
+START_TEST(test_help_is_generated_from_the_table)
+{
+    char all[8192] = "", line[200];
+    int n = 0;
+    for (const char *l; (l = app_help_line(n, line, sizeof line)); n++) {
+        ck_assert_int_le((int)strlen(l), 78); /* fits an 80-column help screen */
+        strncat(all, l, sizeof all - strlen(all) - 2);
+        strcat(all, "\n");
+    }
+    ck_assert_int_gt(n, 20);
+    for (const KeyBinding *b = app_keys; b->key; b++) {
+        ck_assert_msg(strstr(all, b->name) != NULL, "help lacks key %s", b->name);
+        if (b->help) ck_assert_msg(strstr(all, b->help) != NULL, "help lacks '%s'", b->help);
+    }
+    ck_assert_ptr_nonnull(strstr(all, "Space Right l j PgDn Enter"));
+    ck_assert_ptr_nonnull(strstr(all, "Inspect mode"));
+    ck_assert_ptr_null(app_help_line(n, line, sizeof line));
+}
+END_TEST
+
+/* ---- options -------------------------------------------------------------- */
+
+START_TEST(test_setup_flags)
+{
+    Ui ui;
+    AppOptions o;
+    char *argv[] = {"walk", "--heads", "4", "--kv-heads", "2", "--no-animation", "--autoplay",
+                    "3", "--color=never", "--ascii", "--step", "split", "--no-save", NULL};
+    ck_assert_int_eq(app_setup(&ui, &o, 13, argv, 1, 1, "u"), -1);
+    ck_assert_int_eq(ui.cfg.heads, 4);
+    ck_assert_int_eq(ui.cfg.kv_heads, 2);
+    ck_assert_int_eq(ui.animation, 0);
+    ck_assert(ui.autoplay == 3.0);
+    ck_assert_int_eq(o.color, COLOR_NEVER);
+    ck_assert_int_eq(o.ascii, 1);
+    ck_assert_int_eq(o.step, MS_SPLIT);
+    ck_assert_int_eq(ui.no_save, 1);
+    app_ui_free(&ui);
+
+    char *bad1[] = {"walk", "--heads", "3", NULL};
+    ck_assert_int_eq(app_setup(&ui, &o, 3, bad1, 1, 1, "u"), 2);
+    app_ui_free(&ui);
+    char *bad2[] = {"walk", "--color=sometimes", NULL};
+    ck_assert_int_eq(app_setup(&ui, &o, 2, bad2, 1, 1, "u"), 2);
+    app_ui_free(&ui);
+    char *bad3[] = {"", "--step", "split", NULL}; /* home takes no --step */
+    ck_assert_int_eq(app_setup(&ui, &o, 3, bad3, 1, 0, "u"), 2);
+    app_ui_free(&ui);
+    char *bad4[] = {"walk", "--autoplay", "0", NULL};
+    ck_assert_int_eq(app_setup(&ui, &o, 3, bad4, 1, 1, "u"), 2);
+    app_ui_free(&ui);
+    char *heads[] = {"walk", "--heads", "4", NULL}; /* kv_heads follows heads */
+    ck_assert_int_eq(app_setup(&ui, &o, 3, heads, 1, 1, "u"), -1);
+    ck_assert_int_eq(ui.cfg.kv_heads, 4);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_set_config_refuses_and_keeps_state)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Mha *before = ui.mha;
+    MhaConfig c = ui.cfg;
+    c.heads = 3;
+    ck_assert_int_eq(ui_set_config(&ui, &c), -1);
+    ck_assert_ptr_eq(ui.mha, before);
+    ck_assert_int_eq(ui.cfg.heads, 2);
+    ck_assert_ptr_nonnull(strstr(ui.status, "not divisible by 3"));
+    c.heads = 4;
+    c.kv_heads = 4;
+    ck_assert_int_eq(ui_set_config(&ui, &c), 0);
+    ck_assert_int_eq(ui.mha->cfg.heads, 4);
+    ck_assert_int_eq(ui.mha->d_head, 2);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_quick_config_keys)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ck_assert_int_eq(app_quick_config(&ui, ACT_HEADS), UI_REDRAW);
+    ck_assert_int_eq(ui.cfg.heads, 4); /* next divisor of 8 */
+    ck_assert_int_eq(ui.cfg.kv_heads, 4); /* MHA stays MHA */
+    app_quick_config(&ui, ACT_KV_HEADS);
+    ck_assert_int_eq(ui.cfg.kv_heads, 2); /* GQA */
+    app_quick_config(&ui, ACT_KV_HEADS);
+    ck_assert_int_eq(ui.cfg.kv_heads, 1); /* MQA */
+    app_quick_config(&ui, ACT_KV_HEADS);
+    ck_assert_int_eq(ui.cfg.kv_heads, 4); /* back to MHA */
+    app_quick_config(&ui, ACT_SEQ);
+    ck_assert_int_eq(ui.cfg.seq, 5);
+    app_quick_config(&ui, ACT_CAUSAL);
+    ck_assert_int_eq(ui.cfg.causal, 1);
+    app_quick_config(&ui, ACT_SEED);
+    ck_assert_int_eq((int)ui.cfg.seed, 2);
+    ck_assert_int_eq(ui.mha->cfg.seed, 2); /* the run follows */
+    ck_assert_ptr_nonnull(strstr(ui.status, "seed 2"));
+    app_ui_free(&ui);
+}
+END_TEST
+
+/* ---- the walkthrough ------------------------------------------------------- */
+
+START_TEST(test_walk_steps)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open(&ui);
+    ck_assert(step_shown(s, &ui, 0));
+    ck_assert_int_eq(press(s, &ui, ' '), UI_REDRAW);
+    ck_assert(step_shown(s, &ui, 1));
+    ck_assert_int_eq(press(s, &ui, UI_K_PGDN) & UI_ANIMATE, 0); /* animation off */
+    ck_assert(step_shown(s, &ui, 2));
+    press(s, &ui, 'k');
+    ck_assert(step_shown(s, &ui, 1));
+    press(s, &ui, 'G');
+    ck_assert(step_shown(s, &ui, MS_COUNT - 1));
+    press(s, &ui, ' '); /* past the end: stays, says why */
+    ck_assert(shows(s, &ui, 80, 24, "last step"));
+    press(s, &ui, UI_K_HOME);
+    ck_assert(step_shown(s, &ui, 0));
+    press(s, &ui, UI_K_LEFT);
+    ck_assert(shows(s, &ui, 80, 24, "first step"));
+    /* digits + Enter jump; Enter alone is next */
+    ck_assert_int_eq(press(s, &ui, '8'), UI_REDRAW);
+    ck_assert(shows(s, &ui, 80, 24, "go to step 8"));
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(step_shown(s, &ui, 8));
+    press(s, &ui, '1');
+    press(s, &ui, '0');
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(step_shown(s, &ui, 10));
+    press(s, &ui, '4');
+    press(s, &ui, '2');
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(step_shown(s, &ui, 10));
+    ck_assert_ptr_nonnull(strstr(ui.status, "no step 42"));
+    press(s, &ui, '3');
+    press(s, &ui, UI_K_ESC); /* cancels the number, does not quit */
+    ck_assert(step_shown(s, &ui, 10));
+    press(s, &ui, UI_K_ENTER); /* at the end: next says so */
+    ck_assert(step_shown(s, &ui, 10));
+    ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK | UI_REDRAW);
+    ck_assert_int_eq(press(s, &ui, 'Z'), UI_NONE);
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_walk_inspect_takes_the_arrows)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", "--step=split");
+    Screen *s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert_int_eq(press(s, &ui, 'i'), UI_REDRAW);
+    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* the cursor, not the step */
+    ck_assert_int_eq(press(s, &ui, UI_K_DOWN), UI_REDRAW);
+    ck_assert_int_eq(press(s, &ui, UI_K_ESC), UI_REDRAW); /* leaves inspect, does not quit */
+    ck_assert(step_shown(s, &ui, MS_SPLIT));
+    ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* now l is next step again */
+    ck_assert(step_shown(s, &ui, MS_SPLIT + 1));
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_walk_animation_is_short_and_skippable)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = walk_open_at(&ui, MS_SPLIT - 1);
+    int f = press(s, &ui, ' ');
+    ck_assert_int_eq(f, UI_REDRAW | UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 100.5) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 101.2) & UI_ANIMATE, 0); /* over within 1.2 s */
+    ck_assert_int_eq(s->tick(s, &ui, 101.3), 0); /* idle: nothing to do */
+    /* slowest speed: still at most 1.2 s */
+    for (int i = 0; i < 10; i++) press(s, &ui, '-');
+    press(s, &ui, 'g');
+    press(s, &ui, ' ');
+    press(s, &ui, ' ');
+    ck_assert_int_eq(s->tick(s, &ui, 200.0) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 201.2) & UI_ANIMATE, 0);
+    /* any key skips, and does only that */
+    press(s, &ui, 'g');
+    press(s, &ui, ' ');
+    ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* onto split */
+    s->tick(s, &ui, 300.0);
+    ck_assert_int_eq(press(s, &ui, 'x'), UI_REDRAW);
+    ck_assert_int_eq(s->tick(s, &ui, 300.1), 0);
+    ck_assert(step_shown(s, &ui, MS_SPLIT));
+    /* a step with nothing to animate does not animate */
+    press(s, &ui, 'g');
+    ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, 0);
+    /* a: animations off */
+    press(s, &ui, 'a');
+    ck_assert_int_eq(ui.animation, 0);
+    ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, 0);
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_walk_autoplay)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", "--autoplay=2");
+    Screen *s = walk_open(&ui);
+    ck_assert_int_eq(s->tick(s, &ui, 10.0), UI_ANIMATE); /* starts the clock */
+    ck_assert_int_eq(s->tick(s, &ui, 11.0) & UI_REDRAW, 0);
+    ck_assert_int_eq(s->tick(s, &ui, 12.1) & UI_REDRAW, UI_REDRAW);
+    ck_assert(step_shown(s, &ui, 1));
+    press(s, &ui, 'p'); /* off */
+    ck_assert(ui.autoplay == 0);
+    ck_assert_int_eq(s->tick(s, &ui, 20.0), 0); /* no wake-ups: sleeps in getch */
+    press(s, &ui, 'p'); /* on again, same period */
+    ck_assert(ui.autoplay == 2.0);
+    press(s, &ui, '+');
+    ck_assert(ui.anim_speed > 1.0);
+    s->tick(s, &ui, 30.0);
+    s->tick(s, &ui, 31.5); /* 2 s / 1.5 = 1.33 s */
+    ck_assert(step_shown(s, &ui, 2));
+    press(s, &ui, 'G');
+    s->tick(s, &ui, 40.0);
+    ck_assert_int_eq(s->tick(s, &ui, 45.0) & UI_REDRAW, UI_REDRAW); /* the end: stops */
+    ck_assert(ui.autoplay == 0);
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_walk_opens_form_and_help)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open(&ui);
+    ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
+    ck_assert_ptr_nonnull(ui.push);
+    ck_assert(shows(ui.push, &ui, 80, 24, "next step"));
+    ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
+    ui.push->free(ui.push);
+    ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
+    ck_assert_ptr_nonnull(ui.push);
+    ui.push->free(ui.push);
+    ui.push = NULL;
+    press(s, &ui, 'm');
+    ck_assert_ptr_nonnull(strstr(ui.status, "softmax"));
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
+/* ---- the form, home and help ------------------------------------------------- */
+
+START_TEST(test_form_refuses_invalid_and_applies_valid)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *f = form_open(&ui);
+    ck_assert(shows(f, &ui, 80, 24, "valid"));
+    press(f, &ui, UI_K_DOWN);
+    press(f, &ui, UI_K_DOWN); /* heads */
+    ck_assert_int_eq(press(f, &ui, '3'), UI_REDRAW);
+    ck_assert(shows(f, &ui, 80, 24, "not divisible by 3"));
+    ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_REDRAW); /* refused: the form stays */
+    ck_assert_ptr_nonnull(strstr(ui.status, "not divisible by 3"));
+    ck_assert(shows(f, &ui, 80, 24, "refused"));
+    ck_assert_int_eq(ui.cfg.heads, 2); /* the last valid state */
+    press(f, &ui, UI_K_BACKSPACE);
+    press(f, &ui, '4');
+    ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
+    ck_assert_int_eq(ui.cfg.heads, 4);
+    ck_assert_int_eq(ui.cfg.kv_heads, 4); /* followed heads */
+    ck_assert_int_eq(ui.mha->cfg.heads, 4);
+    f->free(f);
+
+    f = form_open(&ui);
+    press(f, &ui, UI_K_UP); /* wraps to causal */
+    press(f, &ui, ' ');
+    press(f, &ui, UI_K_UP); /* seed */
+    press(f, &ui, '7');
+    press(f, &ui, '7');
+    ck_assert_int_eq(press(f, &ui, UI_K_ESC), UI_BACK | UI_REDRAW); /* cancel: nothing changes */
+    ck_assert_int_eq(ui.cfg.causal, 0);
+    ck_assert_int_eq((int)ui.cfg.seed, 1);
+    f->free(f);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_home_menu)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    ck_assert(shows(h, &ui, 80, 24, "Walkthrough"));
+    ck_assert(shows(h, &ui, 80, 24, "d_model 8"));
+    ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
+    ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
+    ck_assert(shows(h, &ui, 200, 60, "Walkthrough"));
+    ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
+    ck_assert_ptr_nonnull(ui.push);
+    ck_assert(shows(ui.push, &ui, 80, 24, "step 0/10"));
+    ui.push->free(ui.push);
+    ck_assert_int_eq(press(h, &ui, 'j'), UI_REDRAW);
+    ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
+    ui.push->free(ui.push);
+    ck_assert_int_eq(press(h, &ui, '9'), UI_NONE); /* no ninth entry */
+    ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
+    ck_assert(shows(h, &ui, 80, 24, "heads 4"));
+    ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK);
+    h->free(h);
+    app_ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_help_scrolls_and_fits)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = help_open(&ui);
+    ck_assert(shows(h, &ui, 80, 24, "Walkthrough"));
+    ck_assert(shows(h, &ui, 80, 24, "lines 1-"));
+    ck_assert(shows(h, &ui, 40, 10, "enlarge to 80x24 (now 40x10)"));
+    for (int i = 0; i < 20; i++) press(h, &ui, UI_K_PGDN);
+    ck_assert(shows(h, &ui, 80, 24, "close the help")); /* the last lines */
+    ck_assert(!shows(h, &ui, 80, 24, "lines 1-"));
+    ck_assert(shows(h, &ui, 200, 60, "next step"));
+    ck_assert(shows(h, &ui, 200, 60, "close the help")); /* all of it fits */
+    h->free(h);
+    app_ui_free(&ui);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("app");
+    TCase *t = tcase_create("keys");
+    tcase_add_test(t, test_navigation_keys);
+    tcase_add_test(t, test_no_key_bound_twice);
+    tcase_add_test(t, test_every_action_is_bound);
+    tcase_add_test(t, test_help_is_generated_from_the_table);
+    suite_add_tcase(s, t);
+    t = tcase_create("options");
+    tcase_add_test(t, test_setup_flags);
+    tcase_add_test(t, test_set_config_refuses_and_keeps_state);
+    tcase_add_test(t, test_quick_config_keys);
+    suite_add_tcase(s, t);
+    t = tcase_create("walk");
+    tcase_add_test(t, test_walk_steps);
+    tcase_add_test(t, test_walk_inspect_takes_the_arrows);
+    tcase_add_test(t, test_walk_animation_is_short_and_skippable);
+    tcase_add_test(t, test_walk_autoplay);
+    tcase_add_test(t, test_walk_opens_form_and_help);
+    suite_add_tcase(s, t);
+    t = tcase_create("screens");
+    tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
+    tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_help_scrolls_and_fits);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}
