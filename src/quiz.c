@@ -390,7 +390,8 @@ static MhaConfig draw_config(QuizRng *r, int kv_mode, double work_cap)
     for (int tries = 0; tries < 200; tries++) {
         c.d_model = pick(r, Ds, 6);
         int dh = pick(r, dhs, 4);
-        if (c.d_model % dh || c.d_model / dh > 64) continue;
+        /* at least 2 heads: a stride on a size-1 axis is arbitrary, not a question */
+        if (c.d_model % dh || c.d_model / dh > 64 || c.d_model / dh < 2) continue;
         c.heads = c.d_model / dh;
         c.batch = pick(r, Bs, 3);
         c.seq = pick(r, Ss, 4);
@@ -666,35 +667,30 @@ static int gen_offset(Gen *g)
 }
 
 /* views: view, copy or error? */
-enum {
-    OP_VIEW_SPLIT, OP_VIEW_MERGED, OP_TRANSPOSE, OP_PERMUTE, OP_CONTIG_HEADS, OP_CONTIG_SPLIT,
-    OP_RESHAPE_HEADS, OP_RESHAPE_SPLIT, OP_RESHAPE_MERGED, OP_EXPAND, OP_REPEAT, OP_DOT_T,
-    OP_COUNT
-};
 
-static const char *const op_explain[OP_COUNT] = {
-    [OP_VIEW_SPLIT] = "view() never copies: it only computes new strides, and works when the old strides can "
+static const char *const op_explain[QUIZ_OP_COUNT] = {
+    [QUIZ_OP_VIEW_SPLIT] = "view() never copies: it only computes new strides, and works when the old strides can "
                       "express the new shape (always, for a contiguous tensor).",
-    [OP_VIEW_MERGED] = "view() never copies, so when the strides cannot express the new shape it refuses "
+    [QUIZ_OP_VIEW_MERGED] = "view() never copies, so when the strides cannot express the new shape it refuses "
                        "(the error PyTorch gives); merging heads back after a transpose needs .contiguous() "
                        "first, or .reshape().",
-    [OP_TRANSPOSE] = "transpose() swaps two strides: a view, 0 bytes moved; the result is usually "
+    [QUIZ_OP_TRANSPOSE] = "transpose() swaps two strides: a view, 0 bytes moved; the result is usually "
                      "non-contiguous.",
-    [OP_PERMUTE] = "permute() reorders the strides: a view, 0 bytes moved (a transpose is a permute of two dims).",
-    [OP_CONTIG_HEADS] = "contiguous() copies only when the tensor is not already row-major; after a transpose of "
+    [QUIZ_OP_PERMUTE] = "permute() reorders the strides: a view, 0 bytes moved (a transpose is a permute of two dims).",
+    [QUIZ_OP_CONTIG_HEADS] = "contiguous() copies only when the tensor is not already row-major; after a transpose of "
                         "two dims of size > 1 it is a real copy into a new buffer.",
-    [OP_CONTIG_SPLIT] = "contiguous() on a tensor that is already row-major returns it as is: no copy.",
-    [OP_RESHAPE_HEADS] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
+    [QUIZ_OP_CONTIG_SPLIT] = "contiguous() on a tensor that is already row-major returns it as is: no copy.",
+    [QUIZ_OP_RESHAPE_HEADS] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
                          "contiguous() + view (a copy) otherwise.",
-    [OP_RESHAPE_SPLIT] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
+    [QUIZ_OP_RESHAPE_SPLIT] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
                          "contiguous() + view (a copy) otherwise.",
-    [OP_RESHAPE_MERGED] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
+    [QUIZ_OP_RESHAPE_MERGED] = "reshape() depends: it is a view when the strides allow one (as view() would), and "
                           "contiguous() + view (a copy) otherwise.",
-    [OP_EXPAND] = "expand() gives the new axis stride 0: every group member reads the same bytes.  A view, "
+    [QUIZ_OP_EXPAND] = "expand() gives the new axis stride 0: every group member reads the same bytes.  A view, "
                   "0 bytes copied; this is how GQA can share K/V without a copy.",
-    [OP_REPEAT] = "repeat_interleave() always writes a new buffer with each kv head repeated G times: a copy "
+    [QUIZ_OP_REPEAT] = "repeat_interleave() always writes a new buffer with each kv head repeated G times: a copy "
                   "(Llama's repeat_kv does the same with expand + reshape, which copies too).",
-    [OP_DOT_T] = ".T on a 2-D tensor is transpose(0, 1): a view, strides swapped, 0 bytes.",
+    [QUIZ_OP_DOT_T] = ".T on a 2-D tensor is transpose(0, 1): a view, strides swapped, 0 bytes.",
 };
 
 /* Applies op to its input; *res gets the result (NULL on error, err set). */
@@ -704,11 +700,11 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
     const int B = b->B, S = b->S, D = b->D, H = b->H, KV = b->KV, dh = b->dh, G = b->G;
     int src;
     switch (op) {
-    case OP_VIEW_SPLIT: case OP_RESHAPE_SPLIT: src = MT_Q; break;
-    case OP_VIEW_MERGED: case OP_RESHAPE_MERGED: src = MT_MERGED; break;
-    case OP_TRANSPOSE: case OP_PERMUTE: case OP_CONTIG_SPLIT: src = MT_Q_SPLIT; break;
-    case OP_CONTIG_HEADS: case OP_RESHAPE_HEADS: src = MT_Q_HEADS; break;
-    case OP_EXPAND: case OP_REPEAT: src = MT_K_HEADS; break;
+    case QUIZ_OP_VIEW_SPLIT: case QUIZ_OP_RESHAPE_SPLIT: src = MT_Q; break;
+    case QUIZ_OP_VIEW_MERGED: case QUIZ_OP_RESHAPE_MERGED: src = MT_MERGED; break;
+    case QUIZ_OP_TRANSPOSE: case QUIZ_OP_PERMUTE: case QUIZ_OP_CONTIG_SPLIT: src = MT_Q_SPLIT; break;
+    case QUIZ_OP_CONTIG_HEADS: case QUIZ_OP_RESHAPE_HEADS: src = MT_Q_HEADS; break;
+    case QUIZ_OP_EXPAND: case QUIZ_OP_REPEAT: src = MT_K_HEADS; break;
     default: src = MT_W_Q; break;
     }
     if (need(b, src)) {
@@ -721,24 +717,24 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
     err[0] = 0;
     const char *v = src == MT_MERGED ? "out" : src == MT_W_Q ? "W_Q" : var_of(src);
     switch (op) {
-    case OP_VIEW_SPLIT: case OP_RESHAPE_SPLIT: {
+    case QUIZ_OP_VIEW_SPLIT: case QUIZ_OP_RESHAPE_SPLIT: {
         int sh[4] = {B, S, H, dh};
-        snprintf(code, codelen, "%s.%s(%d, %d, %d, %d)", v, op == OP_VIEW_SPLIT ? "view" : "reshape", B, S, H, dh);
+        snprintf(code, codelen, "%s.%s(%d, %d, %d, %d)", v, op == QUIZ_OP_VIEW_SPLIT ? "view" : "reshape", B, S, H, dh);
         *res = tensor_view(t, 4, sh, err, errlen);
         break;
     }
-    case OP_VIEW_MERGED: case OP_RESHAPE_MERGED: {
+    case QUIZ_OP_VIEW_MERGED: case QUIZ_OP_RESHAPE_MERGED: {
         int sh[3] = {B, S, D};
-        snprintf(code, codelen, "%s.%s(%d, %d, %d)", v, op == OP_VIEW_MERGED ? "view" : "reshape", B, S, D);
+        snprintf(code, codelen, "%s.%s(%d, %d, %d)", v, op == QUIZ_OP_VIEW_MERGED ? "view" : "reshape", B, S, D);
         *res = tensor_view(t, 3, sh, err, errlen);
-        if (!*res && op == OP_RESHAPE_MERGED) { /* reshape = contiguous() + view when view is refused */
+        if (!*res && op == QUIZ_OP_RESHAPE_MERGED) { /* reshape = contiguous() + view when view is refused */
             Tensor *cc = tensor_contiguous(t);
             *res = cc ? tensor_view(cc, 3, sh, err, errlen) : NULL;
             tensor_free(cc);
         }
         break;
     }
-    case OP_RESHAPE_HEADS: {
+    case QUIZ_OP_RESHAPE_HEADS: {
         int sh[3] = {B, H, S * dh};
         snprintf(code, codelen, "%s.reshape(%d, %d, %d)", v, B, H, S * dh);
         *res = tensor_view(t, 3, sh, err, errlen);
@@ -749,19 +745,19 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
         }
         break;
     }
-    case OP_TRANSPOSE:
+    case QUIZ_OP_TRANSPOSE:
         snprintf(code, codelen, "%s.transpose(1, 2)", v);
         *res = tensor_transpose(t, 1, 2, err, errlen);
         break;
-    case OP_PERMUTE: /* (0, 2, 1, 3) is the one swap of dims 1 and 2 */
+    case QUIZ_OP_PERMUTE: /* (0, 2, 1, 3) is the one swap of dims 1 and 2 */
         snprintf(code, codelen, "%s.permute(0, 2, 1, 3)", v);
         *res = tensor_transpose(t, 1, 2, err, errlen);
         break;
-    case OP_CONTIG_HEADS: case OP_CONTIG_SPLIT:
+    case QUIZ_OP_CONTIG_HEADS: case QUIZ_OP_CONTIG_SPLIT:
         snprintf(code, codelen, "%s.contiguous()", v);
         *res = tensor_contiguous(t);
         break;
-    case OP_EXPAND: {
+    case QUIZ_OP_EXPAND: {
         int sh[5] = {B, KV, G, S, dh};
         snprintf(code, codelen, "%s.unsqueeze(2).expand(%d, %d, %d, %d, %d)", v, B, KV, G, S, dh);
         Tensor *u = tensor_unsqueeze(t, 2, err, errlen);
@@ -769,7 +765,7 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
         tensor_free(u);
         break;
     }
-    case OP_REPEAT:
+    case QUIZ_OP_REPEAT:
         snprintf(code, codelen, "%s.repeat_interleave(%d, dim=1)", v, G);
         *res = tensor_repeat_interleave(t, G, 1, err, errlen);
         break;
@@ -785,8 +781,8 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
 static int gen_viewcopy(Gen *g)
 {
     QuizQuestion *q = g->q;
-    int op = quiz_rng_below(&g->r, OP_COUNT);
-    MhaConfig c = draw_config(&g->r, op == OP_EXPAND || op == OP_REPEAT, 1.1e6);
+    int op = quiz_rng_below(&g->r, QUIZ_OP_COUNT);
+    MhaConfig c = draw_config(&g->r, op == QUIZ_OP_EXPAND || op == QUIZ_OP_REPEAT, 1.1e6);
     Build b;
     build_init(&b, &c);
     const Tensor *in = NULL;
@@ -1012,6 +1008,13 @@ static int gen_kvcache(Gen *g)
         return -1;
     }
     q->topic = QT_KVCACHE;
+    /* what was asked, for the tests: heads, kv heads, d_model = heads x d_head,
+     * batch, seq = context; aux = layers; idx[0] = bits */
+    q->cfg = mha_config_default();
+    q->cfg.heads = (int)p->heads, q->cfg.kv_heads = (int)p->kv_heads;
+    q->cfg.d_model = (int)(p->heads * p->d_head), q->cfg.batch = (int)batch, q->cfg.seq = (int)ctx;
+    q->aux = (int)p->layers;
+    q->idx[0] = dt->bits;
     cat(q->prompt, sizeof q->prompt,
         "%s: %ld layers, %ld query heads, %ld kv heads (%s), d_head %ld.\n"
         "How big is its KV cache for %ld sequence%s of %ld tokens, stored as %s (%d bits per number)?",
@@ -1054,7 +1057,6 @@ static int gen_kvcache(Gen *g)
 }
 
 /* bugs: one wrong line in six. */
-enum { BUG_VIEW, BUG_REPEAT, BUG_SOFTMAX_DIM, BUG_SCALE, BUG_CONTIG, BUG_COUNT };
 
 /* Softmax over dim -2 instead of -1, through the engine: transpose, copy,
  * softmax over the last dim, transpose back.  Returns row 0 of head 0's sum. */
@@ -1084,12 +1086,12 @@ static int gen_bug(Gen *g)
 {
     QuizQuestion *q = g->q;
     MhaConfig c = mha_config_default();
-    int bug = quiz_rng_below(&g->r, BUG_COUNT);
+    int bug = quiz_rng_below(&g->r, QUIZ_BUG_COUNT);
     /* toy config where the bug changes the result: H >= 2, and for the
      * grouping bug KV >= 2 with G >= 2 */
     c.d_model = 16;
-    c.heads = bug == BUG_REPEAT ? 4 : (quiz_rng_below(&g->r, 2) ? 2 : 4);
-    c.kv_heads = bug == BUG_REPEAT ? 2 : (c.heads == 4 && quiz_rng_below(&g->r, 2) ? 2 : c.heads);
+    c.heads = bug == QUIZ_BUG_REPEAT ? 4 : (quiz_rng_below(&g->r, 2) ? 2 : 4);
+    c.kv_heads = bug == QUIZ_BUG_REPEAT ? 2 : (c.heads == 4 && quiz_rng_below(&g->r, 2) ? 2 : c.heads);
     c.seed = (uint32_t)(quiz_rng_next(&g->r) % 1000) + 1;
     char err[300];
     Mha *m = mha_run(&c, err, sizeof err);
@@ -1104,14 +1106,14 @@ static int gen_bug(Gen *g)
         int j = quiz_rng_below(&g->r, i + 1), t = order[i];
         order[i] = order[j], order[j] = t;
     }
-    int which = quiz_rng_below(&g->r, 3); /* q, k or v for BUG_VIEW */
-    if (bug == BUG_VIEW && which > 0 && c.kv_heads < 2) which = 0;
+    int which = quiz_rng_below(&g->r, 3); /* q, k or v for QUIZ_BUG_VIEW */
+    if (bug == QUIZ_BUG_VIEW && which > 0 && c.kv_heads < 2) which = 0;
     static const char *const names[3] = {"q", "k", "v"};
     static const char *const heads[3] = {"H", "KV", "KV"};
     int bad_line = 0;
     for (int i = 0; i < 3; i++) {
         int v = order[i];
-        if (bug == BUG_VIEW && v == which) {
+        if (bug == QUIZ_BUG_VIEW && v == which) {
             snprintf(lines[i], sizeof lines[i], "%s = (x @ W_%s).view(B, %s, S, dh)", names[v], names[v], heads[v]);
             bad_line = i + 1;
         } else
@@ -1119,15 +1121,15 @@ static int gen_bug(Gen *g)
                      names[v], heads[v]);
     }
     snprintf(lines[3], sizeof lines[3], "%s",
-             bug == BUG_REPEAT ? "k, v = k.repeat(1, H // KV, 1, 1), v.repeat(1, H // KV, 1, 1)"
+             bug == QUIZ_BUG_REPEAT ? "k, v = k.repeat(1, H // KV, 1, 1), v.repeat(1, H // KV, 1, 1)"
                                : "k, v = k.repeat_interleave(H // KV, 1), v.repeat_interleave(H // KV, 1)");
     snprintf(lines[4], sizeof lines[4], "a = torch.softmax(q @ k.transpose(-2, -1) %s, dim=%s)",
-             bug == BUG_SCALE ? "/ dh" : "/ math.sqrt(dh)", bug == BUG_SOFTMAX_DIM ? "-2" : "-1");
+             bug == QUIZ_BUG_SCALE ? "/ dh" : "/ math.sqrt(dh)", bug == QUIZ_BUG_SOFTMAX_DIM ? "-2" : "-1");
     snprintf(lines[5], sizeof lines[5], "y = (a @ v).transpose(1, 2)%s.view(B, S, H * dh) @ W_o",
-             bug == BUG_CONTIG ? "" : ".contiguous()");
-    if (bug == BUG_REPEAT) bad_line = 4;
-    if (bug == BUG_SOFTMAX_DIM || bug == BUG_SCALE) bad_line = 5;
-    if (bug == BUG_CONTIG) bad_line = 6;
+             bug == QUIZ_BUG_CONTIG ? "" : ".contiguous()");
+    if (bug == QUIZ_BUG_REPEAT) bad_line = 4;
+    if (bug == QUIZ_BUG_SOFTMAX_DIM || bug == QUIZ_BUG_SCALE) bad_line = 5;
+    if (bug == QUIZ_BUG_CONTIG) bad_line = 6;
 
     q->topic = QT_BUGS;
     q->cfg = c;
@@ -1145,7 +1147,7 @@ static int gen_bug(Gen *g)
     size_t wn = sizeof q->working;
     cat(w, wn, "On B=%d, S=%d, D=%d (seed %u) the engine shows:\n", c.batch, c.seq, c.d_model, (unsigned)c.seed);
     switch (bug) {
-    case BUG_VIEW: {
+    case QUIZ_BUG_VIEW: {
         snprintf(q->explain, sizeof q->explain,
                  "Line %d views (B, S, D) straight as (B, heads, S, dh).  The buffer is token-major, so that "
                  "relabels consecutive chunks of dh floats as rows: a 'head' row mixes the features of "
@@ -1169,7 +1171,7 @@ static int gen_bug(Gen *g)
         tensor_free(bad);
         break;
     }
-    case BUG_REPEAT: {
+    case QUIZ_BUG_REPEAT: {
         snprintf(q->explain, sizeof q->explain,
                  "Line 4 tiles the kv heads (.repeat: 0, 1, 0, 1, ...) instead of repeating each one in place "
                  "(repeat_interleave: 0, 0, 1, 1, ...).  The shapes match, so nothing fails: query head h just "
@@ -1208,7 +1210,7 @@ static int gen_bug(Gen *g)
         tensor_free(u);
         break;
     }
-    case BUG_SOFTMAX_DIM: {
+    case QUIZ_BUG_SOFTMAX_DIM: {
         snprintf(q->explain, sizeof q->explain,
                  "Line 5 normalises over dim=-2, the query axis: each column sums to 1, but a query's weights "
                  "over the keys (its row) no longer do.  Softmax goes over the last dim, the keys.");
@@ -1216,7 +1218,7 @@ static int gen_bug(Gen *g)
         cat(w, wn, "  with dim=-2, head 0's row 0 (token '%s') sums to %.3f instead of 1.\n", mha_token_word(0), sum);
         break;
     }
-    case BUG_SCALE: {
+    case QUIZ_BUG_SCALE: {
         snprintf(q->explain, sizeof q->explain,
                  "Line 5 divides by dh instead of sqrt(dh).  The scale keeps the dot products' variance near 1 "
                  "(a sum of dh products); dividing by dh flattens the softmax towards uniform weights.");

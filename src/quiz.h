@@ -84,7 +84,9 @@ typedef struct QuizQuestion {
     MhaConfig cfg;             /* the configuration of the question */
     int tensor;                /* MT_* asked about */
     int idx[4];                /* QG_OFFSET: the logical index */
-    int aux;                   /* QG_KVHEAD: the query head; QG_VIEWCOPY: the op */
+    int aux;                   /* QG_KVHEAD: the query head; QG_VIEWCOPY: the op (QUIZ_OP_*);
+                                * QG_BUG: the bug; QG_KVCACHE: layers (cfg.seq = context,
+                                * cfg.batch = sequences, idx[0] = bits per number) */
 } QuizQuestion;
 
 /* The generated kinds (QuizQuestion.gen - 1). */
@@ -93,6 +95,26 @@ enum {
     QG_KVSHAPE, QG_KVHEAD, QG_REPEAT_BYTES, QG_KVCACHE, QG_BUG,
     QG_COUNT
 };
+
+/* The view-or-copy operations (QuizQuestion.aux of QG_VIEWCOPY). */
+enum {
+    QUIZ_OP_VIEW_SPLIT,      /* Q.view(B, S, H, dh) */
+    QUIZ_OP_VIEW_MERGED,     /* out.view(B, S, D) after the transpose back */
+    QUIZ_OP_TRANSPOSE,       /* Q.transpose(1, 2) */
+    QUIZ_OP_PERMUTE,         /* Q.permute(0, 2, 1, 3) */
+    QUIZ_OP_CONTIG_HEADS,    /* Q_heads.contiguous() */
+    QUIZ_OP_CONTIG_SPLIT,    /* Q_split.contiguous() */
+    QUIZ_OP_RESHAPE_HEADS,   /* Q_heads.reshape(B, H, S * dh) */
+    QUIZ_OP_RESHAPE_SPLIT,   /* Q.reshape(B, S, H, dh) */
+    QUIZ_OP_RESHAPE_MERGED,  /* out.reshape(B, S, D) after the transpose back */
+    QUIZ_OP_EXPAND,          /* K.unsqueeze(2).expand(B, KV, G, S, dh) */
+    QUIZ_OP_REPEAT,          /* K.repeat_interleave(G, dim=1) */
+    QUIZ_OP_DOT_T,           /* W_Q.T */
+    QUIZ_OP_COUNT
+};
+
+/* The bugs of QG_BUG (QuizQuestion.aux). */
+enum { QUIZ_BUG_VIEW, QUIZ_BUG_REPEAT, QUIZ_BUG_SOFTMAX_DIM, QUIZ_BUG_SCALE, QUIZ_BUG_CONTIG, QUIZ_BUG_COUNT };
 
 /* The quiz's own generator: splitmix64 (Steele, Lea, Flood 2014) over a
  * 64-bit state, independent of the engine's weight stream. */
