@@ -113,7 +113,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     printf("Answer with a letter, a number or a shape like (2, 8, 16, 64); an empty line skips.\n\n");
     char *line = NULL;
     size_t cap = 0;
-    int done = 0, eof = 0;
+    int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
     for (int i = 0; i < n && !eof; i++) {
         const QuizQuestion *q = &qs[i];
         print_question(stdout, q, i, n);
@@ -125,6 +125,11 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
             if (read_line(&line, &cap)) {
                 eof = 1;
                 break;
+            }
+            if (!tty_in) { /* echo piped answers, so the transcript reads like a session */
+                for (const char *c = line; *c && *c != '\n' && *c != '\r'; c++)
+                    putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
+                putchar('\n');
             }
             QuizAnswer a;
             if (!quiz_parse_answer(line, &a) && a.kind == QA_EMPTY) {
