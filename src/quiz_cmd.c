@@ -248,6 +248,9 @@ int cmd_quiz(int argc, char **argv)
             return cli_usage("quiz: unknown option '%s' (try mhaviz quiz --help)", argv[i]);
     }
     uint64_t seed = seedv >= 0 ? (uint64_t)seedv : (uint64_t)time(NULL) % 100000;
+    if (!plain && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+        return cli_usage("quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
+    if (!plain && !review) return quiz_tui(NULL, 0, topic, (int)count, seed, timed, no_save);
 
     QuizBank bank = {0};
     if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
@@ -297,9 +300,7 @@ int cmd_quiz(int argc, char **argv)
              topic >= 0 ? quiz_topic_names[topic] : "");
     int rc;
     if (plain) rc = run_plain(qs, n, what, seed, review, timed, !no_save);
-    else if (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO))
-        rc = cli_usage("quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
-    else rc = quiz_tui(qs, n, what, timed, no_save);
+    else rc = quiz_tui(qs, n, topic, (int)count, seed, timed, no_save);
     free(qs);
     quiz_bank_free(&bank);
     return rc;

@@ -139,22 +139,23 @@ else
         return 1
     }
     tm new-session -d -s q -x 100 -y 30 "XDG_STATE_HOME='$T/tui' $BIN quiz --count 5 --seed 7; echo EXITED \$?; sleep 30"
-    if wait_for "Quiz"; then ok "TUI: picker shown"; else bad "TUI: no picker"; screen; fi
+    if wait_for "Quiz: interview prep"; then ok "TUI: picker shown"; else bad "TUI: no picker"; screen; fi
     tm send-keys -t q Enter
     if wait_for "1/5"; then ok "TUI: first question"; else bad "TUI: no question"; screen; fi
     for k in 1 2 3; do
         a=$(sed -n "${k}p" "$T/answers")
+        wait_for "$k/5" || bad "TUI: question $k not shown"
         tm send-keys -t q -l "$a"
         tm send-keys -t q Enter
         if wait_for "Right|Wrong"; then ok "TUI: feedback on answer $k"; else bad "TUI: no feedback $k"; screen; fi
-        screen | grep -q "Right" && ok "TUI: answer $k right" || bad "TUI: answer $k not right"
-        tm send-keys -t q Enter
-        sleep 0.2
+        screen | grep -q "^ Right" && ok "TUI: answer $k right" || { bad "TUI: answer $k not right"; screen; }
+        [ $k -lt 3 ] && tm send-keys -t q Enter
     done
     tm send-keys -t q q
     if wait_for "Score: 3/3"; then ok "TUI: summary after quitting"; else bad "TUI: no summary"; screen; fi
     tm send-keys -t q q
     if wait_for "EXITED 0"; then ok "TUI: quit, exit 0"; else bad "TUI: no clean exit"; screen; fi
+    [ -s "$T/tui/mhaviz/quiz-history" ] && ok "TUI: scores saved" || bad "TUI: no history"
 fi
 
 if [ $fails -ne 0 ]; then echo "e2e_quiz: $fails failed"; exit 1; fi
