@@ -595,8 +595,8 @@ static const struct {
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline step by step: the candy bar, the heads, the concat", walk_open},
-    {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Help", "every key, in one table", help_open},
+    {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
 

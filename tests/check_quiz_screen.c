@@ -160,12 +160,20 @@ START_TEST(home_entry_opens_quiz)
     ck_assert_ptr_nonnull(home);
     draw(home);
     ck_assert(canvas_contains(cv, "Quiz"));
-    /* the entry after the walkthrough */
-    int f = home->key(home, &ui, '2');
-    ck_assert_int_eq(f & UI_PUSH, UI_PUSH);
-    ck_assert_ptr_nonnull(ui.push);
-    draw(ui.push);
-    ck_assert(canvas_contains(cv, "Quiz: interview prep"));
+    /* one of the numbered entries opens the quiz picker */
+    int found = 0;
+    for (int k = '1'; k <= '9' && !found; k++) {
+        int f = home->key(home, &ui, k);
+        if (!(f & UI_PUSH) || !ui.push) continue;
+        draw(ui.push);
+        if (canvas_contains(cv, "Quiz: interview prep")) {
+            found = 1;
+            break;
+        }
+        ui.push->free(ui.push);
+        ui.push = NULL;
+    }
+    ck_assert_msg(found, "no home entry opens the quiz");
     ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
     ui.push->free(ui.push);
     ui.push = NULL;
