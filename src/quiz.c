@@ -396,6 +396,10 @@ static MhaConfig draw_config(QuizRng *r, int kv_mode, double work_cap)
         c.batch = pick(r, Bs, 3);
         c.seq = pick(r, Ss, 4);
         if ((double)c.batch * c.seq * c.d_model * c.d_model > work_cap) continue;
+        /* distinct sizes, so a swapped pair of dims is a visibly wrong answer */
+        if (tries < 150 && (c.seq == dh || c.seq == c.heads || c.heads == dh || c.batch == c.seq ||
+                            c.batch == c.heads))
+            continue;
         break;
     }
     /* kv_mode: 0 any, 1 shared (GQA or MQA) */
@@ -535,7 +539,9 @@ static int gen_strides(Gen *g)
     static const int targets[] = {MT_Q,      MT_Q_SPLIT,       MT_Q_HEADS, MT_K_HEADS, MT_MERGED,
                                   MT_MERGED_CONTIG, MT_CONCAT, MT_K_EXPAND, MT_Q_WRONG};
     int target = pick(&g->r, targets, (int)(sizeof targets / sizeof targets[0]));
+    int kv_target = target == MT_K_EXPAND || target == MT_K_HEADS;
     MhaConfig c = draw_config(&g->r, target == MT_K_EXPAND, 1.1e6);
+    if (kv_target && c.kv_heads == 1 && c.heads >= 4) c.kv_heads = 2; /* a kv axis of size > 1 */
     Build b;
     build_init(&b, &c);
     if (need(&b, target)) {
@@ -552,12 +558,18 @@ static int gen_strides(Gen *g)
     tensor_fmt_dims(sh, sizeof sh, b.t[target]->ndim, b.t[target]->shape);
     cat(q->prompt, sizeof q->prompt, "%s is now %s.  What are its strides (in elements)?", var_of(target), sh);
     set_tuple_strides(q, b.t[target]);
+    const Tensor *tt = b.t[target];
+    for (int i = 0; i < tt->ndim; i++)
+        if (tt->shape[i] == 1) q->tuple_free |= 1u << i;
     snprintf(q->explain, sizeof q->explain,
              "A fresh buffer is row-major: the last stride is 1 and each stride is the product of the sizes "
              "after it.  view() on a contiguous tensor keeps that rule for the new shape; transpose swaps two "
              "strides and moves no byte; contiguous() copies into a fresh row-major buffer; expand gives the "
              "new axis stride 0 (every index reads the same elements).");
     finish_working(q, &b);
+    if (q->tuple_free)
+        cat(q->working, sizeof q->working,
+            "A size-1 axis never moves the offset, so its stride is never used: any value is accepted there.\n");
     build_free(&b);
     return 0;
 }

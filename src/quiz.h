@@ -73,6 +73,8 @@ typedef struct QuizQuestion {
     long long number;          /* QK_NUMBER */
     int n_tuple;               /* QK_TUPLE */
     long long tuple[QUIZ_MAX_TUPLE];
+    unsigned tuple_free;       /* QK_TUPLE: bit i = any value accepted at i (the stride of
+                                * a size-1 axis is never used, so it is not asked) */
     char text[QUIZ_ANSWER_MAX]; /* QK_TEXT: spellings separated by '|' */
     char explain[QUIZ_EXPLAIN_MAX];
     char working[QUIZ_WORKING_MAX]; /* the engine's working; "" for curated */

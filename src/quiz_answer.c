@@ -230,7 +230,7 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
         if (a.kind == QA_TUPLE || a.kind == QA_NUMBER) {
             if (a.n != q->n_tuple) return 0;
             for (int i = 0; i < a.n; i++)
-                if (a.v[i] != q->tuple[i]) return 0;
+                if (a.v[i] != q->tuple[i] && !(i < 32 && (q->tuple_free >> i) & 1u)) return 0;
             return 1;
         }
         break;

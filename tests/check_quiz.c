@@ -80,8 +80,37 @@ static void assert_tuple(const QuizQuestion *q, Dims want, const char *what)
 {
     ck_assert_msg(q->n_tuple == want.n, "%s: %d dims, want %d (%s)", what, q->n_tuple, want.n, q->id);
     for (int i = 0; i < want.n; i++)
-        ck_assert_msg(q->tuple[i] == want.v[i], "%s dim %d: %lld, want %lld (%s)", what, i, q->tuple[i], want.v[i],
-                      q->id);
+        ck_assert_msg(q->tuple[i] == want.v[i] || ((q->tuple_free >> i) & 1u), "%s dim %d: %lld, want %lld (%s)",
+                      what, i, q->tuple[i], want.v[i], q->id);
+}
+
+/* Strides questions leave exactly the size-1 axes free. */
+static void assert_free_axes(const QuizQuestion *q)
+{
+    Dims shape = oracle_shape(&q->cfg, q->tensor);
+    unsigned want = 0;
+    for (int i = 0; i < shape.n; i++)
+        if (shape.v[i] == 1) want |= 1u << i;
+    ck_assert_uint_eq(q->tuple_free, want);
+    char buf[200] = "(", v[32];
+    for (int i = 0; i < q->n_tuple; i++) { /* any value on a free axis is right */
+        snprintf(v, sizeof v, "%s%lld", i ? ", " : "", (want >> i) & 1u ? 12345LL : q->tuple[i]);
+        strcat(buf, v);
+    }
+    strcat(buf, ")");
+    ck_assert_int_eq(quiz_check(q, buf, NULL, NULL, 0), 1);
+    for (int i = 0; i < q->n_tuple; i++) { /* a wrong value on any other axis is wrong */
+        if ((want >> i) & 1u) continue;
+        QuizQuestion t = *q;
+        t.tuple[i] += 1;
+        char typed[200] = "(";
+        for (int k = 0; k < q->n_tuple; k++) {
+            snprintf(v, sizeof v, "%s%lld", k ? ", " : "", q->tuple[k]);
+            strcat(typed, v);
+        }
+        strcat(typed, ")");
+        ck_assert_int_eq(quiz_check(&t, typed, NULL, NULL, 0), 0);
+    }
 }
 
 /* Every multiple-choice question: choices distinct, the correct one once. */
@@ -196,6 +225,7 @@ static void check_one(int kind, uint64_t seed)
     }
     case QG_STRIDES:
         assert_tuple(&q, oracle_strides(c, q.tensor), "strides");
+        assert_free_axes(&q);
         break;
     case QG_CONTIG: {
         assert_choices(&q);
