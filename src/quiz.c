@@ -480,6 +480,44 @@ static void finish_working(QuizQuestion *q, const Build *b)
     working_lines(b, q->working, sizeof q->working);
 }
 
+/* What the last step did to the tensor asked about, in one sentence. */
+static const char *step_note(int id)
+{
+    switch (id) {
+    case MT_Q: case MT_K: case MT_V:
+        return "x @ W keeps (B, S) and takes W's output width: d_model for Q, kv_heads x d_head for K and V. "
+               "A matmul writes a new contiguous buffer.";
+    case MT_Q_SPLIT: case MT_K_SPLIT: case MT_V_SPLIT:
+        return "view splits each token's row into (heads, d_head): same buffer, strides (S*W, W, d_head, 1) "
+               "for a row of width W.";
+    case MT_Q_HEADS: case MT_K_HEADS: case MT_V_HEADS:
+        return "transpose(1, 2) swaps the token and head axes and their two strides: no byte moves, and the "
+               "tensor is no longer contiguous (with more than one head and token).";
+    case MT_SCORES:
+        return "Q (B, H, S, dh) @ K^T (B, H, dh, S) gives (B, H, S, S): one S x S score matrix per head, in a new "
+               "buffer.";
+    case MT_ATTN: return "softmax over the last dim keeps the (B, H, S, S) shape; each row sums to 1.";
+    case MT_HEAD_OUT:
+        return "attn (B, H, S, S) @ V (B, H, S, dh) gives (B, H, S, dh): a new buffer, heads first.";
+    case MT_MERGED:
+        return "transpose(1, 2) brings tokens first again, (B, S, H, dh), but only as a view: its strides "
+               "still walk the heads-first buffer.";
+    case MT_MERGED_CONTIG:
+        return "contiguous() copies the view into a token-major buffer: the one real copy, row-major strides.";
+    case MT_CONCAT: return "view(B, S, D) of the contiguous copy joins the heads side by side: free.";
+    case MT_OUT: return "@ W_O (D, D) keeps (B, S, D) and mixes the heads.";
+    case MT_K_EXPAND: case MT_V_EXPAND:
+        return "unsqueeze(2) adds a size-1 group axis; expand stretches it to G = heads / kv_heads with stride "
+               "0: every query head of a group reads the same bytes.";
+    case MT_K_REPEAT: case MT_V_REPEAT:
+        return "repeat_interleave copies each kv head G times: (B, heads, S, dh), a new contiguous buffer.";
+    case MT_Q_WRONG:
+        return "view(B, H, S, dh) straight from (B, S, D) is a legal view with the wrong grouping: it cuts the "
+               "buffer into H blocks of S*dh consecutive floats, so a 'head' holds pieces of several tokens.";
+    default: return "";
+    }
+}
+
 /* shapes: the shape after any step of the pipeline. */
 static int gen_shape(Gen *g)
 {
@@ -511,11 +549,12 @@ static int gen_shape(Gen *g)
         make_choices(q, &g->r, ans, cand, nc, 3);
     }
     snprintf(q->explain, sizeof q->explain,
-             "Follow the shape line by line: x @ W keeps (B, S) and gives the weight's output width; "
+             "%s  Follow the shape line by line: x @ W keeps (B, S) and gives the weight's output width; "
              "view splits the last dim D into (heads, d_head) (d_model = heads x d_head); "
              "transpose(1, 2) swaps the token and head axes so each head is a (S, d_head) matrix; "
              "Q @ K^T gives (S, S) scores per head; softmax keeps the shape; the way back is "
-             "transpose(1, 2), contiguous() and view(B, S, D).");
+             "transpose(1, 2), contiguous() and view(B, S, D).",
+             step_note(target));
     finish_working(q, &b);
     build_free(&b);
     return 0;
@@ -562,10 +601,11 @@ static int gen_strides(Gen *g)
     for (int i = 0; i < tt->ndim; i++)
         if (tt->shape[i] == 1) q->tuple_free |= 1u << i;
     snprintf(q->explain, sizeof q->explain,
-             "A fresh buffer is row-major: the last stride is 1 and each stride is the product of the sizes "
+             "%s  A fresh buffer is row-major: the last stride is 1 and each stride is the product of the sizes "
              "after it.  view() on a contiguous tensor keeps that rule for the new shape; transpose swaps two "
              "strides and moves no byte; contiguous() copies into a fresh row-major buffer; expand gives the "
-             "new axis stride 0 (every index reads the same elements).");
+             "new axis stride 0 (every index reads the same elements).",
+             step_note(target));
     finish_working(q, &b);
     if (q->tuple_free)
         cat(q->working, sizeof q->working,
@@ -872,10 +912,11 @@ static int gen_kvshape(Gen *g)
         make_choices(q, &g->r, ans, cand, nc, 3);
     }
     snprintf(q->explain, sizeof q->explain,
-             "With GQA/MQA only kv_heads K and V heads are projected: K is (B, S, kv_heads x d_head) and "
+             "%s  With GQA/MQA only kv_heads K and V heads are projected: K is (B, S, kv_heads x d_head) and "
              "(B, kv_heads, S, d_head) after the split.  To line them up with the query heads, expand adds a "
              "group axis with stride 0 (a view), repeat_interleave copies each kv head G = heads / kv_heads "
-             "times (B, heads, S, d_head).");
+             "times (B, heads, S, d_head).",
+             step_note(target));
     finish_working(q, &b);
     build_free(&b);
     return 0;

@@ -153,7 +153,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     }
     free(line);
     char sum[2000];
-    quiz_summary(&sc, have_hist ? &h : NULL, sum, sizeof sum);
+    quiz_summary(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
     if (done < n) printf("Answered %d of %d.\n", done, n);
     printf("%s", sum);
     int rc = 0;

@@ -395,7 +395,7 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     Body b = {c, 1, 2, c->w - 2, c->h - 6 - prow, q->scroll, 0};
     if (q->phase == PH_SUMMARY) {
         char sum[2000];
-        quiz_summary(&q->score, q->have_hist ? &q->hist : NULL, sum, sizeof sum);
+        quiz_summary(&q->score, q->have_hist && !q->no_save ? &q->hist : NULL, sum, sizeof sum);
         body_text(&b, sum, ST_NORMAL);
         if (q->timed) {
             int asked = 0;
