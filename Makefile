@@ -100,9 +100,9 @@ $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/main.o
 	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) -lm
 
 # --- tests --------------------------------------------------------------------
-$(B)/%: tests/%.c $(OBJ) tests/*.h
+$(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
 	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
-$(B)/asan/%: tests/%.c $(AOBJ) tests/*.h | $(B)/asan
+$(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
 
 # `make test` = every unit test and every end-to-end test, plain then under

@@ -6,6 +6,7 @@
  * UI_* flags; neither touches the terminal (tui.c does).
  */
 #include "app.h"
+#include "lessonui.h"
 
 #include <signal.h>
 #include <stdio.h>
@@ -596,7 +597,10 @@ static const struct {
 } home_entries[] = {
     {"Walkthrough", "the pipeline step by step: the candy bar, the heads, the concat", walk_open},
     {"Help", "every key, in one table", help_open},
+    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
+    {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
+    {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
 

@@ -15,63 +15,37 @@
  * colour pairs from it, canvas_write its SGR sequences.
  *                      name         fg  bg  bold rev  und  dim */
 const CanvasStyleSpec canvas_styles[ST_COUNT] = {
-    [ST_NORMAL] = {"normal", -1, -1, 0, 0, 0, 0},
-    [ST_DIM] = {"dim", -1, -1, 0, 0, 0, 1},
-    [ST_BOLD] = {"bold", -1, -1, 1, 0, 0, 0},
-    [ST_TITLE] = {"title", 6, -1, 1, 0, 0, 0},
-    [ST_FRAME] = {"frame", 4, -1, 0, 0, 0, 0},
-    [ST_CODE] = {"code", -1, -1, 0, 0, 0, 0},
-    [ST_CODE_HI] = {"code_hi", 0, 3, 1, 0, 0, 0},
-    [ST_HEAD0] = {"head0", 0, 6, 0, 0, 0, 0},
-    [ST_HEAD1] = {"head1", 0, 5, 0, 0, 0, 0},
-    [ST_HEAD2] = {"head2", 0, 2, 0, 0, 0, 0},
-    [ST_HEAD3] = {"head3", 7, 4, 0, 0, 0, 0},
-    [ST_HEAD4] = {"head4", 0, 3, 0, 0, 0, 0},
-    [ST_HEAD5] = {"head5", 7, 1, 0, 0, 0, 0},
-    [ST_HEAD6] = {"head6", 0, 7, 0, 0, 0, 0},
-    [ST_HEAD7] = {"head7", 6, 0, 1, 0, 1, 0},
-    [ST_HEAT0] = {"heat0", 4, -1, 0, 0, 0, 1},
-    [ST_HEAT1] = {"heat1", 4, -1, 0, 0, 0, 0},
-    [ST_HEAT2] = {"heat2", 6, -1, 0, 0, 0, 0},
-    [ST_HEAT3] = {"heat3", 3, -1, 1, 0, 0, 0},
-    [ST_HEAT4] = {"heat4", 1, -1, 1, 0, 0, 0},
-    [ST_CURSOR] = {"cursor", 7, 1, 1, 0, 0, 0},
-    [ST_LIT] = {"lit", 0, 3, 1, 0, 1, 0},
-    [ST_GOOD] = {"good", 2, -1, 1, 0, 0, 0},
-    [ST_WARN] = {"warn", 3, -1, 1, 0, 0, 0},
-    [ST_BAD] = {"bad", 1, -1, 1, 0, 0, 0},
-    [ST_STATUS] = {"status", -1, -1, 0, 1, 0, 0},
+    [ST_NORMAL] = {"normal", -1, -1, 0, 0, 0, 0}, [ST_DIM] = {"dim", -1, -1, 0, 0, 0, 1},
+    [ST_BOLD] = {"bold", -1, -1, 1, 0, 0, 0},     [ST_TITLE] = {"title", 6, -1, 1, 0, 0, 0},
+    [ST_FRAME] = {"frame", 4, -1, 0, 0, 0, 0},    [ST_CODE] = {"code", -1, -1, 0, 0, 0, 0},
+    [ST_CODE_HI] = {"code_hi", 0, 3, 1, 0, 0, 0}, [ST_HEAD0] = {"head0", 0, 6, 0, 0, 0, 0},
+    [ST_HEAD1] = {"head1", 0, 5, 0, 0, 0, 0},     [ST_HEAD2] = {"head2", 0, 2, 0, 0, 0, 0},
+    [ST_HEAD3] = {"head3", 7, 4, 0, 0, 0, 0},     [ST_HEAD4] = {"head4", 0, 3, 0, 0, 0, 0},
+    [ST_HEAD5] = {"head5", 7, 1, 0, 0, 0, 0},     [ST_HEAD6] = {"head6", 0, 7, 0, 0, 0, 0},
+    [ST_HEAD7] = {"head7", 6, 0, 1, 0, 1, 0},     [ST_HEAT0] = {"heat0", 4, -1, 0, 0, 0, 1},
+    [ST_HEAT1] = {"heat1", 4, -1, 0, 0, 0, 0},    [ST_HEAT2] = {"heat2", 6, -1, 0, 0, 0, 0},
+    [ST_HEAT3] = {"heat3", 3, -1, 1, 0, 0, 0},    [ST_HEAT4] = {"heat4", 1, -1, 1, 0, 0, 0},
+    [ST_CURSOR] = {"cursor", 7, 1, 1, 0, 0, 0},   [ST_LIT] = {"lit", 0, 3, 1, 0, 1, 0},
+    [ST_GOOD] = {"good", 2, -1, 1, 0, 0, 0},      [ST_WARN] = {"warn", 3, -1, 1, 0, 0, 0},
+    [ST_BAD] = {"bad", 1, -1, 1, 0, 0, 0},        [ST_STATUS] = {"status", -1, -1, 0, 1, 0, 0},
     [ST_KEY] = {"key", 6, -1, 1, 0, 0, 0},
 };
 
 /* No colour: every head and every heat level gets its own attribute mix. */
 const CanvasStyleSpec canvas_styles_mono[ST_COUNT] = {
-    [ST_NORMAL] = {"normal", -1, -1, 0, 0, 0, 0},
-    [ST_DIM] = {"dim", -1, -1, 0, 0, 0, 1},
-    [ST_BOLD] = {"bold", -1, -1, 1, 0, 0, 0},
-    [ST_TITLE] = {"title", -1, -1, 1, 0, 1, 0},
-    [ST_FRAME] = {"frame", -1, -1, 0, 0, 0, 1},
-    [ST_CODE] = {"code", -1, -1, 0, 0, 0, 0},
-    [ST_CODE_HI] = {"code_hi", -1, -1, 1, 1, 0, 0},
-    [ST_HEAD0] = {"head0", -1, -1, 1, 0, 0, 0},
-    [ST_HEAD1] = {"head1", -1, -1, 0, 0, 1, 0},
-    [ST_HEAD2] = {"head2", -1, -1, 0, 1, 0, 0},
-    [ST_HEAD3] = {"head3", -1, -1, 1, 0, 1, 0},
-    [ST_HEAD4] = {"head4", -1, -1, 0, 0, 0, 1},
-    [ST_HEAD5] = {"head5", -1, -1, 0, 0, 1, 1},
-    [ST_HEAD6] = {"head6", -1, -1, 0, 1, 1, 0},
-    [ST_HEAD7] = {"head7", -1, -1, 0, 1, 0, 1},
-    [ST_HEAT0] = {"heat0", -1, -1, 0, 0, 0, 1},
-    [ST_HEAT1] = {"heat1", -1, -1, 0, 0, 0, 0},
-    [ST_HEAT2] = {"heat2", -1, -1, 0, 0, 1, 0},
-    [ST_HEAT3] = {"heat3", -1, -1, 1, 0, 0, 0},
-    [ST_HEAT4] = {"heat4", -1, -1, 1, 0, 1, 0},
-    [ST_CURSOR] = {"cursor", -1, -1, 1, 1, 1, 0},
-    [ST_LIT] = {"lit", -1, -1, 1, 1, 1, 0},
-    [ST_GOOD] = {"good", -1, -1, 1, 0, 0, 0},
-    [ST_WARN] = {"warn", -1, -1, 0, 0, 1, 0},
-    [ST_BAD] = {"bad", -1, -1, 1, 1, 0, 0},
-    [ST_STATUS] = {"status", -1, -1, 0, 1, 0, 0},
+    [ST_NORMAL] = {"normal", -1, -1, 0, 0, 0, 0},   [ST_DIM] = {"dim", -1, -1, 0, 0, 0, 1},
+    [ST_BOLD] = {"bold", -1, -1, 1, 0, 0, 0},       [ST_TITLE] = {"title", -1, -1, 1, 0, 1, 0},
+    [ST_FRAME] = {"frame", -1, -1, 0, 0, 0, 1},     [ST_CODE] = {"code", -1, -1, 0, 0, 0, 0},
+    [ST_CODE_HI] = {"code_hi", -1, -1, 1, 1, 0, 0}, [ST_HEAD0] = {"head0", -1, -1, 1, 0, 0, 0},
+    [ST_HEAD1] = {"head1", -1, -1, 0, 0, 1, 0},     [ST_HEAD2] = {"head2", -1, -1, 0, 1, 0, 0},
+    [ST_HEAD3] = {"head3", -1, -1, 1, 0, 1, 0},     [ST_HEAD4] = {"head4", -1, -1, 0, 0, 0, 1},
+    [ST_HEAD5] = {"head5", -1, -1, 0, 0, 1, 1},     [ST_HEAD6] = {"head6", -1, -1, 0, 1, 1, 0},
+    [ST_HEAD7] = {"head7", -1, -1, 0, 1, 0, 1},     [ST_HEAT0] = {"heat0", -1, -1, 0, 0, 0, 1},
+    [ST_HEAT1] = {"heat1", -1, -1, 0, 0, 0, 0},     [ST_HEAT2] = {"heat2", -1, -1, 0, 0, 1, 0},
+    [ST_HEAT3] = {"heat3", -1, -1, 1, 0, 0, 0},     [ST_HEAT4] = {"heat4", -1, -1, 1, 0, 1, 0},
+    [ST_CURSOR] = {"cursor", -1, -1, 1, 1, 1, 0},   [ST_LIT] = {"lit", -1, -1, 1, 1, 1, 0},
+    [ST_GOOD] = {"good", -1, -1, 1, 0, 0, 0},       [ST_WARN] = {"warn", -1, -1, 0, 0, 1, 0},
+    [ST_BAD] = {"bad", -1, -1, 1, 1, 0, 0},         [ST_STATUS] = {"status", -1, -1, 0, 1, 0, 0},
     [ST_KEY] = {"key", -1, -1, 1, 0, 0, 0},
 };
 
@@ -146,8 +120,7 @@ static uint32_t *utf8_decode_all(const char *s, size_t *n)
     uint32_t *u = malloc((len + 1) * sizeof *u);
     const unsigned char *p = (const unsigned char *)s;
     size_t k = 0;
-    if (!u)
-        return NULL;
+    if (!u) return NULL;
     while (*p) {
         /* keep newlines: canvas_wrap breaks on them */
         if (*p == '\n') {
@@ -166,11 +139,9 @@ static uint32_t *utf8_decode_all(const char *s, size_t *n)
 Canvas *canvas_new(int w, int h)
 {
     Canvas *c;
-    if (w < 1 || h < 1 || w > 10000 || h > 10000)
-        return NULL;
+    if (w < 1 || h < 1 || w > 10000 || h > 10000) return NULL;
     c = malloc(sizeof *c);
-    if (!c)
-        return NULL;
+    if (!c) return NULL;
     c->cells = malloc((size_t)w * (size_t)h * sizeof *c->cells);
     if (!c->cells) {
         free(c);
@@ -184,8 +155,7 @@ Canvas *canvas_new(int w, int h)
 
 void canvas_free(Canvas *c)
 {
-    if (!c)
-        return;
+    if (!c) return;
     free(c->cells);
     free(c);
 }
@@ -200,8 +170,7 @@ void canvas_clear(Canvas *c)
 
 void canvas_put(Canvas *c, int x, int y, uint32_t ch, Style st)
 {
-    if (!c || x < 0 || y < 0 || x >= c->w || y >= c->h)
-        return;
+    if (!c || x < 0 || y < 0 || x >= c->w || y >= c->h) return;
     c->cells[y * c->w + x].ch = ch;
     c->cells[y * c->w + x].style = (uint8_t)st;
 }
@@ -221,8 +190,7 @@ int canvas_text(Canvas *c, int x, int y, const char *utf8, Style st)
 {
     const unsigned char *p = (const unsigned char *)utf8;
     int used = 0;
-    if (!c || y < 0 || y >= c->h)
-        return 0;
+    if (!c || y < 0 || y >= c->h) return 0;
     for (; *p && x < c->w; x++) {
         uint32_t ch = utf8_next(&p);
         if (x >= 0) {
@@ -241,19 +209,16 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
     va_start(ap, fmt);
     n = vsnprintf(small, sizeof small, fmt, ap);
     va_end(ap);
-    if (n < 0)
-        return 0;
+    if (n < 0) return 0;
     if ((size_t)n >= sizeof small) {
         buf = malloc((size_t)n + 1);
-        if (!buf)
-            return 0;
+        if (!buf) return 0;
         va_start(ap, fmt);
         vsnprintf(buf, (size_t)n + 1, fmt, ap);
         va_end(ap);
     }
     used = canvas_text(c, x, y, buf, st);
-    if (buf != small)
-        free(buf);
+    if (buf != small) free(buf);
     return used;
 }
 
@@ -274,19 +239,18 @@ void canvas_style(Canvas *c, int x, int y, int w, int h, Style st)
 
 void canvas_box(Canvas *c, int x, int y, int w, int h, Style st)
 {
-    if (w < 2 || h < 2)
-        return;
+    if (w < 2 || h < 2) return;
     for (int i = x + 1; i < x + w - 1; i++) {
-        canvas_put(c, i, y, 0x2500, st);         /* ─ */
+        canvas_put(c, i, y, 0x2500, st); /* ─ */
         canvas_put(c, i, y + h - 1, 0x2500, st);
     }
     for (int j = y + 1; j < y + h - 1; j++) {
-        canvas_put(c, x, j, 0x2502, st);         /* │ */
+        canvas_put(c, x, j, 0x2502, st); /* │ */
         canvas_put(c, x + w - 1, j, 0x2502, st);
     }
-    canvas_put(c, x, y, 0x250C, st);             /* ┌ */
-    canvas_put(c, x + w - 1, y, 0x2510, st);     /* ┐ */
-    canvas_put(c, x, y + h - 1, 0x2514, st);     /* └ */
+    canvas_put(c, x, y, 0x250C, st);                 /* ┌ */
+    canvas_put(c, x + w - 1, y, 0x2510, st);         /* ┐ */
+    canvas_put(c, x, y + h - 1, 0x2514, st);         /* └ */
     canvas_put(c, x + w - 1, y + h - 1, 0x2518, st); /* ┘ */
 }
 
@@ -313,11 +277,9 @@ int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Styl
     size_t n, pos = 0;
     uint32_t *u;
     int lines = 0;
-    if (!c || w < 1 || maxh < 1 || !utf8)
-        return 0;
+    if (!c || w < 1 || maxh < 1 || !utf8) return 0;
     u = utf8_decode_all(utf8, &n);
-    if (!u)
-        return 0;
+    if (!u) return 0;
     while (pos < n && lines < maxh) {
         size_t para_end = pos, end, next;
         while (para_end < n && u[para_end] != '\n')
@@ -339,13 +301,11 @@ int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Styl
             end--;
         while (next < n && is_space(u[next]))
             next++;
-        if (next < n && u[next] == '\n')
-            next++;
+        if (next < n && u[next] == '\n') next++;
         if (lines == maxh - 1) {
             int more = 0;
             for (size_t i = next; i < n && !more; i++)
-                if (!is_space(u[i]) && u[i] != '\n')
-                    more = 1;
+                if (!is_space(u[i]) && u[i] != '\n') more = 1;
             if (more) {
                 /* the last line we may use: end it with "..." after a whole word */
                 while (end > pos && end - pos + 3 > (size_t)w) {
@@ -374,19 +334,16 @@ int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Styl
 
 const Cell *canvas_at(const Canvas *c, int x, int y)
 {
-    if (!c || x < 0 || y < 0 || x >= c->w || y >= c->h)
-        return NULL;
+    if (!c || x < 0 || y < 0 || x >= c->w || y >= c->h) return NULL;
     return &c->cells[y * c->w + x];
 }
 
 char *canvas_row(const Canvas *c, int y, int ascii, char *buf, size_t n)
 {
     size_t k = 0;
-    if (!buf || n == 0)
-        return buf;
+    if (!buf || n == 0) return buf;
     buf[0] = '\0';
-    if (!c || y < 0 || y >= c->h)
-        return buf;
+    if (!c || y < 0 || y >= c->h) return buf;
     for (int x = 0; x < c->w; x++) {
         char tmp[4];
         uint32_t ch = c->cells[y * c->w + x].ch;
@@ -397,8 +354,7 @@ char *canvas_row(const Canvas *c, int y, int ascii, char *buf, size_t n)
         } else {
             len = utf8_put(ch, tmp);
         }
-        if (k + (size_t)len > n - 1)
-            break; /* never split a character */
+        if (k + (size_t)len > n - 1) break; /* never split a character */
         memcpy(buf + k, tmp, (size_t)len);
         k += (size_t)len;
     }
@@ -411,15 +367,12 @@ int canvas_contains(const Canvas *c, const char *s)
     size_t n;
     char *buf;
     int found = 0;
-    if (!c || !s)
-        return 0;
+    if (!c || !s) return 0;
     n = (size_t)c->w * 4 + 1;
     buf = malloc(n);
-    if (!buf)
-        return 0;
+    if (!buf) return 0;
     for (int y = 0; y < c->h && !found; y++)
-        if (strstr(canvas_row(c, y, 0, buf, n), s))
-            found = 1;
+        if (strstr(canvas_row(c, y, 0, buf, n), s)) found = 1;
     free(buf);
     return found;
 }
@@ -431,13 +384,37 @@ int canvas_contains(const Canvas *c, const char *s)
 static char ascii_box(uint32_t ch)
 {
     switch (ch) {
-    case 0x2500: case 0x2501: case 0x2504: case 0x2505: case 0x2508: case 0x2509:
-    case 0x254C: case 0x254D: case 0x2550: case 0x2574: case 0x2576: case 0x2578:
-    case 0x257A: case 0x257C: case 0x257E:
+    case 0x2500:
+    case 0x2501:
+    case 0x2504:
+    case 0x2505:
+    case 0x2508:
+    case 0x2509:
+    case 0x254C:
+    case 0x254D:
+    case 0x2550:
+    case 0x2574:
+    case 0x2576:
+    case 0x2578:
+    case 0x257A:
+    case 0x257C:
+    case 0x257E:
         return '-';
-    case 0x2502: case 0x2503: case 0x2506: case 0x2507: case 0x250A: case 0x250B:
-    case 0x254E: case 0x254F: case 0x2551: case 0x2575: case 0x2577: case 0x2579:
-    case 0x257B: case 0x257D: case 0x257F:
+    case 0x2502:
+    case 0x2503:
+    case 0x2506:
+    case 0x2507:
+    case 0x250A:
+    case 0x250B:
+    case 0x254E:
+    case 0x254F:
+    case 0x2551:
+    case 0x2575:
+    case 0x2577:
+    case 0x2579:
+    case 0x257B:
+    case 0x257D:
+    case 0x257F:
         return '|';
     case 0x2571:
         return '/';
@@ -452,28 +429,60 @@ static char ascii_box(uint32_t ch)
 
 char canvas_ascii(uint32_t ch)
 {
-    if (ch >= 0x20 && ch < 0x7f)
-        return (char)ch;
-    if (ch >= 0x2500 && ch <= 0x257F)
-        return ascii_box(ch);
+    if (ch >= 0x20 && ch < 0x7f) return (char)ch;
+    if (ch >= 0x2500 && ch <= 0x257F) return ascii_box(ch);
     switch (ch) {
-    case 0x2591: return '.'; /* ░ */
-    case 0x2592: return ':'; /* ▒ */
-    case 0x2593: return '#'; /* ▓ */
-    case 0x2588: return '@'; /* █ */
-    case 0x2192: case 0x21D2: case 0x25B6: case 0x25BA: case 0x27F6: return '>';
-    case 0x2190: case 0x21D0: case 0x25C0: case 0x25C4: case 0x27F5: return '<';
-    case 0x2191: case 0x25B2: return '^';
-    case 0x2193: case 0x25BC: return 'v';
-    case 0x2194: return '-';
-    case 0x00B7: case 0x2022: case 0x22C5: case 0x2219: return '*'; /* · • ⋅ ∙ */
-    case 0x00D7: return 'x';                                        /* × */
-    case 0x2013: case 0x2014: case 0x2212: return '-';              /* – — − */
-    case 0x2018: case 0x2019: return '\'';
-    case 0x201C: case 0x201D: return '"';
-    case 0x2248: return '~'; /* ≈ */
-    case 0x00A0: return ' ';
-    default: return '?';
+    case 0x2591:
+        return '.'; /* ░ */
+    case 0x2592:
+        return ':'; /* ▒ */
+    case 0x2593:
+        return '#'; /* ▓ */
+    case 0x2588:
+        return '@'; /* █ */
+    case 0x2192:
+    case 0x21D2:
+    case 0x25B6:
+    case 0x25BA:
+    case 0x27F6:
+        return '>';
+    case 0x2190:
+    case 0x21D0:
+    case 0x25C0:
+    case 0x25C4:
+    case 0x27F5:
+        return '<';
+    case 0x2191:
+    case 0x25B2:
+        return '^';
+    case 0x2193:
+    case 0x25BC:
+        return 'v';
+    case 0x2194:
+        return '-';
+    case 0x00B7:
+    case 0x2022:
+    case 0x22C5:
+    case 0x2219:
+        return '*'; /* · • ⋅ ∙ */
+    case 0x00D7:
+        return 'x'; /* × */
+    case 0x2013:
+    case 0x2014:
+    case 0x2212:
+        return '-'; /* – — − */
+    case 0x2018:
+    case 0x2019:
+        return '\'';
+    case 0x201C:
+    case 0x201D:
+        return '"';
+    case 0x2248:
+        return '~'; /* ≈ */
+    case 0x00A0:
+        return ' ';
+    default:
+        return '?';
     }
 }
 
@@ -488,18 +497,12 @@ static int style_visible_blank(const CanvasStyleSpec *sp)
 static void sgr(FILE *f, const CanvasStyleSpec *sp)
 {
     fputs("\x1b[0", f);
-    if (sp->bold)
-        fputs(";1", f);
-    if (sp->dim)
-        fputs(";2", f);
-    if (sp->underline)
-        fputs(";4", f);
-    if (sp->reverse)
-        fputs(";7", f);
-    if (sp->fg >= 0)
-        fprintf(f, ";%d", 30 + sp->fg);
-    if (sp->bg >= 0)
-        fprintf(f, ";%d", 40 + sp->bg);
+    if (sp->bold) fputs(";1", f);
+    if (sp->dim) fputs(";2", f);
+    if (sp->underline) fputs(";4", f);
+    if (sp->reverse) fputs(";7", f);
+    if (sp->fg >= 0) fprintf(f, ";%d", 30 + sp->fg);
+    if (sp->bg >= 0) fprintf(f, ";%d", 40 + sp->bg);
     fputc('m', f);
 }
 
@@ -527,8 +530,7 @@ int canvas_write(const Canvas *c, FILE *f, int ascii, int color)
             }
             fwrite(tmp, 1, (size_t)len, f);
         }
-        if (color && cur >= 0)
-            fputs("\x1b[0m", f);
+        if (color && cur >= 0) fputs("\x1b[0m", f);
         fputc('\n', f);
     }
     return ferror(f) ? -1 : 0;

@@ -5,6 +5,7 @@
 #define MHAVIZ_COMMANDS_H
 
 int cmd_export(int argc, char **argv); /* export.c */
+int cmd_frames(int argc, char **argv); /* frames.c */
 int cmd_kv(int argc, char **argv);     /* kv.c */
 int cmd_lesson(int argc, char **argv); /* lessoncmd.c */
 int cmd_quiz(int argc, char **argv);   /* quiz_cmd.c */

@@ -6,10 +6,8 @@
 
 const ContentFile *content_find(const char *path)
 {
-    if (!path)
-        return NULL;
+    if (!path) return NULL;
     for (const ContentFile *f = content_files; f->path; f++)
-        if (strcmp(f->path, path) == 0)
-            return f;
+        if (strcmp(f->path, path) == 0) return f;
     return NULL;
 }

@@ -45,7 +45,8 @@ static void put_tensor(FILE *f, const char *name, const Tensor *t, float *buf)
     fputs("]}", f);
 }
 
-/* Writes the JSON of run m to f.  Returns 0, or -1 on a write error. */
+/* Writes the JSON of run m to f.  Returns 0, -1 on a write error, -2 when
+ * the conversion buffer cannot be allocated. */
 static int export_json(FILE *f, const Mha *m)
 {
     const MhaConfig *c = &m->cfg;
@@ -53,7 +54,7 @@ static int export_json(FILE *f, const Mha *m)
     for (int i = 0; i < MT_COUNT; i++)
         if (tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
     float *buf = malloc(maxn * sizeof *buf);
-    if (!buf) return -1;
+    if (!buf) return -2;
     fprintf(f,
             "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
             "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu},\n  \"tensors\": {\n",
@@ -100,6 +101,10 @@ int cmd_export(int argc, char **argv)
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
     int rc = export_json(stdout, m);
     mha_free(m);
+    if (rc == -2) {
+        fprintf(stderr, "mhaviz: export: out of memory\n");
+        return 1;
+    }
     if (fflush(stdout) || rc) {
         fprintf(stderr, "mhaviz: export: write error\n");
         return 1;

@@ -47,11 +47,9 @@ static int parse_index(const char *val, int *cur)
     while (*p) {
         char *end;
         long v;
-        if (n == 4 || *p < '0' || *p > '9')
-            return -1;
+        if (n == 4 || *p < '0' || *p > '9') return -1;
         v = strtol(p, &end, 10);
-        if (v > 1000000)
-            return -1;
+        if (v > 1000000) return -1;
         cur[n++] = (int)v;
         p = end;
         if (*p == ',')
@@ -66,8 +64,7 @@ static int parse_phase(const char *val, double *out)
 {
     char *end;
     double v = strtod(val, &end);
-    if (!*val || *end || !(v >= 0.0 && v < 1.0))
-        return -1;
+    if (!*val || *end || !(v >= 0.0 && v < 1.0)) return -1;
     *out = v;
     return 0;
 }
@@ -87,18 +84,15 @@ int cmd_frames(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;
         int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
-        if (r < 0)
-            return cli_usage("%s", err);
-        if (r > 0)
-            continue;
+        if (r < 0) return cli_usage("%s", err);
+        if (r > 0) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s%s", frames_help, cli_config_help);
             return 0;
         }
         if ((r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             int s;
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             if (!strcmp(val, "all")) {
                 first = 0, last = MS_COUNT - 1;
                 continue;
@@ -115,8 +109,7 @@ int cmd_frames(int argc, char **argv)
             if (r < 0 || cli_long("--rows", val, 1, 1000, &rows, err, sizeof err))
                 return cli_usage("%s", err);
         } else if ((r = cli_match(argc, argv, &i, "--color", &val, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             if (!strcmp(val, "always"))
                 color = 1;
             else if (!strcmp(val, "never"))
@@ -126,20 +119,16 @@ int cmd_frames(int argc, char **argv)
             else
                 return cli_usage("--color '%.40s': use auto, always or never", val);
         } else if ((r = cli_match(argc, argv, &i, "--ascii", NULL, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             ascii = 1;
         } else if ((r = cli_match(argc, argv, &i, "--single", NULL, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             st.show_single = 1;
         } else if ((r = cli_match(argc, argv, &i, "--no-narrative", NULL, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             st.narrative = 0;
         } else if ((r = cli_match(argc, argv, &i, "--view", &val, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             if (!strcmp(val, "step"))
                 st.view = SV_STEP;
             else if (!strcmp(val, "wrong"))
@@ -150,14 +139,12 @@ int cmd_frames(int argc, char **argv)
                 return cli_usage("--view '%.40s': use step, wrong or noscale", val);
             view_name = st.view == SV_STEP ? NULL : val;
         } else if ((r = cli_match(argc, argv, &i, "--inspect", &val, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             if (parse_index(val, st.cur))
                 return cli_usage("--inspect '%.40s': give up to 4 indices, e.g. 0,2,1,3", val);
             st.inspect = 1;
         } else if ((r = cli_match(argc, argv, &i, "--anim", &val, err, sizeof err)) != 0) {
-            if (r < 0)
-                return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err);
             if (parse_phase(val, &st.anim))
                 return cli_usage("--anim '%.40s': give a phase from 0 up to (not including) 1",
                                  val);
@@ -165,15 +152,13 @@ int cmd_frames(int argc, char **argv)
             return cli_usage("frames: unknown option '%.60s' (try mhaviz frames --help)", argv[i]);
         }
     }
-    if (!kv_set)
-        cfg.kv_heads = cfg.heads;
+    if (!kv_set) cfg.kv_heads = cfg.heads;
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");
         color = isatty(STDOUT_FILENO) && !(nc && *nc);
     }
     m = mha_run(&cfg, err, sizeof err);
-    if (!m)
-        return cli_usage("%s", err);
+    if (!m) return cli_usage("%s", err);
     c = canvas_new((int)cols, (int)rows);
     if (!c) {
         mha_free(m);
@@ -185,13 +170,10 @@ int cmd_frames(int argc, char **argv)
         scene_draw(c, 0, 0, c->w, c->h, m, &st);
         printf("=== step %d/%d: %s%s%s (%ldx%ld) ===\n", s, MS_COUNT - 1, m->steps[s].name,
                view_name ? ", view " : "", view_name ? view_name : "", cols, rows);
-        if (canvas_write(c, stdout, ascii, color) != 0)
-            rc = 1;
+        if (canvas_write(c, stdout, ascii, color) != 0) rc = 1;
     }
-    if (fflush(stdout) != 0 || ferror(stdout))
-        rc = 1;
-    if (rc)
-        fprintf(stderr, "mhaviz: frames: write error on stdout\n");
+    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
+    if (rc) fprintf(stderr, "mhaviz: frames: write error on stdout\n");
     canvas_free(c);
     mha_free(m);
     return rc;

@@ -15,24 +15,21 @@ const KvDtype kv_dtypes[] = {
 const KvDtype *kv_dtype(const char *name)
 {
     for (const KvDtype *d = kv_dtypes; d->name; d++)
-        if (strcmp(d->name, name) == 0)
-            return d;
+        if (strcmp(d->name, name) == 0) return d;
     return NULL;
 }
 
 /* *acc *= f, refusing overflow. */
 static int mul_ok(uint64_t *acc, uint64_t f)
 {
-    if (f != 0 && *acc > UINT64_MAX / f)
-        return -1;
+    if (f != 0 && *acc > UINT64_MAX / f) return -1;
     *acc *= f;
     return 0;
 }
 
 int kv_bytes_per_token(long layers, long kv_heads, long d_head, int bits, uint64_t *out)
 {
-    if (layers < 1 || kv_heads < 1 || d_head < 1 || bits < 1)
-        return -1;
+    if (layers < 1 || kv_heads < 1 || d_head < 1 || bits < 1) return -1;
     uint64_t elems = 2; /* K and V */
     if (mul_ok(&elems, (uint64_t)layers) || mul_ok(&elems, (uint64_t)kv_heads) ||
         mul_ok(&elems, (uint64_t)d_head) || mul_ok(&elems, (uint64_t)bits))
@@ -43,11 +40,9 @@ int kv_bytes_per_token(long layers, long kv_heads, long d_head, int bits, uint64
 
 int kv_bytes_total(uint64_t per_token, long context, long batch, uint64_t *out)
 {
-    if (context < 1 || batch < 1)
-        return -1;
+    if (context < 1 || batch < 1) return -1;
     uint64_t v = per_token;
-    if (mul_ok(&v, (uint64_t)context) || mul_ok(&v, (uint64_t)batch))
-        return -1;
+    if (mul_ok(&v, (uint64_t)context) || mul_ok(&v, (uint64_t)batch)) return -1;
     *out = v;
     return 0;
 }
@@ -58,12 +53,10 @@ char *kv_fmt_int(char *buf, size_t n, uint64_t v)
     int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
     size_t o = 0;
     for (int i = 0; i < len && o + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n)
-            buf[o++] = ',';
+        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n) buf[o++] = ',';
         buf[o++] = digits[i];
     }
-    if (n)
-        buf[o < n ? o : n - 1] = 0;
+    if (n) buf[o < n ? o : n - 1] = 0;
     return buf;
 }
 
@@ -94,14 +87,15 @@ static int kv_row(const KvModel *m, long kv_heads, const char *label, int is_mod
     if (kv_bytes_per_token(m->layers, kv_heads, m->d_head, bits, &r->per_token) != 0 ||
         kv_bytes_total(r->per_token, context, 1, &r->per_context) != 0 ||
         kv_bytes_total(r->per_token, context, batch, &r->total) != 0) {
-        snprintf(err, errlen, "the %s cache size does not fit in 64 bits; use smaller values", label);
+        snprintf(err, errlen, "the %s cache size does not fit in 64 bits; use smaller values",
+                 label);
         return -1;
     }
     return 0;
 }
 
-int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3], int *n,
-             char *err, size_t errlen)
+int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3], int *n, char *err,
+             size_t errlen)
 {
     char own[32];
     snprintf(own, sizeof own, "%s (this model)", presets_kind(m->heads, m->kv_heads));
@@ -121,7 +115,8 @@ int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3]
 
 static const char kv_help[] =
     "usage: mhaviz kv --preset NAME [--context N] [--batch N] [--dtype D]\n"
-    "       mhaviz kv --layers N --heads N --kv-heads N --d-head N [--context N] [--batch N] [--dtype D]\n"
+    "       mhaviz kv --layers N --heads N --kv-heads N --d-head N [--context N] [--batch N] "
+    "[--dtype D]\n"
     "       mhaviz kv --list\n"
     "KV-cache bytes for a model: MHA vs the model's own layout vs MQA.\n"
     "  --preset NAME   a model from --list; --layers/--heads/--kv-heads/--d-head override it\n"
@@ -179,16 +174,18 @@ int cmd_kv(int argc, char **argv)
             if (r < 0) goto usage;
             dtype = val;
         } else {
-            static const struct { const char *flag; long max; } num[] = {
-                {"--layers", 1000000}, {"--heads", 1000000}, {"--kv-heads", 1000000},
+            static const struct {
+                const char *flag;
+                long max;
+            } num[] = {
+                {"--layers", 1000000}, {"--heads", 1000000},          {"--kv-heads", 1000000},
                 {"--d-head", 1000000}, {"--context", 1000000000000L}, {"--batch", 1000000000L},
             };
             long *dst[] = {&layers, &heads, &kv_heads, &d_head, &context, &batch};
             int k;
             for (k = 0; k < 6; k++) {
                 r = cli_match(argc, argv, &i, num[k].flag, &val, err, sizeof err);
-                if (r < 0)
-                    goto usage;
+                if (r < 0) goto usage;
                 if (r > 0) {
                     if (cli_long(num[k].flag, val, 1, num[k].max, dst[k], err, sizeof err) != 0)
                         goto usage;
@@ -196,7 +193,8 @@ int cmd_kv(int argc, char **argv)
                 }
             }
             if (k == 6) {
-                snprintf(err, sizeof err, "kv: unknown option '%s' (see mhaviz kv --help)", argv[i]);
+                snprintf(err, sizeof err, "kv: unknown option '%s' (see mhaviz kv --help)",
+                         argv[i]);
                 goto usage;
             }
         }
@@ -215,17 +213,23 @@ int cmd_kv(int argc, char **argv)
     if (preset) {
         p = presets_find(&presets, preset);
         if (!p) {
-            snprintf(err, sizeof err, "--preset '%s': unknown model (mhaviz kv --list shows them)", preset);
+            snprintf(err, sizeof err, "--preset '%s': unknown model (mhaviz kv --list shows them)",
+                     preset);
             goto usage;
         }
     }
     KvModel m = {p ? p->layers : 0, p ? p->heads : 0, p ? p->kv_heads : 0, p ? p->d_head : 0};
     if (layers) m.layers = layers;
     if (heads) m.heads = heads;
-    if (kv_heads) m.kv_heads = kv_heads;
-    else if (!p) m.kv_heads = m.heads;
+    if (kv_heads)
+        m.kv_heads = kv_heads;
+    else if (!p)
+        m.kv_heads = m.heads;
     if (d_head) m.d_head = d_head;
-    const char *missing = !m.layers ? "--layers" : !m.heads ? "--heads" : !m.d_head ? "--d-head" : NULL;
+    const char *missing = !m.layers   ? "--layers"
+                          : !m.heads  ? "--heads"
+                          : !m.d_head ? "--d-head"
+                                      : NULL;
     if (missing) {
         snprintf(err, sizeof err, "kv: give --preset NAME or %s (see mhaviz kv --help)", missing);
         goto usage;
@@ -234,31 +238,31 @@ int cmd_kv(int argc, char **argv)
         snprintf(err, sizeof err, "--kv-heads %ld: must divide heads %ld", m.kv_heads, m.heads);
         goto usage;
     }
-    if (!context)
-        context = p && p->context ? p->context : 4096;
+    if (!context) context = p && p->context ? p->context : 4096;
 
     KvRow rows[3];
     int n;
-    if (kv_table(&m, dt->bits, context, batch, rows, &n, err, sizeof err) != 0)
-        goto usage;
+    if (kv_table(&m, dt->bits, context, batch, rows, &n, err, sizeof err) != 0) goto usage;
     const KvRow *own = NULL;
     for (int i = 0; i < n; i++)
-        if (rows[i].is_model)
-            own = &rows[i];
+        if (rows[i].is_model) own = &rows[i];
 
     char a[40], b[40], c[40], d[40];
     printf("%s: %ld layers, %ld query heads, %ld kv head%s (%s", p ? p->title : "custom model",
-           m.layers, m.heads, m.kv_heads, m.kv_heads == 1 ? "" : "s", presets_kind(m.heads, m.kv_heads));
+           m.layers, m.heads, m.kv_heads, m.kv_heads == 1 ? "" : "s",
+           presets_kind(m.heads, m.kv_heads));
     if (m.kv_heads != m.heads && m.kv_heads != 1)
         printf(", %ld query heads per kv head", m.heads / m.kv_heads);
     printf("), d_head %ld\n", m.d_head);
     printf("dtype %s (%s bytes per element), context %s tokens, batch %ld\n\n", dt->name,
            elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, (uint64_t)context), batch);
-    printf("KV cache = 2 (K and V) x layers x kv_heads x d_head x bytes/element x context x batch\n");
+    printf(
+        "KV cache = 2 (K and V) x layers x kv_heads x d_head x bytes/element x context x batch\n");
     printf("per token  = 2 x %ld x %ld x %ld x %s = %s bytes\n", m.layers, m.kv_heads, m.d_head,
            elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, own->per_token));
-    printf("this model = %s x %s x %ld = %s bytes (%s)\n\n", a, kv_fmt_int(b, sizeof b, (uint64_t)context),
-           batch, kv_fmt_int(c, sizeof c, own->total), kv_fmt_size(d, sizeof d, own->total));
+    printf("this model = %s x %s x %ld = %s bytes (%s)\n\n", a,
+           kv_fmt_int(b, sizeof b, (uint64_t)context), batch, kv_fmt_int(c, sizeof c, own->total),
+           kv_fmt_size(d, sizeof d, own->total));
 
     printf("%-18s %8s %14s %14s %14s %9s\n", "variant", "kv heads", "bytes/token", "per context",
            "total", "vs model");
@@ -275,8 +279,7 @@ int cmd_kv(int argc, char **argv)
     }
     if (p) {
         printf("\nsource: %s\n", p->source);
-        if (p->note[0])
-            printf("note: %s\n", p->note);
+        if (p->note[0]) printf("note: %s\n", p->note);
     }
     rc = fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
     goto done;

@@ -44,12 +44,12 @@ typedef struct KvModel {
 /* A row of the comparison: MHA, the model's own layout, MQA (duplicates
  * dropped, in that order). */
 typedef struct KvRow {
-    char label[32];     /* "MHA", "GQA (this model)", "MQA" */
+    char label[32]; /* "MHA", "GQA (this model)", "MQA" */
     long kv_heads;
     uint64_t per_token, per_context, total;
     int is_model;
 } KvRow;
 
 /* Fills rows[0..*n) (at most 3).  0, or -1 with err set on overflow. */
-int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3], int *n,
-             char *err, size_t errlen);
+int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3], int *n, char *err,
+             size_t errlen);

@@ -30,8 +30,7 @@ static void adderr(LessonErrors *e, const char *file, int line, const char *fmt,
     }
     char *m = e->msg[e->n++];
     int k = snprintf(m, sizeof e->msg[0], "%s:%d: ", file, line);
-    if (k < 0 || (size_t)k >= sizeof e->msg[0])
-        return;
+    if (k < 0 || (size_t)k >= sizeof e->msg[0]) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(m + k, sizeof e->msg[0] - (size_t)k, fmt, ap);
@@ -45,8 +44,7 @@ void lesson_error_add(LessonErrors *e, const char *msg)
         return;
     }
     size_t k = strlen(msg);
-    if (k >= sizeof e->msg[0])
-        k = sizeof e->msg[0] - 1;
+    if (k >= sizeof e->msg[0]) k = sizeof e->msg[0] - 1;
     memcpy(e->msg[e->n], msg, k);
     e->msg[e->n++][k] = 0;
 }
@@ -56,8 +54,7 @@ void lesson_error_add(LessonErrors *e, const char *msg)
 static int edit_distance(const char *a, const char *b)
 {
     size_t n = strlen(a), m = strlen(b);
-    if (n > 40 || m > 40)
-        return 9;
+    if (n > 40 || m > 40) return 9;
     int d[41][41];
     for (size_t i = 0; i <= n; i++)
         d[i][0] = (int)i;
@@ -69,7 +66,8 @@ static int edit_distance(const char *a, const char *b)
             int v = d[i - 1][j] + 1;
             if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
             if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
                 v = d[i - 2][j - 2] + 1;
             d[i][j] = v;
         }
@@ -105,8 +103,7 @@ static const char *hint(char *buf, size_t n, const char *prefix, const char *wor
     size_t o = (size_t)snprintf(buf, n, " (one of:");
     for (int i = 0; i < nc && o < n; i++)
         o += (size_t)snprintf(buf + o, n - o, " %s%s", prefix, cands[i]);
-    if (o < n)
-        snprintf(buf + o, n - o, ")");
+    if (o < n) snprintf(buf + o, n - o, ")");
     return buf;
 }
 
@@ -116,8 +113,7 @@ static char *xstrdup(const char *s)
 {
     size_t n = strlen(s) + 1;
     char *p = malloc(n);
-    if (p)
-        memcpy(p, s, n);
+    if (p) memcpy(p, s, n);
     return p;
 }
 
@@ -135,17 +131,19 @@ static char *trim(char *s)
 static int utf8_len(const unsigned char *s, size_t avail)
 {
     unsigned c = s[0];
-    int n = c < 0x80 ? 1 : (c & 0xE0) == 0xC0 ? 2 : (c & 0xF0) == 0xE0 ? 3 : (c & 0xF8) == 0xF0 ? 4 : 0;
-    if (n == 0 || (size_t)n > avail)
-        return 0;
+    int n = c < 0x80             ? 1
+            : (c & 0xE0) == 0xC0 ? 2
+            : (c & 0xF0) == 0xE0 ? 3
+            : (c & 0xF8) == 0xF0 ? 4
+                                 : 0;
+    if (n == 0 || (size_t)n > avail) return 0;
     for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80)
-            return 0;
+        if ((s[i] & 0xC0) != 0x80) return 0;
     unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
     for (int i = 1; i < n; i++)
         cp = (cp << 6) | (s[i] & 0x3F);
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) ||
-        (cp >= 0xD800 && cp <= 0xDFFF))
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
         return 0; /* overlong, out of range, or a surrogate */
     return n;
 }
@@ -155,8 +153,7 @@ static size_t utf8_bad_at(const char *s, size_t n)
 {
     for (size_t i = 0; i < n;) {
         int k = utf8_len((const unsigned char *)s + i, n - i);
-        if (!k)
-            return i + 1;
+        if (!k) return i + 1;
         i += (size_t)k;
     }
     return 0;
@@ -165,20 +162,38 @@ static size_t utf8_bad_at(const char *s, size_t n)
 /* --- the directive table ----------------------------------------------------- */
 
 static const char *const directives[] = {
-    "title", "summary", "page", "config", "step", "view", "inspect",
-    "single", "question", "answer", "highlight", "code", "end",
+    "title",  "summary",  "page",   "config",    "step", "view", "inspect",
+    "single", "question", "answer", "highlight", "code", "end",  "show",
 };
-enum { D_TITLE, D_SUMMARY, D_PAGE, D_CONFIG, D_STEP, D_VIEW, D_INSPECT,
-       D_SINGLE, D_QUESTION, D_ANSWER, D_HIGHLIGHT, D_CODE, D_END, D_COUNT };
+enum {
+    D_TITLE,
+    D_SUMMARY,
+    D_PAGE,
+    D_CONFIG,
+    D_STEP,
+    D_VIEW,
+    D_INSPECT,
+    D_SINGLE,
+    D_QUESTION,
+    D_ANSWER,
+    D_HIGHLIGHT,
+    D_CODE,
+    D_END,
+    D_SHOW,
+    D_COUNT
+};
 
-static const char *const config_keys[] = {"batch", "seq", "d_model", "heads", "kv_heads", "seed", "causal"};
+static const char *const config_keys[] = {"batch",    "seq",  "d_model", "heads",
+                                          "kv_heads", "seed", "causal"};
 
 /* Step keys as mha.c names them; only used to suggest a spelling (the engine's
  * mha_step_index decides what is valid). */
-static const char *const step_keys[] = {"input",  "project", "split",      "heads",  "scores", "softmax",
-                                        "weighted", "back",  "contiguous", "concat", "output"};
+static const char *const step_keys[] = {"input",      "project", "split",    "heads",
+                                        "scores",     "softmax", "weighted", "back",
+                                        "contiguous", "concat",  "output"};
 
-static const char *const view_names[SV_COUNT] = {"step", "wrong_view", "no_scale"};
+/* The scene's views, then our own picture: the variants panel. */
+static const char *const view_names[SV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
 
 /* --- the parser ---------------------------------------------------------------- */
 
@@ -186,13 +201,13 @@ typedef struct Parser {
     const char *file;
     LessonErrors *errs;
     Lesson *l;
-    MhaConfig base;       /* lesson-wide config (directives before the first @page) */
+    MhaConfig base; /* lesson-wide config (directives before the first @page) */
     int base_line;
-    LessonPage *page;     /* current page or NULL */
-    char *para;           /* paragraph being gathered, or NULL */
+    LessonPage *page; /* current page or NULL */
+    char *para;       /* paragraph being gathered, or NULL */
     size_t para_len;
     int para_line;
-    char *code;           /* @code block being gathered, or NULL */
+    char *code; /* @code block being gathered, or NULL */
     size_t code_len;
     int code_line;
     int oom;
@@ -230,8 +245,7 @@ static void add_block(Parser *p, LessonBlockKind kind, int line, char *text)
 
 static void flush_para(Parser *p)
 {
-    if (!p->para)
-        return;
+    if (!p->para) return;
     if (p->page)
         add_block(p, LB_PARA, p->para_line, p->para);
     else
@@ -258,8 +272,7 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
         const char *key = tok, *val = eq + 1;
         int k;
         for (k = 0; k < 7; k++)
-            if (!strcmp(key, config_keys[k]))
-                break;
+            if (!strcmp(key, config_keys[k])) break;
         if (k == 7) {
             char h[200];
             adderr(p->errs, p->file, line, "@config: unknown key '%.40s'%s", key,
@@ -276,12 +289,25 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
             continue;
         }
         switch (k) {
-        case 0: c.batch = (int)(v > 100000 ? 100000 : v); break;
-        case 1: c.seq = (int)(v > 100000 ? 100000 : v); break;
-        case 2: c.d_model = (int)(v > 100000 ? 100000 : v); break;
-        case 3: c.heads = (int)(v > 100000 ? 100000 : v); break;
-        case 4: c.kv_heads = (int)(v > 100000 ? 100000 : v); kv_given = 1; break;
-        case 5: c.seed = (uint32_t)v; break;
+        case 0:
+            c.batch = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 1:
+            c.seq = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 2:
+            c.d_model = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 3:
+            c.heads = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 4:
+            c.kv_heads = (int)(v > 100000 ? 100000 : v);
+            kv_given = 1;
+            break;
+        case 5:
+            c.seed = (uint32_t)v;
+            break;
         case 6:
             if (v > 1) {
                 adderr(p->errs, p->file, line, "@config: causal must be 0 or 1, got %ld", v);
@@ -292,14 +318,14 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
         }
     }
     if (!any) {
-        adderr(p->errs, p->file, line, "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal)");
+        adderr(
+            p->errs, p->file, line,
+            "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal)");
         return;
     }
     /* As on the command line: kv_heads follows heads unless given (MHA stays MHA). */
-    if (!kv_given && cfg->kv_heads == cfg->heads)
-        c.kv_heads = c.heads;
-    if (bad)
-        return;
+    if (!kv_given && cfg->kv_heads == cfg->heads) c.kv_heads = c.heads;
+    if (bad) return;
     char err[200];
     if (mha_config_check(&c, err, sizeof err) != 0) {
         adderr(p->errs, p->file, line, "@config: %s", err);
@@ -331,8 +357,7 @@ static void new_page(Parser *p, int line, const char *title)
     pg->step = MS_INPUT;
     pg->view = SV_STEP;
     p->page = pg;
-    if (!pg->title)
-        p->oom = 1;
+    if (!pg->title) p->oom = 1;
 }
 
 /* Handles one "@name args" line. */
@@ -340,14 +365,14 @@ static void directive(Parser *p, int line, char *name, char *args)
 {
     int d;
     for (d = 0; d < D_COUNT; d++)
-        if (!strcmp(name, directives[d]))
-            break;
+        if (!strcmp(name, directives[d])) break;
     if (d == D_COUNT) {
         char h[300];
         adderr(p->errs, p->file, line, "unknown directive '@%.40s'%s", name,
                hint(h, sizeof h, "@", name, directives, D_COUNT));
         return;
     }
+    if (d == D_SHOW) d = D_STEP; /* "@show split" reads well too */
     flush_para(p);
     Lesson *l = p->l;
     int needs_page = d != D_TITLE && d != D_SUMMARY && d != D_PAGE && d != D_CONFIG;
@@ -410,16 +435,16 @@ static void directive(Parser *p, int line, char *name, char *args)
     }
     case D_VIEW: {
         int v;
-        for (v = 0; v < SV_COUNT; v++)
-            if (!strcmp(args, view_names[v]))
-                break;
-        if (v == SV_COUNT) {
+        for (v = 0; v <= SV_COUNT; v++)
+            if (!strcmp(args, view_names[v])) break;
+        if (v > SV_COUNT) {
             char h[200];
             adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
-                   hint(h, sizeof h, "", args, view_names, SV_COUNT));
+                   hint(h, sizeof h, "", args, view_names, SV_COUNT + 1));
             return;
         }
-        pg->view = (SceneView)v;
+        pg->variants = v == SV_COUNT;
+        pg->view = v == SV_COUNT ? SV_STEP : (SceneView)v;
         break;
     }
     case D_INSPECT: {
@@ -430,17 +455,18 @@ static void directive(Parser *p, int line, char *name, char *args)
             errno = 0;
             long v = strtol(s, &end, 10);
             if (end == s || errno || v < 0 || v > 100000 || n == 4) {
-                adderr(p->errs, p->file, line, "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+                adderr(p->errs, p->file, line,
+                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
                 return;
             }
             idx[n++] = (int)v;
             s = end;
             while (*s == ' ')
                 s++;
-            if (!*s)
-                break;
+            if (!*s) break;
             if (*s != ',') {
-                adderr(p->errs, p->file, line, "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+                adderr(p->errs, p->file, line,
+                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
                 return;
             }
             s++;
@@ -452,14 +478,16 @@ static void directive(Parser *p, int line, char *name, char *args)
     }
     case D_SINGLE:
         if (*args && strcmp(args, "on") && strcmp(args, "off")) {
-            adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'", args);
+            adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'",
+                   args);
             return;
         }
         pg->single = strcmp(args, "off") != 0;
         break;
     case D_QUESTION:
         if (pg->question) {
-            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)", pg->question_line);
+            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
+                   pg->question_line);
             return;
         }
         pg->question = xstrdup(args);
@@ -495,8 +523,7 @@ static void parse_line(Parser *p, int lineno, char *line)
 {
     if (p->code) {
         if (!strcmp(trim(line), "@end")) {
-            if (p->code_len == 0)
-                adderr(p->errs, p->file, p->code_line, "empty @code block");
+            if (p->code_len == 0) adderr(p->errs, p->file, p->code_line, "empty @code block");
             add_block(p, LB_CODE, p->code_line, p->code);
             p->code = NULL;
             return;
@@ -509,32 +536,27 @@ static void parse_line(Parser *p, int lineno, char *line)
         flush_para(p);
         return;
     }
-    if (t[0] == '#' && (t[1] == ' ' || t[1] == 0 || t[1] == '#'))
-        return; /* comment */
+    if (t[0] == '#' && (t[1] == ' ' || t[1] == 0 || t[1] == '#')) return; /* comment */
     if (t[0] == '@') {
         char *name = t + 1, *args = name;
         while (*args && !isspace((unsigned char)*args))
             args++;
-        if (*args)
-            *args++ = 0;
+        if (*args) *args++ = 0;
         directive(p, lineno, name, trim(args));
         return;
     }
-    if (t[0] == '\\' && t[1] == '@')
-        t++; /* "\@" starts a narrative line with a literal @ */
+    if (t[0] == '\\' && t[1] == '@') t++; /* "\@" starts a narrative line with a literal @ */
     if (!p->page) {
         adderr(p->errs, p->file, lineno, "text before the first @page: '%.40s'", t);
         return;
     }
-    if (!p->para)
-        p->para_line = lineno;
+    if (!p->para) p->para_line = lineno;
     append(p, &p->para, &p->para_len, t, " ");
 }
 
 void lesson_free(Lesson *l)
 {
-    if (!l)
-        return;
+    if (!l) return;
     for (int i = 0; i < l->npages; i++) {
         LessonPage *pg = &l->pages[i];
         for (int b = 0; b < pg->nblocks; b++)
@@ -558,8 +580,7 @@ static char *lesson_name(const char *path)
     const char *b = strrchr(path, '/');
     b = b ? b + 1 : path;
     size_t n = strlen(b);
-    if (n > 7 && !strcmp(b + n - 7, ".lesson"))
-        n -= 7;
+    if (n > 7 && !strcmp(b + n - 7, ".lesson")) n -= 7;
     char *s = malloc(n + 1);
     if (s) {
         memcpy(s, b, n);
@@ -611,15 +632,16 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         i += n + (eol ? 1 : 0);
         lineno++;
         last_line = lineno;
-        if (n > 0 && s[n - 1] == '\r')
-            n--;
+        if (n > 0 && s[n - 1] == '\r') n--;
         if (n > LESSON_MAX_LINE) {
-            adderr(errs, path, lineno, "line is %zu bytes long, the limit is %d", n, LESSON_MAX_LINE);
+            adderr(errs, path, lineno, "line is %zu bytes long, the limit is %d", n,
+                   LESSON_MAX_LINE);
             continue;
         }
         size_t bad = utf8_bad_at(s, n);
         if (bad) {
-            adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)", (unsigned char)s[bad - 1], bad);
+            adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
+                   (unsigned char)s[bad - 1], bad);
             continue;
         }
         memcpy(buf, s, n);
@@ -644,8 +666,7 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         if (pg->nblocks == 0 && !pg->question)
             adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
     }
-    if (!l->summary)
-        l->summary = xstrdup("");
+    if (!l->summary) l->summary = xstrdup("");
     if (p.oom || !l->path || !l->name || !l->summary)
         adderr(errs, path, lineno ? lineno : 1, "out of memory");
     if (errs->n + errs->dropped > errs_before) {

@@ -19,40 +19,41 @@
 #include "presets.h"
 #include "scene.h"
 
-#define LESSON_MAX_LINE 4096   /* bytes per line, newline excluded */
+#define LESSON_MAX_LINE 4096 /* bytes per line, newline excluded */
 #define LESSON_MAX_PAGES 64
-#define LESSON_MAX_ERRORS 32   /* --check lists at most this many, then "..." */
+#define LESSON_MAX_ERRORS 32 /* --check lists at most this many, then "..." */
 
 typedef enum { LB_PARA, LB_CODE, LB_HIGHLIGHT } LessonBlockKind;
 
 typedef struct LessonBlock {
     LessonBlockKind kind;
-    int line;          /* where it starts in the file */
-    char *text;        /* as written (expressions not expanded); code keeps its newlines */
+    int line;   /* where it starts in the file */
+    char *text; /* as written (expressions not expanded); code keeps its newlines */
 } LessonBlock;
 
 typedef struct LessonPage {
     char *title;
-    int line;          /* its @page line */
-    MhaConfig cfg;     /* lesson-wide @config, then this page's */
-    int cfg_line;      /* line of the @config that last changed cfg (0: defaults) */
-    int step;          /* MS_*: the picture's pipeline step */
+    int line;      /* its @page line */
+    MhaConfig cfg; /* lesson-wide @config, then this page's */
+    int cfg_line;  /* line of the @config that last changed cfg (0: defaults) */
+    int step;      /* MS_*: the picture's pipeline step */
     SceneView view;
+    int variants; /* @view variants: the MHA | GQA | MQA panel instead of the scene */
     int inspect, cur[4], inspect_line; /* @inspect i,j,k,l */
-    int single;        /* @single: big-head softmax beside the per-head ones */
-    char *question;    /* NULL when none; the page pauses on it */
+    int single;                        /* @single: big-head softmax beside the per-head ones */
+    char *question;                    /* NULL when none; the page pauses on it */
     int question_line;
-    char *answer;      /* revealed on the next key press; may be NULL */
+    char *answer; /* revealed on the next key press; may be NULL */
     int answer_line;
     LessonBlock *blocks;
     int nblocks;
 } LessonPage;
 
 typedef struct Lesson {
-    char *path;        /* as given ("lessons/02-heads.lesson") */
-    char *name;        /* basename without .lesson: "02-heads" (progress key) */
+    char *path; /* as given ("lessons/02-heads.lesson") */
+    char *name; /* basename without .lesson: "02-heads" (progress key) */
     char *title;
-    char *summary;     /* "" when none */
+    char *summary; /* "" when none */
     LessonPage *pages;
     int npages;
 } Lesson;
@@ -60,7 +61,7 @@ typedef struct Lesson {
 typedef struct LessonErrors {
     char msg[LESSON_MAX_ERRORS][320]; /* "file:line: message" */
     int n;
-    int dropped;       /* errors past LESSON_MAX_ERRORS */
+    int dropped; /* errors past LESSON_MAX_ERRORS */
 } LessonErrors;
 
 /* Appends one message (truncated to fit; counted in dropped when full). */
@@ -87,7 +88,7 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
 /* A page's text with every {expression} filled in from the run of its
  * configuration: what the screen and `lesson --frames` draw. */
 typedef struct LessonPageText {
-    char **blocks;     /* one per LessonBlock, same order */
+    char **blocks; /* one per LessonBlock, same order */
     int n;
     char *question, *answer; /* NULL when the page has none */
 } LessonPageText;
@@ -100,10 +101,11 @@ void lesson_text_free(LessonPageText *t);
 
 /* How a page is being shown. */
 typedef struct LessonView {
-    int pane;          /* narrow terminals: 0 the text, 1 the picture */
-    int revealed;      /* the answer to the page's question is shown */
-    int done;          /* the page was finished before (a mark in the header) */
-    const char *hint;  /* bottom line; NULL for the default key hint */
+    int pane;         /* narrow terminals: 0 the text, 1 the picture */
+    int revealed;     /* the answer to the page's question is shown */
+    int done;         /* the page was finished before (a mark in the header) */
+    int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
+    const char *hint; /* bottom line; NULL for the default key hint */
 } LessonView;
 
 /* Side by side needs this many columns (text column + an 80-column picture). */

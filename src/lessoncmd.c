@@ -11,16 +11,20 @@
 
 static const char lesson_help[] =
     "usage: mhaviz lesson [NAME] [OPTIONS]        open the lessons (at NAME: 2, 02-heads, a file)\n"
-    "       mhaviz lesson --check [FILE...]       validate lesson files (all lessons when none given)\n"
+    "       mhaviz lesson --check [FILE...]       validate lesson files (all lessons when none "
+    "given)\n"
     "       mhaviz lesson --list                  list the lessons\n"
-    "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] [--ascii]\n"
+    "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] "
+    "[--ascii]\n"
     "                                             print each page as the TUI draws it\n"
-    "Lessons are built in; a file path, or NAME inside the directory $MHAVIZ_LESSONS, uses others.\n"
+    "Lessons are built in; a file path, or NAME inside the directory $MHAVIZ_LESSONS, uses "
+    "others.\n"
     "The format is in lessons/README.md.\n";
 
 /* Loads, parses and (when check) checks one lesson.  Returns the lesson or
  * NULL with the errors in errs; *io_error set for a file that cannot be read. */
-static Lesson *load(const char *name, const PresetList *presets, int check, LessonErrors *errs, int *io_error)
+static Lesson *load(const char *name, const PresetList *presets, int check, LessonErrors *errs,
+                    int *io_error)
 {
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
@@ -43,8 +47,7 @@ static void print_errors(const LessonErrors *e)
 {
     for (int i = 0; i < e->n; i++)
         fprintf(stderr, "%s\n", e->msg[i]);
-    if (e->dropped)
-        fprintf(stderr, "... and %d more\n", e->dropped);
+    if (e->dropped) fprintf(stderr, "... and %d more\n", e->dropped);
 }
 
 static int do_check(int nfiles, char **files, const PresetList *presets)
@@ -53,8 +56,7 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
     int nall = 0;
     if (nfiles == 0) {
         nall = lesson_list(&all, err, sizeof err);
-        if (nall < 0)
-            return cli_usage("%s", err);
+        if (nall < 0) return cli_usage("%s", err);
         files = all;
         nfiles = nall;
     }
@@ -64,8 +66,7 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
         int io = 0;
         Lesson *l = load(files[i], presets, 1, &errs, &io);
         if (!l) {
-            if (io)
-                fprintf(stderr, "mhaviz: ");
+            if (io) fprintf(stderr, "mhaviz: ");
             print_errors(&errs);
             rc = io ? 1 : EXIT_USAGE;
             break; /* stop at the first bad file */
@@ -81,8 +82,7 @@ static int do_list(void)
 {
     char **all, err[300];
     int n = lesson_list(&all, err, sizeof err);
-    if (n < 0)
-        return cli_usage("%s", err);
+    if (n < 0) return cli_usage("%s", err);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         LessonErrors errs = {0};
@@ -107,8 +107,7 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
     int io;
     Lesson *l = load(name, presets, 0, &errs, &io);
     if (!l) {
-        if (io)
-            fprintf(stderr, "mhaviz: ");
+        if (io) fprintf(stderr, "mhaviz: ");
         print_errors(&errs);
         return io ? 1 : EXIT_USAGE;
     }
@@ -120,8 +119,7 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
     Canvas *c = canvas_new((int)cols, (int)rows);
     int rc = c ? 0 : 1;
     for (int p = 0; c && p < l->npages && rc == 0; p++) {
-        if (page && p != page - 1)
-            continue;
+        if (page && p != page - 1) continue;
         char err[400];
         Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
         LessonPageText t;
@@ -131,11 +129,10 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
             rc = EXIT_USAGE;
             break;
         }
-        LessonView v = {pane, 1, 0, NULL};
+        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii};
         lesson_draw(c, l, p, &t, m, &v);
         printf("--- %s page %d/%d (%ldx%ld)\n", l->name, p + 1, l->npages, cols, rows);
-        if (canvas_write(c, stdout, ascii, 0) != 0)
-            rc = 1;
+        if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;
         lesson_text_free(&t);
         mha_free(m);
     }
@@ -152,14 +149,13 @@ int cmd_lesson(int argc, char **argv)
     int nfiles = 0;
     int tui = 1;
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--check") || !strcmp(argv[i], "--list") || !strcmp(argv[i], "--frames") ||
-            !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+        if (!strcmp(argv[i], "--check") || !strcmp(argv[i], "--list") ||
+            !strcmp(argv[i], "--frames") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
             tui = 0;
     if (tui) /* mhaviz lesson [NAME] [TUI options] */
         return lessonui_run(argc, argv, argc > 1 && argv[1][0] != '-' ? argv[1] : NULL);
     char **files = calloc((size_t)argc + 1, sizeof *files);
-    if (!files)
-        return 1;
+    if (!files) return 1;
     for (int i = 1; i < argc; i++) {
         const char *val;
         int r;
@@ -167,12 +163,17 @@ int cmd_lesson(int argc, char **argv)
             fputs(lesson_help, stdout);
             free(files);
             return 0;
-        } else if (!strcmp(argv[i], "--check")) check = 1;
-        else if (!strcmp(argv[i], "--list")) list = 1;
-        else if (!strcmp(argv[i], "--frames")) frames = 1;
-        else if (!strcmp(argv[i], "--ascii")) ascii = 1;
+        } else if (!strcmp(argv[i], "--check"))
+            check = 1;
+        else if (!strcmp(argv[i], "--list"))
+            list = 1;
+        else if (!strcmp(argv[i], "--frames"))
+            frames = 1;
+        else if (!strcmp(argv[i], "--ascii"))
+            ascii = 1;
         else if ((r = cli_match(argc, argv, &i, "--page", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &page, err, sizeof err)) goto usage;
+            if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &page, err, sizeof err))
+                goto usage;
         } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--cols", val, 20, 500, &cols, err, sizeof err)) goto usage;
         } else if ((r = cli_match(argc, argv, &i, "--rows", &val, err, sizeof err)) != 0) {
@@ -185,7 +186,8 @@ int cmd_lesson(int argc, char **argv)
             }
             pane = !strcmp(val, "picture");
         } else if (argv[i][0] == '-' && argv[i][1]) {
-            snprintf(err, sizeof err, "lesson: unknown option '%.40s' (see mhaviz lesson --help)", argv[i]);
+            snprintf(err, sizeof err, "lesson: unknown option '%.40s' (see mhaviz lesson --help)",
+                     argv[i]);
             goto usage;
         } else {
             files[nfiles++] = argv[i];

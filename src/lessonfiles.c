@@ -43,14 +43,17 @@ static int read_file(const char *path, char **text, size_t *len, char *err, size
                 return -1;
             }
             char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) { free(buf); buf = NULL; break; }
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
             buf = nb;
             cap *= 2;
         }
         size_t got = fread(buf + n, 1, cap - n, f);
         n += got;
-        if (got == 0)
-            break;
+        if (got == 0) break;
     }
     if (!buf || ferror(f)) {
         snprintf(err, errlen, "%s: %s", path, buf ? strerror(errno) : "out of memory");
@@ -69,17 +72,14 @@ static int read_file(const char *path, char **text, size_t *len, char *err, size
 static const ContentFile *builtin(const char *name)
 {
     for (const ContentFile *f = content_files; f->path; f++) {
-        if (strncmp(f->path, "lessons/", 8) || !ends_with(f->path, ".lesson"))
-            continue;
+        if (strncmp(f->path, "lessons/", 8) || !ends_with(f->path, ".lesson")) continue;
         const char *base = f->path + 8;
         size_t bl = strlen(base) - 7;
-        if (!strcmp(f->path, name) || (strlen(name) == bl && !strncmp(base, name, bl)))
-            return f;
+        if (!strcmp(f->path, name) || (strlen(name) == bl && !strncmp(base, name, bl))) return f;
         /* A number: "2" or "02" picks "02-...". */
         char *end;
         long k = strtol(name, &end, 10);
-        if (*name && !*end && k == strtol(base, &end, 10) && *end == '-')
-            return f;
+        if (*name && !*end && k == strtol(base, &end, 10) && *end == '-') return f;
     }
     return NULL;
 }
@@ -103,7 +103,8 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
     }
     const ContentFile *f = builtin(name);
     if (!f) {
-        snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)", name);
+        snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)",
+                 name);
         return -1;
     }
     *text = malloc(f->len + 1);
@@ -134,8 +135,7 @@ int lesson_list(char ***paths, char *err, size_t errlen)
     const char *dir = getenv("MHAVIZ_LESSONS");
     int n = 0, cap = 16;
     char **v = malloc((size_t)cap * sizeof *v);
-    if (!v)
-        goto oom;
+    if (!v) goto oom;
     if (dir && *dir) {
         DIR *d = opendir(dir);
         if (!d) {
@@ -144,22 +144,26 @@ int lesson_list(char ***paths, char *err, size_t errlen)
             return -1;
         }
         for (struct dirent *e; (e = readdir(d));) {
-            if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lesson"))
-                continue;
+            if (e->d_name[0] == '.' || !ends_with(e->d_name, ".lesson")) continue;
             if (n == cap) {
                 char **nv = realloc(v, (size_t)(cap *= 2) * sizeof *nv);
-                if (!nv) { closedir(d); goto oom; }
+                if (!nv) {
+                    closedir(d);
+                    goto oom;
+                }
                 v = nv;
             }
             size_t k = strlen(dir) + strlen(e->d_name) + 2;
-            if (!(v[n] = malloc(k))) { closedir(d); goto oom; }
+            if (!(v[n] = malloc(k))) {
+                closedir(d);
+                goto oom;
+            }
             snprintf(v[n++], k, "%s/%s", dir, e->d_name);
         }
         closedir(d);
     } else {
         for (const ContentFile *f = content_files; f->path; f++) {
-            if (strncmp(f->path, "lessons/", 8) || !ends_with(f->path, ".lesson"))
-                continue;
+            if (strncmp(f->path, "lessons/", 8) || !ends_with(f->path, ".lesson")) continue;
             if (n == cap) {
                 char **nv = realloc(v, (size_t)(cap *= 2) * sizeof *nv);
                 if (!nv) goto oom;
@@ -173,8 +177,7 @@ int lesson_list(char ***paths, char *err, size_t errlen)
     *paths = v;
     return n;
 oom:
-    if (v)
-        lesson_list_free(v, n);
+    if (v) lesson_list_free(v, n);
     snprintf(err, errlen, "out of memory");
     return -1;
 }

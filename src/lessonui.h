@@ -8,9 +8,9 @@
 #include "ui.h"
 
 /* The home menu's entries: each returns a new Screen (NULL on out of memory). */
-Screen *lessons_open(Ui *ui);   /* the lesson menu */
-Screen *variants_open(Ui *ui);  /* MHA | GQA | MQA side by side */
-Screen *kvcalc_open(Ui *ui);    /* the KV-cache calculator */
+Screen *lessons_open(Ui *ui);  /* the lesson menu */
+Screen *variants_open(Ui *ui); /* MHA | GQA | MQA side by side */
+Screen *kvcalc_open(Ui *ui);   /* the KV-cache calculator */
 
 /* A lesson page screen at lesson `name` (path, built-in name or number),
  * page 0; NULL with the reason in ui->status. */

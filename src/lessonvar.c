@@ -26,22 +26,21 @@ static void put(Out *o, const char *fmt, ...)
     ;
 static void put(Out *o, const char *fmt, ...)
 {
-    if (o->len + 1 >= o->n)
-        return;
+    if (o->len + 1 >= o->n) return;
     va_list ap;
     va_start(ap, fmt);
     int k = vsnprintf(o->buf + o->len, o->n - o->len, fmt, ap);
     va_end(ap);
-    if (k > 0)
-        o->len += (size_t)k < o->n - o->len ? (size_t)k : o->n - o->len - 1;
+    if (k > 0) o->len += (size_t)k < o->n - o->len ? (size_t)k : o->n - o->len - 1;
 }
 
 static const char *const expr_names[] = {
-    "batch", "seq", "d_model", "heads", "kv_heads", "d_head", "groups", "seed", "causal",
-    "sqrt_d_head", "scale", "shape", "strides", "offset", "offsetcalc", "contiguous", "storage",
-    "numel", "bytes", "value", "ndim", "code", "copied", "kvhead", "groupmap", "tilemap",
-    "error", "preset", "kv", "kvctx", "ratio", "kvtoy", "word", "words", "cols", "row",
-    "noscalerow", "sliceproof", "wrongrow",
+    "batch",      "seq",        "d_model",     "heads",    "kv_heads", "d_head",  "groups",
+    "seed",       "causal",     "sqrt_d_head", "scale",    "shape",    "strides", "offset",
+    "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",   "ndim",
+    "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",   "preset",
+    "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",   "cols",
+    "row",        "noscalerow", "sliceproof",  "wrongrow",
 };
 #define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
 
@@ -56,14 +55,16 @@ static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, 
     if (t < 0) {
         const char *s = lesson_suggest(argv[1], mha_tensor_names, MT_COUNT);
         snprintf(err, errlen, "unknown tensor '%.40s' in {%s}%s%s%s", argv[1], argv[0],
-                 s ? " (did you mean '" : " (names as in mhaviz export)", s ? s : "", s ? "'?)" : "");
+                 s ? " (did you mean '" : " (names as in mhaviz export)", s ? s : "",
+                 s ? "'?)" : "");
         return NULL;
     }
     return m->t[t];
 }
 
 /* "i,j,k" -> idx, checked against t's shape; -1 with err set. */
-static int index_arg(const Tensor *t, const char *name, const char *s, int *idx, char *err, size_t errlen)
+static int index_arg(const Tensor *t, const char *name, const char *s, int *idx, char *err,
+                     size_t errlen)
 {
     int n = 0;
     const char *p = s;
@@ -86,7 +87,8 @@ static int index_arg(const Tensor *t, const char *name, const char *s, int *idx,
     char dims[64];
     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
     if (n != t->ndim) {
-        snprintf(err, errlen, "index '%s' has %d numbers; %s has %d dimensions %s", s, n, name, t->ndim, dims);
+        snprintf(err, errlen, "index '%s' has %d numbers; %s has %d dimensions %s", s, n, name,
+                 t->ndim, dims);
         return -1;
     }
     for (int i = 0; i < n; i++)
@@ -100,8 +102,7 @@ static int index_arg(const Tensor *t, const char *name, const char *s, int *idx,
 static int step_arg(const char *s, char *err, size_t errlen)
 {
     int k = mha_step_index(s);
-    if (k < 0)
-        snprintf(err, errlen, "unknown step '%.40s'", s);
+    if (k < 0) snprintf(err, errlen, "unknown step '%.40s'", s);
     return k;
 }
 
@@ -114,8 +115,9 @@ static const Preset *preset_arg(const PresetList *p, const char *s, char *err, s
         for (int i = 0; p && i < p->n && n < 64; i++)
             names[n++] = p->v[i].name;
         const char *sug = lesson_suggest(s, names, n);
-        snprintf(err, errlen, "unknown preset '%.40s'%s%s%s", s, sug ? " (did you mean '" : " (see mhaviz kv --list)",
-                 sug ? sug : "", sug ? "'?)" : "");
+        snprintf(err, errlen, "unknown preset '%.40s'%s%s%s", s,
+                 sug ? " (did you mean '" : " (see mhaviz kv --list)", sug ? sug : "",
+                 sug ? "'?)" : "");
     }
     return r;
 }
@@ -127,12 +129,10 @@ static void group_map(Out *o, const Mha *m, int tile)
 {
     const MhaConfig *c = &m->cfg;
     for (int kv = 0; kv < c->kv_heads; kv++) {
-        if (kv)
-            put(o, ", ");
+        if (kv) put(o, ", ");
         for (int h = 0; h < c->heads; h++) {
             int reads = tile ? h % c->kv_heads : mha_kv_head_of(c, h);
-            if (reads == kv)
-                put(o, "q%d ", h);
+            if (reads == kv) put(o, "q%d ", h);
         }
         put(o, "-> kv%d", kv);
     }
@@ -141,14 +141,13 @@ static void group_map(Out *o, const Mha *m, int tile)
 /* The last-dim values of t at the leading index s ("0,1,2" for a 4-D t),
  * with their sum: "0.21 0.3 0.2 0.29 (sum 1)".  With unscale, the row is
  * re-softmaxed with the 1/sqrt(d_head) scale taken back out (t: scores). */
-static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const char *s, int unscale,
-                  char *err, size_t errlen)
+static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const char *s,
+                  int unscale, char *err, size_t errlen)
 {
     char full[80];
     snprintf(full, sizeof full, "%s,0", s);
     int idx[TENSOR_MAXDIM];
-    if (index_arg(t, name, full, idx, err, errlen))
-        return -1;
+    if (index_arg(t, name, full, idx, err, errlen)) return -1;
     int n = t->shape[t->ndim - 1];
     double v[64], sum = 0, mx = -1e300;
     if (n > 64) {
@@ -158,10 +157,8 @@ static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const
     for (int k = 0; k < n; k++) {
         idx[t->ndim - 1] = k;
         v[k] = tensor_get(t, idx);
-        if (unscale)
-            v[k] *= sqrt((double)m->d_head);
-        if (v[k] > mx)
-            mx = v[k];
+        if (unscale) v[k] *= sqrt((double)m->d_head);
+        if (v[k] > mx) mx = v[k];
     }
     if (unscale) {
         double z = 0;
@@ -178,7 +175,8 @@ static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const
     return 0;
 }
 
-static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err, size_t errlen)
+static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err,
+                size_t errlen)
 {
     const MhaConfig *c = &m->cfg;
     const char *f = argv[0];
@@ -200,28 +198,37 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
     }
     if (!strcmp(f, "kvtoy") && argc <= 2) {
         /* One layer of the toy config, float32: 2 (K, V) x kv_heads x d_head x 4 bytes. */
-        int kvh = argc == 2 && !strcmp(argv[1], "mha") ? c->heads : argc == 2 && !strcmp(argv[1], "mqa") ? 1 : c->kv_heads;
+        int kvh = argc == 2 && !strcmp(argv[1], "mha")   ? c->heads
+                  : argc == 2 && !strcmp(argv[1], "mqa") ? 1
+                                                         : c->kv_heads;
         if (argc == 2 && strcmp(argv[1], "mha") && strcmp(argv[1], "mqa")) {
             snprintf(err, errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
             return -1;
         }
         return put(o, "%d", 2 * kvh * m->d_head * 4), 0;
     }
-    if (!strcmp(f, "shape") || !strcmp(f, "strides") || !strcmp(f, "contiguous") || !strcmp(f, "storage") ||
-        !strcmp(f, "numel") || !strcmp(f, "bytes") || !strcmp(f, "ndim")) {
+    if (!strcmp(f, "shape") || !strcmp(f, "strides") || !strcmp(f, "contiguous") ||
+        !strcmp(f, "storage") || !strcmp(f, "numel") || !strcmp(f, "bytes") || !strcmp(f, "ndim")) {
         const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
         if (!t) return -1;
         if (argc != 2) {
             snprintf(err, errlen, "{%s} takes one tensor name", f);
             return -1;
         }
-        if (!strcmp(f, "shape")) put(o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
-        else if (!strcmp(f, "strides")) put(o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
-        else if (!strcmp(f, "contiguous")) put(o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
-        else if (!strcmp(f, "storage")) put(o, "S%d", t->st->id);
-        else if (!strcmp(f, "numel")) put(o, "%zu", tensor_numel(t));
-        else if (!strcmp(f, "bytes")) put(o, "%zu", tensor_numel(t) * sizeof(float));
-        else put(o, "%d", t->ndim);
+        if (!strcmp(f, "shape"))
+            put(o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
+        else if (!strcmp(f, "strides"))
+            put(o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
+        else if (!strcmp(f, "contiguous"))
+            put(o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
+        else if (!strcmp(f, "storage"))
+            put(o, "S%d", t->st->id);
+        else if (!strcmp(f, "numel"))
+            put(o, "%zu", tensor_numel(t));
+        else if (!strcmp(f, "bytes"))
+            put(o, "%zu", tensor_numel(t) * sizeof(float));
+        else
+            put(o, "%d", t->ndim);
         return 0;
     }
     if (!strcmp(f, "offset") || !strcmp(f, "offsetcalc") || !strcmp(f, "value")) {
@@ -229,12 +236,15 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         if (!t) return -1;
         int idx[TENSOR_MAXDIM];
         if (argc != 3) {
-            snprintf(err, errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}", f, f);
+            snprintf(err, errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}", f,
+                     f);
             return -1;
         }
         if (index_arg(t, argv[1], argv[2], idx, err, errlen)) return -1;
-        if (!strcmp(f, "offset")) put(o, "%zu", tensor_offset_of(t, idx));
-        else if (!strcmp(f, "value")) put(o, "%.4g", (double)tensor_get(t, idx));
+        if (!strcmp(f, "offset"))
+            put(o, "%zu", tensor_offset_of(t, idx));
+        else if (!strcmp(f, "value"))
+            put(o, "%.4g", (double)tensor_get(t, idx));
         else {
             /* "0 + 1*32 + 2*4 + 3*1 = 43": the stride arithmetic written out. */
             put(o, "%zu", t->offset);
@@ -249,15 +259,16 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             return put(o, "%zu", m->bytes_copied_total), 0;
         int s = step_arg(argv[1], err, errlen);
         if (s < 0) return -1;
-        if (!strcmp(f, "code")) put(o, "%s", m->steps[s].code);
-        else put(o, "%zu", m->steps[s].bytes_copied);
+        if (!strcmp(f, "code"))
+            put(o, "%s", m->steps[s].code);
+        else
+            put(o, "%zu", m->steps[s].bytes_copied);
         return 0;
     }
     if (!strcmp(f, "words") && argc == 1) {
         for (int i = 0; i < c->seq && i < 16; i++)
             put(o, "%s%s", i ? " " : "", mha_token_word(i));
-        if (c->seq > 16)
-            put(o, " ...");
+        if (c->seq > 16) put(o, " ...");
         return 0;
     }
     if ((!strcmp(f, "cols") || !strcmp(f, "sliceproof")) && argc == 2) {
@@ -266,8 +277,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             snprintf(err, errlen, "{%s %s}: query heads are 0..%d", f, argv[1], c->heads - 1);
             return -1;
         }
-        if (!strcmp(f, "cols"))
-            return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
+        if (!strcmp(f, "cols")) return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
         /* Head h computed on its own, x @ W_Q[:, h*dh:(h+1)*dh], against the
          * slice of the one big projection: the largest difference. */
         const Tensor *x = m->t[MT_X], *w = m->t[MT_W_Q], *q = m->t[MT_Q_SPLIT];
@@ -283,8 +293,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
                     }
                     int iq[4] = {b, si, h, d};
                     double diff = fabs(acc - tensor_get(q, iq));
-                    if (diff > worst)
-                        worst = diff;
+                    if (diff > worst) worst = diff;
                     count++;
                 }
         return put(o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count), 0;
@@ -311,14 +320,16 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
          * "head h, token s" really holds. */
         int h = atoi(argv[1]), si = atoi(argv[2]);
         if (h < 0 || h >= c->heads || si < 0 || si >= c->seq) {
-            snprintf(err, errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1, c->seq - 1);
+            snprintf(err, errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1,
+                     c->seq - 1);
             return -1;
         }
         int idx[4] = {0, h, si, 0};
         size_t off = tensor_offset_of(m->t[MT_Q_WRONG], idx) - m->t[MT_Q]->offset;
         int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
-        return put(o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + m->d_head - 1, tok,
-                   mha_token_word(tok), feat / m->d_head), 0;
+        return put(o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + m->d_head - 1,
+                   tok, mha_token_word(tok), feat / m->d_head),
+               0;
     }
     if (!strcmp(f, "kvhead") && argc == 2) {
         int h = atoi(argv[1]);
@@ -352,7 +363,8 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             Tensor *v = tensor_view(t, n, shape, e, sizeof e);
             if (v) {
                 tensor_free(v);
-                snprintf(err, errlen, "{error view %s}: the engine allows this view; no error to show", argv[2]);
+                snprintf(err, errlen,
+                         "{error view %s}: the engine allows this view; no error to show", argv[2]);
                 return -1;
             }
             return put(o, "%s", e), 0;
@@ -363,16 +375,22 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             for (int i = 2; i < argc; i++) {
                 char *eq = strchr(argv[i], '=');
                 if (!eq) {
-                    snprintf(err, errlen, "{error config}: expected key=value, got '%.40s'", argv[i]);
+                    snprintf(err, errlen, "{error config}: expected key=value, got '%.40s'",
+                             argv[i]);
                     return -1;
                 }
                 *eq = 0;
                 long v = atol(eq + 1);
-                if (!strcmp(argv[i], "d_model")) k.d_model = (int)v;
-                else if (!strcmp(argv[i], "heads")) k.heads = (int)v;
-                else if (!strcmp(argv[i], "kv_heads")) k.kv_heads = (int)v, kv_set = 1;
-                else if (!strcmp(argv[i], "seq")) k.seq = (int)v;
-                else if (!strcmp(argv[i], "batch")) k.batch = (int)v;
+                if (!strcmp(argv[i], "d_model"))
+                    k.d_model = (int)v;
+                else if (!strcmp(argv[i], "heads"))
+                    k.heads = (int)v;
+                else if (!strcmp(argv[i], "kv_heads"))
+                    k.kv_heads = (int)v, kv_set = 1;
+                else if (!strcmp(argv[i], "seq"))
+                    k.seq = (int)v;
+                else if (!strcmp(argv[i], "batch"))
+                    k.batch = (int)v;
                 else {
                     snprintf(err, errlen, "{error config}: unknown key '%.40s'", argv[i]);
                     return -1;
@@ -381,7 +399,8 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
             char e[300];
             if (mha_config_check(&k, e, sizeof e) == 0) {
-                snprintf(err, errlen, "{error config ...}: that configuration is valid; no error to show");
+                snprintf(err, errlen,
+                         "{error config ...}: that configuration is valid; no error to show");
                 return -1;
             }
             return put(o, "%s", e), 0;
@@ -394,10 +413,18 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         if (!p) return -1;
         const char *k = argv[2];
         if (!strcmp(k, "title")) return put(o, "%s", p->title), 0;
-        long v = !strcmp(k, "layers") ? p->layers : !strcmp(k, "heads") ? p->heads : !strcmp(k, "kv_heads") ? p->kv_heads
-               : !strcmp(k, "d_head") ? p->d_head : !strcmp(k, "d_model") ? p->d_model : !strcmp(k, "context") ? p->context : -1;
+        long v = !strcmp(k, "layers")     ? p->layers
+                 : !strcmp(k, "heads")    ? p->heads
+                 : !strcmp(k, "kv_heads") ? p->kv_heads
+                 : !strcmp(k, "d_head")   ? p->d_head
+                 : !strcmp(k, "d_model")  ? p->d_model
+                 : !strcmp(k, "context")  ? p->context
+                                          : -1;
         if (v < 0) {
-            snprintf(err, errlen, "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context", argv[1], k);
+            snprintf(
+                err, errlen,
+                "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context",
+                argv[1], k);
             return -1;
         }
         return put(o, "%ld", v), 0;
@@ -412,26 +439,34 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         if (!p) return -1;
         const KvDtype *d = kv_dtype(argv[2]);
         if (!d) {
-            snprintf(err, errlen, "{%s}: unknown dtype '%.20s' (fp32 fp16 bf16 fp8 int4)", f, argv[2]);
+            snprintf(err, errlen, "{%s}: unknown dtype '%.20s' (fp32 fp16 bf16 fp8 int4)", f,
+                     argv[2]);
             return -1;
         }
         long kvh = p->kv_heads, ctx = p->context ? p->context : 4096;
         if (argc == 4) {
-            if (!strcmp(f, "kv") && !strcmp(argv[3], "mha")) kvh = p->heads;
-            else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa")) kvh = 1;
-            else if (!strcmp(f, "kvctx") && atol(argv[3]) > 0) ctx = atol(argv[3]);
+            if (!strcmp(f, "kv") && !strcmp(argv[3], "mha"))
+                kvh = p->heads;
+            else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa"))
+                kvh = 1;
+            else if (!strcmp(f, "kvctx") && atol(argv[3]) > 0)
+                ctx = atol(argv[3]);
             else {
-                snprintf(err, errlen, "{%s}: last argument must be %s", f, !strcmp(f, "kv") ? "mha or mqa" : "a context length");
+                snprintf(err, errlen, "{%s}: last argument must be %s", f,
+                         !strcmp(f, "kv") ? "mha or mqa" : "a context length");
                 return -1;
             }
         }
         uint64_t per = 0, tot = 0;
-        if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) || kv_bytes_total(per, ctx, 1, &tot)) {
+        if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
+            kv_bytes_total(per, ctx, 1, &tot)) {
             snprintf(err, errlen, "{%s}: overflow", f);
             return -1;
         }
-        if (!strcmp(f, "kv")) put(o, "%s", kv_fmt_int(buf, sizeof buf, per));
-        else put(o, "%s", kv_fmt_size(buf, sizeof buf, tot));
+        if (!strcmp(f, "kv"))
+            put(o, "%s", kv_fmt_int(buf, sizeof buf, per));
+        else
+            put(o, "%s", kv_fmt_size(buf, sizeof buf, tot));
         return 0;
     }
     for (int i = 0; i < N_EXPR; i++)
@@ -440,8 +475,8 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             return -1;
         }
     const char *s = lesson_suggest(f, expr_names, N_EXPR);
-    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", f, s ? " (did you mean '{" : " (see lessons/README.md)",
-             s ? s : "", s ? "}'?)" : "");
+    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", f,
+             s ? " (did you mean '{" : " (see lessons/README.md)", s ? s : "", s ? "}'?)" : "");
     return -1;
 }
 
@@ -449,11 +484,18 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
                   char *err, size_t errlen)
 {
     Out o = {out, n, 0};
-    if (n)
-        out[0] = 0;
+    if (n) out[0] = 0;
     for (const char *s = text; *s;) {
-        if (s[0] == '{' && s[1] == '{') { put(&o, "{"); s += 2; continue; }
-        if (s[0] == '}' && s[1] == '}') { put(&o, "}"); s += 2; continue; }
+        if (s[0] == '{' && s[1] == '{') {
+            put(&o, "{");
+            s += 2;
+            continue;
+        }
+        if (s[0] == '}' && s[1] == '}') {
+            put(&o, "}");
+            s += 2;
+            continue;
+        }
         if (s[0] == '}') {
             snprintf(err, errlen, "a '}' with no '{' (write '}}' for a literal brace)");
             return -1;
@@ -481,14 +523,14 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
         expr[k] = 0;
         char *argv[12], *save = NULL;
         int argc = 0;
-        for (char *t = strtok_r(expr, " \t", &save); t && argc < 12; t = strtok_r(NULL, " \t", &save))
+        for (char *t = strtok_r(expr, " \t", &save); t && argc < 12;
+             t = strtok_r(NULL, " \t", &save))
             argv[argc++] = t;
         if (argc == 0) {
             snprintf(err, errlen, "empty expression '{}'");
             return -1;
         }
-        if (eval(&o, argc, argv, m, presets, err, errlen) != 0)
-            return -1;
+        if (eval(&o, argc, argv, m, presets, err, errlen) != 0) return -1;
         s = close + 1;
     }
     if (o.len + 1 >= n && n > 0) {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "lesson.h"
+#include "variants.h"
 
 /* Expanded text can be longer than what was written ({groupmap}); a page
  * never holds more than a screen, so this is plenty. */
@@ -55,14 +56,16 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
         return -1;
     }
     for (int i = 0; i < pg->nblocks; i++) {
-        t->blocks[i] = expand_one(l, pg->blocks[i].line, pg->blocks[i].text, m, presets, err, errlen);
-        if (!t->blocks[i])
-            goto fail;
+        t->blocks[i] =
+            expand_one(l, pg->blocks[i].line, pg->blocks[i].text, m, presets, err, errlen);
+        if (!t->blocks[i]) goto fail;
         t->n++;
     }
-    if (pg->question && !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
+    if (pg->question &&
+        !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
         goto fail;
-    if (pg->answer && !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
+    if (pg->answer &&
+        !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
         goto fail;
     return 0;
 fail:
@@ -94,36 +97,68 @@ typedef struct Glyph {
 static const char *next_cp(const char *s, uint32_t *cp)
 {
     const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80) { *cp = u[0]; return s + 1; }
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return s + 1;
+    }
     int n = (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
     uint32_t v = n == 2 ? u[0] & 0x1F : n == 3 ? u[0] & 0x0F : u[0] & 0x07;
     for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) { *cp = '?'; return s + 1; }
+        if ((u[i] & 0xC0) != 0x80) {
+            *cp = '?';
+            return s + 1;
+        }
         v = (v << 6) | (u[i] & 0x3F);
     }
-    if (!n) { *cp = '?'; return s + 1; }
+    if (!n) {
+        *cp = '?';
+        return s + 1;
+    }
     *cp = v;
     return s + n;
 }
 
 #define NBSP 0xA0
 
+/* The closing character of a short group starting at s ("1, 2, 4, 4)"),
+ * or NULL when it is far away: a long group may wrap like any text. */
+static const char *short_group(const char *s, char close)
+{
+    for (int i = 0; i < 24 && s[i]; i++)
+        if (s[i] == close) return s + i;
+    return NULL;
+}
+
 /* Text with markup -> glyphs with styles (markup removed).  *n glyphs. */
 static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 {
     size_t cap = strlen(text) + 1;
     Glyph *g = malloc(cap * sizeof *g);
-    if (!g) { *n = 0; return NULL; }
-    int code = 0, bold = 0, depth = 0;
+    if (!g) {
+        *n = 0;
+        return NULL;
+    }
+    int code = 0, bold = 0;
+    const char *keep_until = NULL; /* spaces before this do not break a line */
     size_t k = 0;
     for (const char *s = text; *s;) {
-        if (*s == '`') { code = !code; s++; continue; }
-        if (!code && s[0] == '*' && s[1] == '*') { bold = !bold; s += 2; continue; }
+        if (*s == '`') {
+            code = !code;
+            s++;
+            if (code) keep_until = short_group(s, '`');
+            continue;
+        }
+        if (!code && s[0] == '*' && s[1] == '*') {
+            bold = !bold;
+            s += 2;
+            continue;
+        }
+        if (*s == '(' && (!keep_until || s >= keep_until)) keep_until = short_group(s + 1, ')');
         uint32_t cp;
+        const char *at = s;
         s = next_cp(s, &cp);
-        depth += cp == '(' ? 1 : cp == ')' && depth > 0 ? -1 : 0;
-        if (cp == ' ' && (depth > 0 || code))
-            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are never broken */
+        if (cp == ' ' && keep_until && at < keep_until)
+            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are not broken */
         g[k++] = (Glyph){cp, code ? ST_CODE : bold ? ST_BOLD : base};
     }
     *n = k;
@@ -132,16 +167,19 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
 
 /* Draws wrapped text at (x, y) in a w-wide column, at most maxh rows; returns
  * the rows the whole text needs (which may be more than maxh). */
-static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text, Style base, int indent)
+static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text, Style base,
+                     int indent)
 {
     size_t n;
     Glyph *g = to_glyphs(text, base, &n);
-    if (!g || w <= indent)
-        return free(g), 1;
+    if (!g || w <= indent) return free(g), 1;
     int row = 0, col = indent;
     size_t i = 0;
     while (i < n) {
-        if (g[i].ch == ' ') { i++; continue; }
+        if (g[i].ch == ' ') {
+            i++;
+            continue;
+        }
         size_t j = i;
         while (j < n && g[j].ch != ' ')
             j++;
@@ -178,9 +216,11 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
         for (const char *p = s; p < s + n;) {
             uint32_t cp;
             p = next_cp(p, &cp);
-            if (col >= w) { *too_wide = 1; break; }
-            if (row < maxh)
-                canvas_put(c, x + col, y + row, cp, ST_CODE);
+            if (col >= w) {
+                *too_wide = 1;
+                break;
+            }
+            if (row < maxh) canvas_put(c, x + col, y + row, cp, ST_CODE);
             col++;
         }
         row++;
@@ -190,13 +230,12 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
 }
 
 /* The page's text in the rectangle; 1 if it did not fit. */
-static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg, const LessonPageText *t,
-                     const LessonView *v)
+static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
+                     const LessonPageText *t, const LessonView *v)
 {
     int row = 0, too_wide = 0;
     for (int i = 0; i < t->n; i++) {
-        if (row > 0)
-            row++; /* a blank line between blocks */
+        if (row > 0) row++; /* a blank line between blocks */
         int left = h - row > 0 ? h - row : 0;
         switch (pg->blocks[i].kind) {
         case LB_PARA:
@@ -206,18 +245,15 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
             row += draw_code(c, x, y + row, w, left, t->blocks[i], &too_wide);
             break;
         case LB_HIGHLIGHT:
-            if (left > 0)
-                canvas_put(c, x, y + row, 0x25B6, ST_WARN); /* ▶ */
+            if (left > 0) canvas_put(c, x, y + row, 0x25B6, ST_WARN); /* ▶ */
             row += draw_rich(c, x, y + row, w, left, t->blocks[i], ST_WARN, 2);
             break;
         }
     }
     if (t->question) {
-        if (row > 0)
-            row++;
+        if (row > 0) row++;
         int left = h - row > 0 ? h - row : 0;
-        if (left > 0)
-            canvas_text(c, x, y + row, "?", ST_KEY);
+        if (left > 0) canvas_text(c, x, y + row, "?", ST_KEY);
         row += draw_rich(c, x, y + row, w, left, t->question, ST_BOLD, 2);
         left = h - row > 0 ? h - row : 0;
         if (v->revealed && t->answer)
@@ -228,6 +264,16 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
     return row > h || too_wide;
 }
 
+/* The variants panel for cfg (its kv_heads picks the GQA column). */
+static void draw_variants(Canvas *c, int x, int y, int w, int h, const MhaConfig *cfg)
+{
+    VariantRuns v;
+    memset(&v, 0, sizeof v);
+    variants_run(&v, cfg, cfg->kv_heads);
+    variants_draw_panel(c, x, y, w, h, &v);
+    variants_free_runs(&v);
+}
+
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
 {
@@ -236,18 +282,26 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     int wide = c->w >= LESSON_WIDE_W && c->h >= LESSON_WIDE_H;
     char head[300];
     const char *hint = v->hint ? v->hint
-                     : wide ? "Space/PgDn next  PgUp back  r reload  q lessons  ? keys"
-                            : "Space/PgDn next  PgUp back  Tab picture  r reload  q lessons";
+                       : wide  ? "Space/PgDn next  PgUp back  r reload  q lessons  ? keys"
+                               : "Space/PgDn next  PgUp back  Tab picture  r reload  q lessons";
     SceneState ss = lesson_scene_state(pg);
 
     if (!wide && v->pane == 1) {
         /* The picture alone, with the key hint as its status line. */
         ss.status = v->hint ? v->hint : "Tab text  Space/PgDn next  PgUp back  q lessons";
-        scene_draw(c, 0, 0, c->w, c->h, m, &ss);
+        if (pg->variants) {
+            draw_variants(c, 0, 0, c->w, c->h - 1, &pg->cfg);
+            canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
+            canvas_text(c, 1, c->h - 1, ss.status, ST_STATUS);
+        } else {
+            scene_draw(c, 0, 0, c->w, c->h, m, &ss);
+        }
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
-             v->done ? "\xE2\x9C\x93" : ""); /* ✓ */
+             !v->done   ? ""
+             : v->ascii ? "(done)"
+                        : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
     canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
@@ -259,12 +313,14 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
         return draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v);
     }
     int tw = c->w / 3;
-    if (tw > c->w - SCENE_MIN_W - 1)
-        tw = c->w - SCENE_MIN_W - 1;
+    if (tw > c->w - SCENE_MIN_W - 1) tw = c->w - SCENE_MIN_W - 1;
     int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v);
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
-    scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
+    if (pg->variants)
+        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &pg->cfg);
+    else
+        scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
     return over;
 }
 
@@ -279,19 +335,23 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         const LessonPage *pg = &l->pages[p];
         Mha *m = mha_run(&pg->cfg, err, sizeof err);
         if (!m) {
-            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line, err);
+            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line,
+                     err);
             lesson_error_add(errs, msg);
             continue;
         }
         if (pg->inspect) {
             const Tensor *t = m->t[m->steps[pg->step].output];
             for (int i = 0; i < 4; i++)
-                if ((i >= t->ndim && pg->cur[i] != 0) || (i < t->ndim && pg->cur[i] >= t->shape[i])) {
+                if ((i >= t->ndim && pg->cur[i] != 0) ||
+                    (i < t->ndim && pg->cur[i] >= t->shape[i])) {
                     char dims[64];
                     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
-                    snprintf(msg, sizeof msg, "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'",
-                             l->path, pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
-                             mha_tensor_names[m->steps[pg->step].output], dims, m->steps[pg->step].key);
+                    snprintf(msg, sizeof msg,
+                             "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'", l->path,
+                             pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
+                             mha_tensor_names[m->steps[pg->step].output], dims,
+                             m->steps[pg->step].key);
                     lesson_error_add(errs, msg);
                     break;
                 }
@@ -304,11 +364,11 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         }
         for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
-            if (!c)
-                break;
-            LessonView v = {0, 1, 0, NULL};
+            if (!c) break;
+            LessonView v = {.revealed = 1};
             if (lesson_draw(c, l, p, &t, m, &v)) {
-                snprintf(msg, sizeof msg, "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
+                snprintf(msg, sizeof msg,
+                         "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
                          l->path, pg->line, pg->title, sizes[k][0], sizes[k][1]);
                 lesson_error_add(errs, msg);
             }

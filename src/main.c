@@ -13,6 +13,7 @@ static const struct {
     const char *summary;
 } commands[] = {
     {"export", cmd_export, "print every tensor of the pipeline as JSON"},
+    {"frames", cmd_frames, "print walkthrough frames as text (the TUI's canvases)"},
     {"kv", cmd_kv, "KV-cache bytes for real models: MHA vs GQA vs MQA"},
     {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},

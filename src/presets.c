@@ -19,8 +19,7 @@ void presets_free(PresetList *p)
 const Preset *presets_find(const PresetList *p, const char *name)
 {
     for (int i = 0; i < p->n; i++)
-        if (strcmp(p->v[i].name, name) == 0)
-            return &p->v[i];
+        if (strcmp(p->v[i].name, name) == 0) return &p->v[i];
     return NULL;
 }
 
@@ -42,8 +41,7 @@ static char *trim(char *s)
 
 static int copy_field(char *dst, size_t n, const char *val)
 {
-    if (strlen(val) >= n)
-        return -1;
+    if (strlen(val) >= n) return -1;
     memcpy(dst, val, strlen(val) + 1);
     return 0;
 }
@@ -63,9 +61,14 @@ static long *int_field(Preset *p, const char *key)
 /* Checks a finished block; -1 with err set. */
 static int check_preset(const char *file, const Preset *p, char *err, size_t errlen)
 {
-    const char *missing = !p->title[0] ? "title" : !p->layers ? "layers" : !p->heads ? "heads"
-                        : !p->kv_heads ? "kv_heads" : !p->d_head ? "d_head" : !p->d_model ? "d_model"
-                        : !p->source[0] ? "source" : NULL;
+    const char *missing = !p->title[0]    ? "title"
+                          : !p->layers    ? "layers"
+                          : !p->heads     ? "heads"
+                          : !p->kv_heads  ? "kv_heads"
+                          : !p->d_head    ? "d_head"
+                          : !p->d_model   ? "d_model"
+                          : !p->source[0] ? "source"
+                                          : NULL;
     if (missing) {
         snprintf(err, errlen, "%s:%d: [%s] has no %s", file, p->line, p->name, missing);
         return -1;
@@ -76,8 +79,8 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
         return -1;
     }
     if (p->heads * p->d_head != p->d_model) {
-        snprintf(err, errlen, "%s:%d: [%s] d_model %ld is not heads %ld x d_head %ld", file, p->line,
-                 p->name, p->d_model, p->heads, p->d_head);
+        snprintf(err, errlen, "%s:%d: [%s] d_model %ld is not heads %ld x d_head %ld", file,
+                 p->line, p->name, p->d_model, p->heads, p->d_head);
         return -1;
     }
     return 0;
@@ -96,15 +99,15 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
         lineno++;
         if (n >= sizeof line) {
-            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", file, lineno, sizeof line - 1);
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", file, lineno,
+                     sizeof line - 1);
             goto fail;
         }
         memcpy(line, s, n);
         line[n] = 0;
         s = eol ? eol + 1 : s + n;
         char *l = trim(line);
-        if (!*l || *l == '#')
-            continue;
+        if (!*l || *l == '#') continue;
         if (*l == '[') {
             char *close = strchr(l, ']');
             if (!close || close[1] || close == l + 1) {
@@ -112,8 +115,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
                 goto fail;
             }
             *close = 0;
-            if (cur && check_preset(file, cur, err, errlen) != 0)
-                goto fail;
+            if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
             if (presets_find(out, l + 1)) {
                 snprintf(err, errlen, "%s:%d: preset '%s' is defined twice", file, lineno, l + 1);
                 goto fail;
@@ -159,20 +161,24 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             }
             *iv = v;
         } else if (!strcmp(key, "title") || !strcmp(key, "source") || !strcmp(key, "note")) {
-            char *dst = !strcmp(key, "title") ? cur->title : !strcmp(key, "source") ? cur->source : cur->note;
+            char *dst = !strcmp(key, "title")    ? cur->title
+                        : !strcmp(key, "source") ? cur->source
+                                                 : cur->note;
             size_t cap_dst = !strcmp(key, "title") ? sizeof cur->title : sizeof cur->source;
             if (copy_field(dst, cap_dst, val) != 0) {
-                snprintf(err, errlen, "%s:%d: %s is longer than %zu bytes", file, lineno, key, cap_dst - 1);
+                snprintf(err, errlen, "%s:%d: %s is longer than %zu bytes", file, lineno, key,
+                         cap_dst - 1);
                 goto fail;
             }
         } else {
-            snprintf(err, errlen, "%s:%d: unknown key '%s' (keys: title layers heads kv_heads d_head d_model context source note)",
+            snprintf(err, errlen,
+                     "%s:%d: unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
+                     "context source note)",
                      file, lineno, key);
             goto fail;
         }
     }
-    if (cur && check_preset(file, cur, err, errlen) != 0)
-        goto fail;
+    if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
     if (out->n == 0) {
         snprintf(err, errlen, "%s:%d: no presets", file, lineno ? lineno : 1);
         goto fail;

@@ -12,13 +12,13 @@
 #define PRESETS_FILE "assets/models.presets"
 
 typedef struct Preset {
-    char name[40];     /* "llama-2-70b" */
-    char title[80];    /* "Llama 2 70B" */
+    char name[40];  /* "llama-2-70b" */
+    char title[80]; /* "Llama 2 70B" */
     long layers, heads, kv_heads, d_head, d_model;
-    long context;      /* trained context length; 0 when the file gives none */
+    long context; /* trained context length; 0 when the file gives none */
     char source[400];
-    char note[400];    /* "" when none */
-    int line;          /* line of its "[name]" in the file */
+    char note[400]; /* "" when none */
+    int line;       /* line of its "[name]" in the file */
 } Preset;
 
 typedef struct PresetList {

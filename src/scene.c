@@ -61,17 +61,14 @@ static const StepView step_view[MS_COUNT] = {
 /* The whole program, as the walkthrough steps through it (DESIGN's table). */
 #define PROGRAM_LINES 6
 static const char *const program[PROGRAM_LINES] = {
-    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",
-    "Q = Q.view(B, S, H, dh).transpose(1, 2)",
-    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",
-    "attn = softmax(scores, dim=-1)",
-    "out = (attn @ V).transpose(1, 2).contiguous()",
-    "y = out.view(B, S, D) @ W_O",
+    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",         "Q = Q.view(B, S, H, dh).transpose(1, 2)",
+    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",   "attn = softmax(scores, dim=-1)",
+    "out = (attn @ V).transpose(1, 2).contiguous()", "y = out.view(B, S, D) @ W_O",
 };
 
-#define TOP_ROWS 8      /* title, program (6), code line */
-#define PROGRAM_W 50    /* "  1  " + the longest program line, and a gap */
-#define RIGHT_MARGIN 1  /* never draw in the last column: nothing ends flush right */
+#define TOP_ROWS 8     /* title, program (6), code line */
+#define PROGRAM_W 50   /* "  1  " + the longest program line, and a gap */
+#define RIGHT_MARGIN 1 /* never draw in the last column: nothing ends flush right */
 
 /* Drawing context: the canvas, the run, the state (cursor clamped), and an
  * optional hit test (scene_click) filled by the cell drawers. */
@@ -80,10 +77,10 @@ typedef struct Ctx {
     const Mha *m;
     SceneState s;
     int x0, y0, w, h;
-    int hx, hy;     /* point to hit-test; -1: none */
-    int hit;        /* 0 none, 1 a logical cell, 2 a storage cell */
-    int hidx[4];    /* logical index hit */
-    long hoff;      /* storage offset hit */
+    int hx, hy;  /* point to hit-test; -1: none */
+    int hit;     /* 0 none, 1 a logical cell, 2 a storage cell */
+    int hidx[4]; /* logical index hit */
+    long hoff;   /* storage offset hit */
 } Ctx;
 
 /* ---- small helpers -------------------------------------------------------- */
@@ -91,8 +88,7 @@ typedef struct Ctx {
 static int digits(long v)
 {
     int d = 1;
-    if (v < 0)
-        v = -v, d++;
+    if (v < 0) v = -v, d++;
     while (v >= 10)
         v /= 10, d++;
     return d;
@@ -103,10 +99,8 @@ static int digits(long v)
 static int text_fit(Canvas *c, int x, int y, int maxw, const char *str, Style st)
 {
     int n = canvas_text_width(str);
-    if (maxw <= 0)
-        return 0;
-    if (n <= maxw)
-        return canvas_text(c, x, y, str, st);
+    if (maxw <= 0) return 0;
+    if (n <= maxw) return canvas_text(c, x, y, str, st);
     if (maxw <= 3) {
         for (int i = 0; i < maxw; i++)
             canvas_put(c, x + i, y, '.', st);
@@ -119,8 +113,7 @@ static int text_fit(Canvas *c, int x, int y, int maxw, const char *str, Style st
         const unsigned char *p = (const unsigned char *)str;
         for (; p[k] && k < sizeof buf - 4; k++) {
             if ((p[k] & 0xC0) != 0x80) {
-                if (cps == maxw - 3)
-                    break;
+                if (cps == maxw - 3) break;
                 cps++;
             }
         }
@@ -147,8 +140,8 @@ static int fitf(Canvas *c, int x, int y, int maxw, Style st, const char *fmt, ..
     return text_fit(c, x, y, maxw, buf, st);
 }
 
-/* v in at most width columns: 2 decimals, fewer if needed; never "-0.00". */
-static void fmt_num(char *buf, size_t n, double v, int width)
+/* v with `dec` decimals (fewer if it does not fit width); never "-0.00". */
+static void fmt_num_dec(char *buf, size_t n, double v, int width, int dec)
 {
     if (isnan(v)) {
         snprintf(buf, n, "nan");
@@ -158,14 +151,29 @@ static void fmt_num(char *buf, size_t n, double v, int width)
         snprintf(buf, n, v < 0 ? "-inf" : "inf");
         return;
     }
-    for (int dec = 2; dec >= 0; dec--) {
+    for (; dec >= 0; dec--) {
         snprintf(buf, n, "%.*f", dec, v);
         if (buf[0] == '-' && strspn(buf + 1, "0.") == strlen(buf + 1))
             memmove(buf, buf + 1, strlen(buf)); /* "-0.00" -> "0.00" */
-        if ((int)strlen(buf) <= width)
-            return;
+        if ((int)strlen(buf) <= width) return;
     }
     snprintf(buf, n, "%s", width >= 1 ? "#" : "");
+}
+
+static void fmt_num(char *buf, size_t n, double v, int width)
+{
+    fmt_num_dec(buf, n, v, width, 2);
+}
+
+/* The most decimals (2, 1 or 0) with which v fits in width. */
+static int dec_fit(double v, int width)
+{
+    char buf[64];
+    for (int dec = 2; dec > 0; dec--) {
+        fmt_num_dec(buf, sizeof buf, v, 64, dec);
+        if ((int)strlen(buf) <= width) return dec;
+    }
+    return 0;
 }
 
 static const char *yes_no(int b)
@@ -179,61 +187,80 @@ static int word_w(int n)
     int w = 1;
     for (int s = 0; s < n; s++) {
         int k = (int)strlen(mha_token_word(s));
-        if (k > w)
-            w = k;
+        if (k > w) w = k;
     }
     return w;
 }
 
 static void hit_test(Ctx *x, int cx, int cy, int cw, int kind, const int *idx, long off)
 {
-    if (x->hy != cy || x->hx < cx || x->hx >= cx + cw)
-        return;
+    if (x->hy != cy || x->hx < cx || x->hx >= cx + cw) return;
     x->hit = kind;
     x->hoff = off;
-    if (idx)
-        memcpy(x->hidx, idx, sizeof x->hidx);
+    if (idx) memcpy(x->hidx, idx, sizeof x->hidx);
 }
 
-/* Which head each storage offset belongs to, read from tensor t: axis `axis`
- * of t is the head index, or (axis -1) the last axis divided by dh.  -1 where
- * t does not reach.  Caller frees; NULL on no memory. */
-static signed char *headmap_of(const Tensor *t, int axis, int dh)
+/* Which head a storage offset belongs to: axis `axis` of t is the head index,
+ * or (axis -1) the last axis divided by dh.  When wrap > 0 the formula
+ * (offset % wrap) / dh % heads is used instead (scene_candy_bar). */
+typedef struct HeadMap {
+    const Tensor *t; /* NULL and wrap 0: no colour */
+    int axis, dh;
+    long wrap;
+    int heads;
+} HeadMap;
+
+static HeadMap headmap_of(const Tensor *t, int axis, int dh)
 {
-    size_t n = t->st->n, total = tensor_numel(t);
-    signed char *hm = malloc(n ? n : 1);
-    int idx[TENSOR_MAXDIM] = {0};
-    if (!hm)
-        return NULL;
-    memset(hm, -1, n ? n : 1);
-    for (size_t k = 0; k < total; k++) {
-        size_t off = tensor_offset_of(t, idx);
-        int h = axis >= 0 ? idx[axis] : idx[t->ndim - 1] / (dh > 0 ? dh : 1);
-        if (off < n)
-            hm[off] = (signed char)(h % 64);
-        for (int i = t->ndim - 1; i >= 0; i--) {
-            if (++idx[i] < t->shape[i])
-                break;
-            idx[i] = 0;
-        }
+    HeadMap h = {t, axis, dh > 0 ? dh : 1, 0, 0};
+    return h;
+}
+
+/* The head of storage offset off, or -1 where t does not reach.  Our views are
+ * permutations of a row-major buffer, so the index comes back by dividing by
+ * the strides from the largest down (and is checked). */
+static int hm_head(const HeadMap *h, long off)
+{
+    const Tensor *t;
+    int idx[TENSOR_MAXDIM] = {0}, used[TENSOR_MAXDIM] = {0};
+    long rem;
+    if (!h) return -1;
+    if (h->wrap > 0) return (int)(((off % h->wrap) / h->dh) % (h->heads > 0 ? h->heads : 1));
+    t = h->t;
+    if (!t || off < (long)t->offset) return -1;
+    rem = off - (long)t->offset;
+    for (int k = 0; k < t->ndim; k++) {
+        int a = -1;
+        for (int i = 0; i < t->ndim; i++)
+            if (!used[i] && t->shape[i] > 1 && t->strides[i] > 0 &&
+                (a < 0 || t->strides[i] > t->strides[a]))
+                a = i;
+        if (a < 0) break;
+        used[a] = 1;
+        idx[a] = (int)(rem / t->strides[a]);
+        if (idx[a] >= t->shape[a]) idx[a] = t->shape[a] - 1;
+        rem -= (long)idx[a] * t->strides[a];
     }
-    return hm;
+    if (rem != 0 || (long)tensor_offset_of(t, idx) != off) return -1;
+    return h->axis >= 0 ? idx[h->axis] : idx[t->ndim - 1] / h->dh;
 }
 
-static signed char *step_headmap(const Mha *m, int tensor, int layout, int colour)
+static HeadMap step_headmap(const Mha *m, int tensor, int layout, int colour)
 {
-    if (!colour)
-        return NULL;
+    HeadMap none = {NULL, 0, 1, 0, 0};
+    if (!colour) return none;
     return headmap_of(m->t[tensor], layout == LV_TOK ? 2 : layout == LV_HEAD ? 1 : -1, m->d_head);
 }
 
 /* ---- the candy bar -------------------------------------------------------- */
 
 typedef struct Bar {
-    const Tensor *t;   /* whose storage */
-    int x, y, w, h;    /* area, header row included */
-    long n;            /* floats in the storage */
+    const Tensor *t; /* whose storage */
+    int x, y, w, h;  /* area, header row included */
+    long n;          /* floats in the storage */
     int wrap, cw, offw, rows, rows_shown, values;
+    int dec; /* decimals, the same for every cell shown */
+    int r0;  /* first row shown (scrolled to keep the lit cell visible) */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -262,20 +289,16 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->offw = digits(b->n - 1);
     minw = b->offw + 1;
     maxcells = w / minw;
-    if (maxcells < 1 || avail < 1 || b->n < 1)
-        return;
-    if (base < 1)
-        base = 1;
+    if (maxcells < 1 || avail < 1 || b->n < 1) return;
+    if (base < 1) base = 1;
     if (base <= maxcells) {
         for (long k = base; k <= maxcells && nc < 64; k += base) {
             cand[nc++] = k;
-            if (k >= b->n)
-                break;
+            if (k >= b->n) break;
         }
     } else {
         for (long d = 1; d <= maxcells && nc < 64; d++)
-            if (base % d == 0)
-                cand[nc++] = d;
+            if (base % d == 0) cand[nc++] = d;
         if (nc == 0 || cand[nc - 1] < maxcells / 2)
             cand[nc++] = maxcells; /* no useful divisor: fill the line */
     }
@@ -288,25 +311,41 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->rows = (int)((b->n + b->wrap - 1) / b->wrap);
     b->rows_shown = b->rows <= avail ? b->rows : avail; /* the title says how many hide */
     b->cw = w / b->wrap;
-    if (b->cw > b->offw + 9)
-        b->cw = b->offw + 9;
+    if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* Scrolls so storage offset lit (if any) is on a shown row, then picks the
+ * decimals every shown value fits in. */
+static void bar_scroll(Bar *b, long lit)
+{
+    long first, last;
+    if (b->wrap == 0) return;
+    if (lit >= 0 && lit < b->n && lit / b->wrap >= b->rows_shown)
+        b->r0 = (int)(lit / b->wrap) - b->rows_shown + 1;
+    first = (long)b->r0 * b->wrap;
+    last = first + (long)b->rows_shown * b->wrap;
+    b->dec = 2;
+    for (long o = first; b->values && o < b->n && o < last; o++) {
+        int d = dec_fit(b->t->st->data[o], b->cw - 1 - b->offw - 1);
+        if (d < b->dec) b->dec = d;
+    }
 }
 
 static int bar_rows_used(const Bar *b)
 {
-    if (b->wrap == 0)
-        return b->h > 0 ? 1 : 0;
+    if (b->wrap == 0) return b->h > 0 ? 1 : 0;
     return 1 + b->rows_shown;
 }
 
 /* Position of storage offset o; 0 if hidden. */
 static int bar_pos(const Bar *b, long o, int *px, int *py)
 {
-    if (b->wrap == 0 || o < 0 || o >= b->n || o / b->wrap >= b->rows_shown)
+    if (b->wrap == 0 || o < 0 || o >= b->n || o / b->wrap < b->r0 ||
+        o / b->wrap >= b->r0 + b->rows_shown)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
-    *py = b->y + 1 + (int)(o / b->wrap);
+    *py = b->y + 1 + (int)(o / b->wrap) - b->r0;
     return 1;
 }
 
@@ -324,7 +363,7 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
     canvas_text(x->c, px, py, num, st);
     if (b->values) {
         int vw = inner - b->offw - 1;
-        fmt_num(num, sizeof num, b->t->st->data[o], vw);
+        fmt_num_dec(num, sizeof num, b->t->st->data[o], vw, b->dec);
         canvas_text(x->c, px + inner - (int)strlen(num), py, num, st);
     }
 }
@@ -332,27 +371,25 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
 /* Draws the bar under its title.  hm: head of each offset (NULL: uncoloured);
  * lit: offset to light (-1 none); sweep in [0,1): only offsets below sweep*n
  * are coloured yet; filled >= 0: offsets from `filled` on are still empty. */
-static void bar_draw(Ctx *x, const Bar *b, const char *title, const signed char *hm, long lit,
+static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long lit,
                      double sweep, long filled)
 {
-    char head[300];
+    char full[300];
+    long first = (long)b->r0 * b->wrap, end = first + (long)b->rows_shown * b->wrap;
+    if (end > b->n) end = b->n;
     if (b->wrap && b->rows_shown < b->rows) {
-        long first = (long)b->rows_shown * b->wrap;
-        snprintf(head, sizeof head, "%s; offsets %ld..%ld hidden", title, first, b->n - 1);
-        title = head;
+        snprintf(full, sizeof full, "%s; showing offsets %ld..%ld", title, first, end - 1);
+        title = full;
     }
     text_fit(x->c, b->x, b->y, b->w, title, ST_BOLD);
-    if (b->wrap == 0)
-        return;
-    for (long o = 0; o < b->n; o++) {
-        int px, py;
+    if (b->wrap == 0) return;
+    for (long o = first; o < end; o++) {
+        int px, py, head;
         Style st = ST_NORMAL;
-        if (!bar_pos(b, o, &px, &py))
-            continue;
-        if (hm && hm[o] >= 0 && (sweep < 0 || o < (long)(sweep * (double)b->n)))
-            st = ST_HEAD(hm[o]);
-        if (o == lit)
-            st = ST_LIT;
+        if (!bar_pos(b, o, &px, &py)) continue;
+        head = hm_head(hm, o);
+        if (head >= 0 && (sweep < 0 || o < (long)(sweep * (double)b->n))) st = ST_HEAD(head);
+        if (o == lit) st = ST_LIT;
         bar_cell(x, b, o, px, py, st, filled >= 0 && o >= filled);
         hit_test(x, px, py, b->cw - 1, 2, NULL, o);
     }
@@ -363,23 +400,22 @@ int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, i
 {
     Ctx ctx;
     Bar b;
-    signed char *hm = NULL;
+    HeadMap hm = {NULL, 0, 1, 0, 0};
     char title[96];
-    if (!c || !t || maxh < 1 || w < 1)
-        return 0;
+    if (!c || !t || maxh < 1 || w < 1) return 0;
     memset(&ctx, 0, sizeof ctx);
     ctx.c = c;
     ctx.hx = ctx.hy = -1;
     bar_plan(&b, t, wrap, x, y, w, maxh);
+    bar_scroll(&b, lit);
     if (heads > 0 && d_head > 0 && wrap > 0) {
-        hm = malloc((size_t)b.n + 1);
-        for (long o = 0; hm && o < b.n; o++)
-            hm[o] = (signed char)(((o % wrap) / d_head) % heads);
+        hm.wrap = wrap;
+        hm.dh = d_head;
+        hm.heads = heads;
     }
     snprintf(title, sizeof title, "storage S%d: %ld floats, %ld bytes", t->st->id, b.n,
              b.n * (long)sizeof(float));
-    bar_draw(&ctx, &b, title, hm, lit, -1, -1);
-    free(hm);
+    bar_draw(&ctx, &b, title, &hm, lit, -1, -1);
     return bar_rows_used(&b);
 }
 
@@ -393,7 +429,9 @@ typedef struct Grid {
     int labelw, vw, gap, head_rows;
     int rows_shown, vcols_shown, hidden_rows, hidden_cols;
     int src_labels; /* label rows by the token their storage row came from (the bug view) */
+    int dec;        /* decimals, the same for every value shown */
     int d_model, seq;
+    int r0, c0; /* first visual row and column shown (scrolled to the cursor) */
 } Grid;
 
 static int grid_need(const Tensor *t, int layout, int dh, int stacked)
@@ -406,15 +444,26 @@ static int grid_need(const Tensor *t, int layout, int dh, int stacked)
     }
     groups = layout == LV_TOK ? t->shape[2] : t->shape[1];
     R = layout == LV_TOK ? t->shape[1] : t->shape[2];
-    if (layout == LV_HEAD && stacked)
-        return 1 + groups * R;
+    if (layout == LV_HEAD && stacked) return 1 + groups * R;
     return 1 + (groups > 1) + R;
 }
 
+/* Column of visual column vc, relative to the grid, given the scroll. */
 static int grid_xrel(const Grid *g, int vc)
 {
-    return g->labelw + vc * g->vw + (g->stacked ? 0 : (vc / g->C) * g->gap);
+    return g->labelw + (vc - g->c0) * g->vw +
+           (g->stacked ? 0 : (vc / g->C - g->c0 / g->C) * g->gap);
 }
+
+static int grid_count_cols(const Grid *g, int VC)
+{
+    int n = 0;
+    while (g->c0 + n < VC && grid_xrel(g, g->c0 + n) + g->vw <= g->w)
+        n++;
+    return n;
+}
+
+static void grid_idx(const Grid *g, int gi, int r, int c, int *idx);
 
 /* dh > 0 splits an LV_FLAT tensor's columns into head groups. */
 static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
@@ -442,15 +491,13 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     VC = g->stacked ? g->C : g->groups * g->C;
     ngaps = g->stacked ? 0 : g->groups - 1;
     g->vw = VC > 0 ? (w - g->labelw - ngaps * g->gap) / VC : 0;
-    if (g->vw > 8)
-        g->vw = 8;
-    if (g->vw < 2)
-        g->vw = 6; /* too many columns: show some, with values, and say how many hide */
-    g->vcols_shown = 0;
-    while (g->vcols_shown < VC && grid_xrel(g, g->vcols_shown) + g->vw <= w)
-        g->vcols_shown++;
+    if (g->vw > 8) g->vw = 8;
+    if (g->vw < 2) g->vw = 6; /* too many columns: show some, with values, and say how many hide */
+    g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
     VR = g->stacked ? g->groups * g->R : g->R;
+    if (g->head_rows == 2 && VR + 2 > h)
+        g->head_rows = 1; /* short of a row: the colours still tell the heads apart */
     avail = h - g->head_rows;
     if (avail < 1) {
         g->rows_shown = 0;
@@ -462,14 +509,47 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     g->hidden_rows = VR - g->rows_shown;
 }
 
+/* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
+ * decimals every shown value fits in. */
+static void grid_scroll(Grid *g, const int *cur)
+{
+    int VC = g->stacked ? g->C : g->groups * g->C;
+    if (cur) {
+        int vr, vc;
+        if (g->layout == LV_FLAT)
+            vr = cur[1], vc = cur[2];
+        else if (g->layout == LV_TOK)
+            vr = cur[1], vc = cur[2] * g->C + cur[3];
+        else if (g->stacked)
+            vr = cur[1] * g->R + cur[2], vc = cur[3];
+        else
+            vr = cur[2], vc = cur[1] * g->C + cur[3];
+        if (g->rows_shown > 0 && vr >= g->rows_shown) g->r0 = vr - g->rows_shown + 1;
+        while (g->vcols_shown > 0 && vc >= g->c0 + g->vcols_shown && g->c0 < VC) {
+            g->c0 = vc - g->vcols_shown + 1 > g->c0 + 1 ? vc - g->vcols_shown + 1 : g->c0 + 1;
+            g->vcols_shown = grid_count_cols(g, VC);
+        }
+    }
+    g->dec = 2;
+    for (int vr = g->r0; g->vw >= 5 && vr < g->r0 + g->rows_shown; vr++)
+        for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
+            int gi = g->stacked ? vr / g->R : vc / g->C, idx[4];
+            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int d;
+            grid_idx(g, gi, r, c, idx);
+            d = dec_fit(tensor_get(g->t, idx), g->vw - 1);
+            if (d < g->dec) g->dec = d;
+        }
+}
+
 static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
 {
     int vr = g->stacked ? gi * g->R + r : r;
     int vc = g->stacked ? c : gi * g->C + c;
-    if (vr >= g->rows_shown || vc >= g->vcols_shown)
+    if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
         return 0;
     *px = g->x + grid_xrel(g, vc);
-    *py = g->y + g->head_rows + vr;
+    *py = g->y + g->head_rows + vr - g->r0;
     return 1;
 }
 
@@ -488,7 +568,7 @@ static void grid_idx(const Grid *g, int gi, int r, int c, int *idx)
 static void grid_value(const Grid *g, char *buf, size_t n, const int *idx)
 {
     if (g->vw >= 5) {
-        fmt_num(buf, n, tensor_get(g->t, idx), g->vw - 1);
+        fmt_num_dec(buf, n, tensor_get(g->t, idx), g->vw - 1, g->dec);
     } else {
         int k = 0;
         for (; k < g->vw - 1 && k + 3 < (int)n; k += 3)
@@ -497,12 +577,10 @@ static void grid_value(const Grid *g, char *buf, size_t n, const int *idx)
     }
 }
 
-static Style cell_style(const Grid *g, const signed char *hm, const int *idx)
+static Style cell_style(const Grid *g, const HeadMap *hm, const int *idx)
 {
-    size_t off = tensor_offset_of(g->t, idx);
-    if (hm && off < g->t->st->n && hm[off] >= 0)
-        return ST_HEAD(hm[off]);
-    return ST_NORMAL;
+    int head = hm_head(hm, (long)tensor_offset_of(g->t, idx));
+    return head >= 0 ? ST_HEAD(head) : ST_NORMAL;
 }
 
 /* Row label: the token word, or for the bug view the token whose storage row
@@ -520,30 +598,27 @@ static const char *row_word(const Grid *g, int gi, int r)
 
 static void grid_labels(Ctx *x, const Grid *g, const char *title)
 {
-    char buf[160];
-    if (g->hidden_cols)
-        snprintf(buf, sizeof buf, "%s (+%d columns hidden)", title, g->hidden_cols);
-    else
-        snprintf(buf, sizeof buf, "%s", title);
+    char buf[300], more[48] = "";
+    if (g->hidden_cols) snprintf(more, sizeof more, " +%d cols hidden", g->hidden_cols);
+    snprintf(buf, sizeof buf, "logical view: %s%s", title, more);
+    if (canvas_text_width(buf) > g->w) snprintf(buf, sizeof buf, "%s%s", title, more);
     text_fit(x->c, g->x, g->y, g->w, buf, ST_BOLD);
     if (g->head_rows > 1) {
-        for (int gi = 0; gi < g->groups; gi++) {
-            int vc = gi * g->C;
-            int bw = g->C * g->vw - 1;
-            if (vc >= g->vcols_shown)
-                break;
-            if (vc + g->C > g->vcols_shown)
-                bw = (g->vcols_shown - vc) * g->vw - 1;
+        int end = g->c0 + g->vcols_shown;
+        for (int gi = g->c0 / g->C; gi < g->groups; gi++) {
+            int vc = gi * g->C > g->c0 ? gi * g->C : g->c0;
+            int last = (gi + 1) * g->C < end ? (gi + 1) * g->C : end;
+            int bw = (last - vc) * g->vw - 1;
+            if (vc >= end) break;
             fitf(x->c, g->x + grid_xrel(g, vc), g->y + 1, bw, ST_HEAD(gi),
                  bw >= 6 ? "head %d" : "h%d", gi);
         }
     }
-    for (int vr = 0; vr < g->rows_shown; vr++) {
+    for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
         int gi = g->stacked ? vr / g->R : 0, r = g->stacked ? vr % g->R : vr;
-        int py = g->y + g->head_rows + vr;
+        int py = g->y + g->head_rows + vr - g->r0;
         if (g->stacked) {
-            if (r == 0)
-                fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            if (r == 0 || vr == g->r0) fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
             text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
                      ST_DIM);
         } else {
@@ -556,54 +631,53 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
 }
 
 /* Draws the grid; cur (or NULL) is the inspect cursor. */
-static void grid_draw(Ctx *x, const Grid *g, const char *title, const signed char *hm,
-                      const int *cur)
+static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur)
 {
     char buf[32];
     grid_labels(x, g, title);
-    for (int gi = 0; gi < g->groups; gi++)
-        for (int r = 0; r < g->R; r++)
-            for (int c = 0; c < g->C; c++) {
-                int idx[4], px, py;
-                Style st;
-                if (!grid_pos(g, gi, r, c, &px, &py))
-                    continue;
-                grid_idx(g, gi, r, c, idx);
-                st = cell_style(g, hm, idx);
-                if (cur && !memcmp(cur, idx, (size_t)g->t->ndim * sizeof *idx))
-                    st = ST_CURSOR;
-                grid_value(g, buf, sizeof buf, idx);
-                canvas_fill(x->c, px, py, g->vw - 1, 1, ' ', st);
-                canvas_text(x->c, px + g->vw - 1 - canvas_text_width(buf), py, buf, st);
-                hit_test(x, px, py, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
-            }
+    /* only what is visible: a big tensor costs what the screen shows */
+    for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++)
+        for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
+            int gi = g->stacked ? vr / g->R : vc / g->C;
+            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int idx[4], px, py;
+            Style st;
+            if (!grid_pos(g, gi, r, c, &px, &py)) continue;
+            grid_idx(g, gi, r, c, idx);
+            st = cell_style(g, hm, idx);
+            if (cur && !memcmp(cur, idx, (size_t)g->t->ndim * sizeof *idx)) st = ST_CURSOR;
+            grid_value(g, buf, sizeof buf, idx);
+            canvas_fill(x->c, px, py, g->vw - 1, 1, ' ', st);
+            canvas_text(x->c, px + g->vw - 1 - canvas_text_width(buf), py, buf, st);
+            hit_test(x, px, py, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
+        }
 }
 
 /* Step 3's animation: each value moves from where the tokens-first grid `a`
  * draws it to where the heads-first grid `b` does; same (head, token, d). */
 static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title_a,
-                              const char *title_b, const signed char *hm, double t)
+                              const char *title_b, const HeadMap *hm, double t)
 {
     char buf[32];
     double e = t * t * (3 - 2 * t); /* ease in and out */
     grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
-    for (int gi = 0; gi < b->groups; gi++)
-        for (int r = 0; r < b->R; r++)
-            for (int c = 0; c < b->C; c++) {
-                int idx[4], ax, ay, bx, by;
-                Style st;
-                if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by))
-                    continue;
-                grid_idx(b, gi, r, c, idx);
-                st = cell_style(b, hm, idx);
-                grid_value(b, buf, sizeof buf, idx);
-                {
-                    int px = (int)lround(ax + (bx - ax) * e), py = (int)lround(ay + (by - ay) * e);
-                    int vw = b->vw < a->vw ? b->vw : a->vw;
-                    canvas_fill(x->c, px, py, vw - 1, 1, ' ', st);
-                    canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
-                }
+    for (int vr = 0; vr < b->rows_shown; vr++)
+        for (int vc = 0; vc < b->vcols_shown; vc++) {
+            int gi = b->stacked ? vr / b->R : vc / b->C;
+            int r = b->stacked ? vr % b->R : vr, c = b->stacked ? vc : vc % b->C;
+            int idx[4], ax, ay, bx, by;
+            Style st;
+            if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
+            grid_idx(b, gi, r, c, idx);
+            st = cell_style(b, hm, idx);
+            grid_value(b, buf, sizeof buf, idx);
+            {
+                int px = (int)lround(ax + (bx - ax) * e), py = (int)lround(ay + (by - ay) * e);
+                int vw = b->vw < a->vw ? b->vw : a->vw;
+                canvas_fill(x->c, px, py, vw - 1, 1, ' ', st);
+                canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
             }
+        }
 }
 
 /* ---- heatmaps ------------------------------------------------------------- */
@@ -617,8 +691,10 @@ static const uint32_t heat_glyph[5] = {' ', 0x2591, 0x2592, 0x2593, 0x2588};
 
 typedef struct Heat {
     int x, y, w, h;
-    int H, S, b;           /* heads in data, tokens, batch shown */
+    int H, S, b; /* heads in data, tokens, batch shown */
     int hw, labelw, blockw, per_row, rows_shown, heads_shown;
+    int cols;       /* key columns shown (all S unless S is wider than the screen) */
+    int s0, k0, h0; /* first row, column and head shown (scrolled to the cursor) */
 } Heat;
 
 #define SUM_W 5 /* " 1.00" */
@@ -635,20 +711,18 @@ static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
     p->x = x, p->y = y, p->w = w, p->h = h;
     p->H = H, p->S = S, p->b = b;
     p->labelw = word_w(S) + 1;
-    p->hw = 1;
-    for (int hw = 6; hw >= 1; hw--) {
-        int bw = heat_blockw(S, hw, p->labelw);
-        if (H * bw + (H - 1) * 2 <= w) {
-            p->hw = hw;
-            break;
-        }
-    }
-    if (p->hw == 1 && H * heat_blockw(S, 2, p->labelw) + (H - 1) * 2 <= w)
-        p->hw = 2;
-    p->blockw = heat_blockw(S, p->hw, p->labelw);
+    p->hw = 0;
+    for (int hw = 6; hw >= 1 && !p->hw; hw--)
+        if (H * heat_blockw(S, hw, p->labelw) + (H - 1) * 2 <= w)
+            p->hw = hw; /* every head side by side */
+    if (!p->hw)         /* in rows of blocks, or one block clipped to the width */
+        p->hw = heat_blockw(S, 2, p->labelw) <= w ? 2 : 1;
+    p->cols = S;
+    if (heat_blockw(S, p->hw, p->labelw) > w)
+        p->cols = (w - p->labelw - SUM_W) / p->hw > 1 ? (w - p->labelw - SUM_W) / p->hw : 1;
+    p->blockw = heat_blockw(p->cols, p->hw, p->labelw);
     p->per_row = (w + 2) / (p->blockw + 2);
-    if (p->per_row < 1)
-        p->per_row = 1;
+    if (p->per_row < 1) p->per_row = 1;
     {
         int brows = (H + p->per_row - 1) / p->per_row;
         int fit_brows = h / (1 + S);
@@ -658,11 +732,9 @@ static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
         } else {
             p->rows_shown = S;
         }
-        if (fit_brows > brows)
-            fit_brows = brows;
+        if (fit_brows > brows) fit_brows = brows;
         p->heads_shown = fit_brows * p->per_row;
-        if (p->heads_shown > H)
-            p->heads_shown = H;
+        if (p->heads_shown > H) p->heads_shown = H;
     }
 }
 
@@ -670,60 +742,122 @@ static int heat_rows_used(const Heat *p)
 {
     int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
     int used = brows * (1 + p->rows_shown);
-    if (p->rows_shown < p->S || p->heads_shown < p->H)
-        used++;
+    if (p->rows_shown < p->S || p->heads_shown < p->H || p->cols < p->S) used++;
     return used;
 }
 
-/* data: (B, H, S, S) row-major.  Titles "head h" (or `single` for H == 1). */
-static void heat_draw(Ctx *x, const Heat *p, const float *data, int causal, const char *single,
-                      const int *cur, int hit_kind)
+/* Where a heatmap's weights come from: a (B, Hd, S, S) tensor of weights, or
+ * (unscaled) the scores with the 1/sqrt(dh) undone, softmaxed row by row here.
+ * Rows are read one at a time, so a big run costs only what is drawn. */
+typedef struct HeatSrc {
+    const Tensor *t;
+    int unscaled, causal;
+    double scale; /* unscaled: multiply the scores by this before the softmax */
+} HeatSrc;
+
+/* Row s of head h, batch b, into row[S]. */
+static void heat_row(const HeatSrc *src, int b, int h, int s, float *row)
 {
-    for (int hh = 0; hh < p->heads_shown; hh++) {
-        int bx = p->x + (hh % p->per_row) * (p->blockw + 2);
-        int by = p->y + (hh / p->per_row) * (1 + p->rows_shown);
-        const float *a = data + ((size_t)p->b * p->H + hh) * p->S * p->S;
-        if (single)
-            text_fit(x->c, bx, by, p->blockw, single, ST_BOLD);
-        else
-            fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(hh), "head %d", hh);
-        text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
-        for (int s = 0; s < p->rows_shown; s++) {
-            double sum = 0;
-            char buf[16];
-            text_fit(x->c, bx, by + 1 + s, p->labelw - 1, mha_token_word(s), ST_DIM);
-            for (int k = 0; k < p->S; k++) {
-                double v = a[(size_t)s * p->S + k];
-                int px = bx + p->labelw + k * p->hw, py = by + 1 + s;
-                int masked = causal && k > s;
-                int idx[4] = {p->b, hh, s, k};
-                Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
-                sum += v;
-                if (cur && !single && cur[1] == hh && cur[2] == s && cur[3] == k)
-                    st = ST_CURSOR;
-                if (masked) {
-                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, 0x00D7, st); /* × */
-                } else if (p->hw >= 6) {
-                    canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
-                    fmt_num(buf, sizeof buf, v, p->hw - 2);
-                    canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
-                } else {
-                    canvas_fill(x->c, px, py, p->hw - (p->hw > 1), 1, heat_glyph[heat_level(v)],
-                                st);
-                }
-                if (hit_kind)
-                    hit_test(x, px, py, p->hw, hit_kind, idx, -1);
+    int S = src->t->shape[3];
+    double mx = -INFINITY, sum = 0;
+    for (int k = 0; k < S; k++) {
+        int idx[4] = {b, h, s, k};
+        row[k] = tensor_get(src->t, idx);
+    }
+    if (!src->unscaled) return;
+    for (int k = 0; k < S; k++) {
+        row[k] = (float)(row[k] * src->scale);
+        if (src->causal && k > s) row[k] = -INFINITY;
+        if (row[k] > mx) mx = row[k];
+    }
+    for (int k = 0; k < S; k++)
+        sum += (row[k] = (float)exp(row[k] - mx));
+    for (int k = 0; k < S; k++)
+        row[k] = (float)(row[k] / sum);
+}
+
+/* One heatmap block in slot `slot` of the plan: head `head` of src.
+ * title NULL: "head h" in the head's colour. */
+static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head,
+                       const char *title, const int *cur, int hit_kind)
+{
+    int bx = p->x + (slot % p->per_row) * (p->blockw + 2);
+    int by = p->y + (slot / p->per_row) * (1 + p->rows_shown);
+    float *a = malloc((size_t)p->S * sizeof *a);
+    if (!a) return;
+    if (title)
+        text_fit(x->c, bx, by, p->blockw - SUM_W, title, ST_BOLD);
+    else
+        fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head), "head %d", head);
+    text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
+    for (int s = p->s0; s < p->s0 + p->rows_shown; s++) {
+        double sum = 0;
+        char buf[16];
+        int py = by + 1 + s - p->s0;
+        heat_row(src, p->b, head, s, a);
+        text_fit(x->c, bx, py, p->labelw - 1, mha_token_word(s), ST_DIM);
+        for (int k = 0; k < p->S; k++) {
+            double v = a[k];
+            int px = bx + p->labelw + (k - p->k0) * p->hw;
+            int masked = src->causal && k > s;
+            int idx[4] = {p->b, head, s, k};
+            int cw = p->hw - (p->hw > 1); /* a gap column when there is room */
+            Style st = masked ? ST_DIM : ST_HEAT(heat_level(v));
+            sum += v;
+            if (k < p->k0 || k >= p->k0 + p->cols) continue; /* off screen: still summed */
+            if (cur && cur[1] == head && cur[2] == s && cur[3] == k) st = ST_CURSOR;
+            if (masked) {
+                canvas_put(x->c, px + cw - 1, py, 0x00D7, st); /* ×: weight 0 by the mask */
+            } else if (p->hw >= 6) {
+                canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
+                fmt_num(buf, sizeof buf, v, p->hw - 2);
+                canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
+            } else {
+                canvas_fill(x->c, px, py, cw, 1, heat_glyph[heat_level(v)], st);
             }
-            fmt_num(buf, sizeof buf, sum, 4);
-            text_fit(x->c, bx + p->blockw - 4, by + 1 + s, 4, buf, ST_GOOD);
+            if (hit_kind) hit_test(x, px, py, p->hw, hit_kind, idx, -1);
         }
+        fmt_num(buf, sizeof buf, sum, 4);
+        text_fit(x->c, bx + p->blockw - 4, py, 4, buf, ST_GOOD);
     }
-    if (p->rows_shown < p->S || p->heads_shown < p->H) {
-        int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
-        fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown), p->w, ST_DIM,
-             "... %d more rows, %d more heads hidden", p->S - p->rows_shown,
-             p->H - p->heads_shown);
-    }
+    free(a);
+}
+
+/* Scrolls rows, columns and heads so the cursor (b, h, s, k) is shown;
+ * `slots` blocks are for per-head maps. */
+static void heat_scroll(Heat *p, const int *cur, int slots)
+{
+    if (!cur) return;
+    if (p->rows_shown > 0 && cur[2] >= p->rows_shown) p->s0 = cur[2] - p->rows_shown + 1;
+    if (p->cols > 0 && cur[3] >= p->cols) p->k0 = cur[3] - p->cols + 1;
+    if (slots > 0 && cur[1] >= slots) p->h0 = cur[1] - slots + 1;
+}
+
+/* The "hidden" note under a plan, for `heads` blocks wanted. */
+static void heat_more(Ctx *x, const Heat *p, int heads)
+{
+    int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
+    char buf[96];
+    size_t k = 0;
+    if (p->rows_shown < p->S)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d rows", p->S - p->rows_shown);
+    if (p->cols < p->S && k < sizeof buf)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d cols", p->S - p->cols);
+    if (p->heads_shown < heads && k < sizeof buf)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d heads", heads - p->heads_shown);
+    if (k) fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown), p->w, ST_DIM, "hidden:%s", buf + 1);
+}
+
+/* Per-head heatmaps of src (B, H, S, S) in a plan of H slots (+1 for
+ * `single`, the one big head, drawn in the last visible slot). */
+static void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *single,
+                     const int *cur, int hit_kind)
+{
+    int slots = p->heads_shown - (single ? 1 : 0);
+    for (int i = 0; i < slots && p->h0 + i < H; i++)
+        heat_block(x, p, i, src, p->h0 + i, NULL, cur, hit_kind);
+    if (single) heat_block(x, p, p->heads_shown - 1, single, 0, "one big head", NULL, 0);
+    heat_more(x, p, H + (single ? 1 : 0));
 }
 
 /* ---- top of the frame ----------------------------------------------------- */
@@ -738,8 +872,7 @@ static void draw_program(Ctx *x, int line, const char *span)
         if (i == line) {
             const char *at = span ? strstr(l, span) : l;
             int len = span ? (int)strlen(span) : (int)strlen(l);
-            if (at)
-                canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
+            if (at) canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
             canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
         }
     }
@@ -751,8 +884,7 @@ static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int sw
     int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1;
     int pw = x->x0 + x->w - RIGHT_MARGIN - px;
     char a[128], b[128];
-    if (pw < 10)
-        return;
+    if (pw < 10) return;
     tensor_fmt_dims(b, sizeof b, after->ndim, after->shape);
     if (before) {
         tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
@@ -817,10 +949,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
     size_t floats = tensor_numel(t[step_view[x->s.step].tensor]);
     if (x->s.view == SV_WRONG_VIEW) {
         snprintf(buf, n,
-                 "Q.view(B, H, S, dh) runs without an error (Q is contiguous) but is wrong: it cuts "
-                 "storage S%d into blocks of S*dh = %d floats, so head 0 gets whole rows of '%s' "
-                 "and '%s' instead of a %d-wide slice of every token. The fix: view(B, S, H, dh), "
-                 "then transpose(1, 2).",
+                 "No error, wrong numbers: Q.view(B, H, S, dh) cuts storage S%d into blocks of "
+                 "%d floats, so head 0 gets whole rows of '%s' and '%s', not a %d-wide slice of "
+                 "every token. Fix: view(B, S, H, dh), then transpose(1, 2).",
                  t[MT_Q]->st->id, c->seq * m->d_head, mha_token_word(0),
                  mha_token_word(c->seq > 1 ? 1 : 0), m->d_head);
         return;
@@ -835,20 +966,21 @@ static void narrative(const Ctx *x, char *buf, size_t n)
     }
     switch (x->s.step) {
     case MS_INPUT:
-        snprintf(buf, n,
-                 "x holds %d token%s of %d numbers each, batch %d: one storage S%d of %zu floats "
-                 "(%zu bytes), row after row. Values are multiples of 0.1 drawn from seed %lu, so a "
-                 "dot product can be checked by hand.",
-                 c->seq, c->seq == 1 ? "" : "s", c->d_model, c->batch, t[MT_X]->st->id, floats,
-                 floats * sizeof(float), (unsigned long)c->seed);
+        snprintf(
+            buf, n,
+            "x holds %d token%s of %d numbers each, batch %d: one storage S%d of %zu floats "
+            "(%zu bytes), row after row. Values are multiples of 0.1 drawn from seed %lu, so a "
+            "dot product can be checked by hand.",
+            c->seq, c->seq == 1 ? "" : "s", c->d_model, c->batch, t[MT_X]->st->id, floats,
+            floats * sizeof(float), (unsigned long)c->seed);
         break;
     case MS_PROJECT:
         snprintf(buf, n,
                  "Three matmuls write three new buffers: Q in S%d, K in S%d, V in S%d. Q is still "
                  "%d numbers per token; nothing knows about heads yet. K and V are %d wide "
                  "(kv_heads %d x d_head %d).",
-                 t[MT_Q]->st->id, t[MT_K]->st->id, t[MT_V]->st->id, c->d_model,
-                 t[MT_K]->shape[2], c->kv_heads, m->d_head);
+                 t[MT_Q]->st->id, t[MT_K]->st->id, t[MT_V]->st->id, c->d_model, t[MT_K]->shape[2],
+                 c->kv_heads, m->d_head);
         break;
     case MS_SPLIT:
         snprintf(buf, n,
@@ -868,6 +1000,15 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  a, b, t[MT_Q_HEADS]->st->id, st->bytes_copied, t[MT_Q_HEADS]->strides[2]);
         break;
     case MS_SCORES:
+        if (m->groups > 1) {
+            snprintf(buf, n,
+                     "Each query head scores against its kv head (kv_heads %d): query heads 0..%d "
+                     "share kv head 0 through expand (stride %ld on the group axis, "
+                     "%zu bytes copied). %d heads x %d x %d scores, divided by sqrt(%d) = %.2f.",
+                     c->kv_heads, m->groups - 1, t[MT_K_EXPAND]->strides[2], st->bytes_copied,
+                     c->heads, c->seq, c->seq, m->d_head, sqrt((double)m->d_head));
+            break;
+        }
         snprintf(buf, n,
                  "Each head compares every query token with every key token: %d heads x %d x %d "
                  "scores in a new buffer S%d. Dividing by sqrt(%d) = %.2f keeps them small enough "
@@ -876,35 +1017,52 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  sqrt((double)m->d_head));
         break;
     case MS_SOFTMAX:
-        snprintf(buf, n,
-                 "softmax runs on each row of each head on its own, so every row sums to 1 and each "
-                 "of the %d heads can attend to different tokens.%s",
-                 c->heads,
-                 c->causal ? " Causal mask: a token never sees later tokens (x = masked, weight 0)."
-                           : " Press m to compare with one big head.");
+        snprintf(
+            buf, n,
+            "softmax runs on each row of each head on its own, so every row sums to 1 and each "
+            "of the %d heads can attend to different tokens.%s",
+            c->heads,
+            c->causal
+                ? " Causal mask: a token never sees later tokens (\xc3\x97 = masked, weight 0)."
+                : " Press m to compare with one big head.");
         break;
     case MS_WEIGHTED:
         snprintf(buf, n,
                  "Each head mixes the value vectors with its own weights: attn @ V gives head_out, "
                  "a new buffer S%d laid out head after head, %d rows of %d per head.%s",
                  t[MT_HEAD_OUT]->st->id, c->seq, m->d_head,
-                 m->groups > 1 ? " K and V are shared by groups of query heads (expand: stride 0)."
+                 m->groups > 1 ? " V is shared like K: each group of query heads reads one kv head."
                                : "");
         break;
     case MS_BACK:
         tensor_fmt_strides(a, sizeof a, t[MT_MERGED]);
-        snprintf(buf, n,
-                 "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with %zu "
-                 "bytes copied. But one token's heads now lie %ld floats apart: not contiguous, "
-                 "so view(B, S, D) would fail.",
-                 a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
+        if (tensor_is_contiguous(t[MT_MERGED]))
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. With %d head%s and %d token%s nothing actually changed "
+                     "places: the view is still contiguous.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, c->heads, c->heads == 1 ? "" : "s",
+                     c->seq, c->seq == 1 ? "" : "s");
+        else
+            snprintf(buf, n,
+                     "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
+                     "%zu bytes copied. But one token's heads now lie %ld floats apart: not "
+                     "contiguous, so view(B, S, D) would fail.",
+                     a, t[MT_MERGED]->st->id, st->bytes_copied, t[MT_MERGED]->strides[2]);
         break;
     case MS_CONTIG:
-        snprintf(buf, n,
-                 ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move into "
-                 "a new storage S%d, token by token, so each token's heads sit side by side. Total "
-                 "copied in the whole pass: %zu bytes.",
-                 floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
+        if (st->bytes_copied == 0)
+            snprintf(buf, n,
+                     ".contiguous() found the tensor already contiguous and returned it as it is: "
+                     "same storage S%d, 0 bytes copied. With more than one head and token it "
+                     "would copy every float into a new buffer.",
+                     t[MT_MERGED_CONTIG]->st->id);
+        else
+            snprintf(buf, n,
+                     ".contiguous() is the one real copy of the pass: %zu floats (%zu bytes) move "
+                     "into a new storage S%d, token by token, so each token's heads sit side by "
+                     "side. Total copied in the whole pass: %zu bytes.",
+                     floats, st->bytes_copied, t[MT_MERGED_CONTIG]->st->id, m->bytes_copied_total);
         break;
     case MS_CONCAT:
         snprintf(buf, n,
@@ -916,8 +1074,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         tensor_fmt_dims(a, sizeof a, t[MT_W_O]->ndim, t[MT_W_O]->shape);
         snprintf(buf, n,
                  "W_O %s mixes the heads back together: y = out @ W_O, a new buffer S%d. In the "
-                 "whole pass the engine copied %zu bytes, all of them at step %d.",
-                 a, t[MT_OUT]->st->id, m->bytes_copied_total, MS_CONTIG);
+                 "whole pass the engine copied %zu bytes%s.",
+                 a, t[MT_OUT]->st->id, m->bytes_copied_total,
+                 m->bytes_copied_total ? ", all of them in .contiguous()" : "");
         break;
     }
 }
@@ -928,25 +1087,20 @@ static void inspect_line(const Tensor *t, const char *name, const int *cur, char
     size_t k = (size_t)snprintf(buf, n, "%s[", name);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", cur[i]);
-    if (k < n)
-        k += (size_t)snprintf(buf + k, n - k, "]: offset = ");
-    if (t->offset && k < n)
-        k += (size_t)snprintf(buf + k, n - k, "%zu + ", t->offset);
+    if (k < n) k += (size_t)snprintf(buf + k, n - k, "]: offset = ");
+    if (t->offset && k < n) k += (size_t)snprintf(buf + k, n - k, "%zu + ", t->offset);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d\xc2\xb7%ld", i ? " + " : "", cur[i],
                               t->strides[i]);
-    if (k < n)
-        snprintf(buf + k, n - k, " = %zu", tensor_offset_of(t, cur));
+    if (k < n) snprintf(buf + k, n - k, " = %zu", tensor_offset_of(t, cur));
 }
 
 /* ---- bodies --------------------------------------------------------------- */
 
 static int inspect_tensor(const SceneState *s)
 {
-    if (s->view == SV_WRONG_VIEW)
-        return MT_Q_WRONG;
-    if (s->view == SV_NO_SCALE)
-        return MT_ATTN;
+    if (s->view == SV_WRONG_VIEW) return MT_Q_WRONG;
+    if (s->view == SV_NO_SCALE) return MT_ATTN;
     return step_view[s->step].tensor;
 }
 
@@ -957,7 +1111,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     const StepView *sv = &step_view[x->s.step];
     const Tensor *t = m->t[sv->tensor];
     const int *cur = x->s.inspect ? x->s.cur : NULL;
-    signed char *hm = step_headmap(m, sv->tensor, sv->layout, sv->colour);
+    HeadMap hm = step_headmap(m, sv->tensor, sv->layout, sv->colour);
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
     int stacked = sv->layout == LV_HEAD;
     int anim = x->s.anim >= 0 && x->s.anim < 1;
@@ -967,39 +1121,37 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     Bar bar, src;
     Grid g;
 
-    if (two_bars)
-        candy_min = 6;
+    if (two_bars) candy_min = 6;
     need = grid_need(t, sv->layout, dh, stacked);
     if (stacked && need + candy_min > bh) {
         stacked = 0;
         need = grid_need(t, sv->layout, dh, 0);
     }
-    if (need > bh - candy_min)
-        need = bh - candy_min > 3 ? bh - candy_min : 3;
+    if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
+    int yy = by;
     {
         int candy_h = bh - need - 1; /* a blank row between, when there is room */
-        int yy = by;
-        if (candy_h < candy_min)
-            candy_h = bh - need;
+        if (candy_h < candy_min) candy_h = bh - need;
         if (two_bars) {
             /* step 8: the non-contiguous source, then the new buffer filling up */
             const Tensor *from = m->t[MT_MERGED];
-            signed char *hm_src = headmap_of(from, 2, m->d_head);
+            HeadMap hm_src = headmap_of(from, 2, m->d_head);
             int hh = candy_h / 2;
             long n = (long)t->st->n, filled = -1;
             double ph = anim ? x->s.anim * (double)n : -1;
             bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
-            snprintf(title, sizeof title,
-                     "from: storage S%d (head_out, heads first), read in merged's order",
+            bar_scroll(&src, cur ? (long)tensor_offset_of(from, cur) : -1);
+            snprintf(title, sizeof title, "from: storage S%d (head_out), heads first",
                      from->st->id);
-            bar_draw(x, &src, title, hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
+            bar_draw(x, &src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
             yy += bar_rows_used(&src);
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
-            if (anim)
-                filled = (long)ph;
-            snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
-                     n * (long)sizeof(float));
-            bar_draw(x, &bar, title, hm, lit, -1, filled);
+            bar_scroll(&bar, lit);
+            if (anim) filled = (long)ph;
+            snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id,
+                     n, n * (long)sizeof(float));
+            bar_draw(x, &bar, title, &hm, lit, -1, filled);
+            yy += bar_rows_used(&bar);
             if (anim && filled < n) {
                 /* the cell in flight: from its place in the source to its new offset */
                 int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
@@ -1015,24 +1167,22 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
                     bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0);
                 }
             }
-            free(hm_src);
         } else {
             const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
-            if (x->s.step == MS_INPUT)
-                what = "the input";
+            if (x->s.step == MS_INPUT) what = "the input";
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h);
-            snprintf(title, sizeof title, "memory: storage S%d, %ld floats, %ld bytes (%s)",
-                     t->st->id, bar.n, bar.n * (long)sizeof(float), what);
-            bar_draw(x, &bar, title, hm, lit,
-                     x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+            bar_scroll(&bar, lit);
+            snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, bar.n,
+                     bar.n * (long)sizeof(float), what);
+            bar_draw(x, &bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+            yy += bar_rows_used(&bar);
         }
     }
     {
-        int gy = by + bh - need;
+        int gy = by + bh - need > yy ? yy + 1 : by + bh - need;
         tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
-        snprintf(title, sizeof title, "logical view: %s %s, strides %s%s",
-                 mha_tensor_names[sv->tensor], d, st,
+        snprintf(title, sizeof title, "%s %s, strides %s%s", mha_tensor_names[sv->tensor], d, st,
                  m->cfg.batch > 1 ? ", batch shown:" : "");
         if (m->cfg.batch > 1) {
             size_t k = strlen(title);
@@ -1040,128 +1190,116 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
                      m->cfg.batch);
         }
         grid_plan(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked);
+        grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
             Grid a;
             char ta[160];
             const Tensor *ts = m->t[MT_Q_SPLIT];
             grid_plan(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0);
+            grid_scroll(&a, NULL);
             tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
-            snprintf(ta, sizeof ta, "logical view: regrouping by head...");
-            grid_draw_regroup(x, &a, &g, ta, title, hm, x->s.anim);
+            snprintf(ta, sizeof ta, "regrouping by head...");
+            grid_draw_regroup(x, &a, &g, ta, title, &hm, x->s.anim);
         } else {
-            grid_draw(x, &g, title, hm, cur);
+            grid_draw(x, &g, title, &hm, cur);
         }
     }
-    free(hm);
 }
 
+/* Mean of each row's largest weight, over the first rows of batch b (at most
+ * 4096 rows, so a huge run stays quick). */
+static double mean_row_max(const HeatSrc *src, int b)
+{
+    int H = src->t->shape[1], S = src->t->shape[2];
+    long rows = (long)H * S, n = rows < 4096 ? rows : 4096;
+    float *row = malloc((size_t)S * sizeof *row);
+    double total = 0;
+    if (!row) return 0;
+    for (long r = 0; r < n; r++) {
+        double mx = 0;
+        heat_row(src, b, (int)(r / S), (int)(r % S), row);
+        for (int k = 0; k < S; k++)
+            if (row[k] > mx) mx = row[k];
+        total += mx;
+    }
+    free(row);
+    return n ? total / (double)n : 0;
+}
+
+/* Step 5 (and SV_NO_SCALE): heatmaps, rows summing to 1, under the candy bar
+ * of attn's storage when there is room. */
 static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
 {
     const Mha *m = x->m;
     const Tensor *t = m->t[MT_ATTN];
     const int *cur = x->s.inspect ? x->s.cur : NULL;
     int H = t->shape[1], S = t->shape[2], b = cur ? cur[0] : 0;
-    size_t n = tensor_numel(t);
-    float *a = malloc(n * sizeof *a), *o = NULL;
-    Heat p, q;
     int single = x->s.show_single && !noscale;
-    int hy, avail, right_w = 0;
-    char title[200];
-    if (!a)
-        return;
-    tensor_to_array(t, a);
-    if (noscale || single) {
-        const Tensor *src = noscale ? m->t[MT_SCORES] : m->t[MT_ATTN_SINGLE];
-        size_t on = tensor_numel(src);
-        o = malloc(on * sizeof *o);
-        if (!o) {
-            free(a);
-            return;
-        }
-        tensor_to_array(src, o);
-        if (noscale) {
-            /* softmax of the scores times sqrt(dh): the division undone */
-            double scale = sqrt((double)m->d_head);
-            for (size_t r = 0; r < on / (size_t)S; r++) {
-                float *row = o + r * (size_t)S;
-                int s = (int)(r % (size_t)S);
-                double mx = -INFINITY, sum = 0;
-                for (int k = 0; k < S; k++) {
-                    row[k] = (float)(row[k] * scale);
-                    if (m->cfg.causal && k > s)
-                        row[k] = -INFINITY;
-                    if (row[k] > mx)
-                        mx = row[k];
-                }
-                for (int k = 0; k < S; k++)
-                    sum += (row[k] = (float)exp(row[k] - mx));
-                for (int k = 0; k < S; k++)
-                    row[k] = (float)(row[k] / sum);
-            }
-        }
-    }
-    /* candy bar of attn's storage when there is room */
-    heat_plan(&p, H, S, b, bx, by, bw, bh);
-    avail = bh - heat_rows_used(&p) - (single ? 3 : 2) - (noscale ? heat_rows_used(&p) + 1 : 0);
-    hy = by;
-    if (avail >= 3 && !noscale) {
+    HeatSrc attn = {t, 0, m->cfg.causal, 1};
+    HeatSrc big = {m->t[MT_ATTN_SINGLE], 0, m->cfg.causal, 1};
+    HeatSrc raw = {m->t[MT_SCORES], 1, m->cfg.causal, sqrt((double)m->d_head)};
+    Heat p;
+    int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0;
+    char title[200], d[64];
+    /* how many rows the heatmaps want; the candy bar gets what is left */
+    heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
+    heat_h = 1 + heat_rows_used(&p) + note_rows;
+    /* inspecting: the storage row of the cursor is always shown, heatmaps give way */
+    if (!noscale && (bh - heat_h - 1 >= 3 || cur)) {
         Bar bar;
-        signed char *hm = headmap_of(t, 1, 0);
-        long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
+        HeadMap hm = headmap_of(t, 1, 0);
+        int avail = bh - heat_h - 1;
+        if (avail < 2) avail = 2;
         bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
-        snprintf(title, sizeof title, "memory: storage S%d, %ld floats (a new buffer)", t->st->id,
-                 bar.n);
-        bar_draw(x, &bar, title, hm, lit, -1, -1);
-        hy += bar_rows_used(&bar) + 1;
-        free(hm);
+        bar_scroll(&bar, cur ? (long)tensor_offset_of(t, cur) : -1);
+        snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer", t->st->id,
+                 bar.n, bar.n * (long)sizeof(float));
+        bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
+        hy += bar_rows_used(&bar) + (avail >= 3);
     }
-    {
-        char d[64];
-        tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
-        snprintf(title, sizeof title, "%s %s: one heatmap per head, every row sums to 1%s",
-                 noscale ? "with / sqrt(dh) (attn)" : "attn", d,
-                 m->cfg.causal ? ", x = masked" : "");
-        text_fit(x->c, bx, hy, bw, title, ST_BOLD);
-    }
-    if (single) {
-        heat_plan(&q, 1, S, b, 0, 0, bw, bh);
-        right_w = q.blockw + 4;
-    }
-    heat_plan(&p, H, S, b, bx, hy + 1, bw - right_w, by + bh - hy - 1 - (single ? 1 : 0) -
-                                                        (noscale ? (by + bh - hy - 1) / 2 : 0));
-    heat_draw(x, &p, a, m->cfg.causal, NULL, cur, 1);
-    if (single) {
-        int D = m->cfg.d_model;
-        heat_plan(&q, 1, S, b, bx + bw - right_w + 4, hy + 1, right_w - 4, p.h);
-        heat_draw(x, &q, o, m->cfg.causal, "one big head", NULL, 0);
-        fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
-             "Why they differ: one big head scores all %d dims at once and gives each token one "
-             "mix; %d heads of %d dims each pick their own.",
-             D, H, m->d_head);
-    }
+    tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
     if (noscale) {
-        int ny = hy + 1 + heat_rows_used(&p) + 1;
-        Heat r;
-        double mx_with = 0, mx_without = 0;
-        for (size_t i = 0; i < n; i += (size_t)S) {
-            double a1 = 0, a2 = 0;
-            for (int k = 0; k < S; k++) {
-                if (a[i + (size_t)k] > a1)
-                    a1 = a[i + (size_t)k];
-                if (o[i + (size_t)k] > a2)
-                    a2 = o[i + (size_t)k];
-            }
-            mx_with += a1;
-            mx_without += a2;
+        int half = (bw - 2) / 2;
+        Heat q;
+        text_fit(x->c, bx, hy, half, "with / sqrt(dh): attn", ST_BOLD);
+        text_fit(x->c, bx + half + 2, hy, half, "without / sqrt(dh)", ST_BAD);
+        heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_scroll(&p, cur, p.heads_shown);
+        heat_set(x, &p, &attn, H, NULL, cur, 1);
+        heat_plan(&q, H, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+        q.s0 = p.s0, q.k0 = p.k0, q.h0 = p.h0; /* the same rows, side by side */
+        heat_set(x, &q, &raw, H, NULL, NULL, 0);
+        fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
+             "largest weight in a row, on average: %.2f with the scale, %.2f without",
+             mean_row_max(&attn, b), mean_row_max(&raw, b));
+    } else {
+        snprintf(title, sizeof title, "attn %s: one heatmap per head, each row sums to 1%s", d,
+                 m->cfg.causal ? ", \xc3\x97 = masked" : "");
+        text_fit(x->c, bx, hy, bw, title, ST_BOLD);
+        heat_plan(&p, H + single, S, b, bx, hy + 1, bw, by + bh - hy - 1 - note_rows);
+        if (single && p.heads_shown < 2) {
+            /* no room for both in one plan: per-head maps left, the big head right */
+            int half = (bw - 2) / 2;
+            Heat q;
+            heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+            heat_scroll(&p, cur, p.heads_shown);
+            heat_set(x, &p, &attn, H, NULL, cur, 1);
+            heat_plan(&q, 1, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+            q.s0 = p.s0, q.k0 = p.k0;
+            heat_block(x, &q, 0, &big, 0, "one big head", NULL, 0);
+        } else {
+            heat_scroll(&p, cur, p.heads_shown - single);
+            heat_set(x, &p, &attn, H, single ? &big : NULL, cur, 1);
         }
-        fitf(x->c, bx, ny, bw, ST_BOLD,
-             "without / sqrt(dh): largest weight per row averages %.2f (with: %.2f)",
-             mx_without / (double)(n / (size_t)S), mx_with / (double)(n / (size_t)S));
-        heat_plan(&r, H, S, b, bx, ny + 1, bw, by + bh - ny - 1);
-        heat_draw(x, &r, o, m->cfg.causal, NULL, NULL, 0);
+        if (single) {
+            char why[300];
+            snprintf(why, sizeof why,
+                     "Why they differ: the big head scores all %d dims in one softmax, so each "
+                     "token gets one mix; %d heads of %d dims each pick their own.",
+                     m->cfg.d_model, H, m->d_head);
+            canvas_wrap(x->c, bx, hy + 1 + heat_rows_used(&p), bw, 2, why, ST_NORMAL);
+        }
     }
-    free(a);
-    free(o);
 }
 
 /* The bug next to the fix: which token's numbers each head gets. */
@@ -1170,7 +1308,7 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     const Mha *m = x->m;
     const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG], *right = m->t[MT_Q_HEADS];
     const int *cur = x->s.inspect ? x->s.cur : NULL;
-    signed char *hm = headmap_of(m->t[MT_Q_SPLIT], 2, 0); /* each float's true head */
+    HeadMap hm = headmap_of(m->t[MT_Q_SPLIT], 2, 0); /* each float's true head */
     int half = (bw - 2) / 2, need = grid_need(wrong, LV_HEAD, 0, 1);
     int candy_h, stacked = 1;
     Bar bar;
@@ -1180,25 +1318,27 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
         stacked = 0;
         need = grid_need(wrong, LV_HEAD, 0, 0);
     }
-    if (need > bh - 3)
-        need = bh - 3;
+    if (need > bh - 3) need = bh - 3;
     candy_h = bh - need - 1;
+    if (candy_h < 3) candy_h = bh - need;
     bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
+    bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);
     snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
              q->st->id);
-    bar_draw(x, &bar, title, hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
+    bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
     grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
+    grid_scroll(&gw, cur);
     gw.src_labels = 1;
     gw.d_model = m->cfg.d_model;
     gw.seq = m->cfg.seq;
-    grid_draw(x, &gw, "bug: Q.view(B, H, S, dh)", hm, cur);
+    grid_draw(x, &gw, "bug: Q_wrong = Q.view(B, H, S, dh)", &hm, cur);
     grid_plan(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, by + bh - need, half, need,
               stacked);
+    grid_scroll(&gr, cur); /* the same rows as the bug beside it */
     gr.src_labels = 1;
     gr.d_model = m->cfg.d_model;
     gr.seq = m->cfg.seq;
-    grid_draw(x, &gr, "right: view(B, S, H, dh).transpose(1, 2)", hm, NULL);
-    free(hm);
+    grid_draw(x, &gr, "right: Q_heads (view, transpose)", &hm, NULL);
 }
 
 static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
@@ -1220,10 +1360,8 @@ static void clamp_cursor(const Mha *m, SceneState *s)
     const Tensor *t = m->t[inspect_tensor(s)];
     for (int i = 0; i < 4; i++) {
         int lim = i < t->ndim ? t->shape[i] - 1 : 0;
-        if (s->cur[i] > lim)
-            s->cur[i] = lim;
-        if (s->cur[i] < 0)
-            s->cur[i] = 0;
+        if (s->cur[i] > lim) s->cur[i] = lim;
+        if (s->cur[i] < 0) s->cur[i] = 0;
     }
 }
 
@@ -1254,12 +1392,12 @@ static void draw_all(Ctx *x)
         draw_title(x, buf);
         draw_program(x, sv->line, sv->span);
     }
-    draw_panel(x, before, after, s->view == SV_STEP && step == MS_HEADS && s->anim >= 0 &&
-                                     s->anim < 1);
+    draw_panel(x, before, after,
+               s->view == SV_STEP && step == MS_HEADS && s->anim >= 0 && s->anim < 1);
     {
         int cy = x->y0 + TOP_ROWS - 1, used;
-        const char *code = s->view == SV_WRONG_VIEW ? "Q_wrong = Q.view(B, H, S, dh)  # the bug"
-                                                    : ms->code;
+        const char *code =
+            s->view == SV_WRONG_VIEW ? "Q_wrong = Q.view(B, H, S, dh)  # the bug" : ms->code;
         canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
         used = 2 + text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
         if (s->view == SV_STEP) {
@@ -1279,11 +1417,9 @@ static void draw_all(Ctx *x)
     }
 
     /* bottom: narrative (the inspect line first) and status */
-    if (s->narrative || s->inspect)
-        narr_rows = x->h >= 40 ? 4 : x->h >= 30 ? 4 : 3;
-    if (!s->narrative)
-        narr_rows = s->inspect ? 1 : 0;
-    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows ? 1 : 0);
+    if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
+    if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
+    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (narr_rows) {
         int ny = x->y0 + x->h - status_rows - narr_rows;
         if (s->inspect) {
@@ -1302,8 +1438,7 @@ static void draw_all(Ctx *x)
         text_fit(x->c, x->x0, x->y0 + x->h - 1, bw, s->status, ST_STATUS);
     }
 
-    if (bh < 3)
-        return;
+    if (bh < 3) return;
     if (s->view == SV_WRONG_VIEW)
         body_wrong(x, bx, by, bw, bh);
     else if (s->view == SV_NO_SCALE)
@@ -1321,12 +1456,9 @@ static void ctx_init(Ctx *x, Canvas *c, int px, int py, int w, int h, const Mha 
     x->c = c;
     x->m = m;
     x->s = *s;
-    if (x->s.step < 0)
-        x->s.step = 0;
-    if (x->s.step >= MS_COUNT)
-        x->s.step = MS_COUNT - 1;
-    if ((int)x->s.view < 0 || x->s.view >= SV_COUNT)
-        x->s.view = SV_STEP;
+    if (x->s.step < 0) x->s.step = 0;
+    if (x->s.step >= MS_COUNT) x->s.step = MS_COUNT - 1;
+    if ((int)x->s.view < 0 || x->s.view >= SV_COUNT) x->s.view = SV_STEP;
     x->x0 = px, x->y0 = py, x->w = w, x->h = h;
     x->hx = x->hy = -1;
     clamp_cursor(m, &x->s);
@@ -1346,8 +1478,7 @@ SceneState scene_state_default(void)
 void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s)
 {
     Ctx ctx;
-    if (!c || w < 1 || h < 1)
-        return;
+    if (!c || w < 1 || h < 1) return;
     canvas_fill(c, x, y, w, h, ' ', ST_NORMAL);
     if (w < SCENE_MIN_W || h < SCENE_MIN_H || !m || !s) {
         draw_enlarge(c, x, y, w, h);
@@ -1374,11 +1505,9 @@ int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy)
 {
     int ti, layout, old[4], R, C, vr, vc, rows, cols;
     const Tensor *t;
-    if (!m || !s)
-        return 0;
+    if (!m || !s) return 0;
     memcpy(old, s->cur, sizeof old);
-    if (s->step < 0 || s->step >= MS_COUNT)
-        return 0;
+    if (s->step < 0 || s->step >= MS_COUNT) return 0;
     ti = inspect_tensor(s);
     t = m->t[ti];
     clamp_cursor(m, s);
@@ -1400,14 +1529,10 @@ int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy)
         rows = t->shape[0] * R, cols = C;
     }
     vr += dy, vc += dx;
-    if (vr < 0)
-        vr = 0;
-    if (vr >= rows)
-        vr = rows - 1;
-    if (vc < 0)
-        vc = 0;
-    if (vc >= cols)
-        vc = cols - 1;
+    if (vr < 0) vr = 0;
+    if (vr >= rows) vr = rows - 1;
+    if (vc < 0) vc = 0;
+    if (vc >= cols) vc = cols - 1;
     if (t->ndim == 3) {
         s->cur[0] = vr / R, s->cur[1] = vr % R, s->cur[2] = vc;
     } else if (layout == LV_TOK) {
@@ -1427,13 +1552,10 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py)
     Ctx ctx;
     const Tensor *t;
     int hit = 0;
-    if (!m || !s || w < SCENE_MIN_W || h < SCENE_MIN_H)
-        return 0;
+    if (!m || !s || w < SCENE_MIN_W || h < SCENE_MIN_H) return 0;
     c = canvas_new(w, h);
-    if (!c)
-        return 0;
+    if (!c) return 0;
     ctx_init(&ctx, c, 0, 0, w, h, m, s);
-    ctx.s.inspect = 1; /* lay out as inspect mode will */
     ctx.hx = px, ctx.hy = py;
     draw_all(&ctx);
     canvas_free(c);
@@ -1453,8 +1575,7 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py)
                 break;
             }
             for (int i = t->ndim - 1; i >= 0; i--) {
-                if (++idx[i] < t->shape[i])
-                    break;
+                if (++idx[i] < t->shape[i]) break;
                 idx[i] = 0;
             }
         }

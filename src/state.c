@@ -32,18 +32,14 @@ static int mkdir_p(const char *path)
     }
     memcpy(buf, path, n + 1);
     for (char *p = buf + 1; *p; p++) {
-        if (*p != '/')
-            continue;
+        if (*p != '/') continue;
         *p = 0;
-        if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-            return -1;
+        if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
         *p = '/';
     }
-    if (mkdir(buf, 0700) != 0 && errno != EEXIST)
-        return -1;
+    if (mkdir(buf, 0700) != 0 && errno != EEXIST) return -1;
     struct stat sb;
-    if (stat(buf, &sb) != 0)
-        return -1;
+    if (stat(buf, &sb) != 0) return -1;
     if (!S_ISDIR(sb.st_mode)) {
         errno = ENOTDIR;
         return -1;
@@ -62,7 +58,8 @@ int state_dir(char *buf, size_t n, int create, char *err, size_t errlen)
     else if (home && home[0] == '/')
         len = snprintf(buf, n, "%s/.local/state/mhaviz", home);
     else {
-        snprintf(err, errlen, "no state directory: neither XDG_STATE_HOME nor HOME is an absolute path");
+        snprintf(err, errlen,
+                 "no state directory: neither XDG_STATE_HOME nor HOME is an absolute path");
         return -1;
     }
     if (len < 0 || (size_t)len >= n) {
@@ -84,8 +81,7 @@ static int state_path(const char *name, char *path, size_t n, int create, char *
         snprintf(err, errlen, "bad state file name '%s'", name ? name : "(null)");
         return -1;
     }
-    if (state_dir(dir, sizeof dir, create, err, errlen) != 0)
-        return -1;
+    if (state_dir(dir, sizeof dir, create, err, errlen) != 0) return -1;
     int len = snprintf(path, n, "%s/%s", dir, name);
     if (len < 0 || (size_t)len >= n) {
         snprintf(err, errlen, "state file path is too long");
@@ -98,14 +94,11 @@ int state_read(const char *name, char **out, size_t *len, char *err, size_t errl
 {
     char path[4352];
     *out = NULL;
-    if (len)
-        *len = 0;
-    if (state_path(name, path, sizeof path, 0, err, errlen) != 0)
-        return -1;
+    if (len) *len = 0;
+    if (state_path(name, path, sizeof path, 0, err, errlen) != 0) return -1;
     FILE *f = fopen(path, "rb");
     if (!f) {
-        if (errno == ENOENT)
-            return 1;
+        if (errno == ENOENT) return 1;
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return -1;
     }
@@ -137,8 +130,7 @@ int state_read(const char *name, char **out, size_t *len, char *err, size_t errl
         }
         size_t got = fread(buf + n, 1, cap - 1 - n, f);
         n += got;
-        if (got == 0)
-            break;
+        if (got == 0) break;
     }
     int bad = ferror(f);
     int saved = errno;
@@ -150,8 +142,7 @@ int state_read(const char *name, char **out, size_t *len, char *err, size_t errl
     }
     buf[n] = 0;
     *out = buf;
-    if (len)
-        *len = n;
+    if (len) *len = n;
     return 0;
 }
 
@@ -161,8 +152,7 @@ static int write_all(int fd, const char *data, size_t len)
     while (len > 0) {
         ssize_t w = write(fd, data, len);
         if (w < 0) {
-            if (errno == EINTR)
-                continue;
+            if (errno == EINTR) continue;
             return -1;
         }
         data += w;
@@ -178,8 +168,7 @@ int state_write(const char *name, const char *data, size_t len, char *err, size_
         snprintf(err, errlen, "bad state file name '%s'", name ? name : "(null)");
         return -1;
     }
-    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0)
-        return -1;
+    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
     snprintf(tmp, sizeof tmp, "%s/%s.tmp.%ld", dir, name, (long)getpid());
 

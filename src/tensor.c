@@ -253,7 +253,10 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
     size_t known = 1, numel = tensor_numel(t);
     for (int i = 0; i < ndim; i++) {
         shape[i] = shape_in[i];
-        if (shape[i] == -1 && infer < 0) infer = i;
+        if (shape[i] == -1 && infer >= 0) {
+            seterr(err, errlen, "only one dimension can be inferred");
+            return NULL;
+        } else if (shape[i] == -1) infer = i;
         else if (shape[i] < 1) {
             seterr(err, errlen, "view: invalid shape dimension %d", shape[i]);
             return NULL;

@@ -67,26 +67,27 @@ static void tui_signals_restore(const struct sigaction *old)
         sigaction(sigs[i], &old[i], NULL);
 }
 
-/* Can ncurses drive this terminal?  0, or -1 with a one-line reason. */
+/* Can ncurses draw on this terminal?  0, or -1 with a one-line reason.
+ * Asked with setupterm before newterm: a newterm that fails leaks its
+ * pre-screen inside ncurses, and a terminal without cursor addressing
+ * (dumb) would get a half-initialised screen. */
 static int tui_check_term(const char *term, char *err, size_t n)
 {
+    int e = 0;
     if (!term || !*term) {
         snprintf(err, n, "TERM is not set (set TERM, e.g. TERM=xterm-256color)");
         return -1;
     }
-    int e = 0;
-    if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) { /* e: 0 not found, -1 no database */
+    if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) {
         snprintf(err, n, "unknown terminal type '%s' (set TERM, e.g. TERM=xterm-256color)", term);
         return -1;
     }
     const char *cup = tigetstr("cup");
-    const char *clear = tigetstr("clear");
-    int ok = cup && cup != (char *)-1 && clear && clear != (char *)-1;
+    int ok = cup && cup != (char *)-1;
     del_curterm(cur_term);
     if (!ok) {
         snprintf(err, n,
-                 "terminal type '%s' cannot move the cursor (set TERM, e.g. "
-                 "TERM=xterm-256color)",
+                 "terminal type '%s' cannot move the cursor (set TERM, e.g. TERM=xterm-256color)",
                  term);
         return -1;
     }
@@ -218,7 +219,7 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
 {
     const char *term = getenv("TERM");
     if (tui_check_term(term, err, n) < 0) return -1;
-    setlocale(LC_ALL, "");
+    setlocale(LC_CTYPE, ""); /* glyphs only: numbers keep the C decimal point */
     int utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
     *scr = newterm((char *)term, stdout, stdin);
     if (!*scr) {

@@ -93,12 +93,11 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
                      "inspect: arrows/hjkl move the cursor, i or Esc leaves, ? keys");
         else if (ui->autoplay > 0)
             snprintf(w->hint, sizeof w->hint,
-                     "step %d/%d  autoplay every %.1f s (p stops, + - speed)  ? keys  q quit",
-                     w->ss.step, MS_COUNT - 1, walk_autoplay_seconds(ui));
+                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q quit",
+                     walk_autoplay_seconds(ui));
         else
             snprintf(w->hint, sizeof w->hint,
-                     "step %d/%d  Space next  Left back  i inspect  c config  ? keys  q quit",
-                     w->ss.step, MS_COUNT - 1);
+                     "Space next  Left back  i inspect  c config  ? keys  q quit");
         status = w->hint;
     }
     w->ss.status = status;
@@ -110,13 +109,13 @@ static int walk_key(Screen *s, Ui *ui, int key)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    if (w->animating) { /* any key skips to the final frame, and does nothing else */
-        walk_stop_anim(w);
-        return UI_REDRAW;
-    }
     Action a = ACT_NONE;
     if (w->ss.inspect) a = app_action(KC_INSPECT, key);
     if (a == ACT_NONE) a = app_action(KC_WALK, key);
+    if (w->animating) { /* any key skips to the final frame; only q / Esc do more */
+        walk_stop_anim(w);
+        if (a != ACT_BACK) return UI_REDRAW;
+    }
 
     if (w->jump >= 0 && a != ACT_DIGIT) { /* a step number being typed */
         int n = w->jump;

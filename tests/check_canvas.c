@@ -73,7 +73,15 @@ START_TEST(test_utf8_decode)
     ck_assert_int_eq(canvas_text_width("a\xc3\xa9\xe2\x86\x92"), 3);
     /* invalid: lone continuation, truncated sequence, overlong '/', surrogate,
      * a control character: each becomes U+FFFD, nothing is skipped silently */
-    ck_assert_int_eq(canvas_text(c, 0, 1, "\x80" "x" "\xe2\x86" "\xc0\xaf" "\xed\xa0\x80" "\x1b", ST_NORMAL), 10);
+    ck_assert_int_eq(canvas_text(c, 0, 1,
+                                 "\x80"
+                                 "x"
+                                 "\xe2\x86"
+                                 "\xc0\xaf"
+                                 "\xed\xa0\x80"
+                                 "\x1b",
+                                 ST_NORMAL),
+                     10);
     ck_assert_uint_eq(canvas_at(c, 0, 1)->ch, 0xFFFD);
     ck_assert_uint_eq(canvas_at(c, 1, 1)->ch, 'x');
     ck_assert_uint_eq(canvas_at(c, 2, 1)->ch, 0xFFFD);
@@ -127,7 +135,7 @@ START_TEST(test_row_buffer_never_splits_a_character)
     Canvas *c = canvas_new(4, 1);
     char buf[6];
     canvas_text(c, 0, 0, "a→→b", ST_NORMAL); /* 1 + 3 + 3 + 1 bytes */
-    canvas_row(c, 0, 0, buf, sizeof buf);  /* room for 5 bytes */
+    canvas_row(c, 0, 0, buf, sizeof buf);    /* room for 5 bytes */
     ck_assert_str_eq(buf, "a→");
     canvas_row(c, 0, 1, buf, sizeof buf);
     ck_assert_str_eq(buf, "a>>b");
@@ -284,14 +292,16 @@ START_TEST(test_style_tables)
     }
     for (int a = 0; a < 8; a++)
         for (int b = a + 1; b < 8; b++) {
-            ck_assert(!same_attrs(&canvas_styles_mono[ST_HEAD(a)], &canvas_styles_mono[ST_HEAD(b)]));
+            ck_assert(
+                !same_attrs(&canvas_styles_mono[ST_HEAD(a)], &canvas_styles_mono[ST_HEAD(b)]));
             /* in colour, the heads differ by colour */
             ck_assert(canvas_styles[ST_HEAD(a)].bg != canvas_styles[ST_HEAD(b)].bg ||
                       canvas_styles[ST_HEAD(a)].fg != canvas_styles[ST_HEAD(b)].fg);
         }
     for (int a = 0; a < 5; a++)
         for (int b = a + 1; b < 5; b++)
-            ck_assert(!same_attrs(&canvas_styles_mono[ST_HEAT(a)], &canvas_styles_mono[ST_HEAT(b)]));
+            ck_assert(
+                !same_attrs(&canvas_styles_mono[ST_HEAT(a)], &canvas_styles_mono[ST_HEAT(b)]));
     ck_assert(!same_attrs(&canvas_styles_mono[ST_CODE], &canvas_styles_mono[ST_CODE_HI]));
     ck_assert_int_eq(ST_HEAT(-3), ST_HEAT0);
     ck_assert_int_eq(ST_HEAT(9), ST_HEAT4);

@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 
 #include "kv.h"
-#include "presets.h"
 #include "lessons_testutil.h"
+#include "presets.h"
 
 static PresetList P;
 
@@ -17,7 +17,10 @@ static void setup(void)
     char err[300];
     ck_assert_msg(presets_builtin(&P, err, sizeof err) == 0, "%s", err);
 }
-static void teardown(void) { presets_free(&P); }
+static void teardown(void)
+{
+    presets_free(&P);
+}
 
 static uint64_t per_token(const char *name, const char *dtype, long kv_override)
 {
@@ -25,7 +28,8 @@ static uint64_t per_token(const char *name, const char *dtype, long kv_override)
     ck_assert_msg(p != NULL, "preset %s missing", name);
     uint64_t v = 0;
     ck_assert_int_eq(kv_bytes_per_token(p->layers, kv_override ? kv_override : p->kv_heads,
-                                        p->d_head, kv_dtype(dtype)->bits, &v), 0);
+                                        p->d_head, kv_dtype(dtype)->bits, &v),
+                     0);
     return v;
 }
 
@@ -95,8 +99,8 @@ END_TEST
 START_TEST(every_preset_is_consistent)
 {
     ck_assert_int_ge(P.n, 8);
-    const char *need[] = {"transformer-base", "gpt2-small", "llama-2-7b", "llama-2-70b",
-                          "llama-3-8b", "llama-3-70b", "mistral-7b", "falcon-7b"};
+    const char *need[] = {"transformer-base", "gpt2-small",  "llama-2-7b", "llama-2-70b",
+                          "llama-3-8b",       "llama-3-70b", "mistral-7b", "falcon-7b"};
     for (size_t i = 0; i < sizeof need / sizeof *need; i++)
         ck_assert_msg(presets_find(&P, need[i]), "missing %s", need[i]);
     for (int i = 0; i < P.n; i++) {
@@ -115,8 +119,11 @@ START_TEST(bad_preset_files_say_where)
 {
     PresetList l;
     char err[300];
-    ck_assert_int_eq(presets_parse("x.presets", "[a]\ntitle = A\nlayers = 2\nheads = 4\nkv_heads = 3\n"
-                                   "d_head = 2\nd_model = 8\nsource = s\n", &l, err, sizeof err), -1);
+    ck_assert_int_eq(presets_parse("x.presets",
+                                   "[a]\ntitle = A\nlayers = 2\nheads = 4\nkv_heads = 3\n"
+                                   "d_head = 2\nd_model = 8\nsource = s\n",
+                                   &l, err, sizeof err),
+                     -1);
     ck_assert_str_eq(err, "x.presets:1: [a] kv_heads 3 does not divide heads 4");
     ck_assert_int_eq(presets_parse("x.presets", "[a]\nlayres = 2\n", &l, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "x.presets:2: unknown key 'layres'"));
@@ -150,7 +157,8 @@ START_TEST(command_prints_formula_and_table)
     ck_assert_ptr_nonnull(strstr(out, "131,072"));
     ck_assert_int_eq(tu_run("kv --list", out, sizeof out), 0);
     ck_assert_ptr_nonnull(strstr(out, "falcon-7b"));
-    ck_assert_int_eq(tu_run("kv --layers 2 --heads 4 --kv-heads 2 --d-head 8 --dtype fp32", out, sizeof out), 0);
+    ck_assert_int_eq(
+        tu_run("kv --layers 2 --heads 4 --kv-heads 2 --d-head 8 --dtype fp32", out, sizeof out), 0);
     ck_assert_ptr_nonnull(strstr(out, "2 x 2 x 2 x 8 x 4 = 256 bytes"));
 }
 END_TEST
@@ -165,8 +173,10 @@ START_TEST(command_refuses_bad_input)
     ck_assert_int_eq(tu_run("kv --heads 4 --d-head 8", out, sizeof out), 2);
     ck_assert_int_eq(tu_run("kv --layers 2 --heads 4 --kv-heads 3 --d-head 8", out, sizeof out), 2);
     ck_assert_int_eq(tu_run("kv --preset gpt2-small --context 0", out, sizeof out), 2);
-    ck_assert_int_eq(tu_run("kv --layers 1000000 --heads 1000000 --d-head 1000000 --context 1000000000000 --batch 1000000000",
-                         out, sizeof out), 2);
+    ck_assert_int_eq(tu_run("kv --layers 1000000 --heads 1000000 --d-head 1000000 --context "
+                            "1000000000000 --batch 1000000000",
+                            out, sizeof out),
+                     2);
     ck_assert_ptr_nonnull(strstr(out, "64 bits"));
     ck_assert_int_eq(tu_run("kv --bogus", out, sizeof out), 2);
     ck_assert_int_eq(strchr(out, '\n') - out + 1, (long)strlen(out)); /* one line */

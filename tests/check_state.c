@@ -126,11 +126,9 @@ END_TEST
 /* The file is one of two known contents, written whole. */
 static int whole_a_or_b(const char *s, size_t len, size_t n)
 {
-    if (len != n)
-        return 0;
+    if (len != n) return 0;
     for (size_t i = 1; i < n; i++)
-        if (s[i] != s[0])
-            return 0;
+        if (s[i] != s[0]) return 0;
     return s[0] == 'a' || s[0] == 'b';
 }
 
@@ -149,8 +147,7 @@ START_TEST(kill_during_save_leaves_old_or_new)
         ck_assert_int_ge(pid, 0);
         if (pid == 0) {
             for (unsigned i = 0;; i++)
-                if (state_write("progress", (i & 1) ? a : b, N, err, sizeof err) != 0)
-                    _exit(3);
+                if (state_write("progress", (i & 1) ? a : b, N, err, sizeof err) != 0) _exit(3);
         }
         /* Let it get into the loop, at a different point each round. */
         struct timespec ts = {0, 2000000L + round * 1300000L};

@@ -11,7 +11,9 @@ set -u
 BIN=$(realpath "${MHAVIZ_BIN:?set MHAVIZ_BIN to the mhaviz binary}")
 MODE=${MODE:-plain}
 TIMEOUT=${E2E_TIMEOUT:-20}
-SOCK="mhaviz-e2e-$$-$RANDOM"
+SOCK_BASE="mhaviz-e2e-$$-$RANDOM"
+RUNS=0
+SOCK="$SOCK_BASE-0"
 TMP=$(mktemp -d)
 PASS=0
 FAIL=0
@@ -42,8 +44,10 @@ run() {
     while [ "$1" != "--" ]; do envs+=("$1"); shift; done
     shift
     T kill-server 2>/dev/null
+    RUNS=$((RUNS + 1))
+    SOCK="$SOCK_BASE-$RUNS" # a fresh server: the old one may still be shutting down
     local cmd="trap '' INT; echo BEFORE-MHAVIZ; env ${envs[*]} $BIN $*; echo EXIT=\$?; sleep 600"
-    T new-session -d -s main -x "$cols" -y "$rows" "sh -c \"$cmd\""
+    T new-session -d -s main -x "$cols" -y "$rows" "$cmd"
 }
 
 screen() { T capture-pane -p -t main; }
@@ -66,6 +70,24 @@ wait_gone() {
         [ "$SECONDS" -ge "$end" ] && return 1
         sleep 0.05
     done
+}
+
+# wait_still MS: true once the screen has not changed for MS milliseconds.
+wait_still() {
+    local end=$((SECONDS + TIMEOUT)) prev cur since
+    prev=$(screen)
+    since=$(date +%s%N)
+    while [ "$SECONDS" -lt "$end" ]; do
+        sleep 0.05
+        cur=$(screen)
+        if [ "$cur" != "$prev" ]; then
+            prev=$cur
+            since=$(date +%s%N)
+        elif [ $((($(date +%s%N) - since) / 1000000)) -ge "$1" ]; then
+            return 0
+        fi
+    done
+    return 1
 }
 
 expect() { # expect WHAT TEXT
@@ -123,8 +145,8 @@ keys Enter; expect "digits + Enter" "step 8/10"
 # inspect mode takes the arrows
 keys 2 Enter; expect "jump to split" "step 2/10"
 keys i; expect "inspect on" "inspect:"
-keys Right Down l j; expect "inspect moves, not steps" "inspect:"
-if screen | grep -qF "step 2/10"; then bad "inspect: the arrows changed the step"; else ok; fi
+keys Right Down l j; expect "inspect moves the cursor" "offset = 0·32 + 2·8 + 0·4 + 2·1 = 18"
+if screen | grep -qF "step 2/10"; then ok; else bad "inspect: the arrows changed the step"; fi
 keys Escape; expect "inspect off" "step 2/10"
 
 # the big-head softmax toggle
@@ -181,6 +203,7 @@ run 80 24 "${UTF8[@]}" -- walk --step 1
 expect "walk at step 1" "step 1/10"
 keys Space
 expect "animated step reached" "step 2/10"
+if wait_still 300; then ok; else bad "the animation did not end"; fi
 keys q
 expect_exit "q after an animation" 0
 
@@ -200,11 +223,11 @@ for sig in TERM HUP; do
 done
 
 # ---- terminals and locales ---------------------------------------------------------
-run 80 24 TERM=dumb -- walk
+run 200 24 TERM=dumb -- walk
 expect "TERM=dumb refused" "mhaviz: terminal type 'dumb' cannot move the cursor"
 if wait_for "EXIT=2"; then ok; else bad "TERM=dumb: exit code is not 2"; fi
 
-run 80 24 TERM=xyz -- walk
+run 200 24 TERM=xyz -- walk
 expect "TERM=xyz refused" "mhaviz: unknown terminal type 'xyz' (set TERM, e.g. TERM=xterm-256color)"
 if wait_for "EXIT=2"; then ok; else bad "TERM=xyz: exit code is not 2"; fi
 

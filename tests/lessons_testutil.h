@@ -19,7 +19,8 @@ static inline int tu_run(const char *args, char *out, size_t n)
     ck_assert_ptr_nonnull(f);
     size_t got = fread(out, 1, n - 1, f);
     out[got] = 0;
-    while (fgetc(f) != EOF) { /* drain the rest so the child never blocks */ }
+    while (fgetc(f) != EOF) { /* drain the rest so the child never blocks */
+    }
     int st = pclose(f);
     return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 }

@@ -1,0 +1,47 @@
+/* progress.h - which lesson pages a learner finished, kept between runs.
+ *
+ * File "progress" in the state directory (state.h), written atomically:
+ *     # mhaviz lesson progress v1
+ *     02-heads 1,2,3
+ * A file that cannot be parsed is reported once (Progress.warning), copied to
+ * "progress.bad" so nothing is lost silently, and replaced on the next save.
+ * A file that cannot be read at all turns saving off (it is never overwritten
+ * unseen).  No function here crashes or exits on bad input.
+ */
+#ifndef MHAVIZ_PROGRESS_H
+#define MHAVIZ_PROGRESS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROGRESS_FILE "progress"
+#define PROGRESS_MAX_LESSONS 64
+
+typedef struct Progress {
+    struct {
+        char name[64]; /* lesson name, "02-heads" */
+        uint64_t done; /* bit p: page p+1 finished */
+    } v[PROGRESS_MAX_LESSONS];
+    int n;
+    int no_save;       /* --no-save, or the file could not be read */
+    char warning[320]; /* "" or one line to show once */
+} Progress;
+
+/* Parses the file's text into p (p->warning untouched).  0, or -1 with the
+ * reason (with its line number) in err. */
+int progress_parse(Progress *p, const char *text, char *err, size_t errlen);
+/* The text progress_parse reads back; returns a new string (caller frees) or NULL. */
+char *progress_format(const Progress *p);
+
+/* Loads the saved progress into p (empty when there is none).  Sets
+ * p->warning when the file was corrupt or unreadable.  Never fails. */
+void progress_load(Progress *p, int no_save);
+
+/* Marks page (0-based) of lesson done and saves (unless no_save).  Returns 0,
+ * or -1 with p->warning set when the save failed (the mark is kept in memory). */
+int progress_mark(Progress *p, const char *lesson, int page);
+
+int progress_done(const Progress *p, const char *lesson, int page);
+int progress_count(const Progress *p, const char *lesson); /* pages done */
+
+#endif

@@ -1,0 +1,55 @@
+/* app_fixture.h - helpers for tests that drive Screens without a terminal:
+ * a Ui set up as a command line would, frames drawn on a Canvas, keys pressed
+ * the way tui.c's loop delivers them.  Header-only (static), for check_*.c. */
+#ifndef MHAVIZ_APP_FIXTURE_H
+#define MHAVIZ_APP_FIXTURE_H
+
+#include <check.h>
+#include <stdio.h>
+
+#include "app.h"
+#include "canvas.h"
+
+/* A Ui as `mhaviz walk ARGS...` would set it up. */
+static inline void ui_with(Ui *ui, const char *a1, const char *a2)
+{
+    char *argv[4] = {"walk", (char *)a1, (char *)a2, NULL};
+    int argc = 1 + (a1 != NULL) + (a2 != NULL);
+    AppOptions o;
+    ck_assert_int_eq(app_setup(ui, &o, argc, argv, 1, 1, "usage"), -1);
+    ck_assert_ptr_nonnull(ui->mha);
+}
+
+static inline Canvas *draw(Screen *s, Ui *ui, int w, int h)
+{
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, ui, c);
+    return c;
+}
+
+/* Does the frame of s at w x h contain text? */
+static inline int shows(Screen *s, Ui *ui, int w, int h, const char *text)
+{
+    Canvas *c = draw(s, ui, w, h);
+    int r = canvas_contains(c, text);
+    canvas_free(c);
+    return r;
+}
+
+static inline int step_shown(Screen *s, Ui *ui, int step)
+{
+    char want[32];
+    snprintf(want, sizeof want, "step %d/%d", step, MS_COUNT - 1);
+    return shows(s, ui, 80, 24, want);
+}
+
+/* Keys as the loop delivers them: the status line is cleared first. */
+static inline int press(Screen *s, Ui *ui, int key)
+{
+    ui->status[0] = 0;
+    ui->push = NULL;
+    return s->key(s, ui, key);
+}
+
+#endif

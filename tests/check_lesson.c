@@ -1,0 +1,543 @@
+/* check_lesson.c - the lesson format (src/lesson.c, lessonvar.c, lessonview.c,
+ * lessonfiles.c): parsing, errors, expressions against the engine, every
+ * built-in page rendered at 80x24 and 120x40, and `mhaviz lesson` as a process. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "content.h"
+#include "lesson.h"
+#include "lessons_testutil.h"
+
+static PresetList P;
+static void setup(void)
+{
+    char err[300];
+    ck_assert_msg(presets_builtin(&P, err, sizeof err) == 0, "%s", err);
+}
+static void teardown(void)
+{
+    presets_free(&P);
+}
+
+static Lesson *parse(const char *text, LessonErrors *e)
+{
+    memset(e, 0, sizeof *e);
+    return lesson_parse("t.lesson", text, strlen(text), e);
+}
+
+/* The parse fails and the first error is exactly want. */
+static void fails_with(const char *text, const char *want)
+{
+    LessonErrors e;
+    Lesson *l = parse(text, &e);
+    ck_assert_ptr_null(l);
+    ck_assert_int_ge(e.n, 1);
+    ck_assert_str_eq(e.msg[0], want);
+}
+
+START_TEST(parses_structure)
+{
+    LessonErrors e;
+    Lesson *l = parse("# comment\n"
+                      "@title Heads\n"
+                      "@summary Short.\n"
+                      "@config d_model=16 heads=4\n"
+                      "@page One\n"
+                      "@step split\n"
+                      "First line\n"
+                      "continues here.\n"
+                      "\n"
+                      "Second paragraph.\n"
+                      "@code\n"
+                      "  a = b\n"
+                      "c = d\n"
+                      "@end\n"
+                      "@highlight Key point.\n"
+                      "@question Why?\n"
+                      "@answer Because.\n"
+                      "@page Two\n"
+                      "@config kv_heads=2\n"
+                      "@view wrong_view\n"
+                      "@inspect 0,1,2\n"
+                      "@single\n"
+                      "\\@literal at.\n",
+                      &e);
+    ck_assert_msg(l != NULL, "%s", e.n ? e.msg[0] : "?");
+    ck_assert_str_eq(l->title, "Heads");
+    ck_assert_str_eq(l->summary, "Short.");
+    ck_assert_str_eq(l->name, "t");
+    ck_assert_int_eq(l->npages, 2);
+    LessonPage *a = &l->pages[0], *b = &l->pages[1];
+    ck_assert_str_eq(a->title, "One");
+    ck_assert_int_eq(a->line, 5);
+    ck_assert_int_eq(a->step, MS_SPLIT);
+    ck_assert_int_eq(a->cfg.d_model, 16);
+    ck_assert_int_eq(a->cfg.heads, 4);
+    ck_assert_int_eq(a->cfg.kv_heads, 4); /* follows heads: MHA stays MHA */
+    ck_assert_int_eq(a->nblocks, 4);
+    ck_assert_int_eq(a->blocks[0].kind, LB_PARA);
+    ck_assert_str_eq(a->blocks[0].text, "First line continues here.");
+    ck_assert_int_eq(a->blocks[0].line, 7);
+    ck_assert_str_eq(a->blocks[1].text, "Second paragraph.");
+    ck_assert_int_eq(a->blocks[2].kind, LB_CODE);
+    ck_assert_str_eq(a->blocks[2].text, "  a = b\nc = d");
+    ck_assert_int_eq(a->blocks[3].kind, LB_HIGHLIGHT);
+    ck_assert_str_eq(a->question, "Why?");
+    ck_assert_str_eq(a->answer, "Because.");
+    /* Page two starts from the lesson-wide config, not from page one. */
+    ck_assert_int_eq(b->step, MS_INPUT);
+    ck_assert_int_eq(l->pages[0].step, MS_SPLIT);
+    ck_assert_int_eq(b->cfg.heads, 4);
+    ck_assert_int_eq(b->cfg.kv_heads, 2);
+    ck_assert_int_eq(b->view, SV_WRONG_VIEW);
+    ck_assert_int_eq(b->inspect, 1);
+    ck_assert_int_eq(b->cur[1], 1);
+    ck_assert_int_eq(b->cur[2], 2);
+    ck_assert_int_eq(b->single, 1);
+    ck_assert_str_eq(b->blocks[0].text, "@literal at.");
+    lesson_free(l);
+}
+END_TEST
+
+START_TEST(variants_picture)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title T\n@config d_model=16 heads=4 kv_heads=2\n@page P\n@view variants\n"
+                      "Shared: {groupmap}.\n",
+                      &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].variants, 1);
+    ck_assert_int_eq(l->pages[0].view, SV_STEP);
+    char err[300];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    LessonPageText t;
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    Canvas *c = canvas_new(120, 40);
+    LessonView v = {.revealed = 1};
+    ck_assert_int_eq(lesson_draw(c, l, 0, &t, m, &v), 0);
+    ck_assert(canvas_contains(c, "GQA  kv_heads 2"));
+    ck_assert(canvas_contains(c, "q0 q1 -> kv0"));
+    ck_assert(canvas_contains(c, "Shared: q0 q1 -> kv0, q2 q3 -> kv1."));
+    canvas_free(c);
+    c = canvas_new(80, 24);
+    v.pane = 1; /* narrow: the picture alone */
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "MQA  kv_heads 1"));
+    ck_assert(canvas_contains(c, "Tab text"));
+    canvas_free(c);
+    lesson_text_free(&t);
+    mha_free(m);
+    lesson_free(l);
+}
+END_TEST
+
+START_TEST(errors_name_file_and_line)
+{
+    fails_with("@title T\n@page P\ntext\n@shwo split\n",
+               "t.lesson:4: unknown directive '@shwo' (did you mean '@show'?)");
+    fails_with("@title T\n@page P\n@stpe split\ntext\n",
+               "t.lesson:3: unknown directive '@stpe' (did you mean '@step'?)");
+    fails_with("@title T\n@page P\n@qeustion why\n",
+               "t.lesson:3: unknown directive '@qeustion' (did you mean '@question'?)");
+    fails_with("@title T\n@config heds=2\n@page P\ntext\n",
+               "t.lesson:2: @config: unknown key 'heds' (did you mean 'heads'?)");
+    fails_with(
+        "@title T\n@page P\n@config heads=3\ntext\n",
+        "t.lesson:3: @config: --heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)");
+    fails_with("@title T\n@page P\n@config heads=x\ntext\n",
+               "t.lesson:3: @config: heads 'x' is not a whole number");
+    fails_with("@title T\n@page P\n@config causal=2\ntext\n",
+               "t.lesson:3: @config: causal must be 0 or 1, got 2");
+    fails_with("@title T\n@page P\n@step splt\ntext\n",
+               "t.lesson:3: @step: unknown step 'splt' (did you mean 'split'?)");
+    fails_with(
+        "@title T\n@page P\n@view wrong\ntext\n",
+        "t.lesson:3: @view: unknown view 'wrong' (one of: step wrong_view no_scale variants)");
+    fails_with("@title T\n@page P\ntext\n@code\nx = 1\n",
+               "t.lesson:4: @code block is not closed (add a line '@end')");
+    fails_with("@title T\n@page P\ntext\n@end\n",
+               "t.lesson:4: @end without a @code block to close");
+    fails_with("", "t.lesson:1: empty lesson: it needs a @title and at least one @page");
+    fails_with("@page P\ntext\n",
+               "t.lesson:1: no @title (the first directive of a lesson names it)");
+    fails_with("@title T\n", "t.lesson:1: no @page: a lesson needs at least one page");
+    fails_with("hello\n@title T\n@page P\ntext\n",
+               "t.lesson:1: text before the first @page: 'hello'");
+    fails_with("@title T\n@page P\n@answer 4\n",
+               "t.lesson:3: @answer without a @question before it on this page");
+    fails_with("@title T\n@page P\n@inspect a,b\ntext\n",
+               "t.lesson:3: @inspect: expected up to 4 indices like 0,1,2,3, got 'a,b'");
+    fails_with("@title T\n@page P\n", "t.lesson:2: page 'P' has no text");
+}
+END_TEST
+
+START_TEST(every_error_is_listed)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title T\n@page P\n@shwo\n@config heads=3\n@view nope\ntext\n", &e);
+    ck_assert_ptr_null(l);
+    ck_assert_int_eq(e.n, 3);
+    ck_assert(!strncmp(e.msg[0], "t.lesson:3:", 11));
+    ck_assert(!strncmp(e.msg[1], "t.lesson:4:", 11));
+    ck_assert(!strncmp(e.msg[2], "t.lesson:5:", 11));
+}
+END_TEST
+
+START_TEST(binary_utf8_and_long_lines)
+{
+    LessonErrors e = {0};
+    static const char bin[] = "@title T\n@page P\n\x7f"
+                              "ELF\x02\x01\x00\x00garbage";
+    ck_assert_ptr_null(lesson_parse("b.lesson", bin, sizeof bin - 1, &e));
+    ck_assert_str_eq(e.msg[0], "b.lesson:3: binary data (a NUL byte): a lesson is UTF-8 text");
+
+    memset(&e, 0, sizeof e);
+    static const char latin1[] = "@title T\n@page P\nCaf\xe9 au lait\n";
+    ck_assert_ptr_null(lesson_parse("u.lesson", latin1, sizeof latin1 - 1, &e));
+    ck_assert_str_eq(e.msg[0], "u.lesson:3: invalid UTF-8 (byte 0xE9 at column 4)");
+    /* Overlong encodings and surrogates are invalid too. */
+    memset(&e, 0, sizeof e);
+    static const char overlong[] = "@title T\n@page P\nx \xc0\xaf y\n";
+    ck_assert_ptr_null(lesson_parse("u.lesson", overlong, sizeof overlong - 1, &e));
+    ck_assert_str_eq(e.msg[0], "u.lesson:3: invalid UTF-8 (byte 0xC0 at column 3)");
+
+    /* A 1 MB line: refused with its line number, no crash, the rest parsed. */
+    size_t n = 1 << 20;
+    char *big = malloc(n + 64);
+    ck_assert_ptr_nonnull(big);
+    strcpy(big, "@title T\n@page P\nok\n");
+    size_t k = strlen(big);
+    memset(big + k, 'a', n);
+    memcpy(big + k + n, "\n", 2);
+    memset(&e, 0, sizeof e);
+    ck_assert_ptr_null(lesson_parse("big.lesson", big, strlen(big), &e));
+    ck_assert_int_eq(e.n, 1);
+    ck_assert_str_eq(e.msg[0], "big.lesson:4: line is 1048576 bytes long, the limit is 4096");
+    free(big);
+
+    /* Valid UTF-8 is fine, CRLF too. */
+    memset(&e, 0, sizeof e);
+    Lesson *l =
+        lesson_parse("ok.lesson", "@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n",
+                     strlen("@title T\r\n@page P\r\nd_model = heads \xc3\x97 d_head\r\n"), &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_str_eq(l->pages[0].blocks[0].text, "d_model = heads \xc3\x97 d_head");
+    lesson_free(l);
+}
+END_TEST
+
+START_TEST(suggestions)
+{
+    static const char *const c[] = {"step", "page", "question", "highlight"};
+    ck_assert_str_eq(lesson_suggest("stpe", c, 4), "step");
+    ck_assert_str_eq(lesson_suggest("pgae", c, 4), "page");
+    ck_assert_str_eq(lesson_suggest("higlight", c, 4), "highlight");
+    ck_assert_str_eq(lesson_suggest("QUESTION", c, 4), "question");
+    ck_assert_ptr_null(lesson_suggest("banana", c, 4));
+    ck_assert_ptr_null(lesson_suggest("x", c, 4));
+}
+END_TEST
+
+/* Expands text against the default run. */
+static int expand(const MhaConfig *cfg, const char *text, char *out, size_t n, char *err)
+{
+    char e[300];
+    Mha *m = mha_run(cfg, e, sizeof e);
+    ck_assert_msg(m != NULL, "%s", e);
+    int r = lesson_expand(text, m, &P, out, n, err, 300);
+    mha_free(m);
+    return r;
+}
+
+START_TEST(expressions_come_from_the_engine)
+{
+    MhaConfig c = mha_config_default();
+    char out[1024], err[300], want[200], e[300];
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    ck_assert_int_eq(expand(&c, "{strides Q_split}|{shape Q_heads}|{d_head}", out, sizeof out, err),
+                     0);
+    char s1[64], s2[64];
+    snprintf(want, sizeof want, "%s|%s|%d", tensor_fmt_strides(s1, sizeof s1, m->t[MT_Q_SPLIT]),
+             tensor_fmt_dims(s2, sizeof s2, m->t[MT_Q_HEADS]->ndim, m->t[MT_Q_HEADS]->shape),
+             m->d_head);
+    ck_assert_str_eq(out, want);
+
+    int idx[4] = {0, 1, 2, 3};
+    ck_assert_int_eq(expand(&c, "{offset Q_heads 0,1,2,3}", out, sizeof out, err), 0);
+    snprintf(want, sizeof want, "%zu", tensor_offset_of(m->t[MT_Q_HEADS], idx));
+    ck_assert_str_eq(out, want);
+    ck_assert_int_eq(expand(&c, "{offsetcalc Q_heads 0,1,2,3}", out, sizeof out, err), 0);
+    ck_assert(strstr(out, want) && strstr(out, "1*"));
+
+    ck_assert_int_eq(
+        expand(&c, "{copied split} {copied contiguous} {copied total}", out, sizeof out, err), 0);
+    snprintf(want, sizeof want, "%zu %zu %zu", m->steps[MS_SPLIT].bytes_copied,
+             m->steps[MS_CONTIG].bytes_copied, m->bytes_copied_total);
+    ck_assert_str_eq(out, want);
+    ck_assert_str_eq(out + strlen(out) - 3, "128"); /* 32 floats: the one copy */
+
+    ck_assert_int_eq(
+        expand(&c, "{storage Q} {storage Q_heads} {contiguous Q_heads}", out, sizeof out, err), 0);
+    snprintf(want, sizeof want, "S%d S%d not contiguous", m->t[MT_Q]->st->id, m->t[MT_Q]->st->id);
+    ck_assert_str_eq(out, want);
+
+    ck_assert_int_eq(
+        expand(&c,
+               "{{literal}} {kv llama-2-70b fp16} {kv llama-2-70b fp16 mha} {ratio llama-2-70b}",
+               out, sizeof out, err),
+        0);
+    ck_assert_str_eq(out, "{literal} 327,680 2,621,440 8");
+    ck_assert_int_eq(
+        expand(
+            &c,
+            "{preset llama-2-7b d_model} = {preset llama-2-7b heads} x {preset llama-2-7b d_head}",
+            out, sizeof out, err),
+        0);
+    ck_assert_str_eq(out, "4096 = 32 x 128");
+    ck_assert_int_eq(expand(&c, "{sliceproof 1}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "0 over 16 numbers");
+    ck_assert_int_eq(expand(&c, "{error view merged}", out, sizeof out, err), 0);
+    ck_assert(strstr(out, "view size is not compatible") != NULL);
+    ck_assert_int_eq(expand(&c, "{error config d_model=10 heads=4}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "--heads 4: d_model 10 is not divisible by 4 (try 1, 2, 5 or 10)");
+    ck_assert_int_eq(expand(&c, "{row attn 0,0,0}", out, sizeof out, err), 0);
+    ck_assert(strstr(out, "(sum 1)") != NULL);
+    ck_assert_int_eq(expand(&c, "{wrongrow 0 1}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "features 4..7 of token 0 'the' (its head 1)");
+    mha_free(m);
+
+    MhaConfig g = c;
+    g.d_model = 16, g.heads = 4, g.kv_heads = 2;
+    ck_assert_int_eq(expand(&g, "{groupmap} | {tilemap} | {kvhead 3} | {strides K_expand}", out,
+                            sizeof out, err),
+                     0);
+    ck_assert_str_eq(
+        out, "q0 q1 -> kv0, q2 q3 -> kv1 | q0 q2 -> kv0, q1 q3 -> kv1 | 1 | (32, 4, 0, 8, 1)");
+}
+END_TEST
+
+START_TEST(bad_expressions_are_errors)
+{
+    MhaConfig c = mha_config_default();
+    char out[256], err[300];
+    ck_assert_int_eq(expand(&c, "{shape Q_hedas}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "unknown tensor 'Q_hedas' in {shape} (did you mean 'Q_heads'?)");
+    ck_assert_int_eq(expand(&c, "{strieds Q}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "unknown expression '{strieds}' (did you mean '{strides}'?)");
+    ck_assert_int_eq(expand(&c, "{offset Q_heads 0,9,0,0}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "index '0,9,0,0' is outside Q_heads (1, 2, 4, 4)");
+    ck_assert_int_eq(expand(&c, "{offset Q_heads 0,1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "open {shape Q", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "close }", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{kv llama-9 fp16}", out, sizeof out, err), -1);
+    ck_assert(strstr(err, "unknown preset") != NULL);
+    ck_assert_int_eq(expand(&c, "{kv llama-2-70b fp64}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{error view Q}", out, sizeof out, err), -1); /* Q can be viewed */
+    ck_assert_int_eq(expand(&c, "{kvhead 7}", out, sizeof out, err), -1);
+}
+END_TEST
+
+/* Every page of every built-in lesson: checks clean, and draws at 80x24 and
+ * 120x40 with nothing clipped, the header and some of its text on screen. */
+START_TEST(every_builtin_lesson_checks_and_fits)
+{
+    int lessons = 0, pages = 0;
+    for (const ContentFile *f = content_files; f->path; f++) {
+        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson")) continue;
+        LessonErrors e = {0};
+        Lesson *l = lesson_parse(f->path, f->text, f->len, &e);
+        ck_assert_msg(l != NULL, "%s", e.msg[0]);
+        ck_assert_msg(lesson_check(l, &P, &e) == 0, "%s", e.msg[0]);
+        lessons++;
+        for (int p = 0; p < l->npages; p++) {
+            char err[300];
+            Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
+            ck_assert_ptr_nonnull(m);
+            LessonPageText t;
+            ck_assert_int_eq(lesson_page_text(l, p, m, &P, &t, err, sizeof err), 0);
+            static const int sz[][2] = {{80, 24}, {120, 40}};
+            for (int k = 0; k < 2; k++) {
+                Canvas *c = canvas_new(sz[k][0], sz[k][1]);
+                LessonView v = {.revealed = 1};
+                ck_assert_msg(lesson_draw(c, l, p, &t, m, &v) == 0, "%s page %d clipped at %dx%d",
+                              l->path, p + 1, sz[k][0], sz[k][1]);
+                ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title",
+                              l->path, p + 1);
+                /* The picture pane of a narrow terminal draws too. */
+                v.pane = 1;
+                lesson_draw(c, l, p, &t, m, &v);
+                canvas_free(c);
+            }
+            pages++;
+            lesson_text_free(&t);
+            mha_free(m);
+        }
+        lesson_free(l);
+    }
+    ck_assert_int_eq(lessons, 7);
+    ck_assert_int_ge(pages, 35);
+}
+END_TEST
+
+START_TEST(lessons_have_no_typed_engine_numbers)
+{
+    /* Strides and shapes must come from {expressions}: a literal tuple of
+     * three or more numbers like "(32, 8, 4, 1)" in lesson text is a shape or
+     * strides typed in ("transpose(1, 2)" names dimensions: fine). */
+    for (const ContentFile *f = content_files; f->path; f++) {
+        if (strncmp(f->path, "lessons/", 8) || !strstr(f->path, ".lesson")) continue;
+        for (const char *s = f->text; (s = strchr(s, '(')); s++) {
+            int a, b, c;
+            ck_assert_msg(sscanf(s, "(%d, %d, %d", &a, &b, &c) != 3, "%s: typed tuple near '%.20s'",
+                          f->path, s);
+        }
+    }
+}
+END_TEST
+
+START_TEST(load_by_name_number_and_env)
+{
+    char *text = NULL, path[512], err[300];
+    size_t len;
+    ck_assert_int_eq(lesson_load_text("2", &text, &len, path, sizeof path, err, sizeof err), 0);
+    ck_assert_str_eq(path, "lessons/02-heads.lesson");
+    free(text);
+    ck_assert_int_eq(
+        lesson_load_text("07-failures", &text, &len, path, sizeof path, err, sizeof err), 0);
+    free(text);
+    ck_assert_int_eq(lesson_load_text("nope", &text, &len, path, sizeof path, err, sizeof err), -1);
+    ck_assert(strstr(err, "nope") != NULL);
+
+    char dir[] = "/tmp/mhaviz-lessons-XXXXXX";
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    char file[600];
+    snprintf(file, sizeof file, "%s/my.lesson", dir);
+    FILE *fp = fopen(file, "w");
+    fputs("@title Mine\n@page P\nHi.\n", fp);
+    fclose(fp);
+    setenv("MHAVIZ_LESSONS", dir, 1);
+    char **paths;
+    int n = lesson_list(&paths, err, sizeof err);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(paths[0], file);
+    lesson_list_free(paths, n);
+    ck_assert_int_eq(lesson_load_text("my", &text, &len, path, sizeof path, err, sizeof err), 0);
+    ck_assert_str_eq(path, file);
+    free(text);
+    unsetenv("MHAVIZ_LESSONS");
+    n = lesson_list(&paths, err, sizeof err);
+    ck_assert_int_eq(n, 7);
+    lesson_list_free(paths, n);
+    unlink(file);
+    rmdir(dir);
+}
+END_TEST
+
+/* The bad corpus through the binary: exit 2 and the expected file:line. */
+START_TEST(check_command_on_bad_corpus)
+{
+    static const struct {
+        const char *file, *want;
+    } bad[] = {
+        {"unknown-directive", ":4: unknown directive '@stpe' (did you mean '@step'?)"},
+        {"bad-config-key", ":2: @config: unknown key 'heds' (did you mean 'heads'?)"},
+        {"bad-config-value", ":3: @config: --heads 3: d_model 8 is not divisible by 3"},
+        {"unterminated", ":4: @code block is not closed"},
+        {"empty", ":1: empty lesson"},
+        {"binary", ":3: binary data"},
+        {"bad-utf8", ":3: invalid UTF-8"},
+        {"bad-expression", ":3: unknown tensor 'Q_hedas'"},
+        {"bad-inspect", ":4: @inspect 0,9,0,0 is outside"},
+        {"too-long", ":2: page 'Too much' does not fit at 80x24"},
+        {"text-before-page", ":1: text before the first @page"},
+    };
+    static char out[8192];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char args[300], want[300];
+        snprintf(args, sizeof args, "lesson --check tests/lessons-bad/%s.lesson", bad[i].file);
+        ck_assert_msg(tu_run(args, out, sizeof out) == 2, "%s: %s", bad[i].file, out);
+        snprintf(want, sizeof want, "tests/lessons-bad/%s.lesson%s", bad[i].file, bad[i].want);
+        ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "%s:\n got  %s\n want %s", bad[i].file,
+                      out, want);
+    }
+    /* A 1 MB line, generated here rather than committed. */
+    char file[] = "/tmp/mhaviz-big-XXXXXX";
+    int fd = mkstemp(file);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("@title Big\n@page P\n", f);
+    for (int i = 0; i < (1 << 20); i++)
+        fputc('x', f);
+    fputs("\n", f);
+    fclose(f);
+    char args[300], want[300];
+    snprintf(args, sizeof args, "lesson --check %s", file);
+    ck_assert_int_eq(tu_run(args, out, sizeof out), 2);
+    snprintf(want, sizeof want, "%s:3: line is 1048576 bytes long", file);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "got %s", out);
+    unlink(file);
+    /* Stops at the first bad file, after the good ones. */
+    ck_assert_int_eq(
+        tu_run("lesson --check lessons/01-pipeline.lesson tests/lessons-bad/empty.lesson "
+               "tests/lessons-bad/binary.lesson",
+               out, sizeof out),
+        2);
+    ck_assert(strstr(out, "01-pipeline.lesson: ok") && strstr(out, "empty.lesson:1:") &&
+              !strstr(out, "binary"));
+    ck_assert_int_eq(tu_run("lesson --check /nonexistent.lesson", out, sizeof out), 1);
+}
+END_TEST
+
+START_TEST(check_command_on_every_lesson)
+{
+    static char out[8192];
+    ck_assert_int_eq(tu_run("lesson --check", out, sizeof out), 0);
+    ck_assert(strstr(out, "07-failures.lesson: ok") != NULL);
+    ck_assert_int_eq(tu_run("lesson --check lessons/*.lesson", out, sizeof out), 0);
+    ck_assert_int_eq(tu_run("lesson --list", out, sizeof out), 0);
+    ck_assert(strstr(out, "02-heads") != NULL);
+    ck_assert_int_eq(tu_run("lesson --frames 2 --page 2 --cols 80 --rows 24", out, sizeof out), 0);
+    ck_assert(strstr(out, "d_model = heads x d_head") != NULL);
+    ck_assert(strstr(out, "4096 = 32 heads x 128") != NULL);
+    ck_assert_int_eq(tu_run("lesson --frames 2 --page 99", out, sizeof out), 2);
+    ck_assert_int_eq(tu_run("lesson --frames nope", out, sizeof out), 1);
+    ck_assert_int_eq(tu_run("lesson --check --bogus", out, sizeof out), 2);
+}
+END_TEST
+
+static Suite *lesson_suite(void)
+{
+    Suite *s = suite_create("lesson");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 120);
+    tcase_add_test(tc, parses_structure);
+    tcase_add_test(tc, variants_picture);
+    tcase_add_test(tc, errors_name_file_and_line);
+    tcase_add_test(tc, every_error_is_listed);
+    tcase_add_test(tc, binary_utf8_and_long_lines);
+    tcase_add_test(tc, suggestions);
+    tcase_add_test(tc, expressions_come_from_the_engine);
+    tcase_add_test(tc, bad_expressions_are_errors);
+    tcase_add_test(tc, every_builtin_lesson_checks_and_fits);
+    tcase_add_test(tc, lessons_have_no_typed_engine_numbers);
+    tcase_add_test(tc, load_by_name_number_and_env);
+    tcase_add_test(tc, check_command_on_bad_corpus);
+    tcase_add_test(tc, check_command_on_every_lesson);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lesson_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

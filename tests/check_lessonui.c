@@ -1,0 +1,245 @@
+/* check_lessonui.c - the lesson screens (src/lessonui.c) driven without a
+ * terminal: keys in, flags and canvases out. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lessonui.h"
+#include "progress.h"
+
+static char tmpdir[256];
+static Ui ui;
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-lessonui-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    setenv("XDG_STATE_HOME", tmpdir, 1);
+    unsetenv("MHAVIZ_LESSONS");
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = mha_config_default();
+    char err[200];
+    ui.mha = mha_run(&ui.cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(ui.mha);
+}
+
+static void teardown(void)
+{
+    mha_free(ui.mha);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+    unsetenv("MHAVIZ_LESSONS");
+}
+
+static int shows(Screen *s, int w, int h, const char *text)
+{
+    Canvas *c = canvas_new(w, h);
+    s->draw(s, &ui, c);
+    int r = canvas_contains(c, text);
+    canvas_free(c);
+    return r;
+}
+
+/* As tui.c does: the status lasts until the next key. */
+static int press(Screen *s, int key)
+{
+    ui.status[0] = 0;
+    return s->key(s, &ui, key);
+}
+
+START_TEST(menu_opens_lessons_and_marks_progress)
+{
+    Screen *m = lessons_open(&ui);
+    ck_assert_ptr_nonnull(m);
+    ck_assert(shows(m, 80, 24, "1. The pipeline end to end"));
+    ck_assert(shows(m, 80, 24, "7. Failure modes"));
+    ck_assert(shows(m, 80, 24, "0/6"));
+    ck_assert(shows(m, 60, 20, "enlarge to 80x24"));
+    ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
+    Screen *p = ui.push;
+    ck_assert_ptr_nonnull(p);
+    ck_assert(shows(p, 80, 24, "2. Heads are views  1/6  The candy bar"));
+    ck_assert(shows(p, 120, 40, "The candy bar"));
+    ck_assert(shows(p, 120, 40, "step 1/10")); /* the scene beside the text */
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "2/6  d_model = heads x d_head"));
+    /* The menu sees the finished page, and so does the next run. */
+    ck_assert(shows(m, 80, 24, "1/6"));
+    Progress pr;
+    progress_load(&pr, 0);
+    ck_assert(progress_done(&pr, "02-heads", 0));
+    /* The question pauses: first Space shows the answer, the second goes on. */
+    ck_assert(shows(p, 80, 24, "(Space shows the answer)"));
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "64: d_model / heads"));
+    ck_assert_int_eq(press(p, UI_K_PGDN), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "3/6"));
+    ck_assert_int_eq(press(p, UI_K_PGUP), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "2/6"));
+    /* Narrow: Tab shows the picture alone. */
+    ck_assert_int_eq(press(p, UI_K_TAB), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Tab text"));
+    ck_assert(!shows(p, 80, 24, "d_model = heads x d_head"));
+    press(p, UI_K_TAB);
+    /* ? lists the keys, from the key table. */
+    ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
+    ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
+    ck_assert_int_eq(press(ui.push, 'q'), UI_BACK);
+    ui.push->free(ui.push);
+    ui.push = NULL;
+    /* To the end: the last page closes the lesson. */
+    ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its question */
+    ck_assert_int_eq(press(p, ' '), UI_BACK | UI_REDRAW);
+    ck_assert(strstr(ui.status, "lesson finished") != NULL);
+    p->free(p);
+    ck_assert_int_eq(press(m, 'q'), UI_BACK);
+    m->free(m);
+}
+END_TEST
+
+START_TEST(reload_picks_up_edits)
+{
+    char file[400];
+    snprintf(file, sizeof file, "%s/teach.lesson", tmpdir);
+    FILE *f = fopen(file, "w");
+    fputs("@title Mine\n@page First\nOld words, {d_head}.\n", f);
+    fclose(f);
+    Screen *p = lesson_open(&ui, file);
+    ck_assert_ptr_nonnull(p);
+    ck_assert(shows(p, 80, 24, "Old words, 4."));
+    f = fopen(file, "w");
+    fputs("@title Mine\n@page First\n@config d_model=16 heads=2\nNew words, {d_head}.\n", f);
+    fclose(f);
+    ck_assert_int_eq(press(p, 'r'), UI_REDRAW);
+    ck_assert(strstr(ui.status, "reloaded") != NULL);
+    ck_assert(shows(p, 80, 24, "New words, 8."));
+    /* A broken edit keeps the page and says where. */
+    f = fopen(file, "w");
+    fputs("@title Mine\n@page First\n@shwo split\n", f);
+    fclose(f);
+    press(p, 'r');
+    ck_assert_msg(strstr(ui.status, "not reloaded:") && strstr(ui.status, "teach.lesson:3:"), "%s",
+                  ui.status);
+    ck_assert(shows(p, 80, 24, "New words, 8."));
+    /* An expression that fails after an edit: shown on the page, no crash. */
+    f = fopen(file, "w");
+    fputs("@title Mine\n@page First\nBad {shape nope}.\n", f);
+    fclose(f);
+    press(p, 'r');
+    ck_assert(shows(p, 80, 24, "teach.lesson:3: unknown tensor 'nope'"));
+    p->free(p);
+    /* Opening a lesson that cannot be read: NULL and the reason. */
+    ck_assert_ptr_null(lesson_open(&ui, "/nonexistent.lesson"));
+    ck_assert(strstr(ui.status, "nonexistent") != NULL);
+}
+END_TEST
+
+START_TEST(mhaviz_lessons_dir_replaces_the_list)
+{
+    char file[400];
+    snprintf(file, sizeof file, "%s/01-own.lesson", tmpdir);
+    FILE *f = fopen(file, "w");
+    fputs("@title A teacher's lesson\n@page P\nHello.\n", f);
+    fclose(f);
+    snprintf(file, sizeof file, "%s/02-broken.lesson", tmpdir);
+    f = fopen(file, "w");
+    fputs("@title Broken\n@pgae P\n", f);
+    fclose(f);
+    setenv("MHAVIZ_LESSONS", tmpdir, 1);
+    Screen *m = lessons_open(&ui);
+    ck_assert(shows(m, 80, 24, "A teacher's lesson"));
+    ck_assert(!shows(m, 80, 24, "Heads are views"));
+    ck_assert(shows(m, 80, 24, "cannot be opened"));
+    press(m, 'j');
+    ck_assert(shows(m, 80, 24, "02-broken.lesson:2: unknown directive '@pgae'"));
+    ck_assert_int_eq(press(m, UI_K_ENTER), UI_REDRAW); /* refused, reason in the status */
+    ck_assert(strstr(ui.status, "02-broken.lesson:2:") != NULL);
+    m->free(m);
+}
+END_TEST
+
+START_TEST(variants_side_by_side)
+{
+    Screen *v = variants_open(&ui);
+    ck_assert(shows(v, 80, 24, "MHA  kv_heads 2"));
+    ck_assert(shows(v, 80, 24, "needs a kv_heads")); /* heads 2: no GQA in between */
+    ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
+    ck_assert_int_eq(ui.cfg.heads, 4);
+    ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
+    ck_assert(shows(v, 80, 24, "q0 q1 -> kv0"));
+    ck_assert(shows(v, 80, 24, "q0 q1 q2 q3 -> kv0")); /* MQA */
+    ck_assert(shows(v, 80, 24, "0 bytes copied"));
+    ck_assert(shows(v, 120, 40, "storage S"));
+    MhaConfig c = ui.cfg;
+    c.d_model = 24, c.heads = 12, c.kv_heads = 12;
+    ck_assert_int_eq(ui_set_config(&ui, &c), 0);
+    ck_assert(shows(v, 80, 24, "GQA  kv_heads 2")); /* still a divisor of 12: kept */
+    ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
+    ck_assert(shows(v, 80, 24, "GQA  kv_heads 3"));
+    ck_assert_int_eq(ui.cfg.kv_heads, 3); /* live: the configuration follows */
+    ck_assert_int_eq(press(v, UI_K_LEFT), UI_REDRAW);
+    ck_assert_int_eq(press(v, UI_K_LEFT), UI_REDRAW); /* wraps: 2 -> 6 */
+    ck_assert(shows(v, 80, 24, "GQA  kv_heads 6"));
+    ck_assert(shows(v, 80, 24, "... "));
+    ck_assert_int_eq(press(v, 'q'), UI_BACK);
+    v->free(v);
+}
+END_TEST
+
+START_TEST(kv_calculator_screen)
+{
+    Screen *k = kvcalc_open(&ui);
+    ck_assert(shows(k, 80, 24, "Transformer base"));
+    for (int i = 0; i < 3; i++)
+        press(k, 'j');
+    ck_assert(shows(k, 80, 24, "Llama 2 70B"));
+    ck_assert(shows(k, 80, 24, "2 x 80 x 8 x 128 x 16/8 = 327,680 B/token"));
+    ck_assert(shows(k, 80, 24, "2,621,440")); /* MHA: 8x */
+    ck_assert(shows(k, 80, 24, "context 4,096"));
+    press(k, '+');
+    ck_assert(shows(k, 80, 24, "context 8,192"));
+    press(k, 'd'); /* bf16 */
+    press(k, 'd'); /* fp8 */
+    ck_assert(shows(k, 80, 24, "dtype fp8"));
+    ck_assert(shows(k, 80, 24, "163,840 B/token"));
+    press(k, 'B');
+    ck_assert(shows(k, 80, 24, "batch 2"));
+    press(k, 'k');
+    press(k, 'k');
+    press(k, 'k');
+    press(k, 'k'); /* wraps to falcon-7b */
+    ck_assert(shows(k, 80, 24, "Falcon 7B"));
+    ck_assert(shows(k, 80, 24, "num_kv_heads trap"));
+    ck_assert_int_eq(press(k, 'q'), UI_BACK);
+    k->free(k);
+}
+END_TEST
+
+static Suite *lessonui_suite(void)
+{
+    Suite *s = suite_create("lessonui");
+    TCase *tc = tcase_create("screens");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, menu_opens_lessons_and_marks_progress);
+    tcase_add_test(tc, reload_picks_up_edits);
+    tcase_add_test(tc, mhaviz_lessons_dir_replaces_the_list);
+    tcase_add_test(tc, variants_side_by_side);
+    tcase_add_test(tc, kv_calculator_screen);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(lessonui_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,179 @@
+/* check_progress.c - lesson progress (src/progress.c): format, corrupt and
+ * unreadable files, --no-save. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "progress.h"
+#include "state.h"
+
+static char tmpdir[256];
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-progress-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    setenv("XDG_STATE_HOME", tmpdir, 1);
+}
+
+static void teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static char *slurp(const char *name)
+{
+    char *out = NULL, err[200];
+    size_t len;
+    int r = state_read(name, &out, &len, err, sizeof err);
+    return r == 0 ? out : NULL;
+}
+
+START_TEST(format_round_trips)
+{
+    Progress p, q;
+    memset(&p, 0, sizeof p);
+    p.no_save = 1;
+    progress_mark(&p, "02-heads", 0);
+    progress_mark(&p, "02-heads", 2);
+    progress_mark(&p, "07-failures", 63);
+    char *text = progress_format(&p);
+    ck_assert_str_eq(text, "# mhaviz lesson progress v1\n02-heads 1,3\n07-failures 64\n");
+    char err[200];
+    memset(&q, 0, sizeof q);
+    ck_assert_int_eq(progress_parse(&q, text, err, sizeof err), 0);
+    ck_assert(progress_done(&q, "02-heads", 0) && !progress_done(&q, "02-heads", 1) &&
+              progress_done(&q, "02-heads", 2));
+    ck_assert_int_eq(progress_count(&q, "07-failures"), 1);
+    ck_assert_int_eq(progress_count(&q, "01-pipeline"), 0);
+    free(text);
+    /* Out of range pages and odd names are ignored, never a crash. */
+    ck_assert_int_eq(progress_mark(&p, "../x", 1), 0);
+    ck_assert_int_eq(progress_mark(&p, "02-heads", 64), 0);
+    ck_assert_int_eq(progress_mark(&p, "02-heads", -1), 0);
+}
+END_TEST
+
+START_TEST(saves_and_loads)
+{
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert_int_eq(p.n, 0);
+    ck_assert_str_eq(p.warning, "");
+    ck_assert_int_eq(progress_mark(&p, "02-heads", 1), 0);
+    char *text = slurp(PROGRESS_FILE);
+    ck_assert_ptr_nonnull(text);
+    ck_assert_str_eq(text, "# mhaviz lesson progress v1\n02-heads 2\n");
+    free(text);
+    Progress q;
+    progress_load(&q, 0);
+    ck_assert(progress_done(&q, "02-heads", 1));
+}
+END_TEST
+
+START_TEST(no_save_writes_nothing)
+{
+    Progress p;
+    progress_load(&p, 1);
+    progress_mark(&p, "02-heads", 0);
+    ck_assert(progress_done(&p, "02-heads", 0));
+    ck_assert_ptr_null(slurp(PROGRESS_FILE));
+}
+END_TEST
+
+START_TEST(corrupt_file_is_reported_kept_and_replaced)
+{
+    static const char *bad[] = {"garbage\n", "# mhaviz lesson progress v1\n02-heads one,two\n",
+                                "# mhaviz lesson progress v1\n02-heads 99\n", ""};
+    char err[200];
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(state_write(PROGRESS_FILE, bad[i], strlen(bad[i]), err, sizeof err), 0);
+        Progress p;
+        progress_load(&p, 0);
+        ck_assert_msg(strstr(p.warning, "corrupt") != NULL, "case %zu: '%s'", i, p.warning);
+        ck_assert(strstr(p.warning, "progress.bad") != NULL);
+        ck_assert_int_eq(p.n, 0);
+        char *kept = slurp(PROGRESS_FILE ".bad");
+        ck_assert_ptr_nonnull(kept);
+        ck_assert_str_eq(kept, bad[i]);
+        free(kept);
+        /* The next save writes a good file. */
+        ck_assert_int_eq(progress_mark(&p, "01-pipeline", 0), 0);
+        Progress q;
+        progress_load(&q, 0);
+        ck_assert_str_eq(q.warning, "");
+        ck_assert(progress_done(&q, "01-pipeline", 0));
+    }
+    /* Binary data. */
+    static const char bin[] = "# mhaviz lesson progress v1\n\0\x01\x02";
+    ck_assert_int_eq(state_write(PROGRESS_FILE, bin, sizeof bin - 1, err, sizeof err), 0);
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert(strstr(p.warning, "binary") != NULL);
+}
+END_TEST
+
+START_TEST(unreadable_file_turns_saving_off)
+{
+    char dir[400], buf[300];
+    ck_assert_int_eq(state_dir(buf, sizeof buf, 1, dir, sizeof dir), 0);
+    snprintf(dir, sizeof dir, "%s/%s", buf, PROGRESS_FILE);
+    ck_assert_int_eq(mkdir(dir, 0700), 0); /* a directory where the file should be */
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert(strstr(p.warning, "not saved") != NULL);
+    ck_assert_int_eq(p.no_save, 1);
+    ck_assert_int_eq(progress_mark(&p, "02-heads", 0), 0); /* kept in memory only */
+    ck_assert(progress_done(&p, "02-heads", 0));
+    struct stat sb;
+    ck_assert_int_eq(stat(dir, &sb), 0);
+    ck_assert(S_ISDIR(sb.st_mode)); /* untouched */
+}
+END_TEST
+
+START_TEST(failed_save_is_reported_once)
+{
+    Progress p;
+    progress_load(&p, 0);
+    /* The state dir becomes unusable after loading. */
+    char file[400];
+    snprintf(file, sizeof file, "%s/notadir", tmpdir);
+    FILE *f = fopen(file, "w");
+    fclose(f);
+    setenv("XDG_STATE_HOME", file, 1);
+    ck_assert_int_eq(progress_mark(&p, "02-heads", 0), -1);
+    ck_assert(strstr(p.warning, "progress not saved") != NULL);
+    p.warning[0] = 0;
+    ck_assert_int_eq(progress_mark(&p, "02-heads", 1), 0); /* saving is off now: quiet */
+    ck_assert_str_eq(p.warning, "");
+    setenv("XDG_STATE_HOME", tmpdir, 1);
+}
+END_TEST
+
+static Suite *progress_suite(void)
+{
+    Suite *s = suite_create("progress");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_test(tc, format_round_trips);
+    tcase_add_test(tc, saves_and_loads);
+    tcase_add_test(tc, no_save_writes_nothing);
+    tcase_add_test(tc, corrupt_file_is_reported_kept_and_replaced);
+    tcase_add_test(tc, unreadable_file_turns_saving_off);
+    tcase_add_test(tc, failed_save_is_reported_once);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(progress_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

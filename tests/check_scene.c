@@ -1,0 +1,835 @@
+/* check_scene.c - every walkthrough frame, drawn from a real run and read back. */
+#include <check.h>
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "canvas.h"
+#include "mha.h"
+#include "scene.h"
+#include "scene_util.h"
+
+static Mha *run_default(void)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+static Canvas *draw(const Mha *m, const SceneState *s, int w, int h)
+{
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    scene_draw(c, 0, 0, w, h, m, s);
+    return c;
+}
+
+static Canvas *draw_step(const Mha *m, int step, int w, int h)
+{
+    SceneState s = scene_state_default();
+    s.step = step;
+    return draw(m, &s, w, h);
+}
+
+/* Whitespace-separated words of an ASCII row, with their columns. */
+typedef struct Tok {
+    int col;
+    char text[32];
+} Tok;
+
+static int tokens(const char *row, Tok *out, int max)
+{
+    int n = 0;
+    for (int i = 0; row[i] && n < max;) {
+        if (row[i] == ' ') {
+            i++;
+            continue;
+        }
+        int j = i;
+        while (row[j] && row[j] != ' ')
+            j++;
+        out[n].col = i;
+        snprintf(out[n].text, sizeof out[n].text, "%.*s", j - i, row + i);
+        n++;
+        i = j;
+    }
+    return n;
+}
+
+static int is_int(const char *s)
+{
+    if (!*s) return 0;
+    for (; *s; s++)
+        if (!isdigit((unsigned char)*s)) return 0;
+    return 1;
+}
+
+/* The candy bar under the "memory S" title: the offsets in drawing order,
+ * each with the style of its cell.  Returns how many. */
+static int candy_offsets(const Canvas *c, long *off, int *style, int max)
+{
+    char buf[1024];
+    int y = su_find_row(c, "memory S", 0), n = 0;
+    ck_assert_int_ge(y, 0);
+    for (y++; y < c->h; y++) {
+        Tok t[128];
+        int k = tokens(su_row(c, y, buf, sizeof buf), t, 128);
+        if (k == 0 || !is_int(t[0].text)) break;
+        for (int i = 0; i < k && n < max; i++) {
+            if (!is_int(t[i].text)) continue; /* a value (has a '.') */
+            off[n] = strtol(t[i].text, NULL, 10);
+            style[n] = canvas_at(c, t[i].col, y)->style;
+            n++;
+        }
+    }
+    return n;
+}
+
+/* ---- each step shows its code, shape and strides ----------------------- */
+
+START_TEST(test_steps_show_code_shape_strides)
+{
+    Mha *m = run_default();
+    for (int i = 0; i < MS_COUNT; i++) {
+        Canvas *c = draw_step(m, i, 80, 24);
+        const MhaStep *st = &m->steps[i];
+        const Tensor *out = m->t[st->output];
+        char want[128];
+        ck_assert_msg(canvas_contains(c, st->code), "step %d: code '%s'", i, st->code);
+        tensor_fmt_dims(want, sizeof want, out->ndim, out->shape);
+        ck_assert_msg(canvas_contains(c, want), "step %d: shape %s", i, want);
+        tensor_fmt_strides(want, sizeof want, out);
+        ck_assert_msg(canvas_contains(c, want), "step %d: strides %s", i, want);
+        if (st->n_inputs > 0) {
+            const Tensor *in = m->t[st->inputs[0]];
+            tensor_fmt_dims(want, sizeof want, in->ndim, in->shape);
+            ck_assert_msg(canvas_contains(c, want), "step %d: shape before %s", i, want);
+            tensor_fmt_strides(want, sizeof want, in);
+            ck_assert_msg(canvas_contains(c, want), "step %d: strides before %s", i, want);
+            snprintf(want, sizeof want, "S%d \xe2\x86\x92 S%d", in->st->id, out->st->id);
+            ck_assert_msg(canvas_contains(c, want), "step %d: storage %s", i, want);
+        }
+        snprintf(want, sizeof want, "step %d/%d", i, MS_COUNT - 1);
+        ck_assert(canvas_contains(c, want));
+        /* the current program line is marked, and exactly one */
+        int marked = 0;
+        for (int y = 1; y <= 6; y++)
+            marked += canvas_at(c, 0, y)->ch == 0x25B6;
+        ck_assert_int_eq(marked, 1);
+        ck_assert_int_gt(su_count_style(c, ST_CODE_HI, NULL, NULL), 0);
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* ---- the candy bar: Q's storage, offsets 0..31, coloured by head ---------- */
+
+START_TEST(test_candy_bar_offsets_and_heads)
+{
+    Mha *m = run_default();
+    const int steps[] = {MS_PROJECT, MS_SPLIT, MS_HEADS};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++) {
+        Canvas *c = draw_step(m, steps[k], 80, 24);
+        long off[64];
+        int style[64];
+        int n = candy_offsets(c, off, style, 64);
+        const Tensor *q = m->t[MT_Q];
+        ck_assert_int_eq(n, (int)q->st->n); /* 32: every float of Q's storage */
+        ck_assert_int_eq(n, 32);
+        ck_assert(canvas_contains(c, "memory S"));
+        for (int i = 0; i < n; i++) {
+            ck_assert_int_eq(off[i], i);
+            if (steps[k] == MS_PROJECT) {
+                ck_assert_int_eq(style[i], ST_NORMAL); /* no heads yet */
+            } else {
+                int head = (int)((off[i] % m->cfg.d_model) / m->d_head);
+                ck_assert_msg(style[i] == (int)ST_HEAD(head), "step %d offset %ld: style %d",
+                              steps[k], off[i], style[i]);
+            }
+        }
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_candy_bar_values_are_the_storage)
+{
+    Mha *m = run_default();
+    Canvas *c = draw_step(m, MS_SPLIT, 80, 24);
+    char buf[1024], want[32];
+    int y = su_find_row(c, "memory S", 0);
+    /* at 80 columns the bar is one token per row, offset then value */
+    for (int r = 0; r < m->cfg.seq; r++) {
+        Tok t[64];
+        int k = tokens(su_row(c, y + 1 + r, buf, sizeof buf), t, 64);
+        ck_assert_int_eq(k, 2 * m->cfg.d_model);
+        for (int i = 0; i < m->cfg.d_model; i++) {
+            long o = (long)r * m->cfg.d_model + i;
+            ck_assert_int_eq(strtol(t[2 * i].text, NULL, 10), o);
+            snprintf(want, sizeof want, "%.2f", m->t[MT_Q]->st->data[o]);
+            if (!strcmp(want, "-0.00")) strcpy(want, "0.00");
+            ck_assert_str_eq(t[2 * i + 1].text, want);
+        }
+    }
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_public_candy_bar)
+{
+    Mha *m = run_default();
+    Canvas *c = canvas_new(80, 10);
+    int rows = scene_candy_bar(c, 0, 0, 79, 10, m->t[MT_Q], 8, 2, 4, 5);
+    ck_assert_int_eq(rows, 5); /* title + 4 tokens */
+    int lx, ly;
+    ck_assert_int_gt(su_count_style(c, ST_LIT, &lx, &ly), 0);
+    char buf[256];
+    Tok t[64];
+    su_row(c, ly, buf, sizeof buf);
+    int k = tokens(buf + lx, t, 1);
+    ck_assert_int_eq(k, 1);
+    ck_assert_str_eq(t[0].text, "5");
+    /* offset 4 is head 1's first float */
+    int c4 = su_find_col(c, 1, " 4 ");
+    ck_assert_int_ge(c4, 0);
+    ck_assert_int_eq(canvas_at(c, c4 + 1, 1)->style, ST_HEAD1);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* ---- the copy counter ------------------------------------------------------ */
+
+START_TEST(test_bytes_copied_from_engine)
+{
+    Mha *m = run_default();
+    for (int i = 0; i < MS_COUNT; i++) {
+        Canvas *c = draw_step(m, i, 80, 24);
+        char want[64];
+        snprintf(want, sizeof want, "bytes copied: %zu", m->steps[i].bytes_copied);
+        ck_assert_msg(canvas_contains(c, want), "step %d: '%s'", i, want);
+        canvas_free(c);
+    }
+    /* the one real copy is step 8, and the engine counted it */
+    ck_assert_uint_gt(m->steps[MS_CONTIG].bytes_copied, 0);
+    ck_assert_uint_eq(m->steps[MS_SPLIT].bytes_copied, 0);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_contiguous_animation_counter_climbs)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    size_t bytes = m->steps[MS_CONTIG].bytes_copied;
+    char buf[1024];
+    s.step = MS_CONTIG;
+    ck_assert(scene_step_animates(MS_CONTIG));
+    s.anim = 0.5;
+    Canvas *c = draw(m, &s, 80, 24);
+    su_row(c, 0, buf, sizeof buf);
+    char *p = strstr(buf, "bytes copied: ");
+    ck_assert_ptr_nonnull(p);
+    long shown = strtol(p + strlen("bytes copied: "), NULL, 10);
+    ck_assert_int_gt(shown, 0);
+    ck_assert_int_lt(shown, (long)bytes);
+    /* the new buffer is half filled: empty cells are drawn as a dim dot */
+    ck_assert(canvas_contains(c, "\xc2\xb7"));
+    canvas_free(c);
+    s.anim = 0.0;
+    c = draw(m, &s, 80, 24);
+    ck_assert(canvas_contains(c, "bytes copied: 0"));
+    canvas_free(c);
+    s.anim = 1.0; /* outside [0, 1): the final frame */
+    c = draw(m, &s, 80, 24);
+    snprintf(buf, sizeof buf, "bytes copied: %zu", bytes);
+    ck_assert(canvas_contains(c, buf));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_split_animation_sweeps_colour_not_cells)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    long off[64], off2[64];
+    int style[64], style2[64];
+    s.step = MS_SPLIT;
+    s.anim = 0.5;
+    Canvas *c = draw(m, &s, 80, 24);
+    int n = candy_offsets(c, off, style, 64);
+    ck_assert(canvas_contains(c, "bytes copied: 0"));
+    canvas_free(c);
+    s.anim = -1;
+    c = draw(m, &s, 80, 24);
+    int n2 = candy_offsets(c, off2, style2, 64);
+    canvas_free(c);
+    ck_assert_int_eq(n, n2);
+    for (int i = 0; i < n; i++)
+        ck_assert_int_eq(off[i], off2[i]);     /* the cells do not move */
+    ck_assert_int_eq(style[0], ST_HEAD0);      /* swept */
+    ck_assert_int_eq(style[n - 1], ST_NORMAL); /* not yet */
+    ck_assert_int_eq(style2[n - 1], ST_HEAD(1));
+    ck_assert(scene_step_animates(MS_SPLIT) && scene_step_animates(MS_HEADS));
+    ck_assert(!scene_step_animates(MS_SOFTMAX));
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_heads_animation_draws_every_value)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    s.step = MS_HEADS;
+    for (double a = 0; a < 1; a += 0.25) {
+        s.anim = a;
+        Canvas *c = draw(m, &s, 80, 24);
+        /* a value of the last head, last token, last dim is on screen */
+        int idx[4] = {0, m->cfg.heads - 1, m->cfg.seq - 1, m->d_head - 1};
+        char want[32];
+        snprintf(want, sizeof want, "%.2f", tensor_get(m->t[MT_Q_HEADS], idx));
+        ck_assert_msg(canvas_contains(c, want), "phase %.2f: %s", a, want);
+        ck_assert(canvas_contains(c, "bytes copied: 0"));
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* ---- layout: nothing clipped ----------------------------------------------- */
+
+/* Draws s into a canvas wider and taller than the frame: nothing may land
+ * outside it, the frame's last column stays blank (so no word runs into the
+ * edge), and no text is shortened with "...". */
+static void check_unclipped(const Mha *m, const SceneState *s, int w, int h, int allow_dots)
+{
+    Canvas *c = canvas_new(w + 10, h + 2);
+    char buf[2048];
+    scene_draw(c, 0, 0, w, h, m, s);
+    for (int y = 0; y < c->h; y++) {
+        for (int x = 0; x < c->w; x++) {
+            const Cell *cell = canvas_at(c, x, y);
+            if (x >= w - 1 || y >= h)
+                ck_assert_msg(cell->ch == ' ', "step %d view %d %dx%d: '%c' at %d,%d outside",
+                              s->step, s->view, w, h, canvas_ascii(cell->ch), x, y);
+        }
+        su_row(c, y, buf, sizeof buf);
+        /* a letter right against the frame's edge is a clipped word */
+        ck_assert(!(isalnum((unsigned char)buf[w - 2]) && isalnum((unsigned char)buf[w - 1])));
+        canvas_row(c, y, 0, buf, sizeof buf); /* UTF-8: a shade is not a '.' here */
+        if (!allow_dots)
+            ck_assert_msg(strstr(buf, "...") == NULL, "step %d view %d %dx%d row %d: %s", s->step,
+                          s->view, w, h, y, buf);
+    }
+    canvas_free(c);
+}
+
+START_TEST(test_nothing_clipped_default)
+{
+    Mha *m = run_default();
+    const int sizes[][2] = {{80, 24}, {200, 60}, {120, 40}};
+    for (size_t k = 0; k < 3; k++)
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+            s.inspect = 1;
+            s.cur[1] = 1, s.cur[2] = 1, s.cur[3] = 1;
+            check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+            s.status = "q quit  ? help  i inspect";
+            check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+        }
+    for (size_t k = 0; k < 3; k++) {
+        SceneState s = scene_state_default();
+        s.step = MS_SOFTMAX;
+        s.show_single = 1;
+        check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+        s.view = SV_WRONG_VIEW;
+        check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+        s.view = SV_NO_SCALE;
+        check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* GQA and MQA runs and a causal one: same promise at 80x24 and 200x60. */
+START_TEST(test_nothing_clipped_variants)
+{
+    const int cfgs[][3] = {{2, 1, 0}, {4, 2, 1}, {8, 2, 0}}; /* heads, kv_heads, causal */
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.causal = cfgs[k][2];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            check_unclipped(m, &s, 80, 24, 0);
+            check_unclipped(m, &s, 200, 60, 0);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
+/* A word is clipped when a row's text stops at the frame's edge mid-word; the
+ * test above must be able to see that: a deliberately long status. */
+START_TEST(test_clip_check_can_fail)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    Canvas *c = canvas_new(90, 26);
+    char buf[256];
+    s.status = "a status line far too long for eighty columns, so the frame has to shorten "
+               "it somewhere";
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    su_row(c, 23, buf, sizeof buf);
+    ck_assert_ptr_nonnull(strstr(buf, "...")); /* shortened, and it says so */
+    ck_assert_int_eq(buf[79], ' ');
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_big_config_clips_gracefully)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.seq = 16, cfg.d_model = 64, cfg.heads = 8, cfg.kv_heads = 2, cfg.batch = 2;
+    cfg.causal = 1;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    const int sizes[][2] = {{80, 24}, {200, 60}, {81, 25}};
+    for (size_t k = 0; k < 3; k++)
+        for (int i = 0; i < MS_COUNT; i++)
+            for (int v = 0; v < SV_COUNT; v++) {
+                SceneState s = scene_state_default();
+                s.step = i;
+                s.view = (SceneView)v;
+                s.inspect = 1;
+                s.show_single = 1;
+                for (int d = 0; d < 4; d++)
+                    s.cur[d] = 1000; /* clamped to the last element */
+                check_unclipped(m, &s, sizes[k][0], sizes[k][1], 1);
+            }
+    /* at 80x24 the heads-first view of 1024 floats says what it hides */
+    Canvas *c = draw_step(m, MS_HEADS, 80, 24);
+    ck_assert(canvas_contains(c, "hidden"));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* Narrow value cells drop decimals for the whole grid, never cell by cell. */
+START_TEST(test_values_share_decimals)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256], buf[1024];
+    cfg.batch = 3, cfg.seq = 7, cfg.d_model = 12, cfg.heads = 3, cfg.kv_heads = 3;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Canvas *c = draw_step(m, MS_BACK, 80, 24);
+    int y = su_find_row(c, "head 0", 0), rows = 0;
+    ck_assert_int_ge(y, 0);
+    for (int r = y + 1; r < y + 1 + cfg.seq; r++) {
+        Tok t[64];
+        int k = tokens(su_row(c, r, buf, sizeof buf), t, 64), dec = -1;
+        ck_assert_int_eq(k, 1 + cfg.d_model); /* the word and every value */
+        for (int i = 1; i < k; i++) {
+            const char *dot = strchr(t[i].text, '.');
+            int d = dot ? (int)strlen(dot + 1) : 0;
+            if (dec < 0) dec = d;
+            ck_assert_int_eq(d, dec);
+        }
+        rows++;
+    }
+    ck_assert_int_eq(rows, cfg.seq);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_enlarge_screen)
+{
+    Mha *m = run_default();
+    const int sizes[][2] = {{40, 10}, {79, 24}, {80, 23}, {12, 3}, {1, 1}};
+    for (size_t k = 0; k < 5; k++) {
+        char want[64];
+        Canvas *c = draw_step(m, MS_SPLIT, sizes[k][0], sizes[k][1]);
+        snprintf(want, sizeof want, "enlarge to 80x24 (now %dx%d)", sizes[k][0], sizes[k][1]);
+        if (sizes[k][0] >= 40) ck_assert_msg(canvas_contains(c, want), "%s", want);
+        ck_assert(!canvas_contains(c, "step 2/10"));
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* ---- inspect ----------------------------------------------------------------- */
+
+/* The "offset = ..." line for t at cur, written as the scene must. */
+static void offset_line(const Tensor *t, const int *cur, char *buf, size_t n)
+{
+    size_t k = (size_t)snprintf(buf, n, "offset = ");
+    for (int i = 0; i < t->ndim; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s%d\xc2\xb7%ld", i ? " + " : "", cur[i],
+                              t->strides[i]);
+    snprintf(buf + k, n - k, " = %zu", tensor_offset_of(t, cur));
+}
+
+/* Does a lit storage cell show offset `off`? */
+static int lit_shows(const Canvas *c, long off)
+{
+    char buf[1024];
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x < c->w; x++) {
+            Tok tk[1];
+            if (canvas_at(c, x, y)->style != ST_LIT ||
+                (x > 0 && canvas_at(c, x - 1, y)->style == ST_LIT))
+                continue;
+            su_row(c, y, buf, sizeof buf);
+            if (tokens(buf + x, tk, 1) == 1 && is_int(tk[0].text) &&
+                strtol(tk[0].text, NULL, 10) == off)
+                return 1;
+        }
+    return 0;
+}
+
+START_TEST(test_inspect_offset_and_lit_cell)
+{
+    Mha *m = run_default();
+    const int steps[] = {MS_SPLIT, MS_HEADS, MS_BACK, MS_CONTIG, MS_SCORES, MS_SOFTMAX};
+    const int curs[][4] = {{0, 2, 1, 3}, {0, 1, 2, 3}, {0, 3, 0, 0}, {0, 0, 1, 2}};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++)
+        for (size_t j = 0; j < 4; j++) {
+            SceneState s = scene_state_default();
+            s.step = steps[k];
+            s.inspect = 1;
+            memcpy(s.cur, curs[j], sizeof s.cur);
+            const Tensor *t = m->t[scene_inspect_tensor(&s)];
+            for (int d = 0; d < t->ndim; d++) /* the scene clamps to the shape */
+                if (s.cur[d] >= t->shape[d]) s.cur[d] = t->shape[d] - 1;
+            char want[256];
+            Canvas *c = draw(m, &s, 80, 24);
+            offset_line(t, s.cur, want, sizeof want);
+            ck_assert_msg(canvas_contains(c, want), "step %d: %s", steps[k], want);
+            /* the cursor is drawn, and the lit storage cell shows that offset */
+            ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
+            ck_assert_int_gt(su_count_style(c, ST_LIT, NULL, NULL), 0);
+            ck_assert_msg(lit_shows(c, (long)tensor_offset_of(t, s.cur)), "step %d", steps[k]);
+            if (steps[k] == MS_CONTIG) /* and where it is read from in the old storage */
+                ck_assert(lit_shows(c, (long)tensor_offset_of(m->t[MT_MERGED], s.cur)));
+            canvas_free(c);
+        }
+    /* the example of the brief: Q_split[0, 2, 1, 3] is offset 23 */
+    {
+        SceneState s = scene_state_default();
+        s.step = MS_SPLIT;
+        s.inspect = 1;
+        s.cur[1] = 2, s.cur[2] = 1, s.cur[3] = 3;
+        Canvas *c = draw(m, &s, 80, 24);
+        ck_assert(canvas_contains(c, "offset = 0\xc2\xb7"
+                                     "32 + 2\xc2\xb7"
+                                     "8 + 1\xc2\xb7"
+                                     "4 + 3\xc2\xb7"
+                                     "1 = 23"));
+        char buf[1024];
+        int y = su_find_row(c, "offset = ", 0);
+        canvas_row(c, y, 1, buf, sizeof buf); /* ASCII: the dot becomes '*' */
+        ck_assert_ptr_nonnull(strstr(buf, "offset = 0*32 + 2*8 + 1*4 + 3*1 = 23"));
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* On a run too big for the screen, the views scroll so the cursor and its
+ * storage cell stay visible. */
+START_TEST(test_inspect_scrolls_big_runs)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.seq = 16, cfg.d_model = 64, cfg.heads = 8, cfg.kv_heads = 8;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    const int steps[] = {MS_INPUT, MS_SPLIT,  MS_HEADS,  MS_SCORES, MS_SOFTMAX,
+                         MS_BACK,  MS_CONTIG, MS_CONCAT, MS_OUT};
+    const int curs[][4] = {{0, 15, 7, 7}, {0, 12, 6, 5}, {0, 15, 63, 0}};
+    for (size_t k = 0; k < sizeof steps / sizeof *steps; k++)
+        for (size_t j = 0; j < 3; j++) {
+            SceneState s = scene_state_default();
+            s.step = steps[k];
+            s.inspect = 1;
+            memcpy(s.cur, curs[j], sizeof s.cur);
+            const Tensor *t = m->t[scene_inspect_tensor(&s)];
+            for (int d = 0; d < t->ndim; d++)
+                if (s.cur[d] >= t->shape[d]) s.cur[d] = t->shape[d] - 1;
+            Canvas *c = draw(m, &s, 80, 24);
+            ck_assert_msg(su_count_style(c, ST_CURSOR, NULL, NULL) > 0,
+                          "step %d cur %zu: no cursor", steps[k], j);
+            ck_assert_msg(lit_shows(c, (long)tensor_offset_of(t, s.cur)), "step %d cur %zu: no lit",
+                          steps[k], j);
+            canvas_free(c);
+        }
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_inspect_tensor_per_step)
+{
+    SceneState s = scene_state_default();
+    const int want[MS_COUNT] = {MT_X,    MT_Q,        MT_Q_SPLIT, MT_Q_HEADS,       MT_SCORES,
+                                MT_ATTN, MT_HEAD_OUT, MT_MERGED,  MT_MERGED_CONTIG, MT_CONCAT,
+                                MT_OUT};
+    for (int i = 0; i < MS_COUNT; i++) {
+        s.step = i;
+        ck_assert_int_eq(scene_inspect_tensor(&s), want[i]);
+    }
+    s.view = SV_WRONG_VIEW;
+    ck_assert_int_eq(scene_inspect_tensor(&s), MT_Q_WRONG);
+    s.view = SV_NO_SCALE;
+    ck_assert_int_eq(scene_inspect_tensor(&s), MT_ATTN);
+}
+END_TEST
+
+START_TEST(test_cursor_move_clamps)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    s.step = MS_SPLIT; /* (1, 4, 2, 4): rows tokens, columns head x d */
+    s.inspect = 1;
+    ck_assert_int_eq(scene_cursor_move(m, &s, -1, 0), 0);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 0, -1), 0);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 5, 2), 1);
+    ck_assert_int_eq(s.cur[1], 2);
+    ck_assert_int_eq(s.cur[2], 1); /* column 5 = head 1, d 1 */
+    ck_assert_int_eq(s.cur[3], 1);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 100, 100), 1);
+    ck_assert_int_eq(s.cur[1], 3);
+    ck_assert_int_eq(s.cur[2], 1);
+    ck_assert_int_eq(s.cur[3], 3);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 1, 1), 0);
+    /* heads first: rows walk head by head */
+    s.step = MS_HEADS;
+    memset(s.cur, 0, sizeof s.cur);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 0, 5), 1);
+    ck_assert_int_eq(s.cur[1], 1);
+    ck_assert_int_eq(s.cur[2], 1);
+    /* 3-D: (1, 4, 8) */
+    s.step = MS_INPUT;
+    memset(s.cur, 0, sizeof s.cur);
+    ck_assert_int_eq(scene_cursor_move(m, &s, 7, 3), 1);
+    ck_assert_int_eq(s.cur[1], 3);
+    ck_assert_int_eq(s.cur[2], 7);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_click_selects_cells)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    int cx, cy, lx, ly;
+    s.step = MS_HEADS;
+    s.inspect = 1;
+    s.cur[1] = 1, s.cur[2] = 2, s.cur[3] = 3;
+    Canvas *c = draw(m, &s, 80, 24);
+    ck_assert_int_gt(su_count_style(c, ST_CURSOR, &cx, &cy), 0);
+    ck_assert_int_gt(su_count_style(c, ST_LIT, &lx, &ly), 0);
+    canvas_free(c);
+    /* a click on the cursor's cell selects that element */
+    memset(s.cur, 0, sizeof s.cur);
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, cx, cy), 1);
+    ck_assert_int_eq(s.cur[1], 1);
+    ck_assert_int_eq(s.cur[2], 2);
+    ck_assert_int_eq(s.cur[3], 3);
+    /* a click on the storage cell selects the element stored there */
+    memset(s.cur, 0, sizeof s.cur);
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, lx, ly), 1);
+    int want[4] = {0, 1, 2, 3};
+    ck_assert_uint_eq(tensor_offset_of(m->t[MT_Q_HEADS], s.cur),
+                      tensor_offset_of(m->t[MT_Q_HEADS], want));
+    /* not inspecting yet: the frame as drawn is what is hit */
+    s.inspect = 0;
+    memset(s.cur, 0, sizeof s.cur);
+    s.step = MS_SPLIT;
+    c = draw(m, &s, 80, 24);
+    int gy = su_find_row(c, "logical view", 0);
+    ck_assert_int_ge(gy, 0);
+    int cy2 = su_find_row(c, "cat ", gy), cx2 = su_find_col(c, cy2, "cat ") + 6;
+    canvas_free(c);
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, cx2, cy2), 1);
+    ck_assert_int_eq(s.cur[1], 1); /* cat */
+    ck_assert_int_eq(s.cur[2], 0); /* head 0 */
+    ck_assert_int_eq(s.cur[3], 0); /* first dim */
+    /* the title row is not a cell */
+    ck_assert_int_eq(scene_click(m, &s, 80, 24, 3, 0), 0);
+    ck_assert_int_eq(scene_click(m, &s, 40, 10, 3, 3), 0);
+    mha_free(m);
+}
+END_TEST
+
+/* ---- softmax ------------------------------------------------------------------ */
+
+/* Sums of each heatmap row as printed, compared with the tensor's. */
+START_TEST(test_softmax_heatmaps_rows_sum_to_one)
+{
+    for (int causal = 0; causal <= 1; causal++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256], buf[1024];
+        cfg.causal = causal;
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_ptr_nonnull(m);
+        Canvas *c = draw_step(m, MS_SOFTMAX, 80, 24);
+        int y = su_find_row(c, "one heatmap per head", 0), rows = 0;
+        ck_assert_int_ge(y, 0);
+        ck_assert(canvas_contains(c, "head 0") && canvas_contains(c, "head 1"));
+        for (int r = y + 2; r < y + 2 + cfg.seq; r++) {
+            Tok t[64];
+            int k = tokens(su_row(c, r, buf, sizeof buf), t, 64);
+            for (int i = 0; i < k; i++)
+                if (!strcmp(t[i].text, "1.00")) rows++;
+        }
+        ck_assert_int_eq(rows, cfg.heads * cfg.seq);
+        /* and the tensor agrees */
+        const Tensor *a = m->t[MT_ATTN];
+        for (int h = 0; h < cfg.heads; h++)
+            for (int s = 0; s < cfg.seq; s++) {
+                double sum = 0;
+                for (int k = 0; k < cfg.seq; k++) {
+                    int idx[4] = {0, h, s, k};
+                    sum += tensor_get(a, idx);
+                }
+                ck_assert_double_eq_tol(sum, 1.0, 1e-5);
+            }
+        /* the mask: drawn as x above the diagonal, dim, only when causal */
+        int masked = 0;
+        for (int yy = 0; yy < c->h; yy++)
+            for (int xx = 0; xx < c->w; xx++)
+                if (canvas_at(c, xx, yy)->ch == 0x00D7 && canvas_at(c, xx, yy)->style == ST_DIM)
+                    masked++;
+        ck_assert_int_eq(masked, causal ? cfg.heads * cfg.seq * (cfg.seq - 1) / 2 : 0);
+        canvas_free(c);
+        mha_free(m);
+    }
+}
+END_TEST
+
+START_TEST(test_softmax_single_head_beside)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    s.step = MS_SOFTMAX;
+    Canvas *c = draw(m, &s, 80, 24);
+    ck_assert(!canvas_contains(c, "one big head "));
+    canvas_free(c);
+    s.show_single = 1;
+    c = draw(m, &s, 80, 24);
+    ck_assert(canvas_contains(c, "one big head"));
+    ck_assert(canvas_contains(c, "Why they differ"));
+    ck_assert(canvas_contains(c, "head 1"));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_failure_views)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    char buf[1024];
+    s.view = SV_WRONG_VIEW;
+    Canvas *c = draw(m, &s, 80, 24);
+    ck_assert(canvas_contains(c, "Q.view(B, H, S, dh)"));
+    /* the bug's head 0 holds the second row of storage: token 0's second half */
+    int y = su_find_row(c, "bug:", 0);
+    ck_assert_int_ge(y, 0);
+    su_row(c, y + 2, buf, sizeof buf);
+    const Tensor *w = m->t[MT_Q_WRONG];
+    int idx[4] = {0, 0, 1, 0};
+    size_t off = tensor_offset_of(w, idx);
+    ck_assert_ptr_nonnull(strstr(buf, mha_token_word((int)(off / (size_t)m->cfg.d_model))));
+    canvas_free(c);
+
+    s.view = SV_NO_SCALE;
+    c = draw(m, &s, 80, 24);
+    ck_assert(canvas_contains(c, "without / sqrt(dh)"));
+    ck_assert(canvas_contains(c, "largest weight in a row"));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(test_narrative_toggle)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    char want[64];
+    s.step = MS_CONTIG;
+    Canvas *c = draw(m, &s, 80, 24);
+    snprintf(want, sizeof want, "(%zu bytes)", m->steps[MS_CONTIG].bytes_copied);
+    ck_assert(canvas_contains(c, want));
+    canvas_free(c);
+    s.narrative = 0;
+    c = draw(m, &s, 80, 24);
+    ck_assert(!canvas_contains(c, want));
+    canvas_free(c);
+    /* default state */
+    s = scene_state_default();
+    ck_assert_int_eq(s.step, 0);
+    ck_assert_int_eq(s.inspect, 0);
+    ck_assert(s.anim < 0);
+    ck_assert_int_eq(s.narrative, 1);
+    mha_free(m);
+}
+END_TEST
+
+static Suite *scene_suite(void)
+{
+    Suite *s = suite_create("scene");
+    TCase *tc = tcase_create("core");
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, test_steps_show_code_shape_strides);
+    tcase_add_test(tc, test_candy_bar_offsets_and_heads);
+    tcase_add_test(tc, test_candy_bar_values_are_the_storage);
+    tcase_add_test(tc, test_public_candy_bar);
+    tcase_add_test(tc, test_bytes_copied_from_engine);
+    tcase_add_test(tc, test_contiguous_animation_counter_climbs);
+    tcase_add_test(tc, test_split_animation_sweeps_colour_not_cells);
+    tcase_add_test(tc, test_heads_animation_draws_every_value);
+    tcase_add_test(tc, test_nothing_clipped_default);
+    tcase_add_test(tc, test_nothing_clipped_variants);
+    tcase_add_test(tc, test_clip_check_can_fail);
+    tcase_add_test(tc, test_big_config_clips_gracefully);
+    tcase_add_test(tc, test_values_share_decimals);
+    tcase_add_test(tc, test_enlarge_screen);
+    tcase_add_test(tc, test_inspect_offset_and_lit_cell);
+    tcase_add_test(tc, test_inspect_scrolls_big_runs);
+    tcase_add_test(tc, test_inspect_tensor_per_step);
+    tcase_add_test(tc, test_cursor_move_clamps);
+    tcase_add_test(tc, test_click_selects_cells);
+    tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
+    tcase_add_test(tc, test_softmax_single_head_beside);
+    tcase_add_test(tc, test_failure_views);
+    tcase_add_test(tc, test_narrative_toggle);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(scene_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,775 @@
+/* check_tensor.c - the strided-tensor engine: views share storage and move no
+ * byte, strides match PyTorch's for the same shapes, the two copies count
+ * exactly what they copy, and the kernels (matmul, softmax, mask) agree with
+ * naive references on strided inputs.
+ *
+ * Expected strides are written out by hand, as PyTorch prints them, e.g.
+ *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).stride()              == (32, 8, 4, 1)
+ *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).transpose(1, 2).stride() == (32, 4, 8, 1)
+ */
+#include <check.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "engine_testutil.h"
+#include "tensor.h"
+
+static char err[256];
+
+/* A contiguous tensor holding 0, 1, 2, ... */
+static Tensor *arange(int ndim, const int *shape)
+{
+    Tensor *t = tensor_zeros(ndim, shape);
+    ck_assert_ptr_nonnull(t);
+    for (size_t i = 0; i < t->st->n; i++)
+        t->st->data[i] = (float)i;
+    return t;
+}
+
+/* A contiguous tensor with small varied values (multiples of 0.25 in [-2, 2]). */
+static Tensor *varied(int ndim, const int *shape, unsigned salt)
+{
+    Tensor *t = tensor_zeros(ndim, shape);
+    ck_assert_ptr_nonnull(t);
+    for (size_t i = 0; i < t->st->n; i++)
+        t->st->data[i] = (float)((int)((i * 7 + salt * 13 + i * i * 3) % 17) - 8) / 4.0f;
+    return t;
+}
+
+/* A narrow() view built by hand: elements [start, start+len) of axis d. */
+static Tensor *narrow(const Tensor *t, int d, int start, int len)
+{
+    Tensor *v = tensor_view(t, t->ndim, t->shape, err, sizeof err); /* same storage */
+    ck_assert_ptr_nonnull(v);
+    v->offset += (size_t)((long)start * t->strides[d]);
+    v->shape[d] = len;
+    return v;
+}
+
+/* ---------------------------------------------------------------- views --- */
+
+START_TEST(test_split_heads_strides_and_storage)
+{
+    Tensor *q = arange(DIMS(1, 4, 8)); /* (B,S,D) = (1,4,8): Q with 2 heads of 4 */
+    size_t before = tensor_bytes_copied();
+    STRIDES(q, 32, 8, 1);
+    ck_assert(tensor_is_contiguous(q));
+
+    Tensor *split = tensor_view(q, DIMS(1, 4, 2, 4), err, sizeof err); /* (B,S,H,dh) */
+    ck_assert_msg(split != NULL, "%s", err);
+    SHAPE(split, 1, 4, 2, 4);
+    STRIDES(split, 32, 8, 4, 1);
+    ck_assert(tensor_is_contiguous(split));
+
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* (B,H,S,dh) */
+    ck_assert_msg(heads != NULL, "%s", err);
+    SHAPE(heads, 1, 2, 4, 4);
+    STRIDES(heads, 32, 4, 8, 1);
+    ck_assert(!tensor_is_contiguous(heads));
+
+    /* one buffer, relabelled: same storage object, same id, nothing copied */
+    ck_assert(tensor_same_storage(q, split) && tensor_same_storage(q, heads));
+    ck_assert_int_eq(heads->st->id, q->st->id);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(q->st->bytes_copied, 0);
+
+    /* heads[0][h][s][d] is Q[0][s][h*4 + d], at offset s*8 + h*4 + d */
+    for (int h = 0; h < 2; h++)
+        for (int s = 0; s < 4; s++)
+            for (int d = 0; d < 4; d++) {
+                ck_assert_uint_eq(tensor_offset_of(heads, IDX(0, h, s, d)),
+                                  (size_t)(s * 8 + h * 4 + d));
+                ck_assert_float_eq(tensor_get(heads, IDX(0, h, s, d)), (float)(s * 8 + h * 4 + d));
+            }
+    /* offset = b*32 + h*4 + s*8 + d*1: (0,1,2,3) -> 4 + 16 + 3 */
+    ck_assert_uint_eq(tensor_offset_of(heads, IDX(0, 1, 2, 3)), 23);
+
+    /* a write through a view is seen through the base: one buffer */
+    tensor_set(heads, IDX(0, 1, 2, 3), -5.0f);
+    ck_assert_float_eq(tensor_get(q, IDX(0, 2, 7)), -5.0f);
+
+    /* transposing back gives the original layout, contiguous again */
+    Tensor *back = tensor_transpose(heads, 1, 2, err, sizeof err);
+    STRIDES(back, 32, 8, 4, 1);
+    ck_assert(tensor_is_contiguous(back));
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+
+    tensor_free(back);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_batch2_strides)
+{
+    /* torch.zeros(2, 3, 6).view(2, 3, 3, 2): (18, 6, 2, 1); .transpose(1, 2): (18, 2, 6, 1) */
+    Tensor *q = arange(DIMS(2, 3, 6));
+    size_t before = tensor_bytes_copied();
+    Tensor *split = tensor_view(q, DIMS(2, 3, 3, 2), err, sizeof err);
+    ck_assert_msg(split != NULL, "%s", err);
+    STRIDES(split, 18, 6, 2, 1);
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err);
+    SHAPE(heads, 2, 3, 3, 2);
+    STRIDES(heads, 18, 2, 6, 1);
+    /* negative dims count from the end: transpose(-2, -1) of (2,3,3,2) */
+    Tensor *kt = tensor_transpose(heads, -2, -1, err, sizeof err);
+    SHAPE(kt, 2, 3, 2, 3);
+    STRIDES(kt, 18, 2, 1, 6);
+    ck_assert(tensor_same_storage(q, kt));
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    /* batch 1, head 2, token 1, dim 0 -> 18 + 2*2 + 1*6 = 28 */
+    ck_assert_uint_eq(tensor_offset_of(heads, IDX(1, 2, 1, 0)), 28);
+    ck_assert_float_eq(tensor_get(heads, IDX(1, 2, 1, 0)), 28.0f);
+    tensor_free(kt);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_expand_5d_stride0)
+{
+    /* K heads (B,KV,S,dh) = (1,2,4,4) from K (1,4,8), shared by G = 3 query heads:
+     * k.unsqueeze(2) -> (1,2,1,4,4) strides (32, 4, 32, 8, 1)
+     * .expand(1,2,3,4,4) -> strides (32, 4, 0, 8, 1) */
+    Tensor *k = arange(DIMS(1, 4, 8));
+    size_t before = tensor_bytes_copied();
+    Tensor *split = tensor_view(k, DIMS(1, 4, 2, 4), err, sizeof err);
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err);
+    Tensor *un = tensor_unsqueeze(heads, 2, err, sizeof err);
+    ck_assert_msg(un != NULL, "%s", err);
+    SHAPE(un, 1, 2, 1, 4, 4);
+    STRIDES(un, 32, 4, 32, 8, 1);
+    Tensor *ex = tensor_expand(un, DIMS(1, 2, 3, 4, 4), err, sizeof err);
+    ck_assert_msg(ex != NULL, "%s", err);
+    SHAPE(ex, 1, 2, 3, 4, 4);
+    STRIDES(ex, 32, 4, 0, 8, 1);
+    ck_assert(!tensor_is_contiguous(ex));
+    ck_assert(tensor_same_storage(ex, k));
+    ck_assert_int_eq(ex->st->id, k->st->id);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    /* every copy g reads the same cell */
+    for (int g = 0; g < 3; g++)
+        ck_assert_uint_eq(tensor_offset_of(ex, IDX(0, 1, g, 2, 3)), 4 + 16 + 3);
+
+    /* -1 keeps a size; expanding a non-singleton axis is refused as in PyTorch */
+    Tensor *same = tensor_expand(un, DIMS(-1, -1, 3, -1, -1), err, sizeof err);
+    ck_assert_ptr_nonnull(same);
+    STRIDES(same, 32, 4, 0, 8, 1);
+    ck_assert_ptr_null(tensor_expand(un, DIMS(1, 3, 3, 4, 4), err, sizeof err));
+    ck_assert_str_eq(err, "The expanded size of the tensor (3) must match the existing size (2) at "
+                          "non-singleton dimension 1");
+    ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 3, 4), err, sizeof err));
+    ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 0, 4, 4), err, sizeof err));
+
+    /* unsqueeze at the end and from the back */
+    Tensor *u_end = tensor_unsqueeze(heads, -1, err, sizeof err);
+    SHAPE(u_end, 1, 2, 4, 4, 1);
+    STRIDES(u_end, 32, 4, 8, 1, 1);
+    ck_assert_ptr_null(tensor_unsqueeze(heads, 5, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "out of range"));
+
+    tensor_free(u_end);
+    tensor_free(same);
+    tensor_free(ex);
+    tensor_free(un);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(k);
+}
+END_TEST
+
+/* --------------------------------------------------------------- copies --- */
+
+START_TEST(test_contiguous_copies_exactly_numel)
+{
+    Tensor *q = arange(DIMS(1, 4, 8));
+    Tensor *split = tensor_view(q, DIMS(1, 4, 2, 4), err, sizeof err);
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* (1,2,4,4), (32,4,8,1) */
+
+    /* already contiguous: no copy, the same storage */
+    size_t before = tensor_bytes_copied();
+    Tensor *c0 = tensor_contiguous(split);
+    ck_assert(tensor_same_storage(c0, q));
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+
+    /* the transposed heads: a new buffer, numel * 4 bytes counted */
+    Tensor *c = tensor_contiguous(heads);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 32 * sizeof(float));
+    ck_assert_uint_eq(tensor_bytes_copied() - before, tensor_numel(heads) * 4);
+    ck_assert_uint_eq(c->st->bytes_copied, 128);
+    ck_assert_uint_eq(q->st->bytes_copied, 0);
+    ck_assert(!tensor_same_storage(c, q));
+    ck_assert_int_ne(c->st->id, q->st->id);
+    SHAPE(c, 1, 2, 4, 4);
+    STRIDES(c, 32, 16, 4, 1);
+    ck_assert(tensor_is_contiguous(c));
+    /* the new buffer holds head 0 (all tokens), then head 1 */
+    static const float want[32] = {0, 1, 2, 3, 8,  9,  10, 11, 16, 17, 18, 19, 24, 25, 26, 27,
+                                   4, 5, 6, 7, 12, 13, 14, 15, 20, 21, 22, 23, 28, 29, 30, 31};
+    for (int i = 0; i < 32; i++)
+        ck_assert_float_eq(c->st->data[i], want[i]);
+
+    /* now it can be viewed as (1, 8, 4), and values are the logical ones */
+    Tensor *v = tensor_view(c, DIMS(1, 8, 4), err, sizeof err);
+    ck_assert_msg(v != NULL, "%s", err);
+    ck_assert_float_eq(tensor_get(v, IDX(0, 4, 0)), 4.0f);
+
+    tensor_free(v);
+    tensor_free(c);
+    tensor_free(c0);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_clone_compute_counts_nothing)
+{
+    Tensor *q = arange(DIMS(2, 3));
+    Tensor *t = tensor_transpose(q, 0, 1, err, sizeof err);
+    size_t before = tensor_bytes_copied();
+    Tensor *c = tensor_clone_compute(t);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert(!tensor_same_storage(c, q));
+    static const float want[6] = {0, 3, 1, 4, 2, 5};
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(c->st->data[i], want[i]);
+    tensor_free(c);
+    tensor_free(t);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_repeat_interleave)
+{
+    /* K heads (1,2,3,2) -> (1,6,3,2): head j of the result is head j / 3 */
+    Tensor *k = arange(DIMS(1, 3, 4));
+    Tensor *split = tensor_view(k, DIMS(1, 3, 2, 2), err, sizeof err);
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* non-contiguous input */
+    size_t before = tensor_bytes_copied();
+    Tensor *r = tensor_repeat_interleave(heads, 3, 1, err, sizeof err);
+    ck_assert_msg(r != NULL, "%s", err);
+    SHAPE(r, 1, 6, 3, 2);
+    STRIDES(r, 36, 6, 2, 1);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 36 * 4);
+    ck_assert_uint_eq(r->st->bytes_copied, 144);
+    ck_assert(!tensor_same_storage(r, k));
+    for (int h = 0; h < 6; h++)
+        for (int s = 0; s < 3; s++)
+            for (int d = 0; d < 2; d++)
+                ck_assert_float_eq(tensor_get(r, IDX(0, h, s, d)),
+                                   tensor_get(heads, IDX(0, h / 3, s, d)));
+    /* dim from the end; reps 1 still copies (a new buffer) */
+    Tensor *r1 = tensor_repeat_interleave(heads, 1, -3, err, sizeof err);
+    ck_assert_ptr_nonnull(r1);
+    SHAPE(r1, 1, 2, 3, 2);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 36 * 4 + 12 * 4);
+    ck_assert_ptr_null(tensor_repeat_interleave(heads, 0, 1, err, sizeof err));
+    ck_assert_ptr_null(tensor_repeat_interleave(heads, 2, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "out of range"));
+    tensor_free(r1);
+    tensor_free(r);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(k);
+}
+END_TEST
+
+/* ----------------------------------------------------- refused views --- */
+
+START_TEST(test_view_noncontiguous_refused)
+{
+    Tensor *q = arange(DIMS(2, 4, 8));
+    Tensor *split = tensor_view(q, DIMS(2, 4, 4, 2), err, sizeof err);
+    Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* (2,4,4,2), (32,2,8,1) */
+    STRIDES(heads, 32, 2, 8, 1);
+    Tensor *out = tensor_contiguous(heads);                      /* head_out, (2,4,4,2) */
+    Tensor *back = tensor_transpose(out, 1, 2, err, sizeof err); /* merged (B,S,H,dh) */
+    STRIDES(out, 32, 8, 2, 1);
+    STRIDES(back, 32, 2, 8, 1);
+    size_t before = tensor_bytes_copied();
+
+    /* merged (B,S,H,dh) -> (B,S,D) without .contiguous(): PyTorch refuses */
+    err[0] = 0;
+    ck_assert_ptr_null(tensor_view(back, DIMS(2, 4, 8), err, sizeof err));
+    ck_assert_str_eq(err,
+                     "view size is not compatible with input tensor's size and stride (at least "
+                     "one dimension spans across two contiguous subspaces). Use .reshape(...) "
+                     "instead.");
+    ck_assert_ptr_null(tensor_view(heads, DIMS(2, 64), err, sizeof err));
+    ck_assert_ptr_null(tensor_view(heads, DIMS(-1), err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "Use .reshape(...) instead."));
+    /* (B,H,S*dh) merges S and dh, whose strides are 8 and 1: refused too */
+    ck_assert_ptr_null(tensor_view(heads, DIMS(2, 4, 8), err, sizeof err));
+
+    /* splitting the head axis is fine: (B,KV,G,S,dh) = (2,2,2,4,2),
+     * PyTorch: torch.zeros(2,4,8).view(2,4,4,2).transpose(1,2).view(2,2,2,4,2).stride()
+     * == (32, 4, 2, 8, 1) */
+    Tensor *grouped = tensor_view(heads, DIMS(2, 2, 2, 4, 2), err, sizeof err);
+    ck_assert_msg(grouped != NULL, "%s", err);
+    STRIDES(grouped, 32, 4, 2, 8, 1);
+    ck_assert(tensor_same_storage(grouped, q));
+    ck_assert_float_eq(tensor_get(grouped, IDX(1, 1, 0, 3, 1)), tensor_get(heads, IDX(1, 2, 3, 1)));
+    /* and merging it back into heads */
+    Tensor *regroup = tensor_view(grouped, DIMS(2, 4, 4, 2), err, sizeof err);
+    ck_assert_msg(regroup != NULL, "%s", err);
+    STRIDES(regroup, 32, 2, 8, 1);
+    /* merging B with H needs B's stride 32 == 4 * H's stride 2: refused */
+    ck_assert_ptr_null(tensor_view(heads, DIMS(8, 4, 2), err, sizeof err));
+    /* the usual way out: .contiguous() (the one copy), then the view works */
+    Tensor *mc = tensor_contiguous(back);
+    Tensor *concat = tensor_view(mc, DIMS(2, 4, 8), err, sizeof err);
+    ck_assert_msg(concat != NULL, "%s", err);
+    STRIDES(concat, 32, 8, 1);
+    ck_assert(tensor_same_storage(concat, mc));
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 64 * 4); /* only mc copied */
+
+    tensor_free(concat);
+    tensor_free(mc);
+    tensor_free(regroup);
+    tensor_free(grouped);
+    tensor_free(back);
+    tensor_free(out);
+    tensor_free(heads);
+    tensor_free(split);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_view_infer_and_bad_shapes)
+{
+    Tensor *q = arange(DIMS(1, 4, 8));
+    Tensor *v = tensor_view(q, DIMS(-1, 8), err, sizeof err);
+    ck_assert_msg(v != NULL, "%s", err);
+    SHAPE(v, 4, 8);
+    STRIDES(v, 8, 1);
+    Tensor *w = tensor_view(q, DIMS(2, -1, 4), err, sizeof err);
+    SHAPE(w, 2, 4, 4);
+    STRIDES(w, 16, 4, 1);
+    Tensor *flat = tensor_view(q, DIMS(-1), err, sizeof err);
+    SHAPE(flat, 32);
+    STRIDES(flat, 1);
+
+    ck_assert_ptr_null(tensor_view(q, DIMS(-1, 5), err, sizeof err));
+    ck_assert_str_eq(err, "shape '[-1, 5]' is invalid for input of size 32");
+    ck_assert_ptr_null(tensor_view(q, DIMS(3, 8), err, sizeof err));
+    ck_assert_str_eq(err, "shape '[3, 8]' is invalid for input of size 32");
+    ck_assert_ptr_null(tensor_view(q, DIMS(-1, -1), err, sizeof err)); /* one -1 at most */
+    ck_assert_str_eq(err, "only one dimension can be inferred");
+    ck_assert_ptr_null(tensor_view(q, DIMS(0, 32), err, sizeof err));
+    ck_assert_ptr_null(tensor_view(q, DIMS(-2, -16), err, sizeof err));
+    ck_assert_str_eq(err, "view: invalid shape dimension -2");
+    ck_assert_ptr_null(tensor_view(q, 0, IDX(1), err, sizeof err));
+    ck_assert_ptr_null(
+        tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));
+    ck_assert_ptr_null(tensor_transpose(q, 0, 3, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "got 3"));
+    ck_assert_ptr_null(tensor_transpose(q, -4, 0, err, sizeof err));
+    /* err may be NULL */
+    ck_assert_ptr_null(tensor_view(q, DIMS(5, 5), NULL, 0));
+
+    /* creation refuses empty or too many dims */
+    ck_assert_ptr_null(tensor_zeros(DIMS(2, 0)));
+    ck_assert_ptr_null(tensor_zeros(DIMS(-1, 3)));
+    ck_assert_ptr_null(tensor_zeros(0, IDX(1)));
+    ck_assert_ptr_null(tensor_zeros(TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 1)));
+
+    tensor_free(flat);
+    tensor_free(w);
+    tensor_free(v);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_view_outlives_base)
+{
+    Tensor *q = arange(DIMS(2, 6));
+    Tensor *v = tensor_view(q, DIMS(3, 4), err, sizeof err);
+    ck_assert_int_eq(q->st->refs, 2);
+    tensor_free(q); /* the view keeps the storage alive */
+    ck_assert_int_eq(v->st->refs, 1);
+    ck_assert_float_eq(tensor_get(v, IDX(2, 3)), 11.0f);
+    tensor_free(v);
+}
+END_TEST
+
+START_TEST(test_reset_counters_and_ids)
+{
+    tensor_reset_counters();
+    ck_assert_uint_eq(tensor_bytes_copied(), 0);
+    Tensor *a = tensor_zeros(DIMS(2, 2));
+    Tensor *b = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
+    ck_assert_int_eq(a->st->id, 1);
+    ck_assert_int_eq(b->st->id, 2);
+    ck_assert_float_eq(tensor_get(b, IDX(1, 0)), 3.0f);
+    Tensor *t = tensor_transpose(b, 0, 1, err, sizeof err);
+    Tensor *c = tensor_contiguous(t);
+    ck_assert_int_eq(c->st->id, 3);
+    ck_assert_uint_eq(tensor_bytes_copied(), 16);
+    tensor_reset_counters();
+    ck_assert_uint_eq(tensor_bytes_copied(), 0);
+    tensor_free(c);
+    tensor_free(t);
+    tensor_free(b);
+    tensor_free(a);
+}
+END_TEST
+
+START_TEST(test_format)
+{
+    char buf[64];
+    Tensor *q = arange(DIMS(1, 4, 8));
+    Tensor *v = tensor_view(q, DIMS(1, 4, 2, 4), err, sizeof err);
+    Tensor *t = tensor_transpose(v, 1, 2, err, sizeof err);
+    ck_assert_str_eq(tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape), "(1, 2, 4, 4)");
+    ck_assert_str_eq(tensor_fmt_strides(buf, sizeof buf, t), "(32, 4, 8, 1)");
+    ck_assert_str_eq(tensor_fmt_dims(buf, sizeof buf, 1, IDX(5)), "(5,)");
+    /* a short buffer truncates, never overflows */
+    char tiny[6];
+    tensor_fmt_strides(tiny, sizeof tiny, t);
+    ck_assert_uint_lt(strlen(tiny), sizeof tiny);
+    tensor_free(t);
+    tensor_free(v);
+    tensor_free(q);
+}
+END_TEST
+
+/* --------------------------------------------------------------- matmul --- */
+
+/* c (..., m, n) against the textbook triple loop over logical indices. */
+static void assert_matmul_naive(const Tensor *a, const Tensor *b, const Tensor *c)
+{
+    int nd = a->ndim, m = a->shape[nd - 2], k = a->shape[nd - 1], n = b->shape[b->ndim - 1];
+    int lead = 1;
+    for (int i = 0; i < nd - 2; i++)
+        lead *= a->shape[i];
+    for (int L = 0; L < lead; L++) {
+        int ia[TENSOR_MAXDIM], ib[TENSOR_MAXDIM];
+        int rem = L;
+        for (int i = nd - 3; i >= 0; i--) {
+            ia[i] = rem % a->shape[i];
+            rem /= a->shape[i];
+        }
+        for (int i = 0; i < m; i++)
+            for (int j = 0; j < n; j++) {
+                double s = 0;
+                for (int p = 0; p < k; p++) {
+                    ia[nd - 2] = i, ia[nd - 1] = p;
+                    if (b->ndim == 2)
+                        ib[0] = p, ib[1] = j;
+                    else {
+                        for (int q = 0; q < nd - 2; q++)
+                            ib[q] = ia[q];
+                        ib[nd - 2] = p, ib[nd - 1] = j;
+                    }
+                    s += (double)tensor_get(a, ia) * tensor_get(b, ib);
+                }
+                ia[nd - 2] = i, ia[nd - 1] = j;
+                ck_assert_msg(fabs(tensor_get(c, ia) - s) < 1e-4, "matmul mismatch: %g vs %g",
+                              (double)tensor_get(c, ia), s);
+            }
+    }
+}
+
+START_TEST(test_matmul_transposed_inputs)
+{
+    /* scores = Q_heads @ K_heads^T: both operands non-contiguous views */
+    Tensor *q = varied(DIMS(2, 3, 8), 1), *k = varied(DIMS(2, 3, 8), 2);
+    Tensor *qs = tensor_view(q, DIMS(2, 3, 2, 4), err, sizeof err);
+    Tensor *ks = tensor_view(k, DIMS(2, 3, 2, 4), err, sizeof err);
+    Tensor *qh = tensor_transpose(qs, 1, 2, err, sizeof err); /* (2,2,3,4) */
+    Tensor *kh = tensor_transpose(ks, 1, 2, err, sizeof err);
+    Tensor *kt = tensor_transpose(kh, -2, -1, err, sizeof err); /* (2,2,4,3) */
+    size_t before = tensor_bytes_copied();
+    Tensor *s = tensor_matmul(qh, kt, err, sizeof err);
+    ck_assert_msg(s != NULL, "%s", err);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0); /* compute, not a copy */
+    SHAPE(s, 2, 2, 3, 3);
+    STRIDES(s, 18, 9, 3, 1);
+    assert_matmul_naive(qh, kt, s);
+    tensor_free(s);
+    tensor_free(kt);
+    tensor_free(kh);
+    tensor_free(qh);
+    tensor_free(ks);
+    tensor_free(qs);
+    tensor_free(k);
+    tensor_free(q);
+}
+END_TEST
+
+START_TEST(test_matmul_expanded_and_offset)
+{
+    /* A (1,2,3,3,4) @ K expanded (1,2,3,4,5) with stride 0 on the group axis */
+    Tensor *a = varied(DIMS(1, 2, 3, 3, 4), 3);
+    Tensor *k = varied(DIMS(1, 2, 1, 4, 5), 4);
+    Tensor *ke = tensor_expand(k, DIMS(1, 2, 3, 4, 5), err, sizeof err);
+    ck_assert_int_eq(ke->strides[2], 0);
+    Tensor *c = tensor_matmul(a, ke, err, sizeof err);
+    ck_assert_msg(c != NULL, "%s", err);
+    SHAPE(c, 1, 2, 3, 3, 5);
+    assert_matmul_naive(a, ke, c);
+    /* every group g used the same K: rows of c for g = 0 and g = 2 agree when a's do */
+    tensor_free(c);
+
+    /* offset views: columns 2..4 of a (6, 7) matrix times rows 1..3 of a (5, 4) */
+    Tensor *big = varied(DIMS(6, 7), 5), *w = varied(DIMS(5, 4), 6);
+    Tensor *cols = narrow(big, 1, 2, 3); /* (6, 3), offset 2, strides (7, 1) */
+    Tensor *rows = narrow(w, 0, 1, 3);   /* (3, 4), offset 4, strides (4, 1) */
+    ck_assert_uint_eq(cols->offset, 2);
+    ck_assert_uint_eq(rows->offset, 4);
+    Tensor *d = tensor_matmul(cols, rows, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    SHAPE(d, 6, 4);
+    assert_matmul_naive(cols, rows, d);
+    /* the offset view of a transposed matrix, to mix all three */
+    Tensor *wt = tensor_transpose(w, 0, 1, err, sizeof err); /* (4, 5), strides (1, 4) */
+    Tensor *wtn = narrow(wt, 1, 2, 3);                       /* (4, 3), offset 8 */
+    Tensor *big4 = narrow(big, 1, 3, 4);                     /* (6, 4) */
+    Tensor *e = tensor_matmul(big4, wtn, err, sizeof err);
+    ck_assert_msg(e != NULL, "%s", err);
+    assert_matmul_naive(big4, wtn, e);
+
+    tensor_free(e);
+    tensor_free(big4);
+    tensor_free(wtn);
+    tensor_free(wt);
+    tensor_free(d);
+    tensor_free(rows);
+    tensor_free(cols);
+    tensor_free(w);
+    tensor_free(big);
+    tensor_free(ke);
+    tensor_free(k);
+    tensor_free(a);
+}
+END_TEST
+
+START_TEST(test_matmul_weight_broadcast_and_errors)
+{
+    /* x (2,3,4) @ W (4,5): W shared by every batch index, as x @ W_Q */
+    Tensor *x = varied(DIMS(2, 3, 4), 7), *w = varied(DIMS(4, 5), 8);
+    Tensor *y = tensor_matmul(x, w, err, sizeof err);
+    ck_assert_msg(y != NULL, "%s", err);
+    SHAPE(y, 2, 3, 5);
+    STRIDES(y, 15, 5, 1);
+    assert_matmul_naive(x, w, y);
+    /* same numbers as doing each batch row by hand with a 2-D matmul */
+    Tensor *x1 = tensor_view(x, DIMS(6, 4), err, sizeof err);
+    Tensor *y1 = tensor_matmul(x1, w, err, sizeof err);
+    float a[30], b[30];
+    tensor_to_array(y, a);
+    tensor_to_array(y1, b);
+    for (int i = 0; i < 30; i++)
+        ck_assert_float_eq_tol(a[i], b[i], 1e-6);
+
+    /* a worked 2x2 case: [[1,2],[3,4]] @ [[5,6],[7,8]] = [[19,22],[43,50]] */
+    Tensor *p = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
+    Tensor *q = tensor_from_data(DIMS(2, 2), (float[]){5, 6, 7, 8});
+    Tensor *r = tensor_matmul(p, q, err, sizeof err);
+    ck_assert_float_eq(r->st->data[0], 19.0f);
+    ck_assert_float_eq(r->st->data[1], 22.0f);
+    ck_assert_float_eq(r->st->data[2], 43.0f);
+    ck_assert_float_eq(r->st->data[3], 50.0f);
+
+    /* inner sizes or batch sizes that differ are refused */
+    Tensor *bad = varied(DIMS(5, 5), 9);
+    ck_assert_ptr_null(tensor_matmul(x, bad, err, sizeof err));
+    ck_assert_str_eq(err, "matmul: shapes (2, 3, 4) and (5, 5) cannot be multiplied");
+    Tensor *z = varied(DIMS(3, 4, 2), 10);
+    ck_assert_ptr_null(tensor_matmul(x, z, err, sizeof err));
+    Tensor *v1 = varied(DIMS(4), 11);
+    ck_assert_ptr_null(tensor_matmul(v1, w, err, sizeof err));
+
+    tensor_free(v1);
+    tensor_free(z);
+    tensor_free(bad);
+    tensor_free(r);
+    tensor_free(q);
+    tensor_free(p);
+    tensor_free(y1);
+    tensor_free(x1);
+    tensor_free(y);
+    tensor_free(w);
+    tensor_free(x);
+}
+END_TEST
+
+/* -------------------------------------------------- softmax, mask, scale --- */
+
+static void assert_rows_sum_to_one(const Tensor *t)
+{
+    int nd = t->ndim, n = t->shape[nd - 1];
+    size_t rows = tensor_numel(t) / (size_t)n;
+    float *v = malloc(tensor_numel(t) * sizeof *v);
+    tensor_to_array(t, v);
+    for (size_t r = 0; r < rows; r++) {
+        double s = 0;
+        for (int j = 0; j < n; j++) {
+            ck_assert_msg(isfinite(v[r * n + j]), "row %zu col %d not finite", r, j);
+            ck_assert(v[r * n + j] >= 0.0f);
+            s += v[r * n + j];
+        }
+        ck_assert_msg(fabs(s - 1.0) <= 1e-6, "row %zu sums to %.9g", r, s);
+    }
+    free(v);
+}
+
+START_TEST(test_softmax_rows)
+{
+    Tensor *t = varied(DIMS(2, 3, 5, 7), 12);
+    tensor_scale_(t, 3.0f);
+    float before[210];
+    tensor_to_array(t, before);
+    tensor_softmax_lastdim_(t);
+    assert_rows_sum_to_one(t);
+    /* against exp(x - max) / sum, row by row */
+    for (int r = 0; r < 30; r++) {
+        double mx = -INFINITY, s = 0;
+        for (int j = 0; j < 7; j++)
+            mx = fmax(mx, before[r * 7 + j]);
+        for (int j = 0; j < 7; j++)
+            s += exp(before[r * 7 + j] - mx);
+        for (int j = 0; j < 7; j++)
+            ck_assert_double_eq_tol(t->st->data[r * 7 + j], exp(before[r * 7 + j] - mx) / s, 1e-6);
+    }
+    /* a worked row: softmax([0, ln 3]) = [1/4, 3/4] */
+    Tensor *w = tensor_from_data(DIMS(1, 2), (float[]){0.0f, logf(3.0f)});
+    tensor_softmax_lastdim_(w);
+    ck_assert_float_eq_tol(w->st->data[0], 0.25f, 1e-6);
+    ck_assert_float_eq_tol(w->st->data[1], 0.75f, 1e-6);
+    tensor_free(w);
+    tensor_free(t);
+}
+END_TEST
+
+START_TEST(test_softmax_extremes)
+{
+    /* +-1e4: a naive exp overflows to inf (and inf/inf = NaN); ours does not */
+    Tensor *t = tensor_from_data(DIMS(3, 4), (float[]){1e4f, -1e4f, 0.0f, 1e4f,    /* two maxima */
+                                                       -1e4f, -1e4f, -1e4f, -1e4f, /* all equal */
+                                                       1e4f, 1e4f - 1.0f, -1e4f, 5.0f});
+    tensor_softmax_lastdim_(t);
+    assert_rows_sum_to_one(t);
+    ck_assert_float_eq_tol(t->st->data[0], 0.5f, 1e-6);
+    ck_assert_float_eq(t->st->data[1], 0.0f);
+    ck_assert_float_eq_tol(t->st->data[3], 0.5f, 1e-6);
+    for (int j = 4; j < 8; j++)
+        ck_assert_float_eq_tol(t->st->data[j], 0.25f, 1e-6);
+    /* e^0 / (e^0 + e^-1) */
+    ck_assert_float_eq_tol(t->st->data[8], (float)(1.0 / (1.0 + exp(-1.0))), 1e-6);
+    tensor_free(t);
+}
+END_TEST
+
+START_TEST(test_softmax_on_strided_view)
+{
+    /* softmax over the last axis of a transposed view: the rows are columns in memory */
+    Tensor *a = varied(DIMS(4, 3), 13);
+    Tensor *t = tensor_transpose(a, 0, 1, err, sizeof err); /* (3, 4), strides (1, 3) */
+    Tensor *c = tensor_clone_compute(t);
+    tensor_softmax_lastdim_(t);
+    tensor_softmax_lastdim_(c);
+    assert_rows_sum_to_one(t);
+    float x[12], y[12];
+    tensor_to_array(t, x);
+    tensor_to_array(c, y);
+    for (int i = 0; i < 12; i++)
+        ck_assert_float_eq_tol(x[i], y[i], 1e-7);
+    tensor_free(c);
+    tensor_free(t);
+    tensor_free(a);
+}
+END_TEST
+
+START_TEST(test_causal_mask)
+{
+    Tensor *t = varied(DIMS(2, 3, 5, 5), 14);
+    tensor_causal_mask_(t);
+    for (int b = 0; b < 2; b++)
+        for (int h = 0; h < 3; h++)
+            for (int i = 0; i < 5; i++)
+                for (int j = 0; j < 5; j++) {
+                    float v = tensor_get(t, IDX(b, h, i, j));
+                    if (j > i)
+                        ck_assert_msg(isinf(v) && v < 0, "(%d,%d) above the diagonal: %g", i, j, v);
+                    else
+                        ck_assert(isfinite(v));
+                }
+    tensor_softmax_lastdim_(t);
+    assert_rows_sum_to_one(t);
+    for (int b = 0; b < 2; b++)
+        for (int h = 0; h < 3; h++)
+            for (int i = 0; i < 5; i++)
+                for (int j = 0; j < 5; j++) {
+                    float v = tensor_get(t, IDX(b, h, i, j));
+                    if (j > i) ck_assert_msg(v == 0.0f, "weight %g above the diagonal", v);
+                }
+    /* the first token can only look at itself */
+    ck_assert_float_eq(tensor_get(t, IDX(1, 2, 0, 0)), 1.0f);
+    tensor_free(t);
+}
+END_TEST
+
+START_TEST(test_scale_through_view)
+{
+    Tensor *a = arange(DIMS(2, 3));
+    Tensor *t = tensor_transpose(a, 0, 1, err, sizeof err);
+    tensor_scale_(t, 0.5f);
+    for (int i = 0; i < 6; i++)
+        ck_assert_float_eq(a->st->data[i], 0.5f * (float)i);
+    /* an expanded view touches its one real cell once per logical element */
+    Tensor *one = tensor_from_data(DIMS(1, 1), (float[]){1.0f});
+    Tensor *ex = tensor_expand(one, DIMS(3, 1), err, sizeof err);
+    tensor_scale_(ex, 2.0f);
+    ck_assert_float_eq(one->st->data[0], 8.0f);
+    tensor_free(ex);
+    tensor_free(one);
+    tensor_free(t);
+    tensor_free(a);
+}
+END_TEST
+
+static Suite *tensor_suite(void)
+{
+    Suite *s = suite_create("tensor");
+    TCase *v = tcase_create("views");
+    tcase_add_test(v, test_split_heads_strides_and_storage);
+    tcase_add_test(v, test_batch2_strides);
+    tcase_add_test(v, test_expand_5d_stride0);
+    tcase_add_test(v, test_view_noncontiguous_refused);
+    tcase_add_test(v, test_view_infer_and_bad_shapes);
+    tcase_add_test(v, test_view_outlives_base);
+    tcase_add_test(v, test_reset_counters_and_ids);
+    tcase_add_test(v, test_format);
+    suite_add_tcase(s, v);
+    TCase *c = tcase_create("copies");
+    tcase_add_test(c, test_contiguous_copies_exactly_numel);
+    tcase_add_test(c, test_clone_compute_counts_nothing);
+    tcase_add_test(c, test_repeat_interleave);
+    suite_add_tcase(s, c);
+    TCase *k = tcase_create("kernels");
+    tcase_add_test(k, test_matmul_transposed_inputs);
+    tcase_add_test(k, test_matmul_expanded_and_offset);
+    tcase_add_test(k, test_matmul_weight_broadcast_and_errors);
+    tcase_add_test(k, test_softmax_rows);
+    tcase_add_test(k, test_softmax_extremes);
+    tcase_add_test(k, test_softmax_on_strided_view);
+    tcase_add_test(k, test_causal_mask);
+    tcase_add_test(k, test_scale_through_view);
+    suite_add_tcase(s, k);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(tensor_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,209 @@
+#!/usr/bin/env bash
+# e2e_export.sh - `mhaviz export` from the outside: valid JSON that follows
+# DESIGN.md's schema, numbers that agree with an independent Python
+# implementation (tests/ref_mha.py), and one-line exit-2 errors naming the
+# flag for every kind of bad input.  Also --help and --version.
+#
+# $MHAVIZ_BIN is the binary to drive; $MODE is plain or asan.
+set -u
+BIN=${MHAVIZ_BIN:-.build/mhaviz}
+HERE=$(cd "$(dirname "$0")" && pwd)
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+
+ok() { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+
+# run ARGS...: runs the binary (never more than 60 s), sets $rc, $TMP/out, $TMP/err
+run() {
+    timeout 60 "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
+    rc=$?
+}
+
+# --- the JSON and its schema ------------------------------------------------
+run export
+if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then ok; else bad "export: exit $rc, stderr: $(head -c 200 "$TMP/err")"; fi
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" 2>"$TMP/pyerr"; then ok; else
+    bad "export: not valid JSON: $(tail -1 "$TMP/pyerr")"; fi
+
+schema_errs=$(python3 - "$TMP/out" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+errs = []
+if set(doc) != {"config", "tensors", "steps"}:
+    errs.append("top-level keys %s" % sorted(doc))
+cfg = doc.get("config", {})
+for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "seed"):
+    if k not in cfg:
+        errs.append("config.%s missing" % k)
+want = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": 2, "d_head": 4,
+        "causal": False, "seed": 1}
+if cfg != want:
+    errs.append("default config %r, DESIGN.md says %r" % (cfg, want))
+names = ("x W_Q W_K W_V W_O Q K V Q_split K_split V_split Q_heads K_heads V_heads "
+         "scores attn head_out merged merged_contig concat out attn_single Q_wrong").split()
+tens = doc.get("tensors", {})
+for n in names:
+    t = tens.get(n)
+    if t is None:
+        errs.append("tensor %s missing" % n)
+        continue
+    for k, typ in (("shape", list), ("strides", list), ("offset", int), ("storage", str),
+                   ("contiguous", bool), ("data", list)):
+        if not isinstance(t.get(k), typ):
+            errs.append("%s.%s is not a %s" % (n, k, typ.__name__))
+    if isinstance(t.get("shape"), list) and isinstance(t.get("data"), list):
+        numel = 1
+        for d in t["shape"]:
+            numel *= d
+        if len(t["data"]) != numel:
+            errs.append("%s: %d values for shape %s" % (n, len(t["data"]), t["shape"]))
+        if len(t["strides"]) != len(t["shape"]):
+            errs.append("%s: %d strides for %d dims" % (n, len(t["strides"]), len(t["shape"])))
+        if not all(isinstance(v, (int, float)) and not isinstance(v, bool) for v in t["data"]):
+            errs.append("%s: a value that is not a number" % n)
+# a view carries the storage of the tensor it views; the copy has its own
+same = [("Q_split", "Q"), ("Q_heads", "Q"), ("K_split", "K"), ("K_heads", "K"),
+        ("V_split", "V"), ("V_heads", "V"), ("merged", "head_out"),
+        ("concat", "merged_contig"), ("Q_wrong", "Q")]
+for a, b in same:
+    if a in tens and b in tens and tens[a]["storage"] != tens[b]["storage"]:
+        errs.append("%s (a view of %s) has storage %s, %s has %s"
+                    % (a, b, tens[a]["storage"], b, tens[b]["storage"]))
+if "merged" in tens and "merged_contig" in tens and tens["merged"]["storage"] == tens["merged_contig"]["storage"]:
+    errs.append("merged_contig shares merged's storage: the copy did not copy")
+if tens.get("Q_heads", {}).get("contiguous") is not False:
+    errs.append("Q_heads should be non-contiguous")
+steps = doc.get("steps", [])
+if len(steps) != 11:
+    errs.append("%d steps, expected 11" % len(steps))
+for i, s in enumerate(steps):
+    for k, typ in (("name", str), ("code", str), ("inputs", list), ("output", str),
+                   ("is_view", bool), ("bytes_copied", int)):
+        if not isinstance(s.get(k), typ):
+            errs.append("steps[%d].%s is not a %s" % (i, k, typ.__name__))
+    if s.get("output") not in tens:
+        errs.append("steps[%d].output %r is not a tensor" % (i, s.get("output")))
+    for n in s.get("inputs", []):
+        if n not in tens:
+            errs.append("steps[%d] input %r is not a tensor" % (i, n))
+print("\n".join(errs))
+EOF
+)
+if [ -z "$schema_errs" ]; then ok; else bad "schema: $schema_errs"; fi
+
+# --- numbers against the independent reference -------------------------------
+configs=(
+    ""
+    "--seq 5 --d-model 12 --heads 6 --kv-heads 2 --seed 3 --causal"
+    "--seq 6 --d-model 16 --heads 4 --kv-heads 1 --seed 7"
+    "--seq 3 --d-model 8 --heads 8 --kv-heads 1 --seed 0 --causal"
+    "--batch 2 --seq 4 --d-model 8 --heads 4 --kv-heads 2 --seed 11 --causal"
+    "--batch 2 --seq 7 --d-model 24 --heads 3 --seed 4294967295"
+    "--seq 1 --d-model 1 --heads 1"
+    "--batch 3 --seq 1 --d-model 8 --heads 4 --kv-heads 2 --seed 2 --causal"
+    "--seq 9 --d-model 20 --heads 1 --seed 5 --causal"
+)
+for c in "${configs[@]}"; do
+    # shellcheck disable=SC2086
+    run export $c
+    if [ "$rc" -ne 0 ]; then
+        bad "export $c: exit $rc: $(head -c 200 "$TMP/err")"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if python3 "$HERE/ref_mha.py" "$TMP/out" $c >"$TMP/ref" 2>&1; then ok; else
+        bad "export $c disagrees with ref_mha.py:"; cat "$TMP/ref"; fi
+done
+
+# same seed -> the same bytes; another seed -> other numbers
+run export --seed 9 --heads 4; cp "$TMP/out" "$TMP/a"
+run export --seed 9 --heads 4; cp "$TMP/out" "$TMP/b"
+run export --seed 10 --heads 4; cp "$TMP/out" "$TMP/c"
+if cmp -s "$TMP/a" "$TMP/b"; then ok; else bad "export --seed 9 twice gave different output"; fi
+if ! cmp -s "$TMP/a" "$TMP/c"; then ok; else bad "export --seed 9 and --seed 10 gave the same output"; fi
+# --flag=value is the same as --flag value
+run export --seed=9 --heads=4
+if cmp -s "$TMP/a" "$TMP/out"; then ok; else bad "export --seed=9 --heads=4 differs from --seed 9 --heads 4"; fi
+
+# --- bad input: exit 2, empty stdout, ONE line on stderr naming the flag -----
+# usage_err NEEDLE ARGS...: the stderr line must contain NEEDLE
+usage_err() {
+    local needle=$1
+    shift
+    run "$@"
+    local lines
+    lines=$(wc -l <"$TMP/err")
+    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TMP/out" ] &&
+        grep -qF -- "$needle" "$TMP/err" && grep -q '^mhaviz: ' "$TMP/err"; then
+        ok
+    else
+        bad "mhaviz $*: exit $rc (want 2), $lines stderr lines (want 1), stdout $(wc -c <"$TMP/out") bytes," \
+            "stderr: $(head -c 300 "$TMP/err") (want it to name '$needle')"
+    fi
+}
+
+for flag in --batch --seq --d-model --heads --kv-heads --seed; do
+    usage_err "$flag" export "$flag" abc            # non-numeric
+    usage_err "$flag" export "$flag" 3x             # trailing junk
+    usage_err "$flag" export "$flag" 1.5            # not whole
+    usage_err "$flag" export "$flag" ""             # empty
+    usage_err "$flag" export "$flag" -1             # negative
+    usage_err "$flag" export "$flag" 99999999999999999999999  # huge, overflows long
+    usage_err "$flag" export "$flag"                # missing value
+    usage_err "$flag" export "$flag=x"
+done
+for flag in --batch --seq --d-model --heads --kv-heads; do
+    usage_err "$flag" export "$flag" 0              # zero
+done
+usage_err "--batch" export --batch 65
+usage_err "64" export --batch 65                    # the limit is in the message
+usage_err "--seq" export --seq 1025
+usage_err "1024" export --seq 1025
+usage_err "--d-model" export --d-model 1025
+usage_err "--d-model" export --d-model 2000000
+usage_err "--seed" export --seed 4294967296
+usage_err "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)" export --heads 3
+usage_err "--heads 5" export --d-model 12 --heads 5
+usage_err "--heads 16" export --heads 16            # more heads than d_model
+usage_err "--kv-heads 3: heads 4 is not divisible by 3 (try 1, 2 or 4)" export --heads 4 --kv-heads 3
+usage_err "--kv-heads 4" export --heads 2 --kv-heads 4
+usage_err "--kv-heads" export --kv-heads 3          # heads stays 2
+usage_err "--causal" export --causal=1              # takes no value
+usage_err "--bogus" export --bogus
+usage_err "--hedas" export --hedas 2
+usage_err "-x" export -x
+usage_err "stray" export stray
+usage_err "frobnicate" frobnicate
+usage_err "--batch" export --batch 64 --seq 1024 --d-model 1024 # over the memory limit
+
+# --- a full disk is a runtime failure: exit 1, one line ---------------------------
+if [ -w /dev/full ]; then
+    timeout 60 "$BIN" export >/dev/full 2>"$TMP/err"
+    rc=$?
+    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'write error' "$TMP/err"; then ok; else
+        bad "export >/dev/full: exit $rc (want 1), stderr: $(head -c 200 "$TMP/err")"; fi
+fi
+
+# --- help and version ------------------------------------------------------------
+run --help
+if [ "$rc" -eq 0 ] && grep -q export "$TMP/out" && grep -q -- --kv-heads "$TMP/out"; then ok; else
+    bad "mhaviz --help: exit $rc"; fi
+run export --help
+if [ "$rc" -eq 0 ] && grep -q 'usage: mhaviz export' "$TMP/out" && grep -q -- --causal "$TMP/out"; then ok; else
+    bad "mhaviz export --help: exit $rc"; fi
+run --version
+if [ "$rc" -eq 0 ] && grep -Eq '^mhaviz [0-9]+\.[0-9]+' "$TMP/out"; then ok; else
+    bad "mhaviz --version: exit $rc, '$(cat "$TMP/out")'"; fi
+
+# --- the largest allowed sizes run (and do not hang) in plain mode ----------------
+if [ "${MODE:-plain}" = plain ]; then
+    run export --seq 256 --d-model 256 --heads 8
+    if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out"; then ok; else
+        bad "export --seq 256 --d-model 256: exit $rc"; fi
+fi
+
+echo "e2e_export: $pass passed, $fail failed"
+[ "$fail" -eq 0 ]
