@@ -428,8 +428,7 @@ static const struct {
     [F_SEQ] = {"seq", "tokens S", MHA_MAX_SEQ},
     [F_DMODEL] = {"d_model", "model width D", MHA_MAX_DMODEL},
     [F_HEADS] = {"heads", "query heads H: must divide d_model", MHA_MAX_DMODEL},
-    [F_KV] = {"kv_heads", "key/value heads: must divide heads (= heads MHA, 1 MQA)",
-              MHA_MAX_DMODEL},
+    [F_KV] = {"kv_heads", "key/value heads: divide heads (1 = MQA)", MHA_MAX_DMODEL},
     [F_SEED] = {"seed", "seed of the toy input and weights", (long)MHA_MAX_SEED},
     [F_CAUSAL] = {"causal", "mask future tokens before the softmax", 1},
 };
@@ -595,7 +594,7 @@ static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
-    {"Walkthrough", "the pipeline step by step: the candy bar, the heads, the concat", walk_open},
+    {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Help", "every key, in one table", help_open},
     {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},

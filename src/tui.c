@@ -67,33 +67,6 @@ static void tui_signals_restore(const struct sigaction *old)
         sigaction(sigs[i], &old[i], NULL);
 }
 
-/* Can ncurses draw on this terminal?  0, or -1 with a one-line reason.
- * Asked with setupterm before newterm: a newterm that fails leaks its
- * pre-screen inside ncurses, and a terminal without cursor addressing
- * (dumb) would get a half-initialised screen. */
-static int tui_check_term(const char *term, char *err, size_t n)
-{
-    int e = 0;
-    if (!term || !*term) {
-        snprintf(err, n, "TERM is not set (set TERM, e.g. TERM=xterm-256color)");
-        return -1;
-    }
-    if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) {
-        snprintf(err, n, "unknown terminal type '%s' (set TERM, e.g. TERM=xterm-256color)", term);
-        return -1;
-    }
-    const char *cup = tigetstr("cup");
-    int ok = cup && cup != (char *)-1;
-    del_curterm(cur_term);
-    if (!ok) {
-        snprintf(err, n,
-                 "terminal type '%s' cannot move the cursor (set TERM, e.g. TERM=xterm-256color)",
-                 term);
-        return -1;
-    }
-    return 0;
-}
-
 /* Curses attributes for each Style, from canvas.c's theme tables; colour
  * pair i + 1 belongs to style i. */
 static attr_t tui_attr[ST_COUNT];
@@ -218,12 +191,27 @@ static int tui_key(int r, wint_t wch, Ui *ui)
 static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char *err, size_t n)
 {
     const char *term = getenv("TERM");
-    if (tui_check_term(term, err, n) < 0) return -1;
+    if (!term || !*term) {
+        snprintf(err, n, "TERM is not set (set TERM, e.g. TERM=xterm-256color)");
+        return -1;
+    }
     setlocale(LC_CTYPE, ""); /* glyphs only: numbers keep the C decimal point */
     int utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    /* One newterm, no setupterm before it: reading the terminfo entry twice
+     * costs a tenth of a millisecond of the first frame.  (A newterm that
+     * fails leaks its pre-screen inside ncurses; tests/lsan.supp says so.) */
     *scr = newterm((char *)term, stdout, stdin);
     if (!*scr) {
         snprintf(err, n, "unknown terminal type '%s' (set TERM, e.g. TERM=xterm-256color)", term);
+        return -1;
+    }
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (char *)-1) { /* a printing terminal (dumb): no screen to draw on */
+        endwin();
+        delscreen(*scr);
+        snprintf(err, n,
+                 "terminal type '%s' cannot move the cursor (set TERM, e.g. TERM=xterm-256color)",
+                 term);
         return -1;
     }
     set_term(*scr);

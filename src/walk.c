@@ -100,9 +100,8 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
                      "Space next  Left back  i inspect  c config  ? keys  q quit");
         status = w->hint;
     }
-    w->ss.status = status;
+    w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
     scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
-    w->ss.status = NULL;
 }
 
 static int walk_key(Screen *s, Ui *ui, int key)

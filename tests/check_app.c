@@ -310,6 +310,36 @@ START_TEST(test_walk_autoplay)
 }
 END_TEST
 
+START_TEST(test_walk_mouse_click_inspects)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open(&ui);
+    Canvas *c = draw(s, &ui, 80, 24); /* the walk remembers the frame size */
+    int px = -1, py = -1;
+    for (int y = 0; y < c->h && py < 0; y++) { /* token 1's row of the logical view */
+        char row[512];
+        canvas_row(c, y, 0, row, sizeof row);
+        if (!strncmp(row, mha_token_word(1), strlen(mha_token_word(1))) && strchr(row, '.')) {
+            py = y;
+            px = (int)(strchr(row, '.') - row);
+        }
+    }
+    canvas_free(c);
+    ck_assert_int_ge(py, 0);
+    ui.mouse_x = 0;
+    ui.mouse_y = 0; /* the title: nothing to inspect */
+    ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_NONE);
+    ui.mouse_x = px;
+    ui.mouse_y = py;
+    ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_REDRAW);
+    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "x[0, 1, 0]"));
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
 START_TEST(test_walk_opens_form_and_help)
 {
     Ui ui;
@@ -415,6 +445,45 @@ START_TEST(test_help_scrolls_and_fits)
 }
 END_TEST
 
+/* Nothing of ours runs into the right edge at 80 columns (so nothing is cut
+ * mid-word): the last column stays blank on every row but the status line's. */
+static void assert_fits(Screen *s, Ui *ui)
+{
+    Canvas *c = draw(s, ui, 80, 24);
+    for (int y = 0; y < c->h; y++) {
+        char row[512];
+        canvas_row(c, y, 0, row, sizeof row);
+        ck_assert_msg(canvas_at(c, c->w - 1, y)->ch == ' ', "%s: row %d reaches the edge: %s",
+                      s->title, y, row);
+    }
+    canvas_free(c);
+}
+
+START_TEST(test_screens_fit_80x24)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s[3] = {home_open(&ui), form_open(&ui), help_open(&ui)};
+    for (int i = 0; i < 3; i++) {
+        assert_fits(s[i], &ui);
+        if (i == 1) { /* the form with an invalid draft shows the reason, wrapped */
+            press(s[i], &ui, UI_K_DOWN);
+            press(s[i], &ui, UI_K_DOWN);
+            press(s[i], &ui, '7');
+            press(s[i], &ui, UI_K_ENTER);
+            assert_fits(s[i], &ui);
+        }
+        if (i == 2)
+            for (int k = 0; k < 5; k++) {
+                press(s[i], &ui, UI_K_PGDN);
+                assert_fits(s[i], &ui);
+            }
+        s[i]->free(s[i]);
+    }
+    app_ui_free(&ui);
+}
+END_TEST
+
 int main(void)
 {
     Suite *s = suite_create("app");
@@ -434,12 +503,14 @@ int main(void)
     tcase_add_test(t, test_walk_inspect_takes_the_arrows);
     tcase_add_test(t, test_walk_animation_is_short_and_skippable);
     tcase_add_test(t, test_walk_autoplay);
+    tcase_add_test(t, test_walk_mouse_click_inspects);
     tcase_add_test(t, test_walk_opens_form_and_help);
     suite_add_tcase(s, t);
     t = tcase_create("screens");
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_home_menu);
     tcase_add_test(t, test_help_scrolls_and_fits);
+    tcase_add_test(t, test_screens_fit_80x24);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
