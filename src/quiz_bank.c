@@ -7,7 +7,11 @@
  *   b) ...
  *   @answer b                    one letter, or the short answer(s): 128 | (2, 8) | words | other words
  *   @explain Because ...         required; continues on the next lines
+ *   @config heads=8 kv_heads=2   optional, per question: the run {expressions} read
  *
+ * Text may hold the lessons' {expressions} (lesson.h): they are filled in from
+ * a run of the question's configuration and the model presets when the file
+ * is loaded, so no number the engine can compute is typed by hand.
  * Blank lines end a field; '#' starts a comment line. */
 #include "quiz.h"
 
@@ -17,6 +21,8 @@
 #include <string.h>
 
 #include "content.h"
+#include "lesson.h"
+#include "presets.h"
 
 enum { F_NONE, F_PROMPT, F_CHOICE, F_EXPLAIN };
 
@@ -28,6 +34,10 @@ typedef struct Parser {
     QuizQuestion cur;
     int open, q_line, answer_line, field;
     char answer[QUIZ_ANSWER_MAX];
+    MhaConfig cfg;               /* the question's @config (default otherwise) */
+    int config_line;
+    PresetList presets;
+    int have_presets;
     QuizBank *bank;
     int first;                   /* bank->n before this file */
 } Parser;
@@ -40,7 +50,7 @@ static int fail(Parser *p, int line, const char *fmt, const char *a, const char 
     return -1;
 }
 
-static const char *const directives[] = {"@topic", "@q", "@answer", "@explain"};
+static const char *const directives[] = {"@topic", "@q", "@answer", "@explain", "@config"};
 
 static int edit_distance(const char *a, const char *b)
 {
@@ -76,6 +86,70 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
+/* Fills the {expressions} of one field in place; -1 with the error at line. */
+static int expand_field(Parser *p, const Mha *m, char *field, size_t n, int line)
+{
+    if (!strchr(field, '{') && !strchr(field, '}')) return 0;
+    char out[QUIZ_PROMPT_MAX > QUIZ_EXPLAIN_MAX ? QUIZ_PROMPT_MAX : QUIZ_EXPLAIN_MAX], err[300];
+    if (lesson_expand(field, m, p->have_presets ? &p->presets : NULL, out, sizeof out, err, sizeof err))
+        return fail(p, line, "%s", err, 0);
+    if (strlen(out) >= n) return fail(p, line, "text too long once {expressions} are filled in", 0, 0);
+    snprintf(field, n, "%s", out);
+    return 0;
+}
+
+/* Every field of the open question, against a run of its configuration. */
+static int expand_all(Parser *p)
+{
+    QuizQuestion *q = &p->cur;
+    char err[300];
+    Mha *m = mha_run(&p->cfg, err, sizeof err);
+    if (!m) return fail(p, p->config_line ? p->config_line : p->q_line, "%s", err, 0);
+    int rc = expand_field(p, m, q->prompt, sizeof q->prompt, p->q_line);
+    for (int i = 0; !rc && i < q->n_choices; i++) rc = expand_field(p, m, q->choices[i], QUIZ_CHOICE_MAX, p->q_line);
+    if (!rc && p->answer_line) rc = expand_field(p, m, p->answer, sizeof p->answer, p->answer_line);
+    if (!rc) rc = expand_field(p, m, q->explain, sizeof q->explain, p->q_line);
+    mha_free(m);
+    return rc;
+}
+
+/* "@config heads=8 kv_heads=2": the question's configuration. */
+static int parse_config(Parser *p, int ln, const char *arg)
+{
+    static const char *const keys[] = {"batch", "seq", "d_model", "heads", "kv_heads", "seed", "causal"};
+    MhaConfig c = mha_config_default();
+    int kv_set = 0;
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", arg);
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
+        char *eq = strchr(tok, '=');
+        if (!eq) return fail(p, ln, "@config: expected key=value, got '%s'", tok, 0);
+        *eq = 0;
+        char *end;
+        long v = strtol(eq + 1, &end, 10);
+        if (!eq[1] || *end || v < 0 || v > 1000000) return fail(p, ln, "@config: %s '%s' is not a whole number", tok, eq + 1);
+        int k = -1;
+        for (int i = 0; i < 7; i++)
+            if (!strcmp(tok, keys[i])) k = i;
+        switch (k) {
+        case 0: c.batch = (int)v; break;
+        case 1: c.seq = (int)v; break;
+        case 2: c.d_model = (int)v; break;
+        case 3: c.heads = (int)v; break;
+        case 4: c.kv_heads = (int)v, kv_set = 1; break;
+        case 5: c.seed = (uint32_t)v; break;
+        case 6: c.causal = v != 0; break;
+        default: return fail(p, ln, "@config: unknown key '%s' (batch seq d_model heads kv_heads seed causal)", tok, 0);
+        }
+    }
+    if (!kv_set) c.kv_heads = c.heads;
+    char err[300];
+    if (mha_config_check(&c, err, sizeof err)) return fail(p, ln, "@config: %s", err, 0);
+    p->cfg = c;
+    p->config_line = ln;
+    return 0;
+}
+
 /* Validates the open question and adds it to the bank. */
 static int close_question(Parser *p)
 {
@@ -84,6 +158,7 @@ static int close_question(Parser *p)
     p->open = 0;
     p->field = F_NONE;
     if (!q->prompt[0]) return fail(p, p->q_line, "@q has no question text", 0, 0);
+    if (expand_all(p)) return -1;
     if (!p->answer_line) return fail(p, p->q_line, "question has no @answer", 0, 0);
     if (!q->explain[0]) return fail(p, p->q_line, "question has no @explain (every question teaches)", 0, 0);
     if (q->n_choices == 1) return fail(p, p->q_line, "a multiple-choice question needs at least 2 choices", 0, 0);
@@ -122,6 +197,9 @@ static int close_question(Parser *p)
         q->kind = QK_CHOICE;
         q->correct = a.letter;
     } else if (a.kind == QA_NUMBER) {
+        q->kind = QK_NUMBER;
+        q->number = a.number;
+    } else if (a.kind == QA_TUPLE && a.number >= 0) { /* "524,288": a number with separators */
         q->kind = QK_NUMBER;
         q->number = a.number;
     } else if (a.kind == QA_TUPLE) {
@@ -191,6 +269,8 @@ static int parse_line(Parser *p, int ln, char *s)
             snprintf(q->source, sizeof q->source, "%s:%d", p->path, ln);
             p->open = 1;
             p->q_line = ln;
+            p->cfg = mha_config_default();
+            p->config_line = 0;
             p->answer_line = 0;
             p->answer[0] = 0;
             p->field = F_PROMPT;
@@ -213,6 +293,11 @@ static int parse_line(Parser *p, int ln, char *s)
             p->field = F_NONE;
             return 0;
         }
+        if (!strcmp(word, "@config")) {
+            if (p->config_line) return fail(p, ln, "second @config in one question", 0, 0);
+            p->field = F_NONE;
+            return parse_config(p, ln, arg);
+        }
         if (!strcmp(word, "@explain")) {
             if (q->explain[0]) return fail(p, ln, "second @explain in one question", 0, 0);
             p->field = F_EXPLAIN;
@@ -227,7 +312,7 @@ static int parse_line(Parser *p, int ln, char *s)
             if (d < bd) bd = d, best = directives[i];
         }
         if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);
-        return fail(p, ln, "unknown directive '%s' (directives: @topic @q @answer @explain)", word, 0);
+        return fail(p, ln, "unknown directive '%s' (directives: @topic @q @answer @explain @config)", word, 0);
     }
     /* a choice: "a) text" */
     if (p->open && islower((unsigned char)s[0]) && s[0] <= 'z' && s[1] == ')' && (s[2] == ' ' || !s[2]) &&
@@ -277,6 +362,9 @@ int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *er
     p.topic = QT_CONCEPTS;
     p.bank = bank;
     p.first = bank->n;
+    p.cfg = mha_config_default();
+    char perr[300];
+    p.have_presets = presets_builtin(&p.presets, perr, sizeof perr) == 0;
     int ln = 0, rc = 0;
     const char *s = text;
     while (*s && !rc) {
@@ -302,6 +390,7 @@ int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *er
     }
     if (!rc) rc = close_question(&p);
     if (!rc && bank->n == p.first) rc = fail(&p, ln ? ln : 1, "no questions (a quiz file needs at least one @q)", 0, 0);
+    if (p.have_presets) presets_free(&p.presets);
     if (rc) {
         bank->n = p.first;
         return -1;

@@ -9,6 +9,7 @@
 
 #include "cli.h"
 #include "commands.h"
+#include "content.h"
 #include "quiz.h"
 #include "quiz_screen.h"
 
@@ -28,7 +29,8 @@ static const char quiz_help[] =
     "  --timed      show the seconds each answer took (TUI: a clock per question)\n"
     "  --review     ask the questions you missed most\n"
     "  --no-save    do not record scores in the history\n"
-    "  --check FILE...  validate quiz bank files (exit 2 on the first bad line of a file)\n";
+    "  --check [FILE...]  validate quiz bank files, or the built-in ones (exit 2 on the\n"
+    "               first bad line of a file)\n";
 
 /* Prints s word-wrapped at width, each line prefixed with indent. */
 static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
@@ -170,7 +172,22 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
 static int check_files(int argc, char **argv, int first)
 {
     int bad = 0;
-    if (first >= argc) return cli_usage("quiz --check: no FILE given");
+    if (first >= argc) { /* the banks built into the binary */
+        int any = 0;
+        for (const ContentFile *f = content_files; f->path; f++) {
+            size_t l = strlen(f->path);
+            if (l < 5 || strcmp(f->path + l - 5, ".quiz")) continue;
+            char err[400];
+            QuizBank bank = {0};
+            int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
+            if (n < 0) fprintf(stderr, "%s\n", err), bad = 1;
+            else printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
+            quiz_bank_free(&bank);
+            any = 1;
+        }
+        if (!any) return cli_usage("quiz --check: no quiz bank is built in; give FILE...");
+        return bad ? EXIT_USAGE : 0;
+    }
     for (int i = first; i < argc; i++) {
         FILE *f = fopen(argv[i], "rb");
         if (!f) {

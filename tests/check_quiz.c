@@ -437,10 +437,28 @@ START_TEST(bank_good_and_short_answers)
     ck_assert_int_eq(quiz_check(&bank.q[2], "Multi-Query   Attention", NULL, NULL, 0), 1);
     ck_assert_int_eq(quiz_check(&bank.q[2], "gqa", NULL, NULL, 0), 0);
     ck_assert_str_eq(bank.q[2].source, "x.quiz:10");
+    /* {expressions} are filled from a run of the question's @config and the presets */
+    const char *expr = "@q With {heads} heads and {kv_heads} kv heads, which kv head serves query head 5?\n"
+                       "@config d_model=16 heads=8 kv_heads=4\n"
+                       "@answer {kvhead 5}\n"
+                       "@explain {groupmap}\n"
+                       "@q Bytes per token for {preset llama-2-70b title} in fp16?\n"
+                       "@answer {kv llama-2-70b fp16}\n"
+                       "@explain {kv llama-2-70b fp16 mha} with MHA.\n";
+    ck_assert_int_eq(quiz_bank_parse(&bank, "e.quiz", expr, err, sizeof err), 2);
+    ck_assert_str_eq(bank.q[3].prompt, "With 8 heads and 4 kv heads, which kv head serves query head 5?");
+    ck_assert_int_eq(bank.q[3].kind, QK_NUMBER);
+    MhaConfig c = mha_config_default();
+    c.d_model = 16, c.heads = 8, c.kv_heads = 4;
+    ck_assert_int_eq(bank.q[3].number, mha_kv_head_of(&c, 5));
+    ck_assert_int_eq(bank.q[4].kind, QK_NUMBER); /* "327,680" is a number, not a shape */
+    ck_assert_int_eq(quiz_check(&bank.q[4], "327680", NULL, NULL, 0), bank.q[4].number == 327680);
+    ck_assert_int_eq(quiz_check(&bank.q[4], "327,680", NULL, NULL, 0), bank.q[4].number == 327680);
+    ck_assert(strchr(bank.q[4].prompt, '{') == NULL);
     /* the same file again: duplicate questions are refused with where the first is */
     ck_assert_int_eq(quiz_bank_parse(&bank, "y.quiz", text, err, sizeof err), -1);
     ck_assert_str_eq(err, "y.quiz:2: the same question as x.quiz:2");
-    ck_assert_int_eq(bank.n, 3);
+    ck_assert_int_eq(bank.n, 5);
     quiz_bank_free(&bank);
 }
 END_TEST

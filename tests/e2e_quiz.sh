@@ -105,6 +105,8 @@ expect "review with no history" "$T/review0.out" "^Nothing to review yet"
 # --check: the built-in banks pass, the bad corpus fails with file:line.
 "$BIN" quiz --check lessons/*.quiz > "$T/check.out" 2>&1 && ok "lessons/*.quiz pass --check" || bad "bank check failed"
 expect "check counts questions" "$T/check.out" "^lessons/concepts.quiz: [0-9]+ questions ok"
+"$BIN" quiz --check > "$T/check0.out" 2>&1 && ok "--check alone checks the built-in banks" || bad "built-in check"
+expect "built-in banks listed" "$T/check0.out" "^lessons/code.quiz: [0-9]+ questions ok"
 for f in tests/quiz-bad/*.quiz; do
     "$BIN" quiz --check "$f" > "$T/bad.out" 2>&1
     rc=$?
