@@ -868,6 +868,19 @@ static int gen_viewcopy(Gen *g)
         copied = res->st->bytes_copied;
     }
     snprintf(q->explain, sizeof q->explain, "%s", op_explain[op]);
+    int reshape = op == QUIZ_OP_RESHAPE_HEADS || op == QUIZ_OP_RESHAPE_SPLIT || op == QUIZ_OP_RESHAPE_MERGED;
+    int contig = op == QUIZ_OP_CONTIG_HEADS || op == QUIZ_OP_CONTIG_SPLIT;
+    if (reshape && q->correct == 0)
+        cat(q->explain, sizeof q->explain, "  Here the strides %s can express the new shape, so reshape returned a "
+            "view.", tensor_fmt_strides(st, sizeof st, in));
+    else if (reshape)
+        cat(q->explain, sizeof q->explain, "  Here the strides %s cannot express the new shape (view() would "
+            "raise), so reshape copied: contiguous() first, then a view of the copy.",
+            tensor_fmt_strides(st, sizeof st, in));
+    else if (contig)
+        cat(q->explain, sizeof q->explain, "  Here the input %s contiguous (strides %s), so %s.",
+            tensor_is_contiguous(in) ? "is already" : "is not", tensor_fmt_strides(st, sizeof st, in),
+            tensor_is_contiguous(in) ? "nothing moves" : "every element is copied once");
     finish_working(q, &b);
     cat(q->working, sizeof q->working, "  %-44s -> ", code);
     if (!res) cat(q->working, sizeof q->working, "error: %s\n", err);
