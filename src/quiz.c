@@ -651,9 +651,12 @@ static int gen_contig(Gen *g)
              "does not; expand (stride 0) does not; contiguous() always gives a contiguous tensor.");
     char st[64], rm[64], sh[64];
     finish_working(q, &b);
-    cat(q->working, sizeof q->working, "%s has shape %s and strides %s; row-major strides would be %s -> %s.\n",
-        var_of(target), tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape), tensor_fmt_strides(st, sizeof st, t),
-        rowmajor(rm, sizeof rm, t), yes ? "contiguous" : "not contiguous");
+    tensor_fmt_strides(st, sizeof st, t);
+    rowmajor(rm, sizeof rm, t);
+    cat(q->working, sizeof q->working, "%s has shape %s and strides %s; row-major strides would be %s -> %s%s.\n",
+        var_of(target), tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape), st, rm,
+        yes ? "contiguous" : "not contiguous",
+        yes && strcmp(st, rm) ? " (they differ only on size-1 axes, which PyTorch ignores)" : "");
     build_free(&b);
     return 0;
 }

@@ -137,6 +137,10 @@ void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
     } while (0)
     buf[0] = 0;
     for (int t = 0; t < QT_COUNT; t++) asked += s->asked[t], right += s->right[t];
+    if (!asked) {
+        PUT("No questions answered.\n");
+        return;
+    }
     PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
     for (int t = 0; t < QT_COUNT; t++) {
         if (!s->asked[t]) continue;

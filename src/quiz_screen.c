@@ -406,7 +406,7 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
             body_text(&b, tl, ST_NORMAL);
         }
         if (q->err[0]) body_text(&b, q->err, ST_WARN);
-        else if (q->have_hist && !q->no_save) body_text(&b, "Scores saved with your lesson progress.", ST_DIM);
+        else if (q->saved) body_text(&b, "Scores saved with your lesson progress.", ST_DIM);
         draw_hint(c, ui, q->phase);
         return;
     }

@@ -80,7 +80,7 @@ expect "EOF: end of input noted" "$T/eof.out" "^\(end of input\)"
 expect "EOF: partial count" "$T/eof.out" "^Answered 3 of $N\."
 expect "EOF: partial score" "$T/eof.out" "^Score: 3/3 \(100%\)"
 "$BIN" quiz --plain --count 3 --seed 7 --no-save < /dev/null > "$T/eof0.out" 2>&1 && ok "empty stdin exits 0" || bad "empty stdin"
-expect "empty stdin: score 0/0" "$T/eof0.out" "^Score: 0/0"
+expect "empty stdin: nothing answered" "$T/eof0.out" "^No questions answered\."
 
 # Topics: every question of the chosen topic.
 "$BIN" quiz --plain --topic offsets --count 4 --seed 3 --no-save < /dev/null > "$T/topic.out" 2>&1
