@@ -470,8 +470,9 @@ static void fill_tuple_distractors(Build *b, const long long *ans, int n, char (
             v[i] = v[j], v[j] = t;
             snprintf(cand[(*nc)++], QUIZ_CHOICE_MAX, "%s", fmt_ll(buf, sizeof buf, n, v));
         }
-    /* the shapes of the pipeline's other tensors */
+    /* the shapes of the pipeline's other tensors (not the weights) */
     for (int k = 0; k < b->n && *nc < maxc; k++) {
+        if (!b->line[b->order[k]][0]) continue;
         const Tensor *t = b->t[b->order[k]];
         for (int i = 0; i < t->ndim; i++) v[i] = t->shape[i];
         snprintf(cand[(*nc)++], QUIZ_CHOICE_MAX, "%s", fmt_ll(buf, sizeof buf, t->ndim, v));
@@ -691,6 +692,8 @@ static int gen_offset(Gen *g)
     static const int targets[] = {MT_Q_HEADS, MT_Q_HEADS, MT_Q_SPLIT, MT_K_HEADS, MT_MERGED, MT_Q_WRONG};
     int target = pick(&g->r, targets, (int)(sizeof targets / sizeof targets[0]));
     MhaConfig c = draw_toy(&g->r, 1);
+    /* at most 96 floats: the whole buffer fits the candy bar at 80x24 */
+    for (int tries = 0; tries < 50 && c.batch * c.seq * c.d_model > 96; tries++) c = draw_toy(&g->r, 1);
     Build b;
     build_init(&b, &c);
     if (need(&b, target)) {

@@ -78,6 +78,7 @@ typedef struct Qs {
     char why[120];
     int right, chosen, skipped; /* the last answer */
     int scroll;
+    int max_scroll;             /* layout cache written by draw: how far the body can scroll */
     double t0, last_secs, total_secs;
     int shown_sec;
     QuizScore score;
@@ -188,7 +189,10 @@ static int qs_key(Screen *s, Ui *ui, int key)
             if (q->ilen > 0) q->input[--q->ilen] = 0;
             return UI_REDRAW;
         case QS_UP: case QS_PGUP: q->scroll -= act == QS_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case QS_DOWN: case QS_PGDN: q->scroll += act == QS_DOWN ? 1 : 10; return UI_REDRAW;
+        case QS_DOWN: case QS_PGDN:
+            q->scroll += act == QS_DOWN ? 1 : 10;
+            if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
+            return UI_REDRAW;
         case QS_END: finish(q); return UI_REDRAW;
         default:
             if (key >= 0x20 && key < 0x7f && q->ilen + 1 < (int)sizeof q->input) {
@@ -206,7 +210,10 @@ static int qs_key(Screen *s, Ui *ui, int key)
             else show_question(q, tui_now());
             return UI_REDRAW;
         case QS_UP: case QS_PGUP: q->scroll -= act == QS_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case QS_DOWN: case QS_PGDN: q->scroll += act == QS_DOWN ? 1 : 10; return UI_REDRAW;
+        case QS_DOWN: case QS_PGDN:
+            q->scroll += act == QS_DOWN ? 1 : 10;
+            if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
+            return UI_REDRAW;
         case QS_END: q->i++; finish(q); return UI_REDRAW;
         default: return UI_NONE;
         }
@@ -313,14 +320,6 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
     app_draw_status(c, ui, hint);
 }
 
-/* Rows the candy bar takes below the body (0 without a picture). */
-static int pic_rows(const Qs *q, int h)
-{
-    if (!q->pic || (q->phase != PH_ASK && q->phase != PH_FEEDBACK)) return 0;
-    int r = h / 3;
-    return r > 9 ? 9 : r;
-}
-
 static void draw_pic(const Qs *q, Canvas *c, int y, int rows, int lit)
 {
     const QuizQuestion *qq = &q->qs[q->i];
@@ -332,6 +331,23 @@ static void draw_pic(const Qs *q, Canvas *c, int y, int rows, int lit)
     default: wrap = q->pic->cfg.d_model, heads = q->pic->cfg.heads; break;
     }
     scene_candy_bar(c, 1, y, c->w - 2, rows, t, wrap, heads, dh, lit ? qq->pic.lit : -1);
+}
+
+/* Rows the candy bar takes below the text (0 without a picture): measured by
+ * drawing it on a scratch canvas, at most a third of the screen. */
+static int pic_rows(const Qs *q, const Canvas *c)
+{
+    if (!q->pic || (q->phase != PH_ASK && q->phase != PH_FEEDBACK)) return 0;
+    int cap = c->h / 3 > 9 ? c->h / 3 : 9;
+    Canvas *scratch = canvas_new(c->w, cap);
+    if (!scratch) return 0;
+    draw_pic(q, scratch, 0, cap, 0);
+    int used = 0;
+    char row[1024];
+    for (int y = 0; y < cap; y++)
+        if (strspn(canvas_row(scratch, y, 1, row, sizeof row), " ") < strlen(row)) used = y + 1;
+    canvas_free(scratch);
+    return used;
 }
 
 static void draw_picker(const Qs *q, Canvas *c)
@@ -365,6 +381,34 @@ static void draw_picker(const Qs *q, Canvas *c)
                 ST_NORMAL);
 }
 
+/* The scrolling text: the question above its last line (ASK), or the
+ * feedback (FEEDBACK).  With b->h == 0 it only counts rows. */
+static void fill_body(const Qs *q, const QuizQuestion *qq, const char *ask, Body *b)
+{
+    if (q->phase == PH_ASK) {
+        char head[QUIZ_PROMPT_MAX];
+        snprintf(head, sizeof head, "%.*s", (int)(ask - qq->prompt), qq->prompt);
+        body_text(b, head, ST_NORMAL);
+        return;
+    }
+    char ans[QUIZ_CHOICE_MAX + 8], verdict[QUIZ_CHOICE_MAX + 400];
+    quiz_answer_text(qq, ans, sizeof ans);
+    if (q->right) snprintf(verdict, sizeof verdict, "Right: %s", ans);
+    else if (q->skipped) snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
+    else if (q->chosen >= 0)
+        snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + q->chosen, ans);
+    else snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
+    body_text(b, verdict, q->right ? ST_GOOD : ST_BAD);
+    body_put(b, "", 0, 0, ST_NORMAL);
+    body_text(b, qq->explain, ST_NORMAL);
+    if (qq->working[0]) {
+        body_put(b, "", 0, 0, ST_NORMAL);
+        body_text(b, "Engine working:", ST_BOLD);
+        body_working(b, qq->working);
+    }
+    if (!qq->gen) body_text(b, qq->source, ST_DIM);
+}
+
 static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Qs *q = s->st;
@@ -391,9 +435,27 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         draw_hint(c, ui, q->phase);
         return;
     }
-    int prow = pic_rows(q, c->h);
-    Body b = {c, 1, 2, c->w - 2, c->h - 6 - prow, q->scroll, 0};
+    int prow = pic_rows(q, c);
+    /* the question's last line (what is asked) and the choices stay pinned
+     * above the answer line; the text above them scrolls */
+    int pinned = 0;
+    const char *ask = qq ? strrchr(qq->prompt, '\n') : NULL; /* the line that asks */
+    ask = ask ? ask + 1 : qq ? qq->prompt : "";
+    if (q->phase == PH_ASK) {
+        Body m = {c, 1, 0, c->w - 2, 0, 0, 0};
+        body_text(&m, ask, ST_NORMAL);
+        pinned += m.line;
+    }
+    if (q->phase == PH_ASK)
+        for (int i = 0; i < qq->n_choices; i++) {
+            Body m = {c, 1, 0, c->w - 2, 0, 0, 0};
+            char line[QUIZ_CHOICE_MAX + 8];
+            snprintf(line, sizeof line, "  %c) %s", 'a' + i, qq->choices[i]);
+            body_text(&m, line, ST_BOLD); /* h = 0: counts rows, draws nothing */
+            pinned += m.line;
+        }
     if (q->phase == PH_SUMMARY) {
+        Body b = {c, 1, 2, c->w - 2, c->h - 5, 0, 0};
         char sum[2000];
         quiz_summary(&q->score, q->have_hist && !q->no_save ? &q->hist : NULL, sum, sizeof sum);
         body_text(&b, sum, ST_NORMAL);
@@ -410,34 +472,32 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         draw_hint(c, ui, q->phase);
         return;
     }
+    /* the scrolling part: counted first, so an overflow gets its own "more" line */
+    int avail = c->h - 5 - prow - pinned;
+    Body cnt = {c, 1, 0, c->w - 2, 0, 0, 0};
+    fill_body(q, qq, ask, &cnt);
+    int total = cnt.line, over = total > avail;
+    int bh = over ? avail - 1 : total;
+    if (bh < 0) bh = 0;
+    q->max_scroll = total > bh ? total - bh : 0;
+    int scroll = q->scroll > q->max_scroll ? q->max_scroll : q->scroll;
+    Body b = {c, 1, 2, c->w - 2, bh, scroll, 0};
+    fill_body(q, qq, ask, &b);
+    int y = 2 + bh;
+    if (over) {
+        canvas_printf(c, 1, y, ST_DIM, "-- lines %d-%d of %d: Up/Down to scroll --", scroll + 1, scroll + bh, total);
+        y++;
+    }
     if (q->phase == PH_ASK) {
-        body_text(&b, qq->prompt, ST_NORMAL);
+        Body cb = {c, 1, y, c->w - 2, pinned, 0, 0};
+        body_text(&cb, ask, ST_NORMAL);
         for (int i = 0; i < qq->n_choices; i++) {
             char line[QUIZ_CHOICE_MAX + 8];
             snprintf(line, sizeof line, "  %c) %s", 'a' + i, qq->choices[i]);
-            body_text(&b, line, ST_BOLD);
+            body_text(&cb, line, ST_BOLD);
         }
-    } else {
-        char ans[QUIZ_CHOICE_MAX + 8], verdict[QUIZ_CHOICE_MAX + 400];
-        quiz_answer_text(qq, ans, sizeof ans);
-        if (q->right) snprintf(verdict, sizeof verdict, "Right: %s", ans);
-        else if (q->skipped) snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
-        else if (q->chosen >= 0) snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + q->chosen, ans);
-        else snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
-        body_text(&b, verdict, q->right ? ST_GOOD : ST_BAD);
-        body_put(&b, "", 0, 0, ST_NORMAL);
-        body_text(&b, qq->explain, ST_NORMAL);
-        if (qq->working[0]) {
-            body_put(&b, "", 0, 0, ST_NORMAL);
-            body_text(&b, "Engine working:", ST_BOLD);
-            body_working(&b, qq->working);
-        }
-        if (!qq->gen) body_text(&b, qq->source, ST_DIM);
     }
-    /* more below / above */
-    if (b.line - b.scroll > b.h) canvas_text(c, c->w - 14, 1 + b.h + 1, "-- more: Down", ST_DIM);
-    if (b.scroll > 0) canvas_text(c, c->w - 12, 1, "-- more: Up", ST_DIM);
-    if (prow) draw_pic(q, c, 2 + b.h + 1, prow, q->phase == PH_FEEDBACK);
+    if (prow) draw_pic(q, c, y + pinned, prow, q->phase == PH_FEEDBACK);
     int iy = c->h - 3;
     if (q->phase == PH_ASK) {
         canvas_text(c, 1, iy, "answer> ", ST_BOLD);
