@@ -154,6 +154,35 @@ START_TEST(choice_letters_and_small_terminal)
 }
 END_TEST
 
+/* A long question at 80x24: the asking line stays in view, the code scrolls. */
+START_TEST(long_question_scrolls)
+{
+    QuizQuestion q;
+    char err[300];
+    uint64_t seed = 1;
+    do ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, seed++, &q, err, sizeof err), 0);
+    while (q.tensor != MT_OUT || q.cfg.kv_heads == q.cfg.heads); /* the longest listing */
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    ck_assert(canvas_contains(cv, "-- lines 1-"));
+    ck_assert(canvas_contains(cv, "x is ("));
+    ck_assert(!canvas_contains(cv, "y = out @ W_O"));
+    for (int i = 0; i < 40; i++) s->key(s, &ui, UI_K_DOWN);
+    draw(s);
+    ck_assert(canvas_contains(cv, "y = out @ W_O")); /* scrolled to the end */
+    ck_assert(!canvas_contains(cv, "x is ("));
+    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    s->key(s, &ui, UI_K_PGUP);
+    s->key(s, &ui, UI_K_PGUP);
+    s->key(s, &ui, UI_K_PGUP);
+    draw(s);
+    ck_assert(canvas_contains(cv, "x is ("));
+    s->free(s);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -189,6 +218,7 @@ int main(void)
     tcase_set_timeout(t, 60);
     tcase_add_test(t, picker_question_feedback_summary);
     tcase_add_test(t, choice_letters_and_small_terminal);
+    tcase_add_test(t, long_question_scrolls);
     tcase_add_test(t, home_entry_opens_quiz);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
