@@ -1,20 +1,13 @@
 /* cli.c - flag parsing shared by every command. */
 #include "cli.h"
 
+#include "errbuf.h"
+
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-static void seterr(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 int cli_usage(const char *fmt, ...)
 {
@@ -34,7 +27,7 @@ int cli_match(int argc, char **argv, int *i, const char *flag, const char **val,
     if (strncmp(a, flag, n) != 0) return 0;
     if (a[n] == '=') {
         if (!val) {
-            seterr(err, errlen, "%s takes no value", flag);
+            err_set(err, errlen, "%s takes no value", flag);
             return -1;
         }
         *val = a + n + 1;
@@ -43,7 +36,7 @@ int cli_match(int argc, char **argv, int *i, const char *flag, const char **val,
     if (a[n] != '\0') return 0;
     if (!val) return 1;
     if (*i + 1 >= argc) {
-        seterr(err, errlen, "%s needs a value", flag);
+        err_set(err, errlen, "%s needs a value", flag);
         return -1;
     }
     *val = argv[++*i];
@@ -56,11 +49,11 @@ int cli_long(const char *flag, const char *val, long min, long max, long *out, c
     errno = 0;
     long v = strtol(val, &end, 10);
     if (!*val || *end || end == val) {
-        seterr(err, errlen, "%s: '%.40s' is not a whole number", flag, val);
+        err_set(err, errlen, "%s: '%.40s' is not a whole number", flag, val);
         return -1;
     }
     if (errno == ERANGE || v < min || v > max) {
-        seterr(err, errlen, "%s %.40s: must be between %ld and %ld", flag, val, min, max);
+        err_set(err, errlen, "%s %.40s: must be between %ld and %ld", flag, val, min, max);
         return -1;
     }
     *out = v;

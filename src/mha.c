@@ -6,6 +6,8 @@
  */
 #include "mha.h"
 
+#include "errbuf.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -57,15 +59,6 @@ MhaConfig mha_config_default(void)
     return c;
 }
 
-static void seterr(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
-
 /* "1, 2, 4 or 8": the divisors of n (at most 12 of them, then "..."). */
 static void divisors(int n, char *buf, size_t len)
 {
@@ -94,39 +87,39 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
 {
     char d[128];
     if (c->batch < 1 || c->batch > MHA_MAX_BATCH) {
-        seterr(err, errlen, "--batch %d: must be between 1 and %d", c->batch, MHA_MAX_BATCH);
+        err_set(err, errlen, "--batch %d: must be between 1 and %d", c->batch, MHA_MAX_BATCH);
         return -1;
     }
     if (c->seq < 1 || c->seq > MHA_MAX_SEQ) {
-        seterr(err, errlen, "--seq %d: must be between 1 and %d", c->seq, MHA_MAX_SEQ);
+        err_set(err, errlen, "--seq %d: must be between 1 and %d", c->seq, MHA_MAX_SEQ);
         return -1;
     }
     if (c->d_model < 1 || c->d_model > MHA_MAX_DMODEL) {
-        seterr(err, errlen, "--d-model %d: must be between 1 and %d", c->d_model, MHA_MAX_DMODEL);
+        err_set(err, errlen, "--d-model %d: must be between 1 and %d", c->d_model, MHA_MAX_DMODEL);
         return -1;
     }
     if (c->heads < 1 || c->heads > c->d_model) {
-        seterr(err, errlen, "--heads %d: must be between 1 and d_model (%d)", c->heads, c->d_model);
+        err_set(err, errlen, "--heads %d: must be between 1 and d_model (%d)", c->heads, c->d_model);
         return -1;
     }
     if (c->d_model % c->heads) {
         divisors(c->d_model, d, sizeof d);
-        seterr(err, errlen, "--heads %d: d_model %d is not divisible by %d (try %s)", c->heads,
+        err_set(err, errlen, "--heads %d: d_model %d is not divisible by %d (try %s)", c->heads,
                c->d_model, c->heads, d);
         return -1;
     }
     if (c->kv_heads < 1 || c->kv_heads > c->heads) {
-        seterr(err, errlen, "--kv-heads %d: must be between 1 and heads (%d)", c->kv_heads, c->heads);
+        err_set(err, errlen, "--kv-heads %d: must be between 1 and heads (%d)", c->kv_heads, c->heads);
         return -1;
     }
     if (c->heads % c->kv_heads) {
         divisors(c->heads, d, sizeof d);
-        seterr(err, errlen, "--kv-heads %d: heads %d is not divisible by %d (try %s)", c->kv_heads,
+        err_set(err, errlen, "--kv-heads %d: heads %d is not divisible by %d (try %s)", c->kv_heads,
                c->heads, c->kv_heads, d);
         return -1;
     }
     if (run_floats(c) > MHA_MAX_FLOATS) {
-        seterr(err, errlen,
+        err_set(err, errlen,
                "--batch %d --seq %d --d-model %d --heads %d: needs about %.0f MB, over the %.0f MB limit",
                c->batch, c->seq, c->d_model, c->heads, run_floats(c) * 4 / 1048576.0,
                MHA_MAX_FLOATS * 4 / 1048576.0);
@@ -231,7 +224,7 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     if (mha_config_check(c, err, errlen)) return NULL;
     Mha *m = calloc(1, sizeof *m);
     if (!m) {
-        seterr(err, errlen, "out of memory");
+        err_set(err, errlen, "out of memory");
         return NULL;
     }
     char e[256] = "out of memory";
@@ -348,6 +341,6 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
 fail:
     for (int i = 0; i < 6; i++) tensor_free(tmp[i]);
     mha_free(m);
-    seterr(err, errlen, "%s", e);
+    err_set(err, errlen, "%s", e);
     return NULL;
 }

@@ -2,6 +2,8 @@
  * attention pipeline needs.  Strides are in elements, as in PyTorch. */
 #include "tensor.h"
 
+#include "errbuf.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -10,15 +12,6 @@
 
 static size_t g_bytes_copied; /* every byte moved by contiguous / repeat_interleave */
 static int g_next_id = 1;
-
-static void seterr(char *err, size_t n, const char *fmt, ...)
-{
-    if (!err || !n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(err, n, fmt, ap);
-    va_end(ap);
-}
 
 size_t tensor_bytes_copied(void)
 {
@@ -246,7 +239,7 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
     int shape[TENSOR_MAXDIM];
     char a[96];
     if (ndim < 1 || ndim > TENSOR_MAXDIM) {
-        seterr(err, errlen, "view: %d dimensions (at most %d)", ndim, TENSOR_MAXDIM);
+        err_set(err, errlen, "view: %d dimensions (at most %d)", ndim, TENSOR_MAXDIM);
         return NULL;
     }
     int infer = -1;
@@ -254,17 +247,17 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
     for (int i = 0; i < ndim; i++) {
         shape[i] = shape_in[i];
         if (shape[i] == -1 && infer >= 0) {
-            seterr(err, errlen, "only one dimension can be inferred");
+            err_set(err, errlen, "only one dimension can be inferred");
             return NULL;
         } else if (shape[i] == -1) infer = i;
         else if (shape[i] < 1) {
-            seterr(err, errlen, "view: invalid shape dimension %d", shape[i]);
+            err_set(err, errlen, "view: invalid shape dimension %d", shape[i]);
             return NULL;
         } else known *= (size_t)shape[i];
     }
     if (infer >= 0) {
         if (numel % known) {
-            seterr(err, errlen, "shape '%s' is invalid for input of size %zu",
+            err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
                    fmt_list(a, sizeof a, ndim, shape_in), numel);
             return NULL;
         }
@@ -272,13 +265,13 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
         known *= (size_t)shape[infer];
     }
     if (known != numel) {
-        seterr(err, errlen, "shape '%s' is invalid for input of size %zu",
+        err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
                fmt_list(a, sizeof a, ndim, shape_in), numel);
         return NULL;
     }
     long strides[TENSOR_MAXDIM];
     if (!view_strides(t, ndim, shape, strides)) {
-        seterr(err, errlen,
+        err_set(err, errlen,
                "view size is not compatible with input tensor's size and stride (at least one "
                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
         return NULL;
@@ -290,7 +283,7 @@ Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errl
 {
     int a = norm_dim(d0, t->ndim), b = norm_dim(d1, t->ndim);
     if (a < 0 || b < 0) {
-        seterr(err, errlen, "transpose: dimension out of range (expected to be in range of [%d, %d], but got %d)",
+        err_set(err, errlen, "transpose: dimension out of range (expected to be in range of [%d, %d], but got %d)",
                -t->ndim, t->ndim - 1, a < 0 ? d0 : d1);
         return NULL;
     }
@@ -309,7 +302,7 @@ Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen)
 {
     int d = dim < 0 ? dim + t->ndim + 1 : dim;
     if (d < 0 || d > t->ndim || t->ndim >= TENSOR_MAXDIM) {
-        seterr(err, errlen, "unsqueeze: dimension %d out of range for %d-D tensor", dim, t->ndim);
+        err_set(err, errlen, "unsqueeze: dimension %d out of range for %d-D tensor", dim, t->ndim);
         return NULL;
     }
     int shape[TENSOR_MAXDIM];
@@ -331,7 +324,7 @@ Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen)
 Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen)
 {
     if (ndim != t->ndim) {
-        seterr(err, errlen, "expand: the number of sizes provided (%d) must match the tensor's dimensions (%d)",
+        err_set(err, errlen, "expand: the number of sizes provided (%d) must match the tensor's dimensions (%d)",
                ndim, t->ndim);
         return NULL;
     }
@@ -342,7 +335,7 @@ Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, si
         if (sh[i] == t->shape[i]) strides[i] = t->strides[i];
         else if (t->shape[i] == 1 && sh[i] >= 1) strides[i] = 0;
         else {
-            seterr(err, errlen,
+            err_set(err, errlen,
                    "The expanded size of the tensor (%d) must match the existing size (%d) at "
                    "non-singleton dimension %d",
                    sh[i], t->shape[i], i);
@@ -379,7 +372,7 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
 {
     int d = norm_dim(dim, t->ndim);
     if (d < 0 || reps < 1) {
-        seterr(err, errlen, "repeat_interleave: %s", d < 0 ? "dimension out of range" : "repeats must be >= 1");
+        err_set(err, errlen, "repeat_interleave: %s", d < 0 ? "dimension out of range" : "repeats must be >= 1");
         return NULL;
     }
     int shape[TENSOR_MAXDIM];
@@ -387,7 +380,7 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
     shape[d] *= reps;
     Tensor *out = tensor_zeros(t->ndim, shape);
     if (!out) {
-        seterr(err, errlen, "repeat_interleave: out of memory");
+        err_set(err, errlen, "repeat_interleave: out of memory");
         return NULL;
     }
     /* out[..., j, ...] = t[..., j / reps, ...] */
@@ -413,7 +406,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     int ok = nd >= 2 && (b->ndim == nd || shared) && a->shape[nd - 1] == b->shape[b->ndim - 2];
     for (int i = 0; ok && !shared && i < nd - 2; i++) ok = a->shape[i] == b->shape[i];
     if (!ok) {
-        seterr(err, errlen, "matmul: shapes %s and %s cannot be multiplied",
+        err_set(err, errlen, "matmul: shapes %s and %s cannot be multiplied",
                tensor_fmt_dims(sa, sizeof sa, nd, a->shape),
                tensor_fmt_dims(sb, sizeof sb, b->ndim, b->shape));
         return NULL;
@@ -424,7 +417,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     shape[nd - 2] = m, shape[nd - 1] = n;
     Tensor *c = tensor_zeros(nd, shape);
     if (!c) {
-        seterr(err, errlen, "matmul: out of memory");
+        err_set(err, errlen, "matmul: out of memory");
         return NULL;
     }
     const float *A = a->st->data, *Bd = b->st->data;

@@ -1,0 +1,15 @@
+/* errbuf.h - the "char *err, size_t errlen" convention of every fallible call. */
+#ifndef MHAVIZ_ERRBUF_H
+#define MHAVIZ_ERRBUF_H
+
+#include <stddef.h>
+
+/* Formats a one-line reason into err (n bytes).  err may be NULL or n 0: then
+ * nothing is written, so callers that don't want the reason can pass NULL. */
+void err_set(char *err, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+#endif
