@@ -589,17 +589,17 @@ Screen *form_open(Ui *ui)
 
 /* ---- the home menu --------------------------------------------------------- */
 
-/* One line per screen that exists; later screens add theirs here. */
+/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
 static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
-    {"Help", "every key, in one table", help_open},
     {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Help", "every key, in one table", help_open}, /* stays last */
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
 

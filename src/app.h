@@ -62,7 +62,7 @@ typedef struct KeyBinding {
     int key, last; /* a code point or UI_K_*; last != 0: the range key..last */
     Action action;
     const char *name; /* as the help shows it: "Space", "PgDn", "0-9" */
-    const char *help; /* on the first binding of a run of the same action */
+    const char *help; /* starts a line of the ? screen; NULL: adds this key to the line above */
 } KeyBinding;
 
 /* The key table, ended by an entry with key 0. */
@@ -96,7 +96,9 @@ int app_draw_enlarge(Canvas *c);
 /* The bottom status line: ui->status if set, else hint.  Row c->h - 1. */
 void app_draw_status(Canvas *c, const Ui *ui, const char *hint);
 
-/* The help screen, generated from app_keys.  Caller pushes it (UI_PUSH). */
+/* Screen constructors: a new Screen the caller owns (push it with UI_PUSH or
+ * pass it to tui_run; its free() releases it), or NULL when out of memory.
+ * The help screen is generated from app_keys. */
 Screen *help_open(Ui *ui);
 /* The configuration form (seq, d_model, heads, kv_heads, seed, causal):
  * Enter applies through ui_set_config, an invalid draft is refused in the
@@ -114,8 +116,8 @@ Screen *walk_open(Ui *ui); /* at step 0: the home menu entry */
  * Returns UI_REDRAW (applied or refused: the status line says which). */
 int app_quick_config(Ui *ui, Action a);
 
-/* Wrapped in a Screen: the list of help lines for the given contexts, for
- * tests and for the help screen.  Line i of the help, or NULL past the end. */
+/* Line i of the generated help as plain text (section titles, blank lines,
+ * "  keys   what they do"), written into buf; NULL past the last line. */
 const char *app_help_line(int i, char *buf, size_t n);
 
 /* `mhaviz` (home) and `mhaviz walk`: the interactive commands. */

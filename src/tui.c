@@ -30,6 +30,7 @@
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
+#define TUI_MAX_READ_ERRORS 100    /* failed blocking reads in a row: the terminal is gone */
 
 static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
 
@@ -83,7 +84,11 @@ static void tui_styles(int color)
         if (t[i].dim) a |= A_DIM;
         tui_attr[i] = a;
         tui_pair[i] = 0;
-        if (color && (t[i].fg >= 0 || t[i].bg >= 0)) {
+        /* In colour every style has a pair, ST_NORMAL too (default on
+         * default): going from a head's colour back to plain text is then a
+         * pair switch, not sgr0 plus a colour reset, which halves the bytes
+         * of a candy bar row. */
+        if (color) {
             init_pair((short)(i + 1), t[i].fg, t[i].bg);
             tui_pair[i] = (short)(i + 1);
         }
@@ -100,10 +105,13 @@ static void tui_blit(const Canvas *c, int ascii)
             int st = cell->style < ST_COUNT ? cell->style : ST_NORMAL;
             wchar_t wc[2] = {0, 0};
             uint32_t ch = cell->ch ? cell->ch : ' ';
-            if (ascii || ch < 0x20 || ch > 0x10FFFF)
-                wc[0] = (wchar_t)(ch < 0x80 && ch >= 0x20 ? (char)ch : canvas_ascii(ch));
-            else
-                wc[0] = (wchar_t)ch;
+            wc[0] = (wchar_t)ch;
+            /* ASCII table when asked; also for any glyph this locale cannot
+             * show in exactly one column (a cell is one column). */
+            if (ch >= 0x80 && (ascii || ch > 0x10FFFF || wcwidth(wc[0]) != 1))
+                wc[0] = (wchar_t)canvas_ascii(ch);
+            else if (ch < 0x20 || ch == 0x7f)
+                wc[0] = ' ';
             cchar_t cc;
             setcchar(&cc, wc, tui_attr[st], tui_pair[st], NULL);
             mvwadd_wch(stdscr, y, x, &cc); /* ERR at the bottom-right corner, cell written */
@@ -267,7 +275,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
     }
 
     Canvas *cv = NULL;
-    int rc = 0, redraw = 1, animating = 0;
+    int rc = 0, redraw = 1, animating = 0, read_errors = 0;
     double last_tick = 0;
     err[0] = 0;
     while (n > 0 && !tui_signal) {
@@ -297,9 +305,20 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         }
         wtimeout(stdscr, wait_ms);
         wint_t wch = 0;
+        errno = 0;
         int r = wget_wch(stdscr, &wch);
         if (tui_signal) break;
-        if (r == ERR) continue; /* timeout (tick next) or EINTR from a signal we ignore */
+        if (r == ERR) {
+            /* A timeout (tick next) or EINTR.  A blocking read that keeps
+             * failing means the terminal is gone: stop rather than spin. */
+            if (wait_ms < 0 && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
+                snprintf(err, sizeof err, "cannot read the terminal any more");
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        read_errors = 0;
         int k = tui_key(r, wch, ui);
         if (k < 0) continue;
         if (k == UI_K_RESIZE) {

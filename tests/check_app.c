@@ -413,7 +413,7 @@ START_TEST(test_home_menu)
     ck_assert_ptr_nonnull(ui.push);
     ck_assert(shows(ui.push, &ui, 80, 24, "step 0/10"));
     ui.push->free(ui.push);
-    ck_assert_int_eq(press(h, &ui, 'j'), UI_REDRAW);
+    ck_assert_int_eq(press(h, &ui, 'k'), UI_REDRAW); /* wraps to the last entry: Help */
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
     ui.push->free(ui.push);

@@ -16,7 +16,8 @@ RUNS=0
 SOCK="$SOCK_BASE-0"
 TMP=$(mktemp -d)
 # ncurses leaks inside a failed newterm (bad TERM); see the file.
-export LSAN_OPTIONS="suppressions=$(cd "$(dirname "$0")" && pwd)/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
+HERE=$(cd "$(dirname "$0")" && pwd)
+export LSAN_OPTIONS="suppressions=$HERE/lsan.supp${LSAN_OPTIONS:+:$LSAN_OPTIONS}"
 PASS=0
 FAIL=0
 
@@ -189,12 +190,20 @@ keys C-l; expect "Ctrl-L redraw" "step 5/10"
 keys q
 expect_exit "q" 0
 
-# ---- the home menu --------------------------------------------------------------
-run 80 24 "${UTF8[@]}" -- --no-animation
+# ---- the home menu: every entry opens and q comes back -----------------------------
+run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
-keys Enter; expect "home opens the walk" "step 0/10"
+entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
+if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
+for n in $entries; do
+    keys "$n"
+    if wait_gone "multi-head attention, the way"; then ok; else bad "home entry $n did not open"; fi
+    keys q
+    expect "back home from entry $n" "multi-head attention, the way"
+done
+keys Down Enter; expect "home opens the walk" "step 0/10" # Down wraps from Help, the last opened
 keys q; expect "q goes back home" "multi-head attention"
-keys Down Enter; expect "home opens help" "mhaviz keys"
+keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys"
 keys Escape; expect "Esc goes back home" "Walkthrough"
 keys q
 if wait_for "EXIT="; then ok; else bad "home q: did not exit"; fi
@@ -208,6 +217,13 @@ expect "animated step reached" "step 2/10"
 if wait_still 300; then ok; else bad "the animation did not end"; fi
 keys q
 expect_exit "q after an animation" 0
+
+# ---- autoplay steps by itself; p stops it ------------------------------------------
+run 80 24 "${UTF8[@]}" -- walk --no-animation --autoplay 1
+expect "autoplay: step 1 by itself" "step 1/10"
+expect "autoplay: step 2 by itself" "step 2/10"
+keys p; expect "p stops autoplay" "autoplay off"
+keys q; expect_exit "autoplay" 0
 
 # ---- signals restore the terminal ------------------------------------------------
 run 80 24 "${UTF8[@]}" -- walk
@@ -251,6 +267,16 @@ run 80 24 "${UTF8[@]}" -- walk --step split --no-animation --color=never
 expect "--color=never run" "step 2/10"
 if [ "$(colours)" -eq 0 ]; then ok; else bad "--color=never: colours drawn"; fi
 keys q; expect_exit "--color=never" 0
+
+run 80 24 "${UTF8[@]}" NO_COLOR=1 -- walk --step split --no-animation --color=always
+expect "--color=always run" "step 2/10"
+if [ "$(colours)" -gt 0 ]; then ok; else bad "--color=always: no colours (it wins over NO_COLOR)"; fi
+keys q; expect_exit "--color=always" 0
+run 80 24 "${UTF8[@]}" TERM=vt100 -- walk --step split --no-animation
+expect "a terminal without colours" "step 2/10"
+if [ "$(colours)" -eq 0 ]; then ok; else bad "TERM=vt100: colours drawn"; fi
+keys q # vt100 has no alternate screen: the frame stays, only the exit code tells
+if wait_for "EXIT=0"; then ok; else bad "TERM=vt100: exit code is not 0"; fi
 
 # a non-UTF-8 locale gets ASCII glyphs
 nonascii() { screen | LC_ALL=C grep -c $'[\x80-\xff]'; }

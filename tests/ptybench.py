@@ -235,6 +235,8 @@ def main():
     print(f"  {'figure':34} {'value':>16}  {'target':>11}  verdict")
     for name, v, target, verdict in rows:
         print(f"  {name:34} {v:>16}  {target:>11}  {verdict}")
+    print(f"  next step bytes, 0->1 ... 9->10: {' '.join(str(n) for n in step_bytes[:10])}")
+    print(f"  back, 10->9 ... 1->0: {' '.join(str(n) for n in step_bytes[10:])}")
     print(f"  first frames (ms): floor {' '.join(f'{x:.1f}' for x in floor_ms)}; "
           f"walk {' '.join(f'{x:.1f}' for x in walk_ms)}")
     return 0
