@@ -562,11 +562,9 @@ static int gen_shape(Gen *g)
         make_choices(q, &g->r, ans, cand, nc, 3);
     }
     snprintf(q->explain, sizeof q->explain,
-             "%s  Follow the shape line by line: x @ W keeps (B, S) and gives the weight's output width; "
-             "view splits the last dim D into (heads, d_head) (d_model = heads x d_head); "
-             "transpose(1, 2) swaps the token and head axes so each head is a (S, d_head) matrix; "
-             "Q @ K^T gives (S, S) scores per head; softmax keeps the shape; the way back is "
-             "transpose(1, 2), contiguous() and view(B, S, D).",
+             "%s  The whole path: x (B, S, D) -> view (B, S, H, dh) -> transpose(1, 2) (B, H, S, dh) -> "
+             "scores (B, H, S, S) -> attn @ V (B, H, S, dh) -> transpose(1, 2), contiguous(), view -> (B, S, D) "
+             "-> @ W_O (B, S, D).",
              step_note(target));
     finish_working(q, &b);
     build_free(&b);
@@ -613,12 +611,17 @@ static int gen_strides(Gen *g)
     const Tensor *tt = b.t[target];
     for (int i = 0; i < tt->ndim; i++)
         if (tt->shape[i] == 1) q->tuple_free |= 1u << i;
+    char rm[64], have[64];
+    rowmajor(rm, sizeof rm, tt);
+    tensor_fmt_strides(have, sizeof have, tt);
     snprintf(q->explain, sizeof q->explain,
-             "%s  A fresh buffer is row-major: the last stride is 1 and each stride is the product of the sizes "
-             "after it.  view() on a contiguous tensor keeps that rule for the new shape; transpose swaps two "
-             "strides and moves no byte; contiguous() copies into a fresh row-major buffer; expand gives the "
-             "new axis stride 0 (every index reads the same elements).",
+             "%s  Only a fresh buffer (a matmul output, a copy) has row-major strides: last stride 1, each one "
+             "the product of the sizes after it.  view re-reads the strides for the new shape, transpose swaps "
+             "two, expand gives stride 0, contiguous() copies into a row-major buffer.",
              step_note(target));
+    if (strcmp(rm, have))
+        cat(q->explain, sizeof q->explain, "  %s are the row-major strides for this shape, what a copy would "
+            "have; this tensor has not been copied.", rm);
     finish_working(q, &b);
     if (q->tuple_free)
         cat(q->working, sizeof q->working,
