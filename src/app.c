@@ -108,6 +108,7 @@ const KeyBinding app_keys[] = {
     {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase a digit"},
     {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal mask on/off"},
     {KC_FORM, UI_K_ENTER, 0, ACT_APPLY, "Enter", "apply (refused with the reason if invalid)"},
+    {KC_FORM, '?', 0, ACT_HELP, "?", "this help"},
     {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
     {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
 
@@ -564,16 +565,14 @@ static int form_key(Screen *s, Ui *ui, int key)
             snprintf(ui->status, sizeof ui->status, "now %s", line);
         }
         return UI_BACK | UI_REDRAW;
+    case ACT_HELP:
+        ui->push = help_open(ui);
+        return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        break;
+        return UI_NONE;
     }
-    if (key == '?') {
-        ui->push = help_open(ui);
-        return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
-    }
-    return UI_NONE;
 }
 
 Screen *form_open(Ui *ui)

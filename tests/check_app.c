@@ -369,6 +369,9 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ui_with(&ui, NULL, NULL);
     Screen *f = form_open(&ui);
     ck_assert(shows(f, &ui, 80, 24, "valid"));
+    ck_assert_int_eq(press(f, &ui, '?'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
+    ui.push->free(ui.push);
     press(f, &ui, UI_K_DOWN);
     press(f, &ui, UI_K_DOWN); /* heads */
     ck_assert_int_eq(press(f, &ui, '3'), UI_REDRAW);
