@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "cli.h"
+#include "quiz_screen.h"
 #include "scene.h"
 #include "tui.h"
 
@@ -594,6 +595,7 @@ static const struct {
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
     {"Help", "every key, in one table", help_open}, /* stays last */

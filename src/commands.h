@@ -8,6 +8,7 @@ int cmd_export(int argc, char **argv); /* export.c */
 int cmd_frames(int argc, char **argv); /* frames.c */
 int cmd_kv(int argc, char **argv);     /* kv.c */
 int cmd_lesson(int argc, char **argv); /* lessoncmd.c */
+int cmd_quiz(int argc, char **argv);   /* quiz_cmd.c */
 int cmd_walk(int argc, char **argv);   /* app.c: the walkthrough TUI */
 int cmd_home(int argc, char **argv);   /* app.c: `mhaviz` alone, or with options only */
 

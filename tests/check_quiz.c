@@ -1,0 +1,703 @@
+/* check_quiz.c - the quiz: generated answers against independent oracles,
+ * the curated bank, the bad-bank corpus, the answer parser, the history. */
+#include <check.h>
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "quiz.h"
+#include "tensor.h"
+
+#define SEEDS 1000
+
+/* ---- oracles: what the answer must be, derived here, not by quiz.c ---- */
+
+typedef struct Dims {
+    int n;
+    long long v[6];
+} Dims;
+
+static Dims dims(int n, long long a, long long b, long long c, long long d, long long e)
+{
+    Dims x = {n, {a, b, c, d, e, 0}};
+    return x;
+}
+
+/* The shape of a pipeline tensor for cfg, by the pipeline table of DESIGN.md. */
+static Dims oracle_shape(const MhaConfig *c, int t)
+{
+    long long B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H, G = H / KV;
+    switch (t) {
+    case MT_Q: case MT_CONCAT: case MT_OUT: return dims(3, B, S, D, 0, 0);
+    case MT_K: case MT_V: return dims(3, B, S, KV * dh, 0, 0);
+    case MT_Q_SPLIT: return dims(4, B, S, H, dh, 0);
+    case MT_K_SPLIT: case MT_V_SPLIT: return dims(4, B, S, KV, dh, 0);
+    case MT_Q_HEADS: case MT_HEAD_OUT: case MT_K_REPEAT: case MT_V_REPEAT: case MT_Q_WRONG:
+        return dims(4, B, H, S, dh, 0);
+    case MT_K_HEADS: case MT_V_HEADS: return dims(4, B, KV, S, dh, 0);
+    case MT_K_EXPAND: case MT_V_EXPAND: return dims(5, B, KV, G, S, dh);
+    case MT_SCORES: case MT_ATTN: return dims(4, B, H, S, S, 0);
+    case MT_MERGED: case MT_MERGED_CONTIG: return dims(4, B, S, H, dh, 0);
+    default: ck_abort_msg("no oracle shape for %s", mha_tensor_names[t]);
+    }
+    return dims(0, 0, 0, 0, 0, 0);
+}
+
+/* Strides, derived by hand from which buffer each tensor lives in. */
+static Dims oracle_strides(const MhaConfig *c, int t)
+{
+    long long S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H;
+    switch (t) {
+    case MT_Q: case MT_CONCAT: return dims(3, S * D, D, 1, 0, 0);
+    case MT_Q_SPLIT: return dims(4, S * D, D, dh, 1, 0);
+    case MT_Q_HEADS: return dims(4, S * D, dh, D, 1, 0);            /* view of (B, S, D), dims 1 and 2 swapped */
+    case MT_K_HEADS: return dims(4, S * KV * dh, dh, KV * dh, 1, 0);
+    case MT_MERGED: return dims(4, H * S * dh, dh, S * dh, 1, 0);   /* head_out (B, H, S, dh), transposed */
+    case MT_MERGED_CONTIG: return dims(4, S * H * dh, H * dh, dh, 1, 0);
+    case MT_K_EXPAND: return dims(5, S * KV * dh, dh, 0, KV * dh, 1);
+    case MT_Q_WRONG: return dims(4, S * D, S * dh, dh, 1, 0);
+    default: ck_abort_msg("no oracle strides for %s", mha_tensor_names[t]);
+    }
+    return dims(0, 0, 0, 0, 0, 0);
+}
+
+/* PyTorch's contiguity rule, written out here: size-1 dims ignored. */
+static int oracle_contiguous(Dims shape, Dims strides)
+{
+    long long expect = 1;
+    for (int i = shape.n - 1; i >= 0; i--) {
+        if (shape.v[i] == 1) continue;
+        if (strides.v[i] != expect) return 0;
+        expect *= shape.v[i];
+    }
+    return 1;
+}
+
+static void assert_tuple(const QuizQuestion *q, Dims want, const char *what)
+{
+    ck_assert_msg(q->n_tuple == want.n, "%s: %d dims, want %d (%s)", what, q->n_tuple, want.n, q->id);
+    for (int i = 0; i < want.n; i++)
+        ck_assert_msg(q->tuple[i] == want.v[i] || ((q->tuple_free >> i) & 1u), "%s dim %d: %lld, want %lld (%s)",
+                      what, i, q->tuple[i], want.v[i], q->id);
+}
+
+/* Strides questions leave exactly the size-1 axes free. */
+static void assert_free_axes(const QuizQuestion *q)
+{
+    Dims shape = oracle_shape(&q->cfg, q->tensor);
+    unsigned want = 0;
+    for (int i = 0; i < shape.n; i++)
+        if (shape.v[i] == 1) want |= 1u << i;
+    ck_assert_uint_eq(q->tuple_free, want);
+    char buf[200] = "(", v[32];
+    for (int i = 0; i < q->n_tuple; i++) { /* any value on a free axis is right */
+        snprintf(v, sizeof v, "%s%lld", i ? ", " : "", (want >> i) & 1u ? 12345LL : q->tuple[i]);
+        strcat(buf, v);
+    }
+    strcat(buf, ")");
+    ck_assert_int_eq(quiz_check(q, buf, NULL, NULL, 0), 1);
+    for (int i = 0; i < q->n_tuple; i++) { /* a wrong value on any other axis is wrong */
+        if ((want >> i) & 1u) continue;
+        QuizQuestion t = *q;
+        t.tuple[i] += 1;
+        char typed[200] = "(";
+        for (int k = 0; k < q->n_tuple; k++) {
+            snprintf(v, sizeof v, "%s%lld", k ? ", " : "", q->tuple[k]);
+            strcat(typed, v);
+        }
+        strcat(typed, ")");
+        ck_assert_int_eq(quiz_check(&t, typed, NULL, NULL, 0), 0);
+    }
+}
+
+/* Every multiple-choice question: choices distinct, the correct one once. */
+static void assert_choices(const QuizQuestion *q)
+{
+    ck_assert_int_ge(q->n_choices, 2);
+    ck_assert_int_le(q->n_choices, QUIZ_MAX_CHOICES);
+    ck_assert_int_ge(q->correct, 0);
+    ck_assert_int_lt(q->correct, q->n_choices);
+    for (int i = 0; i < q->n_choices; i++) {
+        ck_assert_msg(q->choices[i][0], "empty choice in %s", q->id);
+        for (int j = 0; j < i; j++) ck_assert_msg(strcmp(q->choices[i], q->choices[j]), "repeated choice in %s", q->id);
+    }
+}
+
+/* A tuple MC question: the correct choice parses to want, no other does. */
+static void assert_tuple_choice(const QuizQuestion *q, Dims want)
+{
+    assert_choices(q);
+    int hits = 0;
+    for (int i = 0; i < q->n_choices; i++) {
+        QuizAnswer a;
+        ck_assert_int_eq(quiz_parse_answer(q->choices[i], &a), 0);
+        int same = a.kind == QA_TUPLE && a.n == want.n;
+        for (int k = 0; same && k < want.n; k++) same = a.v[k] == want.v[k];
+        if (same) {
+            hits++;
+            ck_assert_int_eq(i, q->correct);
+        }
+    }
+    ck_assert_msg(hits == 1, "%s: the right shape appears %d times", q->id, hits);
+}
+
+/* Offsets by walking the storage: number every float of the run's buffer
+ * with its own index, then read the element the question names. */
+static void assert_offset(const QuizQuestion *q)
+{
+    char err[300];
+    Mha *m = mha_run(&q->cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Tensor *t = m->t[q->tensor];
+    for (size_t i = 0; i < t->st->n; i++) t->st->data[i] = (float)i;
+    float at = tensor_get(t, q->idx);
+    ck_assert_msg((long long)at == q->number, "%s: storage walk finds %g, question says %lld", q->id, at, q->number);
+    /* the picture lights the same cell of the same buffer */
+    ck_assert(q->pic.on);
+    ck_assert(tensor_same_storage(m->t[q->pic.tensor], t));
+    ck_assert_int_eq(q->pic.lit, (long)q->number);
+    mha_free(m);
+}
+
+static const char *const right_lines[] = {
+    "q = (x @ W_q).view(B, S, H, dh).transpose(1, 2)",
+    "k = (x @ W_k).view(B, S, KV, dh).transpose(1, 2)",
+    "v = (x @ W_v).view(B, S, KV, dh).transpose(1, 2)",
+    "k, v = k.repeat_interleave(H // KV, 1), v.repeat_interleave(H // KV, 1)",
+    "a = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(dh), dim=-1)",
+    "y = (a @ v).transpose(1, 2).contiguous().view(B, S, H * dh) @ W_o",
+};
+
+/* The one line of the snippet that is not a correct attention line. */
+static void assert_bug(const QuizQuestion *q)
+{
+    int wrong = 0, wrong_line = 0;
+    for (int ln = 1; ln <= 6; ln++) {
+        char tag[16];
+        snprintf(tag, sizeof tag, "  %d  ", ln);
+        const char *p = strstr(q->prompt, tag);
+        ck_assert_msg(p != NULL, "line %d missing in %s", ln, q->id);
+        p += strlen(tag);
+        size_t len = strcspn(p, "\n");
+        int ok = 0;
+        for (size_t k = 0; k < 6; k++) ok |= strlen(right_lines[k]) == len && !strncmp(right_lines[k], p, len);
+        if (!ok) wrong++, wrong_line = ln;
+    }
+    ck_assert_msg(wrong == 1, "%s: %d wrong lines", q->id, wrong);
+    ck_assert_int_eq(q->number, wrong_line);
+    ck_assert(q->working[0]);
+}
+
+static int viewcopy_oracle(const QuizQuestion *q)
+{
+    int H = q->cfg.heads, S = q->cfg.seq;
+    int trivial = H == 1 || S == 1; /* the transposed dims: one of size 1 */
+    switch (q->aux) {
+    case QUIZ_OP_VIEW_SPLIT: case QUIZ_OP_TRANSPOSE: case QUIZ_OP_PERMUTE: case QUIZ_OP_CONTIG_SPLIT:
+    case QUIZ_OP_RESHAPE_SPLIT: case QUIZ_OP_EXPAND: case QUIZ_OP_DOT_T:
+        return 0; /* view */
+    case QUIZ_OP_VIEW_MERGED: return trivial ? 0 : 2;
+    case QUIZ_OP_CONTIG_HEADS: case QUIZ_OP_RESHAPE_HEADS: case QUIZ_OP_RESHAPE_MERGED: return trivial ? 0 : 1;
+    default: return 1; /* repeat_interleave: always a copy */
+    }
+}
+
+static void check_one(int kind, uint64_t seed)
+{
+    QuizQuestion q;
+    char err[300], ans[300];
+    ck_assert_msg(quiz_generate_kind(kind, seed, &q, err, sizeof err) == 0, "kind %d seed %llu: %s", kind,
+                  (unsigned long long)seed, err);
+    ck_assert_int_eq(q.gen, kind + 1);
+    ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
+    const MhaConfig *c = &q.cfg;
+    if (kind != QG_KVCACHE) ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
+    switch (kind) {
+    case QG_SHAPE: case QG_KVSHAPE: {
+        Dims want = oracle_shape(c, q.tensor);
+        if (q.kind == QK_CHOICE) assert_tuple_choice(&q, want);
+        else assert_tuple(&q, want, "shape");
+        if (kind == QG_KVSHAPE) ck_assert_int_lt(c->kv_heads, c->heads);
+        break;
+    }
+    case QG_STRIDES:
+        assert_tuple(&q, oracle_strides(c, q.tensor), "strides");
+        assert_free_axes(&q);
+        break;
+    case QG_CONTIG: {
+        assert_choices(&q);
+        ck_assert_int_eq(q.n_choices, 2);
+        int yes = oracle_contiguous(oracle_shape(c, q.tensor), oracle_strides(c, q.tensor));
+        ck_assert_msg(q.correct == (yes ? 0 : 1), "%s: contiguous %d", q.id, yes);
+        break;
+    }
+    case QG_OFFSET:
+        assert_offset(&q);
+        break;
+    case QG_VIEWCOPY:
+        assert_choices(&q);
+        ck_assert_msg(q.correct == viewcopy_oracle(&q), "%s op %d: choice %d, want %d", q.id, q.aux, q.correct,
+                      viewcopy_oracle(&q));
+        break;
+    case QG_KVHEAD:
+        ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
+        break;
+    case QG_REPEAT_BYTES: {
+        long long want = q.tensor == MT_K_EXPAND ? 0
+                                                  : 4LL * c->batch * c->heads * c->seq * (c->d_model / c->heads);
+        ck_assert_int_eq(q.number, want);
+        break;
+    }
+    case QG_KVCACHE: {
+        long long dh = c->d_model / c->heads;
+        long long want = 2LL * q.aux * c->kv_heads * dh * q.idx[0] / 8 * c->seq * c->batch;
+        ck_assert_int_eq(q.number, want);
+        assert_choices(&q);
+        /* the right choice names the exact byte count, the others do not */
+        char digits[40];
+        snprintf(digits, sizeof digits, "%lld", want);
+        for (int i = 0; i < q.n_choices; i++) {
+            char plain[QUIZ_CHOICE_MAX];
+            size_t k = 0;
+            const char *paren = strchr(q.choices[i], '(');
+            for (const char *s = paren; s && *s && k + 1 < sizeof plain; s++)
+                if (*s >= '0' && *s <= '9') plain[k++] = *s;
+            plain[k] = 0;
+            ck_assert_msg((strcmp(plain, digits) == 0) == (i == q.correct), "%s choice %d", q.id, i);
+        }
+        break;
+    }
+    case QG_BUG:
+        assert_bug(&q);
+        break;
+    default:
+        ck_abort_msg("kind %d", kind);
+    }
+    /* the expected answer, typed back, is right; the question rebuilds from its id */
+    quiz_answer_text(&q, ans, sizeof ans);
+    const char *typed = ans;
+    char letter[2] = {0, 0};
+    if (q.kind == QK_CHOICE) letter[0] = (char)('a' + q.correct), typed = letter;
+    ck_assert_msg(quiz_check(&q, typed, NULL, err, sizeof err) == 1, "%s: '%s' not right (%s)", q.id, typed, err);
+    QuizQuestion again;
+    ck_assert_int_eq(quiz_from_id(NULL, q.id, &again), 0);
+    ck_assert_str_eq(again.prompt, q.prompt);
+}
+
+START_TEST(generated_match_engine)
+{
+    int kind = _i;
+    for (uint64_t s = 1; s <= SEEDS; s++) check_one(kind, s * 2654435761ULL + (uint64_t)kind);
+}
+END_TEST
+
+START_TEST(generated_topics_and_sessions)
+{
+    QuizBank bank = {0};
+    char err[300];
+    ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
+    static QuizQuestion a[40], b[40];
+    int na = quiz_session(&bank, -1, 40, 1, a, err, sizeof err);
+    int nb = quiz_session(&bank, -1, 40, 1, b, err, sizeof err);
+    ck_assert_int_eq(na, 40);
+    ck_assert_int_eq(nb, 40);
+    int topics[QT_COUNT] = {0};
+    for (int i = 0; i < na; i++) {
+        ck_assert_str_eq(a[i].id, b[i].id);
+        ck_assert_str_eq(a[i].prompt, b[i].prompt);
+        topics[a[i].topic]++;
+    }
+    for (int t = 0; t < QT_COUNT; t++) ck_assert_msg(topics[t] > 0, "topic %s never asked", quiz_topic_names[t]);
+    /* another seed, other questions */
+    nb = quiz_session(&bank, -1, 40, 2, b, err, sizeof err);
+    int same = 0;
+    for (int i = 0; i < 40; i++) same += !strcmp(a[i].prompt, b[i].prompt);
+    ck_assert_int_lt(same, 10);
+    /* one topic only */
+    for (int t = 0; t < QT_COUNT; t++) {
+        int n = quiz_session(&bank, t, 5, 9, a, err, sizeof err);
+        ck_assert_int_eq(n, 5);
+        for (int i = 0; i < n; i++) ck_assert_int_eq(a[i].topic, t);
+    }
+    /* a curated-only topic runs out instead of repeating */
+    static QuizQuestion many[200];
+    int n = quiz_session(&bank, QT_CONCEPTS, 200, 3, many, err, sizeof err);
+    ck_assert_int_gt(n, 0);
+    ck_assert_int_lt(n, 200);
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < i; j++) ck_assert_str_ne(many[i].id, many[j].id);
+    ck_assert_int_eq(quiz_generate(QT_CONCEPTS, 1, a, err, sizeof err), -1);
+    ck_assert_int_eq(quiz_generate_kind(QG_COUNT, 1, a, err, sizeof err), -1);
+    ck_assert_int_eq(quiz_from_id(&bank, "nonsense", a), -1);
+    quiz_bank_free(&bank);
+}
+END_TEST
+
+/* ---- the curated bank ---- */
+
+START_TEST(curated_bank_valid)
+{
+    QuizBank bank = {0};
+    char err[300], ans[300];
+    ck_assert_msg(quiz_bank_load_builtin(&bank, err, sizeof err) == 0, "%s", err);
+    ck_assert_int_ge(bank.n, 40);
+    int topics[QT_COUNT] = {0};
+    for (int i = 0; i < bank.n; i++) {
+        const QuizQuestion *q = &bank.q[i];
+        topics[q->topic]++;
+        ck_assert(q->prompt[0] && q->explain[0]);
+        ck_assert_int_eq(q->gen, 0);
+        ck_assert(strstr(q->source, "lessons/") == q->source);
+        if (q->kind == QK_CHOICE) assert_choices(q);
+        else ck_assert_int_eq(q->n_choices, 0);
+        /* exactly one correct answer: the key is right, every other letter wrong */
+        quiz_answer_text(q, ans, sizeof ans);
+        if (q->kind == QK_CHOICE) {
+            for (int c = 0; c < q->n_choices; c++) {
+                char l[2] = {(char)('a' + c), 0};
+                ck_assert_int_eq(quiz_check(q, l, NULL, NULL, 0), c == q->correct);
+            }
+        } else
+            ck_assert_msg(quiz_check(q, ans, NULL, err, sizeof err) == 1, "%s: '%s'", q->source, ans);
+        QuizQuestion again;
+        ck_assert_int_eq(quiz_from_id(&bank, q->id, &again), 0);
+        ck_assert_str_eq(again.source, q->source);
+    }
+    ck_assert_int_ge(topics[QT_CONCEPTS], 25);
+    quiz_bank_free(&bank);
+}
+END_TEST
+
+START_TEST(bad_bank_corpus)
+{
+    DIR *d = opendir("tests/quiz-bad");
+    ck_assert_msg(d != NULL, "tests/quiz-bad (run from the repo root)");
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d))) {
+        size_t l = strlen(e->d_name);
+        if (l < 6 || strcmp(e->d_name + l - 5, ".quiz")) continue;
+        char path[512], text[8192], want[200] = "no questions";
+        int want_line = 1;
+        snprintf(path, sizeof path, "tests/quiz-bad/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        ck_assert_ptr_nonnull(f);
+        size_t n = fread(text, 1, sizeof text - 1, f);
+        fclose(f);
+        text[n] = 0;
+        sscanf(text, "# expect %d: %199[^\n]", &want_line, want);
+        QuizBank bank = {0};
+        char err[400], prefix[600];
+        ck_assert_msg(quiz_bank_parse(&bank, path, text, err, sizeof err) == -1, "%s parsed", path);
+        ck_assert_int_eq(bank.n, 0);
+        snprintf(prefix, sizeof prefix, "%s:%d: ", path, want_line);
+        ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: got '%s', want prefix '%s'", path, err, prefix);
+        ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", path, err, want);
+        quiz_bank_free(&bank);
+        files++;
+    }
+    closedir(d);
+    ck_assert_int_ge(files, 4);
+}
+END_TEST
+
+START_TEST(bank_good_and_short_answers)
+{
+    QuizBank bank = {0};
+    char err[300];
+    const char *text = "@topic gqa\n"
+                       "@q Shape of K_heads?\n"
+                       "@answer (2, 4, 16, 64)\n"
+                       "@explain because\n"
+                       "and more.\n"
+                       "\n"
+                       "@q Group size?\n"
+                       "@answer 4\n"
+                       "@explain 32 / 8\n"
+                       "@q Name it\n"
+                       "for 1 kv head\n"
+                       "@answer MQA | multi-query attention\n"
+                       "@explain one kv head\n";
+    ck_assert_int_eq(quiz_bank_parse(&bank, "x.quiz", text, err, sizeof err), 3);
+    ck_assert_int_eq(bank.q[0].kind, QK_TUPLE);
+    ck_assert_int_eq(bank.q[0].topic, QT_GQA);
+    ck_assert_str_eq(bank.q[0].explain, "because and more.");
+    ck_assert_int_eq(quiz_check(&bank.q[0], "[2 4 16 64]", NULL, NULL, 0), 1);
+    ck_assert_int_eq(quiz_check(&bank.q[0], "2,4,64,16", NULL, NULL, 0), 0);
+    ck_assert_int_eq(bank.q[1].kind, QK_NUMBER);
+    ck_assert_int_eq(quiz_check(&bank.q[1], " 4 ", NULL, NULL, 0), 1);
+    ck_assert_int_eq(quiz_check(&bank.q[1], "5", NULL, NULL, 0), 0);
+    ck_assert_int_eq(quiz_check(&bank.q[1], "four", NULL, err, sizeof err), -1);
+    ck_assert_int_eq(bank.q[2].kind, QK_TEXT);
+    ck_assert_str_eq(bank.q[2].prompt, "Name it\nfor 1 kv head");
+    ck_assert_int_eq(quiz_check(&bank.q[2], "mqa", NULL, NULL, 0), 1);
+    ck_assert_int_eq(quiz_check(&bank.q[2], "Multi-Query   Attention", NULL, NULL, 0), 1);
+    ck_assert_int_eq(quiz_check(&bank.q[2], "gqa", NULL, NULL, 0), 0);
+    ck_assert_str_eq(bank.q[2].source, "x.quiz:10");
+    /* {expressions} are filled from a run of the question's @config and the presets */
+    const char *expr = "@q With {heads} heads and {kv_heads} kv heads, which kv head serves query head 5?\n"
+                       "@config d_model=16 heads=8 kv_heads=4\n"
+                       "@answer {kvhead 5}\n"
+                       "@explain {groupmap}\n"
+                       "@q Bytes per token for {preset llama-2-70b title} in fp16?\n"
+                       "@answer {kv llama-2-70b fp16}\n"
+                       "@explain {kv llama-2-70b fp16 mha} with MHA.\n";
+    ck_assert_int_eq(quiz_bank_parse(&bank, "e.quiz", expr, err, sizeof err), 2);
+    ck_assert_str_eq(bank.q[3].prompt, "With 8 heads and 4 kv heads, which kv head serves query head 5?");
+    ck_assert_int_eq(bank.q[3].kind, QK_NUMBER);
+    MhaConfig c = mha_config_default();
+    c.d_model = 16, c.heads = 8, c.kv_heads = 4;
+    ck_assert_int_eq(bank.q[3].number, mha_kv_head_of(&c, 5));
+    ck_assert_int_eq(bank.q[4].kind, QK_NUMBER); /* "327,680" is a number, not a shape */
+    ck_assert_int_eq(quiz_check(&bank.q[4], "327680", NULL, NULL, 0), bank.q[4].number == 327680);
+    ck_assert_int_eq(quiz_check(&bank.q[4], "327,680", NULL, NULL, 0), bank.q[4].number == 327680);
+    ck_assert(strchr(bank.q[4].prompt, '{') == NULL);
+    /* the same file again: duplicate questions are refused with where the first is */
+    ck_assert_int_eq(quiz_bank_parse(&bank, "y.quiz", text, err, sizeof err), -1);
+    ck_assert_str_eq(err, "y.quiz:2: the same question as x.quiz:2");
+    ck_assert_int_eq(bank.n, 5);
+    quiz_bank_free(&bank);
+}
+END_TEST
+
+/* ---- the answer parser ---- */
+
+START_TEST(answer_spellings)
+{
+    QuizAnswer a;
+    const char *shapes[] = {"(2, 8, 16, 64)", "2,8,16,64", "[2 8 16 64]", " ( 2,8 , 16,64 ) ", "2 8 16 64",
+                            "[2, 8, 16, 64,]", "(2,8,16,64)\n", "2, 8, 16, 64\r\n"};
+    for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
+        ck_assert_msg(quiz_parse_answer(shapes[i], &a) == 0, "'%s'", shapes[i]);
+        ck_assert_int_eq(a.kind, QA_TUPLE);
+        ck_assert_int_eq(a.n, 4);
+        ck_assert(a.v[0] == 2 && a.v[1] == 8 && a.v[2] == 16 && a.v[3] == 64);
+    }
+    ck_assert_int_eq(quiz_parse_answer("(4,)", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+    ck_assert_int_eq(a.n, 1);
+    ck_assert_int_eq(quiz_parse_answer("4096", &a), 0);
+    ck_assert_int_eq(a.kind, QA_NUMBER);
+    ck_assert_int_eq(a.number, 4096);
+    ck_assert_int_eq(quiz_parse_answer("1_048_576", &a), 0);
+    ck_assert_int_eq(a.number, 1048576);
+    ck_assert_int_eq(quiz_parse_answer("1,048,576", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+    ck_assert_int_eq(a.number, 1048576);
+    const char *letters[] = {"b", "B", "b)", "B.", "  b  "};
+    for (size_t i = 0; i < sizeof letters / sizeof *letters; i++) {
+        ck_assert_int_eq(quiz_parse_answer(letters[i], &a), 0);
+        ck_assert_int_eq(a.kind, QA_LETTER);
+        ck_assert_int_eq(a.letter, 1);
+    }
+    ck_assert_int_eq(quiz_parse_answer("A View", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TEXT);
+    ck_assert_str_eq(a.text, "a view");
+    ck_assert_int_eq(quiz_parse_answer("", &a), 0);
+    ck_assert_int_eq(a.kind, QA_EMPTY);
+    ck_assert_int_eq(quiz_parse_answer(" \t\n", &a), 0);
+    ck_assert_int_eq(a.kind, QA_EMPTY);
+    const char *garbage[] = {"(2, 8", "2, 8)", "[2 8)", "((2))", "2,,8", "()", "[]", ",", "99999999999999999999",
+                             "1__0", "_1", "(1,2,3,4,5,6,7,8,9)", "\x01", "a\x7f", "???", "--", "(-)", NULL};
+    for (size_t i = 0; i < sizeof garbage / sizeof *garbage; i++)
+        ck_assert_msg(quiz_parse_answer(garbage[i], &a) == -1, "'%s' accepted", garbage[i] ? garbage[i] : "NULL");
+    char longline[2000];
+    memset(longline, 'x', sizeof longline - 1);
+    longline[sizeof longline - 1] = 0;
+    ck_assert_int_eq(quiz_parse_answer(longline, &a), -1);
+}
+END_TEST
+
+START_TEST(check_choice_spellings)
+{
+    QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.kind = QK_CHOICE;
+    q.n_choices = 3;
+    strcpy(q.choices[0], "(2, 8, 16, 64)");
+    strcpy(q.choices[1], "(2, 16, 8, 64)");
+    strcpy(q.choices[2], "an error");
+    q.correct = 1;
+    int chosen;
+    char why[100];
+    ck_assert_int_eq(quiz_check(&q, "b", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(chosen, 1);
+    ck_assert_int_eq(quiz_check(&q, "[2 16 8 64]", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "2,8,16,64", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 0);
+    ck_assert_int_eq(quiz_check(&q, "error", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 2);
+    ck_assert_int_eq(quiz_check(&q, "d", &chosen, why, sizeof why), -1);
+    ck_assert_str_eq(why, "type a letter a-c");
+    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), -1);
+    ck_assert_int_eq(quiz_check(&q, "(2, 8", &chosen, why, sizeof why), -1);
+    q.kind = QK_TUPLE;
+    q.n_tuple = 2;
+    q.tuple[0] = 4, q.tuple[1] = 1;
+    ck_assert_int_eq(quiz_check(&q, "(4, 1)", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "4", NULL, why, sizeof why), 0);
+    ck_assert_int_eq(quiz_check(&q, "b", NULL, why, sizeof why), -1);
+    ck_assert_str_eq(why, "type a shape like (2, 8, 16, 64)");
+    q.kind = QK_NUMBER;
+    q.number = 1048576;
+    ck_assert_int_eq(quiz_check(&q, "1,048,576", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "1_048_576", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "(1048576)", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "1048577", NULL, why, sizeof why), 0);
+}
+END_TEST
+
+START_TEST(answer_fuzz)
+{
+    QuizRng r;
+    quiz_rng_seed(&r, 12345);
+    QuizQuestion q[4];
+    char err[300];
+    ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, 1, &q[0], err, sizeof err), 0);
+    ck_assert_int_eq(quiz_generate_kind(QG_OFFSET, 1, &q[1], err, sizeof err), 0);
+    ck_assert_int_eq(quiz_generate_kind(QG_VIEWCOPY, 1, &q[2], err, sizeof err), 0);
+    q[3] = q[2];
+    q[3].kind = QK_TEXT;
+    strcpy(q[3].text, "a | b c|");
+    const char alpha[] = "0123456789(),[] _-abcxyz\t";
+    char buf[300];
+    for (int it = 0; it < 200000; it++) {
+        int len = quiz_rng_below(&r, 280);
+        int mode = it % 3;
+        for (int i = 0; i < len; i++) {
+            unsigned c = (unsigned)quiz_rng_below(&r, 256);
+            if (mode) c = (unsigned char)alpha[quiz_rng_below(&r, (int)sizeof alpha - 1)];
+            buf[i] = (char)(c ? c : 'x');
+        }
+        buf[len] = 0;
+        QuizAnswer a;
+        int rc = quiz_parse_answer(buf, &a);
+        ck_assert(rc == 0 || rc == -1);
+        if (rc == 0) {
+            ck_assert(a.kind >= QA_EMPTY && a.kind <= QA_TEXT);
+            ck_assert(strlen(a.text) < sizeof a.text);
+            if (a.kind == QA_TUPLE) ck_assert(a.n >= 1 && a.n <= QUIZ_MAX_TUPLE);
+        }
+        int ch = -2;
+        int r2 = quiz_check(&q[it % 4], buf, &ch, err, sizeof err);
+        ck_assert(r2 >= -1 && r2 <= 1);
+        ck_assert(ch >= -1 && ch < QUIZ_MAX_CHOICES);
+    }
+}
+END_TEST
+
+/* ---- history ---- */
+
+static char tmpdir[256];
+
+static void hist_setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-quiz-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    setenv("XDG_STATE_HOME", tmpdir, 1);
+}
+
+static void hist_teardown(void)
+{
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+START_TEST(history_roundtrip_and_review)
+{
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.n, 0);
+    QuizQuestion a, b, c;
+    ck_assert_int_eq(quiz_generate(QT_SHAPES, 11, &a, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_generate(QT_BUGS, 12, &b, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_generate(QT_GQA, 13, &c, err, sizeof err), 0);
+    quiz_history_record(&h, &a, 0);
+    quiz_history_record(&h, &b, 0);
+    quiz_history_record(&h, &b, 0);
+    quiz_history_record(&h, &b, 0);
+    quiz_history_record(&h, &c, 1);
+    quiz_history_record(&h, &a, 0);
+    quiz_history_record(&h, &b, 1); /* b: 3 misses, one right -> 2 */
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    quiz_history_free(&h);
+
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_BUGS], 4);
+    ck_assert_int_eq(h.total.right[QT_BUGS], 1);
+    ck_assert_int_eq(h.total.asked[QT_GQA], 1);
+    ck_assert_int_eq(h.total.right[QT_GQA], 1);
+    char ids[5][64];
+    int n = quiz_history_review(&h, ids, 5);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(ids[0], a.id); /* 2 misses, first missed */
+    ck_assert_str_eq(ids[1], b.id);
+    QuizQuestion again;
+    ck_assert_int_eq(quiz_from_id(NULL, ids[1], &again), 0);
+    ck_assert_str_eq(again.prompt, b.prompt);
+    ck_assert_int_eq(again.topic, QT_BUGS);
+
+    char sum[2000];
+    QuizScore s;
+    memset(&s, 0, sizeof s);
+    quiz_score_add(&s, QT_SHAPES, 1);
+    quiz_score_add(&s, QT_SHAPES, 1);
+    quiz_score_add(&s, QT_VIEWS, 0);
+    quiz_summary(&s, &h, sum, sizeof sum);
+    ck_assert_msg(strstr(sum, "Score: 2/3 (67%)"), "%s", sum);
+    ck_assert_msg(strstr(sum, "Revisit: views, bugs"), "%s", sum); /* views now, bugs over all sessions */
+    quiz_history_free(&h);
+
+    /* a damaged file: unreadable lines are skipped, never a crash */
+    char path[400];
+    snprintf(path, sizeof path, "%s/mhaviz/quiz-history", tmpdir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs("topic shapes 3 9\ntopic nope 1 1\nmiss -4 x\nmiss 2\ngarbage\nmiss 3 g:views:00000000000000aa\n", f);
+    fclose(f);
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_SHAPES], 0); /* right > asked: refused */
+    ck_assert_int_eq(h.n, 1);
+    quiz_history_free(&h);
+}
+END_TEST
+
+static Suite *quiz_suite(void)
+{
+    Suite *s = suite_create("quiz");
+    TCase *g = tcase_create("generated");
+    tcase_set_timeout(g, 600);
+    tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
+    tcase_add_test(g, generated_topics_and_sessions);
+    suite_add_tcase(s, g);
+    TCase *b = tcase_create("bank");
+    tcase_add_test(b, curated_bank_valid);
+    tcase_add_test(b, bad_bank_corpus);
+    tcase_add_test(b, bank_good_and_short_answers);
+    suite_add_tcase(s, b);
+    TCase *a = tcase_create("answers");
+    tcase_set_timeout(a, 120);
+    tcase_add_test(a, answer_spellings);
+    tcase_add_test(a, check_choice_spellings);
+    tcase_add_test(a, answer_fuzz);
+    suite_add_tcase(s, a);
+    TCase *h = tcase_create("history");
+    tcase_add_checked_fixture(h, hist_setup, hist_teardown);
+    tcase_add_test(h, history_roundtrip_and_review);
+    suite_add_tcase(s, h);
+    return s;
+}
+
+int main(void)
+{
+    SRunner *sr = srunner_create(quiz_suite());
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

@@ -1,0 +1,229 @@
+/* check_quiz_screen.c - the quiz Screen without a terminal: picker, a
+ * question with its candy bar, typed answers, feedback, summary. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "app.h"
+#include "quiz_screen.h"
+
+static char tmpdir[256];
+static Ui ui;
+static Canvas *cv;
+
+static void setup(void)
+{
+    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-qscreen-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
+    setenv("XDG_STATE_HOME", tmpdir, 1);
+    memset(&ui, 0, sizeof ui);
+    MhaConfig c = mha_config_default();
+    ck_assert_int_eq(ui_set_config(&ui, &c), 0);
+    cv = canvas_new(80, 24);
+    ck_assert_ptr_nonnull(cv);
+}
+
+static void teardown(void)
+{
+    canvas_free(cv);
+    app_ui_free(&ui);
+    char cmd[300];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    ck_assert_int_eq(system(cmd), 0);
+}
+
+static void draw(Screen *s)
+{
+    canvas_clear(cv);
+    s->draw(s, &ui, cv);
+}
+
+static int type(Screen *s, const char *text)
+{
+    int f = 0;
+    for (const char *p = text; *p; p++) f |= s->key(s, &ui, (unsigned char)*p);
+    return f;
+}
+
+/* The number the question asks for, read back through the public API the
+ * screen uses (the same seed gives the same session). */
+START_TEST(picker_question_feedback_summary)
+{
+    Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 3, 7, 1, 0);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Quiz: interview prep"));
+    ck_assert(canvas_contains(cv, "offsets"));
+    ck_assert(canvas_contains(cv, "[x] a clock per question"));
+    ck_assert(canvas_contains(cv, "  3 ")); /* --count 3 became a length choice */
+    ck_assert(canvas_contains(cv, "Enter start"));
+    ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_REDRAW, UI_REDRAW);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Quiz  1/3  offsets"));
+    ck_assert(canvas_contains(cv, "Which storage offset"));
+    ck_assert(canvas_contains(cv, "storage S")); /* the candy bar */
+    ck_assert(canvas_contains(cv, "answer>"));
+    ck_assert_int_eq(s->tick(s, &ui, 1e9) & UI_ANIMATE, UI_ANIMATE); /* timed: the clock ticks */
+
+    /* garbage is refused with what to type; nothing counted */
+    type(s, "(1,");
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "type a whole number"));
+    ck_assert(canvas_contains(cv, "score 0/0"));
+    for (int i = 0; i < 3; i++) s->key(s, &ui, UI_K_BACKSPACE);
+
+    QuizBank bank = {0};
+    char err[300], num[32];
+    ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
+    QuizQuestion qs[3];
+    ck_assert_int_eq(quiz_session(&bank, QT_OFFSETS, 3, 7, qs, err, sizeof err), 3);
+    snprintf(num, sizeof num, "%lld", qs[0].number);
+    type(s, num);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Right: "));
+    ck_assert(canvas_contains(cv, "score 1/1"));
+    ck_assert(canvas_contains(cv, "Engine working:"));
+
+    /* next question, answered wrong */
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Quiz  2/3"));
+    snprintf(num, sizeof num, "%lld", qs[1].number + 1);
+    type(s, num);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Wrong: you typed"));
+    ck_assert(canvas_contains(cv, "score 1/2"));
+
+    /* q ends the quiz: the summary by topic, then back */
+    s->key(s, &ui, 'q');
+    draw(s);
+    ck_assert(canvas_contains(cv, "Score: 1/2 (50%)"));
+    ck_assert(canvas_contains(cv, "Revisit: offsets"));
+    ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_BACK, UI_BACK);
+    s->free(s);
+    quiz_bank_free(&bank);
+
+    /* the scores were saved */
+    QuizHistory h;
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_OFFSETS], 2);
+    ck_assert_int_eq(h.total.right[QT_OFFSETS], 1);
+    quiz_history_free(&h);
+}
+END_TEST
+
+START_TEST(choice_letters_and_small_terminal)
+{
+    QuizQuestion q;
+    char err[300];
+    ck_assert_int_eq(quiz_generate_kind(QG_VIEWCOPY, 5, &q, err, sizeof err), 0);
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "a) a view: same storage, 0 bytes copied"));
+    ck_assert(canvas_contains(cv, "c) an error"));
+    s->key(s, &ui, 'z');
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "type a letter a-c"));
+    s->key(s, &ui, UI_K_BACKSPACE);
+    s->key(s, &ui, 'a' + q.correct);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Right: "));
+    ck_assert(canvas_contains(cv, "Enter: the summary"));
+    ck_assert_int_eq(s->tick(s, &ui, 5.0), UI_NONE); /* untimed: no clock */
+    Canvas *small = canvas_new(60, 20);
+    s->draw(s, &ui, small);
+    ck_assert(canvas_contains(small, "enlarge"));
+    canvas_free(small);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Score: 1/1 (100%)"));
+    s->free(s);
+    /* no_save: nothing written */
+    QuizHistory h;
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_VIEWS], 0);
+    quiz_history_free(&h);
+}
+END_TEST
+
+/* A long question at 80x24: the asking line stays in view, the code scrolls. */
+START_TEST(long_question_scrolls)
+{
+    QuizQuestion q;
+    char err[300];
+    uint64_t seed = 1;
+    do ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, seed++, &q, err, sizeof err), 0);
+    while (q.tensor != MT_OUT || q.cfg.kv_heads == q.cfg.heads); /* the longest listing */
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    ck_assert(canvas_contains(cv, "-- lines 1-"));
+    ck_assert(canvas_contains(cv, "x is ("));
+    ck_assert(!canvas_contains(cv, "y = out @ W_O"));
+    for (int i = 0; i < 40; i++) s->key(s, &ui, UI_K_DOWN);
+    draw(s);
+    ck_assert(canvas_contains(cv, "y = out @ W_O")); /* scrolled to the end */
+    ck_assert(!canvas_contains(cv, "x is ("));
+    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    s->key(s, &ui, UI_K_PGUP);
+    s->key(s, &ui, UI_K_PGUP);
+    s->key(s, &ui, UI_K_PGUP);
+    draw(s);
+    ck_assert(canvas_contains(cv, "x is ("));
+    s->free(s);
+}
+END_TEST
+
+START_TEST(home_entry_opens_quiz)
+{
+    Screen *home = home_open(&ui);
+    ck_assert_ptr_nonnull(home);
+    draw(home);
+    ck_assert(canvas_contains(cv, "Quiz"));
+    /* one of the numbered entries opens the quiz picker */
+    int found = 0;
+    for (int k = '1'; k <= '9' && !found; k++) {
+        int f = home->key(home, &ui, k);
+        if (!(f & UI_PUSH) || !ui.push) continue;
+        draw(ui.push);
+        if (canvas_contains(cv, "Quiz: interview prep")) {
+            found = 1;
+            break;
+        }
+        ui.push->free(ui.push);
+        ui.push = NULL;
+    }
+    ck_assert_msg(found, "no home entry opens the quiz");
+    ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
+    ui.push->free(ui.push);
+    ui.push = NULL;
+    home->free(home);
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("quiz_screen");
+    TCase *t = tcase_create("screen");
+    tcase_add_checked_fixture(t, setup, teardown);
+    tcase_set_timeout(t, 60);
+    tcase_add_test(t, picker_question_feedback_summary);
+    tcase_add_test(t, choice_letters_and_small_terminal);
+    tcase_add_test(t, long_question_scrolls);
+    tcase_add_test(t, home_entry_opens_quiz);
+    suite_add_tcase(s, t);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? 1 : 0;
+}

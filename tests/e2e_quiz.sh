@@ -1,0 +1,164 @@
+#!/usr/bin/env bash
+# e2e_quiz.sh - mhaviz quiz end to end: --plain with piped answers, EOF,
+# seeds, --check, bad flags, --review and --no-save; the TUI quiz in tmux.
+set -u
+BIN=${MHAVIZ_BIN:?MHAVIZ_BIN not set}
+T=$(mktemp -d /tmp/mhaviz-e2e-quiz.XXXXXX)
+trap 'tmux -L "mhq$$" kill-server 2>/dev/null; rm -rf "$T"' EXIT
+export XDG_STATE_HOME="$T/state"
+fails=0
+ok() { echo "ok - $*"; }
+bad() { echo "FAIL - $*"; fails=$((fails + 1)); }
+expect() { # expect DESC FILE PATTERN: grep -E must find PATTERN in FILE
+    if grep -qE -- "$3" "$2"; then ok "$1"; else bad "$1 (no /$3/ in $2)"; sed 's/^/    /' "$2" | head -40; fi
+}
+
+# The answers of a session, read from the session itself: skip everything
+# (an empty line per question) and collect "the answer is X." lines.
+N=12
+yes '' | head -n $N | "$BIN" quiz --plain --count $N --seed 7 --no-save > "$T/skip.out" 2> "$T/skip.err"
+rc=$?
+[ $rc -eq 0 ] && ok "skipping every question exits 0" || bad "skip run exit $rc"
+expect "skipped answers score 0" "$T/skip.out" "^Score: 0/$N \(0%\)"
+sed -n 's/^Skipped: the answer is \(.*\)\.$/\1/p' "$T/skip.out" > "$T/answers.raw"
+[ "$(wc -l < "$T/answers.raw")" -eq $N ] && ok "every question revealed its answer" || bad "answers: $(wc -l < "$T/answers.raw")"
+# A letter for multiple choice ("b) text" -> "b"); shapes in the three spellings.
+i=0
+while IFS= read -r a; do
+    case "$a" in
+    [a-f]\)*) echo "${a%%)*}" ;;
+    \(*\))
+        inner=${a#(}; inner=${inner%)}
+        case $((i % 3)) in
+        0) echo "$a" ;;
+        1) echo "${inner// /}" ;;
+        2) echo "[${inner//,/}]" ;;
+        esac ;;
+    *) echo "$a" ;;
+    esac
+    i=$((i + 1))
+done < "$T/answers.raw" > "$T/answers"
+
+"$BIN" quiz --plain --count $N --seed 7 --no-save < "$T/answers" > "$T/right.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "all right: exit 0" || bad "all right: exit $rc"
+expect "all right: full score" "$T/right.out" "^Score: $N/$N \(100%\)"
+expect "all right: nothing to revisit" "$T/right.out" "^Nothing to revisit"
+[ "$(grep -c '^Right\.' "$T/right.out")" -eq $N ] && ok "each answer marked right" || bad "right count"
+
+# Same seed, same questions; another seed, other questions.
+diff <(grep -v '^answer>' "$T/skip.out" | grep -E '^\[[0-9]+/' ) <(grep -E '^\[[0-9]+/' "$T/right.out") > /dev/null \
+    && ok "same seed, same topics in the same order" || bad "seed not reproducible"
+yes '' | head -n $N | "$BIN" quiz --plain --count $N --seed 7 --no-save > "$T/skip2.out" 2>&1
+cmp -s "$T/skip.out" "$T/skip2.out" && ok "same seed, byte-identical session" || bad "same seed differs"
+yes '' | head -n $N | "$BIN" quiz --plain --count $N --seed 8 --no-save > "$T/skip3.out" 2>&1
+cmp -s "$T/skip.out" "$T/skip3.out" && bad "seed 8 equals seed 7" || ok "another seed, another session"
+
+# Half wrong: odd questions answered with a wrong-but-valid answer.
+awk 'NR % 2 == 0 { print; next }
+     /^[a-f]$/ { print ($0 == "a" ? "b" : "a"); next }
+     /^[0-9]+$/ { print $0 + 1; next }
+     { print "999999" }' "$T/answers" > "$T/half"
+"$BIN" quiz --plain --count $N --seed 7 --no-save < "$T/half" > "$T/half.out" 2>&1
+expect "half wrong: half the score" "$T/half.out" "^Score: $((N / 2))/$N \(50%\)"
+expect "wrong answers show the right one" "$T/half.out" "^Wrong: .*the answer is"
+expect "feedback has the engine's working" "$T/half.out" "^Working:"
+
+# Garbage lines are asked again, not counted.
+{ echo '(2, 8'; echo '???'; printf '\001\n'; head -n 1 "$T/answers"; } > "$T/garbage"
+"$BIN" quiz --plain --count 1 --seed 7 --no-save < "$T/garbage" > "$T/garbage.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "garbage answers: exit 0" || bad "garbage exit $rc"
+expect "garbage answers are asked again" "$T/garbage.out" "^\? type"
+expect "then the real answer counts" "$T/garbage.out" "^Score: 1/1"
+
+# EOF mid-quiz: the partial score, exit 0.
+head -n 3 "$T/answers" | "$BIN" quiz --plain --count $N --seed 7 --no-save > "$T/eof.out" 2>&1
+rc=$?
+[ $rc -eq 0 ] && ok "EOF mid-quiz exits 0" || bad "EOF exit $rc"
+expect "EOF: end of input noted" "$T/eof.out" "^\(end of input\)"
+expect "EOF: partial count" "$T/eof.out" "^Answered 3 of $N\."
+expect "EOF: partial score" "$T/eof.out" "^Score: 3/3 \(100%\)"
+"$BIN" quiz --plain --count 3 --seed 7 --no-save < /dev/null > "$T/eof0.out" 2>&1 && ok "empty stdin exits 0" || bad "empty stdin"
+expect "empty stdin: nothing answered" "$T/eof0.out" "^No questions answered\."
+
+# Topics: every question of the chosen topic.
+"$BIN" quiz --plain --topic offsets --count 4 --seed 3 --no-save < /dev/null > "$T/topic.out" 2>&1
+expect "topic offsets asks offsets" "$T/topic.out" "^\[1/4\] offsets"
+expect "offset question names the element" "$T/topic.out" "Which storage offset"
+
+# History: misses are saved (atomically, in the state dir) and --review asks them.
+head -n 4 "$T/half" | "$BIN" quiz --plain --count 4 --seed 7 > "$T/save.out" 2>&1
+[ -s "$XDG_STATE_HOME/mhaviz/quiz-history" ] && ok "history written" || bad "no history file"
+expect "history counts topics" "$XDG_STATE_HOME/mhaviz/quiz-history" "^topic [a-z]+ [0-9]+ [0-9]+$"
+expect "history keeps misses" "$XDG_STATE_HOME/mhaviz/quiz-history" "^miss 1 "
+first_missed=$(sed -n '/^\[1\/4\]/,/^answer>/p' "$T/save.out" | sed -n 2p)
+"$BIN" quiz --plain --review --no-save < /dev/null > "$T/review.out" 2>&1
+expect "review says what it does" "$T/review.out" "^mhaviz quiz: reviewing the 2 questions you missed most"
+grep -qF -- "$first_missed" "$T/review.out" && ok "review asks a missed question" || bad "review lacks: $first_missed"
+before=$(cat "$XDG_STATE_HOME/mhaviz/quiz-history")
+head -n 2 "$T/answers" | "$BIN" quiz --plain --count 2 --seed 7 --no-save > /dev/null 2>&1
+[ "$before" = "$(cat "$XDG_STATE_HOME/mhaviz/quiz-history")" ] && ok "--no-save leaves the history alone" || bad "--no-save wrote"
+XDG_STATE_HOME="$T/fresh" "$BIN" quiz --plain --review < /dev/null > "$T/review0.out" 2>&1
+expect "review with no history" "$T/review0.out" "^Nothing to review yet"
+
+# --check: the built-in banks pass, the bad corpus fails with file:line.
+"$BIN" quiz --check lessons/*.quiz > "$T/check.out" 2>&1 && ok "lessons/*.quiz pass --check" || bad "bank check failed"
+expect "check counts questions" "$T/check.out" "^lessons/concepts.quiz: [0-9]+ questions ok"
+"$BIN" quiz --check > "$T/check0.out" 2>&1 && ok "--check alone checks the built-in banks" || bad "built-in check"
+expect "built-in banks listed" "$T/check0.out" "^lessons/code.quiz: [0-9]+ questions ok"
+for f in tests/quiz-bad/*.quiz; do
+    "$BIN" quiz --check "$f" > "$T/bad.out" 2>&1
+    rc=$?
+    if [ $rc -eq 2 ] && grep -qE "^${f//./\\.}:[0-9]+: " "$T/bad.out"; then ok "--check $f: exit 2, file:line"
+    else bad "--check $f: exit $rc: $(cat "$T/bad.out")"; fi
+done
+"$BIN" quiz --check /nonexistent.quiz > "$T/nf.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--check of a missing file: exit 2" || bad "missing file exit $rc"
+printf 'a\0b\n' > "$T/nul.quiz"
+"$BIN" quiz --check "$T/nul.quiz" > "$T/nul.out" 2>&1; rc=$?
+[ $rc -eq 2 ] && ok "--check of a binary file: exit 2" || bad "binary exit $rc"
+
+# Bad flags: one line naming the flag, exit 2.
+for args in "--count 0" "--count 1001" "--count x" "--seed -1" "--topic nope" "--frobnicate" "--count"; do
+    "$BIN" quiz --plain $args < /dev/null > "$T/flag.out" 2> "$T/flag.err"; rc=$?
+    if [ $rc -eq 2 ] && [ "$(wc -l < "$T/flag.err")" -eq 1 ] && grep -q '^mhaviz: ' "$T/flag.err"; then ok "quiz $args: usage error"
+    else bad "quiz $args: exit $rc: $(cat "$T/flag.err")"; fi
+done
+"$BIN" quiz < /dev/null > "$T/notty.out" 2> "$T/notty.err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- '--plain' "$T/notty.err" && ok "no terminal: points to --plain" || bad "notty exit $rc"
+"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "kvcache, bugs, concepts"
+
+# The TUI quiz in tmux: answer three questions, see feedback, quit.
+if ! command -v tmux > /dev/null; then
+    echo "skip - TUI quiz in tmux (no tmux)"
+else
+    S="mhq$$"
+    tm() { tmux -L "$S" "$@"; }
+    screen() { tm capture-pane -p -t q; }
+    wait_for() { # wait_for PATTERN: up to 5 s
+        for _ in $(seq 50); do screen | grep -qE -- "$1" && return 0; sleep 0.1; done
+        return 1
+    }
+    tm new-session -d -s q -x 100 -y 30 "XDG_STATE_HOME='$T/tui' $BIN quiz --count 5 --seed 7; echo EXITED \$?; sleep 30"
+    if wait_for "Quiz: interview prep"; then ok "TUI: picker shown"; else bad "TUI: no picker"; screen; fi
+    tm send-keys -t q Enter
+    if wait_for "1/5"; then ok "TUI: first question"; else bad "TUI: no question"; screen; fi
+    for k in 1 2 3; do
+        a=$(sed -n "${k}p" "$T/answers")
+        wait_for "$k/5" || bad "TUI: question $k not shown"
+        tm send-keys -t q -l "$a"
+        tm send-keys -t q Enter
+        if wait_for "Right|Wrong"; then ok "TUI: feedback on answer $k"; else bad "TUI: no feedback $k"; screen; fi
+        screen | grep -q "^ Right" && ok "TUI: answer $k right" || { bad "TUI: answer $k not right"; screen; }
+        [ $k -lt 3 ] && tm send-keys -t q Enter
+    done
+    tm send-keys -t q q
+    if wait_for "Score: 3/3"; then ok "TUI: summary after quitting"; else bad "TUI: no summary"; screen; fi
+    tm send-keys -t q q
+    if wait_for "EXITED 0"; then ok "TUI: quit, exit 0"; else bad "TUI: no clean exit"; screen; fi
+    [ -s "$T/tui/mhaviz/quiz-history" ] && ok "TUI: scores saved" || bad "TUI: no history"
+fi
+
+if [ $fails -ne 0 ]; then echo "e2e_quiz: $fails failed"; exit 1; fi
+echo "e2e_quiz: all passed"
