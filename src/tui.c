@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -313,7 +312,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         int wait_ms = -1;
         if (animating) {
             double left = last_tick + TUI_FRAME_SEC - tui_now();
-            wait_ms = left > 0 ? (int)ceil(left * 1000.0) : 0;
+            wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
         }
         wtimeout(stdscr, wait_ms);
         wint_t wch = 0;
