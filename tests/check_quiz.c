@@ -694,6 +694,27 @@ START_TEST(history_roundtrip_and_review)
 }
 END_TEST
 
+/* W_Q.T asks about a weight as a learner has it: row-major (D, 1) strides,
+ * never the stride-0 stand-in the generator multiplies with. */
+START_TEST(weight_transpose_shows_real_strides)
+{
+    QuizQuestion q;
+    char err[300], want[64];
+    int found = 0;
+    for (uint64_t seed = 1; seed < 2000 && found < 3; seed++) {
+        ck_assert_int_eq(quiz_generate_kind(QG_VIEWCOPY, seed, &q, err, sizeof err), 0);
+        if (q.aux != QUIZ_OP_DOT_T) continue;
+        found++;
+        int d = q.cfg.d_model;
+        snprintf(want, sizeof want, "W_Q is (%d, %d) with strides (%d, 1).", d, d, d);
+        ck_assert_msg(strstr(q.prompt, want), "%s", q.prompt);
+        snprintf(want, sizeof want, "strides (1, %d), same storage", d);
+        ck_assert_msg(strstr(q.working, want), "%s", q.working);
+    }
+    ck_assert_int_eq(found, 3);
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
     Suite *s = suite_create("quiz");
@@ -701,6 +722,7 @@ static Suite *quiz_suite(void)
     tcase_set_timeout(g, 600);
     tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
     tcase_add_test(g, generated_topics_and_sessions);
+    tcase_add_test(g, weight_transpose_shows_real_strides);
     suite_add_tcase(s, g);
     TCase *b = tcase_create("bank");
     tcase_add_test(b, curated_bank_valid);
