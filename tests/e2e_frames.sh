@@ -50,8 +50,7 @@ grep -q '^=== step 2/10: split heads (80x24) ===$' "$tmp/a" && ok || fail "split
 "$BIN" frames --step heads --cols 200 --rows 60 >"$tmp/big" && ok || fail "200x60"
 [ "$(wc -l <"$tmp/big")" = 61 ] && ok || fail "200x60 frame is not 60 lines"
 grep -q '(200x60) ===$' "$tmp/big" && ok || fail "200x60 header"
-"$BIN" frames --step 2 --cols 40 --rows 10 >"$tmp/small" && ok || fail "40x10 exit"
-grep -q 'enlarge to 80x24 (now 40x10)' "$tmp/small" && ok || fail "40x10 enlarge screen"
+"$BIN" frames --step 2 --cols 80 --rows 24 >"$tmp/min" && ok || fail "80x24, the minimum, refused"
 "$BIN" frames --seq 16 --d-model 64 --heads 8 --kv-heads 2 --causal >/dev/null && ok || fail "big config"
 
 # --- colour and glyphs ------------------------------------------------------------
@@ -90,6 +89,9 @@ bad --step --step nope
 bad --step --step 11
 bad --step --step
 bad --cols --cols 0
+bad 'at least 80x24' --cols 10 --rows 5
+bad 'at least 80x24' --cols 79
+bad 'at least 80x24' --rows 23
 bad --cols --cols abc
 bad --rows --rows 100000
 bad --color --color=sometimes
