@@ -40,12 +40,12 @@ typedef struct StepView {
     int tensor;       /* MT_*: the logical tensor, inspected */
     int layout;       /* LV_* */
     int colour;       /* colour cells by head */
-    int line;         /* line of the program listing */
+    int line;         /* line of the program listing; -1: none (the input) */
     const char *span; /* the part of that line this step runs; NULL: the whole line */
 } StepView;
 
 static const StepView step_view[MS_COUNT] = {
-    [MS_INPUT] = {MT_X, LV_FLAT, 0, 0, "x"},
+    [MS_INPUT] = {MT_X, LV_FLAT, 0, -1, NULL}, /* x comes before the program */
     [MS_PROJECT] = {MT_Q, LV_FLAT, 0, 0, NULL},
     [MS_SPLIT] = {MT_Q_SPLIT, LV_TOK, 1, 1, ".view(B, S, H, dh)"},
     [MS_HEADS] = {MT_Q_HEADS, LV_HEAD, 1, 1, ".transpose(1, 2)"},
@@ -878,7 +878,8 @@ static void draw_program(Ctx *x, int line, const char *span)
     }
 }
 
-/* Shape, strides, contiguity and storage, before -> after. */
+/* Shape, strides, contiguity and storage, before -> after.  The arrow is
+ * "->", two ASCII cells, so it reads the same in the ASCII backend. */
 static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
 {
     int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1;
@@ -889,7 +890,7 @@ static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int sw
     if (before) {
         tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
         fitf(x->c, px, py, pw, ST_NORMAL, "shape   %s", a);
-        fitf(x->c, px, py + 1, pw, ST_BOLD, "   \xe2\x86\x92    %s", b);
+        fitf(x->c, px, py + 1, pw, ST_BOLD, "   ->   %s", b);
     } else {
         fitf(x->c, px, py, pw, ST_BOLD, "shape   %s", b);
     }
@@ -897,15 +898,15 @@ static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int sw
     if (before) {
         tensor_fmt_strides(a, sizeof a, before);
         fitf(x->c, px, py + 2, pw, ST_NORMAL, "strides %s", a);
-        fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   \xe2\x86\x92    %s", b);
-        fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s \xe2\x86\x92 %s",
+        fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   ->   %s", b);
+        fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s -> %s",
              yes_no(tensor_is_contiguous(before)), yes_no(tensor_is_contiguous(after)));
         if (tensor_same_storage(before, after))
-            fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d \xe2\x86\x92 S%d (view)",
-                 before->st->id, after->st->id);
+            fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d -> S%d (view)", before->st->id,
+                 after->st->id);
         else
-            fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d \xe2\x86\x92 S%d (new)",
-                 before->st->id, after->st->id);
+            fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d -> S%d (new)", before->st->id,
+                 after->st->id);
     } else {
         fitf(x->c, px, py + 1, pw, ST_BOLD, "strides %s", b);
         fitf(x->c, px, py + 2, pw, ST_NORMAL, "contiguous %s", yes_no(tensor_is_contiguous(after)));
@@ -1024,7 +1025,8 @@ static void narrative(const Ctx *x, char *buf, size_t n)
             c->heads,
             c->causal
                 ? " Causal mask: a token never sees later tokens (\xc3\x97 = masked, weight 0)."
-                : " Press m to compare with one big head.");
+            : x->s.show_single ? " Beside them, one big head over all the dims (m hides it)."
+                               : " Press m to compare with one big head.");
         break;
     case MS_WEIGHTED:
         snprintf(buf, n,
