@@ -1083,13 +1083,16 @@ static void narrative(const Ctx *x, char *buf, size_t n)
     }
 }
 
-/* "Q_split[0, 2, 1, 3]: offset = 0·32 + 2·8 + 1·4 + 3·1 = 23" */
+/* "Q_split[0, 2, 1, 3] = 0.86, offset = 0·32 + 2·8 + 1·4 + 3·1 = 23": the
+ * value first, so a long line cut at the edge still shows it. */
 static void inspect_line(const Tensor *t, const char *name, const int *cur, char *buf, size_t n)
 {
+    char val[32];
     size_t k = (size_t)snprintf(buf, n, "%s[", name);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", cur[i]);
-    if (k < n) k += (size_t)snprintf(buf + k, n - k, "]: offset = ");
+    fmt_num(val, sizeof val, tensor_get(t, cur), 16);
+    if (k < n) k += (size_t)snprintf(buf + k, n - k, "] = %s, offset = ", val);
     if (t->offset && k < n) k += (size_t)snprintf(buf + k, n - k, "%zu + ", t->offset);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d\xc2\xb7%ld", i ? " + " : "", cur[i],

@@ -554,6 +554,20 @@ START_TEST(test_inspect_offset_and_lit_cell)
             Canvas *c = draw(m, &s, 80, 24);
             offset_line(t, s.cur, want, sizeof want);
             ck_assert_msg(canvas_contains(c, want), "step %d: %s", steps[k], want);
+            /* and the value held there, read from the tensor */
+            {
+                char head[256];
+                size_t hk = (size_t)snprintf(head, sizeof head, "%s[",
+                                             mha_tensor_names[scene_inspect_tensor(&s)]);
+                for (int d = 0; d < t->ndim; d++)
+                    hk += (size_t)snprintf(head + hk, sizeof head - hk, "%s%d", d ? ", " : "",
+                                           s.cur[d]);
+                snprintf(head + hk, sizeof head - hk,
+                         "] = %.2f, offset = ", (double)tensor_get(t, s.cur));
+                if (!strncmp(head + hk, "] = -0.00", 9)) /* the scene never writes -0.00 */
+                    memmove(head + hk + 4, head + hk + 5, strlen(head + hk + 5) + 1);
+                ck_assert_msg(canvas_contains(c, head), "step %d: %s", steps[k], head);
+            }
             /* the cursor is drawn, and the lit storage cell shows that offset */
             ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
             ck_assert_int_gt(su_count_style(c, ST_LIT, NULL, NULL), 0);
