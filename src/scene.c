@@ -216,18 +216,15 @@ static HeadMap headmap_of(const Tensor *t, int axis, int dh)
     return h;
 }
 
-/* The head of storage offset off, or -1 where t does not reach.  Our views are
- * permutations of a row-major buffer, so the index comes back by dividing by
- * the strides from the largest down (and is checked). */
-static int hm_head(const HeadMap *h, long off)
+/* The index of t that storage offset off holds, into idx; 0 where t does not
+ * reach.  Our views are permutations of a row-major buffer, so the index comes
+ * back by dividing by the strides from the largest down (and is checked). */
+static int offset_index(const Tensor *t, long off, int *idx)
 {
-    const Tensor *t;
-    int idx[TENSOR_MAXDIM] = {0}, used[TENSOR_MAXDIM] = {0};
+    int used[TENSOR_MAXDIM] = {0};
     long rem;
-    if (!h) return -1;
-    if (h->wrap > 0) return (int)(((off % h->wrap) / h->dh) % (h->heads > 0 ? h->heads : 1));
-    t = h->t;
-    if (!t || off < (long)t->offset) return -1;
+    memset(idx, 0, TENSOR_MAXDIM * sizeof *idx);
+    if (!t || off < (long)t->offset) return 0;
     rem = off - (long)t->offset;
     for (int k = 0; k < t->ndim; k++) {
         int a = -1;
@@ -241,8 +238,17 @@ static int hm_head(const HeadMap *h, long off)
         if (idx[a] >= t->shape[a]) idx[a] = t->shape[a] - 1;
         rem -= (long)idx[a] * t->strides[a];
     }
-    if (rem != 0 || (long)tensor_offset_of(t, idx) != off) return -1;
-    return h->axis >= 0 ? idx[h->axis] : idx[t->ndim - 1] / h->dh;
+    return rem == 0 && (long)tensor_offset_of(t, idx) == off;
+}
+
+/* The head of storage offset off, or -1 where t does not reach. */
+static int hm_head(const HeadMap *h, long off)
+{
+    int idx[TENSOR_MAXDIM];
+    if (!h) return -1;
+    if (h->wrap > 0) return (int)(((off % h->wrap) / h->dh) % (h->heads > 0 ? h->heads : 1));
+    if (!offset_index(h->t, off, idx)) return -1;
+    return h->axis >= 0 ? idx[h->axis] : idx[h->t->ndim - 1] / h->dh;
 }
 
 static HeadMap step_headmap(const Mha *m, int tensor, int layout, int colour)
@@ -261,6 +267,12 @@ typedef struct Bar {
     int wrap, cw, offw, rows, rows_shown, values;
     int dec; /* decimals, the same for every cell shown */
     int r0;  /* first row shown (scrolled to keep the lit cell visible) */
+    /* Tags (bar_tag): each run of d_head cells says which element it holds,
+     * "h0 the", instead of offsets; the row's first offset sits in a margin
+     * left of x.  tagt (B, S, H, dh) is read through: NULL = no tags. */
+    const Tensor *tagt;
+    int margin;
+    int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3": the first that fits every run */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -313,6 +325,43 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->cw = w / b->wrap;
     if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* The tag of head h, token s in format fmt (Bar.tagfmt). */
+static void tag_text(char *buf, size_t n, int fmt, int h, int s)
+{
+    if (fmt == 0)
+        snprintf(buf, n, "h%d %s", h, mha_token_word(s));
+    else if (fmt == 1)
+        snprintf(buf, n, "h%d t%d", h, s);
+    else
+        snprintf(buf, n, "%d,%d", h, s);
+}
+
+/* Without room for values, step 8's bars say which element each cell holds
+ * instead (bar_tag): t is (B, S, H, dh) and runs of dh cells must not straddle
+ * a row.  Re-plans b narrower by a margin for the row offsets; leaves b as it
+ * was when tags would not help. */
+static void bar_plan_tags(Bar *b, const Tensor *t, int base)
+{
+    Bar n;
+    int margin = b->offw + 1;
+    if (t->ndim != 4) return;
+    char tag[48];
+    bar_plan(&n, t, base, b->x + margin, b->y, b->w - margin, b->h);
+    if (n.wrap == 0 || n.wrap % t->shape[3] != 0 || n.rows_shown < b->rows_shown) return;
+    for (n.tagfmt = 0; n.tagfmt < 3; n.tagfmt++) {
+        int ok = 1; /* the widest head number with every token */
+        for (int s = 0; s < t->shape[1] && ok; s++) {
+            tag_text(tag, sizeof tag, n.tagfmt, t->shape[2] - 1, s);
+            ok = (int)strlen(tag) <= t->shape[3] * n.cw - 1;
+        }
+        if (ok) break;
+    }
+    if (n.tagfmt == 3) return;
+    n.tagt = t;
+    n.margin = margin;
+    *b = n;
 }
 
 /* Scrolls so storage offset lit (if any) is on a shown row, then picks the
@@ -368,6 +417,36 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
     }
 }
 
+/* Tag mode: the cell o that starts a run of d_head cells (one token of one
+ * head) on its row draws the run, up to `filled`, in style st with the run's
+ * tag; the run's other cells draw nothing.  The lit cell (drawn later, with
+ * its offset) splits a run: the tag goes where it fits beside it.  A tag that
+ * does not fit is left out, never cut. */
+static void bar_tag(Ctx *x, const Bar *b, long o, int px, int py, Style st, long filled, long lit)
+{
+    int idx[TENSOR_MAXDIM], dh = b->tagt->shape[3], cells = 0, tw, at = 0;
+    char tag[48];
+    if (!offset_index(b->tagt, o, idx)) {
+        canvas_fill(x->c, px, py, b->cw - 1, 1, ' ', st);
+        return;
+    }
+    if (idx[3] != 0 && o % b->wrap != 0) return; /* inside a run: its start drew it */
+    while (idx[3] + cells < dh && (o + cells) / b->wrap == o / b->wrap &&
+           (filled < 0 || o + cells < filled))
+        cells++;
+    tw = cells * b->cw - 1;
+    canvas_fill(x->c, px, py, tw, 1, ' ', st);
+    tag_text(tag, sizeof tag, b->tagfmt, idx[2], idx[1]);
+    if (lit >= o && lit < o + cells) {
+        int before = (int)(lit - o), after = cells - before - 1;
+        if ((int)strlen(tag) <= before * b->cw - 1)
+            tw = before * b->cw - 1;
+        else
+            at = (before + 1) * b->cw, tw = after * b->cw - 1;
+    }
+    if ((int)strlen(tag) <= tw) canvas_text(x->c, px + at, py, tag, st);
+}
+
 /* Draws the bar under its title.  hm: head of each offset (NULL: uncoloured);
  * lit: offset to light (-1 none); sweep in [0,1): only offsets below sweep*n
  * are coloured yet; filled >= 0: offsets from `filled` on are still empty. */
@@ -381,17 +460,25 @@ static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm,
         snprintf(full, sizeof full, "%s; showing offsets %ld..%ld", title, first, end - 1);
         title = full;
     }
-    text_fit(x->c, b->x, b->y, b->w, title, ST_BOLD);
+    text_fit(x->c, b->x - b->margin, b->y, b->w + b->margin, title, ST_BOLD);
     if (b->wrap == 0) return;
     for (long o = first; o < end; o++) {
-        int px, py, head;
+        int px, py, head, empty = filled >= 0 && o >= filled;
         Style st = ST_NORMAL;
         if (!bar_pos(b, o, &px, &py)) continue;
         head = hm_head(hm, o);
         if (head >= 0 && (sweep < 0 || o < (long)(sweep * (double)b->n))) st = ST_HEAD(head);
-        if (o == lit) st = ST_LIT;
-        bar_cell(x, b, o, px, py, st, filled >= 0 && o >= filled);
+        if (b->tagt && o % b->wrap == 0)
+            fitf(x->c, b->x - b->margin, py, b->margin - 1, ST_DIM, "%*ld", b->offw, o);
+        if (b->tagt && !empty)
+            bar_tag(x, b, o, px, py, st, filled, lit);
+        else
+            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty);
         hit_test(x, px, py, b->cw - 1, 2, NULL, o);
+    }
+    if (b->tagt && lit >= first && lit < end && !(filled >= 0 && lit >= filled)) {
+        int px, py; /* over the tags: the lit cell, with its offset */
+        if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0);
     }
 }
 
@@ -987,9 +1074,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         snprintf(buf, n,
                  "view() only relabels the same storage S%d: %zu bytes copied. Each token's %d "
                  "numbers now read as %d heads of %d; head h is columns h*%d to h*%d+%d of the "
-                 "row. The colours sweep over cells that do not move.",
+                 "row. No cell moves: the same floats are only read in groups of %d.",
                  t[MT_Q_SPLIT]->st->id, st->bytes_copied, c->d_model, c->heads, m->d_head,
-                 m->d_head, m->d_head, m->d_head - 1);
+                 m->d_head, m->d_head, m->d_head - 1, m->d_head);
         break;
     case MS_HEADS:
         tensor_fmt_strides(a, sizeof a, t[MT_Q_SPLIT]);
@@ -1145,12 +1232,15 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             long n = (long)t->st->n, filled = -1;
             double ph = anim ? x->s.anim * (double)n : -1;
             bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
+            if (!src.values) bar_plan_tags(&src, from, storage_row(m, from));
             bar_scroll(&src, cur ? (long)tensor_offset_of(from, cur) : -1);
-            snprintf(title, sizeof title, "from: storage S%d (head_out), heads first",
-                     from->st->id);
+            snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
+                     src.tagt && src.tagfmt == 2 ? "" : " (head_out)",
+                     src.tagt && src.tagfmt == 2 ? ", cells: head,token" : "");
             bar_draw(x, &src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
             yy += bar_rows_used(&src);
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+            if (src.tagt) bar_plan_tags(&bar, t, storage_row(m, t));
             bar_scroll(&bar, lit);
             if (anim) filled = (long)ph;
             snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id,
@@ -1328,8 +1418,7 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     if (candy_h < 3) candy_h = bh - need;
     bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
     bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);
-    snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
-             q->st->id);
+    snprintf(title, sizeof title, "storage S%d of Q: the one buffer both views read", q->st->id);
     bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
     grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
     grid_scroll(&gw, cur);

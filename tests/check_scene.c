@@ -287,6 +287,87 @@ START_TEST(test_contiguous_animation_counter_climbs)
 }
 END_TEST
 
+/* The logical index of t that storage offset off holds (brute force). */
+static void held_at(const Tensor *t, long off, int *idx)
+{
+    int i[4] = {0};
+    for (i[0] = 0; i[0] < t->shape[0]; i[0]++)
+        for (i[1] = 0; i[1] < t->shape[1]; i[1]++)
+            for (i[2] = 0; i[2] < t->shape[2]; i[2]++)
+                for (i[3] = 0; i[3] < t->shape[3]; i[3]++)
+                    if ((long)tensor_offset_of(t, i) == off) {
+                        memcpy(idx, i, sizeof i);
+                        return;
+                    }
+    ck_abort_msg("offset %ld not held", off);
+}
+
+/* The tags of the bar under the title row `title`: each word pair "h0 the"
+ * or "0,3" in drawing order, as "head,token" (token as the word or number
+ * the scene writes).  Returns how many. */
+static int bar_tags(const Canvas *c, const char *title, char tags[][32], int max)
+{
+    char buf[1024];
+    int y = su_find_row(c, title, 0), n = 0;
+    ck_assert_int_ge(y, 0);
+    for (y++; y < c->h; y++) {
+        Tok t[64];
+        int k = tokens(su_row(c, y, buf, sizeof buf), t, 64);
+        if (k == 0 || !is_int(t[0].text)) break; /* the row's first offset */
+        for (int i = 1; i < k && n < max; i++) {
+            if (t[i].text[0] == 'h' && i + 1 < k) /* "h0" "the" */
+                snprintf(tags[n++], 32, "%s,%s", t[i].text + 1, t[i + 1].text), i++;
+            else if (strchr(t[i].text, ','))
+                snprintf(tags[n++], 32, "%s", t[i].text);
+        }
+    }
+    return n;
+}
+
+/* Step 8 without colour: both bars say which element each run of cells
+ * holds, so the reorder reads in plain text: heads first, then tokens first. */
+START_TEST(test_contiguous_bars_show_elements)
+{
+    const int cfgs[][3] = {{2, 2, 4}, {4, 2, 12}, {8, 8, 4}}; /* heads, kv_heads, seq */
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256], tags[256][32];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.seq = cfgs[k][2];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        Canvas *c = draw_step(m, MS_CONTIG, 80, 24);
+        const Tensor *bars[2] = {m->t[MT_MERGED], m->t[MT_MERGED_CONTIG]};
+        const char *titles[2] = {"from: storage S", "to: new storage S"};
+        int dh = m->d_head, counts[2];
+        char second[2][32];
+        for (int b = 0; b < 2; b++) {
+            int n = counts[b] = bar_tags(c, titles[b], tags, 256);
+            ck_assert_msg(n >= 4, "config %zu bar %d: %d tags", k, b, n);
+            for (int i = 0; i < n; i++) {
+                int idx[4], ok = 0;
+                char w[3][32];
+                held_at(bars[b], (long)i * dh, idx);
+                snprintf(w[0], 32, "%d,%s", idx[2], mha_token_word(idx[1])); /* h0 the */
+                snprintf(w[1], 32, "%d,t%d", idx[2], idx[1]);                /* h0 t3 */
+                snprintf(w[2], 32, "%d,%d", idx[2], idx[1]);                 /* 0,3 */
+                for (int f = 0; f < 3; f++)
+                    ok |= !strcmp(tags[i], w[f]);
+                ck_assert_msg(ok, "config %zu bar %d run %d: '%s', want '%s'", k, b, i, tags[i],
+                              w[2]);
+            }
+            snprintf(second[b], 32, "%s", tags[1]);
+        }
+        ck_assert_int_eq(counts[0], counts[1]);
+        /* the reorder itself: the source's second run is head 0's next token,
+         * the copy's is head 1 of the first token */
+        ck_assert_msg(strcmp(second[0], second[1]) != 0, "config %zu: %s", k, second[0]);
+        ck_assert_int_eq(second[1][0], '1');
+        canvas_free(c);
+        mha_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_split_animation_sweeps_colour_not_cells)
 {
     Mha *m = run_default();
@@ -819,6 +900,32 @@ START_TEST(test_failure_views)
 }
 END_TEST
 
+/* A scene does not know the theme (NO_COLOR, ASCII): no text may rest on
+ * colour, and the split step says in words that nothing moves. */
+START_TEST(test_text_holds_without_colour)
+{
+    Mha *m = run_default();
+    for (int v = 0; v < SV_COUNT; v++)
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            s.view = (SceneView)v;
+            Canvas *c = draw(m, &s, 80, 24);
+            char *f = flat_text(c);
+            ck_assert_msg(strstr(f, "colour") == NULL && strstr(f, "color") == NULL,
+                          "view %d step %d: %s", v, i, f);
+            if (v == SV_STEP && i == MS_SPLIT) {
+                char want[64];
+                snprintf(want, sizeof want, "only read in groups of %d", m->d_head);
+                ck_assert_msg(strstr(f, want) != NULL, "%s", f);
+            }
+            free(f);
+            canvas_free(c);
+        }
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_narrative_toggle)
 {
     Mha *m = run_default();
@@ -854,6 +961,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_public_candy_bar);
     tcase_add_test(tc, test_bytes_copied_from_engine);
     tcase_add_test(tc, test_contiguous_animation_counter_climbs);
+    tcase_add_test(tc, test_contiguous_bars_show_elements);
     tcase_add_test(tc, test_split_animation_sweeps_colour_not_cells);
     tcase_add_test(tc, test_heads_animation_draws_every_value);
     tcase_add_test(tc, test_nothing_clipped_default);
@@ -870,6 +978,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
     tcase_add_test(tc, test_failure_views);
+    tcase_add_test(tc, test_text_holds_without_colour);
     tcase_add_test(tc, test_narrative_toggle);
     suite_add_tcase(s, tc);
     return s;
