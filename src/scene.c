@@ -519,7 +519,19 @@ typedef struct Grid {
     int dec;        /* decimals, the same for every value shown */
     int d_model, seq;
     int r0, c0; /* first visual row and column shown (scrolled to the cursor) */
+    /* Stacked: each head's block shows tokens t0..t0+tok_rows-1 (all R unless
+     * every head would not fit; then `windowed`, the same tokens for each). */
+    int tok_rows, t0, windowed;
 } Grid;
+
+/* The head block and row of visual row vr (stacked), or (0, vr). */
+static void grid_vrow(const Grid *g, int vr, int *gi, int *r)
+{
+    if (g->stacked)
+        *gi = vr / g->tok_rows, *r = g->t0 + vr % g->tok_rows;
+    else
+        *gi = 0, *r = vr;
+}
 
 static int grid_need(const Tensor *t, int layout, int dh, int stacked)
 {
@@ -582,10 +594,17 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     if (g->vw < 2) g->vw = 6; /* too many columns: show some, with values, and say how many hide */
     g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
+    g->tok_rows = g->R;
     VR = g->stacked ? g->groups * g->R : g->R;
     if (g->head_rows == 2 && VR + 2 > h)
-        g->head_rows = 1; /* short of a row: the colours still tell the heads apart */
+        g->head_rows = 1; /* one row short: every token rather than the head names */
     avail = h - g->head_rows;
+    if (g->stacked && VR > avail && (avail - 1) / g->groups >= 1) {
+        /* every head, each with the same window of tokens, and a note */
+        g->tok_rows = (avail - 1) / g->groups;
+        g->windowed = 1;
+        VR = g->groups * g->tok_rows;
+    }
     if (avail < 1) {
         g->rows_shown = 0;
     } else if (VR <= avail) {
@@ -593,7 +612,7 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     } else {
         g->rows_shown = avail - 1;
     }
-    g->hidden_rows = VR - g->rows_shown;
+    g->hidden_rows = g->windowed ? g->groups * (g->R - g->tok_rows) : VR - g->rows_shown;
 }
 
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
@@ -607,9 +626,11 @@ static void grid_scroll(Grid *g, const int *cur)
             vr = cur[1], vc = cur[2];
         else if (g->layout == LV_TOK)
             vr = cur[1], vc = cur[2] * g->C + cur[3];
-        else if (g->stacked)
-            vr = cur[1] * g->R + cur[2], vc = cur[3];
-        else
+        else if (g->stacked) {
+            if (cur[2] < g->t0) g->t0 = cur[2];
+            if (cur[2] >= g->t0 + g->tok_rows) g->t0 = cur[2] - g->tok_rows + 1;
+            vr = cur[1] * g->tok_rows + cur[2] - g->t0, vc = cur[3];
+        } else
             vr = cur[2], vc = cur[1] * g->C + cur[3];
         if (g->rows_shown > 0 && vr >= g->rows_shown) g->r0 = vr - g->rows_shown + 1;
         while (g->vcols_shown > 0 && vc >= g->c0 + g->vcols_shown && g->c0 < VC) {
@@ -620,9 +641,12 @@ static void grid_scroll(Grid *g, const int *cur)
     g->dec = 2;
     for (int vr = g->r0; g->vw >= 5 && vr < g->r0 + g->rows_shown; vr++)
         for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
-            int gi = g->stacked ? vr / g->R : vc / g->C, idx[4];
-            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int gi = vc / g->C, idx[4], r, c = g->stacked ? vc : vc % g->C;
             int d;
+            if (g->stacked)
+                grid_vrow(g, vr, &gi, &r);
+            else
+                r = vr;
             grid_idx(g, gi, r, c, idx);
             d = dec_fit(tensor_get(g->t, idx), g->vw - 1);
             if (d < g->dec) g->dec = d;
@@ -631,8 +655,9 @@ static void grid_scroll(Grid *g, const int *cur)
 
 static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
 {
-    int vr = g->stacked ? gi * g->R + r : r;
+    int vr = g->stacked ? gi * g->tok_rows + r - g->t0 : r;
     int vc = g->stacked ? c : gi * g->C + c;
+    if (g->stacked && (r < g->t0 || r >= g->t0 + g->tok_rows)) return 0;
     if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
         return 0;
     *px = g->x + grid_xrel(g, vc);
@@ -702,17 +727,26 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         }
     }
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
-        int gi = g->stacked ? vr / g->R : 0, r = g->stacked ? vr % g->R : vr;
-        int py = g->y + g->head_rows + vr - g->r0;
+        int gi, r, py = g->y + g->head_rows + vr - g->r0;
+        grid_vrow(g, vr, &gi, &r);
         if (g->stacked) {
-            if (r == 0 || vr == g->r0) fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            if (r == g->t0 || vr == g->r0)
+                fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
             text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
                      ST_DIM);
         } else {
             text_fit(x->c, g->x, py, g->labelw - 1, row_word(g, gi, r), ST_DIM);
         }
     }
-    if (g->hidden_rows > 0 && g->h > g->head_rows)
+    if (g->windowed && g->h > g->head_rows) {
+        char toks[32];
+        if (g->tok_rows == 1)
+            snprintf(toks, sizeof toks, "token %d", g->t0);
+        else
+            snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
+        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
+             "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
+    } else if (g->hidden_rows > 0 && g->h > g->head_rows)
         fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
              "... %d more rows hidden", g->hidden_rows);
 }
@@ -725,9 +759,9 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
     /* only what is visible: a big tensor costs what the screen shows */
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++)
         for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
-            int gi = g->stacked ? vr / g->R : vc / g->C;
-            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int gi = vc / g->C, r = vr, c = g->stacked ? vc : vc % g->C;
             int idx[4], px, py;
+            if (g->stacked) grid_vrow(g, vr, &gi, &r);
             Style st;
             if (!grid_pos(g, gi, r, c, &px, &py)) continue;
             grid_idx(g, gi, r, c, idx);
@@ -750,9 +784,9 @@ static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *
     grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
     for (int vr = 0; vr < b->rows_shown; vr++)
         for (int vc = 0; vc < b->vcols_shown; vc++) {
-            int gi = b->stacked ? vr / b->R : vc / b->C;
-            int r = b->stacked ? vr % b->R : vr, c = b->stacked ? vc : vc % b->C;
+            int gi = vc / b->C, r = vr, c = b->stacked ? vc : vc % b->C;
             int idx[4], ax, ay, bx, by;
+            if (b->stacked) grid_vrow(b, vr, &gi, &r);
             Style st;
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
@@ -1215,11 +1249,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
 
     if (two_bars) candy_min = 6;
     need = grid_need(t, sv->layout, dh, stacked);
-    if (stacked && need + candy_min > bh) {
-        stacked = 0;
-        need = grid_need(t, sv->layout, dh, 0);
-    }
+    /* heads first stays heads first: short of room the candy bar gives a
+     * row, then each head shows a window of its tokens (grid_plan) */
+    if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
     if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
+    if (stacked && need < grid_need(t, sv->layout, dh, 1) && (need - 2) / t->shape[1] >= 1)
+        need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
+                                                               rows left go to the bar */
     int yy = by;
     {
         int candy_h = bh - need - 1; /* a blank row between, when there is room */

@@ -902,6 +902,60 @@ END_TEST
 
 /* A scene does not know the theme (NO_COLOR, ASCII): no text may rest on
  * colour, and the split step says in words that nothing moves. */
+/* Heads-first tensors are drawn heads first at every size, inspecting or
+ * not: a block of token rows per head, each head named at column 0, never the
+ * tokens-first layout with "head 0" over columns (step 2's picture). */
+START_TEST(test_heads_first_stays_stacked)
+{
+    const int cfgs[][3] = {{2, 2, 4}, {4, 2, 12}, {8, 8, 16}}; /* heads, kv_heads, seq */
+    const int sizes[][2] = {{80, 24}, {120, 40}};
+    const int steps[] = {MS_HEADS, MS_SCORES, MS_WEIGHTED};
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.seq = cfgs[k][2];
+        if (cfg.heads == 8) cfg.d_model = 64;
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (size_t z = 0; z < 2; z++)
+            for (size_t i = 0; i < 3; i++)
+                for (int mode = 0; mode < 2; mode++) {
+                    SceneState s = scene_state_default();
+                    char buf[1024];
+                    s.step = steps[i];
+                    if (mode) { /* the reported case: inspecting, with a status line */
+                        s.inspect = 1;
+                        s.cur[1] = cfg.heads - 1, s.cur[2] = cfg.seq - 1;
+                        s.status = "q quit  ? help  i inspect";
+                    }
+                    Canvas *c = draw(m, &s, sizes[z][0], sizes[z][1]);
+                    int y = su_find_row(c, "logical view:", 0), heads = 0, last = -1;
+                    ck_assert_int_ge(y, 0);
+                    for (int r = y + 1; r < c->h; r++) {
+                        int h;
+                        su_row(c, r, buf, sizeof buf);
+                        ck_assert_msg(strncmp(buf, "    head 0", 10) && !strstr(buf, "  head 1  "),
+                                      "cfg %zu %dx%d step %d mode %d: tokens-first row '%s'", k,
+                                      sizes[z][0], sizes[z][1], steps[i], mode, buf);
+                        if (buf[0] == 'h' && sscanf(buf + 1, "%d", &h) == 1) {
+                            ck_assert_int_gt(h, last); /* h0, h1, ... in order */
+                            last = h, heads++;
+                        }
+                    }
+                    if (mode) { /* the cursor (last head, last token) is on screen */
+                        ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
+                        ck_assert_int_eq(last, cfg.heads - 1);
+                    } else if (cfg.heads <= 4) { /* every head has its block */
+                        ck_assert_msg(heads == cfg.heads, "cfg %zu %dx%d step %d: %d heads", k,
+                                      sizes[z][0], sizes[z][1], steps[i], heads);
+                    }
+                    canvas_free(c);
+                }
+        mha_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_text_holds_without_colour)
 {
     Mha *m = run_default();
@@ -978,6 +1032,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
     tcase_add_test(tc, test_failure_views);
+    tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);
     tcase_add_test(tc, test_narrative_toggle);
     suite_add_tcase(s, tc);
