@@ -761,8 +761,8 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
         for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
             int gi = vc / g->C, r = vr, c = g->stacked ? vc : vc % g->C;
             int idx[4], px, py;
-            if (g->stacked) grid_vrow(g, vr, &gi, &r);
             Style st;
+            if (g->stacked) grid_vrow(g, vr, &gi, &r);
             if (!grid_pos(g, gi, r, c, &px, &py)) continue;
             grid_idx(g, gi, r, c, idx);
             st = cell_style(g, hm, idx);
@@ -786,8 +786,8 @@ static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *
         for (int vc = 0; vc < b->vcols_shown; vc++) {
             int gi = vc / b->C, r = vr, c = b->stacked ? vc : vc % b->C;
             int idx[4], ax, ay, bx, by;
-            if (b->stacked) grid_vrow(b, vr, &gi, &r);
             Style st;
+            if (b->stacked) grid_vrow(b, vr, &gi, &r);
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
             st = cell_style(b, hm, idx);
