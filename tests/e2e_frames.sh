@@ -62,6 +62,25 @@ grep -q "$esc" "$tmp/nocol" && fail "--color=never wrote escapes" || ok
 grep -q "$esc" "$tmp/a" && fail "a pipe got colour by default" || ok
 "$BIN" frames --step all --ascii >"$tmp/ascii" && ok || fail "--ascii"
 LC_ALL=C grep -q '[^ -~]' "$tmp/ascii" && fail "--ascii printed non-ASCII bytes" || ok
+# before -> after reads as an arrow in ASCII, never as a comparison '>'
+grep -q 'contiguous yes -> no' "$tmp/ascii" && ok || fail "--ascii: no 'contiguous yes -> no'"
+grep -Eq '(yes|no) > (yes|no)|S[0-9]+ > S' "$tmp/ascii" && fail "--ascii: '>' between before and after" || ok
+# step 8 without colour: the copy's reorder is in the text (heads first, then tokens first)
+"$BIN" frames --step 8 --ascii --color=never >"$tmp/s8"
+python3 - "$tmp/s8" <<'PY' && ok || fail "step 8 bars do not show the reorder as text"
+import sys
+rows = open(sys.argv[1]).read().split("\n")
+def tags(title):
+    i = next(k for k, r in enumerate(rows) if r.startswith(title))
+    out = []
+    for r in rows[i + 1:i + 3]:
+        w = r.split()
+        out += [w[k] + " " + w[k + 1] for k in range(1, len(w) - 1) if w[k][0] == "h"]
+    return out
+f, t = tags("from: "), tags("to: ")
+assert f[:2] == ["h0 the", "h0 cat"], f
+assert t[:2] == ["h0 the", "h1 the"], t
+PY
 grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' <("$BIN" frames --step 2 --ascii --inspect 0,2,1,3) \
     && ok || fail "--inspect offset line"
 
