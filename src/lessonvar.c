@@ -139,17 +139,16 @@ static void group_map(Out *o, const Mha *m, int tile)
 }
 
 /* The last-dim values of t at the leading index s ("0,1,2" for a 4-D t),
- * with their sum: "0.21 0.3 0.2 0.29 (sum 1)".  With unscale, the row is
- * re-softmaxed with the 1/sqrt(d_head) scale taken back out (t: scores). */
-static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const char *s,
-                  int unscale, char *err, size_t errlen)
+ * with their sum: "0.21 0.3 0.2 0.29 (sum 1)". */
+static int row_of(Out *o, const Tensor *t, const char *name, const char *s, char *err,
+                  size_t errlen)
 {
     char full[80];
     snprintf(full, sizeof full, "%s,0", s);
     int idx[TENSOR_MAXDIM];
     if (index_arg(t, name, full, idx, err, errlen)) return -1;
     int n = t->shape[t->ndim - 1];
-    double v[64], sum = 0, mx = -1e300;
+    double v[64], sum = 0;
     if (n > 64) {
         snprintf(err, errlen, "{row}: rows longer than 64 are not shown");
         return -1;
@@ -157,15 +156,6 @@ static int row_of(Out *o, const Mha *m, const Tensor *t, const char *name, const
     for (int k = 0; k < n; k++) {
         idx[t->ndim - 1] = k;
         v[k] = tensor_get(t, idx);
-        if (unscale) v[k] *= sqrt((double)m->d_head);
-        if (v[k] > mx) mx = v[k];
-    }
-    if (unscale) {
-        double z = 0;
-        for (int k = 0; k < n; k++)
-            z += (v[k] = exp(v[k] - mx));
-        for (int k = 0; k < n; k++)
-            v[k] /= z;
     }
     for (int k = 0; k < n; k++) {
         put(o, "%s%.2f", k ? " " : "", v[k]);
@@ -305,7 +295,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
                 snprintf(err, errlen, "{noscalerow b,h,s}: one index");
                 return -1;
             }
-            return row_of(o, m, m->t[MT_SCORES], "scores", argv[1], 1, err, errlen);
+            return row_of(o, m->t[MT_ATTN_NOSCALE], "attn_noscale", argv[1], err, errlen);
         }
         const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
         if (!t) return -1;
@@ -313,7 +303,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             snprintf(err, errlen, "{row T i,j,k}: a tensor and the index of the row");
             return -1;
         }
-        return row_of(o, m, t, argv[1], argv[2], 0, err, errlen);
+        return row_of(o, t, argv[1], argv[2], err, errlen);
     }
     if (!strcmp(f, "wrongrow") && argc == 3) {
         /* Q.view(B, H, S, dh) without the transpose: which token's features

@@ -24,6 +24,7 @@ const char *const mha_tensor_names[MT_COUNT] = {
     "merged", "merged_contig", "concat", "out",
     "attn_single", "Q_wrong",
     "K_repeat", "V_repeat",
+    "attn_noscale",
 };
 
 static const struct {
@@ -335,7 +336,12 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, sizeof e));          /* (B,1,S,S) */
     tensor_scale_(tmp[5], 1.0f / sqrtf((float)D));
     TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], c->causal));
-    for (int i = 0; i < 6; i++) tensor_free(tmp[i]);
+    for (int i = 0; i < 6; i++) tensor_free(tmp[i]), tmp[i] = NULL;
+    /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
+    TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
+    tensor_scale_(tmp[0], sqrtf((float)dh));
+    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp[0], c->causal)); /* (B,H,S,S) */
+    tensor_free(tmp[0]);
     return m;
 
 fail:

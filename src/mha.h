@@ -45,6 +45,7 @@ enum {
     MT_MERGED, MT_MERGED_CONTIG, MT_CONCAT, MT_OUT,
     MT_ATTN_SINGLE, MT_Q_WRONG,
     MT_K_REPEAT, MT_V_REPEAT,
+    MT_ATTN_NOSCALE, /* the bug of forgetting 1/sqrt(dh): softmax of unscaled scores */
     MT_COUNT
 };
 extern const char *const mha_tensor_names[MT_COUNT];

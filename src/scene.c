@@ -85,6 +85,12 @@ typedef struct Ctx {
 
 /* ---- small helpers -------------------------------------------------------- */
 
+/* Nearest integer (halves away from zero), for animation positions. */
+static int round_int(double v)
+{
+    return (int)(v < 0 ? v - 0.5 : v + 0.5);
+}
+
 static int digits(long v)
 {
     int d = 1;
@@ -793,7 +799,7 @@ static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *
             st = cell_style(b, hm, idx);
             grid_value(b, buf, sizeof buf, idx);
             {
-                int px = (int)lround(ax + (bx - ax) * e), py = (int)lround(ay + (by - ay) * e);
+                int px = round_int(ax + (bx - ax) * e), py = round_int(ay + (by - ay) * e);
                 int vw = b->vw < a->vw ? b->vw : a->vw;
                 canvas_fill(x->c, px, py, vw - 1, 1, ' ', st);
                 canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
@@ -867,34 +873,21 @@ static int heat_rows_used(const Heat *p)
     return used;
 }
 
-/* Where a heatmap's weights come from: a (B, Hd, S, S) tensor of weights, or
- * (unscaled) the scores with the 1/sqrt(dh) undone, softmaxed row by row here.
+/* Where a heatmap's weights come from: a (B, Hd, S, S) tensor of weights.
  * Rows are read one at a time, so a big run costs only what is drawn. */
 typedef struct HeatSrc {
     const Tensor *t;
-    int unscaled, causal;
-    double scale; /* unscaled: multiply the scores by this before the softmax */
+    int causal;
 } HeatSrc;
 
 /* Row s of head h, batch b, into row[S]. */
 static void heat_row(const HeatSrc *src, int b, int h, int s, float *row)
 {
     int S = src->t->shape[3];
-    double mx = -INFINITY, sum = 0;
     for (int k = 0; k < S; k++) {
         int idx[4] = {b, h, s, k};
         row[k] = tensor_get(src->t, idx);
     }
-    if (!src->unscaled) return;
-    for (int k = 0; k < S; k++) {
-        row[k] = (float)(row[k] * src->scale);
-        if (src->causal && k > s) row[k] = -INFINITY;
-        if (row[k] > mx) mx = row[k];
-    }
-    for (int k = 0; k < S; k++)
-        sum += (row[k] = (float)exp(row[k] - mx));
-    for (int k = 0; k < S; k++)
-        row[k] = (float)(row[k] / sum);
 }
 
 /* One heatmap block in slot `slot` of the plan: head `head` of src.
@@ -1294,7 +1287,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
                 if (bar_pos(&src, (long)tensor_offset_of(from, idx), &ax, &ay) &&
                     bar_pos(&bar, filled, &zx, &zy)) {
                     double f = ph - (double)filled;
-                    int px = (int)lround(ax + (zx - ax) * f), py = (int)lround(ay + (zy - ay) * f);
+                    int px = round_int(ax + (zx - ax) * f), py = round_int(ay + (zy - ay) * f);
                     bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0);
                 }
             }
@@ -1366,9 +1359,9 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     const int *cur = x->s.inspect ? x->s.cur : NULL;
     int H = t->shape[1], S = t->shape[2], b = cur ? cur[0] : 0;
     int single = x->s.show_single && !noscale;
-    HeatSrc attn = {t, 0, m->cfg.causal, 1};
-    HeatSrc big = {m->t[MT_ATTN_SINGLE], 0, m->cfg.causal, 1};
-    HeatSrc raw = {m->t[MT_SCORES], 1, m->cfg.causal, sqrt((double)m->d_head)};
+    HeatSrc attn = {t, m->cfg.causal};
+    HeatSrc big = {m->t[MT_ATTN_SINGLE], m->cfg.causal};
+    HeatSrc raw = {m->t[MT_ATTN_NOSCALE], m->cfg.causal};
     Heat p;
     int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0;
     char title[200], d[64];

@@ -110,19 +110,21 @@ def reference(cfg):
         return [[cols(T[b], h * dh, (h + 1) * dh) for h in range(n)] for b in range(B)]
 
     Qh, Kh, Vh = heads_of(Q, H), heads_of(K, KV), heads_of(V, KV)
-    scores, attn, head_out = [], [], []
+    scores, attn, head_out, noscale = [], [], [], []
     for b in range(B):
-        sb, ab, ob = [], [], []
+        sb, ab, ob, nb = [], [], [], []
         for h in range(H):
             kv = h // G  # grouped: query head h reads kv head h // G
-            sc = matmul(Qh[b][h], transpose(Kh[b][kv]))
-            sc = [[v / math.sqrt(dh) for v in r] for r in sc]
+            raw = matmul(Qh[b][h], transpose(Kh[b][kv]))
+            sc = [[v / math.sqrt(dh) for v in r] for r in raw]
             a = softmax_rows(sc, causal)
             sb.append(sc)
             ab.append(a)
+            nb.append(softmax_rows(raw, causal))  # the missing-scale bug
             ob.append(matmul(a, Vh[b][kv]))
         scores.append(sb)
         attn.append(ab)
+        noscale.append(nb)
         head_out.append(ob)
     # concat: token s is [head 0 | head 1 | ...]
     concat = [[sum((head_out[b][h][s] for h in range(H)), []) for s in range(S)] for b in range(B)]
@@ -190,6 +192,7 @@ def reference(cfg):
     t["Q_wrong"] = (q_wrong, [B, H, S, dh], c([B, H, S, dh]))
     t["K_repeat"] = (repeat(Kh), [B, H, S, dh], c([B, H, S, dh]))
     t["V_repeat"] = (repeat(Vh), [B, H, S, dh], c([B, H, S, dh]))
+    t["attn_noscale"] = (noscale, [B, H, S, S], c([B, H, S, S]))
     return t
 
 
