@@ -368,6 +368,11 @@ START_TEST(every_builtin_lesson_checks_and_fits)
                               l->path, p + 1, sz[k][0], sz[k][1]);
                 ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title",
                               l->path, p + 1);
+                /* Narrow, the text pane says where the picture is (the text
+                 * talks about it), under the page's memory strip if it fits. */
+                if (k == 0)
+                    ck_assert_msg(canvas_contains(c, "Tab: the"), "%s page %d: no Tab cue",
+                                  l->path, p + 1);
                 /* The picture pane of a narrow terminal draws too. */
                 v.pane = 1;
                 lesson_draw(c, l, p, &t, m, &v);
@@ -554,6 +559,28 @@ START_TEST(pipeline_answer_reads_as_a_sentence)
 }
 END_TEST
 
+/* At 80x24 the picture is behind Tab, yet page 1 says "The picture shows x":
+ * the rows under the text hold x's memory strip with its values. */
+START_TEST(narrow_text_pane_shows_the_memory_strip)
+{
+    static char out[16384];
+    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 80 --rows 24", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "The picture shows x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "memory of x (Tab: the whole picture)") != NULL, "%s", out);
+    ck_assert(strstr(out, "storage S1: 32 floats, 128 bytes") != NULL);
+    ck_assert(strstr(out, "31 -0.70") != NULL); /* the last float of the strip, with its value */
+    /* The inspect page lights its float; a variants page only points at Tab. */
+    ck_assert_int_eq(tu_run("lesson --frames 2 --page 3", out, sizeof out), 0);
+    ck_assert(strstr(out, "memory of Q_split, the inspected float lit") != NULL);
+    ck_assert_int_eq(tu_run("lesson --frames 6", out, sizeof out), 0);
+    ck_assert(strstr(out, "Tab: the picture (MHA | GQA | MQA side by side)") != NULL);
+    /* Wide: the whole picture is beside the text, no strip. */
+    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 120 --rows 40", out, sizeof out),
+                     0);
+    ck_assert(strstr(out, "Tab: the") == NULL);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -574,6 +601,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, check_command_on_bad_corpus);
     tcase_add_test(tc, check_command_on_every_lesson);
     tcase_add_test(tc, check_command_on_quiz_banks);
+    tcase_add_test(tc, narrow_text_pane_shows_the_memory_strip);
     tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);
     suite_add_tcase(s, tc);
     return s;
