@@ -629,7 +629,9 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
     variants_draw_panel(c, 0, 1, c->w, c->h - 2, &v->runs);
-    app_draw_status(c, ui, "K/Right/Left: GQA kv heads  H: heads  ? keys  q back");
+    app_draw_status(c, ui,
+                    v->runs.run[1] ? "K/Right/Left: GQA kv heads  H: heads  ? keys  q back"
+                                   : "H: more heads, for a GQA column  ? keys  q back");
 }
 
 static int variants_key(Screen *s, Ui *ui, int key)
@@ -642,8 +644,9 @@ static int variants_key(Screen *s, Ui *ui, int key)
                                   lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
         if (!k) {
             snprintf(ui->status, sizeof ui->status,
-                     "heads %d has no divisor between 1 and %d: press H", ui->cfg.heads,
-                     ui->cfg.heads);
+                     "%d query heads have no GQA (no kv_heads strictly between 1 and %d divides "
+                     "%d): press H for more heads",
+                     ui->cfg.heads, ui->cfg.heads, ui->cfg.heads);
             return UI_REDRAW;
         }
         v->runs.gqa_kv = k;

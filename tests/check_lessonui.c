@@ -208,13 +208,26 @@ START_TEST(variants_side_by_side)
 {
     Screen *v = variants_open(&ui);
     ck_assert(shows(v, 80, 24, "MHA  kv_heads 2"));
-    ck_assert(shows(v, 80, 24, "needs a kv_heads")); /* heads 2: no GQA in between */
+    /* heads 2: no GQA in between, said plainly, with the way to get one. */
+    ck_assert(shows(v, 80, 24, "2 query heads: no GQA."));
+    ck_assert(shows(v, 80, 24, "4 query"));
+    ck_assert(shows(v, 80, 24, "H: more heads, for a GQA column"));
+    ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
+    ck_assert(strstr(ui.status, "press H for more heads") != NULL);
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
     ck_assert(shows(v, 80, 24, "q0 q1 -> kv0"));
     ck_assert(shows(v, 80, 24, "q0 q1 q2 q3 -> kv0")); /* MQA */
     ck_assert(shows(v, 80, 24, "0 bytes copied"));
+    /* Each K buffer's size fits its column (no "..."), and all three bars
+     * show offsets alone, one row per token: MQA's 8 floats are 4 rows of 2. */
+    ck_assert(shows(v, 80, 24, "S7: 32 floats, 128 B"));
+    ck_assert(shows(v, 80, 24, "S7: 16 floats, 64 B"));
+    ck_assert(shows(v, 80, 24, "S7: 8 floats, 32 B"));
+    ck_assert(!shows(v, 80, 24, "floats..."));
+    ck_assert(!shows(v, 80, 24, "floats,..."));
+    ck_assert(shows(v, 80, 24, "\xE2\x94\x82" "0  1   ")); /* MQA: offsets 0 1, no values */
     ck_assert(shows(v, 120, 40, "storage S"));
     MhaConfig c = ui.cfg;
     c.d_model = 24, c.heads = 12, c.kv_heads = 12;
