@@ -228,7 +228,7 @@ START_TEST(variants_side_by_side)
     ck_assert(!shows(v, 80, 24, "floats..."));
     ck_assert(!shows(v, 80, 24, "floats,..."));
     ck_assert(shows(v, 80, 24, "\xE2\x94\x82" "0  1   ")); /* MQA: offsets 0 1, no values */
-    ck_assert(shows(v, 120, 40, "storage S"));
+    ck_assert(shows(v, 120, 40, "S7: 32 floats, 128 B"));
     MhaConfig c = ui.cfg;
     c.d_model = 24, c.heads = 12, c.kv_heads = 12;
     ck_assert_int_eq(ui_set_config(&ui, &c), 0);
