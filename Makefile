@@ -14,6 +14,8 @@ B       := .build
 BIN     := $(B)/mhaviz
 
 WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
+# sqrt() becomes one instruction, so nothing needs libm (see tensor_exp)
+MATH    := -fno-math-errno
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -D_DEFAULT_SOURCE
 
@@ -82,9 +84,9 @@ $(B) $(B)/asan:
 	@mkdir -p $@
 
 $(B)/%.o: src/%.c src/*.h | $(B)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/content.o: $(B)/content.c src/content.h
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) -Isrc -c $< -o $@
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
 $(BIN): $(OBJ) $(B)/main.o
@@ -92,18 +94,18 @@ $(BIN): $(OBJ) $(B)/main.o
 
 # Sanitizer build: same sources, own objects.
 $(B)/asan/%.o: src/%.c src/*.h | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/asan/content.o: $(B)/content.c src/content.h | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
 $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/main.o
 	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) -lm
 
 # --- tests --------------------------------------------------------------------
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(WARN) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) -lm
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.

@@ -5,6 +5,7 @@
 #include "errbuf.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -458,6 +459,32 @@ void tensor_causal_mask_(Tensor *t)
     while (next_index(idx, t->ndim, t->shape));
 }
 
+/* e^x for the softmax, without libm: linking libm costs half a megabyte of
+ * resident memory for this one function.  x = k ln2 + r with |r| <= ln2/2,
+ * e^r by its Taylor series (16 terms: below 1e-16 relative there), then 2^k
+ * added to the exponent bits.  Accurate to double precision in the range a
+ * max-subtracted softmax uses (x <= 0); 0 below -745. */
+double tensor_exp(double x)
+{
+    if (x < -745.0) return 0.0;
+    if (x > 709.0) return HUGE_VAL;
+    double kf = x * 1.4426950408889634; /* x / ln 2, rounded to nearest */
+    long k = (long)(kf < 0 ? kf - 0.5 : kf + 0.5);
+    double r = (x - (double)k * 0.693145751953125) - (double)k * 1.4286068203094172321e-6;
+    double sum = 1.0, term = 1.0;
+    for (int i = 1; i < 16; i++) {
+        term *= r / i;
+        sum += term;
+    }
+    /* sum * 2^k, in two halves so that 2^k never leaves the double range */
+    long k1 = k / 2, k2 = k - k1;
+    uint64_t b1 = (uint64_t)(1023 + k1) << 52, b2 = (uint64_t)(1023 + k2) << 52;
+    double p1, p2;
+    memcpy(&p1, &b1, sizeof p1);
+    memcpy(&p2, &b2, sizeof p2);
+    return sum * p1 * p2;
+}
+
 void tensor_softmax_lastdim_(Tensor *t)
 {
     int nd = t->ndim, n = t->shape[nd - 1];
@@ -474,7 +501,7 @@ void tensor_softmax_lastdim_(Tensor *t)
         }
         double sum = 0;
         for (int j = 0; j < n; j++) {
-            float e = expf(row[j * st] - mx); /* <= 1: no overflow at +-1e4 */
+            float e = (float)tensor_exp(row[j * st] - mx); /* <= 1: no overflow at +-1e4 */
             row[j * st] = e;
             sum += e;
         }

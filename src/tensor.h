@@ -80,6 +80,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
 void tensor_scale_(Tensor *t, float s);           /* in place, every logical element */
 void tensor_causal_mask_(Tensor *t);              /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t);          /* in place, max-subtracted */
+double tensor_exp(double x); /* e^x to double precision, without libm */
 /* Out of place: a new contiguous tensor with t's values (compute, not a
  * layout copy: the copy counters are not touched). */
 Tensor *tensor_clone_compute(const Tensor *t);

@@ -15,7 +15,6 @@
 #include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
-#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,11 +226,8 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
     noecho();
     nonl();
     intrflush(stdscr, FALSE);
-    keypad(stdscr, TRUE);
     set_escdelay(25);
     curs_set(0);
-    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
-    mouseinterval(0);
     const char *nc = getenv("NO_COLOR");
     int want = color == COLOR_ALWAYS || (color == COLOR_AUTO && !(nc && *nc));
     ui->color = want && has_colors() && start_color() == OK;
@@ -239,6 +235,17 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
     tui_styles(ui->color);
     ui->ascii = force_ascii || !utf8;
     return 0;
+}
+
+/* Function keys and the mouse.  Called once the first frame is on screen:
+ * keypad() builds ncurses' table of every key sequence the terminal has
+ * (a tenth of a millisecond for xterm-256color), which need not delay the
+ * picture; no key is read before it. */
+static void tui_input(void)
+{
+    keypad(stdscr, TRUE);
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    mouseinterval(0);
 }
 
 static void tui_close(SCREEN *scr)
@@ -275,7 +282,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
     }
 
     Canvas *cv = NULL;
-    int rc = 0, redraw = 1, animating = 0, read_errors = 0;
+    int rc = 0, redraw = 1, animating = 0, read_errors = 0, input_ready = 0;
     double last_tick = 0;
     err[0] = 0;
     while (n > 0 && !tui_signal) {
@@ -297,11 +304,15 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
                 break;
             }
             redraw = 0;
+            if (!input_ready) { /* after the first frame is out: see tui_input */
+                tui_input();
+                input_ready = 1;
+            }
         }
         int wait_ms = -1;
         if (animating) {
             double left = last_tick + TUI_FRAME_SEC - tui_now();
-            wait_ms = left > 0 ? (int)ceil(left * 1000.0) : 0;
+            wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
         }
         wtimeout(stdscr, wait_ms);
         wint_t wch = 0;

@@ -28,7 +28,10 @@ cleanup() {
 }
 trap cleanup EXIT
 
-ok() { PASS=$((PASS + 1)); }
+ok() {
+    PASS=$((PASS + 1))
+    [ -z "${E2E_VERBOSE:-}" ] || echo "ok $PASS"
+}
 bad() {
     FAIL=$((FAIL + 1))
     echo "FAIL: $*"
