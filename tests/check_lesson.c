@@ -542,7 +542,7 @@ START_TEST(pipeline_answer_reads_as_a_sentence)
     Lesson *l = lesson_parse(f->path, f->text, f->len, &e);
     ck_assert_ptr_nonnull(l);
     int p = l->npages - 1;
-    char err[300], total[64], want[160];
+    char err[300], total[64], want[300];
     Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
     ck_assert_ptr_nonnull(m);
     LessonPageText t;

@@ -128,7 +128,7 @@ START_TEST(space_goes_through_every_lesson)
             p->free(p);
             p = ui.push;
             lessons++;
-            char head[8];
+            char head[16];
             snprintf(head, sizeof head, " %d. ", lessons);
             ck_assert_msg(shows(p, 80, 24, head), "lesson %d did not open", lessons);
             ck_assert(shows(p, 80, 24, "1/")); /* at its first page */
