@@ -302,19 +302,20 @@ static void page_mark(PageScreen *ps, Ui *ui)
 static Screen *page_open(Ui *ui, const char *src, SharedProgress *prog);
 
 /* The lesson after the one named name in lesson_list() order: its path in
- * path and its index returned; -1 when name is the last (or not listed). */
+ * path and its index returned; -1 when name is the last, -2 when it is not
+ * listed (a file opened by path). */
 static int lesson_after(const char *name, char *path, size_t n)
 {
     char **paths, err[300];
-    int np = lesson_list(&paths, err, sizeof err), next = -1;
-    for (int i = 0; i + 1 < np && next < 0; i++) {
+    int np = lesson_list(&paths, err, sizeof err), next = -2;
+    for (int i = 0; i < np && next == -2; i++) {
         const char *b = strrchr(paths[i], '/');
         b = b ? b + 1 : paths[i];
         size_t k = strlen(b);
         if (k > 7 && !strcmp(b + k - 7, ".lesson")) k -= 7;
         if (k == strlen(name) && !strncmp(b, name, k)) {
-            snprintf(path, n, "%s", paths[i + 1]);
-            next = i + 1;
+            next = i + 1 < np ? i + 1 : -1;
+            if (next > 0) snprintf(path, n, "%s", paths[next]);
         }
     }
     if (np >= 0) lesson_list_free(paths, np);
@@ -346,7 +347,7 @@ static int page_finish(PageScreen *ps, Ui *ui)
     }
     if (!ui->status[0])
         snprintf(ui->status, sizeof ui->status, "%s%s", done,
-                 next < 0 ? ": that was the last lesson" : "");
+                 next == -1 ? ": that was the last lesson" : "");
     return UI_BACK | UI_REDRAW;
 }
 

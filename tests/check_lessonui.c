@@ -158,6 +158,9 @@ START_TEST(reload_picks_up_edits)
     fclose(f);
     ck_assert_int_eq(press(p, 'r'), UI_REDRAW);
     ck_assert(strstr(ui.status, "reloaded") != NULL);
+    /* A lesson file outside the list ends alone: no "last lesson", no next. */
+    ck_assert_int_eq(press(p, ' '), UI_BACK | UI_REDRAW);
+    ck_assert_str_eq(ui.status, "lesson finished: Mine");
     ck_assert(shows(p, 80, 24, "New words, 8."));
     /* A broken edit keeps the page and says where. */
     f = fopen(file, "w");
