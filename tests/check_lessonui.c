@@ -88,6 +88,7 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
     ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
+    ck_assert(shows(ui.push, 80, 24, "next page (answer first); last page: next lesson"));
     ck_assert_int_eq(press(ui.push, 'q'), UI_BACK);
     ui.push->free(ui.push);
     ui.push = NULL;
