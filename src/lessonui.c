@@ -75,7 +75,7 @@ static const struct {
     {LC_PAGE, 'g', LA_FIRST, "g", NULL},
     {LC_PAGE, UI_K_END, LA_LAST, "End", "last page"},
     {LC_PAGE, 'G', LA_LAST, "G", NULL},
-    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (terminals narrower than 115 columns)"},
+    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (below 115 columns)"},
     {LC_PAGE, 'r', LA_RELOAD, "r", "reload the lesson file from disk"},
     {LC_VAR, 'K', LA_KV_NEXT, "K", "GQA column: next kv_heads"},
     {LC_VAR, UI_K_RIGHT, LA_KV_NEXT, "Right", NULL},
