@@ -65,7 +65,6 @@ const KeyBinding app_keys[] = {
     {KC_INSPECT, 'l', 0, ACT_RIGHT, "l", NULL},
     {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave inspect mode"},
     {KC_INSPECT, UI_K_ESC, 0, ACT_INSPECT, "Esc", NULL},
-    {KC_INSPECT, 'q', 0, ACT_INSPECT, "q", NULL},
 
     /* the home menu */
     {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "previous entry"},
@@ -596,6 +595,7 @@ static const struct {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
+    {"Explore", "inspect any element: its offset and the stride arithmetic", explore_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
     {"Help", "every key, in one table", help_open}, /* stays last */

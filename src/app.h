@@ -110,6 +110,7 @@ Screen *home_open(Ui *ui);
 /* The walkthrough at step (walk.c). */
 Screen *walk_open_at(Ui *ui, int step);
 Screen *walk_open(Ui *ui); /* at step 0: the home menu entry */
+Screen *explore_open(Ui *ui); /* the walkthrough at step 3 with the inspect cursor on */
 
 /* Quick configuration keys (H, K, S, C, R), shared by home and walk: change
  * one field of ui->cfg to its next sensible value through ui_set_config.

@@ -23,8 +23,7 @@ static const char frames_help[] =
     "\n"
     "  --step NAME|N|all   the step to draw: a number 0-10, a name (split, heads,\n"
     "                      softmax, contiguous, ...) or all (default)\n"
-    "  --cols N --rows N   frame size (default 80x24; below 80x24 the frame asks\n"
-    "                      for a bigger terminal)\n"
+    "  --cols N --rows N   frame size (default 80x24, the smallest a frame can be)\n"
     "  --color=WHEN        auto (colour on a terminal unless NO_COLOR is set),\n"
     "                      always, never (default auto)\n"
     "  --ascii             ASCII glyphs only (box lines + - |, shades . : # @)\n"
@@ -152,6 +151,9 @@ int cmd_frames(int argc, char **argv)
             return cli_usage("frames: unknown option '%.60s' (try mhaviz frames --help)", argv[i]);
         }
     }
+    if (cols < SCENE_MIN_W || rows < SCENE_MIN_H)
+        return cli_usage("--cols %ld --rows %ld: a frame needs at least %dx%d", cols, rows,
+                         SCENE_MIN_W, SCENE_MIN_H);
     if (!kv_set) cfg.kv_heads = cfg.heads;
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");

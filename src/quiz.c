@@ -780,6 +780,16 @@ static int run_op(Build *b, int op, const Tensor **in, Tensor **res, char *code,
     case QUIZ_OP_EXPAND: case QUIZ_OP_REPEAT: src = MT_K_HEADS; break;
     default: src = MT_W_Q; break;
     }
+    if (src == MT_W_Q && !b->t[MT_W_Q]) {
+        /* asked about itself: a real row-major (D, D) weight, not the
+         * stride-0 stand-in need() makes for weights only multiplied */
+        int sh[2] = {D, D}; /* (D, D) */
+        size_t before = tensor_bytes_copied();
+        if (made(b, MT_W_Q, tensor_zeros(2, sh), before, "%s", "")) {
+            snprintf(err, errlen, "%s", b->err);
+            return -1;
+        }
+    }
     if (need(b, src)) {
         snprintf(err, errlen, "%s", b->err);
         return -1;

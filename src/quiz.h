@@ -163,6 +163,10 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
  * "23", "(2, 8, 16, 64)".  Returns buf. */
 char *quiz_answer_text(const QuizQuestion *q, char *buf, size_t n);
 
+/* What kind of answer q takes, as a noun phrase for "could not read 'x' as
+ * ...": "a shape", "a whole number", "a letter a-c", "words".  Returns buf. */
+char *quiz_answer_kind(const QuizQuestion *q, char *buf, size_t n);
+
 /* ---- the curated bank --------------------------------------------------- */
 
 typedef struct QuizBank {
@@ -196,12 +200,14 @@ int quiz_from_id(const QuizBank *bank, const char *id, QuizQuestion *q);
 
 /* ---- scores and history --------------------------------------------------- */
 
-/* Right / asked per topic, for one session or for all of them. */
+/* Right / asked per topic, for one session or for all of them.  A skipped
+ * question is not an answer: it counts in skipped[], never in asked[]. */
 typedef struct QuizScore {
-    int asked[QT_COUNT], right[QT_COUNT];
+    int asked[QT_COUNT], right[QT_COUNT], skipped[QT_COUNT];
 } QuizScore;
 
 void quiz_score_add(QuizScore *s, int topic, int right);
+void quiz_score_skip(QuizScore *s, int topic);
 
 /* What is remembered between runs (state file "quiz-history", state.h rules:
  * atomic replace): lifetime scores per topic and how often each question was
@@ -221,6 +227,8 @@ typedef struct QuizHistory {
  * are skipped.  0, or -1 with err set on an I/O error. */
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right);
+/* A skipped question: no score, but one more miss, so --review asks it. */
+void quiz_history_skip(QuizHistory *h, const QuizQuestion *q);
 int quiz_history_save(const QuizHistory *h, char *err, size_t errlen);
 void quiz_history_free(QuizHistory *h);
 
@@ -228,9 +236,10 @@ void quiz_history_free(QuizHistory *h);
  * Returns how many were written to ids. */
 int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
 
-/* The end-of-quiz summary as text lines: score, per topic, and which topics
- * to revisit (under 70% this session, or over all sessions when h != NULL
- * and the topic was asked at least 3 times). */
+/* The end-of-quiz summary as text lines: score over the answered questions
+ * and the skips apart ("Score: 3/8 (38%), 2 skipped"), per topic, and which
+ * topics to revisit (under 70% right of answered + skipped this session, or
+ * over all sessions when h != NULL and the topic was asked at least 3 times). */
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
 
 #endif

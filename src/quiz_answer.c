@@ -290,3 +290,15 @@ char *quiz_answer_text(const QuizQuestion *q, char *buf, size_t n)
     }
     return buf;
 }
+
+char *quiz_answer_kind(const QuizQuestion *q, char *buf, size_t n)
+{
+    if (!n) return buf;
+    switch (q->kind) {
+    case QK_CHOICE: snprintf(buf, n, "a letter a-%c", 'a' + (q->n_choices > 0 ? q->n_choices - 1 : 0)); break;
+    case QK_NUMBER: snprintf(buf, n, "a whole number"); break;
+    case QK_TUPLE: snprintf(buf, n, q->n_tuple == 1 ? "a shape like (4,)" : "a shape"); break;
+    default: snprintf(buf, n, "words"); break;
+    }
+    return buf;
+}

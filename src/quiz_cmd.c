@@ -22,7 +22,8 @@ static const char quiz_help[] =
     "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
     "  --plain      one question at a time on stdout, one answer line from stdin\n"
     "               (a letter, a number, or a shape: (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
-    "               an empty line skips; end of input ends the quiz with the score so far\n"
+    "               an empty line skips; a line that is no answer counts as wrong;\n"
+    "               end of input ends the quiz with the score so far\n"
     "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, concepts (default: all)\n"
     "  --count N    questions in the quiz (default 10, at most 1000)\n"
     "  --seed N     the same seed asks the same questions (default: from the clock)\n"
@@ -59,15 +60,20 @@ static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
     for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
 }
 
-static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, double secs,
-                           int timed)
+/* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
+ * shown; unread: the same when it could not be read as an answer to q, or "". */
+static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
+                           const char *unread, double secs, int timed)
 {
-    char ans[QUIZ_CHOICE_MAX + 8];
+    char ans[QUIZ_CHOICE_MAX + 8], kind[40];
     quiz_answer_text(q, ans, sizeof ans);
     if (right) fprintf(f, "Right.");
     else if (skipped) fprintf(f, "Skipped: the answer is %s.", ans);
+    else if (unread[0])
+        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s.", unread,
+                quiz_answer_kind(q, kind, sizeof kind), ans);
     else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s.", 'a' + chosen, ans);
-    else fprintf(f, "Wrong: the answer is %s.", ans);
+    else fprintf(f, "Wrong: you typed %s; the answer is %s.", typed, ans);
     if (timed) fprintf(f, "  (%.1f s)", secs);
     fprintf(f, "\n");
     print_wrapped(f, q->explain, 78, "  ");
@@ -83,6 +89,17 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     }
     if (!q->gen) fprintf(f, "(%s)\n", q->source);
     fprintf(f, "\n");
+}
+
+/* The typed line as it can be shown: control bytes as '?', no line end,
+ * at most 40 characters (then "..."). */
+static void shown_line(const char *line, char *out, size_t n)
+{
+    size_t k = 0, i = 0;
+    for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
+        out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n) out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    out[k] = 0;
 }
 
 static double now_sec(void)
@@ -112,51 +129,46 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
     else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
                 (unsigned long long)seed);
-    printf("Answer with a letter, a number or a shape like (2, 8, 16, 64); an empty line skips.\n\n");
+    printf("One line per question: a letter, a number or a shape like (2, 8, 16, 64); an empty line skips.\n\n");
     char *line = NULL;
     size_t cap = 0;
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
+    /* one line answers one question: an empty line skips it, a line that
+     * cannot be an answer to it is wrong (and says why) */
     for (int i = 0; i < n && !eof; i++) {
         const QuizQuestion *q = &qs[i];
         print_question(stdout, q, i, n);
         double t0 = now_sec();
-        int rc, chosen = -1, skipped = 0;
-        for (;;) {
-            printf("answer> ");
-            fflush(stdout);
-            if (read_line(&line, &cap)) {
-                eof = 1;
-                break;
-            }
-            if (!tty_in) { /* echo piped answers, so the transcript reads like a session */
-                for (const char *c = line; *c && *c != '\n' && *c != '\r'; c++)
-                    putchar((unsigned char)*c < 0x20 || *c == 0x7f ? '?' : *c);
-                putchar('\n');
-            }
-            QuizAnswer a;
-            if (!quiz_parse_answer(line, &a) && a.kind == QA_EMPTY) {
-                skipped = 1;
-                rc = 0;
-                break;
-            }
-            char why[120];
-            rc = quiz_check(q, line, &chosen, why, sizeof why);
-            if (rc >= 0) break;
-            printf("? %s\n", why);
-        }
-        if (eof) {
+        printf("answer> ");
+        fflush(stdout);
+        if (read_line(&line, &cap)) {
             printf("\n(end of input)\n\n");
+            eof = 1;
             break;
         }
-        quiz_score_add(&sc, q->topic, rc == 1);
-        if (have_hist) quiz_history_record(&h, q, rc == 1);
-        print_feedback(stdout, q, rc == 1, skipped, chosen, now_sec() - t0, timed);
+        char shown[48];
+        shown_line(line, shown, sizeof shown);
+        if (!tty_in) printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
+        QuizAnswer a;
+        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &a) && a.kind == QA_EMPTY;
+        if (!skipped) {
+            char why[120];
+            rc = quiz_check(q, line, &chosen, why, sizeof why);
+        }
+        if (skipped) {
+            quiz_score_skip(&sc, q->topic);
+            if (have_hist) quiz_history_skip(&h, q);
+        } else {
+            quiz_score_add(&sc, q->topic, rc == 1);
+            if (have_hist) quiz_history_record(&h, q, rc == 1);
+        }
+        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "", now_sec() - t0, timed);
         done++;
     }
     free(line);
     char sum[2000];
     quiz_summary(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
-    if (done < n) printf("Answered %d of %d.\n", done, n);
+    if (done < n) printf("Input ended after %d of %d questions.\n", done, n);
     printf("%s", sum);
     int rc = 0;
     if (have_hist && save && done > 0 && quiz_history_save(&h, err, sizeof err)) {

@@ -22,6 +22,12 @@ void quiz_score_add(QuizScore *s, int topic, int right)
     s->right[topic] += right != 0;
 }
 
+void quiz_score_skip(QuizScore *s, int topic)
+{
+    if (topic < 0 || topic >= QT_COUNT) return;
+    s->skipped[topic]++;
+}
+
 static QuizMiss *find_miss(QuizHistory *h, const char *id)
 {
     for (int i = 0; i < h->n; i++)
@@ -79,6 +85,13 @@ void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right)
     }
 }
 
+void quiz_history_skip(QuizHistory *h, const QuizQuestion *q)
+{
+    QuizMiss *m = find_miss(h, q->id);
+    if (!m) m = add_miss(h, q->id);
+    if (m) m->count++;
+}
+
 int quiz_history_save(const QuizHistory *h, char *err, size_t errlen)
 {
     size_t cap = 256 + (size_t)QT_COUNT * 64 + (size_t)h->n * 96, l = 0;
@@ -129,22 +142,25 @@ static int pct(int right, int asked)
 
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
 {
-    int asked = 0, right = 0;
+    int asked = 0, right = 0, skipped = 0;
     size_t l = 0;
 #define PUT(...)                                                                                                      \
     do {                                                                                                              \
         if (l < n) l += (size_t)snprintf(buf + l, n - l, __VA_ARGS__);                                                \
     } while (0)
     buf[0] = 0;
-    for (int t = 0; t < QT_COUNT; t++) asked += s->asked[t], right += s->right[t];
-    if (!asked) {
+    for (int t = 0; t < QT_COUNT; t++) asked += s->asked[t], right += s->right[t], skipped += s->skipped[t];
+    if (!asked && !skipped) {
         PUT("No questions answered.\n");
         return;
     }
-    PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
+    if (!asked) PUT("No questions answered, %d skipped.\n", skipped);
+    else if (skipped) PUT("Score: %d/%d (%d%%), %d skipped\n", right, asked, pct(right, asked), skipped);
+    else PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
     for (int t = 0; t < QT_COUNT; t++) {
-        if (!s->asked[t]) continue;
+        if (!s->asked[t] && !s->skipped[t]) continue;
         PUT("  %-9s %d/%d", quiz_topic_names[t], s->right[t], s->asked[t]);
+        if (s->skipped[t]) PUT(", %d skipped", s->skipped[t]);
         if (h && h->total.asked[t])
             PUT("   (all sessions: %d/%d, %d%%)", h->total.right[t], h->total.asked[t],
                 pct(h->total.right[t], h->total.asked[t]));
@@ -153,12 +169,13 @@ void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
     char rev[200] = "";
     size_t rl = 0;
     for (int t = 0; t < QT_COUNT; t++) {
-        int weak = s->asked[t] && pct(s->right[t], s->asked[t]) < 70;
+        int seen = s->asked[t] + s->skipped[t]; /* a skip is not an answer, nor a right one */
+        int weak = seen && pct(s->right[t], seen) < 70;
         if (h && h->total.asked[t] >= 3 && pct(h->total.right[t], h->total.asked[t]) < 70) weak = 1;
         if (weak && rl < sizeof rev) rl += (size_t)snprintf(rev + rl, sizeof rev - rl, "%s%s", rl ? ", " : "",
                                                            quiz_topic_names[t]);
     }
     if (rev[0]) PUT("Revisit: %s  (mhaviz quiz --topic NAME; --review asks the ones you missed)\n", rev);
-    else if (asked) PUT("Nothing to revisit: every topic at 70%% or better.\n");
+    else PUT("Nothing to revisit: every topic at 70%% or better.\n");
 #undef PUT
 }

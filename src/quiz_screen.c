@@ -21,12 +21,14 @@ enum { PH_PICK, PH_ASK, PH_FEEDBACK, PH_SUMMARY };
 enum { QS_NONE, QS_UP, QS_DOWN, QS_LEFT, QS_RIGHT, QS_PGUP, QS_PGDN, QS_TIMED, QS_GO, QS_ERASE, QS_END };
 
 /* The quiz's keys: key() looks actions up here, and the hint line is
- * generated from the same table, so the two cannot drift.  While a question
- * is asked, every other printable key is typed into the answer. */
+ * generated from the same table, so the two cannot drift.  A row with help
+ * starts a group; the rows after it without help join it (shown as
+ * "Up/Down scroll" with the names of the keys live in the phase).  While a
+ * question is asked, every other printable key is typed into the answer. */
 typedef struct QuizKey {
     unsigned phases;
     int key, act;
-    const char *name, *help; /* help on the first key of a group */
+    const char *name, *help;
 } QuizKey;
 
 static const QuizKey quiz_keys[] = {
@@ -41,15 +43,17 @@ static const QuizKey quiz_keys[] = {
     {PH(PH_PICK), 'l', QS_RIGHT, "l", NULL},
     {PH(PH_PICK), 't', QS_TIMED, "t", "timed"},
     {PH(PH_ASK), UI_K_ENTER, QS_GO, "Enter", "answer (empty: skip)"},
-    {PH(PH_ASK), UI_K_BACKSPACE, QS_ERASE, "Bksp", NULL},
+    {PH(PH_ASK), UI_K_BACKSPACE, QS_ERASE, "Bksp", "erase"},
     {PH(PH_FEEDBACK), UI_K_ENTER, QS_GO, "Enter", "next"},
     {PH(PH_FEEDBACK), ' ', QS_GO, "Space", NULL},
     {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_UP, QS_UP, "Up", "scroll"},
     {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_DOWN, QS_DOWN, "Down", NULL},
     {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_PGUP, QS_PGUP, "PgUp", NULL},
     {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_PGDN, QS_PGDN, "PgDn", NULL},
-    {PH(PH_FEEDBACK) | PH(PH_PICK) | PH(PH_SUMMARY), 'q', QS_END, "q", "end / back"},
-    {PH(PH_ASK) | PH(PH_FEEDBACK) | PH(PH_PICK) | PH(PH_SUMMARY), UI_K_ESC, QS_END, "Esc", NULL},
+    {PH(PH_FEEDBACK), 'q', QS_END, "q", "end quiz"}, /* q is typed while a question is asked */
+    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_ESC, QS_END, "Esc", NULL},
+    {PH(PH_PICK) | PH(PH_SUMMARY), 'q', QS_END, "q", "back"},
+    {PH(PH_PICK) | PH(PH_SUMMARY), UI_K_ESC, QS_END, "Esc", NULL},
     {PH(PH_SUMMARY), UI_K_ENTER, QS_END, "Enter", NULL},
     {0, 0, 0, NULL, NULL},
 };
@@ -159,8 +163,13 @@ static void answer(Qs *q)
     q->right = rc == 1;
     q->last_secs = tui_now() - q->t0;
     q->total_secs += q->last_secs;
-    quiz_score_add(&q->score, qq->topic, q->right);
-    if (q->have_hist) quiz_history_record(&q->hist, qq, q->right);
+    if (q->skipped) { /* not an answer: counted apart, kept for --review */
+        quiz_score_skip(&q->score, qq->topic);
+        if (q->have_hist) quiz_history_skip(&q->hist, qq);
+    } else {
+        quiz_score_add(&q->score, qq->topic, q->right);
+        if (q->have_hist) quiz_history_record(&q->hist, qq, q->right);
+    }
     q->scroll = 0;
     q->phase = PH_FEEDBACK;
 }
@@ -304,18 +313,42 @@ static void body_working(Body *b, const char *w)
     }
 }
 
+/* The hint for a phase, from quiz_keys.  terse: only the first key name
+ * of each group ("Up/Down/k/j topic" -> "Up/Down topic" keeps arrows: the
+ * one-letter aliases of a group that has other names are left out). */
+static size_t hint_text(int phase, int terse, char *hint, size_t n)
+{
+    size_t l = 0;
+    hint[0] = 0;
+    for (const QuizKey *k = quiz_keys; k->key; k++) {
+        if (!k->help) continue;
+        char names[48] = "";
+        size_t nl = 0;
+        for (const QuizKey *e = k; e->key && (e == k || !e->help); e++) {
+            if (!(e->phases & PH(phase))) continue;
+            if (terse && nl && strlen(e->name) == 1) continue;
+            if (nl < sizeof names) nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", nl ? "/" : "", e->name);
+        }
+        if (!nl) continue;
+        if (l < n) l += (size_t)snprintf(hint + l, n - l, "%s%s %s", l ? "  " : "", names, k->help);
+    }
+    return l;
+}
+
+/* The key hint on the status line, in the screen's width: the one-letter
+ * aliases go first, then whole groups from the end (never a cut word). */
 static void draw_hint(Canvas *c, const Ui *ui, int phase)
 {
-    char hint[200] = "";
-    size_t l = 0;
-    for (const QuizKey *k = quiz_keys; k->key; k++) {
-        if (!(k->phases & PH(phase)) || !k->help) continue;
-        char names[40];
-        size_t nl = (size_t)snprintf(names, sizeof names, "%s", k->name);
-        for (const QuizKey *e = k + 1; e->key && !e->help && nl < sizeof names; e++)
-            if (e->phases & PH(phase))
-                nl += (size_t)snprintf(names + nl, sizeof names - nl, "/%s", e->name);
-        if (l < sizeof hint) l += (size_t)snprintf(hint + l, sizeof hint - l, "%s%s %s", l ? "  " : "", names, k->help);
+    char hint[240];
+    int room = c->w - 2;
+    size_t l = hint_text(phase, 0, hint, sizeof hint);
+    if ((int)l > room) l = hint_text(phase, 1, hint, sizeof hint);
+    while ((int)l > room) {
+        char *gap = NULL;
+        for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  ")) gap = p;
+        if (!gap) break;
+        *gap = 0;
+        l = (size_t)(gap - hint);
     }
     app_draw_status(c, ui, hint);
 }
@@ -422,12 +455,14 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 1, 0, title, ST_TITLE);
     if (q->phase == PH_ASK || q->phase == PH_FEEDBACK) {
-        int asked = 0, right = 0;
-        for (int t = 0; t < QT_COUNT; t++) asked += q->score.asked[t], right += q->score.right[t];
-        char sc[64];
+        int asked = 0, right = 0, skipped = 0;
+        for (int t = 0; t < QT_COUNT; t++)
+            asked += q->score.asked[t], right += q->score.right[t], skipped += q->score.skipped[t];
+        char sc[80];
         int secs = q->phase == PH_ASK ? q->shown_sec : (int)q->last_secs;
-        if (q->timed && secs >= 0) snprintf(sc, sizeof sc, "score %d/%d  %d:%02d", right, asked, secs / 60, secs % 60);
-        else snprintf(sc, sizeof sc, "score %d/%d", right, asked);
+        size_t l = (size_t)snprintf(sc, sizeof sc, "score %d/%d", right, asked);
+        if (skipped) l += (size_t)snprintf(sc + l, sizeof sc - l, ", %d skipped", skipped);
+        if (q->timed && secs >= 0) snprintf(sc + l, sizeof sc - l, "  %d:%02d", secs / 60, secs % 60);
         canvas_text(c, c->w - (int)strlen(sc) - 1, 0, sc, ST_TITLE);
     }
     if (q->phase == PH_PICK) {
@@ -461,9 +496,9 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         body_text(&b, sum, ST_NORMAL);
         if (q->timed) {
             int asked = 0;
-            for (int t = 0; t < QT_COUNT; t++) asked += q->score.asked[t];
+            for (int t = 0; t < QT_COUNT; t++) asked += q->score.asked[t] + q->score.skipped[t];
             char tl[80];
-            snprintf(tl, sizeof tl, "Time: %.0f s in all, %.1f s per answer", q->total_secs,
+            snprintf(tl, sizeof tl, "Time: %.0f s in all, %.1f s per question", q->total_secs,
                      asked ? q->total_secs / asked : 0.0);
             body_text(&b, tl, ST_NORMAL);
         }
@@ -501,7 +536,14 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     int iy = c->h - 3;
     if (q->phase == PH_ASK) {
         canvas_text(c, 1, iy, "answer> ", ST_BOLD);
-        int x = 9 + canvas_text(c, 9, iy, q->input, ST_NORMAL);
+        int room = c->w - 11; /* "answer> ", the cursor and a margin */
+        const char *shown = q->input;
+        if (q->ilen > room) { /* a long answer: its end, where the typing is */
+            shown = q->input + q->ilen - (room - 3);
+            canvas_text(c, 9, iy, "...", ST_DIM);
+        }
+        int x = 9 + (shown != q->input ? 3 : 0);
+        x += canvas_text(c, x, iy, shown, ST_NORMAL);
         canvas_put(c, x, iy, ' ', ST_CURSOR);
         if (q->why[0]) canvas_text(c, 1, iy + 1, q->why, ST_WARN);
     } else {

@@ -40,12 +40,12 @@ typedef struct StepView {
     int tensor;       /* MT_*: the logical tensor, inspected */
     int layout;       /* LV_* */
     int colour;       /* colour cells by head */
-    int line;         /* line of the program listing */
+    int line;         /* line of the program listing; -1: none (the input) */
     const char *span; /* the part of that line this step runs; NULL: the whole line */
 } StepView;
 
 static const StepView step_view[MS_COUNT] = {
-    [MS_INPUT] = {MT_X, LV_FLAT, 0, 0, "x"},
+    [MS_INPUT] = {MT_X, LV_FLAT, 0, -1, NULL}, /* x comes before the program */
     [MS_PROJECT] = {MT_Q, LV_FLAT, 0, 0, NULL},
     [MS_SPLIT] = {MT_Q_SPLIT, LV_TOK, 1, 1, ".view(B, S, H, dh)"},
     [MS_HEADS] = {MT_Q_HEADS, LV_HEAD, 1, 1, ".transpose(1, 2)"},
@@ -216,18 +216,15 @@ static HeadMap headmap_of(const Tensor *t, int axis, int dh)
     return h;
 }
 
-/* The head of storage offset off, or -1 where t does not reach.  Our views are
- * permutations of a row-major buffer, so the index comes back by dividing by
- * the strides from the largest down (and is checked). */
-static int hm_head(const HeadMap *h, long off)
+/* The index of t that storage offset off holds, into idx; 0 where t does not
+ * reach.  Our views are permutations of a row-major buffer, so the index comes
+ * back by dividing by the strides from the largest down (and is checked). */
+static int offset_index(const Tensor *t, long off, int *idx)
 {
-    const Tensor *t;
-    int idx[TENSOR_MAXDIM] = {0}, used[TENSOR_MAXDIM] = {0};
+    int used[TENSOR_MAXDIM] = {0};
     long rem;
-    if (!h) return -1;
-    if (h->wrap > 0) return (int)(((off % h->wrap) / h->dh) % (h->heads > 0 ? h->heads : 1));
-    t = h->t;
-    if (!t || off < (long)t->offset) return -1;
+    memset(idx, 0, TENSOR_MAXDIM * sizeof *idx);
+    if (!t || off < (long)t->offset) return 0;
     rem = off - (long)t->offset;
     for (int k = 0; k < t->ndim; k++) {
         int a = -1;
@@ -241,8 +238,17 @@ static int hm_head(const HeadMap *h, long off)
         if (idx[a] >= t->shape[a]) idx[a] = t->shape[a] - 1;
         rem -= (long)idx[a] * t->strides[a];
     }
-    if (rem != 0 || (long)tensor_offset_of(t, idx) != off) return -1;
-    return h->axis >= 0 ? idx[h->axis] : idx[t->ndim - 1] / h->dh;
+    return rem == 0 && (long)tensor_offset_of(t, idx) == off;
+}
+
+/* The head of storage offset off, or -1 where t does not reach. */
+static int hm_head(const HeadMap *h, long off)
+{
+    int idx[TENSOR_MAXDIM];
+    if (!h) return -1;
+    if (h->wrap > 0) return (int)(((off % h->wrap) / h->dh) % (h->heads > 0 ? h->heads : 1));
+    if (!offset_index(h->t, off, idx)) return -1;
+    return h->axis >= 0 ? idx[h->axis] : idx[h->t->ndim - 1] / h->dh;
 }
 
 static HeadMap step_headmap(const Mha *m, int tensor, int layout, int colour)
@@ -261,6 +267,12 @@ typedef struct Bar {
     int wrap, cw, offw, rows, rows_shown, values;
     int dec; /* decimals, the same for every cell shown */
     int r0;  /* first row shown (scrolled to keep the lit cell visible) */
+    /* Tags (bar_tag): each run of d_head cells says which element it holds,
+     * "h0 the", instead of offsets; the row's first offset sits in a margin
+     * left of x.  tagt (B, S, H, dh) is read through: NULL = no tags. */
+    const Tensor *tagt;
+    int margin;
+    int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3": the first that fits every run */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -313,6 +325,43 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->cw = w / b->wrap;
     if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* The tag of head h, token s in format fmt (Bar.tagfmt). */
+static void tag_text(char *buf, size_t n, int fmt, int h, int s)
+{
+    if (fmt == 0)
+        snprintf(buf, n, "h%d %s", h, mha_token_word(s));
+    else if (fmt == 1)
+        snprintf(buf, n, "h%d t%d", h, s);
+    else
+        snprintf(buf, n, "%d,%d", h, s);
+}
+
+/* Without room for values, step 8's bars say which element each cell holds
+ * instead (bar_tag): t is (B, S, H, dh) and runs of dh cells must not straddle
+ * a row.  Re-plans b narrower by a margin for the row offsets; leaves b as it
+ * was when tags would not help. */
+static void bar_plan_tags(Bar *b, const Tensor *t, int base)
+{
+    Bar n;
+    int margin = b->offw + 1;
+    if (t->ndim != 4) return;
+    char tag[48];
+    bar_plan(&n, t, base, b->x + margin, b->y, b->w - margin, b->h);
+    if (n.wrap == 0 || n.wrap % t->shape[3] != 0 || n.rows_shown < b->rows_shown) return;
+    for (n.tagfmt = 0; n.tagfmt < 3; n.tagfmt++) {
+        int ok = 1; /* the widest head number with every token */
+        for (int s = 0; s < t->shape[1] && ok; s++) {
+            tag_text(tag, sizeof tag, n.tagfmt, t->shape[2] - 1, s);
+            ok = (int)strlen(tag) <= t->shape[3] * n.cw - 1;
+        }
+        if (ok) break;
+    }
+    if (n.tagfmt == 3) return;
+    n.tagt = t;
+    n.margin = margin;
+    *b = n;
 }
 
 /* Scrolls so storage offset lit (if any) is on a shown row, then picks the
@@ -368,6 +417,36 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
     }
 }
 
+/* Tag mode: the cell o that starts a run of d_head cells (one token of one
+ * head) on its row draws the run, up to `filled`, in style st with the run's
+ * tag; the run's other cells draw nothing.  The lit cell (drawn later, with
+ * its offset) splits a run: the tag goes where it fits beside it.  A tag that
+ * does not fit is left out, never cut. */
+static void bar_tag(Ctx *x, const Bar *b, long o, int px, int py, Style st, long filled, long lit)
+{
+    int idx[TENSOR_MAXDIM], dh = b->tagt->shape[3], cells = 0, tw, at = 0;
+    char tag[48];
+    if (!offset_index(b->tagt, o, idx)) {
+        canvas_fill(x->c, px, py, b->cw - 1, 1, ' ', st);
+        return;
+    }
+    if (idx[3] != 0 && o % b->wrap != 0) return; /* inside a run: its start drew it */
+    while (idx[3] + cells < dh && (o + cells) / b->wrap == o / b->wrap &&
+           (filled < 0 || o + cells < filled))
+        cells++;
+    tw = cells * b->cw - 1;
+    canvas_fill(x->c, px, py, tw, 1, ' ', st);
+    tag_text(tag, sizeof tag, b->tagfmt, idx[2], idx[1]);
+    if (lit >= o && lit < o + cells) {
+        int before = (int)(lit - o), after = cells - before - 1;
+        if ((int)strlen(tag) <= before * b->cw - 1)
+            tw = before * b->cw - 1;
+        else
+            at = (before + 1) * b->cw, tw = after * b->cw - 1;
+    }
+    if ((int)strlen(tag) <= tw) canvas_text(x->c, px + at, py, tag, st);
+}
+
 /* Draws the bar under its title.  hm: head of each offset (NULL: uncoloured);
  * lit: offset to light (-1 none); sweep in [0,1): only offsets below sweep*n
  * are coloured yet; filled >= 0: offsets from `filled` on are still empty. */
@@ -381,17 +460,25 @@ static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm,
         snprintf(full, sizeof full, "%s; showing offsets %ld..%ld", title, first, end - 1);
         title = full;
     }
-    text_fit(x->c, b->x, b->y, b->w, title, ST_BOLD);
+    text_fit(x->c, b->x - b->margin, b->y, b->w + b->margin, title, ST_BOLD);
     if (b->wrap == 0) return;
     for (long o = first; o < end; o++) {
-        int px, py, head;
+        int px, py, head, empty = filled >= 0 && o >= filled;
         Style st = ST_NORMAL;
         if (!bar_pos(b, o, &px, &py)) continue;
         head = hm_head(hm, o);
         if (head >= 0 && (sweep < 0 || o < (long)(sweep * (double)b->n))) st = ST_HEAD(head);
-        if (o == lit) st = ST_LIT;
-        bar_cell(x, b, o, px, py, st, filled >= 0 && o >= filled);
+        if (b->tagt && o % b->wrap == 0)
+            fitf(x->c, b->x - b->margin, py, b->margin - 1, ST_DIM, "%*ld", b->offw, o);
+        if (b->tagt && !empty)
+            bar_tag(x, b, o, px, py, st, filled, lit);
+        else
+            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty);
         hit_test(x, px, py, b->cw - 1, 2, NULL, o);
+    }
+    if (b->tagt && lit >= first && lit < end && !(filled >= 0 && lit >= filled)) {
+        int px, py; /* over the tags: the lit cell, with its offset */
+        if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0);
     }
 }
 
@@ -432,7 +519,19 @@ typedef struct Grid {
     int dec;        /* decimals, the same for every value shown */
     int d_model, seq;
     int r0, c0; /* first visual row and column shown (scrolled to the cursor) */
+    /* Stacked: each head's block shows tokens t0..t0+tok_rows-1 (all R unless
+     * every head would not fit; then `windowed`, the same tokens for each). */
+    int tok_rows, t0, windowed;
 } Grid;
+
+/* The head block and row of visual row vr (stacked), or (0, vr). */
+static void grid_vrow(const Grid *g, int vr, int *gi, int *r)
+{
+    if (g->stacked)
+        *gi = vr / g->tok_rows, *r = g->t0 + vr % g->tok_rows;
+    else
+        *gi = 0, *r = vr;
+}
 
 static int grid_need(const Tensor *t, int layout, int dh, int stacked)
 {
@@ -495,10 +594,17 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     if (g->vw < 2) g->vw = 6; /* too many columns: show some, with values, and say how many hide */
     g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
+    g->tok_rows = g->R;
     VR = g->stacked ? g->groups * g->R : g->R;
     if (g->head_rows == 2 && VR + 2 > h)
-        g->head_rows = 1; /* short of a row: the colours still tell the heads apart */
+        g->head_rows = 1; /* one row short: every token rather than the head names */
     avail = h - g->head_rows;
+    if (g->stacked && VR > avail && (avail - 1) / g->groups >= 1) {
+        /* every head, each with the same window of tokens, and a note */
+        g->tok_rows = (avail - 1) / g->groups;
+        g->windowed = 1;
+        VR = g->groups * g->tok_rows;
+    }
     if (avail < 1) {
         g->rows_shown = 0;
     } else if (VR <= avail) {
@@ -506,7 +612,7 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     } else {
         g->rows_shown = avail - 1;
     }
-    g->hidden_rows = VR - g->rows_shown;
+    g->hidden_rows = g->windowed ? g->groups * (g->R - g->tok_rows) : VR - g->rows_shown;
 }
 
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
@@ -520,9 +626,11 @@ static void grid_scroll(Grid *g, const int *cur)
             vr = cur[1], vc = cur[2];
         else if (g->layout == LV_TOK)
             vr = cur[1], vc = cur[2] * g->C + cur[3];
-        else if (g->stacked)
-            vr = cur[1] * g->R + cur[2], vc = cur[3];
-        else
+        else if (g->stacked) {
+            if (cur[2] < g->t0) g->t0 = cur[2];
+            if (cur[2] >= g->t0 + g->tok_rows) g->t0 = cur[2] - g->tok_rows + 1;
+            vr = cur[1] * g->tok_rows + cur[2] - g->t0, vc = cur[3];
+        } else
             vr = cur[2], vc = cur[1] * g->C + cur[3];
         if (g->rows_shown > 0 && vr >= g->rows_shown) g->r0 = vr - g->rows_shown + 1;
         while (g->vcols_shown > 0 && vc >= g->c0 + g->vcols_shown && g->c0 < VC) {
@@ -533,9 +641,12 @@ static void grid_scroll(Grid *g, const int *cur)
     g->dec = 2;
     for (int vr = g->r0; g->vw >= 5 && vr < g->r0 + g->rows_shown; vr++)
         for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
-            int gi = g->stacked ? vr / g->R : vc / g->C, idx[4];
-            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int gi = vc / g->C, idx[4], r, c = g->stacked ? vc : vc % g->C;
             int d;
+            if (g->stacked)
+                grid_vrow(g, vr, &gi, &r);
+            else
+                r = vr;
             grid_idx(g, gi, r, c, idx);
             d = dec_fit(tensor_get(g->t, idx), g->vw - 1);
             if (d < g->dec) g->dec = d;
@@ -544,8 +655,9 @@ static void grid_scroll(Grid *g, const int *cur)
 
 static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
 {
-    int vr = g->stacked ? gi * g->R + r : r;
+    int vr = g->stacked ? gi * g->tok_rows + r - g->t0 : r;
     int vc = g->stacked ? c : gi * g->C + c;
+    if (g->stacked && (r < g->t0 || r >= g->t0 + g->tok_rows)) return 0;
     if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
         return 0;
     *px = g->x + grid_xrel(g, vc);
@@ -615,17 +727,26 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         }
     }
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
-        int gi = g->stacked ? vr / g->R : 0, r = g->stacked ? vr % g->R : vr;
-        int py = g->y + g->head_rows + vr - g->r0;
+        int gi, r, py = g->y + g->head_rows + vr - g->r0;
+        grid_vrow(g, vr, &gi, &r);
         if (g->stacked) {
-            if (r == 0 || vr == g->r0) fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            if (r == g->t0 || vr == g->r0)
+                fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
             text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
                      ST_DIM);
         } else {
             text_fit(x->c, g->x, py, g->labelw - 1, row_word(g, gi, r), ST_DIM);
         }
     }
-    if (g->hidden_rows > 0 && g->h > g->head_rows)
+    if (g->windowed && g->h > g->head_rows) {
+        char toks[32];
+        if (g->tok_rows == 1)
+            snprintf(toks, sizeof toks, "token %d", g->t0);
+        else
+            snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
+        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
+             "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
+    } else if (g->hidden_rows > 0 && g->h > g->head_rows)
         fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
              "... %d more rows hidden", g->hidden_rows);
 }
@@ -638,10 +759,10 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
     /* only what is visible: a big tensor costs what the screen shows */
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++)
         for (int vc = g->c0; vc < g->c0 + g->vcols_shown; vc++) {
-            int gi = g->stacked ? vr / g->R : vc / g->C;
-            int r = g->stacked ? vr % g->R : vr, c = g->stacked ? vc : vc % g->C;
+            int gi = vc / g->C, r = vr, c = g->stacked ? vc : vc % g->C;
             int idx[4], px, py;
             Style st;
+            if (g->stacked) grid_vrow(g, vr, &gi, &r);
             if (!grid_pos(g, gi, r, c, &px, &py)) continue;
             grid_idx(g, gi, r, c, idx);
             st = cell_style(g, hm, idx);
@@ -663,10 +784,10 @@ static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *
     grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
     for (int vr = 0; vr < b->rows_shown; vr++)
         for (int vc = 0; vc < b->vcols_shown; vc++) {
-            int gi = b->stacked ? vr / b->R : vc / b->C;
-            int r = b->stacked ? vr % b->R : vr, c = b->stacked ? vc : vc % b->C;
+            int gi = vc / b->C, r = vr, c = b->stacked ? vc : vc % b->C;
             int idx[4], ax, ay, bx, by;
             Style st;
+            if (b->stacked) grid_vrow(b, vr, &gi, &r);
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
             st = cell_style(b, hm, idx);
@@ -878,7 +999,8 @@ static void draw_program(Ctx *x, int line, const char *span)
     }
 }
 
-/* Shape, strides, contiguity and storage, before -> after. */
+/* Shape, strides, contiguity and storage, before -> after.  The arrow is
+ * "->", two ASCII cells, so it reads the same in the ASCII backend. */
 static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
 {
     int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1;
@@ -889,7 +1011,7 @@ static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int sw
     if (before) {
         tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
         fitf(x->c, px, py, pw, ST_NORMAL, "shape   %s", a);
-        fitf(x->c, px, py + 1, pw, ST_BOLD, "   \xe2\x86\x92    %s", b);
+        fitf(x->c, px, py + 1, pw, ST_BOLD, "   ->   %s", b);
     } else {
         fitf(x->c, px, py, pw, ST_BOLD, "shape   %s", b);
     }
@@ -897,15 +1019,15 @@ static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int sw
     if (before) {
         tensor_fmt_strides(a, sizeof a, before);
         fitf(x->c, px, py + 2, pw, ST_NORMAL, "strides %s", a);
-        fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   \xe2\x86\x92    %s", b);
-        fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s \xe2\x86\x92 %s",
+        fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   ->   %s", b);
+        fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s -> %s",
              yes_no(tensor_is_contiguous(before)), yes_no(tensor_is_contiguous(after)));
         if (tensor_same_storage(before, after))
-            fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d \xe2\x86\x92 S%d (view)",
-                 before->st->id, after->st->id);
+            fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d -> S%d (view)", before->st->id,
+                 after->st->id);
         else
-            fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d \xe2\x86\x92 S%d (new)",
-                 before->st->id, after->st->id);
+            fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d -> S%d (new)", before->st->id,
+                 after->st->id);
     } else {
         fitf(x->c, px, py + 1, pw, ST_BOLD, "strides %s", b);
         fitf(x->c, px, py + 2, pw, ST_NORMAL, "contiguous %s", yes_no(tensor_is_contiguous(after)));
@@ -986,9 +1108,9 @@ static void narrative(const Ctx *x, char *buf, size_t n)
         snprintf(buf, n,
                  "view() only relabels the same storage S%d: %zu bytes copied. Each token's %d "
                  "numbers now read as %d heads of %d; head h is columns h*%d to h*%d+%d of the "
-                 "row. The colours sweep over cells that do not move.",
+                 "row. No cell moves: the same floats are only read in groups of %d.",
                  t[MT_Q_SPLIT]->st->id, st->bytes_copied, c->d_model, c->heads, m->d_head,
-                 m->d_head, m->d_head, m->d_head - 1);
+                 m->d_head, m->d_head, m->d_head - 1, m->d_head);
         break;
     case MS_HEADS:
         tensor_fmt_strides(a, sizeof a, t[MT_Q_SPLIT]);
@@ -1024,7 +1146,8 @@ static void narrative(const Ctx *x, char *buf, size_t n)
             c->heads,
             c->causal
                 ? " Causal mask: a token never sees later tokens (\xc3\x97 = masked, weight 0)."
-                : " Press m to compare with one big head.");
+            : x->s.show_single ? " Beside them, one big head over all the dims (m hides it)."
+                               : " Press m to compare with one big head.");
         break;
     case MS_WEIGHTED:
         snprintf(buf, n,
@@ -1081,13 +1204,16 @@ static void narrative(const Ctx *x, char *buf, size_t n)
     }
 }
 
-/* "Q_split[0, 2, 1, 3]: offset = 0·32 + 2·8 + 1·4 + 3·1 = 23" */
+/* "Q_split[0, 2, 1, 3] = 0.86, offset = 0·32 + 2·8 + 1·4 + 3·1 = 23": the
+ * value first, so a long line cut at the edge still shows it. */
 static void inspect_line(const Tensor *t, const char *name, const int *cur, char *buf, size_t n)
 {
+    char val[32];
     size_t k = (size_t)snprintf(buf, n, "%s[", name);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", cur[i]);
-    if (k < n) k += (size_t)snprintf(buf + k, n - k, "]: offset = ");
+    fmt_num(val, sizeof val, tensor_get(t, cur), 16);
+    if (k < n) k += (size_t)snprintf(buf + k, n - k, "] = %s, offset = ", val);
     if (t->offset && k < n) k += (size_t)snprintf(buf + k, n - k, "%zu + ", t->offset);
     for (int i = 0; i < t->ndim && k < n; i++)
         k += (size_t)snprintf(buf + k, n - k, "%s%d\xc2\xb7%ld", i ? " + " : "", cur[i],
@@ -1123,11 +1249,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
 
     if (two_bars) candy_min = 6;
     need = grid_need(t, sv->layout, dh, stacked);
-    if (stacked && need + candy_min > bh) {
-        stacked = 0;
-        need = grid_need(t, sv->layout, dh, 0);
-    }
+    /* heads first stays heads first: short of room the candy bar gives a
+     * row, then each head shows a window of its tokens (grid_plan) */
+    if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
     if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
+    if (stacked && need < grid_need(t, sv->layout, dh, 1) && (need - 2) / t->shape[1] >= 1)
+        need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
+                                                               rows left go to the bar */
     int yy = by;
     {
         int candy_h = bh - need - 1; /* a blank row between, when there is room */
@@ -1140,12 +1268,15 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             long n = (long)t->st->n, filled = -1;
             double ph = anim ? x->s.anim * (double)n : -1;
             bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
+            if (!src.values) bar_plan_tags(&src, from, storage_row(m, from));
             bar_scroll(&src, cur ? (long)tensor_offset_of(from, cur) : -1);
-            snprintf(title, sizeof title, "from: storage S%d (head_out), heads first",
-                     from->st->id);
+            snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
+                     src.tagt && src.tagfmt == 2 ? "" : " (head_out)",
+                     src.tagt && src.tagfmt == 2 ? ", cells: head,token" : "");
             bar_draw(x, &src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
             yy += bar_rows_used(&src);
             bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+            if (src.tagt) bar_plan_tags(&bar, t, storage_row(m, t));
             bar_scroll(&bar, lit);
             if (anim) filled = (long)ph;
             snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id,
@@ -1323,8 +1454,7 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     if (candy_h < 3) candy_h = bh - need;
     bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
     bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);
-    snprintf(title, sizeof title, "storage S%d of Q: colour = the head each float belongs to",
-             q->st->id);
+    snprintf(title, sizeof title, "storage S%d of Q: the one buffer both views read", q->st->id);
     bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
     grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
     grid_scroll(&gw, cur);

@@ -287,3 +287,15 @@ Screen *walk_open(Ui *ui)
 {
     return walk_open_at(ui, 0);
 }
+
+Screen *explore_open(Ui *ui)
+{
+    Screen *s = walk_open_at(ui, MS_HEADS);
+    if (!s) return NULL;
+    Walk *w = s->st;
+    w->ss.inspect = 1;
+    s->title = "Explore";
+    snprintf(ui->status, sizeof ui->status,
+             "explore: arrows move over the tensor, Space/PgUp change step, c config, i ends");
+    return s;
+}

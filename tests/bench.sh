@@ -28,3 +28,8 @@ if [ -f "$PROBE" ] && /usr/bin/python3 -c 'import pyte' 2>/dev/null; then
             -- $cmd 2>&1 | sed -n "/^summary/,\$ s|^|  $(basename "${cmd%% *}"): |p"
     done
 fi
+
+# ---- export: compute + JSON for growing sizes ------------------------------------
+echo
+echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
+bash "$HERE/bench_export.sh" "$BIN"

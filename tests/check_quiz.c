@@ -651,6 +651,33 @@ START_TEST(history_roundtrip_and_review)
     quiz_summary(&s, &h, sum, sizeof sum);
     ck_assert_msg(strstr(sum, "Score: 2/3 (67%)"), "%s", sum);
     ck_assert_msg(strstr(sum, "Revisit: views, bugs"), "%s", sum); /* views now, bugs over all sessions */
+
+    /* skips are reported apart: not answers, not wrong ones */
+    QuizScore k;
+    memset(&k, 0, sizeof k);
+    for (int i = 0; i < 8; i++) quiz_score_add(&k, QT_OFFSETS, i < 3);
+    quiz_score_skip(&k, QT_OFFSETS);
+    quiz_score_skip(&k, QT_GQA);
+    ck_assert_int_eq(k.asked[QT_OFFSETS], 8);
+    ck_assert_int_eq(k.asked[QT_GQA], 0);
+    quiz_summary(&k, NULL, sum, sizeof sum);
+    ck_assert_msg(strstr(sum, "Score: 3/8 (38%), 2 skipped\n"), "%s", sum);
+    ck_assert_msg(strstr(sum, "  offsets   3/8, 1 skipped\n"), "%s", sum);
+    ck_assert_msg(strstr(sum, "  gqa       0/0, 1 skipped\n"), "%s", sum);
+    ck_assert_msg(strstr(sum, "Revisit: offsets, gqa"), "%s", sum); /* a skipped topic is one to revisit */
+    memset(&k, 0, sizeof k);
+    quiz_score_skip(&k, QT_SHAPES);
+    quiz_summary(&k, NULL, sum, sizeof sum);
+    ck_assert_msg(strstr(sum, "No questions answered, 1 skipped.\n"), "%s", sum);
+
+    /* a skip is kept for --review but not in the lifetime score */
+    int asked_before = h.total.asked[QT_VIEWS];
+    QuizQuestion v;
+    ck_assert_int_eq(quiz_generate(QT_VIEWS, 14, &v, err, sizeof err), 0);
+    quiz_history_skip(&h, &v);
+    ck_assert_int_eq(h.total.asked[QT_VIEWS], asked_before);
+    ck_assert_int_eq(quiz_history_review(&h, ids, 5), 3);
+    ck_assert_str_eq(ids[2], v.id);
     quiz_history_free(&h);
 
     /* a damaged file: unreadable lines are skipped, never a crash */
@@ -667,6 +694,27 @@ START_TEST(history_roundtrip_and_review)
 }
 END_TEST
 
+/* W_Q.T asks about a weight as a learner has it: row-major (D, 1) strides,
+ * never the stride-0 stand-in the generator multiplies with. */
+START_TEST(weight_transpose_shows_real_strides)
+{
+    QuizQuestion q;
+    char err[300], want[64];
+    int found = 0;
+    for (uint64_t seed = 1; seed < 2000 && found < 3; seed++) {
+        ck_assert_int_eq(quiz_generate_kind(QG_VIEWCOPY, seed, &q, err, sizeof err), 0);
+        if (q.aux != QUIZ_OP_DOT_T) continue;
+        found++;
+        int d = q.cfg.d_model;
+        snprintf(want, sizeof want, "W_Q is (%d, %d) with strides (%d, 1).", d, d, d);
+        ck_assert_msg(strstr(q.prompt, want), "%s", q.prompt);
+        snprintf(want, sizeof want, "strides (1, %d), same storage", d);
+        ck_assert_msg(strstr(q.working, want), "%s", q.working);
+    }
+    ck_assert_int_eq(found, 3);
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
     Suite *s = suite_create("quiz");
@@ -674,6 +722,7 @@ static Suite *quiz_suite(void)
     tcase_set_timeout(g, 600);
     tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
     tcase_add_test(g, generated_topics_and_sessions);
+    tcase_add_test(g, weight_transpose_shows_real_strides);
     suite_add_tcase(s, g);
     TCase *b = tcase_create("bank");
     tcase_add_test(b, curated_bank_valid);

@@ -183,6 +183,139 @@ START_TEST(long_question_scrolls)
 }
 END_TEST
 
+/* Nothing drawn reaches the last column: every text of the screen is wrapped
+ * or fitted with a margin, so a mark there is a line cut at the edge.
+ * Returns the first such row, or -1. */
+static int cut_row(const Canvas *c)
+{
+    for (int y = 0; y < c->h; y++) {
+        const Cell *e = canvas_at(c, c->w - 1, y);
+        if (e && e->ch != ' ') return y;
+    }
+    return -1;
+}
+
+static void assert_fits(Screen *s, int w, int h, const char *what)
+{
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, &ui, c);
+    int y = cut_row(c);
+    char row[1024] = "";
+    if (y >= 0) canvas_row(c, y, 1, row, sizeof row);
+    ck_assert_msg(y < 0, "%s at %dx%d: row %d is cut: %s", what, w, h, y, row);
+    canvas_free(c);
+}
+
+static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
+
+static void assert_fits_all(Screen *s, const char *what)
+{
+    for (int i = 0; i < 3; i++) assert_fits(s, sizes[i][0], sizes[i][1], what);
+}
+
+/* Review finding: the picker's key hint was cut mid-word at 80x24. */
+START_TEST(picker_hint_whole_at_80)
+{
+    Screen *s = quiz_open_with(&ui, NULL, 0, -1, 10, 1, 1, 0);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    char row[256];
+    canvas_row(cv, 23, 1, row, sizeof row);
+    ck_assert_msg(strstr(row, "Enter start") && strstr(row, "t timed") && strstr(row, "q/Esc back"), "%s", row);
+    assert_fits_all(s, "picker");
+    s->free(s);
+}
+END_TEST
+
+/* Every phase of every kind of question, at 80x24, 120x40 and 200x60:
+ * nothing cut at the right edge; Esc is named while a question is asked. */
+START_TEST(every_screen_fits)
+{
+    char err[300], what[160];
+    for (int k = 0; k < QG_COUNT; k++)
+        for (uint64_t seed = 1; seed <= 4; seed++) {
+            QuizQuestion q;
+            ck_assert_int_eq(quiz_generate_kind(k, seed, &q, err, sizeof err), 0);
+            Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 1, 1);
+            ck_assert_ptr_nonnull(s);
+            snprintf(what, sizeof what, "kind %d seed %d asked", k, (int)seed);
+            assert_fits_all(s, what);
+            draw(s);
+            ck_assert(canvas_contains(cv, "Esc end quiz"));
+            type(s, seed % 2 ? "b" : "12"); /* a letter or a number: wrong or refused */
+            s->key(s, &ui, UI_K_ENTER);
+            snprintf(what, sizeof what, "kind %d seed %d answered", k, (int)seed);
+            assert_fits_all(s, what);
+            s->key(s, &ui, UI_K_ESC);
+            snprintf(what, sizeof what, "kind %d seed %d summary", k, (int)seed);
+            assert_fits_all(s, what);
+            s->free(s);
+        }
+    QuizBank bank = {0};
+    ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
+    for (int i = 0; i < bank.n; i++) {
+        Screen *s = quiz_open_with(&ui, &bank.q[i], 1, -1, 1, 1, 0, 1);
+        ck_assert_ptr_nonnull(s);
+        snprintf(what, sizeof what, "%s asked", bank.q[i].source);
+        assert_fits_all(s, what);
+        type(s, "a");
+        s->key(s, &ui, UI_K_ENTER);
+        snprintf(what, sizeof what, "%s answered", bank.q[i].source);
+        assert_fits_all(s, what);
+        s->free(s);
+    }
+    quiz_bank_free(&bank);
+}
+END_TEST
+
+/* A long typed answer shows its end, not a line cut at the edge. */
+START_TEST(long_answer_shows_its_end)
+{
+    QuizQuestion q;
+    char err[300];
+    ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, 1, &q, err, sizeof err), 0);
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < 10; i++) type(s, "(1, 2, 3) ");
+    type(s, "END");
+    assert_fits_all(s, "long answer");
+    draw(s);
+    ck_assert(canvas_contains(cv, "answer> ..."));
+    ck_assert(canvas_contains(cv, "(1, 2, 3) END"));
+    s->free(s);
+}
+END_TEST
+
+/* An empty answer is a skip: not counted as answered, nor as wrong; the
+ * history keeps it for --review but not in the score. */
+START_TEST(skip_is_not_wrong)
+{
+    Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 2, 7, 0, 0);
+    ck_assert_ptr_nonnull(s);
+    s->key(s, &ui, UI_K_ENTER);
+    s->key(s, &ui, UI_K_ENTER); /* empty: skip */
+    draw(s);
+    ck_assert(canvas_contains(cv, "Skipped: the answer is"));
+    ck_assert(canvas_contains(cv, "score 0/0, 1 skipped"));
+    s->key(s, &ui, UI_K_ENTER);
+    type(s, "0");
+    s->key(s, &ui, UI_K_ENTER);
+    s->key(s, &ui, UI_K_ENTER); /* the summary */
+    draw(s);
+    ck_assert_msg(canvas_contains(cv, ", 1 skipped"), "no skip in the summary");
+    ck_assert(!canvas_contains(cv, "Score: 0/2"));
+    s->free(s);
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_OFFSETS], 1);
+    char ids[4][64];
+    ck_assert_int_ge(quiz_history_review(&h, ids, 4), 1); /* the skipped one comes back */
+    quiz_history_free(&h);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -220,6 +353,10 @@ int main(void)
     tcase_add_test(t, choice_letters_and_small_terminal);
     tcase_add_test(t, long_question_scrolls);
     tcase_add_test(t, home_entry_opens_quiz);
+    tcase_add_test(t, picker_hint_whole_at_80);
+    tcase_add_test(t, every_screen_fits);
+    tcase_add_test(t, long_answer_shows_its_end);
+    tcase_add_test(t, skip_is_not_wrong);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

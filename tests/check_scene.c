@@ -88,6 +88,31 @@ static int candy_offsets(const Canvas *c, long *off, int *style, int max)
     return n;
 }
 
+/* Every row of c as ASCII, joined with single spaces (runs of spaces squeezed),
+ * so a wrapped sentence can be searched as one line.  Caller frees. */
+static char *flat_text(const Canvas *c)
+{
+    size_t n = (size_t)c->h * ((size_t)c->w + 1) + 1, k = 0;
+    char *out = malloc(n), row[1024];
+    ck_assert_ptr_nonnull(out);
+    for (int y = 0; y < c->h; y++) {
+        su_row(c, y, row, sizeof row);
+        for (const char *p = row; *p; p++)
+            if (*p != ' ' || (k > 0 && out[k - 1] != ' ')) out[k++] = *p;
+        if (k > 0 && out[k - 1] != ' ') out[k++] = ' ';
+    }
+    out[k] = '\0';
+    return out;
+}
+
+static int flat_contains(const Canvas *c, const char *s)
+{
+    char *t = flat_text(c);
+    int found = strstr(t, s) != NULL;
+    free(t);
+    return found;
+}
+
 /* ---- each step shows its code, shape and strides ----------------------- */
 
 START_TEST(test_steps_show_code_shape_strides)
@@ -109,16 +134,23 @@ START_TEST(test_steps_show_code_shape_strides)
             ck_assert_msg(canvas_contains(c, want), "step %d: shape before %s", i, want);
             tensor_fmt_strides(want, sizeof want, in);
             ck_assert_msg(canvas_contains(c, want), "step %d: strides before %s", i, want);
-            snprintf(want, sizeof want, "S%d \xe2\x86\x92 S%d", in->st->id, out->st->id);
+            /* "->", not an arrow glyph the ASCII backend would turn into '>' */
+            snprintf(want, sizeof want, "S%d -> S%d", in->st->id, out->st->id);
             ck_assert_msg(canvas_contains(c, want), "step %d: storage %s", i, want);
+            snprintf(want, sizeof want, "contiguous %s -> %s",
+                     tensor_is_contiguous(in) ? "yes" : "no",
+                     tensor_is_contiguous(out) ? "yes" : "no");
+            ck_assert_msg(canvas_contains(c, want), "step %d: %s", i, want);
+            ck_assert_msg(!canvas_contains(c, "\xe2\x86\x92"), "step %d: arrow glyph", i);
         }
         snprintf(want, sizeof want, "step %d/%d", i, MS_COUNT - 1);
         ck_assert(canvas_contains(c, want));
-        /* the current program line is marked, and exactly one */
+        /* the current program line is marked, and exactly one; the input
+         * comes before the program, so step 0 marks none */
         int marked = 0;
         for (int y = 1; y <= 6; y++)
             marked += canvas_at(c, 0, y)->ch == 0x25B6;
-        ck_assert_int_eq(marked, 1);
+        ck_assert_int_eq(marked, i == MS_INPUT ? 0 : 1);
         ck_assert_int_gt(su_count_style(c, ST_CODE_HI, NULL, NULL), 0);
         canvas_free(c);
     }
@@ -252,6 +284,87 @@ START_TEST(test_contiguous_animation_counter_climbs)
     ck_assert(canvas_contains(c, buf));
     canvas_free(c);
     mha_free(m);
+}
+END_TEST
+
+/* The logical index of t that storage offset off holds (brute force). */
+static void held_at(const Tensor *t, long off, int *idx)
+{
+    int i[4] = {0};
+    for (i[0] = 0; i[0] < t->shape[0]; i[0]++)
+        for (i[1] = 0; i[1] < t->shape[1]; i[1]++)
+            for (i[2] = 0; i[2] < t->shape[2]; i[2]++)
+                for (i[3] = 0; i[3] < t->shape[3]; i[3]++)
+                    if ((long)tensor_offset_of(t, i) == off) {
+                        memcpy(idx, i, sizeof i);
+                        return;
+                    }
+    ck_abort_msg("offset %ld not held", off);
+}
+
+/* The tags of the bar under the title row `title`: each word pair "h0 the"
+ * or "0,3" in drawing order, as "head,token" (token as the word or number
+ * the scene writes).  Returns how many. */
+static int bar_tags(const Canvas *c, const char *title, char tags[][32], int max)
+{
+    char buf[1024];
+    int y = su_find_row(c, title, 0), n = 0;
+    ck_assert_int_ge(y, 0);
+    for (y++; y < c->h; y++) {
+        Tok t[64];
+        int k = tokens(su_row(c, y, buf, sizeof buf), t, 64);
+        if (k == 0 || !is_int(t[0].text)) break; /* the row's first offset */
+        for (int i = 1; i < k && n < max; i++) {
+            if (t[i].text[0] == 'h' && i + 1 < k) /* "h0" "the" */
+                snprintf(tags[n++], 32, "%s,%s", t[i].text + 1, t[i + 1].text), i++;
+            else if (strchr(t[i].text, ','))
+                snprintf(tags[n++], 32, "%s", t[i].text);
+        }
+    }
+    return n;
+}
+
+/* Step 8 without colour: both bars say which element each run of cells
+ * holds, so the reorder reads in plain text: heads first, then tokens first. */
+START_TEST(test_contiguous_bars_show_elements)
+{
+    const int cfgs[][3] = {{2, 2, 4}, {4, 2, 12}, {8, 8, 4}}; /* heads, kv_heads, seq */
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256], tags[256][32];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.seq = cfgs[k][2];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        Canvas *c = draw_step(m, MS_CONTIG, 80, 24);
+        const Tensor *bars[2] = {m->t[MT_MERGED], m->t[MT_MERGED_CONTIG]};
+        const char *titles[2] = {"from: storage S", "to: new storage S"};
+        int dh = m->d_head, counts[2];
+        char second[2][32];
+        for (int b = 0; b < 2; b++) {
+            int n = counts[b] = bar_tags(c, titles[b], tags, 256);
+            ck_assert_msg(n >= 4, "config %zu bar %d: %d tags", k, b, n);
+            for (int i = 0; i < n; i++) {
+                int idx[4], ok = 0;
+                char w[3][32];
+                held_at(bars[b], (long)i * dh, idx);
+                snprintf(w[0], 32, "%d,%s", idx[2], mha_token_word(idx[1])); /* h0 the */
+                snprintf(w[1], 32, "%d,t%d", idx[2], idx[1]);                /* h0 t3 */
+                snprintf(w[2], 32, "%d,%d", idx[2], idx[1]);                 /* 0,3 */
+                for (int f = 0; f < 3; f++)
+                    ok |= !strcmp(tags[i], w[f]);
+                ck_assert_msg(ok, "config %zu bar %d run %d: '%s', want '%s'", k, b, i, tags[i],
+                              w[2]);
+            }
+            snprintf(second[b], 32, "%s", tags[1]);
+        }
+        ck_assert_int_eq(counts[0], counts[1]);
+        /* the reorder itself: the source's second run is head 0's next token,
+         * the copy's is head 1 of the first token */
+        ck_assert_msg(strcmp(second[0], second[1]) != 0, "config %zu: %s", k, second[0]);
+        ck_assert_int_eq(second[1][0], '1');
+        canvas_free(c);
+        mha_free(m);
+    }
 }
 END_TEST
 
@@ -522,6 +635,20 @@ START_TEST(test_inspect_offset_and_lit_cell)
             Canvas *c = draw(m, &s, 80, 24);
             offset_line(t, s.cur, want, sizeof want);
             ck_assert_msg(canvas_contains(c, want), "step %d: %s", steps[k], want);
+            /* and the value held there, read from the tensor */
+            {
+                char head[256];
+                size_t hk = (size_t)snprintf(head, sizeof head, "%s[",
+                                             mha_tensor_names[scene_inspect_tensor(&s)]);
+                for (int d = 0; d < t->ndim; d++)
+                    hk += (size_t)snprintf(head + hk, sizeof head - hk, "%s%d", d ? ", " : "",
+                                           s.cur[d]);
+                snprintf(head + hk, sizeof head - hk,
+                         "] = %.2f, offset = ", (double)tensor_get(t, s.cur));
+                if (!strncmp(head + hk, "] = -0.00", 9)) /* the scene never writes -0.00 */
+                    memmove(head + hk + 4, head + hk + 5, strlen(head + hk + 5) + 1);
+                ck_assert_msg(canvas_contains(c, head), "step %d: %s", steps[k], head);
+            }
             /* the cursor is drawn, and the lit storage cell shows that offset */
             ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
             ck_assert_int_gt(su_count_style(c, ST_LIT, NULL, NULL), 0);
@@ -731,9 +858,13 @@ START_TEST(test_softmax_single_head_beside)
     s.step = MS_SOFTMAX;
     Canvas *c = draw(m, &s, 80, 24);
     ck_assert(!canvas_contains(c, "one big head "));
+    ck_assert(flat_contains(c, "Press m to compare with one big head."));
     canvas_free(c);
     s.show_single = 1;
     c = draw(m, &s, 80, 24);
+    /* the narrative no longer offers what is already on screen */
+    ck_assert(!flat_contains(c, "Press m to compare"));
+    ck_assert(flat_contains(c, "(m hides it)"));
     ck_assert(canvas_contains(c, "one big head"));
     ck_assert(canvas_contains(c, "Why they differ"));
     ck_assert(canvas_contains(c, "head 1"));
@@ -765,6 +896,86 @@ START_TEST(test_failure_views)
     ck_assert(canvas_contains(c, "without / sqrt(dh)"));
     ck_assert(canvas_contains(c, "largest weight in a row"));
     canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* A scene does not know the theme (NO_COLOR, ASCII): no text may rest on
+ * colour, and the split step says in words that nothing moves. */
+/* Heads-first tensors are drawn heads first at every size, inspecting or
+ * not: a block of token rows per head, each head named at column 0, never the
+ * tokens-first layout with "head 0" over columns (step 2's picture). */
+START_TEST(test_heads_first_stays_stacked)
+{
+    const int cfgs[][3] = {{2, 2, 4}, {4, 2, 12}, {8, 8, 16}}; /* heads, kv_heads, seq */
+    const int sizes[][2] = {{80, 24}, {120, 40}};
+    const int steps[] = {MS_HEADS, MS_SCORES, MS_WEIGHTED};
+    for (size_t k = 0; k < 3; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.heads = cfgs[k][0], cfg.kv_heads = cfgs[k][1], cfg.seq = cfgs[k][2];
+        if (cfg.heads == 8) cfg.d_model = 64;
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (size_t z = 0; z < 2; z++)
+            for (size_t i = 0; i < 3; i++)
+                for (int mode = 0; mode < 2; mode++) {
+                    SceneState s = scene_state_default();
+                    char buf[1024];
+                    s.step = steps[i];
+                    if (mode) { /* the reported case: inspecting, with a status line */
+                        s.inspect = 1;
+                        s.cur[1] = cfg.heads - 1, s.cur[2] = cfg.seq - 1;
+                        s.status = "q quit  ? help  i inspect";
+                    }
+                    Canvas *c = draw(m, &s, sizes[z][0], sizes[z][1]);
+                    int y = su_find_row(c, "logical view:", 0), heads = 0, last = -1;
+                    ck_assert_int_ge(y, 0);
+                    for (int r = y + 1; r < c->h; r++) {
+                        int h;
+                        su_row(c, r, buf, sizeof buf);
+                        ck_assert_msg(strncmp(buf, "    head 0", 10) && !strstr(buf, "  head 1  "),
+                                      "cfg %zu %dx%d step %d mode %d: tokens-first row '%s'", k,
+                                      sizes[z][0], sizes[z][1], steps[i], mode, buf);
+                        if (buf[0] == 'h' && sscanf(buf + 1, "%d", &h) == 1) {
+                            ck_assert_int_gt(h, last); /* h0, h1, ... in order */
+                            last = h, heads++;
+                        }
+                    }
+                    if (mode) { /* the cursor (last head, last token) is on screen */
+                        ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
+                        ck_assert_int_eq(last, cfg.heads - 1);
+                    } else if (cfg.heads <= 4) { /* every head has its block */
+                        ck_assert_msg(heads == cfg.heads, "cfg %zu %dx%d step %d: %d heads", k,
+                                      sizes[z][0], sizes[z][1], steps[i], heads);
+                    }
+                    canvas_free(c);
+                }
+        mha_free(m);
+    }
+}
+END_TEST
+
+START_TEST(test_text_holds_without_colour)
+{
+    Mha *m = run_default();
+    for (int v = 0; v < SV_COUNT; v++)
+        for (int i = 0; i < MS_COUNT; i++) {
+            SceneState s = scene_state_default();
+            s.step = i;
+            s.view = (SceneView)v;
+            Canvas *c = draw(m, &s, 80, 24);
+            char *f = flat_text(c);
+            ck_assert_msg(strstr(f, "colour") == NULL && strstr(f, "color") == NULL,
+                          "view %d step %d: %s", v, i, f);
+            if (v == SV_STEP && i == MS_SPLIT) {
+                char want[64];
+                snprintf(want, sizeof want, "only read in groups of %d", m->d_head);
+                ck_assert_msg(strstr(f, want) != NULL, "%s", f);
+            }
+            free(f);
+            canvas_free(c);
+        }
     mha_free(m);
 }
 END_TEST
@@ -804,6 +1015,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_public_candy_bar);
     tcase_add_test(tc, test_bytes_copied_from_engine);
     tcase_add_test(tc, test_contiguous_animation_counter_climbs);
+    tcase_add_test(tc, test_contiguous_bars_show_elements);
     tcase_add_test(tc, test_split_animation_sweeps_colour_not_cells);
     tcase_add_test(tc, test_heads_animation_draws_every_value);
     tcase_add_test(tc, test_nothing_clipped_default);
@@ -820,6 +1032,8 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
     tcase_add_test(tc, test_failure_views);
+    tcase_add_test(tc, test_heads_first_stays_stacked);
+    tcase_add_test(tc, test_text_holds_without_colour);
     tcase_add_test(tc, test_narrative_toggle);
     suite_add_tcase(s, tc);
     return s;

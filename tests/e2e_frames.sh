@@ -50,8 +50,7 @@ grep -q '^=== step 2/10: split heads (80x24) ===$' "$tmp/a" && ok || fail "split
 "$BIN" frames --step heads --cols 200 --rows 60 >"$tmp/big" && ok || fail "200x60"
 [ "$(wc -l <"$tmp/big")" = 61 ] && ok || fail "200x60 frame is not 60 lines"
 grep -q '(200x60) ===$' "$tmp/big" && ok || fail "200x60 header"
-"$BIN" frames --step 2 --cols 40 --rows 10 >"$tmp/small" && ok || fail "40x10 exit"
-grep -q 'enlarge to 80x24 (now 40x10)' "$tmp/small" && ok || fail "40x10 enlarge screen"
+"$BIN" frames --step 2 --cols 80 --rows 24 >"$tmp/min" && ok || fail "80x24, the minimum, refused"
 "$BIN" frames --seq 16 --d-model 64 --heads 8 --kv-heads 2 --causal >/dev/null && ok || fail "big config"
 
 # --- colour and glyphs ------------------------------------------------------------
@@ -63,6 +62,25 @@ grep -q "$esc" "$tmp/nocol" && fail "--color=never wrote escapes" || ok
 grep -q "$esc" "$tmp/a" && fail "a pipe got colour by default" || ok
 "$BIN" frames --step all --ascii >"$tmp/ascii" && ok || fail "--ascii"
 LC_ALL=C grep -q '[^ -~]' "$tmp/ascii" && fail "--ascii printed non-ASCII bytes" || ok
+# before -> after reads as an arrow in ASCII, never as a comparison '>'
+grep -q 'contiguous yes -> no' "$tmp/ascii" && ok || fail "--ascii: no 'contiguous yes -> no'"
+grep -Eq '(yes|no) > (yes|no)|S[0-9]+ > S' "$tmp/ascii" && fail "--ascii: '>' between before and after" || ok
+# step 8 without colour: the copy's reorder is in the text (heads first, then tokens first)
+"$BIN" frames --step 8 --ascii --color=never >"$tmp/s8"
+python3 - "$tmp/s8" <<'PY' && ok || fail "step 8 bars do not show the reorder as text"
+import sys
+rows = open(sys.argv[1]).read().split("\n")
+def tags(title):
+    i = next(k for k, r in enumerate(rows) if r.startswith(title))
+    out = []
+    for r in rows[i + 1:i + 3]:
+        w = r.split()
+        out += [w[k] + " " + w[k + 1] for k in range(1, len(w) - 1) if w[k][0] == "h"]
+    return out
+f, t = tags("from: "), tags("to: ")
+assert f[:2] == ["h0 the", "h0 cat"], f
+assert t[:2] == ["h0 the", "h1 the"], t
+PY
 grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' <("$BIN" frames --step 2 --ascii --inspect 0,2,1,3) \
     && ok || fail "--inspect offset line"
 
@@ -90,6 +108,9 @@ bad --step --step nope
 bad --step --step 11
 bad --step --step
 bad --cols --cols 0
+bad 'at least 80x24' --cols 10 --rows 5
+bad 'at least 80x24' --cols 79
+bad 'at least 80x24' --rows 23
 bad --cols --cols abc
 bad --rows --rows 100000
 bad --color --color=sometimes

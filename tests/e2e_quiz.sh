@@ -19,7 +19,8 @@ N=12
 yes '' | head -n $N | "$BIN" quiz --plain --count $N --seed 7 --no-save > "$T/skip.out" 2> "$T/skip.err"
 rc=$?
 [ $rc -eq 0 ] && ok "skipping every question exits 0" || bad "skip run exit $rc"
-expect "skipped answers score 0" "$T/skip.out" "^Score: 0/$N \(0%\)"
+expect "skips are not answers" "$T/skip.out" "^No questions answered, $N skipped\.$"
+expect "a skip is reported as one" "$T/skip.out" "^  [a-z]+ +0/0, [0-9]+ skipped$"
 sed -n 's/^Skipped: the answer is \(.*\)\.$/\1/p' "$T/skip.out" > "$T/answers.raw"
 [ "$(wc -l < "$T/answers.raw")" -eq $N ] && ok "every question revealed its answer" || bad "answers: $(wc -l < "$T/answers.raw")"
 # A letter for multiple choice ("b) text" -> "b"); shapes in the three spellings.
@@ -64,20 +65,33 @@ expect "half wrong: half the score" "$T/half.out" "^Score: $((N / 2))/$N \(50%\)
 expect "wrong answers show the right one" "$T/half.out" "^Wrong: .*the answer is"
 expect "feedback has the engine's working" "$T/half.out" "^Working:"
 
-# Garbage lines are asked again, not counted.
-{ echo '(2, 8'; echo '???'; printf '\001\n'; head -n 1 "$T/answers"; } > "$T/garbage"
-"$BIN" quiz --plain --count 1 --seed 7 --no-save < "$T/garbage" > "$T/garbage.out" 2>&1
+# One line answers one question: a line that is no answer is wrong and says
+# why (never asked again, so a piped transcript stays in step); an empty line
+# is a skip, counted apart from the score.
+{ echo '(2, 8'; echo '???'; printf '\001\n'; sed -n 4p "$T/answers"; echo; } > "$T/garbage"
+"$BIN" quiz --plain --count $N --seed 7 --no-save < "$T/garbage" > "$T/garbage.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "garbage answers: exit 0" || bad "garbage exit $rc"
-expect "garbage answers are asked again" "$T/garbage.out" "^\? type"
-expect "then the real answer counts" "$T/garbage.out" "^Score: 1/1"
+expect "garbage is wrong, saying why" "$T/garbage.out" "^Wrong: could not read '\(2, 8' as [a-z]"
+expect "control bytes are shown as ?" "$T/garbage.out" "^Wrong: could not read '\?' as "
+[ "$(grep -c '^answer>' "$T/garbage.out")" -eq 6 ] && ok "one line per question (5 lines, then end of input)" \
+    || bad "answer prompts: $(grep -c '^answer>' "$T/garbage.out")"
+expect "the 4th line answers the 4th question" "$T/garbage.out" "^Score: 1/4 \(25%\), 1 skipped$"
+expect "input end after 5 questions" "$T/garbage.out" "^Input ended after 5 of $N questions\.$"
+# A wrong-but-readable number says what was typed.
+n1=$(grep -n -m1 '^[0-9][0-9]*$' "$T/answers" | cut -d: -f1)
+if [ -n "$n1" ]; then
+    { head -n $((n1 - 1)) "$T/answers"; echo $(( $(sed -n "${n1}p" "$T/answers") + 1 )); } > "$T/typed"
+    "$BIN" quiz --plain --count $N --seed 7 --no-save < "$T/typed" > "$T/typed.out" 2>&1
+    expect "a wrong number shows what was typed" "$T/typed.out" "^Wrong: you typed [0-9]+; the answer is [0-9]+\.$"
+fi
 
 # EOF mid-quiz: the partial score, exit 0.
 head -n 3 "$T/answers" | "$BIN" quiz --plain --count $N --seed 7 --no-save > "$T/eof.out" 2>&1
 rc=$?
 [ $rc -eq 0 ] && ok "EOF mid-quiz exits 0" || bad "EOF exit $rc"
 expect "EOF: end of input noted" "$T/eof.out" "^\(end of input\)"
-expect "EOF: partial count" "$T/eof.out" "^Answered 3 of $N\."
+expect "EOF: partial count" "$T/eof.out" "^Input ended after 3 of $N questions\."
 expect "EOF: partial score" "$T/eof.out" "^Score: 3/3 \(100%\)"
 "$BIN" quiz --plain --count 3 --seed 7 --no-save < /dev/null > "$T/eof0.out" 2>&1 && ok "empty stdin exits 0" || bad "empty stdin"
 expect "empty stdin: nothing answered" "$T/eof0.out" "^No questions answered\."
