@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "textutil.h"
+
 /* --- errors and suggestions ------------------------------------------------ */
 
 static void adderr(LessonErrors *e, const char *file, int line, const char *fmt, ...)
@@ -49,31 +51,6 @@ void lesson_error_add(LessonErrors *e, const char *msg)
     e->msg[e->n++][k] = 0;
 }
 
-/* Edit distance with adjacent transpositions (optimal string alignment),
- * case-insensitive, capped at 9 for long inputs. */
-static int edit_distance(const char *a, const char *b)
-{
-    size_t n = strlen(a), m = strlen(b);
-    if (n > 40 || m > 40) return 9;
-    int d[41][41];
-    for (size_t i = 0; i <= n; i++)
-        d[i][0] = (int)i;
-    for (size_t j = 0; j <= m; j++)
-        d[0][j] = (int)j;
-    for (size_t i = 1; i <= n; i++)
-        for (size_t j = 1; j <= m; j++) {
-            int cost = tolower((unsigned char)a[i - 1]) != tolower((unsigned char)b[j - 1]);
-            int v = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
-            if (d[i - 1][j - 1] + cost < v) v = d[i - 1][j - 1] + cost;
-            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
-                d[i - 2][j - 2] + 1 < v)
-                v = d[i - 2][j - 2] + 1;
-            d[i][j] = v;
-        }
-    return d[n][m];
-}
-
 const char *lesson_suggest(const char *word, const char *const *candidates, int nc)
 {
     const char *best = NULL;
@@ -82,7 +59,7 @@ const char *lesson_suggest(const char *word, const char *const *candidates, int 
     /* A typo of one or two edits, never more than a third of the word. */
     int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
     for (int i = 0; i < nc; i++) {
-        int d = edit_distance(word, candidates[i]);
+        int d = text_edit_distance(word, candidates[i]);
         if (d < bestd) {
             bestd = d;
             best = candidates[i];
@@ -115,16 +92,6 @@ static char *xstrdup(const char *s)
     char *p = malloc(n);
     if (p) memcpy(p, s, n);
     return p;
-}
-
-static char *trim(char *s)
-{
-    while (*s == ' ' || *s == '\t')
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && (s[n - 1] == ' ' || s[n - 1] == '\t'))
-        s[--n] = 0;
-    return s;
 }
 
 /* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
@@ -522,7 +489,7 @@ static void directive(Parser *p, int line, char *name, char *args)
 static void parse_line(Parser *p, int lineno, char *line)
 {
     if (p->code) {
-        if (!strcmp(trim(line), "@end")) {
+        if (!strcmp(text_trim(line), "@end")) {
             if (p->code_len == 0) adderr(p->errs, p->file, p->code_line, "empty @code block");
             add_block(p, LB_CODE, p->code_line, p->code);
             p->code = NULL;
@@ -531,7 +498,7 @@ static void parse_line(Parser *p, int lineno, char *line)
         append(p, &p->code, &p->code_len, line, "\n");
         return;
     }
-    char *t = trim(line);
+    char *t = text_trim(line);
     if (!*t) {
         flush_para(p);
         return;
@@ -542,7 +509,7 @@ static void parse_line(Parser *p, int lineno, char *line)
         while (*args && !isspace((unsigned char)*args))
             args++;
         if (*args) *args++ = 0;
-        directive(p, lineno, name, trim(args));
+        directive(p, lineno, name, text_trim(args));
         return;
     }
     if (t[0] == '\\' && t[1] == '@') t++; /* "\@" starts a narrative line with a literal @ */

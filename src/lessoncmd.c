@@ -8,11 +8,13 @@
 #include "commands.h"
 #include "lesson.h"
 #include "lessonui.h"
+#include "quiz.h"
 
 static const char lesson_help[] =
     "usage: mhaviz lesson [NAME] [OPTIONS]        open the lessons (at NAME: 2, 02-heads, a file)\n"
     "       mhaviz lesson --check [FILE...]       validate lesson files (all lessons when none "
-    "given)\n"
+    "given;\n"
+    "                                             a .quiz file is checked as a quiz bank)\n"
     "       mhaviz lesson --list                  list the lessons\n"
     "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] "
     "[--ascii]\n"
@@ -50,6 +52,37 @@ static void print_errors(const LessonErrors *e)
     if (e->dropped) fprintf(stderr, "... and %d more\n", e->dropped);
 }
 
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* A .quiz file given to `lesson --check` (lessons/ holds both kinds): checked
+ * as the quiz bank it is, as `mhaviz quiz --check` does.  0 when valid, else
+ * the exit code (1: unreadable, 2: invalid) with the message printed. */
+static int check_quiz(const char *name)
+{
+    char *text = NULL, path[4096], err[400];
+    size_t len = 0;
+    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return 1;
+    }
+    QuizBank bank = {0};
+    int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, path, text, err, sizeof err);
+    if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%.300s: binary data", path);
+    free(text);
+    quiz_bank_free(&bank);
+    if (n < 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    printf("%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)\n", path,
+           n, n == 1 ? "" : "s");
+    return 0;
+}
+
 static int do_check(int nfiles, char **files, const PresetList *presets)
 {
     char **all = NULL, err[300];
@@ -62,6 +95,11 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
     }
     int rc = 0;
     for (int i = 0; i < nfiles; i++) {
+        if (ends_with(files[i], ".quiz")) {
+            rc = check_quiz(files[i]);
+            if (rc) break;
+            continue;
+        }
         LessonErrors errs = {0};
         int io = 0;
         Lesson *l = load(files[i], presets, 1, &errs, &io);

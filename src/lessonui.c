@@ -62,7 +62,7 @@ static const struct {
     {LC_MENU, ' ', LA_OPEN, "Space", NULL},
     {LC_MENU, UI_K_RIGHT, LA_OPEN, "Right", NULL},
     {LC_MENU, '1', LA_DIGIT, "1-9", "open lesson N"},
-    {LC_PAGE, ' ', LA_NEXT, "Space", "next page (first: show the answer to the page's question)"},
+    {LC_PAGE, ' ', LA_NEXT, "Space", "next page (answer first); last page: next lesson"},
     {LC_PAGE, UI_K_PGDN, LA_NEXT, "PgDn", NULL},
     {LC_PAGE, UI_K_RIGHT, LA_NEXT, "Right", NULL},
     {LC_PAGE, UI_K_ENTER, LA_NEXT, "Enter", NULL},
@@ -75,7 +75,7 @@ static const struct {
     {LC_PAGE, 'g', LA_FIRST, "g", NULL},
     {LC_PAGE, UI_K_END, LA_LAST, "End", "last page"},
     {LC_PAGE, 'G', LA_LAST, "G", NULL},
-    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (terminals narrower than 115 columns)"},
+    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (below 115 columns)"},
     {LC_PAGE, 'r', LA_RELOAD, "r", "reload the lesson file from disk"},
     {LC_VAR, 'K', LA_KV_NEXT, "K", "GQA column: next kv_heads"},
     {LC_VAR, UI_K_RIGHT, LA_KV_NEXT, "Right", NULL},
@@ -185,10 +185,13 @@ static int push_help(Ui *ui, unsigned ctx)
 /* ---- progress shared by the menu and the pages it opens ------------------------ */
 
 /* The menu owns one Progress; a page opened from it points at it, a page
- * opened alone (`mhaviz lesson 2`) loads its own. */
+ * opened alone (`mhaviz lesson 2`) loads its own.  sel is the menu's
+ * selection: a finished lesson that goes on to the next one moves it there,
+ * so q from any lesson comes back to the menu on that lesson. */
 typedef struct SharedProgress {
     Progress p;
     int refs;
+    int sel; /* index in lesson_list() order */
 } SharedProgress;
 
 static SharedProgress *progress_open(Ui *ui)
@@ -197,6 +200,7 @@ static SharedProgress *progress_open(Ui *ui)
     if (!sp) return NULL;
     progress_load(&sp->p, ui->no_save);
     sp->refs = 1;
+    sp->sel = 0;
     if (sp->p.warning[0]) { /* reported once */
         snprintf(ui->status, sizeof ui->status, "%.199s", sp->p.warning);
         sp->p.warning[0] = 0;
@@ -295,6 +299,58 @@ static void page_mark(PageScreen *ps, Ui *ui)
     }
 }
 
+static Screen *page_open(Ui *ui, const char *src, SharedProgress *prog);
+
+/* The lesson after the one named name in lesson_list() order: its path in
+ * path and its index returned; -1 when name is the last, -2 when it is not
+ * listed (a file opened by path). */
+static int lesson_after(const char *name, char *path, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), next = -2;
+    for (int i = 0; i < np && next == -2; i++) {
+        const char *b = strrchr(paths[i], '/');
+        b = b ? b + 1 : paths[i];
+        size_t k = strlen(b);
+        if (k > 7 && !strcmp(b + k - 7, ".lesson")) k -= 7;
+        if (k == strlen(name) && !strncmp(b, name, k)) {
+            next = i + 1 < np ? i + 1 : -1;
+            if (next > 0) snprintf(path, n, "%s", paths[next]);
+        }
+    }
+    if (np >= 0) lesson_list_free(paths, np);
+    return next;
+}
+
+/* The last page is done: on to the next lesson in place of this one (Space
+ * goes through all of them in order), or back to the menu after the last. */
+static int page_finish(PageScreen *ps, Ui *ui)
+{
+    char done[160], path[4096];
+    snprintf(done, sizeof done, "lesson finished: %.120s", ps->l->title);
+    int next = lesson_after(ps->l->name, path, sizeof path);
+    if (next >= 0) {
+        char warn[200];
+        snprintf(warn, sizeof warn, "%s", ui->status); /* a progress warning, if any */
+        ui->status[0] = 0;
+        ui->push = page_open(ui, path, ps->prog);
+        if (ui->push) {
+            if (ps->prog) ps->prog->sel = next;
+            const Lesson *nl = ((PageScreen *)ui->push->st)->l;
+            if (warn[0])
+                snprintf(ui->status, sizeof ui->status, "%s", warn);
+            else
+                snprintf(ui->status, sizeof ui->status, "%.90s. Next: %.80s", done, nl->title);
+            return UI_BACK | UI_PUSH | UI_REDRAW;
+        }
+        if (warn[0]) snprintf(ui->status, sizeof ui->status, "%s", warn);
+    }
+    if (!ui->status[0])
+        snprintf(ui->status, sizeof ui->status, "%s%s", done,
+                 next == -1 ? ": that was the last lesson" : "");
+    return UI_BACK | UI_REDRAW;
+}
+
 static int page_key(Screen *s, Ui *ui, int key)
 {
     PageScreen *ps = s->st;
@@ -306,11 +362,7 @@ static int page_key(Screen *s, Ui *ui, int key)
             return UI_REDRAW;
         }
         page_mark(ps, ui);
-        if (ps->page + 1 >= ps->l->npages) {
-            if (!ui->status[0])
-                snprintf(ui->status, sizeof ui->status, "lesson finished: %.150s", ps->l->title);
-            return UI_BACK | UI_REDRAW;
-        }
+        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui);
         ps->page++;
         page_load(ps);
         return UI_REDRAW;
@@ -422,13 +474,22 @@ typedef struct MenuItem {
 
 typedef struct Menu {
     MenuItem *items;
-    int n, sel;
+    int n, own_sel; /* own_sel: the selection when there is no shared progress */
     SharedProgress *prog;
 } Menu;
+
+/* The selected lesson: shared with the pages, which move it on. */
+static int *menu_sel(Menu *mn)
+{
+    int *sel = mn->prog ? &mn->prog->sel : &mn->own_sel;
+    if (*sel < 0 || *sel >= mn->n) *sel = 0;
+    return sel;
+}
 
 static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Menu *mn = s->st;
+    int sel = *menu_sel(mn);
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "Lessons", ST_TITLE);
@@ -436,7 +497,7 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     int y = 2;
     for (int i = 0; i < mn->n && y < c->h - 3; i++) {
         MenuItem *it = &mn->items[i];
-        Style st = i == mn->sel ? ST_CURSOR : ST_NORMAL;
+        Style st = i == sel ? ST_CURSOR : ST_NORMAL;
         canvas_fill(c, 1, y, c->w - 2, 1, ' ', st);
         canvas_printf(c, 2, y, st, "%-44.44s", it->title);
         if (it->error[0]) {
@@ -458,7 +519,7 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     if (mn->n == 0) {
         canvas_text(c, 2, 2, "No lessons found.", ST_WARN);
     } else {
-        MenuItem *it = &mn->items[mn->sel];
+        MenuItem *it = &mn->items[sel];
         canvas_wrap(c, 2, c->h - 4, c->w - 4, 2, it->error[0] ? it->error : it->summary,
                     it->error[0] ? ST_BAD : ST_NORMAL);
     }
@@ -468,21 +529,22 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
 static int menu_key(Screen *s, Ui *ui, int key)
 {
     Menu *mn = s->st;
+    int *sel = menu_sel(mn);
     LessonAction a = lesson_action(LC_MENU, key);
     if (mn->n == 0 && a != LA_BACK && a != LA_HELP) return UI_NONE;
     switch (a) {
     case LA_UP:
-        mn->sel = (mn->sel + mn->n - 1) % mn->n;
+        *sel = (*sel + mn->n - 1) % mn->n;
         return UI_REDRAW;
     case LA_DOWN:
-        mn->sel = (mn->sel + 1) % mn->n;
+        *sel = (*sel + 1) % mn->n;
         return UI_REDRAW;
     case LA_DIGIT:
         if (key - '1' >= mn->n) return UI_NONE;
-        mn->sel = key - '1';
+        *sel = key - '1';
         /* fall through */
     case LA_OPEN:
-        ui->push = page_open(ui, mn->items[mn->sel].path, mn->prog);
+        ui->push = page_open(ui, mn->items[*sel].path, mn->prog);
         return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
     case LA_HELP:
         return push_help(ui, LC_MENU);
@@ -538,8 +600,9 @@ Screen *lessons_open(Ui *ui)
     lesson_list_free(paths, n);
     mn->prog = progress_open(ui);
     /* Start on the first lesson not yet finished. */
-    for (mn->sel = 0; mn->prog && mn->sel + 1 < mn->n; mn->sel++)
-        if (progress_count(&mn->prog->p, mn->items[mn->sel].name) < mn->items[mn->sel].npages)
+    int *sel = menu_sel(mn);
+    for (*sel = 0; mn->prog && *sel + 1 < mn->n; ++*sel)
+        if (progress_count(&mn->prog->p, mn->items[*sel].name) < mn->items[*sel].npages)
             break;
     return s;
 }
@@ -567,7 +630,9 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
     variants_draw_panel(c, 0, 1, c->w, c->h - 2, &v->runs);
-    app_draw_status(c, ui, "K/Right/Left: GQA kv heads  H: heads  ? keys  q back");
+    app_draw_status(c, ui,
+                    v->runs.run[1] ? "K/Right/Left: GQA kv heads  H: heads  ? keys  q back"
+                                   : "H: more heads, for a GQA column  ? keys  q back");
 }
 
 static int variants_key(Screen *s, Ui *ui, int key)
@@ -580,8 +645,9 @@ static int variants_key(Screen *s, Ui *ui, int key)
                                   lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
         if (!k) {
             snprintf(ui->status, sizeof ui->status,
-                     "heads %d has no divisor between 1 and %d: press H", ui->cfg.heads,
-                     ui->cfg.heads);
+                     "%d query heads have no GQA (no kv_heads strictly between 1 and %d divides "
+                     "%d): press H for more heads",
+                     ui->cfg.heads, ui->cfg.heads, ui->cfg.heads);
             return UI_REDRAW;
         }
         v->runs.gqa_kv = k;

@@ -3,7 +3,8 @@
  * `mhaviz lesson --frames` both draw through lesson_draw().
  *
  *   wide (>= LESSON_WIDE_W x LESSON_WIDE_H):  header / text | picture / hint
- *   narrow:  header / text / hint   or  the picture alone (Tab switches)
+ *   narrow:  header / text / the step's memory strip in the rows left / hint,
+ *            or the picture alone (Tab switches)
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -229,9 +230,9 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
     return row;
 }
 
-/* The page's text in the rectangle; 1 if it did not fit. */
+/* The page's text in the rectangle; 1 if it did not fit.  *used: rows drawn. */
 static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
-                     const LessonPageText *t, const LessonView *v)
+                     const LessonPageText *t, const LessonView *v, int *used)
 {
     int row = 0, too_wide = 0;
     for (int i = 0; i < t->n; i++) {
@@ -261,6 +262,7 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
         else if (t->answer)
             row += draw_rich(c, x, y + row, w, left, "(Space shows the answer)", ST_DIM, 2);
     }
+    if (used) *used = row;
     return row > h || too_wide;
 }
 
@@ -272,6 +274,46 @@ static void draw_variants(Canvas *c, int x, int y, int w, int h, const MhaConfig
     variants_run(&v, cfg, cfg->kv_heads);
     variants_draw_panel(c, x, y, w, h, &v);
     variants_free_runs(&v);
+}
+
+/* Floats per storage row of t's buffer: the last dim of the contiguous tensor
+ * that owns it (x and Q: d_model), else t's own last dim. */
+static int storage_row(const Mha *m, const Tensor *t)
+{
+    for (int i = 0; i < MT_COUNT; i++) {
+        const Tensor *o = m->t[i];
+        if (o && o->st == t->st && o->offset == 0 && tensor_numel(o) == o->st->n &&
+            tensor_is_contiguous(o))
+            return o->shape[o->ndim - 1];
+    }
+    return t->shape[t->ndim - 1];
+}
+
+/* Narrow text pane: the text leaves rows y .. y+h-1 free.  The page's picture
+ * needs the whole screen (Tab), but its memory strip fits here, so "the
+ * picture shows ..." and "the cell lit in the candy bar" are true on the text
+ * pane too.  Too few rows (or a variants page): a line that says Tab. */
+static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha *m,
+                       const SceneState *ss)
+{
+    if (h < 1) return;
+    if (pg->variants || h < 5) {
+        canvas_text(c, 1, y + h - 1,
+                    pg->variants ? "Tab: the picture (MHA | GQA | MQA side by side)"
+                                 : "Tab: the picture for this page",
+                    ST_DIM);
+        return;
+    }
+    const Tensor *t = m->t[scene_inspect_tensor(ss)];
+    long lit = pg->inspect ? (long)tensor_offset_of(t, pg->cur) : -1;
+    int wrap = storage_row(m, t);
+    int heads = wrap == m->cfg.d_model ? m->cfg.heads : 0;
+    char what[120];
+    snprintf(what, sizeof what, "memory of %s%s (Tab: the whole picture)",
+             mha_tensor_names[scene_inspect_tensor(ss)],
+             pg->inspect ? ", the inspected float lit" : "");
+    canvas_text(c, 1, y + 1, what, ST_DIM);
+    scene_candy_bar(c, 1, y + 2, c->w - 2, h - 2, t, wrap, heads, m->d_head, lit);
 }
 
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
@@ -310,11 +352,14 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     int bottom = c->h - 2; /* rows 1 .. h-2 */
     if (!wide) {
         /* Text pane: one column of margin on each side, one blank row on top. */
-        return draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v);
+        int used = 0;
+        if (draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v, &used)) return 1;
+        draw_strip(c, 2 + used, bottom + 1 - (2 + used), pg, m, &ss);
+        return 0;
     }
     int tw = c->w / 3;
     if (tw > c->w - SCENE_MIN_W - 1) tw = c->w - SCENE_MIN_W - 1;
-    int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v);
+    int over = draw_text(c, 1, 2, tw - 2, bottom - 1, pg, t, v, NULL);
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
     if (pg->variants)

@@ -1,13 +1,13 @@
 /* presets.c - parser for assets/models.presets (format: see that file). */
 #include "presets.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "content.h"
+#include "textutil.h"
 
 void presets_free(PresetList *p)
 {
@@ -26,17 +26,6 @@ const Preset *presets_find(const PresetList *p, const char *name)
 const char *presets_kind(long heads, long kv_heads)
 {
     return kv_heads == heads ? "MHA" : kv_heads == 1 ? "MQA" : "GQA";
-}
-
-/* Trims spaces at both ends, in place. */
-static char *trim(char *s)
-{
-    while (isspace((unsigned char)*s))
-        s++;
-    size_t n = strlen(s);
-    while (n > 0 && isspace((unsigned char)s[n - 1]))
-        s[--n] = 0;
-    return s;
 }
 
 static int copy_field(char *dst, size_t n, const char *val)
@@ -106,7 +95,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         memcpy(line, s, n);
         line[n] = 0;
         s = eol ? eol + 1 : s + n;
-        char *l = trim(line);
+        char *l = text_trim(line);
         if (!*l || *l == '#') continue;
         if (*l == '[') {
             char *close = strchr(l, ']');
@@ -144,7 +133,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             goto fail;
         }
         *eq = 0;
-        char *key = trim(l), *val = trim(eq + 1);
+        char *key = text_trim(l), *val = text_trim(eq + 1);
         if (!cur) {
             snprintf(err, errlen, "%s:%d: '%s' before the first [name]", file, lineno, key);
             goto fail;

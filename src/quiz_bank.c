@@ -23,6 +23,7 @@
 #include "content.h"
 #include "lesson.h"
 #include "presets.h"
+#include "textutil.h"
 
 enum { F_NONE, F_PROMPT, F_CHOICE, F_EXPLAIN };
 
@@ -51,23 +52,6 @@ static int fail(Parser *p, int line, const char *fmt, const char *a, const char 
 }
 
 static const char *const directives[] = {"@topic", "@q", "@answer", "@explain", "@config"};
-
-static int edit_distance(const char *a, const char *b)
-{
-    int la = (int)strlen(a), lb = (int)strlen(b);
-    if (la > 30 || lb > 30) return 99;
-    int d[31][31];
-    for (int i = 0; i <= la; i++) d[i][0] = i;
-    for (int j = 0; j <= lb; j++) d[0][j] = j;
-    for (int i = 1; i <= la; i++)
-        for (int j = 1; j <= lb; j++) {
-            int c = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
-            if (d[i - 1][j] + 1 < c) c = d[i - 1][j] + 1;
-            if (d[i][j - 1] + 1 < c) c = d[i][j - 1] + 1;
-            d[i][j] = c;
-        }
-    return d[la][lb];
-}
 
 /* Appends text to a field, joined by sep; -1 if it would not fit. */
 static int append(char *dst, size_t n, const char *sep, const char *text)
@@ -308,7 +292,7 @@ static int parse_line(Parser *p, int ln, char *s)
         const char *best = NULL;
         int bd = 3;
         for (size_t i = 0; i < sizeof directives / sizeof *directives; i++) {
-            int d = edit_distance(word, directives[i]);
+            int d = text_edit_distance(word, directives[i]);
             if (d < bd) bd = d, best = directives[i];
         }
         if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);

@@ -53,7 +53,8 @@ void variants_run(VariantRuns *v, const MhaConfig *cfg, int gqa_kv)
     }
 }
 
-static void variant_column(Canvas *c, int x, int y0, int w, int h, const Mha *m, const char *kind)
+static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, const Mha *m,
+                           const char *kind)
 {
     char a[64], b[64];
     int y = y0;
@@ -90,29 +91,89 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, const Mha *m,
     canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
     if (y + 2 < h) {
         canvas_text(c, x, y, "K buffer (V: same)", ST_DIM);
-        scene_candy_bar(c, x, y + 1, w, h - y - 1, K, K->shape[K->ndim - 1], m->cfg.kv_heads,
-                        m->d_head, -1);
+        int maxh = h - y - 1;
+        int used = scene_candy_bar(c, x, y + 1, bar_w, maxh, K, K->shape[K->ndim - 1],
+                                   m->cfg.kv_heads, m->d_head, -1);
+        if (used < maxh) { /* every row shown: a title that fits the column */
+            long n = (long)K->st->n;
+            char t[64];
+            snprintf(t, sizeof t, "S%d: %ld floats, %ld B", K->st->id, n, n * (long)sizeof(float));
+            if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %ld floats", K->st->id, n);
+            canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
+            canvas_text(c, x, y + 1, t, ST_BOLD);
+        }
     }
+}
+
+static int digits(long n)
+{
+    int d = 1;
+    while (n >= 10)
+        n /= 10, d++;
+    return d;
+}
+
+/* Width of the candy bar of column i: the same cell width in every column
+ * (MQA's bar is visibly narrower than MHA's: fewer floats per token), offsets
+ * only (a cell of offw+5 columns or less has no room for a value), one row per
+ * token when the column is wide enough. */
+static int bar_width(const VariantRuns *v, int i, int w)
+{
+    const Tensor *K = v->run[i]->t[MT_K];
+    long n = (long)K->st->n;
+    int row = K->shape[K->ndim - 1], widest = 0, cw;
+    long nmax = n;
+    for (int j = 0; j < 3; j++)
+        if (v->run[j]) {
+            const Tensor *Kj = v->run[j]->t[MT_K];
+            if (Kj->shape[Kj->ndim - 1] > widest) widest = Kj->shape[Kj->ndim - 1];
+            if ((long)Kj->st->n > nmax) nmax = (long)Kj->st->n;
+        }
+    cw = w / (widest > 0 ? widest : 1);
+    if (cw < digits(nmax - 1) + 1) cw = digits(nmax - 1) + 1;
+    if (cw > digits(n - 1) + 5) cw = digits(n - 1) + 5;
+    return (long)row * cw <= w ? row * cw : w;
+}
+
+/* The smallest heads count after heads that divides d_model and has a GQA
+ * (a divisor strictly between 1 and itself); 0 when there is none. */
+static int heads_with_gqa(int heads, int d_model)
+{
+    for (int h = heads + 1; h <= d_model; h++)
+        if (d_model % h == 0 && variants_next_gqa(h, h, -1)) return h;
+    return 0;
 }
 
 void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRuns *v)
 {
     static const char *const kind[3] = {"MHA", "GQA", "MQA"};
     int colw = w / 3;
+    const MhaConfig *cfg = NULL;
+    for (int i = 0; i < 3 && !cfg; i++)
+        if (v->run[i]) cfg = &v->run[i]->cfg;
     for (int i = 0; i < 3; i++) {
         int cx = x + 1 + i * colw;
         if (i)
             for (int yy = y; yy < y + h; yy++)
                 canvas_put(c, cx - 1, yy, 0x2502, ST_FRAME); /* │ */
         if (v->run[i]) {
-            variant_column(c, cx, y, colw - 2, y + h, v->run[i], kind[i]);
-        } else {
-            canvas_text(c, cx, y, kind[i], ST_TITLE);
-            canvas_wrap(c, cx, y + 2, colw - 2, 6,
-                        i == 1 ? "needs a kv_heads between 1 and heads that divides heads: more "
-                                 "heads (H) give one"
-                               : "one query head: MHA and MQA are the same",
-                        ST_DIM);
+            variant_column(c, cx, y, colw - 2, y + h, bar_width(v, i, colw - 2), v->run[i],
+                           kind[i]);
+            continue;
         }
+        char why[240];
+        if (i == 2 || !cfg) {
+            snprintf(why, sizeof why, "one query head: MHA and MQA are the same");
+        } else {
+            int more = heads_with_gqa(cfg->heads, cfg->d_model);
+            int o = snprintf(why, sizeof why,
+                             "%d query heads: no GQA. It needs a kv_heads that divides %d, "
+                             "strictly between 1 and %d.",
+                             cfg->heads, cfg->heads, cfg->heads);
+            if (more)
+                snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
+        }
+        canvas_text(c, cx, y, kind[i], ST_TITLE);
+        canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);
     }
 }

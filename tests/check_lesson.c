@@ -368,6 +368,11 @@ START_TEST(every_builtin_lesson_checks_and_fits)
                               l->path, p + 1, sz[k][0], sz[k][1]);
                 ck_assert_msg(canvas_contains(c, l->pages[p].title), "%s page %d: no title",
                               l->path, p + 1);
+                /* Narrow, the text pane says where the picture is (the text
+                 * talks about it), under the page's memory strip if it fits. */
+                if (k == 0)
+                    ck_assert_msg(canvas_contains(c, "Tab: the"), "%s page %d: no Tab cue",
+                                  l->path, p + 1);
                 /* The picture pane of a narrow terminal draws too. */
                 v.pane = 1;
                 lesson_draw(c, l, p, &t, m, &v);
@@ -510,6 +515,72 @@ START_TEST(check_command_on_every_lesson)
 }
 END_TEST
 
+/* `lesson --check` on the quiz banks beside the lessons checks them as quiz
+ * banks, not as lessons with 100 unknown directives. */
+START_TEST(check_command_on_quiz_banks)
+{
+    static char out[8192];
+    ck_assert_int_eq(tu_run("lesson --check lessons/*.quiz", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "lessons/code.quiz: ok, a quiz bank of") != NULL, "%s", out);
+    ck_assert(strstr(out, "lessons/concepts.quiz: ok") != NULL);
+    ck_assert(strstr(out, "unknown directive") == NULL);
+    ck_assert_int_eq(tu_run("lesson --check tests/quiz-bad/missing-answer.quiz", out, sizeof out),
+                     2);
+    ck_assert_msg(strncmp(out, "tests/quiz-bad/missing-answer.quiz:3: ", 38) == 0, "%s", out);
+    ck_assert_int_eq(tu_run("lesson --check /nonexistent.quiz", out, sizeof out), 1);
+}
+END_TEST
+
+/* Lesson 1's last answer reads as a sentence: no ": 128" left over. */
+START_TEST(pipeline_answer_reads_as_a_sentence)
+{
+    const ContentFile *f = content_files;
+    while (f->path && strcmp(f->path, "lessons/01-pipeline.lesson"))
+        f++;
+    ck_assert_ptr_nonnull(f->path);
+    LessonErrors e = {0};
+    Lesson *l = lesson_parse(f->path, f->text, f->len, &e);
+    ck_assert_ptr_nonnull(l);
+    int p = l->npages - 1;
+    char err[300], total[64], want[300];
+    Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    LessonPageText t;
+    ck_assert_int_eq(lesson_page_text(l, p, m, &P, &t, err, sizeof err), 0);
+    ck_assert_ptr_nonnull(t.answer);
+    ck_assert_int_eq(lesson_expand("{copied total}", m, &P, total, sizeof total, err, sizeof err),
+                     0);
+    snprintf(want, sizeof want, "%s bytes, and all %s of them were copied by", total, total);
+    ck_assert_msg(strstr(t.answer, want) != NULL, "%s", t.answer);
+    ck_assert_msg(strstr(t.answer, "`: ") == NULL, "%s", t.answer);
+    lesson_text_free(&t);
+    mha_free(m);
+    lesson_free(l);
+}
+END_TEST
+
+/* At 80x24 the picture is behind Tab, yet page 1 says "The picture shows x":
+ * the rows under the text hold x's memory strip with its values. */
+START_TEST(narrow_text_pane_shows_the_memory_strip)
+{
+    static char out[16384];
+    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 80 --rows 24", out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "The picture shows x") != NULL, "%s", out);
+    ck_assert_msg(strstr(out, "memory of x (Tab: the whole picture)") != NULL, "%s", out);
+    ck_assert(strstr(out, "storage S1: 32 floats, 128 bytes") != NULL);
+    ck_assert(strstr(out, "31 -0.70") != NULL); /* the last float of the strip, with its value */
+    /* The inspect page lights its float; a variants page only points at Tab. */
+    ck_assert_int_eq(tu_run("lesson --frames 2 --page 3", out, sizeof out), 0);
+    ck_assert(strstr(out, "memory of Q_split, the inspected float lit") != NULL);
+    ck_assert_int_eq(tu_run("lesson --frames 6", out, sizeof out), 0);
+    ck_assert(strstr(out, "Tab: the picture (MHA | GQA | MQA side by side)") != NULL);
+    /* Wide: the whole picture is beside the text, no strip. */
+    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 120 --rows 40", out, sizeof out),
+                     0);
+    ck_assert(strstr(out, "Tab: the") == NULL);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -529,6 +600,9 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, load_by_name_number_and_env);
     tcase_add_test(tc, check_command_on_bad_corpus);
     tcase_add_test(tc, check_command_on_every_lesson);
+    tcase_add_test(tc, check_command_on_quiz_banks);
+    tcase_add_test(tc, narrow_text_pane_shows_the_memory_strip);
+    tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -88,16 +88,58 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
     ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
+    ck_assert(shows(ui.push, 80, 24, "next page (answer first); last page: next lesson"));
     ck_assert_int_eq(press(ui.push, 'q'), UI_BACK);
     ui.push->free(ui.push);
     ui.push = NULL;
-    /* To the end: the last page closes the lesson. */
+    /* To the end: the last page goes on to the next lesson, in its place. */
     ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its question */
-    ck_assert_int_eq(press(p, ' '), UI_BACK | UI_REDRAW);
-    ck_assert(strstr(ui.status, "lesson finished") != NULL);
+    ck_assert_int_eq(press(p, ' '), UI_BACK | UI_PUSH | UI_REDRAW);
+    ck_assert_msg(strstr(ui.status, "lesson finished: 2. Heads are views. Next: 3.") != NULL, "%s",
+                  ui.status);
+    Screen *p3 = ui.push;
+    ck_assert_ptr_nonnull(p3);
+    ck_assert(shows(p3, 80, 24, "3. "));
     p->free(p);
+    /* q from lesson 3 comes back to the menu on lesson 3. */
+    ck_assert_int_eq(press(p3, 'q'), UI_BACK);
+    p3->free(p3);
+    ck_assert_int_eq(press(m, UI_K_ENTER), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, 80, 24, "3. "));
+    ui.push->free(ui.push);
     ck_assert_int_eq(press(m, 'q'), UI_BACK);
+    m->free(m);
+}
+END_TEST
+
+/* Space alone goes through all seven lessons in order, then back to the menu. */
+START_TEST(space_goes_through_every_lesson)
+{
+    ui.no_save = 1;
+    Screen *m = lessons_open(&ui);
+    ck_assert_int_eq(press(m, UI_K_ENTER), UI_PUSH | UI_REDRAW);
+    Screen *p = ui.push;
+    ck_assert(shows(p, 80, 24, " 1. The pipeline end to end  1/"));
+    int lessons = 1, presses = 0, f;
+    while ((f = press(p, ' ')) != (UI_BACK | UI_REDRAW)) {
+        ck_assert_int_lt(++presses, 500);
+        if (f & UI_BACK) {
+            ck_assert_int_eq(f, UI_BACK | UI_PUSH | UI_REDRAW);
+            p->free(p);
+            p = ui.push;
+            lessons++;
+            char head[16];
+            snprintf(head, sizeof head, " %d. ", lessons);
+            ck_assert_msg(shows(p, 80, 24, head), "lesson %d did not open", lessons);
+            ck_assert(shows(p, 80, 24, "1/")); /* at its first page */
+        } else {
+            ck_assert_int_eq(f, UI_REDRAW);
+        }
+    }
+    ck_assert_int_eq(lessons, 7);
+    ck_assert_msg(strstr(ui.status, "that was the last lesson") != NULL, "%s", ui.status);
+    p->free(p);
     m->free(m);
 }
 END_TEST
@@ -117,6 +159,9 @@ START_TEST(reload_picks_up_edits)
     fclose(f);
     ck_assert_int_eq(press(p, 'r'), UI_REDRAW);
     ck_assert(strstr(ui.status, "reloaded") != NULL);
+    /* A lesson file outside the list ends alone: no "last lesson", no next. */
+    ck_assert_int_eq(press(p, ' '), UI_BACK | UI_REDRAW);
+    ck_assert_str_eq(ui.status, "lesson finished: Mine");
     ck_assert(shows(p, 80, 24, "New words, 8."));
     /* A broken edit keeps the page and says where. */
     f = fopen(file, "w");
@@ -167,14 +212,27 @@ START_TEST(variants_side_by_side)
 {
     Screen *v = variants_open(&ui);
     ck_assert(shows(v, 80, 24, "MHA  kv_heads 2"));
-    ck_assert(shows(v, 80, 24, "needs a kv_heads")); /* heads 2: no GQA in between */
+    /* heads 2: no GQA in between, said plainly, with the way to get one. */
+    ck_assert(shows(v, 80, 24, "2 query heads: no GQA."));
+    ck_assert(shows(v, 80, 24, "4 query"));
+    ck_assert(shows(v, 80, 24, "H: more heads, for a GQA column"));
+    ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
+    ck_assert(strstr(ui.status, "press H for more heads") != NULL);
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
     ck_assert(shows(v, 80, 24, "q0 q1 -> kv0"));
     ck_assert(shows(v, 80, 24, "q0 q1 q2 q3 -> kv0")); /* MQA */
     ck_assert(shows(v, 80, 24, "0 bytes copied"));
-    ck_assert(shows(v, 120, 40, "storage S"));
+    /* Each K buffer's size fits its column (no "..."), and all three bars
+     * show offsets alone, one row per token: MQA's 8 floats are 4 rows of 2. */
+    ck_assert(shows(v, 80, 24, "S7: 32 floats, 128 B"));
+    ck_assert(shows(v, 80, 24, "S7: 16 floats, 64 B"));
+    ck_assert(shows(v, 80, 24, "S7: 8 floats, 32 B"));
+    ck_assert(!shows(v, 80, 24, "floats..."));
+    ck_assert(!shows(v, 80, 24, "floats,..."));
+    ck_assert(shows(v, 80, 24, "\xE2\x94\x82" "0  1   ")); /* MQA: offsets 0 1, no values */
+    ck_assert(shows(v, 120, 40, "S7: 32 floats, 128 B"));
     MhaConfig c = ui.cfg;
     c.d_model = 24, c.heads = 12, c.kv_heads = 12;
     ck_assert_int_eq(ui_set_config(&ui, &c), 0);
@@ -227,6 +285,7 @@ static Suite *lessonui_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, menu_opens_lessons_and_marks_progress);
+    tcase_add_test(tc, space_goes_through_every_lesson);
     tcase_add_test(tc, reload_picks_up_edits);
     tcase_add_test(tc, mhaviz_lessons_dir_replaces_the_list);
     tcase_add_test(tc, variants_side_by_side);

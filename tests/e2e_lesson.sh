@@ -68,7 +68,7 @@ if page_has 6 4 "strides $s"; then ok; else bad "lesson 6 page 4 does not show e
 s=$(export_tuple --d-model 16 --heads 4 --kv-heads 2 -- K_heads shape)
 if page_has 6 2 "K_heads is $s"; then ok; else bad "lesson 6 page 2 does not show export's K_heads shape $s"; fi
 b=$("$BIN" export | python3 -c 'import json,sys; print(sum(s["bytes_copied"] for s in json.load(sys.stdin)["steps"]))')
-if page_has 1 7 "$b bytes, all of them"; then ok; else bad "lesson 1 page 7 does not show export's $b bytes copied"; fi
+if page_has 1 7 "$b bytes, and all $b of them were"; then ok; else bad "lesson 1 page 7 does not show export's $b bytes copied"; fi
 
 # --- lesson 2 in tmux --------------------------------------------------------------
 STATE="$TMP/state"

@@ -1,0 +1,17 @@
+/* textutil.h - small text helpers shared by the file parsers (lessons, quiz
+ * banks, presets): trimming and typo distance for "did you mean" hints. */
+#ifndef MHAVIZ_TEXTUTIL_H
+#define MHAVIZ_TEXTUTIL_H
+
+/* Edit distance between a and b with adjacent transpositions counted as one
+ * edit (optimal string alignment), ignoring ASCII case.  Inputs longer than
+ * TEXT_DIST_MAX_LEN bytes give TEXT_DIST_FAR (never a plausible typo). */
+#define TEXT_DIST_MAX_LEN 40
+#define TEXT_DIST_FAR 99
+int text_edit_distance(const char *a, const char *b);
+
+/* Removes white space (isspace) at both ends of s, in place: returns the
+ * first kept character inside s, which now ends where the text does. */
+char *text_trim(char *s);
+
+#endif

@@ -1,0 +1,55 @@
+/* check_textutil.c - the shared trim and edit distance (src/textutil.c). */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "textutil.h"
+
+START_TEST(edit_distance_counts_edits)
+{
+    ck_assert_int_eq(text_edit_distance("", ""), 0);
+    ck_assert_int_eq(text_edit_distance("step", "step"), 0);
+    ck_assert_int_eq(text_edit_distance("stpe", "step"), 1);   /* neighbours swapped */
+    ck_assert_int_eq(text_edit_distance("@Q", "@q"), 0);       /* case ignored */
+    ck_assert_int_eq(text_edit_distance("@qq", "@q"), 1);      /* one insertion */
+    ck_assert_int_eq(text_edit_distance("kitten", "sitting"), 3);
+    ck_assert_int_eq(text_edit_distance("", "abc"), 3);
+    ck_assert_int_eq(text_edit_distance("abc", "ca"), 3); /* OSA, not Damerau: no edit twice */
+}
+END_TEST
+
+START_TEST(edit_distance_of_long_words_is_far)
+{
+    char a[TEXT_DIST_MAX_LEN + 2];
+    memset(a, 'x', sizeof a - 1);
+    a[sizeof a - 1] = 0;
+    ck_assert_int_eq(text_edit_distance(a, a), TEXT_DIST_FAR);
+    a[TEXT_DIST_MAX_LEN] = 0; /* exactly the limit: computed */
+    ck_assert_int_eq(text_edit_distance(a, a), 0);
+}
+END_TEST
+
+START_TEST(trim_removes_space_at_both_ends)
+{
+    char s1[] = "  \t key = value \r\n", s2[] = "   ", s3[] = "x", s4[] = "";
+    ck_assert_str_eq(text_trim(s1), "key = value");
+    ck_assert_str_eq(text_trim(s2), "");
+    ck_assert_str_eq(text_trim(s3), "x");
+    ck_assert_str_eq(text_trim(s4), "");
+}
+END_TEST
+
+int main(void)
+{
+    Suite *s = suite_create("textutil");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, edit_distance_counts_edits);
+    tcase_add_test(tc, edit_distance_of_long_words_is_far);
+    tcase_add_test(tc, trim_removes_space_at_both_ends);
+    suite_add_tcase(s, tc);
+    SRunner *sr = srunner_create(s);
+    srunner_run_all(sr, CK_NORMAL);
+    int failed = srunner_ntests_failed(sr);
+    srunner_free(sr);
+    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
