@@ -279,6 +279,9 @@ typedef struct Bar {
     const Tensor *tagt;
     int margin;
     int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3": the first that fits every run */
+    /* Rows per storage row (1: "off value" on one line; 2: offset above
+     * value; 3: and the cell's head below, "h1"), chosen on tall frames. */
+    int pitch;
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -296,11 +299,12 @@ static int storage_row(const Mha *m, const Tensor *t)
 
 /* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
  * as few lines as the height allows, cells as wide as the width allows. */
-static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
+static void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch)
 {
     long cand[64];
-    int nc = 0, maxcells, minw, avail = h - 1;
+    int nc = 0, maxcells, minw, avail = (h - 1) / pitch;
     memset(b, 0, sizeof *b);
+    b->pitch = pitch;
     b->t = t;
     b->x = x, b->y = y, b->w = w, b->h = h;
     b->n = (long)t->st->n;
@@ -329,8 +333,19 @@ static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int
     b->rows = (int)((b->n + b->wrap - 1) / b->wrap);
     b->rows_shown = b->rows <= avail ? b->rows : avail; /* the title says how many hide */
     b->cw = w / b->wrap;
+    if (pitch > 1) {
+        /* the value has a line of its own: cells as wide as a value and some air */
+        if (b->cw > b->offw + 10) b->cw = b->offw + 10;
+        b->values = b->cw - 1 >= 5;
+        return;
+    }
     if (b->cw > b->offw + 9) b->cw = b->offw + 9;
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+static void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
+{
+    bar_plan_p(b, t, base, x, y, w, h, 1);
 }
 
 /* The tag of head h, token s in format fmt (Bar.tagfmt). */
@@ -352,7 +367,7 @@ static void bar_plan_tags(Bar *b, const Tensor *t, int base)
 {
     Bar n;
     int margin = b->offw + 1;
-    if (t->ndim != 4) return;
+    if (t->ndim != 4 || b->pitch > 1) return;
     char tag[48];
     bar_plan(&n, t, base, b->x + margin, b->y, b->w - margin, b->h);
     if (n.wrap == 0 || n.wrap % t->shape[3] != 0 || n.rows_shown < b->rows_shown) return;
@@ -382,7 +397,7 @@ static void bar_scroll(Bar *b, long lit)
     last = first + (long)b->rows_shown * b->wrap;
     b->dec = 2;
     for (long o = first; b->values && o < b->n && o < last; o++) {
-        int d = dec_fit(b->t->st->data[o], b->cw - 1 - b->offw - 1);
+        int d = dec_fit(b->t->st->data[o], b->cw - 1 - (b->pitch > 1 ? 0 : b->offw + 1));
         if (d < b->dec) b->dec = d;
     }
 }
@@ -390,7 +405,7 @@ static void bar_scroll(Bar *b, long lit)
 static int bar_rows_used(const Bar *b)
 {
     if (b->wrap == 0) return b->h > 0 ? 1 : 0;
-    return 1 + b->rows_shown;
+    return 1 + b->rows_shown * b->pitch;
 }
 
 /* Position of storage offset o; 0 if hidden. */
@@ -400,18 +415,33 @@ static int bar_pos(const Bar *b, long o, int *px, int *py)
         o / b->wrap >= b->r0 + b->rows_shown)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
-    *py = b->y + 1 + (int)(o / b->wrap) - b->r0;
+    *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * b->pitch;
     return 1;
 }
 
 /* One storage cell: offset (and value when wide enough) in cw-1 columns. */
-static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty)
+static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty, int head)
 {
     char num[32];
     int inner = b->cw - 1;
-    canvas_fill(x->c, px, py, inner, 1, ' ', st);
+    canvas_fill(x->c, px, py, inner, b->pitch, ' ', st);
     if (empty) {
-        canvas_put(x->c, px + inner - 1, py, 0x00B7, ST_DIM);
+        canvas_put(x->c, px + inner - 1, py + (b->pitch > 1), 0x00B7, ST_DIM);
+        return;
+    }
+    if (b->pitch > 1) {
+        /* a tall cell: offset, value under it, then the head it belongs to */
+        snprintf(num, sizeof num, "%ld", o);
+        canvas_text(x->c, px + inner - (int)strlen(num), py, num, st);
+        if (b->values) {
+            fmt_num_dec(num, sizeof num, b->t->st->data[o], inner, b->dec);
+            canvas_text(x->c, px + inner - (int)strlen(num), py + 1, num, st);
+        }
+        if (b->pitch > 2 && head >= 0) {
+            snprintf(num, sizeof num, "h%d", head);
+            if ((int)strlen(num) <= inner)
+                canvas_text(x->c, px + inner - (int)strlen(num), py + 2, num, st);
+        }
         return;
     }
     snprintf(num, sizeof num, "%*ld", b->offw, o);
@@ -479,12 +509,14 @@ static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm,
         if (b->tagt && !empty)
             bar_tag(x, b, o, px, py, st, filled, lit);
         else
-            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty);
-        hit_test(x, px, py, b->cw - 1, 2, NULL, o);
+            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty,
+                     st == ST_NORMAL ? -1 : head);
+        for (int k = 0; k < b->pitch; k++)
+            hit_test(x, px, py + k, b->cw - 1, 2, NULL, o);
     }
     if (b->tagt && lit >= first && lit < end && !(filled >= 0 && lit >= filled)) {
         int px, py; /* over the tags: the lit cell, with its offset */
-        if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0);
+        if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0, -1);
     }
 }
 
@@ -528,6 +560,7 @@ typedef struct Grid {
     /* Stacked: each head's block shows tokens t0..t0+tok_rows-1 (all R unless
      * every head would not fit; then `windowed`, the same tokens for each). */
     int tok_rows, t0, windowed;
+    int pitch; /* rows per visual row: 1, or 2 with each value's storage offset under it */
 } Grid;
 
 /* The head block and row of visual row vr (stacked), or (0, vr). */
@@ -539,18 +572,24 @@ static void grid_vrow(const Grid *g, int vr, int *gi, int *r)
         *gi = 0, *r = vr;
 }
 
-static int grid_need(const Tensor *t, int layout, int dh, int stacked)
+/* Rows the grid wants with `pitch` rows per visual row. */
+static int grid_need_p(const Tensor *t, int layout, int dh, int stacked, int pitch)
 {
     int groups, R;
     if (layout == LV_FLAT) {
         groups = dh > 0 ? t->shape[2] / dh : 1;
         R = t->shape[1];
-        return 1 + (groups > 1) + R;
+        return 1 + (groups > 1) + R * pitch;
     }
     groups = layout == LV_TOK ? t->shape[2] : t->shape[1];
     R = layout == LV_TOK ? t->shape[1] : t->shape[2];
-    if (layout == LV_HEAD && stacked) return 1 + groups * R;
-    return 1 + (groups > 1) + R;
+    if (layout == LV_HEAD && stacked) return 1 + groups * R * pitch;
+    return 1 + (groups > 1) + R * pitch;
+}
+
+static int grid_need(const Tensor *t, int layout, int dh, int stacked)
+{
+    return grid_need_p(t, layout, dh, stacked, 1);
 }
 
 /* Column of visual column vc, relative to the grid, given the scroll. */
@@ -571,11 +610,12 @@ static int grid_count_cols(const Grid *g, int VC)
 static void grid_idx(const Grid *g, int gi, int r, int c, int *idx);
 
 /* dh > 0 splits an LV_FLAT tensor's columns into head groups. */
-static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
-                      int h, int stacked)
+static void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
+                        int h, int stacked, int pitch)
 {
     int VC, VR, ngaps, avail;
     memset(g, 0, sizeof *g);
+    g->pitch = pitch;
     g->t = t;
     g->layout = layout;
     g->b = b;
@@ -596,15 +636,15 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
     VC = g->stacked ? g->C : g->groups * g->C;
     ngaps = g->stacked ? 0 : g->groups - 1;
     g->vw = VC > 0 ? (w - g->labelw - ngaps * g->gap) / VC : 0;
-    if (g->vw > 8) g->vw = 8;
+    if (g->vw > (pitch > 1 ? 10 : 8)) g->vw = pitch > 1 ? 10 : 8;
     if (g->vw < 2) g->vw = 6; /* too many columns: show some, with values, and say how many hide */
     g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
     g->tok_rows = g->R;
     VR = g->stacked ? g->groups * g->R : g->R;
-    if (g->head_rows == 2 && VR + 2 > h)
+    if (g->head_rows == 2 && VR * pitch + 2 > h)
         g->head_rows = 1; /* one row short: every token rather than the head names */
-    avail = h - g->head_rows;
+    avail = (h - g->head_rows) / pitch;
     if (g->stacked && VR > avail && (avail - 1) / g->groups >= 1) {
         /* every head, each with the same window of tokens, and a note */
         g->tok_rows = (avail - 1) / g->groups;
@@ -619,6 +659,12 @@ static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x
         g->rows_shown = avail - 1;
     }
     g->hidden_rows = g->windowed ? g->groups * (g->R - g->tok_rows) : VR - g->rows_shown;
+}
+
+static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
+                      int h, int stacked)
+{
+    grid_plan_p(g, t, layout, dh, b, x, y, w, h, stacked, 1);
 }
 
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
@@ -667,7 +713,7 @@ static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
     if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
         return 0;
     *px = g->x + grid_xrel(g, vc);
-    *py = g->y + g->head_rows + vr - g->r0;
+    *py = g->y + g->head_rows + (vr - g->r0) * g->pitch;
     return 1;
 }
 
@@ -733,7 +779,7 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         }
     }
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
-        int gi, r, py = g->y + g->head_rows + vr - g->r0;
+        int gi, r, py = g->y + g->head_rows + (vr - g->r0) * g->pitch;
         grid_vrow(g, vr, &gi, &r);
         if (g->stacked) {
             if (r == g->t0 || vr == g->r0)
@@ -750,17 +796,31 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
             snprintf(toks, sizeof toks, "token %d", g->t0);
         else
             snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
-        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
+        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * g->pitch, g->w, ST_DIM,
              "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
     } else if (g->hidden_rows > 0 && g->h > g->head_rows)
-        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown, g->w, ST_DIM,
+        fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * g->pitch, g->w, ST_DIM,
              "... %d more rows hidden", g->hidden_rows);
+}
+
+/* One logical cell at (px, py), vw - 1 wide and pitch rows tall: the value,
+ * and on a tall cell the storage offset it is read from ("@23") under it. */
+static void grid_cell(Ctx *x, const Grid *g, int px, int py, int vw, const int *idx, Style st)
+{
+    char buf[32];
+    grid_value(g, buf, sizeof buf, idx);
+    canvas_fill(x->c, px, py, vw - 1, g->pitch, ' ', st);
+    canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
+    if (g->pitch > 1) {
+        snprintf(buf, sizeof buf, "@%zu", tensor_offset_of(g->t, idx));
+        if ((int)strlen(buf) <= vw - 1)
+            canvas_text(x->c, px + vw - 1 - (int)strlen(buf), py + 1, buf, st);
+    }
 }
 
 /* Draws the grid; cur (or NULL) is the inspect cursor. */
 static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur)
 {
-    char buf[32];
     grid_labels(x, g, title);
     /* only what is visible: a big tensor costs what the screen shows */
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++)
@@ -773,10 +833,9 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
             grid_idx(g, gi, r, c, idx);
             st = cell_style(g, hm, idx);
             if (cur && !memcmp(cur, idx, (size_t)g->t->ndim * sizeof *idx)) st = ST_CURSOR;
-            grid_value(g, buf, sizeof buf, idx);
-            canvas_fill(x->c, px, py, g->vw - 1, 1, ' ', st);
-            canvas_text(x->c, px + g->vw - 1 - canvas_text_width(buf), py, buf, st);
-            hit_test(x, px, py, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
+            grid_cell(x, g, px, py, g->vw, idx, st);
+            for (int k = 0; k < g->pitch; k++)
+                hit_test(x, px, py + k, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
         }
 }
 
@@ -785,7 +844,6 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
 static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title_a,
                               const char *title_b, const HeadMap *hm, double t)
 {
-    char buf[32];
     double e = t * t * (3 - 2 * t); /* ease in and out */
     grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
     for (int vr = 0; vr < b->rows_shown; vr++)
@@ -797,12 +855,10 @@ static void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
             st = cell_style(b, hm, idx);
-            grid_value(b, buf, sizeof buf, idx);
             {
                 int px = round_int(ax + (bx - ax) * e), py = round_int(ay + (by - ay) * e);
                 int vw = b->vw < a->vw ? b->vw : a->vw;
-                canvas_fill(x->c, px, py, vw - 1, 1, ' ', st);
-                canvas_text(x->c, px + vw - 1 - canvas_text_width(buf), py, buf, st);
+                grid_cell(x, b, px, py, vw, idx, st);
             }
         }
 }
@@ -822,6 +878,7 @@ typedef struct Heat {
     int hw, labelw, blockw, per_row, rows_shown, heads_shown;
     int cols;       /* key columns shown (all S unless S is wider than the screen) */
     int s0, k0, h0; /* first row, column and head shown (scrolled to the cursor) */
+    int pitch;      /* rows per query row: tall cells on tall frames, value inside */
 } Heat;
 
 #define SUM_W 5 /* " 1.00" */
@@ -831,15 +888,17 @@ static int heat_blockw(int S, int hw, int labelw)
     return labelw + S * hw + SUM_W;
 }
 
-/* Plans blocks of H heatmaps (S x S) in w x h: cells as wide as fit (values at 6). */
-static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
+/* Plans blocks of H heatmaps (S x S) in w x h: cells as wide as fit (values
+ * at 6), and with pitch > 1 up to 10 wide and pitch rows tall. */
+static void heat_plan_p(Heat *p, int H, int S, int b, int x, int y, int w, int h, int pitch)
 {
     memset(p, 0, sizeof *p);
     p->x = x, p->y = y, p->w = w, p->h = h;
     p->H = H, p->S = S, p->b = b;
+    p->pitch = pitch;
     p->labelw = word_w(S) + 1;
     p->hw = 0;
-    for (int hw = 6; hw >= 1 && !p->hw; hw--)
+    for (int hw = pitch > 1 ? 10 : 6; hw >= 1 && !p->hw; hw--)
         if (H * heat_blockw(S, hw, p->labelw) + (H - 1) * 2 <= w)
             p->hw = hw; /* every head side by side */
     if (!p->hw)         /* in rows of blocks, or one block clipped to the width */
@@ -852,10 +911,10 @@ static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
     if (p->per_row < 1) p->per_row = 1;
     {
         int brows = (H + p->per_row - 1) / p->per_row;
-        int fit_brows = h / (1 + S);
+        int fit_brows = h / (1 + S * pitch);
         if (fit_brows < 1) {
             fit_brows = 1;
-            p->rows_shown = h - 2 > 0 ? h - 2 : 0;
+            p->rows_shown = (h - 2) / pitch > 0 ? (h - 2) / pitch : 0;
         } else {
             p->rows_shown = S;
         }
@@ -865,10 +924,15 @@ static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
     }
 }
 
+static void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
+{
+    heat_plan_p(p, H, S, b, x, y, w, h, 1);
+}
+
 static int heat_rows_used(const Heat *p)
 {
     int brows = (p->heads_shown + p->per_row - 1) / p->per_row;
-    int used = brows * (1 + p->rows_shown);
+    int used = brows * (1 + p->rows_shown * p->pitch);
     if (p->rows_shown < p->S || p->heads_shown < p->H || p->cols < p->S) used++;
     return used;
 }
@@ -896,7 +960,8 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
                        const char *title, const int *cur, int hit_kind)
 {
     int bx = p->x + (slot % p->per_row) * (p->blockw + 2);
-    int by = p->y + (slot / p->per_row) * (1 + p->rows_shown);
+    int by = p->y + (slot / p->per_row) * (1 + p->rows_shown * p->pitch);
+    int vl = p->pitch > 2 ? 1 : 0; /* the line of a tall cell with the value */
     float *a = malloc((size_t)p->S * sizeof *a);
     if (!a) return;
     if (title)
@@ -907,9 +972,9 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
     for (int s = p->s0; s < p->s0 + p->rows_shown; s++) {
         double sum = 0;
         char buf[16];
-        int py = by + 1 + s - p->s0;
+        int py = by + 1 + (s - p->s0) * p->pitch;
         heat_row(src, p->b, head, s, a);
-        text_fit(x->c, bx, py, p->labelw - 1, mha_token_word(s), ST_DIM);
+        text_fit(x->c, bx, py + vl, p->labelw - 1, mha_token_word(s), ST_DIM);
         for (int k = 0; k < p->S; k++) {
             double v = a[k];
             int px = bx + p->labelw + (k - p->k0) * p->hw;
@@ -920,7 +985,20 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             sum += v;
             if (k < p->k0 || k >= p->k0 + p->cols) continue; /* off screen: still summed */
             if (cur && cur[1] == head && cur[2] == s && cur[3] == k) st = ST_CURSOR;
-            if (masked) {
+            if (p->pitch > 1) {
+                /* a tall block of shade with the weight inside it */
+                int len;
+                canvas_fill(x->c, px, py, cw, p->pitch, masked ? ' ' : heat_glyph[heat_level(v)],
+                            st);
+                if (masked)
+                    snprintf(buf, sizeof buf, "\xc3\x97");
+                else
+                    fmt_num(buf, sizeof buf, v, cw - 2);
+                len = canvas_text_width(buf);
+                canvas_put(x->c, px + (cw - len) / 2 - 1, py + vl, ' ', st);
+                canvas_text(x->c, px + (cw - len) / 2, py + vl, buf, st);
+                canvas_put(x->c, px + (cw - len) / 2 + len, py + vl, ' ', st);
+            } else if (masked) {
                 canvas_put(x->c, px + cw - 1, py, 0x00D7, st); /* ×: weight 0 by the mask */
             } else if (p->hw >= 6) {
                 canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
@@ -929,10 +1007,11 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             } else {
                 canvas_fill(x->c, px, py, cw, 1, heat_glyph[heat_level(v)], st);
             }
-            if (hit_kind) hit_test(x, px, py, p->hw, hit_kind, idx, -1);
+            for (int ln = 0; hit_kind && ln < p->pitch; ln++)
+                hit_test(x, px, py + ln, p->hw, hit_kind, idx, -1);
         }
         fmt_num(buf, sizeof buf, sum, 4);
-        text_fit(x->c, bx + p->blockw - 4, py, 4, buf, ST_GOOD);
+        text_fit(x->c, bx + p->blockw - 4, py + vl, 4, buf, ST_GOOD);
     }
     free(a);
 }
@@ -959,7 +1038,9 @@ static void heat_more(Ctx *x, const Heat *p, int heads)
         k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d cols", p->S - p->cols);
     if (p->heads_shown < heads && k < sizeof buf)
         k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d heads", heads - p->heads_shown);
-    if (k) fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown), p->w, ST_DIM, "hidden:%s", buf + 1);
+    if (k)
+        fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown * p->pitch), p->w, ST_DIM, "hidden:%s",
+             buf + 1);
 }
 
 /* Per-head heatmaps of src (B, H, S, S) in a plan of H slots (+1 for
@@ -1288,7 +1369,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
                     bar_pos(&bar, filled, &zx, &zy)) {
                     double f = ph - (double)filled;
                     int px = round_int(ax + (zx - ax) * f), py = round_int(ay + (zy - ay) * f);
-                    bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0);
+                    bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0, hm_head(&hm, filled));
                 }
             }
         } else {
