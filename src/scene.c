@@ -1304,6 +1304,109 @@ static int inspect_tensor(const SceneState *s)
     return step_view[s->step].tensor;
 }
 
+/* ---- tall frames ---------------------------------------------------------- */
+
+/* Pitches tried on a frame taller than the minimum, the tallest first. */
+#define PITCH_MAX 3
+
+/* `spare` rows as n gaps between sections, as even as they go; the inner
+ * gaps get the remainder (n >= 1). */
+static void spread(int spare, int n, int *gap)
+{
+    for (int i = 0; i < n; i++)
+        gap[i] = spare / n;
+    for (int i = 0, r = spare % n; r > 0; i = (i + 1) % n)
+        if (n < 3 || (i > 0 && i < n - 1) || r > n - 2) gap[i]++, r--;
+}
+
+/* The step's sections, planned: the candy bar (and step 8's source bar),
+ * then the logical grid at gy, need rows. */
+typedef struct StepPlan {
+    Bar src, bar;
+    int gy, need, pitch;
+} StepPlan;
+
+/* Plans body_step on a tall frame: cells `pitch` rows tall, every row of
+ * the bars and the grid shown, the rows left spread evenly between the
+ * sections.  Returns 0 when no pitch above 1 fits (the compact plan then). */
+static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &step_view[x->s.step];
+    const Tensor *t = m->t[sv->tensor], *from = m->t[MT_MERGED];
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int two_bars = x->s.step == MS_CONTIG;
+    if (x->h <= SCENE_MIN_H) return 0;
+    for (int pitch = PITCH_MAX; pitch >= 2; pitch--) {
+        int gap[4], used, n = two_bars ? 4 : 3, y = by;
+        Grid g;
+        p->need = grid_need_p(t, sv->layout, dh, sv->layout == LV_HEAD, pitch);
+        bar_plan_p(&p->bar, t, storage_row(m, t), bx, by, bw, bh, pitch);
+        if (!p->bar.values || p->bar.rows_shown < p->bar.rows) continue;
+        used = bar_rows_used(&p->bar) + p->need;
+        if (two_bars) {
+            bar_plan_p(&p->src, from, storage_row(m, from), bx, by, bw, bh, pitch);
+            if (!p->src.values || p->src.rows_shown < p->src.rows) continue;
+            used += bar_rows_used(&p->src);
+        }
+        if (used + n - 1 > bh) continue; /* a blank row between sections, at least */
+        grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, p->need, sv->layout == LV_HEAD, pitch);
+        if (g.hidden_rows) continue;
+        spread(bh - used, n, gap);
+        y += gap[0];
+        if (two_bars) {
+            bar_plan_p(&p->src, from, storage_row(m, from), bx, y, bw,
+                       bar_rows_used(&p->src), pitch);
+            y += bar_rows_used(&p->src) + gap[1];
+        }
+        bar_plan_p(&p->bar, t, storage_row(m, t), bx, y, bw, bar_rows_used(&p->bar), pitch);
+        y += bar_rows_used(&p->bar) + gap[n - 2];
+        p->gy = y;
+        p->pitch = pitch;
+        return 1;
+    }
+    return 0;
+}
+
+/* Plans body_step on a frame with no rows to spare (80x24): the grid at the
+ * bottom, the bar above it in the rows left. */
+static void step_plan_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &step_view[x->s.step];
+    const Tensor *t = m->t[sv->tensor];
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int stacked = sv->layout == LV_HEAD;
+    int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG, candy_h, yy = by;
+
+    p->pitch = 1;
+    if (two_bars) candy_min = 6;
+    need = grid_need(t, sv->layout, dh, stacked);
+    /* heads first stays heads first: short of room the candy bar gives a
+     * row, then each head shows a window of its tokens (grid_plan) */
+    if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
+    if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
+    if (stacked && need < grid_need(t, sv->layout, dh, 1) && (need - 2) / t->shape[1] >= 1)
+        need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
+                                                               rows left go to the bar */
+    candy_h = bh - need - 1; /* a blank row between, when there is room */
+    if (candy_h < candy_min) candy_h = bh - need;
+    if (two_bars) {
+        /* step 8: the non-contiguous source, then the new buffer filling up */
+        const Tensor *from = m->t[MT_MERGED];
+        bar_plan(&p->src, from, storage_row(m, from), bx, yy, bw, candy_h / 2);
+        if (!p->src.values) bar_plan_tags(&p->src, from, storage_row(m, from));
+        yy += bar_rows_used(&p->src);
+        bar_plan(&p->bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+        if (p->src.tagt) bar_plan_tags(&p->bar, t, storage_row(m, t));
+    } else {
+        bar_plan(&p->bar, t, storage_row(m, t), bx, yy, bw, candy_h);
+    }
+    yy += bar_rows_used(&p->bar);
+    p->gy = by + bh - need > yy ? yy + 1 : by + bh - need;
+    p->need = need;
+}
+
 /* Candy bar over the logical grid, sharing h rows. */
 static void body_step(Ctx *x, int bx, int by, int bw, int bh)
 {
@@ -1315,76 +1418,54 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
     int stacked = sv->layout == LV_HEAD;
     int anim = x->s.anim >= 0 && x->s.anim < 1;
-    int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG;
     long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
     char title[160], d[64], st[64];
-    Bar bar, src;
+    StepPlan p;
     Grid g;
 
-    if (two_bars) candy_min = 6;
-    need = grid_need(t, sv->layout, dh, stacked);
-    /* heads first stays heads first: short of room the candy bar gives a
-     * row, then each head shows a window of its tokens (grid_plan) */
-    if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
-    if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
-    if (stacked && need < grid_need(t, sv->layout, dh, 1) && (need - 2) / t->shape[1] >= 1)
-        need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
-                                                               rows left go to the bar */
-    int yy = by;
-    {
-        int candy_h = bh - need - 1; /* a blank row between, when there is room */
-        if (candy_h < candy_min) candy_h = bh - need;
-        if (two_bars) {
-            /* step 8: the non-contiguous source, then the new buffer filling up */
-            const Tensor *from = m->t[MT_MERGED];
-            HeadMap hm_src = headmap_of(from, 2, m->d_head);
-            int hh = candy_h / 2;
-            long n = (long)t->st->n, filled = -1;
-            double ph = anim ? x->s.anim * (double)n : -1;
-            bar_plan(&src, from, storage_row(m, from), bx, yy, bw, hh);
-            if (!src.values) bar_plan_tags(&src, from, storage_row(m, from));
-            bar_scroll(&src, cur ? (long)tensor_offset_of(from, cur) : -1);
-            snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
-                     src.tagt && src.tagfmt == 2 ? "" : " (head_out)",
-                     src.tagt && src.tagfmt == 2 ? ", cells: head,token" : "");
-            bar_draw(x, &src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
-            yy += bar_rows_used(&src);
-            bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
-            if (src.tagt) bar_plan_tags(&bar, t, storage_row(m, t));
-            bar_scroll(&bar, lit);
-            if (anim) filled = (long)ph;
-            snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id,
-                     n, n * (long)sizeof(float));
-            bar_draw(x, &bar, title, &hm, lit, -1, filled);
-            yy += bar_rows_used(&bar);
-            if (anim && filled < n) {
-                /* the cell in flight: from its place in the source to its new offset */
-                int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
-                long k = filled;
-                for (int i = t->ndim - 1; i >= 0; i--) {
-                    idx[i] = (int)(k % t->shape[i]);
-                    k /= t->shape[i];
-                }
-                if (bar_pos(&src, (long)tensor_offset_of(from, idx), &ax, &ay) &&
-                    bar_pos(&bar, filled, &zx, &zy)) {
-                    double f = ph - (double)filled;
-                    int px = round_int(ax + (zx - ax) * f), py = round_int(ay + (zy - ay) * f);
-                    bar_cell(x, &bar, filled, px, py, ST_CURSOR, 0, hm_head(&hm, filled));
-                }
+    if (!step_plan_tall(x, &p, bx, by, bw, bh)) step_plan_compact(x, &p, bx, by, bw, bh);
+    if (x->s.step == MS_CONTIG) {
+        /* step 8: the non-contiguous source, then the new buffer filling up */
+        const Tensor *from = m->t[MT_MERGED];
+        HeadMap hm_src = headmap_of(from, 2, m->d_head);
+        long n = (long)t->st->n, filled = -1;
+        double ph = anim ? x->s.anim * (double)n : -1;
+        Bar *src = &p.src, *bar = &p.bar;
+        bar_scroll(src, cur ? (long)tensor_offset_of(from, cur) : -1);
+        snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
+                 src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
+                 src->tagt && src->tagfmt == 2 ? ", cells: head,token" : "");
+        bar_draw(x, src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
+        bar_scroll(bar, lit);
+        if (anim) filled = (long)ph;
+        snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
+                 n * (long)sizeof(float));
+        bar_draw(x, bar, title, &hm, lit, -1, filled);
+        if (anim && filled < n) {
+            /* the cell in flight: from its place in the source to its new offset */
+            int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
+            long k = filled;
+            for (int i = t->ndim - 1; i >= 0; i--) {
+                idx[i] = (int)(k % t->shape[i]);
+                k /= t->shape[i];
             }
-        } else {
-            const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
-            if (x->s.step == MS_INPUT) what = "the input";
-            bar_plan(&bar, t, storage_row(m, t), bx, yy, bw, candy_h);
-            bar_scroll(&bar, lit);
-            snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, bar.n,
-                     bar.n * (long)sizeof(float), what);
-            bar_draw(x, &bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
-            yy += bar_rows_used(&bar);
+            if (bar_pos(src, (long)tensor_offset_of(from, idx), &ax, &ay) &&
+                bar_pos(bar, filled, &zx, &zy)) {
+                double f = ph - (double)filled;
+                int px = round_int(ax + (zx - ax) * f), py = round_int(ay + (zy - ay) * f);
+                bar_cell(x, bar, filled, px, py, ST_CURSOR, 0, hm_head(&hm, filled));
+            }
         }
+    } else {
+        const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
+        if (x->s.step == MS_INPUT) what = "the input";
+        bar_scroll(&p.bar, lit);
+        snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, p.bar.n,
+                 p.bar.n * (long)sizeof(float), what);
+        bar_draw(x, &p.bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
     }
     {
-        int gy = by + bh - need > yy ? yy + 1 : by + bh - need;
+        int gy = p.gy, need = p.need;
         tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
         snprintf(title, sizeof title, "%s %s, strides %s%s", mha_tensor_names[sv->tensor], d, st,
@@ -1394,13 +1475,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             snprintf(title + k, sizeof title - k, " %d of %d", (cur ? cur[0] : 0) + 1,
                      m->cfg.batch);
         }
-        grid_plan(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked);
+        grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked, p.pitch);
         grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
             Grid a;
             char ta[160];
             const Tensor *ts = m->t[MT_Q_SPLIT];
-            grid_plan(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0);
+            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0, p.pitch);
             grid_scroll(&a, NULL);
             tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
             snprintf(ta, sizeof ta, "regrouping by head...");
