@@ -335,7 +335,8 @@ static void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, i
     b->cw = w / b->wrap;
     if (pitch > 1) {
         /* the value has a line of its own: cells as wide as a value and some air */
-        if (b->cw > b->offw + 10) b->cw = b->offw + 10;
+        int cap = (b->offw > 5 ? b->offw : 5) + 4;
+        if (b->cw > cap) b->cw = cap;
         b->values = b->cw - 1 >= 5;
         return;
     }
@@ -1306,8 +1307,10 @@ static int inspect_tensor(const SceneState *s)
 
 /* ---- tall frames ---------------------------------------------------------- */
 
-/* Pitches tried on a frame taller than the minimum, the tallest first. */
+/* Pitches tried on a frame taller than the minimum, the tallest first: a
+ * bar cell can be 4 rows (offset, value, head, and a row of its colour). */
 #define PITCH_MAX 3
+#define BAR_PITCH_MAX 4
 
 /* `spare` rows as n gaps between sections, as even as they go; the inner
  * gaps get the remainder (n >= 1). */
@@ -1320,52 +1323,64 @@ static void spread(int spare, int n, int *gap)
 }
 
 /* The step's sections, planned: the candy bar (and step 8's source bar),
- * then the logical grid at gy, need rows. */
+ * then the logical grid at gy, need rows, its cells gpitch rows tall. */
 typedef struct StepPlan {
     Bar src, bar;
-    int gy, need, pitch;
+    int gy, need, gpitch;
 } StepPlan;
 
-/* Plans body_step on a tall frame: cells `pitch` rows tall, every row of
- * the bars and the grid shown, the rows left spread evenly between the
- * sections.  Returns 0 when no pitch above 1 fits (the compact plan then). */
+/* Plans body_step on a tall frame: the tallest cells (bar and grid pitches)
+ * that show every row of the bars and the grid, the rows left spread evenly
+ * between the sections.  Returns 0 when nothing taller than the compact
+ * plan fits. */
 static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
 {
     const Mha *m = x->m;
     const StepView *sv = &step_view[x->s.step];
     const Tensor *t = m->t[sv->tensor], *from = m->t[MT_MERGED];
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
-    int two_bars = x->s.step == MS_CONTIG;
+    int stacked = sv->layout == LV_HEAD, two_bars = x->s.step == MS_CONTIG;
+    int n = two_bars ? 4 : 3, best = 0, bp = 0, gp = 0, bhb = 0, gap[4], y = by;
     if (x->h <= SCENE_MIN_H) return 0;
-    for (int pitch = PITCH_MAX; pitch >= 2; pitch--) {
-        int gap[4], used, n = two_bars ? 4 : 3, y = by;
-        Grid g;
-        p->need = grid_need_p(t, sv->layout, dh, sv->layout == LV_HEAD, pitch);
-        bar_plan_p(&p->bar, t, storage_row(m, t), bx, by, bw, bh, pitch);
-        if (!p->bar.values || p->bar.rows_shown < p->bar.rows) continue;
-        used = bar_rows_used(&p->bar) + p->need;
-        if (two_bars) {
-            bar_plan_p(&p->src, from, storage_row(m, from), bx, by, bw, bh, pitch);
-            if (!p->src.values || p->src.rows_shown < p->src.rows) continue;
-            used += bar_rows_used(&p->src);
+    for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
+        for (int pg = PITCH_MAX; pg >= 1; pg--) {
+            int need = grid_need_p(t, sv->layout, dh, stacked, pg), wrap = -1;
+            Grid g;
+            if (pb == 1 && pg == 1) continue;
+            grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, need, stacked, pg);
+            if (g.hidden_rows) continue;
+            /* bar heights from all of it down: each new wrap is a candidate */
+            for (int hb = bh; hb >= 2; hb--) {
+                Bar b1, b2;
+                int used = need;
+                bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
+                if (b1.wrap == wrap) continue;
+                wrap = b1.wrap;
+                if (!b1.values || b1.rows_shown < b1.rows) continue;
+                used += bar_rows_used(&b1);
+                if (two_bars) {
+                    bar_plan_p(&b2, from, storage_row(m, from), bx, by, bw, hb, pb);
+                    if (!b2.values || b2.rows_shown < b2.rows) continue;
+                    used += bar_rows_used(&b2);
+                }
+                /* a blank row between sections, at least */
+                if (used + n - 1 <= bh && used > best) best = used, bp = pb, gp = pg, bhb = hb;
+            }
         }
-        if (used + n - 1 > bh) continue; /* a blank row between sections, at least */
-        grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, p->need, sv->layout == LV_HEAD, pitch);
-        if (g.hidden_rows) continue;
-        spread(bh - used, n, gap);
-        y += gap[0];
-        if (two_bars) {
-            bar_plan_p(&p->src, from, storage_row(m, from), bx, y, bw,
-                       bar_rows_used(&p->src), pitch);
-            y += bar_rows_used(&p->src) + gap[1];
-        }
-        bar_plan_p(&p->bar, t, storage_row(m, t), bx, y, bw, bar_rows_used(&p->bar), pitch);
-        y += bar_rows_used(&p->bar) + gap[n - 2];
-        p->gy = y;
-        p->pitch = pitch;
-        return 1;
+    if (!best) return 0;
+    spread(bh - best, n, gap);
+    y += gap[0];
+    if (two_bars) {
+        bar_plan_p(&p->src, from, storage_row(m, from), bx, y, bw, bhb, bp);
+        y += bar_rows_used(&p->src) + gap[1];
     }
-    return 0;
+    bar_plan_p(&p->bar, t, storage_row(m, t), bx, y, bw, bhb, bp);
+    p->bar.h = bar_rows_used(&p->bar);
+    y += p->bar.h + gap[n - 2];
+    p->gy = y;
+    p->gpitch = gp;
+    p->need = grid_need_p(t, sv->layout, dh, stacked, gp);
+    return 1;
 }
 
 /* Plans body_step on a frame with no rows to spare (80x24): the grid at the
@@ -1379,7 +1394,7 @@ static void step_plan_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw,
     int stacked = sv->layout == LV_HEAD;
     int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG, candy_h, yy = by;
 
-    p->pitch = 1;
+    p->gpitch = 1;
     if (two_bars) candy_min = 6;
     need = grid_need(t, sv->layout, dh, stacked);
     /* heads first stays heads first: short of room the candy bar gives a
@@ -1475,13 +1490,13 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
             snprintf(title + k, sizeof title - k, " %d of %d", (cur ? cur[0] : 0) + 1,
                      m->cfg.batch);
         }
-        grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked, p.pitch);
+        grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked, p.gpitch);
         grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
             Grid a;
             char ta[160];
             const Tensor *ts = m->t[MT_Q_SPLIT];
-            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0, p.pitch);
+            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0, p.gpitch);
             grid_scroll(&a, NULL);
             tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
             snprintf(ta, sizeof ta, "regrouping by head...");
