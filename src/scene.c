@@ -962,7 +962,7 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
 {
     int bx = p->x + (slot % p->per_row) * (p->blockw + 2);
     int by = p->y + (slot / p->per_row) * (1 + p->rows_shown * p->pitch);
-    int vl = p->pitch > 2 ? 1 : 0; /* the line of a tall cell with the value */
+    int vl = (p->pitch - 1) / 2; /* the line of a tall cell with the value */
     float *a = malloc((size_t)p->S * sizeof *a);
     if (!a) return;
     if (title)
@@ -991,6 +991,7 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
                 int len;
                 canvas_fill(x->c, px, py, cw, p->pitch, masked ? ' ' : heat_glyph[heat_level(v)],
                             st);
+                if (cw < 6 && !masked) goto hit; /* too narrow for " 0.25 ": shade only */
                 if (masked)
                     snprintf(buf, sizeof buf, "\xc3\x97");
                 else
@@ -1008,6 +1009,7 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             } else {
                 canvas_fill(x->c, px, py, cw, 1, heat_glyph[heat_level(v)], st);
             }
+        hit:
             for (int ln = 0; hit_kind && ln < p->pitch; ln++)
                 hit_test(x, px, py + ln, p->hw, hit_kind, idx, -1);
         }
@@ -1527,6 +1529,88 @@ static double mean_row_max(const HeatSrc *src, int b)
     return n ? total / (double)n : 0;
 }
 
+/* attn's storage as a candy bar, coloured by head, the cursor's cell lit. */
+static void softmax_bar(Ctx *x, Bar *bar)
+{
+    const Tensor *t = x->m->t[MT_ATTN];
+    const int *cur = x->s.inspect ? x->s.cur : NULL;
+    HeadMap hm = headmap_of(t, 1, 0);
+    char title[200];
+    bar_scroll(bar, cur ? (long)tensor_offset_of(t, cur) : -1);
+    snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer", t->st->id,
+             bar->n, bar->n * (long)sizeof(float));
+    bar_draw(x, bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
+}
+
+/* The softmax step on a tall frame: the candy bar (not on SV_NO_SCALE) at
+ * bar.y, the heatmaps' title at hy, hh rows of heatmaps with cells ph rows
+ * tall under it; the rows left spread between.  bar.wrap 0: no bar. */
+typedef struct SoftPlan {
+    Bar bar;
+    int hy, hh, ph;
+    int stack; /* SV_NO_SCALE: "without" under "with", each the full width */
+} SoftPlan;
+
+#define HEAT_PITCH_MAX 5 /* a 10 x 5 cell is about square on a terminal */
+
+static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh,
+                             int noscale)
+{
+    const Mha *m = x->m;
+    const Tensor *t = m->t[MT_ATTN];
+    int H = t->shape[1], S = t->shape[2], single = x->s.show_single && !noscale;
+    int want = noscale ? H : H + single, note_rows = single ? 2 : noscale ? 1 : 0;
+    int n = noscale ? 2 : 3, best = 0, bp = 0, hp = 0, bhb = 0, hh = 0, gap[3], stack = 0;
+    if (x->h <= SCENE_MIN_H) return 0;
+    for (int ph = HEAT_PITCH_MAX; ph >= 1; ph--) {
+        Heat p;
+        int heat_h, wrap = -1;
+        if (noscale) {
+            /* side by side, or stacked when that gives cells wide enough for values */
+            for (int st = 1; st >= 0; st--) {
+                int score;
+                heat_plan_p(&p, want, S, 0, 0, 0, st ? bw : (bw - 2) / 2, bh, ph);
+                if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+                if (ph > 2 && ph > p.hw / 2) continue;
+                heat_h = (1 + heat_rows_used(&p)) * (st ? 2 : 1) + note_rows;
+                score = heat_h + (p.hw >= (ph > 1 ? 7 : 6) ? 1000 : 0);
+                if (ph > 1 && heat_h + n - 1 <= bh && score > best)
+                    best = score, hp = ph, hh = heat_rows_used(&p), stack = st, bhb = heat_h;
+            }
+            continue;
+        }
+        heat_plan_p(&p, want, S, 0, 0, 0, bw, bh, ph);
+        if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+        if (ph > 2 && ph > p.hw / 2) continue; /* cells about square, no taller */
+        heat_h = 1 + heat_rows_used(&p) + note_rows;
+        for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
+            for (int hb = bh; hb >= 2; hb--) {
+                Bar b1;
+                int used;
+                bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
+                if (b1.wrap == wrap) continue;
+                wrap = b1.wrap;
+                if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
+                used = heat_h + bar_rows_used(&b1);
+                if (used + n - 1 <= bh && used > best)
+                    best = used, hp = ph, bp = pb, bhb = hb, hh = heat_rows_used(&p);
+            }
+    }
+    if (!best) return 0;
+    memset(sp, 0, sizeof *sp);
+    if (noscale) best = bhb; /* the rows, without the score's bonus */
+    sp->stack = stack;
+    spread(bh - best, n, gap);
+    sp->hy = by + gap[0];
+    if (!noscale) {
+        bar_plan_p(&sp->bar, t, storage_row(m, t), bx, by + gap[0], bw, bhb, bp);
+        sp->hy += bar_rows_used(&sp->bar) + gap[1];
+    }
+    sp->hh = hh;
+    sp->ph = hp;
+    return 1;
+}
+
 /* Step 5 (and SV_NO_SCALE): heatmaps, rows summing to 1, under the candy bar
  * of attn's storage when there is room. */
 static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
@@ -1540,34 +1624,54 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     HeatSrc big = {m->t[MT_ATTN_SINGLE], m->cfg.causal};
     HeatSrc raw = {m->t[MT_ATTN_NOSCALE], m->cfg.causal};
     Heat p;
-    int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0;
+    SoftPlan sp;
+    int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0, hh, ph = 1;
     char title[200], d[64];
-    /* how many rows the heatmaps want; the candy bar gets what is left */
-    heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
-    heat_h = 1 + heat_rows_used(&p) + note_rows;
-    /* inspecting: the storage row of the cursor is always shown, heatmaps give way */
-    if (!noscale && (bh - heat_h - 1 >= 3 || cur)) {
-        Bar bar;
-        HeadMap hm = headmap_of(t, 1, 0);
-        int avail = bh - heat_h - 1;
-        if (avail < 2) avail = 2;
-        bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
-        bar_scroll(&bar, cur ? (long)tensor_offset_of(t, cur) : -1);
-        snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer", t->st->id,
-                 bar.n, bar.n * (long)sizeof(float));
-        bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
-        hy += bar_rows_used(&bar) + (avail >= 3);
+    memset(&sp, 0, sizeof sp);
+    if (softmax_plan_tall(x, &sp, bx, by, bw, bh, noscale)) {
+        hy = sp.hy, hh = sp.hh, ph = sp.ph;
+        if (sp.bar.wrap) softmax_bar(x, &sp.bar);
+    } else {
+        /* how many rows the heatmaps want; the candy bar gets what is left */
+        heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
+        heat_h = 1 + heat_rows_used(&p) + note_rows;
+        /* inspecting: the storage row of the cursor is always shown, heatmaps give way */
+        if (!noscale && (bh - heat_h - 1 >= 3 || cur)) {
+            Bar bar;
+            int avail = bh - heat_h - 1;
+            if (avail < 2) avail = 2;
+            bar_plan(&bar, t, storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
+            softmax_bar(x, &bar);
+            hy += bar_rows_used(&bar) + (avail >= 3);
+        }
+        hh = by + bh - hy - 1 - note_rows;
     }
     tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
-    if (noscale) {
+    if (noscale && sp.stack) {
+        /* tall frame: "without" under "with", both the full width */
+        Heat q;
+        int qy;
+        text_fit(x->c, bx, hy, bw, "with / sqrt(dh): attn", ST_BOLD);
+        heat_plan_p(&p, H, S, b, bx, hy + 1, bw, hh, ph);
+        heat_scroll(&p, cur, p.heads_shown);
+        heat_set(x, &p, &attn, H, NULL, cur, 1);
+        qy = hy + 1 + heat_rows_used(&p);
+        text_fit(x->c, bx, qy, bw, "without / sqrt(dh)", ST_BAD);
+        heat_plan_p(&q, H, S, b, bx, qy + 1, bw, hh, ph);
+        q.s0 = p.s0, q.k0 = p.k0, q.h0 = p.h0; /* the same rows, one under the other */
+        heat_set(x, &q, &raw, H, NULL, NULL, 0);
+        fitf(x->c, bx, qy + 1 + heat_rows_used(&q), bw, ST_NORMAL,
+             "largest weight in a row, on average: %.2f with the scale, %.2f without",
+             mean_row_max(&attn, b), mean_row_max(&raw, b));
+    } else if (noscale) {
         int half = (bw - 2) / 2;
         Heat q;
         text_fit(x->c, bx, hy, half, "with / sqrt(dh): attn", ST_BOLD);
         text_fit(x->c, bx + half + 2, hy, half, "without / sqrt(dh)", ST_BAD);
-        heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_plan_p(&p, H, S, b, bx, hy + 1, half, hh, ph);
         heat_scroll(&p, cur, p.heads_shown);
         heat_set(x, &p, &attn, H, NULL, cur, 1);
-        heat_plan(&q, H, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+        heat_plan_p(&q, H, S, b, bx + half + 2, hy + 1, half, hh, ph);
         q.s0 = p.s0, q.k0 = p.k0, q.h0 = p.h0; /* the same rows, side by side */
         heat_set(x, &q, &raw, H, NULL, NULL, 0);
         fitf(x->c, bx, hy + 1 + heat_rows_used(&p), bw, ST_NORMAL,
@@ -1577,15 +1681,15 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
         snprintf(title, sizeof title, "attn %s: one heatmap per head, each row sums to 1%s", d,
                  m->cfg.causal ? ", \xc3\x97 = masked" : "");
         text_fit(x->c, bx, hy, bw, title, ST_BOLD);
-        heat_plan(&p, H + single, S, b, bx, hy + 1, bw, by + bh - hy - 1 - note_rows);
+        heat_plan_p(&p, H + single, S, b, bx, hy + 1, bw, hh, ph);
         if (single && p.heads_shown < 2) {
             /* no room for both in one plan: per-head maps left, the big head right */
             int half = (bw - 2) / 2;
             Heat q;
-            heat_plan(&p, H, S, b, bx, hy + 1, half, by + bh - hy - 1 - note_rows);
+            heat_plan_p(&p, H, S, b, bx, hy + 1, half, hh, ph);
             heat_scroll(&p, cur, p.heads_shown);
             heat_set(x, &p, &attn, H, NULL, cur, 1);
-            heat_plan(&q, 1, S, b, bx + half + 2, hy + 1, half, by + bh - hy - 1 - note_rows);
+            heat_plan_p(&q, 1, S, b, bx + half + 2, hy + 1, half, hh, ph);
             q.s0 = p.s0, q.k0 = p.k0;
             heat_block(x, &q, 0, &big, 0, "one big head", NULL, 0);
         } else {
