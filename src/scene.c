@@ -662,12 +662,6 @@ static void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int
     g->hidden_rows = g->windowed ? g->groups * (g->R - g->tok_rows) : VR - g->rows_shown;
 }
 
-static void grid_plan(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w,
-                      int h, int stacked)
-{
-    grid_plan_p(g, t, layout, dh, b, x, y, w, h, stacked, 1);
-}
-
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
  * decimals every shown value fits in. */
 static void grid_scroll(Grid *g, const int *cur)
@@ -1707,6 +1701,41 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     }
 }
 
+/* SV_WRONG_VIEW on a tall frame: Q's storage as a candy bar, the two grids
+ * (heads stacked) at *gy with cells *gp rows tall, the rows left spread.
+ * Returns 0 when nothing taller than the compact plan fits. */
+static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw,
+                           int bh)
+{
+    const Mha *m = x->m;
+    const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG];
+    int best = 0, bp = 0, bhb = 0, gap[3], half = (bw - 2) / 2;
+    if (x->h <= SCENE_MIN_H) return 0;
+    for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
+        for (int pg = PITCH_MAX; pg >= 1; pg--) {
+            int need = grid_need_p(wrong, LV_HEAD, 0, 1, pg), wrap = -1;
+            Grid g;
+            if (pb == 1 && pg == 1) continue;
+            grid_plan_p(&g, wrong, LV_HEAD, 0, 0, bx, by, half, need, 1, pg);
+            if (g.hidden_rows) continue;
+            for (int hb = bh; hb >= 2; hb--) {
+                Bar b1;
+                int used;
+                bar_plan_p(&b1, q, storage_row(m, q), bx, by, bw, hb, pb);
+                if (b1.wrap == wrap) continue;
+                wrap = b1.wrap;
+                if (!b1.values || b1.rows_shown < b1.rows) continue;
+                used = need + bar_rows_used(&b1);
+                if (used + 2 <= bh && used > best) best = used, bp = pb, *gp = pg, bhb = hb;
+            }
+        }
+    if (!best) return 0;
+    spread(bh - best, 3, gap);
+    bar_plan_p(bar, q, storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
+    *gy = by + gap[0] + bar_rows_used(bar) + gap[1];
+    return 1;
+}
+
 /* The bug next to the fix: which token's numbers each head gets. */
 static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
 {
@@ -1715,29 +1744,34 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     const int *cur = x->s.inspect ? x->s.cur : NULL;
     HeadMap hm = headmap_of(m->t[MT_Q_SPLIT], 2, 0); /* each float's true head */
     int half = (bw - 2) / 2, need = grid_need(wrong, LV_HEAD, 0, 1);
-    int candy_h, stacked = 1;
+    int candy_h, stacked = 1, gy, gp = 1;
     Bar bar;
     Grid gw, gr;
     char title[160];
-    if (need + 3 > bh) {
-        stacked = 0;
-        need = grid_need(wrong, LV_HEAD, 0, 0);
+    if (wrong_plan_tall(x, &bar, &gy, &gp, bx, by, bw, bh)) {
+        need = grid_need_p(wrong, LV_HEAD, 0, 1, gp);
+    } else {
+        if (need + 3 > bh) {
+            stacked = 0;
+            need = grid_need(wrong, LV_HEAD, 0, 0);
+        }
+        if (need > bh - 3) need = bh - 3;
+        candy_h = bh - need - 1;
+        if (candy_h < 3) candy_h = bh - need;
+        bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
+        gy = by + bh - need;
     }
-    if (need > bh - 3) need = bh - 3;
-    candy_h = bh - need - 1;
-    if (candy_h < 3) candy_h = bh - need;
-    bar_plan(&bar, q, storage_row(m, q), bx, by, bw, candy_h);
     bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);
     snprintf(title, sizeof title, "storage S%d of Q: the one buffer both views read", q->st->id);
     bar_draw(x, &bar, title, &hm, cur ? (long)tensor_offset_of(wrong, cur) : -1, -1, -1);
-    grid_plan(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, by + bh - need, half, need, stacked);
+    grid_plan_p(&gw, wrong, LV_HEAD, 0, cur ? cur[0] : 0, bx, gy, half, need, stacked, gp);
     grid_scroll(&gw, cur);
     gw.src_labels = 1;
     gw.d_model = m->cfg.d_model;
     gw.seq = m->cfg.seq;
     grid_draw(x, &gw, "bug: Q_wrong = Q.view(B, H, S, dh)", &hm, cur);
-    grid_plan(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, by + bh - need, half, need,
-              stacked);
+    grid_plan_p(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, gy, half, need, stacked,
+                gp);
     grid_scroll(&gr, cur); /* the same rows as the bug beside it */
     gr.src_labels = 1;
     gr.d_model = m->cfg.d_model;
