@@ -77,6 +77,7 @@ typedef struct Ctx {
     const Mha *m;
     SceneState s;
     int x0, y0, w, h;
+    int tg;      /* tall frames: blank rows under the title and over the code line */
     int hx, hy;  /* point to hit-test; -1: none */
     int hit;     /* 0 none, 1 a logical cell, 2 a storage cell */
     int hidx[4]; /* logical index hit */
@@ -438,10 +439,23 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
             fmt_num_dec(num, sizeof num, b->t->st->data[o], inner, b->dec);
             canvas_text(x->c, px + inner - (int)strlen(num), py + 1, num, st);
         }
-        if (b->pitch > 2 && head >= 0) {
-            snprintf(num, sizeof num, "h%d", head);
-            if ((int)strlen(num) <= inner)
-                canvas_text(x->c, px + inner - (int)strlen(num), py + 2, num, st);
+        {
+            /* the rows under it: the head (when coloured), then the logical index */
+            int line = 2, idx[TENSOR_MAXDIM];
+            if (b->pitch > line && head >= 0) {
+                snprintf(num, sizeof num, "h%d", head);
+                if ((int)strlen(num) <= inner)
+                    canvas_text(x->c, px + inner - (int)strlen(num), py + line, num, st);
+                line++;
+            }
+            if (b->pitch > line && offset_index(b->t, o, idx)) {
+                size_t k = 0;
+                for (int i = b->t->shape[0] == 1; i < b->t->ndim && k < sizeof num; i++)
+                    k += (size_t)snprintf(num + k, sizeof num - k, "%s%d",
+                                          k ? "," : "", idx[i]);
+                if (k < sizeof num && (int)k <= inner)
+                    canvas_text(x->c, px + inner - (int)k, py + line, num, st);
+            }
         }
         return;
     }
@@ -1057,7 +1071,7 @@ static void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const Hea
 static void draw_program(Ctx *x, int line, const char *span)
 {
     for (int i = 0; i < PROGRAM_LINES; i++) {
-        int py = x->y0 + 1 + i, px = x->x0;
+        int py = x->y0 + 1 + x->tg + i, px = x->x0;
         const char *l = program[i];
         canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
         canvas_text(x->c, px + 5, py, l, ST_CODE);
@@ -1074,7 +1088,7 @@ static void draw_program(Ctx *x, int line, const char *span)
  * "->", two ASCII cells, so it reads the same in the ASCII backend. */
 static void draw_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
 {
-    int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1;
+    int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1 + x->tg;
     int pw = x->x0 + x->w - RIGHT_MARGIN - px;
     char a[128], b[128];
     if (pw < 10) return;
@@ -1323,6 +1337,7 @@ static void spread(int spare, int n, int *gap)
 typedef struct StepPlan {
     Bar src, bar;
     int gy, need, gpitch;
+    int spare, ngaps; /* tall: the blank rows spread over ngaps gaps */
 } StepPlan;
 
 /* Plans body_step on a tall frame: the tallest cells (bar and grid pitches)
@@ -1365,6 +1380,7 @@ static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int
         }
     if (!best) return 0;
     spread(bh - best, n, gap);
+    p->spare = bh - best, p->ngaps = n;
     y += gap[0];
     if (two_bars) {
         bar_plan_p(&p->src, from, storage_row(m, from), bx, y, bw, bhb, bp);
@@ -1543,6 +1559,7 @@ typedef struct SoftPlan {
     Bar bar;
     int hy, hh, ph;
     int stack; /* SV_NO_SCALE: "without" under "with", each the full width */
+    int spare, ngaps;
 } SoftPlan;
 
 #define HEAT_PITCH_MAX 5 /* a 10 x 5 cell is about square on a terminal */
@@ -1594,6 +1611,7 @@ static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw,
     memset(sp, 0, sizeof *sp);
     if (noscale) best = bhb; /* the rows, without the score's bonus */
     sp->stack = stack;
+    sp->spare = bh - best, sp->ngaps = n;
     spread(bh - best, n, gap);
     sp->hy = by + gap[0];
     if (!noscale) {
@@ -1705,7 +1723,7 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
  * (heads stacked) at *gy with cells *gp rows tall, the rows left spread.
  * Returns 0 when nothing taller than the compact plan fits. */
 static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw,
-                           int bh)
+                           int bh, int *spare)
 {
     const Mha *m = x->m;
     const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG];
@@ -1730,6 +1748,7 @@ static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int
             }
         }
     if (!best) return 0;
+    *spare = bh - best;
     spread(bh - best, 3, gap);
     bar_plan_p(bar, q, storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
     *gy = by + gap[0] + bar_rows_used(bar) + gap[1];
@@ -1744,11 +1763,11 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     const int *cur = x->s.inspect ? x->s.cur : NULL;
     HeadMap hm = headmap_of(m->t[MT_Q_SPLIT], 2, 0); /* each float's true head */
     int half = (bw - 2) / 2, need = grid_need(wrong, LV_HEAD, 0, 1);
-    int candy_h, stacked = 1, gy, gp = 1;
+    int candy_h, stacked = 1, gy, gp = 1, spare;
     Bar bar;
     Grid gw, gr;
     char title[160];
-    if (wrong_plan_tall(x, &bar, &gy, &gp, bx, by, bw, bh)) {
+    if (wrong_plan_tall(x, &bar, &gy, &gp, bx, by, bw, bh, &spare)) {
         need = grid_need_p(wrong, LV_HEAD, 0, 1, gp);
     } else {
         if (need + 3 > bh) {
@@ -1777,6 +1796,30 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     gr.d_model = m->cfg.d_model;
     gr.seq = m->cfg.seq;
     grid_draw(x, &gr, "right: Q_heads (view, transpose)", &hm, NULL);
+}
+
+/* The rows a tall plan of the body leaves blank, and over how many gaps
+ * (0: the compact plan, nothing to spare). */
+static int body_spare(const Ctx *x, int bx, int by, int bw, int bh, int *ngaps)
+{
+    *ngaps = 1;
+    if (x->s.view == SV_WRONG_VIEW) {
+        Bar bar;
+        int gy, gp, spare;
+        *ngaps = 3;
+        return wrong_plan_tall(x, &bar, &gy, &gp, bx, by, bw, bh, &spare) ? spare : 0;
+    }
+    if (x->s.view == SV_NO_SCALE || x->s.step == MS_SOFTMAX) {
+        SoftPlan sp;
+        if (!softmax_plan_tall(x, &sp, bx, by, bw, bh, x->s.view == SV_NO_SCALE)) return 0;
+        *ngaps = sp.ngaps;
+        return sp.spare;
+    } else {
+        StepPlan p;
+        if (!step_plan_tall(x, &p, bx, by, bw, bh)) return 0;
+        *ngaps = p.ngaps;
+        return p.spare;
+    }
 }
 
 static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
@@ -1816,6 +1859,18 @@ static void draw_all(Ctx *x)
     const Tensor *before = ms->n_inputs > 0 ? m->t[ms->inputs[0]] : NULL;
     const Tensor *after = m->t[ms->output];
 
+    /* the rows the body gets; on a tall frame the top block takes its share
+     * of the rows to spare: a blank row or two under the title and over the
+     * code line */
+    if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
+    if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
+    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
+    if (x->h > SCENE_MIN_H && bh >= 3) {
+        int n, spare = body_spare(x, bx, by, bw, bh, &n);
+        x->tg = spare / (n + 2) < 2 ? spare / (n + 2) : 2;
+        by += 2 * x->tg, bh -= 2 * x->tg;
+    }
+
     /* title, program, panel, code line */
     if (s->view == SV_WRONG_VIEW) {
         draw_title(x, "failure mode: Q.view(B, H, S, dh) without the transpose");
@@ -1833,7 +1888,7 @@ static void draw_all(Ctx *x)
     draw_panel(x, before, after,
                s->view == SV_STEP && step == MS_HEADS && s->anim >= 0 && s->anim < 1);
     {
-        int cy = x->y0 + TOP_ROWS - 1, used;
+        int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
         const char *code =
             s->view == SV_WRONG_VIEW ? "Q_wrong = Q.view(B, H, S, dh)  # the bug" : ms->code;
         canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
@@ -1855,9 +1910,6 @@ static void draw_all(Ctx *x)
     }
 
     /* bottom: narrative (the inspect line first) and status */
-    if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
-    if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
-    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (narr_rows) {
         int ny = x->y0 + x->h - status_rows - narr_rows;
         if (s->inspect) {
