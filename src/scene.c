@@ -1606,6 +1606,13 @@ static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw,
                 if (used + n - 1 <= bh && used > best)
                     best = used, hp = ph, bp = pb, bhb = hb, hh = heat_rows_used(&p);
             }
+        if (!best && ph > 1 && bh - heat_h - (n - 1) >= 2) {
+            /* storage too big to show whole: a few rows of it, as on 80x24 */
+            Bar b1;
+            int hb = bh - heat_h - (n - 1) < 7 ? bh - heat_h - (n - 1) : 7;
+            bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, 1);
+            if (b1.wrap) best = heat_h + hb, hp = ph, bp = 1, bhb = hb, hh = heat_rows_used(&p);
+        }
     }
     if (!best) return 0;
     memset(sp, 0, sizeof *sp);
@@ -1860,14 +1867,14 @@ static void draw_all(Ctx *x)
     const Tensor *after = m->t[ms->output];
 
     /* the rows the body gets; on a tall frame the top block takes its share
-     * of the rows to spare: a blank row or two under the title and over the
-     * code line */
+     * of the rows to spare: blank rows under the title and over the code
+     * line, as many as between the body's sections */
     if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
     if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
     bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (x->h > SCENE_MIN_H && bh >= 3) {
         int n, spare = body_spare(x, bx, by, bw, bh, &n);
-        x->tg = spare / (n + 2) < 2 ? spare / (n + 2) : 2;
+        x->tg = spare / (n + 2);
         by += 2 * x->tg, bh -= 2 * x->tg;
     }
 
