@@ -283,6 +283,10 @@ typedef struct Bar {
     /* Rows per storage row (1: "off value" on one line; 2: offset above
      * value; 3: and the cell's head below, "h1"), chosen on tall frames. */
     int pitch;
+    /* A click on a cell selects the element of this tensor stored there (a
+     * logical hit) instead of the storage offset of the inspected tensor:
+     * step 8's source bar, whose storage is not the inspected one's. */
+    const Tensor *hit_t;
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -451,8 +455,7 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
             if (b->pitch > line && offset_index(b->t, o, idx)) {
                 size_t k = 0;
                 for (int i = b->t->shape[0] == 1; i < b->t->ndim && k < sizeof num; i++)
-                    k += (size_t)snprintf(num + k, sizeof num - k, "%s%d",
-                                          k ? "," : "", idx[i]);
+                    k += (size_t)snprintf(num + k, sizeof num - k, "%s%d", k ? "," : "", idx[i]);
                 if (k < sizeof num && (int)k <= inner)
                     canvas_text(x->c, px + inner - (int)k, py + line, num, st);
             }
@@ -524,10 +527,14 @@ static void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm,
         if (b->tagt && !empty)
             bar_tag(x, b, o, px, py, st, filled, lit);
         else
-            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty,
-                     st == ST_NORMAL ? -1 : head);
-        for (int k = 0; k < b->pitch; k++)
-            hit_test(x, px, py + k, b->cw - 1, 2, NULL, o);
+            bar_cell(x, b, o, px, py, o == lit ? ST_LIT : st, empty, st == ST_NORMAL ? -1 : head);
+        for (int k = 0; k < b->pitch; k++) {
+            int idx[TENSOR_MAXDIM];
+            if (!b->hit_t)
+                hit_test(x, px, py + k, b->cw - 1, 2, NULL, o);
+            else if (offset_index(b->hit_t, o, idx))
+                hit_test(x, px, py + k, b->cw - 1, 1, idx, o);
+        }
     }
     if (b->tagt && lit >= first && lit < end && !(filled >= 0 && lit >= filled)) {
         int px, py; /* over the tags: the lit cell, with its offset */
@@ -576,6 +583,7 @@ typedef struct Grid {
      * every head would not fit; then `windowed`, the same tokens for each). */
     int tok_rows, t0, windowed;
     int pitch; /* rows per visual row: 1, or 2 with each value's storage offset under it */
+    int nohit; /* a picture to compare with, not the inspected tensor: clicks pass through */
 } Grid;
 
 /* The head block and row of visual row vr (stacked), or (0, vr). */
@@ -843,7 +851,7 @@ static void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *h
             st = cell_style(g, hm, idx);
             if (cur && !memcmp(cur, idx, (size_t)g->t->ndim * sizeof *idx)) st = ST_CURSOR;
             grid_cell(x, g, px, py, g->vw, idx, st);
-            for (int k = 0; k < g->pitch; k++)
+            for (int k = 0; k < g->pitch && !g->nohit; k++)
                 hit_test(x, px, py + k, g->vw - 1, 1, idx, (long)tensor_offset_of(g->t, idx));
         }
 }
@@ -1019,7 +1027,7 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             }
         hit:
             for (int ln = 0; hit_kind && ln < p->pitch; ln++)
-                hit_test(x, px, py + ln, p->hw, hit_kind, idx, -1);
+                hit_test(x, px, py + ln, cw, hit_kind, idx, -1); /* what is drawn */
         }
         fmt_num(buf, sizeof buf, sum, 4);
         text_fit(x->c, bx + p->blockw - 4, py + vl, 4, buf, ST_GOOD);
@@ -1458,6 +1466,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
         long n = (long)t->st->n, filled = -1;
         double ph = anim ? x->s.anim * (double)n : -1;
         Bar *src = &p.src, *bar = &p.bar;
+        src->hit_t = from; /* same shape as t: its index selects t's element */
         bar_scroll(src, cur ? (long)tensor_offset_of(from, cur) : -1);
         snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
                  src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
@@ -1573,45 +1582,49 @@ static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw,
     int want = noscale ? H : H + single, note_rows = single ? 2 : noscale ? 1 : 0;
     int n = noscale ? 2 : 3, best = 0, bp = 0, hp = 0, bhb = 0, hh = 0, gap[3], stack = 0;
     if (x->h <= SCENE_MIN_H) return 0;
-    for (int ph = HEAT_PITCH_MAX; ph >= 1; ph--) {
-        Heat p;
-        int heat_h, wrap = -1;
-        if (noscale) {
-            /* side by side, or stacked when that gives cells wide enough for values */
-            for (int st = 1; st >= 0; st--) {
-                int score;
-                heat_plan_p(&p, want, S, 0, 0, 0, st ? bw : (bw - 2) / 2, bh, ph);
-                if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
-                if (ph > 2 && ph > p.hw / 2) continue;
-                heat_h = (1 + heat_rows_used(&p)) * (st ? 2 : 1) + note_rows;
-                score = heat_h + (p.hw >= (ph > 1 ? 7 : 6) ? 1000 : 0);
-                if (ph > 1 && heat_h + n - 1 <= bh && score > best)
-                    best = score, hp = ph, hh = heat_rows_used(&p), stack = st, bhb = heat_h;
+    /* pass 0: the whole storage in the bar; pass 1 (nothing fitted): part of it */
+    for (int pass = 0; pass < 2 && !best; pass++) {
+        for (int ph = HEAT_PITCH_MAX; ph >= 1; ph--) {
+            Heat p;
+            int heat_h, wrap = -1;
+            if (noscale) {
+                if (pass) break;
+                /* side by side, or stacked when that gives cells wide enough for values */
+                for (int st = 1; st >= 0; st--) {
+                    int score;
+                    heat_plan_p(&p, want, S, 0, 0, 0, st ? bw : (bw - 2) / 2, bh, ph);
+                    if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+                    if (ph > 2 && ph > p.hw / 2) continue;
+                    heat_h = (1 + heat_rows_used(&p)) * (st ? 2 : 1) + note_rows;
+                    score = heat_h + (p.hw >= (ph > 1 ? 7 : 6) ? 1000 : 0);
+                    if (ph > 1 && heat_h + n - 1 <= bh && score > best)
+                        best = score, hp = ph, hh = heat_rows_used(&p), stack = st, bhb = heat_h;
+                }
+                continue;
             }
-            continue;
-        }
-        heat_plan_p(&p, want, S, 0, 0, 0, bw, bh, ph);
-        if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
-        if (ph > 2 && ph > p.hw / 2) continue; /* cells about square, no taller */
-        heat_h = 1 + heat_rows_used(&p) + note_rows;
-        for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
-            for (int hb = bh; hb >= 2; hb--) {
+            heat_plan_p(&p, want, S, 0, 0, 0, bw, bh, ph);
+            if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+            if (ph > 2 && ph > p.hw / 2) continue; /* cells about square, no taller */
+            heat_h = 1 + heat_rows_used(&p) + note_rows;
+            for (int pb = BAR_PITCH_MAX; pb >= 1 && !pass; pb--)
+                for (int hb = bh; hb >= 2; hb--) {
+                    Bar b1;
+                    int used;
+                    bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
+                    if (b1.wrap == wrap) continue;
+                    wrap = b1.wrap;
+                    if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
+                    used = heat_h + bar_rows_used(&b1);
+                    if (used + n - 1 <= bh && used > best)
+                        best = used, hp = ph, bp = pb, bhb = hb, hh = heat_rows_used(&p);
+                }
+            if (pass && !best && ph > 1 && bh - heat_h - (n - 1) >= 2) {
+                /* storage too big to show whole: a few rows of it, as on 80x24 */
                 Bar b1;
-                int used;
-                bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
-                if (b1.wrap == wrap) continue;
-                wrap = b1.wrap;
-                if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
-                used = heat_h + bar_rows_used(&b1);
-                if (used + n - 1 <= bh && used > best)
-                    best = used, hp = ph, bp = pb, bhb = hb, hh = heat_rows_used(&p);
+                int hb = bh - heat_h - (n - 1) < 7 ? bh - heat_h - (n - 1) : 7;
+                bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, 1);
+                if (b1.wrap) best = heat_h + hb, hp = ph, bp = 1, bhb = hb, hh = heat_rows_used(&p);
             }
-        if (!best && ph > 1 && bh - heat_h - (n - 1) >= 2) {
-            /* storage too big to show whole: a few rows of it, as on 80x24 */
-            Bar b1;
-            int hb = bh - heat_h - (n - 1) < 7 ? bh - heat_h - (n - 1) : 7;
-            bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, 1);
-            if (b1.wrap) best = heat_h + hb, hp = ph, bp = 1, bhb = hb, hh = heat_rows_used(&p);
         }
     }
     if (!best) return 0;
@@ -1729,8 +1742,8 @@ static void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
 /* SV_WRONG_VIEW on a tall frame: Q's storage as a candy bar, the two grids
  * (heads stacked) at *gy with cells *gp rows tall, the rows left spread.
  * Returns 0 when nothing taller than the compact plan fits. */
-static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw,
-                           int bh, int *spare)
+static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw, int bh,
+                           int *spare)
 {
     const Mha *m = x->m;
     const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG];
@@ -1802,6 +1815,7 @@ static void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     gr.src_labels = 1;
     gr.d_model = m->cfg.d_model;
     gr.seq = m->cfg.seq;
+    gr.nohit = 1; /* the cursor indexes Q_wrong */
     grid_draw(x, &gr, "right: Q_heads (view, transpose)", &hm, NULL);
 }
 
@@ -1871,7 +1885,12 @@ static void draw_all(Ctx *x)
      * line, as many as between the body's sections */
     if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
     if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
-    bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
+    if (s->narrative && x->h >= 30)
+        /* a blank row above the narrative, where the offset arithmetic goes:
+         * the body keeps its place when inspect turns on (a click does) */
+        bh = x->h - TOP_ROWS - 5 - status_rows;
+    else
+        bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (x->h > SCENE_MIN_H && bh >= 3) {
         int n, spare = body_spare(x, bx, by, bw, bh, &n);
         x->tg = spare / (n + 2);

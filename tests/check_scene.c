@@ -1004,6 +1004,330 @@ START_TEST(test_narrative_toggle)
 }
 END_TEST
 
+/* ---- tall frames: bigger cells, the space spread ------------------------------ */
+
+/* A projector's sizes: the frame uses them, it does not stretch 80x24. */
+static const int tall_sizes[][2] = {{120, 40}, {200, 60}};
+#define MAX_HOLE 5 /* blank rows in a row, at most, between the title and the last text */
+
+static int row_blank(const Canvas *c, int y)
+{
+    for (int x = 0; x < c->w; x++)
+        if (canvas_at(c, x, y)->ch != ' ') return 0;
+    return 1;
+}
+
+/* The longest run of blank rows between the title and the frame's last text. */
+static int longest_hole(const Canvas *c)
+{
+    int last = c->h - 1, run = 0, best = 0;
+    while (last > 0 && row_blank(c, last))
+        last--;
+    for (int y = 1; y < last; y++) {
+        run = row_blank(c, y) ? run + 1 : 0;
+        if (run > best) best = run;
+    }
+    return best;
+}
+
+/* Every picture a tall frame can show: each step with inspect off and on,
+ * the single big head, and both failure views (inspect off and on). */
+#define TALL_VARIANTS (2 * MS_COUNT + 1 + 2 * 2)
+static SceneState tall_variant(int v)
+{
+    SceneState s = scene_state_default();
+    if (v < 2 * MS_COUNT) {
+        s.step = v / 2;
+        s.inspect = v % 2;
+    } else if (v == 2 * MS_COUNT) {
+        s.step = MS_SOFTMAX;
+        s.show_single = 1;
+    } else {
+        v -= 2 * MS_COUNT + 1;
+        s.step = MS_SOFTMAX;
+        s.view = v / 2 ? SV_NO_SCALE : SV_WRONG_VIEW;
+        s.inspect = v % 2;
+    }
+    s.cur[1] = 1, s.cur[2] = 1, s.cur[3] = 1; /* clamped where the tensor is smaller */
+    return s;
+}
+
+static Mha *run_cfg(int heads, int kv_heads, int causal)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.heads = heads, cfg.kv_heads = kv_heads, cfg.causal = causal;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    return m;
+}
+
+START_TEST(test_tall_frames_have_no_holes)
+{
+    const int cfgs[][3] = {{2, 2, 0}, {4, 2, 1}}; /* heads, kv_heads, causal */
+    for (size_t k = 0; k < 2; k++) {
+        Mha *m = run_cfg(cfgs[k][0], cfgs[k][1], cfgs[k][2]);
+        for (size_t z = 0; z < 2; z++)
+            for (int v = 0; v < TALL_VARIANTS; v++) {
+                SceneState s = tall_variant(v);
+                int w = tall_sizes[z][0], h = tall_sizes[z][1];
+                Canvas *c = draw(m, &s, w, h);
+                int hole = longest_hole(c);
+                ck_assert_msg(hole <= MAX_HOLE,
+                              "config %zu %dx%d step %d view %d inspect %d: %d blank rows", k, w, h,
+                              s.step, s.view, s.inspect, hole);
+                canvas_free(c);
+                check_unclipped(m, &s, w, h, 0);
+            }
+        mha_free(m);
+    }
+}
+END_TEST
+
+/* The hole check can fail: an 80x24 frame with a line of text far under it. */
+START_TEST(test_hole_check_can_fail)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    Canvas *c = canvas_new(80, 60);
+    s.step = MS_SPLIT;
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    ck_assert_int_le(longest_hole(c), MAX_HOLE);
+    canvas_text(c, 0, 59, "status", ST_NORMAL);
+    ck_assert_int_gt(longest_hole(c), MAX_HOLE);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* Rows of the frame holding a cell of style st, above row `below`. */
+static int style_rows(const Canvas *c, int st, int below)
+{
+    int n = 0;
+    for (int y = 0; y < below && y < c->h; y++)
+        for (int x = 0; x < c->w; x++)
+            if (canvas_at(c, x, y)->style == st) {
+                n++;
+                break;
+            }
+    return n;
+}
+
+/* Bigger cells: the cursor's cell, its storage cell and a heatmap cell are
+ * several rows tall on a tall frame and one row at 80x24; a tall candy bar
+ * cell has its offset above its value. */
+START_TEST(test_tall_frames_have_tall_cells)
+{
+    Mha *m = run_default();
+    const int steps[] = {MS_SPLIT, MS_HEADS, MS_SOFTMAX, MS_CONTIG};
+    for (size_t z = 0; z < 3; z++)
+        for (size_t i = 0; i < 4; i++) {
+            SceneState s = scene_state_default();
+            int w = z < 2 ? tall_sizes[z][0] : 80, h = z < 2 ? tall_sizes[z][1] : 24;
+            s.step = steps[i];
+            s.inspect = 1;
+            s.cur[1] = 1, s.cur[2] = 1, s.cur[3] = 1;
+            Canvas *c = draw(m, &s, w, h);
+            int iy = su_find_row(c, "offset = ", 0); /* the inspect line is ST_LIT too */
+            ck_assert_int_ge(iy, 0);
+            int cur_rows = style_rows(c, ST_CURSOR, iy), lit_rows = style_rows(c, ST_LIT, iy);
+            if (z < 2) {
+                /* step 8's two bars take the rows: its grid may stay compact */
+                ck_assert_msg(s.step == MS_CONTIG || cur_rows >= 2, "%dx%d step %d: cursor %d rows",
+                              w, h, s.step, cur_rows);
+                ck_assert_msg(s.step == MS_SOFTMAX || lit_rows >= 2, "%dx%d step %d: lit %d rows",
+                              w, h, s.step, lit_rows);
+            } else {
+                ck_assert_int_eq(cur_rows, 1);
+            }
+            if (s.step == MS_SOFTMAX) {
+                /* the heat cell under the cursor prints its weight */
+                char want[16], buf[1024];
+                int found = 0;
+                snprintf(want, sizeof want, "%.2f", tensor_get(m->t[MT_ATTN], s.cur));
+                for (int y = 0; y < iy; y++) {
+                    su_row(c, y, buf, sizeof buf);
+                    for (char *p = strstr(buf, want); p; p = strstr(p + 1, want))
+                        found |= canvas_at(c, (int)(p - buf), y)->style == ST_CURSOR;
+                }
+                ck_assert_msg(found, "%dx%d: no %s in the cursor's cell", w, h, want);
+            }
+            canvas_free(c);
+        }
+    /* step 0 at 120x40: the bar's first row is offsets 0.., the next their values */
+    {
+        char buf[1024], want[16];
+        Tok t[64];
+        Canvas *c = draw_step(m, MS_INPUT, 120, 40);
+        int y = su_find_row(c, "memory S", 0);
+        ck_assert_int_ge(y, 0);
+        int n = tokens(su_row(c, y + 1, buf, sizeof buf), t, 64);
+        ck_assert_int_ge(n, 4);
+        for (int i = 0; i < n; i++)
+            ck_assert_int_eq(atoi(t[i].text), i);
+        n = tokens(su_row(c, y + 2, buf, sizeof buf), t, 64);
+        for (int i = 0; i < n; i++) {
+            snprintf(want, sizeof want, "%.2f", m->t[MT_X]->st->data[i]);
+            ck_assert_str_eq(t[i].text, want);
+        }
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* Clicking any cell the cursor or the lit storage cell covers selects the
+ * cursor's element again (every row of a tall cell), at every tall size. */
+START_TEST(test_tall_click_hits_what_is_drawn)
+{
+    Mha *m = run_default();
+    for (size_t z = 0; z < 2; z++)
+        for (int v = 0; v < TALL_VARIANTS; v++) {
+            SceneState s = tall_variant(v);
+            int w = tall_sizes[z][0], h = tall_sizes[z][1], ti, clicks = 0;
+            if (!s.inspect) continue;
+            Canvas *c = draw(m, &s, w, h);
+            int iy = su_find_row(c, "offset = ", 0);
+            ck_assert_int_ge(iy, 0);
+            ti = scene_inspect_tensor(&s);
+            SceneState drawn = s;
+            scene_cursor_move(m, &drawn, 0, 0); /* clamped as drawn */
+            for (int y = 0; y < iy; y++)
+                for (int x = 0; x < w; x++) {
+                    int st = canvas_at(c, x, y)->style;
+                    SceneState t = s;
+                    if (st != ST_CURSOR && st != ST_LIT) continue;
+                    memset(t.cur, 0, sizeof t.cur);
+                    ck_assert_msg(scene_click(m, &t, w, h, x, y) == 1,
+                                  "%dx%d step %d view %d: no hit at %d,%d", w, h, s.step, s.view, x,
+                                  y);
+                    if (st == ST_CURSOR)
+                        ck_assert_msg(!memcmp(t.cur, drawn.cur, sizeof t.cur),
+                                      "%dx%d step %d view %d: cursor cell %d,%d selects another", w,
+                                      h, s.step, s.view, x, y);
+                    else
+                        ck_assert_msg(tensor_offset_of(m->t[ti], t.cur) ==
+                                          tensor_offset_of(m->t[ti], drawn.cur),
+                                      "%dx%d step %d: lit cell %d,%d is another offset", w, h,
+                                      s.step, x, y);
+                    clicks++;
+                }
+            ck_assert_msg(clicks >= 2, "%dx%d step %d view %d: nothing to click", w, h, s.step,
+                          s.view);
+            canvas_free(c);
+        }
+    mha_free(m);
+}
+END_TEST
+
+/* The other way round: wherever a click selects an element, the frame drawn
+ * for that element has its cursor or its storage cell there. */
+START_TEST(test_tall_click_then_draw_agree)
+{
+    Mha *m = run_default();
+    const int steps[] = {MS_INPUT, MS_SPLIT, MS_HEADS, MS_SOFTMAX, MS_CONTIG};
+    for (size_t i = 0; i < 5 + 2; i++) {
+        SceneState s = scene_state_default();
+        int w = 120, h = 40, hits = 0;
+        s.step = i < 5 ? steps[i] : MS_SOFTMAX;
+        if (i == 5) s.view = SV_WRONG_VIEW;
+        if (i == 6) s.view = SV_NO_SCALE;
+        for (int y = 1; y < h; y++)
+            for (int x = 0; x < w; x += 3) {
+                SceneState t = s;
+                if (!scene_click(m, &t, w, h, x, y)) continue;
+                t.inspect = 1;
+                Canvas *c = draw(m, &t, w, h);
+                int st = canvas_at(c, x, y)->style;
+                ck_assert_msg(st == ST_CURSOR || st == ST_LIT,
+                              "step %d view %d: click at %d,%d, cursor drawn elsewhere", s.step,
+                              s.view, x, y);
+                canvas_free(c);
+                hits++;
+            }
+        ck_assert_msg(hits > 10, "step %d view %d: %d hits", s.step, s.view, hits);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* Animations on a tall frame: step 2's colours sweep over cells that stay
+ * put, step 3 keeps every value on screen, step 8's counter climbs with a
+ * cell in flight. */
+START_TEST(test_tall_animations)
+{
+    Mha *m = run_default();
+    for (size_t z = 0; z < 2; z++) {
+        int w = tall_sizes[z][0], h = tall_sizes[z][1];
+        SceneState s = scene_state_default();
+        char a[1024], b[1024];
+        s.step = MS_SPLIT;
+        s.anim = 0.5;
+        Canvas *c = draw(m, &s, w, h);
+        s.anim = -1;
+        Canvas *d = draw(m, &s, w, h);
+        int y = su_find_row(c, "memory S", 0);
+        ck_assert_int_eq(y, su_find_row(d, "memory S", 0));
+        /* offsets and values in the same places */
+        for (int k = 1; k <= 2; k++)
+            ck_assert_str_eq(su_row(c, y + k, a, sizeof a), su_row(d, y + k, b, sizeof b));
+        /* the last offset's cell, wherever its row is */
+        char last[32];
+        snprintf(last, sizeof last, " %ld", (long)m->t[MT_Q_SPLIT]->st->n - 1);
+        int y1 = su_find_row(c, last, y + 1), x1 = y1 < 0 ? -1 : su_find_col(c, y1, last) + 1;
+        int x0 = su_find_col(c, y + 1, "0");
+        ck_assert_int_ge(x1, 0);
+        ck_assert_int_eq(canvas_at(c, x0, y + 1)->style, ST_HEAD0); /* swept */
+        ck_assert_int_eq(canvas_at(c, x1, y1)->style, ST_NORMAL);   /* not yet */
+        ck_assert_int_eq(canvas_at(d, x1, y1)->style, ST_HEAD(1));
+        canvas_free(c);
+        canvas_free(d);
+
+        s.step = MS_HEADS;
+        for (double ph = 0; ph < 1; ph += 0.25) {
+            int idx[4] = {0, m->cfg.heads - 1, m->cfg.seq - 1, m->d_head - 1};
+            char want[32];
+            s.anim = ph;
+            c = draw(m, &s, w, h);
+            snprintf(want, sizeof want, "%.2f", tensor_get(m->t[MT_Q_HEADS], idx));
+            ck_assert_msg(canvas_contains(c, want), "%dx%d phase %.2f: %s", w, h, ph, want);
+            canvas_free(c);
+            check_unclipped(m, &s, w, h, 1); /* its title says "regrouping by head..." */
+        }
+
+        s.step = MS_CONTIG;
+        s.anim = 0.45;
+        c = draw(m, &s, w, h);
+        su_row(c, 0, a, sizeof a);
+        char *p = strstr(a, "bytes copied: ");
+        ck_assert_ptr_nonnull(p);
+        long shown = strtol(p + strlen("bytes copied: "), NULL, 10);
+        ck_assert_int_gt(shown, 0);
+        ck_assert_int_lt(shown, (long)m->steps[MS_CONTIG].bytes_copied);
+        ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0); /* the cell in flight */
+        ck_assert(canvas_contains(c, "\xc2\xb7"));                     /* still empty cells */
+        canvas_free(c);
+        check_unclipped(m, &s, w, h, 0);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* Just above the minimum the layout may grow, never break: every variant
+ * from 80x24 to 81x25 and a few sizes between stays unclipped. */
+START_TEST(test_sizes_between)
+{
+    Mha *m = run_default();
+    const int sizes[][2] = {{80, 25}, {81, 26}, {90, 30}, {100, 34}, {160, 48}};
+    for (size_t z = 0; z < 5; z++)
+        for (int v = 0; v < TALL_VARIANTS; v++) {
+            SceneState s = tall_variant(v);
+            check_unclipped(m, &s, sizes[z][0], sizes[z][1], 0);
+        }
+    mha_free(m);
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
@@ -1035,6 +1359,13 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);
     tcase_add_test(tc, test_narrative_toggle);
+    tcase_add_test(tc, test_tall_frames_have_no_holes);
+    tcase_add_test(tc, test_hole_check_can_fail);
+    tcase_add_test(tc, test_tall_frames_have_tall_cells);
+    tcase_add_test(tc, test_tall_click_hits_what_is_drawn);
+    tcase_add_test(tc, test_tall_click_then_draw_agree);
+    tcase_add_test(tc, test_tall_animations);
+    tcase_add_test(tc, test_sizes_between);
     suite_add_tcase(s, tc);
     return s;
 }
