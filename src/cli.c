@@ -67,7 +67,8 @@ const char cli_config_help[] =
     "  --heads N      query heads H, must divide D (default 2)\n"
     "  --kv-heads N   key/value heads, must divide H (default H: MHA; 1: MQA)\n"
     "  --seed N       seed of the toy input and weights (default 1)\n"
-    "  --causal       mask future tokens before the softmax\n";
+    "  --causal       mask future tokens before the softmax\n"
+    "  (all the tensors of one run together must fit in 128 MB: the error says when not)\n";
 
 int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err, size_t errlen)
 {
