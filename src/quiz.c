@@ -487,6 +487,18 @@ static void fill_tuple_distractors(Build *b, const long long *ans, int n, char (
     }
 }
 
+/* Half the shape questions are multiple choice: the answer among three
+ * distractors built from it; the others take a typed shape. */
+static void maybe_shape_choices(QuizQuestion *q, QuizRng *r, Build *b)
+{
+    if (!quiz_rng_below(r, 2)) return;
+    char cand[48][QUIZ_CHOICE_MAX], ans[QUIZ_CHOICE_MAX];
+    int nc = 0;
+    fill_tuple_distractors(b, q->tuple, q->n_tuple, cand, &nc, 48);
+    fmt_ll(ans, sizeof ans, q->n_tuple, q->tuple);
+    make_choices(q, r, ans, cand, nc, 3);
+}
+
 static void finish_working(QuizQuestion *q, const Build *b)
 {
     cat(q->working, sizeof q->working, "The engine ran:\n");
@@ -554,13 +566,7 @@ static int gen_shape(Gen *g)
     code_lines(&b, q->prompt, sizeof q->prompt);
     cat(q->prompt, sizeof q->prompt, "What is the shape of %s after the last line?", var_of(target));
     set_tuple_shape(q, t);
-    if (quiz_rng_below(&g->r, 2)) {
-        char cand[48][QUIZ_CHOICE_MAX], ans[QUIZ_CHOICE_MAX];
-        int nc = 0;
-        fill_tuple_distractors(&b, q->tuple, q->n_tuple, cand, &nc, 48);
-        fmt_ll(ans, sizeof ans, q->n_tuple, q->tuple);
-        make_choices(q, &g->r, ans, cand, nc, 3);
-    }
+    maybe_shape_choices(q, &g->r, &b);
     snprintf(q->explain, sizeof q->explain,
              "%s  The whole path: x (B, S, D) -> view (B, S, H, dh) -> transpose(1, 2) (B, H, S, dh) -> "
              "scores (B, H, S, S) -> attn @ V (B, H, S, dh) -> transpose(1, 2), contiguous(), view -> (B, S, D) "
@@ -948,13 +954,7 @@ static int gen_kvshape(Gen *g)
     code_lines(&b, q->prompt, sizeof q->prompt);
     cat(q->prompt, sizeof q->prompt, "What is the shape of %s after the last line?", var_of(target));
     set_tuple_shape(q, b.t[target]);
-    if (quiz_rng_below(&g->r, 2)) {
-        char cand[48][QUIZ_CHOICE_MAX], ans[QUIZ_CHOICE_MAX];
-        int nc = 0;
-        fill_tuple_distractors(&b, q->tuple, q->n_tuple, cand, &nc, 48);
-        fmt_ll(ans, sizeof ans, q->n_tuple, q->tuple);
-        make_choices(q, &g->r, ans, cand, nc, 3);
-    }
+    maybe_shape_choices(q, &g->r, &b);
     snprintf(q->explain, sizeof q->explain,
              "%s  With GQA/MQA only kv_heads K and V heads are projected: K is (B, S, kv_heads x d_head) and "
              "(B, kv_heads, S, d_head) after the split.  To line them up with the query heads, expand adds a "
