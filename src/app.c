@@ -1,5 +1,6 @@
 /* app.c - the interactive program around the screens: options, the key
- * table, the generated help, the home menu and the configuration form.
+ * table of every screen, the generated help and hints, the home menu and
+ * the configuration form.
  *
  * Every screen here follows ui.h: draw() paints the whole frame from the
  * screen's state, key() maps a key to an Action through app_keys and returns
@@ -20,10 +21,13 @@
 
 /* ---- the key table ------------------------------------------------------- */
 
-/* One line per key.  A line with help starts a group in the `?` screen; the
- * lines after it with help NULL add their key names to that group.  Lookups
- * take the first line that matches, so order matters only where contexts
- * overlap (KC_INSPECT is looked up before KC_WALK by the walkthrough). */
+/* One line per key, for every screen of the program (walk.c, app.c,
+ * lessonui.c, quiz_screen.c look keys up here; no other key table exists).
+ * A line with help starts a group; the lines after it with help NULL add
+ * their key names to that group.  The `?` screen lists each context's groups
+ * under its title, and a screen's hint line (app_hint) joins them.  No key is
+ * bound twice in one context (tests/check_app.c); the walkthrough looks
+ * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
 const KeyBinding app_keys[] = {
     /* everywhere */
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
