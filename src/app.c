@@ -115,11 +115,11 @@ const KeyBinding app_keys[] = {
     {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
     {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
 
-    /* the lesson menu and the KV calculator share the arrows (lessonui.c) */
-    {KC_LESSONS | KC_KV, UI_K_UP, 0, ACT_UP, "Up", "previous lesson / model"},
-    {KC_LESSONS | KC_KV, 'k', 0, ACT_UP, "k", NULL},
-    {KC_LESSONS | KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson / model"},
-    {KC_LESSONS | KC_KV, 'j', 0, ACT_DOWN, "j", NULL},
+    /* the lesson menu (lessonui.c) */
+    {KC_LESSONS, UI_K_UP, 0, ACT_UP, "Up", "previous lesson"},
+    {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
+    {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson"},
+    {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
     {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
     {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
@@ -149,6 +149,10 @@ const KeyBinding app_keys[] = {
     {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "next number of query heads"},
 
     /* the KV calculator */
+    {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "previous model"},
+    {KC_KV, 'k', 0, ACT_UP, "k", NULL},
+    {KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", "next model"},
+    {KC_KV, 'j', 0, ACT_DOWN, "j", NULL},
     {KC_KV, 'd', 0, ACT_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
     {KC_KV, UI_K_RIGHT, 0, ACT_DTYPE, "Right", NULL},
     {KC_KV, '+', 0, ACT_CONTEXT_UP, "+", "double the context"},
@@ -158,7 +162,7 @@ const KeyBinding app_keys[] = {
     {KC_KV, 'b', 0, ACT_BATCH_DOWN, "b", "halve the batch"},
 
     /* the four lesson screens */
-    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "these keys"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "this help"},
     {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, 'q', 0, ACT_BACK, "q",
      "back (quit from the first screen)"},
     {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
