@@ -382,6 +382,7 @@ START_TEST(test_walk_autoplay)
     ck_assert(ui.autoplay == 2.0);
     press(s, &ui, '+');
     ck_assert(ui.anim_speed > 1.0);
+    ck_assert_msg(strstr(ui.status, "autoplay every 1.3 s"), "speed line: '%s'", ui.status);
     s->tick(s, &ui, 30.0);
     s->tick(s, &ui, 31.5); /* 2 s / 1.5 = 1.33 s */
     ck_assert(step_shown(s, &ui, 2));
