@@ -60,6 +60,14 @@ static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
     for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
 }
 
+/* The full stop after a sentence ending in s: none when s already ends one
+ * ("... the cache)." must not become "... the cache).."). */
+static const char *stop(const char *s)
+{
+    size_t l = strlen(s);
+    return l && strchr(".?!", s[l - 1]) ? "" : ".";
+}
+
 /* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
  * shown; unread: the same when it could not be read as an answer to q, or "". */
 static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
@@ -68,12 +76,12 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     char ans[QUIZ_CHOICE_MAX + 8], kind[40];
     quiz_answer_text(q, ans, sizeof ans);
     if (right) fprintf(f, "Right.");
-    else if (skipped) fprintf(f, "Skipped: the answer is %s.", ans);
+    else if (skipped) fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
     else if (unread[0])
-        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s.", unread,
-                quiz_answer_kind(q, kind, sizeof kind), ans);
-    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s.", 'a' + chosen, ans);
-    else fprintf(f, "Wrong: you typed %s; the answer is %s.", typed, ans);
+        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
+                quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
+    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
+    else fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
     if (timed) fprintf(f, "  (%.1f s)", secs);
     fprintf(f, "\n");
     print_wrapped(f, q->explain, 78, "  ");
