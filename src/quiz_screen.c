@@ -221,16 +221,20 @@ static void body_put(Body *b, const char *text, int len, int indent, Style st)
     b->line++;
 }
 
-/* One paragraph line, word-wrapped; continuation lines keep its indent + 2. */
+/* One paragraph line, word-wrapped.  Continuation lines hang under the text
+ * of a list item ("  b) To Q and K ..." continues under "To"), else keep the
+ * line's indent + 2 (an indented line) or none. */
 static void body_wrap(Body *b, const char *s, int len, Style st)
 {
     int indent = 0;
     while (indent < len && s[indent] == ' ') indent++;
     s += indent, len -= indent;
+    int hang = indent ? indent + 2 : 0;
+    if (len > 3 && s[0] >= 'a' && s[0] <= 'z' && s[1] == ')' && s[2] == ' ') hang = indent + 3;
     int first = 1;
     if (len == 0) body_put(b, "", 0, 0, st);
     while (len > 0) {
-        int ind = first || !indent ? indent : indent + 2, avail = b->w - ind;
+        int ind = first ? indent : hang, avail = b->w - ind;
         if (avail < 10) avail = 10;
         int cut = len;
         if (len > avail) {

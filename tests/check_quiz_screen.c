@@ -316,6 +316,44 @@ START_TEST(skip_is_not_wrong)
 }
 END_TEST
 
+/* A wrapped choice continues under its text, not under its letter. */
+START_TEST(wrapped_choice_hangs_under_its_text)
+{
+    QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.topic = QT_CONCEPTS;
+    q.kind = QK_CHOICE;
+    snprintf(q.id, sizeof q.id, "c:test");
+    snprintf(q.source, sizeof q.source, "test");
+    snprintf(q.prompt, sizeof q.prompt, "Where does RoPE apply?");
+    q.n_choices = 2;
+    snprintf(q.choices[0], sizeof q.choices[0], "To the input embeddings.");
+    snprintf(q.choices[1], sizeof q.choices[1],
+             "To Q and K in every attention layer, after the projections and head split, before the scores "
+             "(and before K goes into the cache).");
+    q.correct = 1;
+    snprintf(q.explain, sizeof q.explain, "RoPE rotates Q and K.");
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    char row[1024];
+    int found = 0;
+    for (int y = 0; y + 1 < cv->h && !found; y++) {
+        canvas_row(cv, y, 1, row, sizeof row);
+        char *b = strstr(row, "b) To Q and K");
+        if (!b) continue;
+        found = 1;
+        size_t text_col = (size_t)(b - row) + 3;
+        canvas_row(cv, y + 1, 1, row, sizeof row);
+        size_t next_col = strspn(row, " ");
+        ck_assert_msg(next_col == text_col, "continuation at column %zu, the choice text at %zu: '%s'", next_col,
+                      text_col, row);
+    }
+    ck_assert_msg(found, "choice b not drawn");
+    s->free(s);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -357,6 +395,7 @@ int main(void)
     tcase_add_test(t, every_screen_fits);
     tcase_add_test(t, long_answer_shows_its_end);
     tcase_add_test(t, skip_is_not_wrong);
+    tcase_add_test(t, wrapped_choice_hangs_under_its_text);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
