@@ -21,7 +21,8 @@ static const char quiz_help[] =
     "Interview-prep questions on multi-head attention in memory.  Generated questions\n"
     "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
     "  --plain      one question at a time on stdout, one answer line from stdin\n"
-    "               (a letter, a number, or a shape: (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
+    "               (a letter or a choice's text/number/shape, a number, or a shape:\n"
+    "               (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
     "               an empty line skips; a line that is no answer counts as wrong;\n"
     "               end of input ends the quiz with the score so far\n"
     "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, concepts (default: all)\n"
@@ -137,7 +138,8 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
     else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
                 (unsigned long long)seed);
-    printf("One line per question: a letter, a number or a shape like (2, 8, 16, 64); an empty line skips.\n\n");
+    printf("One line per question: a letter (or a choice's text, number or shape), a number or a shape\n"
+           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as wrong.\n\n");
     char *line = NULL;
     size_t cap = 0;
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);

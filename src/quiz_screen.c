@@ -349,9 +349,11 @@ static void draw_picker(const Qs *q, Canvas *c)
     canvas_text(c, 10, y + 1, q->timed ? "[x] a clock per question" : "[ ] no clock", ST_NORMAL);
     canvas_printf(c, 2, y + 2, ST_DIM, "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
-    canvas_text(c, 2, y + 4,
-                "Answer by letter, or type a number or a shape: (2, 8, 16, 64) or 2,8,16,64",
-                ST_NORMAL);
+    /* the same rules as --plain (quiz_check), except that an answer that
+     * cannot be read is asked again here */
+    canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;", ST_NORMAL);
+    canvas_text(c, 2, y + 5, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.", ST_NORMAL);
+    canvas_text(c, 2, y + 6, "An answer that cannot be read is asked again (--plain counts it wrong).", ST_NORMAL);
 }
 
 /* The scrolling text: the question above its last line (ASK), or the

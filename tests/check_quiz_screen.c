@@ -354,6 +354,44 @@ START_TEST(wrapped_choice_hangs_under_its_text)
 }
 END_TEST
 
+/* The screen takes a choice's number, as --plain does: typing the bytes of a
+ * KV-cache choice answers with it; an unreadable answer is asked again. */
+START_TEST(choice_by_its_number)
+{
+    QuizQuestion q;
+    char err[300];
+    ck_assert_int_eq(quiz_generate_kind(QG_KVCACHE, 3, &q, err, sizeof err), 0);
+    ck_assert_int_eq(q.kind, QK_CHOICE);
+    char digits[40];
+    size_t k = 0;
+    for (const char *p = strchr(q.choices[q.correct], '(') + 1; *p && *p != ' ' && k + 1 < sizeof digits; p++)
+        if (*p != ',') digits[k++] = *p;
+    digits[k] = 0;
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    type(s, "12345");
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "or the text, number or shape of one choice"));
+    ck_assert(canvas_contains(cv, "score 0/0"));
+    for (int i = 0; i < 5; i++) s->key(s, &ui, UI_K_BACKSPACE);
+    type(s, digits);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits, q.choices[q.correct]);
+    ck_assert(canvas_contains(cv, "score 1/1"));
+    s->free(s);
+
+    /* the picker says so */
+    s = quiz_open_with(&ui, NULL, 0, -1, 5, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "a choice's text, number or shape"));
+    ck_assert(canvas_contains(cv, "asked again (--plain counts it wrong)"));
+    s->free(s);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -396,6 +434,7 @@ int main(void)
     tcase_add_test(t, long_answer_shows_its_end);
     tcase_add_test(t, skip_is_not_wrong);
     tcase_add_test(t, wrapped_choice_hangs_under_its_text);
+    tcase_add_test(t, choice_by_its_number);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);
