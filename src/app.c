@@ -1,5 +1,6 @@
 /* app.c - the interactive program around the screens: options, the key
- * table, the generated help, the home menu and the configuration form.
+ * table of every screen, the generated help and hints, the home menu and
+ * the configuration form.
  *
  * Every screen here follows ui.h: draw() paints the whole frame from the
  * screen's state, key() maps a key to an Action through app_keys and returns
@@ -20,10 +21,13 @@
 
 /* ---- the key table ------------------------------------------------------- */
 
-/* One line per key.  A line with help starts a group in the `?` screen; the
- * lines after it with help NULL add their key names to that group.  Lookups
- * take the first line that matches, so order matters only where contexts
- * overlap (KC_INSPECT is looked up before KC_WALK by the walkthrough). */
+/* One line per key, for every screen of the program (walk.c, app.c,
+ * lessonui.c, quiz_screen.c look keys up here; no other key table exists).
+ * A line with help starts a group; the lines after it with help NULL add
+ * their key names to that group.  The `?` screen lists each context's groups
+ * under its title, and a screen's hint line (app_hint) joins them.  No key is
+ * bound twice in one context (tests/check_app.c); the walkthrough looks
+ * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
 const KeyBinding app_keys[] = {
     /* everywhere */
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
@@ -111,6 +115,85 @@ const KeyBinding app_keys[] = {
     {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
     {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
 
+    /* the lesson menu (lessonui.c) */
+    {KC_LESSONS, UI_K_UP, 0, ACT_UP, "Up", "previous lesson"},
+    {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
+    {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson"},
+    {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
+    {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
+    {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
+    {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", "open lesson N"},
+
+    /* a lesson page */
+    {KC_PAGE, ' ', 0, ACT_NEXT, "Space", "next page (answer first); last page: next lesson"},
+    {KC_PAGE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
+    {KC_PAGE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_PAGE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_PAGE, 'l', 0, ACT_NEXT, "l", NULL},
+    {KC_PAGE, UI_K_PGUP, 0, ACT_PREV, "PgUp", "previous page"},
+    {KC_PAGE, UI_K_LEFT, 0, ACT_PREV, "Left", NULL},
+    {KC_PAGE, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
+    {KC_PAGE, 'h', 0, ACT_PREV, "h", NULL},
+    {KC_PAGE, UI_K_HOME, 0, ACT_FIRST, "Home", "first page"},
+    {KC_PAGE, 'g', 0, ACT_FIRST, "g", NULL},
+    {KC_PAGE, UI_K_END, 0, ACT_LAST, "End", "last page"},
+    {KC_PAGE, 'G', 0, ACT_LAST, "G", NULL},
+    {KC_PAGE, UI_K_TAB, 0, ACT_PANE, "Tab", "text or picture (below 115 columns)"},
+    {KC_PAGE, 'r', 0, ACT_RELOAD, "r", "reload the lesson file from disk"},
+
+    /* MHA | GQA | MQA */
+    {KC_VARIANTS, 'K', 0, ACT_GQA_NEXT, "K", "GQA column: next kv_heads"},
+    {KC_VARIANTS, UI_K_RIGHT, 0, ACT_GQA_NEXT, "Right", NULL},
+    {KC_VARIANTS, UI_K_LEFT, 0, ACT_GQA_PREV, "Left", "GQA column: previous kv_heads"},
+    {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "next number of query heads"},
+
+    /* the KV calculator */
+    {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "previous model"},
+    {KC_KV, 'k', 0, ACT_UP, "k", NULL},
+    {KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", "next model"},
+    {KC_KV, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_KV, 'd', 0, ACT_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
+    {KC_KV, UI_K_RIGHT, 0, ACT_DTYPE, "Right", NULL},
+    {KC_KV, '+', 0, ACT_CONTEXT_UP, "+", "double the context"},
+    {KC_KV, '=', 0, ACT_CONTEXT_UP, "=", NULL},
+    {KC_KV, '-', 0, ACT_CONTEXT_DOWN, "-", "halve the context"},
+    {KC_KV, 'B', 0, ACT_BATCH_UP, "B", "double the batch"},
+    {KC_KV, 'b', 0, ACT_BATCH_DOWN, "b", "halve the batch"},
+
+    /* the four lesson screens */
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, 'q', 0, ACT_BACK, "q",
+     "back (quit from the first screen)"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
+    /* the quiz (quiz_screen.c), whose hint line is made of these groups in
+     * this order: while a question is asked, every printable key not bound
+     * here is typed into the answer, so q and Space are not bound there */
+    {KC_QUIZ_PICK, UI_K_ENTER, 0, ACT_APPLY, "Enter", "start"},
+    {KC_QUIZ_PICK, UI_K_UP, 0, ACT_UP, "Up", "topic"},
+    {KC_QUIZ_PICK, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_QUIZ_PICK, 'k', 0, ACT_UP, "k", NULL},
+    {KC_QUIZ_PICK, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_QUIZ_PICK, UI_K_LEFT, 0, ACT_LEFT, "Left", "length"},
+    {KC_QUIZ_PICK, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_QUIZ_PICK, 'h', 0, ACT_LEFT, "h", NULL},
+    {KC_QUIZ_PICK, 'l', 0, ACT_RIGHT, "l", NULL},
+    {KC_QUIZ_PICK, 't', 0, ACT_TIMED, "t", "timed"},
+    {KC_QUIZ_ASK, UI_K_ENTER, 0, ACT_APPLY, "Enter", "answer (empty: skip)"},
+    {KC_QUIZ_ASK, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase"},
+    {KC_QUIZ_FEEDBACK, UI_K_ENTER, 0, ACT_NEXT, "Enter", "next"},
+    {KC_QUIZ_FEEDBACK, ' ', 0, ACT_NEXT, "Space", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_UP, 0, ACT_UP, "Up", "scroll"},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_PGUP, 0, ACT_PAGE_UP, "PgUp", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_PGDN, 0, ACT_PAGE_DOWN, "PgDn", NULL},
+    {KC_QUIZ_FEEDBACK, 'q', 0, ACT_BACK, "q", "end quiz"},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_QUIZ_PICK | KC_QUIZ_SUMMARY, 'q', 0, ACT_BACK, "q", "back"},
+    {KC_QUIZ_PICK | KC_QUIZ_SUMMARY, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_QUIZ_SUMMARY, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+
     /* the help screen */
     {KC_HELP, UI_K_DOWN, 0, ACT_DOWN, "Down", "scroll"},
     {KC_HELP, 'j', 0, ACT_DOWN, "j", NULL},
@@ -135,55 +218,81 @@ Action app_action(unsigned ctx, int key)
     return ACT_NONE;
 }
 
-/* ---- the generated help ---------------------------------------------------- */
+/* ---- the generated help and hints ------------------------------------------ */
 
-static const char *ctx_title(unsigned ctx)
+/* Section titles, one per KC_* bit in bit order. */
+static const char *const ctx_titles[KC_COUNT] = {
+    "Walkthrough",
+    "Inspect mode (after i in the walkthrough)",
+    "Home menu",
+    "Configuration form (c)",
+    "Lesson menu",
+    "Lesson page",
+    "Variants: MHA | GQA | MQA",
+    "KV-cache calculator",
+    "Quiz: choosing topic and length",
+    "Quiz: a question (other keys type the answer)",
+    "Quiz: after an answer",
+    "Quiz: the summary",
+    "This help",
+};
+
+/* A group is a binding with help and the bindings right after it without
+ * help.  The names of the group at g bound in ctx, joined by sep (terse:
+ * one-character names after the first are left out), into buf; returns the
+ * number of names. */
+static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char *sep, int terse,
+                       char *buf, size_t n)
 {
-    switch (ctx) {
-    case KC_ALL:
-        return "Everywhere";
-    case KC_WALK:
-        return "Walkthrough";
-    case KC_INSPECT:
-        return "Inspect mode (after i)";
-    case KC_HOME:
-        return "Home menu";
-    case KC_WALK | KC_HOME:
-        return "Walkthrough and home menu";
-    case KC_FORM:
-        return "Configuration form (c)";
-    case KC_HELP:
-        return "This help";
-    default:
-        return "Keys";
+    int k = 0;
+    size_t o = 0;
+    buf[0] = 0;
+    for (const KeyBinding *e = g; e->key && (e == g || !e->help); e++) {
+        if (exact ? e->ctx != ctx : !(e->ctx & ctx) || e->ctx == KC_ALL) continue;
+        if (terse && k && strlen(e->name) == 1) continue;
+        if (o < n) o += (size_t)snprintf(buf + o, n - o, "%s%s", k ? sep : "", e->name);
+        k++;
     }
+    return k;
+}
+
+size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
+{
+    size_t l = 0;
+    if (n) buf[0] = 0;
+    for (const KeyBinding *g = app_keys; g->key; g++) {
+        char names[80];
+        if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
+        size_t room = l < n ? n - l : 0;
+        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
+    }
+    return l;
 }
 
 /* Help line i: a section title (kind 1, text in what), a blank line (kind 0)
  * or a group of keys (kind 2: names joined in keys, its help in what).
- * Returns -1 past the end. */
-static int help_entry(int i, char *keys, size_t kn, const char **what)
+ * Section 0 is "Everywhere" (bindings of exactly KC_ALL), section 1 + b the
+ * bindings with bit b.  sec, if not NULL, gets line i's section.  Returns -1
+ * past the end. */
+static int help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
 {
     int line = 0;
-    unsigned ctx = 0;
-    for (const KeyBinding *b = app_keys; b->key; b++) {
-        if (!b->help) continue;
-        if (b->ctx != ctx) {
-            if (ctx) {
-                if (line++ == i) return 0;
-            }
-            ctx = b->ctx;
-            if (line++ == i) {
-                *what = ctx_title(ctx);
+    for (int s = 0; s <= KC_COUNT; s++) {
+        unsigned ctx = s ? 1u << (s - 1) : (unsigned)KC_ALL;
+        int title = 0;
+        if (sec) *sec = s;
+        for (const KeyBinding *g = app_keys; g->key; g++) {
+            if (!g->help || !group_names(g, ctx, s == 0, " ", 0, keys, kn)) continue;
+            if (!title++ && line++ == i) {
+                *what = s ? ctx_titles[s - 1] : "Everywhere";
                 return 1;
             }
+            if (line++ == i) {
+                *what = g->help;
+                return 2;
+            }
         }
-        if (line++ != i) continue;
-        size_t o = (size_t)snprintf(keys, kn, "%s", b->name);
-        for (const KeyBinding *e = b + 1; e->key && !e->help && e->ctx == b->ctx; e++)
-            if (o < kn) o += (size_t)snprintf(keys + o, kn - o, " %s", e->name);
-        *what = b->help;
-        return 2;
+        if (title && line++ == i) return 0;
     }
     return -1;
 }
@@ -192,15 +301,29 @@ const char *app_help_line(int i, char *buf, size_t n)
 {
     char keys[80];
     const char *what = "";
-    int kind = help_entry(i, keys, sizeof keys, &what);
+    int kind = help_entry(i, keys, sizeof keys, &what, NULL);
     if (kind < 0) return NULL;
     if (kind == 0)
         snprintf(buf, n, "%s", "");
     else if (kind == 1)
         snprintf(buf, n, "%s", what);
     else
-        snprintf(buf, n, "  %-28s %s", keys, what);
+        snprintf(buf, n, "  %-27s %s", keys, what);
     return buf;
+}
+
+int app_help_section(unsigned ctx)
+{
+    int want = -1;
+    if (ctx == KC_ALL) want = 0;
+    for (int b = 0; b < KC_COUNT; b++)
+        if (ctx == 1u << b) want = 1 + b;
+    char keys[80];
+    const char *what;
+    int sec, kind;
+    for (int i = 0; want >= 0 && (kind = help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+        if (kind == 1 && sec == want) return i;
+    return -1;
 }
 
 /* ---- shared drawing ------------------------------------------------------- */
@@ -363,14 +486,14 @@ static void help_draw(Screen *s, const Ui *ui, Canvas *c)
         int line = h->top + i;
         char keys[80];
         const char *what = "";
-        int kind = help_entry(line, keys, sizeof keys, &what);
+        int kind = help_entry(line, keys, sizeof keys, &what, NULL);
         if (kind < 0) break;
         int x = 1 + (i / rows) * colw, y = 2 + i % rows;
         if (kind == 1) {
             canvas_text(c, x, y, what, ST_BOLD);
         } else if (kind == 2) {
             canvas_text(c, x + 2, y, keys, ST_KEY);
-            canvas_text(c, x + 31, y, what, ST_NORMAL);
+            canvas_text(c, x + 30, y, what, ST_NORMAL);
         }
     }
     char hint[80];
@@ -407,14 +530,21 @@ static int help_key(Screen *s, Ui *ui, int key)
     }
 }
 
-Screen *help_open(Ui *ui)
+Screen *help_open_at(Ui *ui, unsigned ctx)
 {
     (void)ui;
     Screen *s = screen_new("Help", sizeof(Help));
     if (!s) return NULL;
     s->draw = help_draw;
     s->key = help_key;
+    int top = ctx ? app_help_section(ctx) : 0;
+    ((Help *)s->st)->top = top > 0 ? top : 0; /* clamped by draw */
     return s;
+}
+
+Screen *help_open(Ui *ui)
+{
+    return help_open_at(ui, 0);
 }
 
 /* ---- the configuration form ------------------------------------------------ */

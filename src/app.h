@@ -11,14 +11,24 @@
 #include "tui.h"
 #include "ui.h"
 
-/* Where a binding applies (a bit set: one line may serve several screens). */
+/* Where a binding applies (a bit set: one line may serve several screens).
+ * The `?` help has one section per bit, in this order. */
 enum {
-    KC_WALK = 1,    /* the walkthrough */
-    KC_INSPECT = 2, /* walkthrough in inspect mode: looked up before KC_WALK */
-    KC_HOME = 4,    /* the home menu */
-    KC_FORM = 8,    /* the configuration form */
-    KC_HELP = 16,   /* the help screen */
-    KC_ALL = 31
+    KC_WALK = 1 << 0,           /* the walkthrough */
+    KC_INSPECT = 1 << 1,        /* walkthrough in inspect mode: looked up before KC_WALK */
+    KC_HOME = 1 << 2,           /* the home menu */
+    KC_FORM = 1 << 3,           /* the configuration form */
+    KC_LESSONS = 1 << 4,        /* the lesson menu (lessonui.c) */
+    KC_PAGE = 1 << 5,           /* a lesson page */
+    KC_VARIANTS = 1 << 6,       /* MHA | GQA | MQA */
+    KC_KV = 1 << 7,             /* the KV-cache calculator */
+    KC_QUIZ_PICK = 1 << 8,      /* the quiz's topic and length picker (quiz_screen.c) */
+    KC_QUIZ_ASK = 1 << 9,       /* a quiz question: other printable keys type the answer */
+    KC_QUIZ_FEEDBACK = 1 << 10, /* the feedback after an answer */
+    KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
+    KC_HELP = 1 << 12,          /* the help screen */
+    KC_COUNT = 13,              /* bits in use */
+    KC_ALL = (1 << 13) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -54,6 +64,18 @@ typedef enum {
     ACT_HELP,
     ACT_BACK,
     ACT_REDRAW,
+    ACT_PANE,        /* lesson page: text or picture */
+    ACT_RELOAD,      /* lesson page: reread the file */
+    ACT_GQA_NEXT,    /* variants: the GQA column's next kv_heads */
+    ACT_GQA_PREV,
+    ACT_DTYPE,       /* KV calculator */
+    ACT_CONTEXT_UP,
+    ACT_CONTEXT_DOWN,
+    ACT_BATCH_UP,
+    ACT_BATCH_DOWN,
+    ACT_PAGE_UP,     /* quiz: scroll a page */
+    ACT_PAGE_DOWN,
+    ACT_TIMED,       /* quiz picker: timed on/off */
     ACT_COUNT
 } Action;
 
@@ -71,6 +93,13 @@ extern const KeyBinding app_keys[];
 /* The action of key in a context (the first binding whose ctx has a bit of
  * ctx and whose key or range holds key), or ACT_NONE. */
 Action app_action(unsigned ctx, int key);
+
+/* The one-line key hint of context ctx (one KC_* bit), from app_keys: each
+ * group as "Up/Down scroll" (the names of its keys bound in ctx joined by
+ * '/', then its help), groups apart by two spaces.  terse: a group's
+ * one-character names after its first are left out.  Returns the length
+ * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
+size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
 
 /* Options of the interactive commands (`mhaviz`, `mhaviz walk`). */
 typedef struct AppOptions {
@@ -98,8 +127,11 @@ void app_draw_status(Canvas *c, const Ui *ui, const char *hint);
 
 /* Screen constructors: a new Screen the caller owns (push it with UI_PUSH or
  * pass it to tui_run; its free() releases it), or NULL when out of memory.
- * The help screen is generated from app_keys. */
+ * The help screen is generated from app_keys: every context's keys, one
+ * section each.  help_open shows it from the top, help_open_at from the
+ * section of ctx (one KC_* bit: the screen it was opened from). */
 Screen *help_open(Ui *ui);
+Screen *help_open_at(Ui *ui, unsigned ctx);
 /* The configuration form (seq, d_model, heads, kv_heads, seed, causal):
  * Enter applies through ui_set_config, an invalid draft is refused in the
  * status line and the form stays open. */
@@ -118,8 +150,14 @@ Screen *explore_open(Ui *ui); /* the walkthrough at step 3 with the inspect curs
 int app_quick_config(Ui *ui, Action a);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
- * "  keys   what they do"), written into buf; NULL past the last line. */
+ * "  keys   what they do"), written into buf; NULL past the last line.
+ * Sections: "Everywhere" (bindings of KC_ALL), then one per KC_* bit with
+ * every binding of that bit, each ended by a blank line. */
 const char *app_help_line(int i, char *buf, size_t n);
+
+/* The index of the help line that is the title of ctx's section (one KC_*
+ * bit, or KC_ALL for "Everywhere"); -1 if ctx has no section. */
+int app_help_section(unsigned ctx);
 
 /* `mhaviz` (home) and `mhaviz walk`: the interactive commands. */
 int app_run(int argc, char **argv, int walk);

@@ -20,7 +20,8 @@ int cli_usage(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
-int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err, size_t errlen)
+int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
+              size_t errlen)
 {
     const char *a = argv[*i];
     size_t n = strlen(flag);
@@ -43,7 +44,8 @@ int cli_match(int argc, char **argv, int *i, const char *flag, const char **val,
     return 1;
 }
 
-int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err, size_t errlen)
+int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
+             size_t errlen)
 {
     char *end;
     errno = 0;
@@ -67,9 +69,11 @@ const char cli_config_help[] =
     "  --heads N      query heads H, must divide D (default 2)\n"
     "  --kv-heads N   key/value heads, must divide H (default H: MHA; 1: MQA)\n"
     "  --seed N       seed of the toy input and weights (default 1)\n"
-    "  --causal       mask future tokens before the softmax\n";
+    "  --causal       mask future tokens before the softmax\n"
+    "  (all the tensors of one run together must fit in 128 MB: the error says when not)\n";
 
-int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err, size_t errlen)
+int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
+                    size_t errlen)
 {
     static const struct {
         const char *flag;

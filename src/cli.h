@@ -17,16 +17,19 @@
  * takes a value, sets *val to it (advancing *i past a separate value) and
  * returns 1; returns -1 with err set when the value is missing; 0 if it is not
  * this flag. */
-int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err, size_t errlen);
+int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
+              size_t errlen);
 
 /* Parses a whole decimal number in [min, max] for flag; -1 with err set. */
-int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err, size_t errlen);
+int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
+             size_t errlen);
 
 /* The shared configuration flags: --batch --seq --d-model --heads --kv-heads
  * --seed --causal.  Returns 1 if argv[*i] was one (cfg updated, *i advanced
  * past its value), 0 if not, -1 with err set on a bad value.  *kv_set is set
  * to 1 when --kv-heads was given (otherwise kv_heads follows heads). */
-int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err, size_t errlen);
+int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
+                    size_t errlen);
 
 /* Help text for the shared flags, one per line, indented two spaces. */
 extern const char cli_config_help[];

@@ -18,14 +18,17 @@ static const char export_help[] =
 
 static void put_float(FILE *f, float v)
 {
-    if (isfinite(v)) fprintf(f, "%.9g", v);
-    else fputs("null", f); /* JSON has no inf/nan; the engine never exports one */
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f); /* JSON has no inf/nan; the engine never exports one */
 }
 
 static void put_ints(FILE *f, int n, const int *v)
 {
     fputc('[', f);
-    for (int i = 0; i < n; i++) fprintf(f, "%s%d", i ? "," : "", v[i]);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? "," : "", v[i]);
     fputc(']', f);
 }
 
@@ -34,9 +37,10 @@ static void put_tensor(FILE *f, const char *name, const Tensor *t, float *buf)
     fprintf(f, "    \"%s\": {\"shape\": ", name);
     put_ints(f, t->ndim, t->shape);
     fputs(", \"strides\": [", f);
-    for (int i = 0; i < t->ndim; i++) fprintf(f, "%s%ld", i ? "," : "", t->strides[i]);
-    fprintf(f, "], \"offset\": %zu, \"storage\": \"S%d\", \"contiguous\": %s, \"data\": [", t->offset,
-            t->st->id, tensor_is_contiguous(t) ? "true" : "false");
+    for (int i = 0; i < t->ndim; i++)
+        fprintf(f, "%s%ld", i ? "," : "", t->strides[i]);
+    fprintf(f, "], \"offset\": %zu, \"storage\": \"S%d\", \"contiguous\": %s, \"data\": [",
+            t->offset, t->st->id, tensor_is_contiguous(t) ? "true" : "false");
     size_t n = tensor_to_array(t, buf);
     for (size_t i = 0; i < n; i++) {
         if (i) fputc(',', f);
@@ -58,8 +62,8 @@ static int export_json(FILE *f, const Mha *m)
     fprintf(f,
             "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
             "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu},\n  \"tensors\": {\n",
-            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head, c->causal ? "true" : "false",
-            (unsigned long)c->seed);
+            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head,
+            c->causal ? "true" : "false", (unsigned long)c->seed);
     for (int i = 0; i < MT_COUNT; i++) {
         put_tensor(f, mha_tensor_names[i], m->t[i], buf);
         fputs(i + 1 < MT_COUNT ? ",\n" : "\n", f);
@@ -67,8 +71,8 @@ static int export_json(FILE *f, const Mha *m)
     fputs("  },\n  \"steps\": [\n", f);
     for (int i = 0; i < MS_COUNT; i++) {
         const MhaStep *s = &m->steps[i];
-        fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"inputs\": [", i, s->name,
-                s->code);
+        fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"inputs\": [", i,
+                s->name, s->code);
         for (int k = 0; k < s->n_inputs; k++)
             fprintf(f, "%s\"%s\"", k ? ", " : "", mha_tensor_names[s->inputs[k]]);
         fprintf(f, "], \"output\": \"%s\", \"is_view\": %s, \"bytes_copied\": %zu}%s\n",
@@ -92,7 +96,8 @@ int cmd_export(int argc, char **argv)
         }
         int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
         if (r < 0) return cli_usage("%s", err);
-        if (r == 0) return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
+        if (r == 0)
+            return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
     }
     if (!kv_set) cfg.kv_heads = cfg.heads;
     Mha *m = mha_run(&cfg, err, sizeof err);

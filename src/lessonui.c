@@ -1,7 +1,8 @@
 /* lessonui.c - the lesson menu, a lesson page, the variants screen and the
  * KV calculator: ui.h Screens (draw from state, keys return UI_* flags, no
- * curses).  The keys of these screens are in lesson_keys[] below, and their
- * `?` screen is generated from it. */
+ * curses).  Their keys are in app.c's one table (KC_LESSONS, KC_PAGE,
+ * KC_VARIANTS, KC_KV), looked up with app_action; `?` opens app.c's help,
+ * generated from that table. */
 #include "lessonui.h"
 
 #include <signal.h>
@@ -17,90 +18,6 @@
 #include "progress.h"
 #include "scene.h"
 #include "variants.h"
-
-/* ---- keys ------------------------------------------------------------------- */
-
-enum { LC_MENU = 1, LC_PAGE = 2, LC_VAR = 4, LC_KV = 8 };
-
-typedef enum {
-    LA_NONE,
-    LA_NEXT,
-    LA_PREV,
-    LA_FIRST,
-    LA_LAST,
-    LA_UP,
-    LA_DOWN,
-    LA_OPEN,
-    LA_DIGIT,
-    LA_PANE,
-    LA_RELOAD,
-    LA_BACK,
-    LA_HELP,
-    LA_KV_NEXT,
-    LA_KV_PREV,
-    LA_HEADS,
-    LA_DTYPE,
-    LA_CTX_UP,
-    LA_CTX_DOWN,
-    LA_BATCH_UP,
-    LA_BATCH_DOWN,
-} LessonAction;
-
-/* The one table of these screens' keys; their `?` screen is generated from
- * it.  help is set on the first binding of each action. */
-static const struct {
-    unsigned ctx;
-    int key;
-    LessonAction a;
-    const char *name, *help;
-} lesson_keys[] = {
-    {LC_MENU | LC_KV, UI_K_UP, LA_UP, "Up", "previous lesson / model"},
-    {LC_MENU | LC_KV, 'k', LA_UP, "k", NULL},
-    {LC_MENU | LC_KV, UI_K_DOWN, LA_DOWN, "Down", "next lesson / model"},
-    {LC_MENU | LC_KV, 'j', LA_DOWN, "j", NULL},
-    {LC_MENU, UI_K_ENTER, LA_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
-    {LC_MENU, ' ', LA_OPEN, "Space", NULL},
-    {LC_MENU, UI_K_RIGHT, LA_OPEN, "Right", NULL},
-    {LC_MENU, '1', LA_DIGIT, "1-9", "open lesson N"},
-    {LC_PAGE, ' ', LA_NEXT, "Space", "next page (answer first); last page: next lesson"},
-    {LC_PAGE, UI_K_PGDN, LA_NEXT, "PgDn", NULL},
-    {LC_PAGE, UI_K_RIGHT, LA_NEXT, "Right", NULL},
-    {LC_PAGE, UI_K_ENTER, LA_NEXT, "Enter", NULL},
-    {LC_PAGE, 'l', LA_NEXT, "l", NULL},
-    {LC_PAGE, UI_K_PGUP, LA_PREV, "PgUp", "previous page"},
-    {LC_PAGE, UI_K_LEFT, LA_PREV, "Left", NULL},
-    {LC_PAGE, UI_K_BACKSPACE, LA_PREV, "Backspace", NULL},
-    {LC_PAGE, 'h', LA_PREV, "h", NULL},
-    {LC_PAGE, UI_K_HOME, LA_FIRST, "Home", "first page"},
-    {LC_PAGE, 'g', LA_FIRST, "g", NULL},
-    {LC_PAGE, UI_K_END, LA_LAST, "End", "last page"},
-    {LC_PAGE, 'G', LA_LAST, "G", NULL},
-    {LC_PAGE, UI_K_TAB, LA_PANE, "Tab", "text or picture (below 115 columns)"},
-    {LC_PAGE, 'r', LA_RELOAD, "r", "reload the lesson file from disk"},
-    {LC_VAR, 'K', LA_KV_NEXT, "K", "GQA column: next kv_heads"},
-    {LC_VAR, UI_K_RIGHT, LA_KV_NEXT, "Right", NULL},
-    {LC_VAR, UI_K_LEFT, LA_KV_PREV, "Left", "GQA column: previous kv_heads"},
-    {LC_VAR, 'H', LA_HEADS, "H", "next number of query heads"},
-    {LC_KV, 'd', LA_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
-    {LC_KV, UI_K_RIGHT, LA_DTYPE, "Right", NULL},
-    {LC_KV, '+', LA_CTX_UP, "+", "double the context"},
-    {LC_KV, '=', LA_CTX_UP, "=", NULL},
-    {LC_KV, '-', LA_CTX_DOWN, "-", "halve the context"},
-    {LC_KV, 'B', LA_BATCH_UP, "B", "double the batch"},
-    {LC_KV, 'b', LA_BATCH_DOWN, "b", "halve the batch"},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, '?', LA_HELP, "?", "these keys"},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, 'q', LA_BACK, "q", "back (quit from the first screen)"},
-    {LC_MENU | LC_PAGE | LC_VAR | LC_KV, UI_K_ESC, LA_BACK, "Esc", NULL},
-};
-#define N_KEYS ((int)(sizeof lesson_keys / sizeof *lesson_keys))
-
-static LessonAction lesson_action(unsigned ctx, int key)
-{
-    if ((ctx & LC_MENU) && key >= '1' && key <= '9') return LA_DIGIT;
-    for (int i = 0; i < N_KEYS; i++)
-        if ((lesson_keys[i].ctx & ctx) && lesson_keys[i].key == key) return lesson_keys[i].a;
-    return LA_NONE;
-}
 
 static void screen_free(Screen *s)
 {
@@ -123,62 +40,15 @@ static Screen *screen_new(const char *title, size_t st_size)
     return s;
 }
 
-/* Line i of the help for ctx: "Space PgDn Right Enter l   next page ...",
- * one line per action; NULL past the end. */
-static const char *help_line(unsigned ctx, int i, char *buf, size_t n)
-{
-    for (int k = 0; k < N_KEYS; k++) {
-        if (!(lesson_keys[k].ctx & ctx) || !lesson_keys[k].help || i-- > 0) continue;
-        char names[80] = "";
-        size_t o = 0;
-        for (int j = k; j < N_KEYS && o < sizeof names; j++)
-            if ((lesson_keys[j].ctx & ctx) && lesson_keys[j].a == lesson_keys[k].a)
-                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", o ? " " : "",
-                                      lesson_keys[j].name);
-        snprintf(buf, n, "%-28.28s %s", names, lesson_keys[k].help);
-        return buf;
-    }
-    return NULL;
-}
-
-typedef struct LessonHelp {
-    unsigned ctx;
-} LessonHelp;
-
-static void lhelp_draw(Screen *s, const Ui *ui, Canvas *c)
-{
-    LessonHelp *h = s->st;
-    canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
-    canvas_text(c, 1, 0, "keys", ST_TITLE);
-    canvas_text(c, 7, 0, "(from the lesson screens' key table; q closes)", ST_DIM);
-    char line[200];
-    for (int i = 0; help_line(h->ctx, i, line, sizeof line) && 2 + i < c->h - 1; i++) {
-        canvas_text(c, 2, 2 + i, line, ST_NORMAL);
-        canvas_style(c, 2, 2 + i, 28, 1, ST_KEY);
-    }
-    app_draw_status(c, ui, "q, Esc or ? closes");
-}
-
-static int lhelp_key(Screen *s, Ui *ui, int key)
-{
-    (void)s;
-    (void)ui;
-    return key == 'q' || key == '?' || key == UI_K_ESC ? UI_BACK : UI_NONE;
-}
-
-/* The help for ctx, pushed; UI_PUSH, or UI_REDRAW with the reason. */
+/* The `?` screen (app.c, from the one key table), at ctx's section; UI_PUSH,
+ * or UI_REDRAW with the reason. */
 static int push_help(Ui *ui, unsigned ctx)
 {
-    Screen *s = screen_new("Keys", sizeof(LessonHelp));
-    if (!s) {
+    ui->push = help_open_at(ui, ctx);
+    if (!ui->push) {
         snprintf(ui->status, sizeof ui->status, "out of memory");
         return UI_REDRAW;
     }
-    ((LessonHelp *)s->st)->ctx = ctx;
-    s->draw = lhelp_draw;
-    s->key = lhelp_key;
-    ui->push = s;
     return UI_PUSH | UI_REDRAW;
 }
 
@@ -355,8 +225,8 @@ static int page_key(Screen *s, Ui *ui, int key)
 {
     PageScreen *ps = s->st;
     LessonPage *pg = &ps->l->pages[ps->page];
-    switch (lesson_action(LC_PAGE, key)) {
-    case LA_NEXT:
+    switch (app_action(KC_PAGE, key)) {
+    case ACT_NEXT:
         if (ps->have_text && pg->question && pg->answer && !ps->revealed) {
             ps->revealed = 1; /* pause on the question: the first press shows the answer */
             return UI_REDRAW;
@@ -366,7 +236,7 @@ static int page_key(Screen *s, Ui *ui, int key)
         ps->page++;
         page_load(ps);
         return UI_REDRAW;
-    case LA_PREV:
+    case ACT_PREV:
         if (ps->page == 0) {
             snprintf(ui->status, sizeof ui->status, "the first page (Space goes on)");
             return UI_REDRAW;
@@ -374,18 +244,18 @@ static int page_key(Screen *s, Ui *ui, int key)
         ps->page--;
         page_load(ps);
         return UI_REDRAW;
-    case LA_FIRST:
+    case ACT_FIRST:
         ps->page = 0;
         page_load(ps);
         return UI_REDRAW;
-    case LA_LAST:
+    case ACT_LAST:
         ps->page = ps->l->npages - 1;
         page_load(ps);
         return UI_REDRAW;
-    case LA_PANE:
+    case ACT_PANE:
         ps->pane = !ps->pane;
         return UI_REDRAW;
-    case LA_RELOAD: {
+    case ACT_RELOAD: {
         char path[4096], msg[400];
         Lesson *nl = lesson_read(ps->src, path, sizeof path, msg, sizeof msg);
         if (!nl) {
@@ -399,9 +269,9 @@ static int page_key(Screen *s, Ui *ui, int key)
         snprintf(ui->status, sizeof ui->status, "reloaded %.150s: %d pages", path, nl->npages);
         return UI_REDRAW;
     }
-    case LA_HELP:
-        return push_help(ui, LC_PAGE);
-    case LA_BACK:
+    case ACT_HELP:
+        return push_help(ui, KC_PAGE);
+    case ACT_BACK:
         return UI_BACK;
     default:
         return UI_NONE;
@@ -530,25 +400,25 @@ static int menu_key(Screen *s, Ui *ui, int key)
 {
     Menu *mn = s->st;
     int *sel = menu_sel(mn);
-    LessonAction a = lesson_action(LC_MENU, key);
-    if (mn->n == 0 && a != LA_BACK && a != LA_HELP) return UI_NONE;
+    Action a = app_action(KC_LESSONS, key);
+    if (mn->n == 0 && a != ACT_BACK && a != ACT_HELP) return UI_NONE;
     switch (a) {
-    case LA_UP:
+    case ACT_UP:
         *sel = (*sel + mn->n - 1) % mn->n;
         return UI_REDRAW;
-    case LA_DOWN:
+    case ACT_DOWN:
         *sel = (*sel + 1) % mn->n;
         return UI_REDRAW;
-    case LA_DIGIT:
+    case ACT_DIGIT:
         if (key - '1' >= mn->n) return UI_NONE;
         *sel = key - '1';
         /* fall through */
-    case LA_OPEN:
+    case ACT_OPEN:
         ui->push = page_open(ui, mn->items[*sel].path, mn->prog);
         return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
-    case LA_HELP:
-        return push_help(ui, LC_MENU);
-    case LA_BACK:
+    case ACT_HELP:
+        return push_help(ui, KC_LESSONS);
+    case ACT_BACK:
         return UI_BACK;
     default:
         return UI_NONE;
@@ -638,11 +508,11 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
 static int variants_key(Screen *s, Ui *ui, int key)
 {
     Variants *v = s->st;
-    switch (lesson_action(LC_VAR, key)) {
-    case LA_KV_NEXT:
-    case LA_KV_PREV: {
+    switch (app_action(KC_VARIANTS, key)) {
+    case ACT_GQA_NEXT:
+    case ACT_GQA_PREV: {
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
-                                  lesson_action(LC_VAR, key) == LA_KV_NEXT ? 1 : -1);
+                                  app_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
             snprintf(ui->status, sizeof ui->status,
                      "%d query heads have no GQA (no kv_heads strictly between 1 and %d divides "
@@ -657,12 +527,12 @@ static int variants_key(Screen *s, Ui *ui, int key)
         ui_set_config(ui, &c);
         return UI_REDRAW;
     }
-    case LA_HEADS:
+    case ACT_HEADS:
         v->valid = 0;
         return app_quick_config(ui, ACT_HEADS);
-    case LA_HELP:
-        return push_help(ui, LC_VAR);
-    case LA_BACK:
+    case ACT_HELP:
+        return push_help(ui, KC_VARIANTS);
+    case ACT_BACK:
         return UI_BACK;
     default:
         return UI_NONE;
@@ -764,40 +634,40 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
 static int kvcalc_key(Screen *s, Ui *ui, int key)
 {
     KvCalc *k = s->st;
-    if (k->presets.n == 0) return lesson_action(LC_KV, key) == LA_BACK ? UI_BACK : UI_NONE;
+    if (k->presets.n == 0) return app_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
     const Preset *p = &k->presets.v[k->sel];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
-    switch (lesson_action(LC_KV, key)) {
-    case LA_UP:
+    switch (app_action(KC_KV, key)) {
+    case ACT_UP:
         k->sel = (k->sel + k->presets.n - 1) % k->presets.n;
         k->context = 0;
         return UI_REDRAW;
-    case LA_DOWN:
+    case ACT_DOWN:
         k->sel = (k->sel + 1) % k->presets.n;
         k->context = 0;
         return UI_REDRAW;
-    case LA_DTYPE:
+    case ACT_DTYPE:
         k->dtype = kv_dtypes[k->dtype + 1].name ? k->dtype + 1 : 0;
         return UI_REDRAW;
-    case LA_CTX_UP:
+    case ACT_CONTEXT_UP:
         if (ctx >= 1L << 30) {
             snprintf(ui->status, sizeof ui->status, "context is at its largest here");
             return UI_REDRAW;
         }
         k->context = ctx * 2;
         return UI_REDRAW;
-    case LA_CTX_DOWN:
+    case ACT_CONTEXT_DOWN:
         k->context = ctx > 1 ? ctx / 2 : 1;
         return UI_REDRAW;
-    case LA_BATCH_UP:
+    case ACT_BATCH_UP:
         k->batch = k->batch < 1L << 20 ? k->batch * 2 : k->batch;
         return UI_REDRAW;
-    case LA_BATCH_DOWN:
+    case ACT_BATCH_DOWN:
         k->batch = k->batch > 1 ? k->batch / 2 : 1;
         return UI_REDRAW;
-    case LA_HELP:
-        return push_help(ui, LC_KV);
-    case LA_BACK:
+    case ACT_HELP:
+        return push_help(ui, KC_KV);
+    case ACT_BACK:
         return UI_BACK;
     default:
         return UI_NONE;

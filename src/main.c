@@ -27,8 +27,9 @@ static int usage(FILE *f)
                "Commands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof *commands; i++)
         fprintf(f, "  %-10s %s\n", commands[i].name, commands[i].summary);
-    fprintf(f, "\nOptions shared by every command:\n%s"
-               "\n`mhaviz COMMAND --help` tells more.  mhaviz --version prints the version.\n",
+    fprintf(f,
+            "\nOptions shared by every command:\n%s"
+            "\n`mhaviz COMMAND --help` tells more.  mhaviz --version prints the version.\n",
             cli_config_help);
     return f == stdout ? 0 : EXIT_USAGE;
 }

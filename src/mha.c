@@ -14,18 +14,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* clang-format off: grouped by step, as in DESIGN.md */
 const char *const mha_tensor_names[MT_COUNT] = {
-    "x", "W_Q", "W_K", "W_V", "W_O",
-    "Q", "K", "V",
-    "Q_split", "K_split", "V_split",
-    "Q_heads", "K_heads", "V_heads",
-    "K_expand", "V_expand",
-    "scores", "attn", "head_out",
-    "merged", "merged_contig", "concat", "out",
-    "attn_single", "Q_wrong",
-    "K_repeat", "V_repeat",
-    "attn_noscale",
+    "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
+    "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",
+    "K_expand", "V_expand", "scores",      "attn",    "head_out", "merged",   "merged_contig",
+    "concat",   "out",      "attn_single", "Q_wrong", "K_repeat", "V_repeat", "attn_noscale",
 };
+/* clang-format on */
 
 static const struct {
     const char *name, *key, *code;
@@ -43,8 +39,8 @@ static const struct {
     {"output projection", "output", "y = out @ W_O"},
 };
 
-static const char *const words[] = {"the", "cat", "sat", "on",  "a",   "warm", "mat", "and",
-                                    "then", "it", "slept", "all", "day", "in",  "the", "sun"};
+static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm", "mat", "and",
+                                    "then", "it",  "slept", "all", "day", "in",   "the", "sun"};
 
 const char *mha_token_word(int s)
 {
@@ -56,7 +52,8 @@ const char *mha_token_word(int s)
 
 MhaConfig mha_config_default(void)
 {
-    MhaConfig c = {.batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .causal = 0, .seed = 1};
+    MhaConfig c = {
+        .batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .causal = 0, .seed = 1};
     return c;
 }
 
@@ -100,30 +97,33 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
         return -1;
     }
     if (c->heads < 1 || c->heads > c->d_model) {
-        err_set(err, errlen, "--heads %d: must be between 1 and d_model (%d)", c->heads, c->d_model);
+        err_set(err, errlen, "--heads %d: must be between 1 and d_model (%d)", c->heads,
+                c->d_model);
         return -1;
     }
     if (c->d_model % c->heads) {
         divisors(c->d_model, d, sizeof d);
         err_set(err, errlen, "--heads %d: d_model %d is not divisible by %d (try %s)", c->heads,
-               c->d_model, c->heads, d);
+                c->d_model, c->heads, d);
         return -1;
     }
     if (c->kv_heads < 1 || c->kv_heads > c->heads) {
-        err_set(err, errlen, "--kv-heads %d: must be between 1 and heads (%d)", c->kv_heads, c->heads);
+        err_set(err, errlen, "--kv-heads %d: must be between 1 and heads (%d)", c->kv_heads,
+                c->heads);
         return -1;
     }
     if (c->heads % c->kv_heads) {
         divisors(c->heads, d, sizeof d);
         err_set(err, errlen, "--kv-heads %d: heads %d is not divisible by %d (try %s)", c->kv_heads,
-               c->heads, c->kv_heads, d);
+                c->heads, c->kv_heads, d);
         return -1;
     }
     if (run_floats(c) > MHA_MAX_FLOATS) {
         err_set(err, errlen,
-               "--batch %d --seq %d --d-model %d --heads %d: needs about %.0f MB, over the %.0f MB limit",
-               c->batch, c->seq, c->d_model, c->heads, run_floats(c) * 4 / 1048576.0,
-               MHA_MAX_FLOATS * 4 / 1048576.0);
+                "--batch %d --seq %d --d-model %d --heads %d: needs about %.0f MB, over the %.0f "
+                "MB limit",
+                c->batch, c->seq, c->d_model, c->heads, run_floats(c) * 4 / 1048576.0,
+                MHA_MAX_FLOATS * 4 / 1048576.0);
         return -1;
     }
     return 0;
@@ -153,7 +153,8 @@ static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
 {
     Tensor *t = tensor_zeros(ndim, shape);
     if (t)
-        for (size_t i = 0; i < t->st->n; i++) t->st->data[i] = mha_rng_tenth(r);
+        for (size_t i = 0; i < t->st->n; i++)
+            t->st->data[i] = mha_rng_tenth(r);
     return t;
 }
 
@@ -182,7 +183,8 @@ int mha_step_index(const char *s)
 void mha_free(Mha *m)
 {
     if (!m) return;
-    for (int i = 0; i < MT_COUNT; i++) tensor_free(m->t[i]);
+    for (int i = 0; i < MT_COUNT; i++)
+        tensor_free(m->t[i]);
     free(m);
 }
 
@@ -198,7 +200,8 @@ static void record(Mha *m, int step, size_t copied_before, int output, int n_in,
     s->n_inputs = n_in;
     va_list ap;
     va_start(ap, n_in);
-    for (int i = 0; i < n_in; i++) s->inputs[i] = va_arg(ap, int);
+    for (int i = 0; i < n_in; i++)
+        s->inputs[i] = va_arg(ap, int);
     va_end(ap);
     s->is_view = n_in > 0 && tensor_same_storage(m->t[output], m->t[s->inputs[0]]);
     s->bytes_copied = tensor_bytes_copied() - copied_before;
@@ -218,7 +221,11 @@ static Tensor *softmax_of(const Tensor *scores, int causal)
     do {                                                                                           \
         if (!(expr)) goto fail;                                                                    \
     } while (0)
-#define DIMS(...) (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), (int[]){__VA_ARGS__}
+#define DIMS(...)                                                                                  \
+    (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), (int[])                                     \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
 
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
 {
@@ -243,11 +250,11 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
 
     /* 0. input, and the weights: drawn in this order from the seed */
     before = tensor_bytes_copied();
-    TRY(t[MT_X] = random_tensor(&rng, DIMS(B, S, D)));          /* (B, S, D) */
-    TRY(t[MT_W_Q] = random_tensor(&rng, DIMS(D, D)));           /* (D, D) */
-    TRY(t[MT_W_K] = random_tensor(&rng, DIMS(D, KV * dh)));     /* (D, KV*dh) */
-    TRY(t[MT_W_V] = random_tensor(&rng, DIMS(D, KV * dh)));     /* (D, KV*dh) */
-    TRY(t[MT_W_O] = random_tensor(&rng, DIMS(D, D)));           /* (D, D) */
+    TRY(t[MT_X] = random_tensor(&rng, DIMS(B, S, D)));      /* (B, S, D) */
+    TRY(t[MT_W_Q] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
+    TRY(t[MT_W_K] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_V] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_O] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
     record(m, MS_INPUT, before, MT_X, 0);
 
     /* 1. project: three matmuls, three new buffers */
@@ -275,14 +282,15 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
      * K expanded to the same shape with stride 0 on G (no copy), one batched matmul. */
     before = tensor_bytes_copied();
     TRY(tmp[0] = tensor_view(t[MT_Q_HEADS], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, sizeof e));            /* (B,KV,1,S,dh) */
+    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, sizeof e)); /* (B,KV,1,S,dh) */
     TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, sizeof e));      /* (B,KV,G,dh,S) */
-    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, sizeof e));                 /* (B,KV,G,S,S) */
+    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, sizeof e)); /* (B,KV,G,dh,S) */
+    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, sizeof e));            /* (B,KV,G,S,S) */
     tensor_scale_(tmp[3], 1.0f / sqrtf((float)dh));
-    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(B, H, S, S), e, sizeof e));   /* (B,H,S,S) */
+    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(B, H, S, S), e, sizeof e)); /* (B,H,S,S) */
     record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
-    for (int i = 0; i < 4; i++) tensor_free(tmp[i]), tmp[i] = NULL;
+    for (int i = 0; i < 4; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
 
     /* 5. softmax: per head, per row */
     before = tensor_bytes_copied();
@@ -294,10 +302,11 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(B, KV, G, S, S), e, sizeof e));
     TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, sizeof e));
     TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, sizeof e));         /* (B,KV,G,S,dh) */
+    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, sizeof e));          /* (B,KV,G,S,dh) */
     TRY(t[MT_HEAD_OUT] = tensor_view(tmp[2], DIMS(B, H, S, dh), e, sizeof e)); /* (B,H,S,dh) */
     record(m, MS_WEIGHTED, before, MT_HEAD_OUT, 2, MT_ATTN, MT_V_HEADS);
-    for (int i = 0; i < 3; i++) tensor_free(tmp[i]), tmp[i] = NULL;
+    for (int i = 0; i < 3; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
 
     /* 7. back to tokens: a view, non-contiguous */
     before = tensor_bytes_copied();
@@ -324,19 +333,21 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     /* The bug: view(B, H, S, dh) straight from Q, no transpose. */
     TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(B, H, S, dh), e, sizeof e));
     /* GQA by copying: repeat_interleave K/V heads G times along the head axis. */
-    TRY(t[MT_K_REPEAT] = tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, sizeof e)); /* (B,H,S,dh) */
+    TRY(t[MT_K_REPEAT] =
+            tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, sizeof e)); /* (B,H,S,dh) */
     TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, sizeof e));
     /* One big head over the full width D: softmax(Q K_full^T / sqrt(D)), K_full
      * being K with every query head's kv head laid side by side (B,S,D). */
     TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, sizeof e)); /* (B,S,H,dh) */
     TRY(tmp[1] = tensor_contiguous(tmp[0]));
     TRY(tmp[2] = tensor_view(tmp[1], DIMS(B, 1, S, D), e, sizeof e));
-    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, sizeof e));       /* (B,1,D,S) */
+    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, sizeof e)); /* (B,1,D,S) */
     TRY(tmp[4] = tensor_view(t[MT_Q], DIMS(B, 1, S, D), e, sizeof e));
-    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, sizeof e));          /* (B,1,S,S) */
+    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, sizeof e)); /* (B,1,S,S) */
     tensor_scale_(tmp[5], 1.0f / sqrtf((float)D));
     TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], c->causal));
-    for (int i = 0; i < 6; i++) tensor_free(tmp[i]), tmp[i] = NULL;
+    for (int i = 0; i < 6; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
     /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
     TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
     tensor_scale_(tmp[0], sqrtf((float)dh));
@@ -345,7 +356,8 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     return m;
 
 fail:
-    for (int i = 0; i < 6; i++) tensor_free(tmp[i]);
+    for (int i = 0; i < 6; i++)
+        tensor_free(tmp[i]);
     mha_free(m);
     err_set(err, errlen, "%s", e);
     return NULL;

@@ -35,6 +35,7 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 /* The tensors a run keeps, in export order.  Names as in DESIGN.md, plus the
  * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
  * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies. */
+/* clang-format off */
 enum {
     MT_X, MT_W_Q, MT_W_K, MT_W_V, MT_W_O,
     MT_Q, MT_K, MT_V,
@@ -48,29 +49,32 @@ enum {
     MT_ATTN_NOSCALE, /* the bug of forgetting 1/sqrt(dh): softmax of unscaled scores */
     MT_COUNT
 };
+/* clang-format on */
 extern const char *const mha_tensor_names[MT_COUNT];
 
 /* Steps, numbered as in DESIGN.md's pipeline table. */
+/* clang-format off */
 enum {
     MS_INPUT, MS_PROJECT, MS_SPLIT, MS_HEADS, MS_SCORES, MS_SOFTMAX,
     MS_WEIGHTED, MS_BACK, MS_CONTIG, MS_CONCAT, MS_OUT,
     MS_COUNT
 };
+/* clang-format on */
 
 typedef struct MhaStep {
-    const char *name;      /* "split heads" */
-    const char *key;       /* "split": for --step NAME */
-    char code[96];         /* "Q = Q.view(B, S, H, dh)", with this run's sizes where it helps */
+    const char *name;        /* "split heads" */
+    const char *key;         /* "split": for --step NAME */
+    char code[96];           /* "Q = Q.view(B, S, H, dh)": the PyTorch line of this step */
     int inputs[4], n_inputs; /* MT_* */
-    int output;            /* MT_* */
-    int is_view;           /* output shares its input's storage */
-    size_t bytes_copied;   /* the engine's counter delta over this step */
+    int output;              /* MT_* */
+    int is_view;             /* output shares its input's storage */
+    size_t bytes_copied;     /* the engine's counter delta over this step */
 } MhaStep;
 
 typedef struct Mha {
     MhaConfig cfg;
-    int d_head, groups;    /* groups = heads / kv_heads: query heads per kv head */
-    Tensor *t[MT_COUNT];   /* owned */
+    int d_head, groups;  /* groups = heads / kv_heads: query heads per kv head */
+    Tensor *t[MT_COUNT]; /* owned */
     MhaStep steps[MS_COUNT];
     size_t bytes_copied_total; /* over steps 0..10 */
 } Mha;
@@ -80,7 +84,7 @@ typedef struct Mha {
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen);
 void mha_free(Mha *m);
 
-int mha_tensor_index(const char *name); /* -1 if unknown */
+int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */
 int mha_kv_head_of(const MhaConfig *c, int query_head); /* h / (heads / kv_heads) */
 
@@ -89,7 +93,9 @@ const char *mha_token_word(int s);
 
 /* The seeded generator: splitmix64 over the seed, each draw an integer in
  * [-10, 10] divided by 10, so every value is a multiple of 0.1 in [-1, 1]. */
-typedef struct MhaRng { uint64_t s; } MhaRng;
+typedef struct MhaRng {
+    uint64_t s;
+} MhaRng;
 void mha_rng_seed(MhaRng *r, uint32_t seed);
 float mha_rng_tenth(MhaRng *r);
 

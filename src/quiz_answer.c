@@ -162,6 +162,51 @@ static int matches_choice(const QuizAnswer *a, const char *c)
     return a->kind == QA_TEXT && !strcmp(a->text, ca.text);
 }
 
+/* Does a typed number or shape name a value written inside choice c: a
+ * shape in brackets ("(2, 16, 8, 64): a view") or a whole number standing
+ * alone, with or without thousands commas ("1.00 GiB (1,073,741,824
+ * bytes)", "0 bytes copied")?  Digits that are part of a decimal, a word
+ * or an expression ("1.00", "fp16", "dim=1", "1/sqrt") are not values. */
+static int value_in_choice(const QuizAnswer *a, const char *c)
+{
+    const char *end = c + strlen(c);
+    for (const char *p = c; p < end; p++) {
+        if ((*p == '(' || *p == '[') && a->kind == QA_TUPLE) {
+            const char *close = strchr(p, *p == '(' ? ')' : ']');
+            QuizAnswer ca;
+            memset(&ca, 0, sizeof ca);
+            if (close && parse_numeric(p, close + 1, &ca) == 0 && ca.kind == QA_TUPLE && ca.n == a->n &&
+                !memcmp(ca.v, a->v, sizeof(long long) * (size_t)a->n))
+                return 1;
+            continue;
+        }
+        if (!isdigit((unsigned char)*p)) continue;
+        if (p > c && (isalnum((unsigned char)p[-1]) || strchr("._=*/^-+", p[-1]))) {
+            while (p + 1 < end && isdigit((unsigned char)p[1])) p++; /* the rest of that token */
+            continue;
+        }
+        long long v = 0;
+        const char *q = p;
+        int ok = 1;
+        while (q < end && isdigit((unsigned char)*q) && ok) {
+            if (v > (NUM_MAX - 9) / 10) ok = 0;
+            else v = v * 10 + (*q++ - '0');
+        }
+        /* thousands groups: ",ddd" not followed by another digit */
+        while (ok && end - q > 3 && q[0] == ',' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2]) &&
+               isdigit((unsigned char)q[3]) && !(q + 4 < end && isdigit((unsigned char)q[4]))) {
+            if (v > (NUM_MAX - 999) / 1000) ok = 0;
+            else v = v * 1000 + (q[1] - '0') * 100 + (q[2] - '0') * 10 + (q[3] - '0'), q += 4;
+        }
+        int standalone = !(q < end && (isalnum((unsigned char)*q) || strchr("_=*/^", *q) ||
+                                       (*q == '.' && q + 1 < end && isdigit((unsigned char)q[1]))));
+        long long typed = a->kind == QA_NUMBER ? a->number : a->kind == QA_TUPLE ? a->number : -1;
+        if (ok && standalone && typed >= 0 && v == typed) return 1;
+        p = q - 1;
+    }
+    return 0;
+}
+
 /* Is the typed text a whole-word prefix of choice c ("view" of "a view: ...")? */
 static int word_prefix(const char *typed, const char *c)
 {
@@ -193,7 +238,9 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                                                 : "a word or two";
     if (quiz_parse_answer(line, &a) || a.kind == QA_EMPTY) {
         if (why) {
-            if (q->kind == QK_CHOICE) snprintf(why, whylen, "type a letter a-%c", 'a' + q->n_choices - 1);
+            if (q->kind == QK_CHOICE)
+                snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
+                         'a' + q->n_choices - 1);
             else snprintf(why, whylen, "type %s", expect);
         }
         return -1;
@@ -207,6 +254,10 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
             int hits = 0;
             for (int i = 0; i < q->n_choices; i++)
                 if (matches_choice(&a, q->choices[i])) hits++, pickd = i;
+            if (hits == 0 && (a.kind == QA_NUMBER || a.kind == QA_TUPLE)) {
+                for (int i = 0; i < q->n_choices; i++)
+                    if (value_in_choice(&a, q->choices[i])) hits++, pickd = i;
+            }
             if (hits != 1 && a.kind == QA_TEXT) {
                 hits = 0;
                 for (int i = 0; i < q->n_choices; i++)
@@ -215,7 +266,8 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
             if (hits != 1) pickd = -1;
         }
         if (pickd < 0) {
-            if (why) snprintf(why, whylen, "type a letter a-%c", 'a' + q->n_choices - 1);
+            if (why) snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
+                              'a' + q->n_choices - 1);
             return -1;
         }
         *chosen = pickd;

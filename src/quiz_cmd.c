@@ -21,7 +21,8 @@ static const char quiz_help[] =
     "Interview-prep questions on multi-head attention in memory.  Generated questions\n"
     "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
     "  --plain      one question at a time on stdout, one answer line from stdin\n"
-    "               (a letter, a number, or a shape: (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
+    "               (a letter or a choice's text/number/shape, a number, or a shape:\n"
+    "               (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
     "               an empty line skips; a line that is no answer counts as wrong;\n"
     "               end of input ends the quiz with the score so far\n"
     "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, concepts (default: all)\n"
@@ -60,6 +61,14 @@ static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
     for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
 }
 
+/* The full stop after a sentence ending in s: none when s already ends one
+ * ("... the cache)." must not become "... the cache).."). */
+static const char *stop(const char *s)
+{
+    size_t l = strlen(s);
+    return l && strchr(".?!", s[l - 1]) ? "" : ".";
+}
+
 /* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
  * shown; unread: the same when it could not be read as an answer to q, or "". */
 static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
@@ -68,12 +77,12 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     char ans[QUIZ_CHOICE_MAX + 8], kind[40];
     quiz_answer_text(q, ans, sizeof ans);
     if (right) fprintf(f, "Right.");
-    else if (skipped) fprintf(f, "Skipped: the answer is %s.", ans);
+    else if (skipped) fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
     else if (unread[0])
-        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s.", unread,
-                quiz_answer_kind(q, kind, sizeof kind), ans);
-    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s.", 'a' + chosen, ans);
-    else fprintf(f, "Wrong: you typed %s; the answer is %s.", typed, ans);
+        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
+                quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
+    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
+    else fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
     if (timed) fprintf(f, "  (%.1f s)", secs);
     fprintf(f, "\n");
     print_wrapped(f, q->explain, 78, "  ");
@@ -129,7 +138,8 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
     else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
                 (unsigned long long)seed);
-    printf("One line per question: a letter, a number or a shape like (2, 8, 16, 64); an empty line skips.\n\n");
+    printf("One line per question: a letter (or a choice's text, number or shape), a number or a shape\n"
+           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as wrong.\n\n");
     char *line = NULL;
     size_t cap = 0;
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);

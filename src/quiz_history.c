@@ -166,16 +166,21 @@ void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
                 pct(h->total.right[t], h->total.asked[t]));
         PUT("\n");
     }
-    char rev[200] = "";
-    size_t rl = 0;
+    /* weak: under 70% of the answers this session (a skip is no answer, so
+     * it never makes a topic weak), or over all sessions; a topic only
+     * skipped is named apart */
+    char rev[200] = "", skp[200] = "";
+    size_t rl = 0, kl = 0;
     for (int t = 0; t < QT_COUNT; t++) {
-        int seen = s->asked[t] + s->skipped[t]; /* a skip is not an answer, nor a right one */
-        int weak = seen && pct(s->right[t], seen) < 70;
+        int weak = s->asked[t] && pct(s->right[t], s->asked[t]) < 70;
         if (h && h->total.asked[t] >= 3 && pct(h->total.right[t], h->total.asked[t]) < 70) weak = 1;
-        if (weak && rl < sizeof rev) rl += (size_t)snprintf(rev + rl, sizeof rev - rl, "%s%s", rl ? ", " : "",
-                                                           quiz_topic_names[t]);
+        if (weak && rl < sizeof rev)
+            rl += (size_t)snprintf(rev + rl, sizeof rev - rl, "%s%s", rl ? ", " : "", quiz_topic_names[t]);
+        else if (!weak && s->skipped[t] && kl < sizeof skp)
+            kl += (size_t)snprintf(skp + kl, sizeof skp - kl, "%s%s", kl ? ", " : "", quiz_topic_names[t]);
     }
     if (rev[0]) PUT("Revisit: %s  (mhaviz quiz --topic NAME; --review asks the ones you missed)\n", rev);
-    else PUT("Nothing to revisit: every topic at 70%% or better.\n");
+    else if (asked) PUT("Nothing to revisit: every topic answered at 70%% or better.\n");
+    if (skp[0]) PUT("Skipped, not scored: %s  (skips do not count as weak)\n", skp);
 #undef PUT
 }

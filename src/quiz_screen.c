@@ -16,54 +16,12 @@
 #include "tui.h"
 
 enum { PH_PICK, PH_ASK, PH_FEEDBACK, PH_SUMMARY };
-#define PH(x) (1u << (x))
 
-enum { QS_NONE, QS_UP, QS_DOWN, QS_LEFT, QS_RIGHT, QS_PGUP, QS_PGDN, QS_TIMED, QS_GO, QS_ERASE, QS_END };
-
-/* The quiz's keys: key() looks actions up here, and the hint line is
- * generated from the same table, so the two cannot drift.  A row with help
- * starts a group; the rows after it without help join it (shown as
- * "Up/Down scroll" with the names of the keys live in the phase).  While a
- * question is asked, every other printable key is typed into the answer. */
-typedef struct QuizKey {
-    unsigned phases;
-    int key, act;
-    const char *name, *help;
-} QuizKey;
-
-static const QuizKey quiz_keys[] = {
-    {PH(PH_PICK), UI_K_ENTER, QS_GO, "Enter", "start"},
-    {PH(PH_PICK), UI_K_UP, QS_UP, "Up", "topic"},
-    {PH(PH_PICK), UI_K_DOWN, QS_DOWN, "Down", NULL},
-    {PH(PH_PICK), 'k', QS_UP, "k", NULL},
-    {PH(PH_PICK), 'j', QS_DOWN, "j", NULL},
-    {PH(PH_PICK), UI_K_LEFT, QS_LEFT, "Left", "length"},
-    {PH(PH_PICK), UI_K_RIGHT, QS_RIGHT, "Right", NULL},
-    {PH(PH_PICK), 'h', QS_LEFT, "h", NULL},
-    {PH(PH_PICK), 'l', QS_RIGHT, "l", NULL},
-    {PH(PH_PICK), 't', QS_TIMED, "t", "timed"},
-    {PH(PH_ASK), UI_K_ENTER, QS_GO, "Enter", "answer (empty: skip)"},
-    {PH(PH_ASK), UI_K_BACKSPACE, QS_ERASE, "Bksp", "erase"},
-    {PH(PH_FEEDBACK), UI_K_ENTER, QS_GO, "Enter", "next"},
-    {PH(PH_FEEDBACK), ' ', QS_GO, "Space", NULL},
-    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_UP, QS_UP, "Up", "scroll"},
-    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_DOWN, QS_DOWN, "Down", NULL},
-    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_PGUP, QS_PGUP, "PgUp", NULL},
-    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_PGDN, QS_PGDN, "PgDn", NULL},
-    {PH(PH_FEEDBACK), 'q', QS_END, "q", "end quiz"}, /* q is typed while a question is asked */
-    {PH(PH_ASK) | PH(PH_FEEDBACK), UI_K_ESC, QS_END, "Esc", NULL},
-    {PH(PH_PICK) | PH(PH_SUMMARY), 'q', QS_END, "q", "back"},
-    {PH(PH_PICK) | PH(PH_SUMMARY), UI_K_ESC, QS_END, "Esc", NULL},
-    {PH(PH_SUMMARY), UI_K_ENTER, QS_END, "Enter", NULL},
-    {0, 0, 0, NULL, NULL},
-};
-
-static int quiz_action(int phase, int key)
-{
-    for (const QuizKey *k = quiz_keys; k->key; k++)
-        if ((k->phases & PH(phase)) && k->key == key) return k->act;
-    return QS_NONE;
-}
+/* The quiz's command keys are in app.c's one table, one context per phase
+ * (KC_QUIZ_PICK ...), looked up with app_action; the hint line is generated
+ * from the same table (app_hint), so the two cannot drift.  While a question
+ * is asked, every other printable key is typed into the answer (qs_key). */
+static const unsigned phase_ctx[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
 
 static const int default_lengths[] = {5, 10, 20, 50};
 #define NLEN_MAX 5
@@ -178,31 +136,31 @@ static int qs_key(Screen *s, Ui *ui, int key)
 {
     Qs *q = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    int act = quiz_action(q->phase, key);
+    Action act = app_action(phase_ctx[q->phase], key);
     switch (q->phase) {
     case PH_PICK:
         switch (act) {
-        case QS_UP: q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1); return UI_REDRAW;
-        case QS_DOWN: q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1); return UI_REDRAW;
-        case QS_LEFT: q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen; return UI_REDRAW;
-        case QS_RIGHT: q->len_sel = (q->len_sel + 1) % q->nlen; return UI_REDRAW;
-        case QS_TIMED: q->timed = !q->timed; return UI_REDRAW;
-        case QS_GO: return start(q, ui);
-        case QS_END: return UI_BACK;
+        case ACT_UP: q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1); return UI_REDRAW;
+        case ACT_DOWN: q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1); return UI_REDRAW;
+        case ACT_LEFT: q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen; return UI_REDRAW;
+        case ACT_RIGHT: q->len_sel = (q->len_sel + 1) % q->nlen; return UI_REDRAW;
+        case ACT_TIMED: q->timed = !q->timed; return UI_REDRAW;
+        case ACT_APPLY: return start(q, ui);
+        case ACT_BACK: return UI_BACK;
         default: return UI_NONE;
         }
     case PH_ASK:
         switch (act) {
-        case QS_GO: answer(q); return UI_REDRAW;
-        case QS_ERASE:
+        case ACT_APPLY: answer(q); return UI_REDRAW;
+        case ACT_ERASE:
             if (q->ilen > 0) q->input[--q->ilen] = 0;
             return UI_REDRAW;
-        case QS_UP: case QS_PGUP: q->scroll -= act == QS_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case QS_DOWN: case QS_PGDN:
-            q->scroll += act == QS_DOWN ? 1 : 10;
+        case ACT_UP: case ACT_PAGE_UP: q->scroll -= act == ACT_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
+        case ACT_DOWN: case ACT_PAGE_DOWN:
+            q->scroll += act == ACT_DOWN ? 1 : 10;
             if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
             return UI_REDRAW;
-        case QS_END: finish(q); return UI_REDRAW;
+        case ACT_BACK: finish(q); return UI_REDRAW;
         default:
             if (key >= 0x20 && key < 0x7f && q->ilen + 1 < (int)sizeof q->input) {
                 q->input[q->ilen++] = (char)key;
@@ -214,20 +172,20 @@ static int qs_key(Screen *s, Ui *ui, int key)
         }
     case PH_FEEDBACK:
         switch (act) {
-        case QS_GO:
+        case ACT_NEXT:
             if (++q->i >= q->n) finish(q);
             else show_question(q, tui_now());
             return UI_REDRAW;
-        case QS_UP: case QS_PGUP: q->scroll -= act == QS_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case QS_DOWN: case QS_PGDN:
-            q->scroll += act == QS_DOWN ? 1 : 10;
+        case ACT_UP: case ACT_PAGE_UP: q->scroll -= act == ACT_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
+        case ACT_DOWN: case ACT_PAGE_DOWN:
+            q->scroll += act == ACT_DOWN ? 1 : 10;
             if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
             return UI_REDRAW;
-        case QS_END: q->i++; finish(q); return UI_REDRAW;
+        case ACT_BACK: q->i++; finish(q); return UI_REDRAW;
         default: return UI_NONE;
         }
     default:
-        return act == QS_END ? UI_BACK : UI_NONE;
+        return act == ACT_BACK ? UI_BACK : UI_NONE;
     }
 }
 
@@ -263,16 +221,20 @@ static void body_put(Body *b, const char *text, int len, int indent, Style st)
     b->line++;
 }
 
-/* One paragraph line, word-wrapped; continuation lines keep its indent + 2. */
+/* One paragraph line, word-wrapped.  Continuation lines hang under the text
+ * of a list item ("  b) To Q and K ..." continues under "To"), else keep the
+ * line's indent + 2 (an indented line) or none. */
 static void body_wrap(Body *b, const char *s, int len, Style st)
 {
     int indent = 0;
     while (indent < len && s[indent] == ' ') indent++;
     s += indent, len -= indent;
+    int hang = indent ? indent + 2 : 0;
+    if (len > 3 && s[0] >= 'a' && s[0] <= 'z' && s[1] == ')' && s[2] == ' ') hang = indent + 3;
     int first = 1;
     if (len == 0) body_put(b, "", 0, 0, st);
     while (len > 0) {
-        int ind = first || !indent ? indent : indent + 2, avail = b->w - ind;
+        int ind = first ? indent : hang, avail = b->w - ind;
         if (avail < 10) avail = 10;
         int cut = len;
         if (len > avail) {
@@ -313,36 +275,14 @@ static void body_working(Body *b, const char *w)
     }
 }
 
-/* The hint for a phase, from quiz_keys.  terse: only the first key name
- * of each group ("Up/Down/k/j topic" -> "Up/Down topic" keeps arrows: the
- * one-letter aliases of a group that has other names are left out). */
-static size_t hint_text(int phase, int terse, char *hint, size_t n)
-{
-    size_t l = 0;
-    hint[0] = 0;
-    for (const QuizKey *k = quiz_keys; k->key; k++) {
-        if (!k->help) continue;
-        char names[48] = "";
-        size_t nl = 0;
-        for (const QuizKey *e = k; e->key && (e == k || !e->help); e++) {
-            if (!(e->phases & PH(phase))) continue;
-            if (terse && nl && strlen(e->name) == 1) continue;
-            if (nl < sizeof names) nl += (size_t)snprintf(names + nl, sizeof names - nl, "%s%s", nl ? "/" : "", e->name);
-        }
-        if (!nl) continue;
-        if (l < n) l += (size_t)snprintf(hint + l, n - l, "%s%s %s", l ? "  " : "", names, k->help);
-    }
-    return l;
-}
-
 /* The key hint on the status line, in the screen's width: the one-letter
  * aliases go first, then whole groups from the end (never a cut word). */
 static void draw_hint(Canvas *c, const Ui *ui, int phase)
 {
     char hint[240];
     int room = c->w - 2;
-    size_t l = hint_text(phase, 0, hint, sizeof hint);
-    if ((int)l > room) l = hint_text(phase, 1, hint, sizeof hint);
+    size_t l = app_hint(phase_ctx[phase], 0, hint, sizeof hint);
+    if ((int)l > room) l = app_hint(phase_ctx[phase], 1, hint, sizeof hint);
     while ((int)l > room) {
         char *gap = NULL;
         for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  ")) gap = p;
@@ -409,9 +349,11 @@ static void draw_picker(const Qs *q, Canvas *c)
     canvas_text(c, 10, y + 1, q->timed ? "[x] a clock per question" : "[ ] no clock", ST_NORMAL);
     canvas_printf(c, 2, y + 2, ST_DIM, "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
-    canvas_text(c, 2, y + 4,
-                "Answer by letter, or type a number or a shape: (2, 8, 16, 64) or 2,8,16,64",
-                ST_NORMAL);
+    /* the same rules as --plain (quiz_check), except that an answer that
+     * cannot be read is asked again here */
+    canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;", ST_NORMAL);
+    canvas_text(c, 2, y + 5, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.", ST_NORMAL);
+    canvas_text(c, 2, y + 6, "An answer that cannot be read is asked again (--plain counts it wrong).", ST_NORMAL);
 }
 
 /* The scrolling text: the question above its last line (ASK), or the

@@ -5,8 +5,8 @@
 #include "errbuf.h"
 
 #include <math.h>
-#include <stdint.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,7 +49,8 @@ static void storage_release(Storage *s)
 }
 
 /* A new tensor object on storage st (takes a reference). */
-static Tensor *tensor_on(Storage *st, size_t offset, int ndim, const int *shape, const long *strides)
+static Tensor *tensor_on(Storage *st, size_t offset, int ndim, const int *shape,
+                         const long *strides)
 {
     Tensor *t = calloc(1, sizeof *t);
     if (!t) return NULL;
@@ -84,7 +85,8 @@ static int shape_ok(int ndim, const int *shape)
 static size_t shape_numel(int ndim, const int *shape)
 {
     size_t n = 1;
-    for (int i = 0; i < ndim; i++) n *= (size_t)shape[i];
+    for (int i = 0; i < ndim; i++)
+        n *= (size_t)shape[i];
     return n;
 }
 
@@ -138,7 +140,8 @@ int tensor_same_storage(const Tensor *a, const Tensor *b)
 size_t tensor_offset_of(const Tensor *t, const int *idx)
 {
     long off = (long)t->offset;
-    for (int i = 0; i < t->ndim; i++) off += (long)idx[i] * t->strides[i];
+    for (int i = 0; i < t->ndim; i++)
+        off += (long)idx[i] * t->strides[i];
     return (size_t)off;
 }
 
@@ -166,7 +169,8 @@ size_t tensor_to_array(const Tensor *t, float *out)
 {
     int idx[TENSOR_MAXDIM] = {0};
     size_t n = 0;
-    do out[n++] = tensor_get(t, idx);
+    do
+        out[n++] = tensor_get(t, idx);
     while (next_index(idx, t->ndim, t->shape));
     return n;
 }
@@ -218,8 +222,8 @@ static int view_strides(const Tensor *t, int ndim, const int *shape, long *out)
     size_t tensor_numel = 1, view_numel = 1;
     for (int td = t->ndim - 1; td >= 0; td--) {
         tensor_numel *= (size_t)t->shape[td];
-        if (td == 0 || (t->shape[td - 1] != 1 &&
-                        t->strides[td - 1] != (long)tensor_numel * chunk_base)) {
+        if (td == 0 ||
+            (t->shape[td - 1] != 1 && t->strides[td - 1] != (long)tensor_numel * chunk_base)) {
             while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
                 out[view_d] = (long)view_numel * chunk_base;
                 view_numel *= (size_t)shape[view_d];
@@ -250,16 +254,18 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
         if (shape[i] == -1 && infer >= 0) {
             err_set(err, errlen, "only one dimension can be inferred");
             return NULL;
-        } else if (shape[i] == -1) infer = i;
+        } else if (shape[i] == -1)
+            infer = i;
         else if (shape[i] < 1) {
             err_set(err, errlen, "view: invalid shape dimension %d", shape[i]);
             return NULL;
-        } else known *= (size_t)shape[i];
+        } else
+            known *= (size_t)shape[i];
     }
     if (infer >= 0) {
         if (numel % known) {
             err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
-                   fmt_list(a, sizeof a, ndim, shape_in), numel);
+                    fmt_list(a, sizeof a, ndim, shape_in), numel);
             return NULL;
         }
         shape[infer] = (int)(numel / known);
@@ -267,14 +273,14 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, s
     }
     if (known != numel) {
         err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
-               fmt_list(a, sizeof a, ndim, shape_in), numel);
+                fmt_list(a, sizeof a, ndim, shape_in), numel);
         return NULL;
     }
     long strides[TENSOR_MAXDIM];
     if (!view_strides(t, ndim, shape, strides)) {
         err_set(err, errlen,
-               "view size is not compatible with input tensor's size and stride (at least one "
-               "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+                "view size is not compatible with input tensor's size and stride (at least one "
+                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
         return NULL;
     }
     return tensor_on(t->st, t->offset, ndim, shape, strides);
@@ -284,8 +290,10 @@ Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errl
 {
     int a = norm_dim(d0, t->ndim), b = norm_dim(d1, t->ndim);
     if (a < 0 || b < 0) {
-        err_set(err, errlen, "transpose: dimension out of range (expected to be in range of [%d, %d], but got %d)",
-               -t->ndim, t->ndim - 1, a < 0 ? d0 : d1);
+        err_set(
+            err, errlen,
+            "transpose: dimension out of range (expected to be in range of [%d, %d], but got %d)",
+            -t->ndim, t->ndim - 1, a < 0 ? d0 : d1);
         return NULL;
     }
     int shape[TENSOR_MAXDIM];
@@ -325,21 +333,24 @@ Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen)
 Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen)
 {
     if (ndim != t->ndim) {
-        err_set(err, errlen, "expand: the number of sizes provided (%d) must match the tensor's dimensions (%d)",
-               ndim, t->ndim);
+        err_set(err, errlen,
+                "expand: the number of sizes provided (%d) must match the tensor's dimensions (%d)",
+                ndim, t->ndim);
         return NULL;
     }
     long strides[TENSOR_MAXDIM];
     int sh[TENSOR_MAXDIM];
     for (int i = 0; i < ndim; i++) {
         sh[i] = shape[i] == -1 ? t->shape[i] : shape[i];
-        if (sh[i] == t->shape[i]) strides[i] = t->strides[i];
-        else if (t->shape[i] == 1 && sh[i] >= 1) strides[i] = 0;
+        if (sh[i] == t->shape[i])
+            strides[i] = t->strides[i];
+        else if (t->shape[i] == 1 && sh[i] >= 1)
+            strides[i] = 0;
         else {
             err_set(err, errlen,
-                   "The expanded size of the tensor (%d) must match the existing size (%d) at "
-                   "non-singleton dimension %d",
-                   sh[i], t->shape[i], i);
+                    "The expanded size of the tensor (%d) must match the existing size (%d) at "
+                    "non-singleton dimension %d",
+                    sh[i], t->shape[i], i);
             return NULL;
         }
     }
@@ -373,11 +384,13 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
 {
     int d = norm_dim(dim, t->ndim);
     if (d < 0 || reps < 1) {
-        err_set(err, errlen, "repeat_interleave: %s", d < 0 ? "dimension out of range" : "repeats must be >= 1");
+        err_set(err, errlen, "repeat_interleave: %s",
+                d < 0 ? "dimension out of range" : "repeats must be >= 1");
         return NULL;
     }
     int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < t->ndim; i++) shape[i] = t->shape[i];
+    for (int i = 0; i < t->ndim; i++)
+        shape[i] = t->shape[i];
     shape[d] *= reps;
     Tensor *out = tensor_zeros(t->ndim, shape);
     if (!out) {
@@ -388,7 +401,8 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
     int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM];
     size_t n = 0;
     do {
-        for (int i = 0; i < t->ndim; i++) src[i] = idx[i];
+        for (int i = 0; i < t->ndim; i++)
+            src[i] = idx[i];
         src[d] = idx[d] / reps;
         out->st->data[n++] = tensor_get(t, src);
     } while (next_index(idx, out->ndim, out->shape));
@@ -405,16 +419,18 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
      * (x @ W): then its batch strides are 0, as PyTorch broadcasts it. */
     int shared = b->ndim == 2 && nd > 2;
     int ok = nd >= 2 && (b->ndim == nd || shared) && a->shape[nd - 1] == b->shape[b->ndim - 2];
-    for (int i = 0; ok && !shared && i < nd - 2; i++) ok = a->shape[i] == b->shape[i];
+    for (int i = 0; ok && !shared && i < nd - 2; i++)
+        ok = a->shape[i] == b->shape[i];
     if (!ok) {
         err_set(err, errlen, "matmul: shapes %s and %s cannot be multiplied",
-               tensor_fmt_dims(sa, sizeof sa, nd, a->shape),
-               tensor_fmt_dims(sb, sizeof sb, b->ndim, b->shape));
+                tensor_fmt_dims(sa, sizeof sa, nd, a->shape),
+                tensor_fmt_dims(sb, sizeof sb, b->ndim, b->shape));
         return NULL;
     }
     int m = a->shape[nd - 2], k = a->shape[nd - 1], n = b->shape[b->ndim - 1];
     int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < nd - 2; i++) shape[i] = a->shape[i];
+    for (int i = 0; i < nd - 2; i++)
+        shape[i] = a->shape[i];
     shape[nd - 2] = m, shape[nd - 1] = n;
     Tensor *c = tensor_zeros(nd, shape);
     if (!c) {
@@ -437,7 +453,8 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
             for (int p = 0; p < k; p++) {
                 float av = A[ao + i * am + p * ak];
                 const float *brow = Bd + bo + p * bk;
-                for (int j = 0; j < n; j++) C[j] += av * brow[j * bn];
+                for (int j = 0; j < n; j++)
+                    C[j] += av * brow[j * bn];
             }
         }
     } while (nd > 2 && next_index(idx, nd - 2, a->shape));
@@ -447,7 +464,8 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
 void tensor_scale_(Tensor *t, float s)
 {
     int idx[TENSOR_MAXDIM] = {0};
-    do t->st->data[tensor_offset_of(t, idx)] *= s;
+    do
+        t->st->data[tensor_offset_of(t, idx)] *= s;
     while (next_index(idx, t->ndim, t->shape));
 }
 
@@ -496,7 +514,8 @@ void tensor_softmax_lastdim_(Tensor *t)
         for (int j = 0; j < n; j++)
             if (row[j * st] > mx) mx = row[j * st];
         if (mx == -INFINITY) { /* a fully masked row: no weight anywhere */
-            for (int j = 0; j < n; j++) row[j * st] = 0.0f;
+            for (int j = 0; j < n; j++)
+                row[j * st] = 0.0f;
             continue;
         }
         double sum = 0;
@@ -505,6 +524,7 @@ void tensor_softmax_lastdim_(Tensor *t)
             row[j * st] = e;
             sum += e;
         }
-        for (int j = 0; j < n; j++) row[j * st] = (float)(row[j * st] / sum);
+        for (int j = 0; j < n; j++)
+            row[j * st] = (float)(row[j * st] / sum);
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
 }

@@ -19,7 +19,7 @@
 #define TENSOR_MAXDIM 6
 
 typedef struct Storage {
-    float *data;         /* n floats, owned */
+    float *data; /* n floats, owned */
     size_t n;
     int refs;
     int id;              /* 1, 2, 3 ... in creation order: "S1", "S2" in the UI */
@@ -28,10 +28,10 @@ typedef struct Storage {
 
 typedef struct Tensor {
     Storage *st;
-    size_t offset;                /* elements from st->data[0] */
+    size_t offset; /* elements from st->data[0] */
     int ndim;
     int shape[TENSOR_MAXDIM];
-    long strides[TENSOR_MAXDIM];  /* elements; 0 on an expanded axis */
+    long strides[TENSOR_MAXDIM]; /* elements; 0 on an expanded axis */
 } Tensor;
 
 /* Creation: a new storage, row-major (contiguous) strides. NULL on bad shape. */
@@ -63,9 +63,11 @@ size_t tensor_to_array(const Tensor *t, float *out);
  * message PyTorch gives ("view size is not compatible with input tensor's size
  * and stride ... Use .reshape(...) instead."). */
 Tensor *tensor_view(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen);
-Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errlen); /* negative dims count from the end */
+Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err,
+                         size_t errlen); /* negative dims count from the end */
 Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen);
-Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen); /* size-1 axes -> stride 0 */
+Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err,
+                      size_t errlen); /* size-1 axes -> stride 0 */
 
 /* Copies.  tensor_contiguous returns a view of t's storage (no copy) when t is
  * already contiguous, otherwise a new row-major storage (numel * 4 bytes counted).
@@ -77,10 +79,10 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
  * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
-void tensor_scale_(Tensor *t, float s);           /* in place, every logical element */
-void tensor_causal_mask_(Tensor *t);              /* last two dims (S, S): -inf above the diagonal */
-void tensor_softmax_lastdim_(Tensor *t);          /* in place, max-subtracted */
-double tensor_exp(double x); /* e^x to double precision, without libm */
+void tensor_scale_(Tensor *t, float s);  /* in place, every logical element */
+void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the diagonal */
+void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */
+double tensor_exp(double x);             /* e^x to double precision, without libm */
 /* Out of place: a new contiguous tensor with t's values (compute, not a
  * layout copy: the copy counters are not touched). */
 Tensor *tensor_clone_compute(const Tensor *t);

@@ -93,11 +93,11 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
                      "inspect: arrows/hjkl move the cursor, i or Esc leaves, ? keys");
         else if (ui->autoplay > 0)
             snprintf(w->hint, sizeof w->hint,
-                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q quit",
+                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q back",
                      walk_autoplay_seconds(ui));
         else
             snprintf(w->hint, sizeof w->hint,
-                     "Space next  Left back  i inspect  c config  ? keys  q quit");
+                     "Space next  Left back  i inspect  c config  ? keys  q back");
         status = w->hint;
     }
     w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
@@ -169,8 +169,13 @@ static int walk_key(Screen *s, Ui *ui, int key)
         ui->anim_speed *= a == ACT_FASTER ? 1.5 : 1 / 1.5;
         if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
         if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
-        snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s%s", ui->anim_speed,
-                 walk_anim_seconds(ui), ui->autoplay > 0 ? ", autoplay faster/slower too" : "");
+        if (ui->autoplay > 0)
+            snprintf(ui->status, sizeof ui->status,
+                     "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
+                     walk_anim_seconds(ui), walk_autoplay_seconds(ui));
+        else
+            snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s",
+                     ui->anim_speed, walk_anim_seconds(ui));
         return UI_REDRAW;
     case ACT_ANIM:
         ui->animation = !ui->animation;

@@ -50,15 +50,99 @@ END_TEST
 
 START_TEST(test_no_key_bound_twice)
 {
-    /* A second binding of a key in an overlapping context could never fire. */
-    for (const KeyBinding *a = app_keys; a->key; a++)
-        for (const KeyBinding *b = a + 1; b->key; b++) {
-            if (!(a->ctx & b->ctx) || a->ctx == KC_ALL) continue;
-            int alast = a->last ? a->last : a->key, blast = b->last ? b->last : b->key;
-            int overlap = a->key <= blast && b->key <= alast;
-            if (overlap)
-                ck_abort_msg("key %s (%s) is bound twice", b->name, b->help ? b->help : "");
+    /* No (context, key) pair is bound twice: a second binding of a key in a
+     * context could never fire.  KC_ALL (Ctrl-L) counts in every context. */
+    for (int bit = 0; bit < KC_COUNT; bit++) {
+        unsigned ctx = 1u << bit;
+        for (const KeyBinding *a = app_keys; a->key; a++)
+            for (const KeyBinding *b = a + 1; b->key && (a->ctx & ctx); b++) {
+                if (!(b->ctx & ctx)) continue;
+                int alast = a->last ? a->last : a->key, blast = b->last ? b->last : b->key;
+                if (a->key <= blast && b->key <= alast)
+                    ck_abort_msg("context %u: key %s (%s) is bound twice", ctx, b->name,
+                                 b->help ? b->help : "");
+            }
+    }
+}
+END_TEST
+
+/* The lines of help section ctx (its title to the blank line after it),
+ * joined into buf. */
+static void help_section(unsigned ctx, char *buf, size_t n)
+{
+    char line[200];
+    int i = app_help_section(ctx);
+    ck_assert_msg(i >= 0, "context %u has no help section", ctx);
+    buf[0] = 0;
+    for (const char *l; (l = app_help_line(i, line, sizeof line)) && l[0]; i++) {
+        strncat(buf, l, n - strlen(buf) - 2);
+        strcat(buf, "\n");
+    }
+}
+
+START_TEST(test_every_context_in_help)
+{
+    /* Every context's section lists every key bound in it with its group's
+     * help: the `?` screen from any screen names all of them, by screen. */
+    static char sec[16384];
+    for (int bit = 0; bit <= KC_COUNT; bit++) {
+        unsigned ctx = bit < KC_COUNT ? 1u << bit : (unsigned)KC_ALL;
+        help_section(ctx, sec, sizeof sec);
+        int keys = 0;
+        const char *help = NULL;
+        for (const KeyBinding *b = app_keys; b->key; b++) {
+            if (b->help) help = b->help;
+            int in = ctx == KC_ALL ? b->ctx == KC_ALL : (b->ctx & ctx) && b->ctx != KC_ALL;
+            if (!in) continue;
+            keys++;
+            char want[120];
+            snprintf(want, sizeof want, "%s", b->name);
+            ck_assert_msg(strstr(sec, want) != NULL, "context %u: help lacks key %s", ctx,
+                          b->name);
+            ck_assert_msg(help && strstr(sec, help) != NULL, "context %u: help lacks '%s'", ctx,
+                          help ? help : "?");
         }
+        ck_assert_msg(keys > 0, "context %u binds no key", ctx);
+    }
+    /* The sections have their titles, and the lesson and quiz screens are in. */
+    char line[200];
+    ck_assert_str_eq(app_help_line(app_help_section(KC_ALL), line, sizeof line), "Everywhere");
+    ck_assert_str_eq(app_help_line(app_help_section(KC_PAGE), line, sizeof line), "Lesson page");
+    help_section(KC_KV, sec, sizeof sec);
+    ck_assert_ptr_nonnull(strstr(sec, "Up k "));
+    ck_assert_ptr_nonnull(strstr(sec, "double the batch"));
+    help_section(KC_QUIZ_ASK, sec, sizeof sec);
+    ck_assert_ptr_nonnull(strstr(sec, "Esc "));
+    ck_assert_ptr_nonnull(strstr(sec, "end quiz"));
+    ck_assert_ptr_null(strstr(sec, "q ")); /* q is typed into the answer */
+    ck_assert_int_eq(app_help_section(KC_WALK | KC_HOME), -1);
+}
+END_TEST
+
+START_TEST(test_hints_from_the_table)
+{
+    char hint[240];
+    size_t l = app_hint(KC_QUIZ_PICK, 0, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Enter start  Up/Down/k/j topic  Left/Right/h/l length  t timed  q/Esc back");
+    ck_assert_uint_eq(l, strlen(hint));
+    size_t terse = app_hint(KC_QUIZ_PICK, 1, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Enter start  Up/Down topic  Left/Right length  t timed  q/Esc back");
+    app_hint(KC_QUIZ_ASK, 0, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Enter answer (empty: skip)  Bksp erase  Up/Down/PgUp/PgDn scroll  Esc end quiz");
+    /* a short buffer still gets a terminated prefix and the whole length back */
+    char small[8];
+    ck_assert_uint_eq(app_hint(KC_QUIZ_PICK, 1, small, sizeof small), terse);
+    ck_assert_str_eq(small, "Enter s");
+    /* the quiz's generated hints fit an 80-column status line whole, terse */
+    const unsigned quiz[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
+    for (int i = 0; i < 4; i++)
+        ck_assert_int_le((int)app_hint(quiz[i], 1, hint, sizeof hint), 78);
+    ck_assert_int_eq(app_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
+    ck_assert_int_eq(app_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
+    ck_assert_int_eq(app_action(KC_LESSONS, '9'), ACT_DIGIT);
+    ck_assert_int_eq(app_action(KC_LESSONS, '0'), ACT_NONE);
+    ck_assert_int_eq(app_action(KC_VARIANTS, 'H'), ACT_HEADS);
+    ck_assert_int_eq(app_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
 }
 END_TEST
 
@@ -298,6 +382,7 @@ START_TEST(test_walk_autoplay)
     ck_assert(ui.autoplay == 2.0);
     press(s, &ui, '+');
     ck_assert(ui.anim_speed > 1.0);
+    ck_assert_msg(strstr(ui.status, "autoplay every 1.3 s"), "speed line: '%s'", ui.status);
     s->tick(s, &ui, 30.0);
     s->tick(s, &ui, 31.5); /* 2 s / 1.5 = 1.33 s */
     ck_assert(step_shown(s, &ui, 2));
@@ -493,6 +578,8 @@ int main(void)
     TCase *t = tcase_create("keys");
     tcase_add_test(t, test_navigation_keys);
     tcase_add_test(t, test_no_key_bound_twice);
+    tcase_add_test(t, test_every_context_in_help);
+    tcase_add_test(t, test_hints_from_the_table);
     tcase_add_test(t, test_every_action_is_bound);
     tcase_add_test(t, test_help_is_generated_from_the_table);
     suite_add_tcase(s, t);

@@ -84,12 +84,13 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(p, 80, 24, "Tab text"));
     ck_assert(!shows(p, 80, 24, "d_model = heads x d_head"));
     press(p, UI_K_TAB);
-    /* ? lists the keys, from the key table. */
+    /* ? opens the one help (app.c's key table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, 80, 24, "Lesson page"));
     ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
     ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
     ck_assert(shows(ui.push, 80, 24, "next page (answer first); last page: next lesson"));
-    ck_assert_int_eq(press(ui.push, 'q'), UI_BACK);
+    ck_assert_int_eq(press(ui.push, 'q'), UI_BACK | UI_REDRAW);
     ui.push->free(ui.push);
     ui.push = NULL;
     /* To the end: the last page goes on to the next lesson, in its place. */

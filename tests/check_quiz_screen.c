@@ -316,6 +316,82 @@ START_TEST(skip_is_not_wrong)
 }
 END_TEST
 
+/* A wrapped choice continues under its text, not under its letter. */
+START_TEST(wrapped_choice_hangs_under_its_text)
+{
+    QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.topic = QT_CONCEPTS;
+    q.kind = QK_CHOICE;
+    snprintf(q.id, sizeof q.id, "c:test");
+    snprintf(q.source, sizeof q.source, "test");
+    snprintf(q.prompt, sizeof q.prompt, "Where does RoPE apply?");
+    q.n_choices = 2;
+    snprintf(q.choices[0], sizeof q.choices[0], "To the input embeddings.");
+    snprintf(q.choices[1], sizeof q.choices[1],
+             "To Q and K in every attention layer, after the projections and head split, before the scores "
+             "(and before K goes into the cache).");
+    q.correct = 1;
+    snprintf(q.explain, sizeof q.explain, "RoPE rotates Q and K.");
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    char row[1024];
+    int found = 0;
+    for (int y = 0; y + 1 < cv->h && !found; y++) {
+        canvas_row(cv, y, 1, row, sizeof row);
+        char *b = strstr(row, "b) To Q and K");
+        if (!b) continue;
+        found = 1;
+        size_t text_col = (size_t)(b - row) + 3;
+        canvas_row(cv, y + 1, 1, row, sizeof row);
+        size_t next_col = strspn(row, " ");
+        ck_assert_msg(next_col == text_col, "continuation at column %zu, the choice text at %zu: '%s'", next_col,
+                      text_col, row);
+    }
+    ck_assert_msg(found, "choice b not drawn");
+    s->free(s);
+}
+END_TEST
+
+/* The screen takes a choice's number, as --plain does: typing the bytes of a
+ * KV-cache choice answers with it; an unreadable answer is asked again. */
+START_TEST(choice_by_its_number)
+{
+    QuizQuestion q;
+    char err[300];
+    ck_assert_int_eq(quiz_generate_kind(QG_KVCACHE, 3, &q, err, sizeof err), 0);
+    ck_assert_int_eq(q.kind, QK_CHOICE);
+    char digits[40];
+    size_t k = 0;
+    for (const char *p = strchr(q.choices[q.correct], '(') + 1; *p && *p != ' ' && k + 1 < sizeof digits; p++)
+        if (*p != ',') digits[k++] = *p;
+    digits[k] = 0;
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    type(s, "12345");
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "or the text, number or shape of one choice"));
+    ck_assert(canvas_contains(cv, "score 0/0"));
+    for (int i = 0; i < 5; i++) s->key(s, &ui, UI_K_BACKSPACE);
+    type(s, digits);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits, q.choices[q.correct]);
+    ck_assert(canvas_contains(cv, "score 1/1"));
+    s->free(s);
+
+    /* the picker says so */
+    s = quiz_open_with(&ui, NULL, 0, -1, 5, 1, 0, 1);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    ck_assert(canvas_contains(cv, "a choice's text, number or shape"));
+    ck_assert(canvas_contains(cv, "asked again (--plain counts it wrong)"));
+    s->free(s);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -357,6 +433,8 @@ int main(void)
     tcase_add_test(t, every_screen_fits);
     tcase_add_test(t, long_answer_shows_its_end);
     tcase_add_test(t, skip_is_not_wrong);
+    tcase_add_test(t, wrapped_choice_hangs_under_its_text);
+    tcase_add_test(t, choice_by_its_number);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

@@ -136,5 +136,20 @@ keys q
 if wait_for "EXIT=0"; then ok; else bad "lesson 1 --no-save did not quit"; fi
 if [ ! -e "$STATE/mhaviz/progress" ]; then ok; else bad "--no-save wrote a progress file"; fi
 
+# Every `mhaviz ...` command a lesson or quiz bank tells the learner to run
+# works as written (exit 0), apart from the interactive ones.
+grep -oh '`mhaviz [^`]*`' lessons/*.lesson lessons/*.quiz | tr -d '`' | sort -u >"$TMP/cmds"
+while read -r cmd; do
+    case "$cmd" in # the TUI ones need a terminal: those are driven above
+    *--plain* | *--check* | *--list* | *--frames*) ;;
+    "mhaviz walk"* | "mhaviz lesson"* | "mhaviz quiz"* | mhaviz) continue ;;
+    esac
+    # shellcheck disable=SC2086 # the command's words, as the lesson wrote them
+    set -- $cmd
+    shift
+    if "$BIN" "$@" </dev/null >"$TMP/out" 2>&1; then ok; else bad "the lessons say to run '$cmd', which fails: $(head -c 200 "$TMP/out")"; fi
+done <"$TMP/cmds"
+if [ -s "$TMP/cmds" ]; then ok; else bad "no mhaviz command found in the lessons (the grep is broken)"; fi
+
 echo "e2e_lesson ($MODE): $PASS passed, $FAIL failed"
 [ "$FAIL" = 0 ]

@@ -23,6 +23,20 @@ expect "skips are not answers" "$T/skip.out" "^No questions answered, $N skipped
 expect "a skip is reported as one" "$T/skip.out" "^  [a-z]+ +0/0, [0-9]+ skipped$"
 sed -n 's/^Skipped: the answer is \(.*\)\.$/\1/p' "$T/skip.out" > "$T/answers.raw"
 [ "$(wc -l < "$T/answers.raw")" -eq $N ] && ok "every question revealed its answer" || bad "answers: $(wc -l < "$T/answers.raw")"
+# A choice that ends its sentence (curated ones do: "...the cache).") gets no
+# second full stop after it.
+yes '' | head -n 60 | "$BIN" quiz --plain --topic concepts --count 60 --seed 7 --no-save > "$T/stop.out" 2>&1
+expect "curated answers end in their own full stop" "$T/stop.out" "^Skipped: the answer is [a-f]\) .*[^.]\.$"
+if grep -nE '[^.]\.\.$' "$T/stop.out" > "$T/stop.bad"; then bad "a double full stop: $(head -n 3 "$T/stop.bad")"
+else ok "no line ends in a double full stop"; fi
+# A multiple-choice KV question answered with the number of its choice
+# ("2147483648" for "c) 2.00 GiB (2,147,483,648 bytes)"), as on the quiz screen.
+echo | "$BIN" quiz --plain --topic kvcache --count 1 --seed 1 --no-save > "$T/kvskip.out" 2>&1
+kvbytes=$(sed -n 's/^Skipped: the answer is [a-f]) .*(\([0-9,]*\) bytes)\.$/\1/p' "$T/kvskip.out" | tr -d ,)
+if [ -n "$kvbytes" ]; then
+    echo "$kvbytes" | "$BIN" quiz --plain --topic kvcache --count 1 --seed 1 --no-save > "$T/kvnum.out" 2>&1
+    expect "a choice's number answers it ($kvbytes)" "$T/kvnum.out" "^Right\.$"
+else bad "no KV choice with bytes in kvcache seed 1: $(grep -m1 '^Skipped' "$T/kvskip.out")"; fi
 # A letter for multiple choice ("b) text" -> "b"); shapes in the three spellings.
 i=0
 while IFS= read -r a; do
