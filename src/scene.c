@@ -287,6 +287,7 @@ typedef struct Bar {
      * logical hit) instead of the storage offset of the inspected tensor:
      * step 8's source bar, whose storage is not the inspected one's. */
     const Tensor *hit_t;
+    int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
 } Bar;
 
 /* The tensor that owns t's storage as a plain row-major array (offset 0,
@@ -444,15 +445,21 @@ static void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int
             canvas_text(x->c, px + inner - (int)strlen(num), py + 1, num, st);
         }
         {
-            /* the rows under it: the head (when coloured), then the logical index */
-            int line = 2, idx[TENSOR_MAXDIM];
+            /* the rows under it: the head (when coloured) or the token, then
+             * the logical index */
+            int line = 2, idx[TENSOR_MAXDIM], held = offset_index(b->t, o, idx);
             if (b->pitch > line && head >= 0) {
                 snprintf(num, sizeof num, "h%d", head);
                 if ((int)strlen(num) <= inner)
                     canvas_text(x->c, px + inner - (int)strlen(num), py + line, num, st);
                 line++;
+            } else if (b->pitch > 3 && b->tokens && held && b->t->ndim == 3) {
+                const char *word = mha_token_word(idx[1]);
+                int ww = canvas_text_width(word);
+                if (ww <= inner) canvas_text(x->c, px + inner - ww, py + line, word, st);
+                line++;
             }
-            if (b->pitch > line && offset_index(b->t, o, idx)) {
+            if (b->pitch > line && held) {
                 size_t k = 0;
                 for (int i = b->t->shape[0] == 1; i < b->t->ndim && k < sizeof num; i++)
                     k += (size_t)snprintf(num + k, sizeof num - k, "%s%d", k ? "," : "", idx[i]);
@@ -1331,13 +1338,17 @@ static int inspect_tensor(const SceneState *s)
 #define BAR_PITCH_MAX 4
 
 /* `spare` rows as n gaps between sections, as even as they go; the inner
- * gaps get the remainder (n >= 1). */
-static void spread(int spare, int n, int *gap)
+ * gaps get the remainder (n >= 1).  The last gap counts the blank row the
+ * frame keeps above the narrative (for the inspect line) as one of its own. */
+static void spread(const Ctx *x, int spare, int n, int *gap)
 {
+    int tail = x->s.narrative && x->h >= 30;
+    spare += tail;
     for (int i = 0; i < n; i++)
         gap[i] = spare / n;
     for (int i = 0, r = spare % n; r > 0; i = (i + 1) % n)
         if (n < 3 || (i > 0 && i < n - 1) || r > n - 2) gap[i]++, r--;
+    gap[n - 1] -= tail; /* >= 0: spare was at least n - 1 */
 }
 
 /* The step's sections, planned: the candy bar (and step 8's source bar),
@@ -1373,7 +1384,7 @@ static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int
                 Bar b1, b2;
                 int used = need;
                 bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
-                if (b1.wrap == wrap) continue;
+                if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                 wrap = b1.wrap;
                 if (!b1.values || b1.rows_shown < b1.rows) continue;
                 used += bar_rows_used(&b1);
@@ -1383,11 +1394,13 @@ static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int
                     used += bar_rows_used(&b2);
                 }
                 /* a blank row between sections, at least */
-                if (used + n - 1 <= bh && used > best) best = used, bp = pb, gp = pg, bhb = hb;
+                /* the most rows; of equals, the taller grid (its offsets teach) */
+                if (used + n - 1 <= bh && (used > best || (used == best && pg > gp)))
+                    best = used, bp = pb, gp = pg, bhb = hb;
             }
         }
     if (!best) return 0;
-    spread(bh - best, n, gap);
+    spread(x, bh - best, n, gap);
     p->spare = bh - best, p->ngaps = n;
     y += gap[0];
     if (two_bars) {
@@ -1495,6 +1508,7 @@ static void body_step(Ctx *x, int bx, int by, int bw, int bh)
     } else {
         const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
         if (x->s.step == MS_INPUT) what = "the input";
+        p.bar.tokens = !sv->colour;
         bar_scroll(&p.bar, lit);
         snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, p.bar.n,
                  p.bar.n * (long)sizeof(float), what);
@@ -1611,7 +1625,7 @@ static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw,
                     Bar b1;
                     int used;
                     bar_plan_p(&b1, t, storage_row(m, t), bx, by, bw, hb, pb);
-                    if (b1.wrap == wrap) continue;
+                    if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                     wrap = b1.wrap;
                     if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
                     used = heat_h + bar_rows_used(&b1);
@@ -1632,7 +1646,7 @@ static int softmax_plan_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw,
     if (noscale) best = bhb; /* the rows, without the score's bonus */
     sp->stack = stack;
     sp->spare = bh - best, sp->ngaps = n;
-    spread(bh - best, n, gap);
+    spread(x, bh - best, n, gap);
     sp->hy = by + gap[0];
     if (!noscale) {
         bar_plan_p(&sp->bar, t, storage_row(m, t), bx, by + gap[0], bw, bhb, bp);
@@ -1747,7 +1761,7 @@ static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int
 {
     const Mha *m = x->m;
     const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG];
-    int best = 0, bp = 0, bhb = 0, gap[3], half = (bw - 2) / 2;
+    int best = 0, bp = 0, gbest = 0, bhb = 0, gap[3], half = (bw - 2) / 2;
     if (x->h <= SCENE_MIN_H) return 0;
     for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
         for (int pg = PITCH_MAX; pg >= 1; pg--) {
@@ -1760,16 +1774,18 @@ static int wrong_plan_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int
                 Bar b1;
                 int used;
                 bar_plan_p(&b1, q, storage_row(m, q), bx, by, bw, hb, pb);
-                if (b1.wrap == wrap) continue;
+                if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                 wrap = b1.wrap;
                 if (!b1.values || b1.rows_shown < b1.rows) continue;
                 used = need + bar_rows_used(&b1);
-                if (used + 2 <= bh && used > best) best = used, bp = pb, *gp = pg, bhb = hb;
+                if (used + 2 <= bh && (used > best || (used == best && pg > gbest)))
+                    best = used, bp = pb, gbest = pg, bhb = hb;
             }
         }
     if (!best) return 0;
+    *gp = gbest;
     *spare = bh - best;
-    spread(bh - best, 3, gap);
+    spread(x, bh - best, 3, gap);
     bar_plan_p(bar, q, storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
     *gy = by + gap[0] + bar_rows_used(bar) + gap[1];
     return 1;
@@ -1892,8 +1908,13 @@ static void draw_all(Ctx *x)
     else
         bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
     if (x->h > SCENE_MIN_H && bh >= 3) {
-        int n, spare = body_spare(x, bx, by, bw, bh, &n);
-        x->tg = spare / (n + 2);
+        /* by the frame's height alone, so the program stays put from step to
+         * step; none when that would cost the body its tall cells */
+        int n, tg = x->h >= 50 ? 2 : x->h >= 36 ? 1 : 0;
+        if (tg && !body_spare(x, bx, by + 2 * tg, bw, bh - 2 * tg, &n) &&
+            body_spare(x, bx, by, bw, bh, &n))
+            tg = 0;
+        x->tg = tg;
         by += 2 * x->tg, bh -= 2 * x->tg;
     }
 
