@@ -1328,6 +1328,33 @@ START_TEST(test_sizes_between)
 }
 END_TEST
 
+/* Other shapes on tall frames: one token and one head, three heads, a
+ * batch, more tokens, a big run; every picture draws inside the frame. */
+START_TEST(test_tall_frames_other_configs)
+{
+    const int cfgs[][6] = {
+        /* seq, d_model, heads, kv_heads, batch, causal */
+        {1, 8, 1, 1, 1, 0},  {6, 12, 3, 3, 1, 0},  {4, 8, 2, 1, 2, 1},
+        {8, 16, 4, 2, 1, 0}, {16, 64, 8, 2, 2, 1},
+    };
+    const int sizes[][2] = {{120, 40}, {200, 60}, {100, 30}, {160, 50}};
+    for (size_t k = 0; k < 5; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.seq = cfgs[k][0], cfg.d_model = cfgs[k][1], cfg.heads = cfgs[k][2];
+        cfg.kv_heads = cfgs[k][3], cfg.batch = cfgs[k][4], cfg.causal = cfgs[k][5];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (size_t z = 0; z < 4; z++)
+            for (int v = 0; v < TALL_VARIANTS; v++) {
+                SceneState s = tall_variant(v);
+                check_unclipped(m, &s, sizes[z][0], sizes[z][1], k == 4);
+            }
+        mha_free(m);
+    }
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
@@ -1366,6 +1393,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_tall_click_then_draw_agree);
     tcase_add_test(tc, test_tall_animations);
     tcase_add_test(tc, test_sizes_between);
+    tcase_add_test(tc, test_tall_frames_other_configs);
     suite_add_tcase(s, tc);
     return s;
 }
