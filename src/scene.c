@@ -1394,8 +1394,9 @@ static int step_plan_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int
                     used += bar_rows_used(&b2);
                 }
                 /* a blank row between sections, at least */
-                /* the most rows; of equals, the taller grid (its offsets teach) */
-                if (used + n - 1 <= bh && (used > best || (used == best && pg > gp)))
+                /* the most rows; of equals, the taller grid (its offsets teach),
+                 * except on step 8 where the bars (their heads) are the lesson */
+                if (used + n - 1 <= bh && (used > best || (used == best && pg > gp && !two_bars)))
                     best = used, bp = pb, gp = pg, bhb = hb;
             }
         }
