@@ -1,7 +1,8 @@
 /* scene.c - one step of the pipeline, drawn from a finished Mha run.
  *
  * Frame layout (w x h, at least 80x24; rows from the top):
- *   0        title: step n/10 and its name; "bytes copied: N" on the right
+ *   0        title: step n/10 and its name; on the right the bytes this step
+ *            copied and the pass's total so far
  *   1..6     the six-line program, current statement highlighted | shape,
  *            strides before -> after, contiguous, storage id
  *   7        the step's own code line (from the trace) and what it did to memory
@@ -1142,16 +1143,31 @@ static size_t shown_bytes(const Ctx *x)
     size_t bytes = x->m->steps[x->s.step].bytes_copied;
     if (x->s.view == SV_STEP && x->s.step == MS_CONTIG && x->s.anim >= 0 && x->s.anim < 1)
         return (size_t)(x->s.anim * (double)bytes);
-    if (x->s.view == SV_STEP && x->s.step == MS_SPLIT)
-        return bytes; /* a view: the counter stays where the engine left it, at 0 */
     return bytes;
+}
+
+/* Bytes copied by the pass up to and including this step, from the engine's
+ * per-step counts (this step's as shown_bytes climbs it). */
+static size_t pass_bytes(const Ctx *x)
+{
+    size_t total = shown_bytes(x);
+    for (int i = 0; i < x->s.step; i++)
+        total += x->m->steps[i].bytes_copied;
+    return total;
 }
 
 static void draw_title(Ctx *x, const char *left)
 {
-    char right[64];
+    char right[96];
     int rw;
-    snprintf(right, sizeof right, "bytes copied: %zu", shown_bytes(x));
+    snprintf(right, sizeof right, "this step: %zu B copied, pass so far: %zu B", shown_bytes(x),
+             pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        /* a big run beside a long step name: the short form */
+        snprintf(right, sizeof right, "this step: %zu B copied, pass: %zu B", shown_bytes(x),
+                 pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        snprintf(right, sizeof right, "this step: %zu B copied", shown_bytes(x));
     rw = canvas_text_width(right);
     canvas_fill(x->c, x->x0, x->y0, x->w, 1, ' ', ST_TITLE);
     text_fit(x->c, x->x0, x->y0, x->w - rw - 3, left, ST_TITLE);

@@ -36,7 +36,8 @@ for i, f in enumerate(frames):
         print("frame", i, "has", len(lines), "lines", file=sys.stderr); sys.exit(1)
     if steps[i]["code"] not in f:
         print("frame", i, "lacks", steps[i]["code"], file=sys.stderr); sys.exit(1)
-    if ("bytes copied: %d" % steps[i]["bytes_copied"]) not in f:
+    so_far = sum(st["bytes_copied"] for st in steps[:i + 1])
+    if ("this step: %d B copied, pass so far: %d B" % (steps[i]["bytes_copied"], so_far)) not in f:
         print("frame", i, "lacks its byte count", file=sys.stderr); sys.exit(1)
 EOF
 
@@ -89,7 +90,7 @@ grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' <("$BIN" frames --step 2 --as
 "$BIN" frames --view wrong --step 2 | grep -q 'Q_wrong' && ok || fail "--view wrong"
 "$BIN" frames --view noscale --step 5 | grep -q 'without / sqrt(dh)' && ok || fail "--view noscale"
 half=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][8]["bytes_copied"] // 2)' "$tmp/json")
-"$BIN" frames --step 8 --anim 0.5 | grep -q "bytes copied: $half\$" && ok || fail "--anim 0.5 counter"
+"$BIN" frames --step 8 --anim 0.5 | grep -q "this step: $half B copied" && ok || fail "--anim 0.5 counter"
 "$BIN" frames --help | grep -q -- '--step' && ok || fail "--help"
 
 # --- bad input: one line on stderr naming the flag, exit 2 ---------------------------
