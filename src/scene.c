@@ -70,6 +70,7 @@ static const char *const program[PROGRAM_LINES] = {
 #define TOP_ROWS 8     /* title, program (6), code line */
 #define PROGRAM_W 50   /* "  1  " + the longest program line, and a gap */
 #define RIGHT_MARGIN 1 /* never draw in the last column: nothing ends flush right */
+#define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
 
 /* Drawing context: the canvas, the run, the state (cursor clamped), and an
  * optional hit test (scene_click) filled by the cell drawers. */
@@ -989,10 +990,16 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
     int vl = (p->pitch - 1) / 2; /* the line of a tall cell with the value */
     float *a = malloc((size_t)p->S * sizeof *a);
     if (!a) return;
-    if (title)
-        text_fit(x->c, bx, by, p->blockw - SUM_W, title, ST_BOLD);
-    else
-        fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head), "head %d", head);
+    if (title) {
+        /* "one big head", or as much of it as reads whole: "big head", "big" */
+        const char *t2 = strstr(title, "big head");
+        int tw = p->blockw - SUM_W;
+        if (canvas_text_width(title) > tw && t2) title = canvas_text_width(t2) <= tw ? t2 : "big";
+        text_fit(x->c, bx, by, tw, title, ST_BOLD);
+    } else {
+        fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head),
+             p->blockw - SUM_W >= 6 + digits(head) ? "head %d" : "h%d", head);
+    }
     text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
     for (int s = p->s0; s < p->s0 + p->rows_shown; s++) {
         double sum = 0;
@@ -1984,7 +1991,9 @@ static void draw_all(Ctx *x)
         }
         if (s->narrative) {
             narrative(x, buf, sizeof buf);
-            canvas_wrap(x->c, bx, ny, bw, x->y0 + x->h - status_rows - ny, buf, ST_NORMAL);
+            /* a paragraph no wider than NARRATIVE_MAX_W reads as text on a big screen */
+            canvas_wrap(x->c, bx, ny, bw < NARRATIVE_MAX_W ? bw : NARRATIVE_MAX_W,
+                        x->y0 + x->h - status_rows - ny, buf, ST_NORMAL);
         }
     }
     if (status_rows) {

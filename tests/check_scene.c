@@ -887,6 +887,55 @@ START_TEST(test_softmax_single_head_beside)
 }
 END_TEST
 
+/* The big head's title is never cut mid-word (review 2, finding 5): with four
+ * heads, or three heads of six tokens in a batch, the block is too narrow for
+ * "one big head" and says "big head" whole. */
+START_TEST(test_big_head_title_whole)
+{
+    static const int cfgs[][4] = {{1, 4, 8, 4}, {2, 6, 24, 3}}; /* batch, seq, d_model, heads */
+    for (size_t i = 0; i < sizeof cfgs / sizeof cfgs[0]; i++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.batch = cfgs[i][0], cfg.seq = cfgs[i][1], cfg.d_model = cfgs[i][2];
+        cfg.heads = cfg.kv_heads = cfgs[i][3];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        SceneState s = scene_state_default();
+        s.step = MS_SOFTMAX;
+        s.show_single = 1;
+        Canvas *c = draw(m, &s, 80, 24);
+        ck_assert_msg(canvas_contains(c, "big head"), "config %zu", i);
+        ck_assert_msg(!canvas_contains(c, "one b...") && !canvas_contains(c, "one big ..."),
+                      "config %zu: title cut", i);
+        canvas_free(c);
+        mha_free(m);
+    }
+}
+END_TEST
+
+/* On a wide frame the narrative wraps at 100 columns, like text (finding 1b). */
+START_TEST(test_narrative_width_capped)
+{
+    Mha *m = run_default();
+    Canvas *c = draw_step(m, MS_OUT, 200, 60);
+    char buf[1024];
+    int y = su_find_row(c, "mixes the heads back", 0), lines = 0;
+    ck_assert_int_ge(y, 0);
+    for (; y < c->h; y++) {
+        size_t n = strlen(su_row(c, y, buf, sizeof buf));
+        while (n > 0 && buf[n - 1] == ' ')
+            n--;
+        if (n == 0) break;
+        ck_assert_msg(n <= 100, "row %d is %zu wide: %s", y, n, buf);
+        lines++;
+    }
+    ck_assert_int_ge(lines, 2);                  /* it wrapped */
+    ck_assert(flat_contains(c, "in .contiguous()")); /* and all of it is there */
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_failure_views)
 {
     Mha *m = run_default();
@@ -1408,6 +1457,8 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_tall_animations);
     tcase_add_test(tc, test_sizes_between);
     tcase_add_test(tc, test_tall_frames_other_configs);
+    tcase_add_test(tc, test_big_head_title_whole);
+    tcase_add_test(tc, test_narrative_width_capped);
     suite_add_tcase(s, tc);
     return s;
 }
