@@ -593,7 +593,32 @@ typedef struct Grid {
     int tok_rows, t0, windowed;
     int pitch; /* rows per visual row: 1, or 2 with each value's storage offset under it */
     int nohit; /* a picture to compare with, not the inspected tensor: clicks pass through */
+    /* Stacked, short of rows: head blocks `bcols` to a row of blocks, each w
+     * wide (labels and all), BLOCK_GAP apart, every head and token shown. */
+    int bcols, fullw;
 } Grid;
+
+#define BLOCK_GAP 2
+
+/* Rows of head blocks in a grid of bcols blocks to a row. */
+static int grid_block_rows(const Grid *g)
+{
+    return (g->groups + g->bcols - 1) / g->bcols;
+}
+
+/* Where visual row vr (shown, so r0 <= vr) sits: columns right of g->x and
+ * rows below the grid's header. */
+static void grid_vxy(const Grid *g, int vr, int *dx, int *dy)
+{
+    if (g->bcols > 1) {
+        int gi = vr / g->tok_rows;
+        *dx = (gi % g->bcols) * (g->w + BLOCK_GAP);
+        *dy = ((gi / g->bcols) * g->tok_rows + vr % g->tok_rows) * g->pitch;
+    } else {
+        *dx = 0;
+        *dy = (vr - g->r0) * g->pitch;
+    }
+}
 
 /* The head block and row of visual row vr (stacked), or (0, vr). */
 static void grid_vrow(const Grid *g, int vr, int *gi, int *r)
@@ -673,10 +698,25 @@ static void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int
     g->vcols_shown = grid_count_cols(g, VC);
     g->hidden_cols = VC - g->vcols_shown;
     g->tok_rows = g->R;
+    g->bcols = 1;
+    g->fullw = w;
     VR = g->stacked ? g->groups * g->R : g->R;
     if (g->head_rows == 2 && VR * pitch + 2 > h)
         g->head_rows = 1; /* one row short: every token rather than the head names */
     avail = (h - g->head_rows) / pitch;
+    for (int bc = 2; g->stacked && VR > avail && bc <= g->groups; bc++) {
+        /* head blocks side by side: the fewest columns of blocks that show
+         * every head's every token, with values and every column */
+        int bw = (w - (bc - 1) * BLOCK_GAP) / bc;
+        int vw = (bw - g->labelw) / VC;
+        if (vw > (pitch > 1 ? 10 : 8)) vw = pitch > 1 ? 10 : 8;
+        if (vw < 5) break; /* narrower still with more columns */
+        if ((g->groups + bc - 1) / bc * g->R > avail) continue;
+        g->bcols = bc, g->w = bw, g->vw = vw;
+        g->vcols_shown = VC, g->hidden_cols = 0;
+        g->rows_shown = VR, g->hidden_rows = 0;
+        return;
+    }
     if (g->stacked && VR > avail && (avail - 1) / g->groups >= 1) {
         /* every head, each with the same window of tokens, and a note */
         g->tok_rows = (avail - 1) / g->groups;
@@ -736,10 +776,12 @@ static int grid_pos(const Grid *g, int gi, int r, int c, int *px, int *py)
     int vr = g->stacked ? gi * g->tok_rows + r - g->t0 : r;
     int vc = g->stacked ? c : gi * g->C + c;
     if (g->stacked && (r < g->t0 || r >= g->t0 + g->tok_rows)) return 0;
+    int dx, dy;
     if (vr < g->r0 || vr >= g->r0 + g->rows_shown || vc < g->c0 || vc >= g->c0 + g->vcols_shown)
         return 0;
-    *px = g->x + grid_xrel(g, vc);
-    *py = g->y + g->head_rows + (vr - g->r0) * g->pitch;
+    grid_vxy(g, vr, &dx, &dy);
+    *px = g->x + dx + grid_xrel(g, vc);
+    *py = g->y + g->head_rows + dy;
     return 1;
 }
 
@@ -791,8 +833,8 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
     char buf[300], more[48] = "";
     if (g->hidden_cols) snprintf(more, sizeof more, " +%d cols hidden", g->hidden_cols);
     snprintf(buf, sizeof buf, "logical view: %s%s", title, more);
-    if (canvas_text_width(buf) > g->w) snprintf(buf, sizeof buf, "%s%s", title, more);
-    text_fit(x->c, g->x, g->y, g->w, buf, ST_BOLD);
+    if (canvas_text_width(buf) > g->fullw) snprintf(buf, sizeof buf, "%s%s", title, more);
+    text_fit(x->c, g->x, g->y, g->fullw, buf, ST_BOLD);
     if (g->head_rows > 1) {
         int end = g->c0 + g->vcols_shown;
         for (int gi = g->c0 / g->C; gi < g->groups; gi++) {
@@ -805,15 +847,17 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         }
     }
     for (int vr = g->r0; vr < g->r0 + g->rows_shown; vr++) {
-        int gi, r, py = g->y + g->head_rows + (vr - g->r0) * g->pitch;
+        int gi, r, dx, dy, py, lx;
         grid_vrow(g, vr, &gi, &r);
+        grid_vxy(g, vr, &dx, &dy);
+        py = g->y + g->head_rows + dy, lx = g->x + dx;
         if (g->stacked) {
             if (r == g->t0 || vr == g->r0)
-                fitf(x->c, g->x, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
-            text_fit(x->c, g->x + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
+                fitf(x->c, lx, py, g->labelw - 1, ST_HEAD(gi), "h%d", gi);
+            text_fit(x->c, lx + 2 + digits(g->groups - 1), py, g->labelw - 3, row_word(g, gi, r),
                      ST_DIM);
         } else {
-            text_fit(x->c, g->x, py, g->labelw - 1, row_word(g, gi, r), ST_DIM);
+            text_fit(x->c, lx, py, g->labelw - 1, row_word(g, gi, r), ST_DIM);
         }
     }
     if (g->windowed && g->h > g->head_rows) {
@@ -905,6 +949,9 @@ typedef struct Heat {
     int cols;       /* key columns shown (all S unless S is wider than the screen) */
     int s0, k0, h0; /* first row, column and head shown (scrolled to the cursor) */
     int pitch;      /* rows per query row: tall cells on tall frames, value inside */
+    /* Tight (many heads): the token words once, left of the first block of a
+     * row (lead columns), no sum column, blocks a column apart. */
+    int lead, sumw, gap;
 } Heat;
 
 #define SUM_W 5 /* " 1.00" */
@@ -912,6 +959,22 @@ typedef struct Heat {
 static int heat_blockw(int S, int hw, int labelw)
 {
     return labelw + S * hw + SUM_W;
+}
+
+/* Rows of the plan: every token row of as many rows of blocks as fit h. */
+static void heat_fit_rows(Heat *p)
+{
+    int brows = (p->H + p->per_row - 1) / p->per_row;
+    int fit_brows = p->h / (1 + p->S * p->pitch);
+    if (fit_brows < 1) {
+        fit_brows = 1;
+        p->rows_shown = (p->h - 2) / p->pitch > 0 ? (p->h - 2) / p->pitch : 0;
+    } else {
+        p->rows_shown = p->S;
+    }
+    if (fit_brows > brows) fit_brows = brows;
+    p->heads_shown = fit_brows * p->per_row;
+    if (p->heads_shown > p->H) p->heads_shown = p->H;
 }
 
 /* Plans blocks of H heatmaps (S x S) in w x h: cells as wide as fit (values
@@ -933,20 +996,26 @@ static void heat_plan_p(Heat *p, int H, int S, int b, int x, int y, int w, int h
     if (heat_blockw(S, p->hw, p->labelw) > w)
         p->cols = (w - p->labelw - SUM_W) / p->hw > 1 ? (w - p->labelw - SUM_W) / p->hw : 1;
     p->blockw = heat_blockw(p->cols, p->hw, p->labelw);
+    p->sumw = SUM_W, p->gap = 2;
     p->per_row = (w + 2) / (p->blockw + 2);
     if (p->per_row < 1) p->per_row = 1;
-    {
-        int brows = (H + p->per_row - 1) / p->per_row;
-        int fit_brows = h / (1 + S * pitch);
-        if (fit_brows < 1) {
-            fit_brows = 1;
-            p->rows_shown = (h - 2) / pitch > 0 ? (h - 2) / pitch : 0;
-        } else {
-            p->rows_shown = S;
+    heat_fit_rows(p);
+    if (p->heads_shown < H && p->rows_shown == S) {
+        /* more heads, smaller: the widest cells with which a tight plan
+         * shows more of them (at 1 column, shade only) */
+        for (int hw = 6; hw >= 1; hw--) {
+            Heat q = *p;
+            q.hw = hw, q.cols = S;
+            q.lead = p->labelw, q.sumw = 0, q.gap = 1;
+            q.blockw = S * hw;
+            q.per_row = (w - q.lead + q.gap) / (q.blockw + q.gap);
+            if (q.per_row < 1) continue;
+            heat_fit_rows(&q);
+            if (q.heads_shown > p->heads_shown && (q.heads_shown == H || hw == 1)) {
+                *p = q;
+                break;
+            }
         }
-        if (fit_brows > brows) fit_brows = brows;
-        p->heads_shown = fit_brows * p->per_row;
-        if (p->heads_shown > H) p->heads_shown = H;
     }
 }
 
@@ -985,31 +1054,33 @@ static void heat_row(const HeatSrc *src, int b, int h, int s, float *row)
 static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head,
                        const char *title, const int *cur, int hit_kind)
 {
-    int bx = p->x + (slot % p->per_row) * (p->blockw + 2);
+    int bx = p->x + p->lead + (slot % p->per_row) * (p->blockw + p->gap);
     int by = p->y + (slot / p->per_row) * (1 + p->rows_shown * p->pitch);
     int vl = (p->pitch - 1) / 2; /* the line of a tall cell with the value */
+    int labelw = p->lead ? 0 : p->labelw, tw = p->blockw - p->sumw;
     float *a = malloc((size_t)p->S * sizeof *a);
     if (!a) return;
     if (title) {
         /* "one big head", or as much of it as reads whole: "big head", "big" */
         const char *t2 = strstr(title, "big head");
-        int tw = p->blockw - SUM_W;
         if (canvas_text_width(title) > tw && t2) title = canvas_text_width(t2) <= tw ? t2 : "big";
         text_fit(x->c, bx, by, tw, title, ST_BOLD);
     } else {
-        fitf(x->c, bx, by, p->blockw - SUM_W, ST_HEAD(head),
-             p->blockw - SUM_W >= 6 + digits(head) ? "head %d" : "h%d", head);
+        fitf(x->c, bx, by, tw, ST_HEAD(head), tw >= 6 + digits(head) ? "head %d" : "h%d", head);
     }
-    text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
+    if (p->sumw) text_fit(x->c, bx + p->blockw - 4, by, 4, "sum", ST_DIM);
     for (int s = p->s0; s < p->s0 + p->rows_shown; s++) {
         double sum = 0;
         char buf[16];
         int py = by + 1 + (s - p->s0) * p->pitch;
         heat_row(src, p->b, head, s, a);
-        text_fit(x->c, bx, py + vl, p->labelw - 1, mha_token_word(s), ST_DIM);
+        if (!p->lead)
+            text_fit(x->c, bx, py + vl, p->labelw - 1, mha_token_word(s), ST_DIM);
+        else if (slot % p->per_row == 0) /* tight: the words once, left of the row of blocks */
+            text_fit(x->c, bx - p->lead, py + vl, p->lead - 1, mha_token_word(s), ST_DIM);
         for (int k = 0; k < p->S; k++) {
             double v = a[k];
-            int px = bx + p->labelw + (k - p->k0) * p->hw;
+            int px = bx + labelw + (k - p->k0) * p->hw;
             int masked = src->causal && k > s;
             int idx[4] = {p->b, head, s, k};
             int cw = p->hw - (p->hw > 1); /* a gap column when there is room */
@@ -1044,6 +1115,7 @@ static void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int 
             for (int ln = 0; hit_kind && ln < p->pitch; ln++)
                 hit_test(x, px, py + ln, cw, hit_kind, idx, -1); /* what is drawn */
         }
+        if (!p->sumw) continue;
         fmt_num(buf, sizeof buf, sum, 4);
         text_fit(x->c, bx + p->blockw - 4, py + vl, 4, buf, ST_GOOD);
     }
@@ -1458,9 +1530,15 @@ static void step_plan_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw,
      * row, then each head shows a window of its tokens (grid_plan) */
     if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
     if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
-    if (stacked && need < grid_need(t, sv->layout, dh, 1) && (need - 2) / t->shape[1] >= 1)
-        need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
-                                                               rows left go to the bar */
+    if (stacked && need < grid_need(t, sv->layout, dh, 1)) {
+        Grid g;
+        grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, need, 1, 1);
+        if (g.bcols > 1) /* head blocks side by side: title and blocks, the rest to the bar */
+            need = 1 + grid_block_rows(&g) * g.R;
+        else if ((need - 2) / t->shape[1] >= 1)
+            need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
+                                                                   rows left go to the bar */
+    }
     candy_h = bh - need - 1; /* a blank row between, when there is room */
     if (candy_h < candy_min) candy_h = bh - need;
     if (two_bars) {

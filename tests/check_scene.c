@@ -1000,10 +1000,14 @@ START_TEST(test_heads_first_stays_stacked)
                         ck_assert_msg(strncmp(buf, "    head 0", 10) && !strstr(buf, "  head 1  "),
                                       "cfg %zu %dx%d step %d mode %d: tokens-first row '%s'", k,
                                       sizes[z][0], sizes[z][1], steps[i], mode, buf);
-                        if (buf[0] == 'h' && sscanf(buf + 1, "%d", &h) == 1) {
-                            ck_assert_int_gt(h, last); /* h0, h1, ... in order */
-                            last = h, heads++;
-                        }
+                        /* a head's label starts a block: at column 0, or after a
+                         * gap when the blocks sit side by side */
+                        for (int p = 0; buf[p]; p++)
+                            if (buf[p] == 'h' && (p == 0 || (p >= 2 && !strncmp(buf + p - 2, "  ", 2))) &&
+                                sscanf(buf + p + 1, "%d", &h) == 1 && isdigit((unsigned char)buf[p + 1])) {
+                                ck_assert_int_gt(h, last); /* h0, h1, ... in order */
+                                last = h, heads++;
+                            }
                     }
                     if (mode) { /* the cursor (last head, last token) is on screen */
                         ck_assert_int_gt(su_count_style(c, ST_CURSOR, NULL, NULL), 0);
