@@ -936,6 +936,65 @@ START_TEST(test_narrative_width_capped)
 }
 END_TEST
 
+/* Review 2, finding 4: with four heads of four tokens at 80x24 the heads-first
+ * steps show every head's every token (head blocks side by side), clicks land
+ * on what is drawn; eight heads of eight tokens get eight heatmaps. */
+START_TEST(test_many_heads_all_shown_80x24)
+{
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    const int steps[] = {MS_HEADS, MS_SCORES, MS_WEIGHTED};
+    cfg.heads = 4, cfg.kv_heads = 2, cfg.d_model = 16, cfg.seq = 4;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    for (size_t i = 0; i < 3; i++) {
+        const Tensor *t = m->t[scene_inspect_tensor(&(SceneState){.step = steps[i]})];
+        SceneState s = scene_state_default();
+        s.step = steps[i];
+        Canvas *c = draw(m, &s, 80, 24);
+        ck_assert_msg(!canvas_contains(c, "hidden"), "step %d hides rows", steps[i]);
+        for (int h = 0; h < t->shape[1]; h++)
+            for (int r = 0; r < t->shape[2]; r++)
+                for (int k = 0; k < t->shape[3]; k++) {
+                    int idx[4] = {0, h, r, k};
+                    char want[32];
+                    snprintf(want, sizeof want, "%.2f", tensor_get(t, idx));
+                    if (!strcmp(want, "-0.00")) strcpy(want, "0.00");
+                    ck_assert_msg(canvas_contains(c, want), "step %d [%d,%d,%d]: %s", steps[i], h,
+                                  r, k, want);
+                }
+        canvas_free(c);
+        check_unclipped(m, &s, 80, 24, 0);
+        /* the last head's last value: drawn with the cursor, and a click there selects it */
+        s.inspect = 1;
+        s.cur[1] = t->shape[1] - 1, s.cur[2] = t->shape[2] - 1, s.cur[3] = t->shape[3] - 1;
+        c = draw(m, &s, 80, 24);
+        int fx, fy;
+        ck_assert_int_gt(su_count_style(c, ST_CURSOR, &fx, &fy), 0);
+        canvas_free(c);
+        SceneState s2 = s;
+        memset(s2.cur, 0, sizeof s2.cur);
+        ck_assert(scene_click(m, &s2, 80, 24, fx, fy));
+        ck_assert(!memcmp(s2.cur, s.cur, sizeof s.cur));
+    }
+    mha_free(m);
+
+    cfg = mha_config_default();
+    cfg.heads = 8, cfg.kv_heads = 2, cfg.d_model = 16, cfg.seq = 8;
+    m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    SceneState s = scene_state_default();
+    s.step = MS_SOFTMAX;
+    Canvas *c = draw(m, &s, 80, 24);
+    ck_assert(canvas_contains(c, "head 0") && canvas_contains(c, "head 7"));
+    ck_assert(!canvas_contains(c, "hidden"));
+    ck_assert(canvas_contains(c, mha_token_word(7))); /* every token row */
+    canvas_free(c);
+    check_unclipped(m, &s, 80, 24, 0);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_failure_views)
 {
     Mha *m = run_default();
@@ -1463,6 +1522,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_tall_frames_other_configs);
     tcase_add_test(tc, test_big_head_title_whole);
     tcase_add_test(tc, test_narrative_width_capped);
+    tcase_add_test(tc, test_many_heads_all_shown_80x24);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -87,6 +87,11 @@ grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' <("$BIN" frames --step 2 --as
 
 # --- extra views --------------------------------------------------------------------
 "$BIN" frames --step softmax --single | grep -q 'one big head' && ok || fail "--single"
+"$BIN" frames --step softmax --single --batch 2 --seq 6 --d-model 24 --heads 3 | grep -q 'big head ' && ok || fail "--single title whole"
+out=$("$BIN" frames --step softmax --seq 8 --d-model 16 --heads 8 --kv-heads 2)
+{ grep -q 'head 7' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } && ok || fail "8 heatmaps at 80x24"
+out=$("$BIN" frames --step 3 --heads 4 --kv-heads 2 --d-model 16)
+{ grep -q '^h2 ' <<<"$out" && grep -q 'h3 ' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } && ok || fail "4 heads x 4 tokens at 80x24"
 "$BIN" frames --view wrong --step 2 | grep -q 'Q_wrong' && ok || fail "--view wrong"
 "$BIN" frames --view noscale --step 5 | grep -q 'without / sqrt(dh)' && ok || fail "--view noscale"
 half=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][8]["bytes_copied"] // 2)' "$tmp/json")
