@@ -351,15 +351,14 @@ void app_draw_status(Canvas *c, const Ui *ui, const char *hint)
     canvas_text(c, 1, y, ui->status[0] ? ui->status : hint, ST_STATUS);
 }
 
-/* A screen with its state in one allocation pair; free() frees both. */
-static void screen_free(Screen *s)
+void app_screen_free(Screen *s)
 {
     if (!s) return;
     free(s->st);
     free(s);
 }
 
-static Screen *screen_new(const char *title, size_t st_size)
+Screen *app_screen_new(const char *title, size_t st_size)
 {
     Screen *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -369,7 +368,7 @@ static Screen *screen_new(const char *title, size_t st_size)
         return NULL;
     }
     s->title = title;
-    s->free = screen_free;
+    s->free = app_screen_free;
     return s;
 }
 
@@ -533,7 +532,7 @@ static int help_key(Screen *s, Ui *ui, int key)
 Screen *help_open_at(Ui *ui, unsigned ctx)
 {
     (void)ui;
-    Screen *s = screen_new("Help", sizeof(Help));
+    Screen *s = app_screen_new("Help", sizeof(Help));
     if (!s) return NULL;
     s->draw = help_draw;
     s->key = help_key;
@@ -706,7 +705,7 @@ static int form_key(Screen *s, Ui *ui, int key)
 
 Screen *form_open(Ui *ui)
 {
-    Screen *s = screen_new("Configuration", sizeof(Form));
+    Screen *s = app_screen_new("Configuration", sizeof(Form));
     if (!s) return NULL;
     Form *f = s->st;
     f->draft = ui->cfg;
@@ -801,7 +800,7 @@ static int home_key(Screen *s, Ui *ui, int key)
 Screen *home_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("Home", sizeof(Home));
+    Screen *s = app_screen_new("Home", sizeof(Home));
     if (!s) return NULL;
     s->draw = home_draw;
     s->key = home_key;

@@ -125,6 +125,13 @@ int app_draw_enlarge(Canvas *c);
 /* The bottom status line: ui->status if set, else hint.  Row c->h - 1. */
 void app_draw_status(Canvas *c, const Ui *ui, const char *hint);
 
+/* A new Screen with a zeroed state of st_size bytes in s->st, and a free()
+ * that frees both; the caller sets draw/key/tick (or replaces free() when the
+ * state owns more).  NULL when out of memory.  app_screen_free is that
+ * default free(), for screens that release their own parts first. */
+Screen *app_screen_new(const char *title, size_t st_size);
+void app_screen_free(Screen *s);
+
 /* Screen constructors: a new Screen the caller owns (push it with UI_PUSH or
  * pass it to tui_run; its free() releases it), or NULL when out of memory.
  * The help screen is generated from app_keys: every context's keys, one

@@ -19,27 +19,6 @@
 #include "scene.h"
 #include "variants.h"
 
-static void screen_free(Screen *s)
-{
-    if (!s) return;
-    free(s->st);
-    free(s);
-}
-
-static Screen *screen_new(const char *title, size_t st_size)
-{
-    Screen *s = calloc(1, sizeof *s);
-    if (!s) return NULL;
-    s->st = calloc(1, st_size);
-    if (!s->st) {
-        free(s);
-        return NULL;
-    }
-    s->title = title;
-    s->free = screen_free;
-    return s;
-}
-
 /* The `?` screen (app.c, from the one key table), at ctx's section; UI_PUSH,
  * or UI_REDRAW with the reason. */
 static int push_help(Ui *ui, unsigned ctx)
@@ -288,7 +267,7 @@ static void page_free(Screen *s)
         presets_free(&ps->presets);
         progress_release(ps->prog);
     }
-    screen_free(s);
+    app_screen_free(s);
 }
 
 /* A page screen for lesson src; NULL with the reason in ui->status. */
@@ -300,7 +279,7 @@ static Screen *page_open(Ui *ui, const char *src, SharedProgress *prog)
         snprintf(ui->status, sizeof ui->status, "%.199s", msg);
         return NULL;
     }
-    Screen *s = screen_new("Lesson", sizeof(PageScreen));
+    Screen *s = app_screen_new("Lesson", sizeof(PageScreen));
     if (!s) {
         lesson_free(l);
         snprintf(ui->status, sizeof ui->status, "out of memory");
@@ -432,12 +411,12 @@ static void menu_free(Screen *s)
         free(mn->items);
         progress_release(mn->prog);
     }
-    screen_free(s);
+    app_screen_free(s);
 }
 
 Screen *lessons_open(Ui *ui)
 {
-    Screen *s = screen_new("Lessons", sizeof(Menu));
+    Screen *s = app_screen_new("Lessons", sizeof(Menu));
     if (!s) return NULL;
     Menu *mn = s->st;
     s->draw = menu_draw;
@@ -543,13 +522,13 @@ static void variants_free(Screen *s)
 {
     Variants *v = s->st;
     if (v) variants_free_runs(&v->runs);
-    screen_free(s);
+    app_screen_free(s);
 }
 
 Screen *variants_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("Variants", sizeof(Variants));
+    Screen *s = app_screen_new("Variants", sizeof(Variants));
     if (!s) return NULL;
     s->draw = variants_draw;
     s->key = variants_key;
@@ -678,13 +657,13 @@ static void kvcalc_free(Screen *s)
 {
     KvCalc *k = s->st;
     if (k) presets_free(&k->presets);
-    screen_free(s);
+    app_screen_free(s);
 }
 
 Screen *kvcalc_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("KV calculator", sizeof(KvCalc));
+    Screen *s = app_screen_new("KV calculator", sizeof(KvCalc));
     if (!s) return NULL;
     KvCalc *k = s->st;
     s->draw = kvcalc_draw;

@@ -257,34 +257,20 @@ static int walk_tick(Screen *s, Ui *ui, double now)
     return f;
 }
 
-static void walk_free(Screen *s)
-{
-    if (!s) return;
-    free(s->st);
-    free(s);
-}
-
 Screen *walk_open_at(Ui *ui, int step)
 {
-    Screen *s = calloc(1, sizeof *s);
-    Walk *w = calloc(1, sizeof *w);
-    if (!s || !w) {
-        free(s);
-        free(w);
-        return NULL;
-    }
+    Screen *s = app_screen_new("Walkthrough", sizeof(Walk));
+    if (!s) return NULL;
+    Walk *w = s->st;
     w->ss = scene_state_default();
     w->ss.step = step >= 0 && step < MS_COUNT ? step : 0;
     w->seen = ui->cfg;
     w->jump = -1;
     w->anim_start = -1;
     w->autoplay_next = -1;
-    s->title = "Walkthrough";
-    s->st = w;
     s->draw = walk_draw;
     s->key = walk_key;
     s->tick = walk_tick;
-    s->free = walk_free;
     return s;
 }
 
