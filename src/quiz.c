@@ -457,6 +457,22 @@ typedef struct Gen {
     size_t errlen;
 } Gen;
 
+/* Builds c's tensors up to target for the question of topic: 0, or -1 with
+ * the reason in g->err (b is then already freed). */
+static int begin(Gen *g, Build *b, const MhaConfig *c, int target, int topic)
+{
+    build_init(b, c);
+    if (need(b, target)) {
+        snprintf(g->err, g->errlen, "%s", b->err);
+        build_free(b);
+        return -1;
+    }
+    g->q->topic = topic;
+    g->q->cfg = *c;
+    g->q->tensor = target;
+    return 0;
+}
+
 static void fill_tuple_distractors(Build *b, const long long *ans, int n, char (*cand)[QUIZ_CHOICE_MAX], int *nc,
                                    int maxc)
 {
@@ -552,16 +568,8 @@ static int gen_shape(Gen *g)
     MhaConfig c = draw_config(&g->r, 0, 8.5e6);
     int target = pick(&g->r, targets, (int)(sizeof targets / sizeof targets[0]));
     Build b;
-    build_init(&b, &c);
-    if (need(&b, target)) {
-        snprintf(g->err, g->errlen, "%s", b.err);
-        build_free(&b);
-        return -1;
-    }
+    if (begin(g, &b, &c, target, QT_SHAPES)) return -1;
     const Tensor *t = b.t[target];
-    q->topic = QT_SHAPES;
-    q->cfg = c;
-    q->tensor = target;
     config_line(&c, q->prompt, sizeof q->prompt);
     code_lines(&b, q->prompt, sizeof q->prompt);
     cat(q->prompt, sizeof q->prompt, "What is the shape of %s after the last line?", var_of(target));
@@ -599,15 +607,7 @@ static int gen_strides(Gen *g)
     MhaConfig c = draw_config(&g->r, target == MT_K_EXPAND, 1.1e6);
     if (kv_target && c.kv_heads == 1 && c.heads >= 4) c.kv_heads = 2; /* a kv axis of size > 1 */
     Build b;
-    build_init(&b, &c);
-    if (need(&b, target)) {
-        snprintf(g->err, g->errlen, "%s", b.err);
-        build_free(&b);
-        return -1;
-    }
-    q->topic = QT_STRIDES;
-    q->cfg = c;
-    q->tensor = target;
+    if (begin(g, &b, &c, target, QT_STRIDES)) return -1;
     config_line(&c, q->prompt, sizeof q->prompt);
     code_lines(&b, q->prompt, sizeof q->prompt);
     char sh[64];
@@ -647,16 +647,8 @@ static int gen_contig(Gen *g)
     if (quiz_rng_below(&g->r, 5) == 0) c.seq = 1; /* the edge case: size-1 dims do not count */
     if (target == MT_K_EXPAND && c.kv_heads == c.heads) c.kv_heads = 1;
     Build b;
-    build_init(&b, &c);
-    if (need(&b, target)) {
-        snprintf(g->err, g->errlen, "%s", b.err);
-        build_free(&b);
-        return -1;
-    }
+    if (begin(g, &b, &c, target, QT_STRIDES)) return -1;
     const Tensor *t = b.t[target];
-    q->topic = QT_STRIDES;
-    q->cfg = c;
-    q->tensor = target;
     config_line(&c, q->prompt, sizeof q->prompt);
     code_lines(&b, q->prompt, sizeof q->prompt);
     cat(q->prompt, sizeof q->prompt, "Is %s contiguous after the last line?", var_of(target));
@@ -704,17 +696,9 @@ static int gen_offset(Gen *g)
     /* at most 96 floats: the whole buffer fits the candy bar at 80x24 */
     for (int tries = 0; tries < 50 && c.batch * c.seq * c.d_model > 96; tries++) c = draw_toy(&g->r, 1);
     Build b;
-    build_init(&b, &c);
-    if (need(&b, target)) {
-        snprintf(g->err, g->errlen, "%s", b.err);
-        build_free(&b);
-        return -1;
-    }
+    if (begin(g, &b, &c, target, QT_OFFSETS)) return -1;
     const Tensor *t = b.t[target];
     for (int i = 0; i < 4; i++) q->idx[i] = quiz_rng_below(&g->r, t->shape[i]);
-    q->topic = QT_OFFSETS;
-    q->cfg = c;
-    q->tensor = target;
     size_t off = tensor_offset_of(t, q->idx);
     q->kind = QK_NUMBER;
     q->number = (long long)off;
@@ -940,15 +924,7 @@ static int gen_kvshape(Gen *g)
     int target = pick(&g->r, targets, (int)(sizeof targets / sizeof targets[0]));
     MhaConfig c = draw_config(&g->r, 1, 2.2e6);
     Build b;
-    build_init(&b, &c);
-    if (need(&b, target)) {
-        snprintf(g->err, g->errlen, "%s", b.err);
-        build_free(&b);
-        return -1;
-    }
-    q->topic = QT_GQA;
-    q->cfg = c;
-    q->tensor = target;
+    if (begin(g, &b, &c, target, QT_GQA)) return -1;
     config_line(&c, q->prompt, sizeof q->prompt);
     cat(q->prompt, sizeof q->prompt, "W_K and W_V are (d_model, kv_heads x d_head).\n");
     code_lines(&b, q->prompt, sizeof q->prompt);
