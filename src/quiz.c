@@ -261,6 +261,7 @@ static int need(Build *b, int id)
         int src = id == MT_Q_SPLIT ? MT_Q : id == MT_K_SPLIT ? MT_K : MT_V;
         int n = id == MT_Q_SPLIT ? H : KV;
         if (need(b, src)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         int sh[4] = {B, S, n, dh}; /* (B, S, n, dh) */
         return made(b, id, tensor_view(b->t[src], 4, sh, e, el), before, "%s = %s.view(%d, %d, %d, %d)",
                     var_of(id), var_of(id), B, S, n, dh);
@@ -268,12 +269,14 @@ static int need(Build *b, int id)
     case MT_Q_HEADS: case MT_K_HEADS: case MT_V_HEADS: {
         int src = id == MT_Q_HEADS ? MT_Q_SPLIT : id == MT_K_HEADS ? MT_K_SPLIT : MT_V_SPLIT;
         if (need(b, src)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         return made(b, id, tensor_transpose(b->t[src], 1, 2, e, el), before, "%s = %s.transpose(1, 2)",
                     var_of(id), var_of(id));
     }
     case MT_K_EXPAND: case MT_V_EXPAND: {
         int src = id == MT_K_EXPAND ? MT_K_HEADS : MT_V_HEADS;
         if (need(b, src)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         Tensor *u = tensor_unsqueeze(b->t[src], 2, e, el); /* (B, KV, 1, S, dh) */
         int sh[5] = {B, KV, G, S, dh};                     /* (B, KV, G, S, dh), stride 0 on G */
         Tensor *x = u ? tensor_expand(u, 5, sh, e, el) : NULL;
@@ -292,6 +295,7 @@ static int need(Build *b, int id)
         if (need(b, MT_Q_HEADS)) return -1;
         int k = kv_for_heads(b, MT_K_HEADS, MT_K_REPEAT);
         if (k < 0) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         Tensor *kt = tensor_transpose(b->t[k], -2, -1, e, el); /* (B, H, dh, S) */
         Tensor *s = kt ? tensor_matmul(b->t[MT_Q_HEADS], kt, e, el) : NULL;
         tensor_free(kt);
@@ -300,6 +304,7 @@ static int need(Build *b, int id)
     }
     case MT_ATTN: {
         if (need(b, MT_SCORES)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         /* softmax writes a new (B, H, S, S) buffer, as torch.softmax does */
         Tensor *a = tensor_zeros(b->t[MT_SCORES]->ndim, b->t[MT_SCORES]->shape);
         if (a) {
@@ -317,6 +322,7 @@ static int need(Build *b, int id)
     }
     case MT_MERGED:
         if (need(b, MT_HEAD_OUT)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         return made(b, id, tensor_transpose(b->t[MT_HEAD_OUT], 1, 2, e, el), before, "out = out.transpose(1, 2)");
     case MT_MERGED_CONTIG:
         if (need(b, MT_MERGED)) return -1;
@@ -324,6 +330,7 @@ static int need(Build *b, int id)
         return made(b, id, tensor_contiguous(b->t[MT_MERGED]), before, "out = out.contiguous()");
     case MT_CONCAT: {
         if (need(b, MT_MERGED_CONTIG)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         int sh[3] = {B, S, D}; /* (B, S, D) */
         return made(b, id, tensor_view(b->t[MT_MERGED_CONTIG], 3, sh, e, el), before, "out = out.view(%d, %d, %d)",
                     B, S, D);
@@ -334,6 +341,7 @@ static int need(Build *b, int id)
         return made(b, id, tensor_matmul(b->t[MT_CONCAT], b->t[MT_W_O], e, el), before, "y = out @ W_O");
     case MT_Q_WRONG: {
         if (need(b, MT_Q)) return -1;
+        before = tensor_bytes_copied(); /* what this step copies, not its inputs */
         int sh[4] = {B, H, S, dh}; /* the bug: (B, H, S, dh) straight from (B, S, D) */
         return made(b, id, tensor_view(b->t[MT_Q], 4, sh, e, el), before, "Q_bad = Q.view(%d, %d, %d, %d)", B,
                     H, S, dh);
@@ -372,7 +380,7 @@ static void working_lines(const Build *b, char *buf, size_t n)
         tensor_fmt_strides(st, sizeof st, t);
         cat(buf, n, "  %-44s -> %s strides %s, ", b->line[id], sh, st);
         if (b->copied[id]) cat(buf, n, "copy: %zu bytes\n", b->copied[id]);
-        else if (shares_earlier(b, id)) cat(buf, n, "view: 0 bytes\n");
+        else if (shares_earlier(b, id)) cat(buf, n, "view: %zu bytes\n", b->copied[id]);
         else cat(buf, n, "new buffer\n");
     }
 }

@@ -788,6 +788,38 @@ START_TEST(weight_transpose_shows_real_strides)
 }
 END_TEST
 
+
+/* The working shows what each line itself copied: a view, transpose or
+ * expand line never reports bytes, even when building its input copied. */
+START_TEST(working_views_copy_nothing)
+{
+    QuizQuestion q;
+    char err[300];
+    int views = 0;
+    for (int kind = 0; kind < QG_COUNT; kind++)
+        for (uint64_t seed = 1; seed <= 200; seed++) {
+            ck_assert_int_eq(quiz_generate_kind(kind, seed, &q, err, sizeof err), 0);
+            for (const char *l = q.working; (l = strstr(l, "\n")) != NULL; l++) {
+                const char *end = strchr(l + 1, '\n');
+                size_t len = end ? (size_t)(end - l - 1) : strlen(l + 1);
+                char line[512];
+                snprintf(line, sizeof line, "%.*s", (int)(len < 511 ? len : 511), l + 1);
+                const char *arrow = strstr(line, "->");
+                if (!arrow) continue;
+                int is_view = (strstr(line, ".transpose(") || strstr(line, ".view(") ||
+                               strstr(line, ".expand(")) &&
+                              !strstr(line, "contiguous") && !strstr(line, "repeat");
+                if (strncmp(line, "    scores", 10) == 0 || strstr(line, " @ ")) is_view = 0;
+                if (!is_view) continue;
+                views++;
+                ck_assert_msg(!strstr(arrow, "copy:"), "kind %d seed %llu: a view line reports a copy: %s",
+                              kind, (unsigned long long)seed, line);
+            }
+        }
+    ck_assert_int_gt(views, 100);
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
     Suite *s = suite_create("quiz");
@@ -796,6 +828,7 @@ static Suite *quiz_suite(void)
     tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
     tcase_add_test(g, generated_topics_and_sessions);
     tcase_add_test(g, weight_transpose_shows_real_strides);
+    tcase_add_test(g, working_views_copy_nothing);
     suite_add_tcase(s, g);
     TCase *b = tcase_create("bank");
     tcase_add_test(b, curated_bank_valid);
