@@ -16,6 +16,9 @@ BIN     := $(B)/mhaviz
 WARN    := -std=c11 -Wall -Wextra -Wshadow -pedantic
 # sqrt() becomes one instruction, so nothing needs libm (see tensor_exp)
 MATH    := -fno-math-errno
+# Optimised builds inline sqrt and need no libm (--as-needed then drops it);
+# an -O0 build still calls sqrtf and links it.
+LIBM    := -Wl,--as-needed -lm
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -D_DEFAULT_SOURCE
 
@@ -90,7 +93,7 @@ $(B)/content.o: $(B)/content.c src/content.h
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
 $(BIN): $(OBJ) $(B)/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS)
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
 $(B)/asan/%.o: src/%.c src/*.h | $(B)/asan
@@ -99,13 +102,13 @@ $(B)/asan/content.o: $(B)/content.c src/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
 $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/main.o
-	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS)
+	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
