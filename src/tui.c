@@ -29,6 +29,7 @@
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
+#define TUI_IDLE_WAKE_MS 1000      /* idle: look at the signal flag once a second */
 #define TUI_MAX_READ_ERRORS 100    /* failed blocking reads in a row: the terminal is gone */
 
 static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
@@ -309,7 +310,10 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
                 input_ready = 1;
             }
         }
-        int wait_ms = -1;
+        /* Idle, the read still times out now and then: a signal that lands
+         * between the check at the top of the loop and the read would
+         * otherwise wait for the next key.  No frame is drawn on a timeout. */
+        int wait_ms = TUI_IDLE_WAKE_MS;
         if (animating) {
             double left = last_tick + TUI_FRAME_SEC - tui_now();
             wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
@@ -317,12 +321,14 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         wtimeout(stdscr, wait_ms);
         wint_t wch = 0;
         errno = 0;
+        double asked = tui_now();
         int r = wget_wch(stdscr, &wch);
         if (tui_signal) break;
         if (r == ERR) {
-            /* A timeout (tick next) or EINTR.  A blocking read that keeps
-             * failing means the terminal is gone: stop rather than spin. */
-            if (wait_ms < 0 && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
+            /* A timeout (tick next) or EINTR.  A read that fails at once,
+             * again and again, means the terminal is gone: stop, don't spin. */
+            int at_once = wait_ms > 0 && (tui_now() - asked) * 1000.0 < wait_ms / 2.0;
+            if (at_once && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
                 snprintf(err, sizeof err, "cannot read the terminal any more");
                 rc = 1;
                 break;
@@ -346,6 +352,12 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         ui->status[0] = 0; /* a message lasts until the next key */
         ui->push = NULL;
         int f = top->key(top, ui, k);
+        Screen *pushed = ui->push; /* ours now, whatever the flags say */
+        ui->push = NULL;
+        if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT) || n >= TUI_MAX_SCREENS)) {
+            pushed->free(pushed);
+            pushed = NULL;
+        }
         if (f & UI_REDRAW) redraw = 1;
         if (f & UI_QUIT) break;
         if (f & UI_BACK) {
@@ -353,12 +365,8 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
             n--;
             redraw = 1;
         }
-        if ((f & UI_PUSH) && ui->push) {
-            if (n < TUI_MAX_SCREENS)
-                stack[n++] = ui->push;
-            else
-                ui->push->free(ui->push);
-            ui->push = NULL;
+        if (pushed) {
+            stack[n++] = pushed;
             redraw = 1;
         }
     }
