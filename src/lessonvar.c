@@ -268,24 +268,26 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             return -1;
         }
         if (!strcmp(f, "cols")) return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
-        /* Head h computed on its own, x @ W_Q[:, h*dh:(h+1)*dh], against the
-         * slice of the one big projection: the largest difference. */
-        const Tensor *x = m->t[MT_X], *w = m->t[MT_W_Q], *q = m->t[MT_Q_SPLIT];
+        /* Head h computed on its own by the engine, x @ W_Q[:, h*dh:(h+1)*dh]
+         * (a narrowed view of W_Q), against the slice of the one big
+         * projection: the largest difference. */
+        int dh = m->d_head;
+        Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, h * dh, dh, err, errlen); /* (D, dh) view */
+        Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, err, errlen) : NULL; /* (B, S, dh) */
+        tensor_free(w);
+        if (!alone) return -1;
+        const Tensor *q = m->t[MT_Q_SPLIT]; /* (B, S, H, dh) */
         double worst = 0;
         int count = 0;
         for (int b = 0; b < c->batch; b++)
             for (int si = 0; si < c->seq; si++)
-                for (int d = 0; d < m->d_head; d++) {
-                    double acc = 0;
-                    for (int k = 0; k < c->d_model; k++) {
-                        int ix[3] = {b, si, k}, iw[2] = {k, h * m->d_head + d};
-                        acc += (double)tensor_get(x, ix) * tensor_get(w, iw);
-                    }
-                    int iq[4] = {b, si, h, d};
-                    double diff = fabs(acc - tensor_get(q, iq));
+                for (int d = 0; d < dh; d++) {
+                    int ia[3] = {b, si, d}, iq[4] = {b, si, h, d};
+                    double diff = fabs((double)tensor_get(alone, ia) - tensor_get(q, iq));
                     if (diff > worst) worst = diff;
                     count++;
                 }
+        tensor_free(alone);
         return put(o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count), 0;
     }
     if ((!strcmp(f, "row") || !strcmp(f, "noscalerow")) && argc >= 2) {

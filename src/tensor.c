@@ -330,6 +330,21 @@ Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen)
     return tensor_on(t->st, t->offset, t->ndim + 1, shape, strides);
 }
 
+Tensor *tensor_narrow(const Tensor *t, int dim, int start, int len, char *err, size_t errlen)
+{
+    int d = norm_dim(dim, t->ndim);
+    if (d < 0 || start < 0 || len < 1 || start + len > (d < 0 ? 0 : t->shape[d])) {
+        err_set(err, errlen, "narrow: %d..%d is outside dimension %d of size %d", start,
+                start + len - 1, dim, d < 0 ? 0 : t->shape[d]);
+        return NULL;
+    }
+    int shape[TENSOR_MAXDIM];
+    for (int i = 0; i < t->ndim; i++) shape[i] = t->shape[i];
+    shape[d] = len;
+    return tensor_on(t->st, t->offset + (size_t)((long)start * t->strides[d]), t->ndim, shape,
+                     t->strides);
+}
+
 Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen)
 {
     if (ndim != t->ndim) {

@@ -66,6 +66,8 @@ Tensor *tensor_view(const Tensor *t, int ndim, const int *shape, char *err, size
 Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err,
                          size_t errlen); /* negative dims count from the end */
 Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen);
+/* torch.narrow: indices start..start+len-1 of dim (offset moves, no copy). */
+Tensor *tensor_narrow(const Tensor *t, int dim, int start, int len, char *err, size_t errlen);
 Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err,
                       size_t errlen); /* size-1 axes -> stride 0 */
 

@@ -183,6 +183,34 @@ END_TEST
 
 /* --------------------------------------------------------------- copies --- */
 
+/* narrow(W, 1, h*dh, dh): the column slice of one head, a view at offset
+ * h*dh with W's strides; out-of-range slices are refused. */
+START_TEST(test_narrow_is_a_view)
+{
+    float w[8 * 8];
+    for (int i = 0; i < 64; i++) w[i] = (float)i;
+    Tensor *W = tensor_from_data(2, (int[]){8, 8}, w); /* (D, D) */
+    size_t before = tensor_bytes_copied();
+    char err[256];
+    Tensor *cols = tensor_narrow(W, 1, 4, 4, err, sizeof err); /* W[:, 4:8] */
+    ck_assert_ptr_nonnull(cols);
+    ck_assert(tensor_same_storage(W, cols));
+    ck_assert_uint_eq(tensor_bytes_copied(), before);
+    ck_assert_uint_eq(cols->offset, 4);
+    ck_assert_int_eq(cols->shape[0], 8);
+    ck_assert_int_eq(cols->shape[1], 4);
+    ck_assert_int_eq(cols->strides[0], 8);
+    ck_assert_int_eq(cols->strides[1], 1);
+    ck_assert(!tensor_is_contiguous(cols));
+    ck_assert(tensor_get(cols, (int[]){2, 1}) == 21.0f); /* W[2, 5] */
+    ck_assert_ptr_null(tensor_narrow(W, 1, 6, 4, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "narrow"));
+    ck_assert_ptr_null(tensor_narrow(W, 2, 0, 1, err, sizeof err));
+    tensor_free(cols);
+    tensor_free(W);
+}
+END_TEST
+
 START_TEST(test_contiguous_copies_exactly_numel)
 {
     Tensor *q = arange(DIMS(1, 4, 8));
@@ -741,6 +769,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(v, test_split_heads_strides_and_storage);
     tcase_add_test(v, test_batch2_strides);
     tcase_add_test(v, test_expand_5d_stride0);
+    tcase_add_test(v, test_narrow_is_a_view);
     tcase_add_test(v, test_view_noncontiguous_refused);
     tcase_add_test(v, test_view_infer_and_bad_shapes);
     tcase_add_test(v, test_view_outlives_base);
