@@ -191,7 +191,6 @@ START_TEST(test_narrow_is_a_view)
     for (int i = 0; i < 64; i++) w[i] = (float)i;
     Tensor *W = tensor_from_data(2, (int[]){8, 8}, w); /* (D, D) */
     size_t before = tensor_bytes_copied();
-    char err[256];
     Tensor *cols = tensor_narrow(W, 1, 4, 4, err, sizeof err); /* W[:, 4:8] */
     ck_assert_ptr_nonnull(cols);
     ck_assert(tensor_same_storage(W, cols));
