@@ -195,7 +195,12 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             snprintf(err, errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
             return -1;
         }
-        return put(o, "%d", 2 * kvh * m->d_head * 4), 0;
+        uint64_t bytes;
+        if (kv_bytes_per_token(1, kvh, m->d_head, 32, &bytes)) {
+            snprintf(err, errlen, "{kvtoy}: overflow");
+            return -1;
+        }
+        return put(o, "%llu", (unsigned long long)bytes), 0;
     }
     if (!strcmp(f, "shape") || !strcmp(f, "strides") || !strcmp(f, "contiguous") ||
         !strcmp(f, "storage") || !strcmp(f, "numel") || !strcmp(f, "bytes") || !strcmp(f, "ndim")) {

@@ -82,12 +82,14 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
     }
     canvas_text(c, x, y++, "expand (view), strides:", ST_DIM);
     canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
-    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, 0 bytes copied", Ke->st->id);
+    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, %zu bytes copied", Ke->st->id,
+                  m->steps[MS_SCORES].bytes_copied); /* the step that expands K */
     canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
     canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied",
                   Kr->st->id, Kr->st->bytes_copied);
     /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
-    size_t per_tok = 2 * (size_t)K->shape[K->ndim - 1] * sizeof(float);
+    uint64_t per_tok = 0;
+    kv_bytes_per_token(1, m->cfg.kv_heads, m->d_head, 32, &per_tok); /* toy sizes: no overflow */
     canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
     if (y + 2 < h) {
         canvas_text(c, x, y, "K buffer (V: same)", ST_DIM);
