@@ -136,7 +136,7 @@ void mha_rng_seed(MhaRng *r, uint32_t seed)
     r->s = seed;
 }
 
-static uint64_t rng_next(MhaRng *r)
+uint64_t mha_rng_next(MhaRng *r)
 {
     uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
@@ -146,7 +146,7 @@ static uint64_t rng_next(MhaRng *r)
 
 float mha_rng_tenth(MhaRng *r)
 {
-    return (float)((int)(rng_next(r) % 21) - 10) / 10.0f; /* -1.0, -0.9, ..., 1.0 */
+    return (float)((int)(mha_rng_next(r) % 21) - 10) / 10.0f; /* -1.0, -0.9, ..., 1.0 */
 }
 
 static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)

@@ -97,6 +97,7 @@ typedef struct MhaRng {
     uint64_t s;
 } MhaRng;
 void mha_rng_seed(MhaRng *r, uint32_t seed);
+uint64_t mha_rng_next(MhaRng *r); /* the next 64 random bits */
 float mha_rng_tenth(MhaRng *r);
 
 #endif

@@ -50,10 +50,7 @@ void quiz_rng_seed(QuizRng *r, uint64_t seed)
 
 uint64_t quiz_rng_next(QuizRng *r)
 {
-    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
+    return mha_rng_next(r);
 }
 
 int quiz_rng_below(QuizRng *r, int n)

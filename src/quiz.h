@@ -120,7 +120,7 @@ enum { QUIZ_BUG_VIEW, QUIZ_BUG_REPEAT, QUIZ_BUG_SOFTMAX_DIM, QUIZ_BUG_SCALE, QUI
 
 /* The quiz's own generator: splitmix64 (Steele, Lea, Flood 2014) over a
  * 64-bit state, independent of the engine's weight stream. */
-typedef struct QuizRng { uint64_t s; } QuizRng;
+typedef MhaRng QuizRng; /* splitmix64, seeded on a stream of its own */
 void quiz_rng_seed(QuizRng *r, uint64_t seed);
 uint64_t quiz_rng_next(QuizRng *r);
 int quiz_rng_below(QuizRng *r, int n); /* uniform in [0, n), n >= 1 */
