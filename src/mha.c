@@ -40,7 +40,7 @@ static const struct {
 };
 
 static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm", "mat", "and",
-                                    "then", "it",  "slept", "all", "day", "in",   "the", "sun"};
+                                    "then", "it",  "slept", "all", "day", "in",   "its", "box"};
 
 const char *mha_token_word(int s)
 {
