@@ -170,9 +170,10 @@ int state_write(const char *name, const char *data, size_t len, char *err, size_
     }
     if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp.%ld", dir, name, (long)getpid());
+    /* mkstemp: a fresh name only we opened (O_EXCL), never a planted link */
+    snprintf(tmp, sizeof tmp, "%s/%s.tmp.XXXXXX", dir, name);
 
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    int fd = mkstemp(tmp);
     if (fd < 0) {
         snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
         return -1;
