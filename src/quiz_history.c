@@ -14,6 +14,7 @@
 #include "state.h"
 
 #define HISTORY_FILE "quiz-history"
+#define HISTORY_MAX_COUNT 100000000 /* larger counts in the file are a hand edit: ignored */
 
 void quiz_score_add(QuizScore *s, int topic, int right)
 {
@@ -63,8 +64,10 @@ int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
         int a, r, c;
         if (sscanf(line, "topic %31s %d %d", name, &a, &r) == 3) {
             int t = quiz_topic_index(name);
-            if (t >= 0 && a >= 0 && r >= 0 && r <= a) h->total.asked[t] = a, h->total.right[t] = r;
-        } else if (sscanf(line, "miss %d %63s", &c, id) == 2 && c > 0 && !find_miss(h, id)) {
+            if (t >= 0 && a >= 0 && r >= 0 && r <= a && a <= HISTORY_MAX_COUNT) /* room to add to */
+                h->total.asked[t] = a, h->total.right[t] = r;
+        } else if (sscanf(line, "miss %d %63s", &c, id) == 2 && c > 0 && c <= HISTORY_MAX_COUNT &&
+                   !find_miss(h, id)) {
             QuizMiss *m = add_miss(h, id);
             if (m) m->count = c;
         }
