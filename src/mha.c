@@ -44,10 +44,13 @@ static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm"
 
 const char *mha_token_word(int s)
 {
-    static char buf[16];
+    /* "t16", "t17", ...: made once each, so two calls in one printf never
+     * share a buffer */
+    static char names[MHA_MAX_SEQ][8];
     if (s >= 0 && s < (int)(sizeof words / sizeof *words)) return words[s];
-    snprintf(buf, sizeof buf, "t%d", s);
-    return buf;
+    if (s < 0 || s >= MHA_MAX_SEQ) return "?";
+    if (!names[s][0]) snprintf(names[s], sizeof names[s], "t%d", s);
+    return names[s];
 }
 
 MhaConfig mha_config_default(void)

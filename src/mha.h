@@ -88,7 +88,8 @@ int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */
 int mha_kv_head_of(const MhaConfig *c, int query_head); /* h / (heads / kv_heads) */
 
-/* A word for token s, so a row reads as a token ("the", "cat", ...). */
+/* A word for token s, so a row reads as a token ("the", "cat", ...; "t16"
+ * from the 17th on).  Static storage: valid for the life of the program. */
 const char *mha_token_word(int s);
 
 /* The seeded generator: splitmix64 over the seed, each draw an integer in
