@@ -48,7 +48,11 @@ const char *mha_token_word(int s)
      * share a buffer */
     static char names[MHA_MAX_SEQ][8];
     if (s >= 0 && s < (int)(sizeof words / sizeof *words)) return words[s];
-    if (s < 0 || s >= MHA_MAX_SEQ) return "?";
+    static char other[16]; /* outside any run's tokens: one shared buffer */
+    if (s < 0 || s >= MHA_MAX_SEQ) {
+        snprintf(other, sizeof other, "t%d", s);
+        return other;
+    }
     if (!names[s][0]) snprintf(names[s], sizeof names[s], "t%d", s);
     return names[s];
 }
