@@ -464,17 +464,24 @@ typedef struct Variants {
     VariantRuns runs;
 } Variants;
 
+/* The three runs are a cache of ui->cfg, redone here (never in draw) when
+ * the configuration changed: by a key here, or on a screen above this one. */
+static int variants_tick(Screen *s, Ui *ui, double now)
+{
+    (void)now;
+    Variants *v = s->st;
+    if (v->valid && !memcmp(&v->base, &ui->cfg, sizeof v->base)) return 0;
+    variants_run(&v->runs, &ui->cfg, v->runs.gqa_kv);
+    v->base = ui->cfg;
+    v->valid = 1;
+    return UI_REDRAW;
+}
+
 static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Variants *v = s->st;
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
-    if (!v->valid || memcmp(&v->base, &ui->cfg, sizeof v->base)) {
-        /* A cache of the three runs, redone when the configuration changed. */
-        variants_run(&v->runs, &ui->cfg, v->runs.gqa_kv);
-        v->base = ui->cfg;
-        v->valid = 1;
-    }
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
@@ -532,6 +539,7 @@ Screen *variants_open(Ui *ui)
     if (!s) return NULL;
     s->draw = variants_draw;
     s->key = variants_key;
+    s->tick = variants_tick;
     s->free = variants_free;
     return s;
 }

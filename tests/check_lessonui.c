@@ -37,6 +37,7 @@ static void teardown(void)
 static int shows(Screen *s, int w, int h, const char *text)
 {
     Canvas *c = canvas_new(w, h);
+    if (s->tick) s->tick(s, &ui, 0.0); /* as tui.c's loop: tick, then draw */
     s->draw(s, &ui, c);
     int r = canvas_contains(c, text);
     canvas_free(c);
