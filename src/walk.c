@@ -77,12 +77,8 @@ static void walk_stop_anim(Walk *w)
 static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Walk *w = s->st;
-    w->w = c->w;
+    w->w = c->w; /* what was drawn, for scene_click */
     w->h = c->h;
-    if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
-        w->seen = ui->cfg;
-        walk_cursor_reset(w);
-    }
     const char *status = ui->status;
     if (!status[0]) {
         if (w->jump >= 0)
@@ -226,6 +222,11 @@ static int walk_tick(Screen *s, Ui *ui, double now)
 {
     Walk *w = s->st;
     int f = 0;
+    if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
+        w->seen = ui->cfg;
+        walk_cursor_reset(w);
+        f |= UI_REDRAW;
+    }
     if (w->animating) {
         if (w->anim_start < 0) w->anim_start = now;
         double phase = (now - w->anim_start) / walk_anim_seconds(ui);
