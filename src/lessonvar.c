@@ -181,8 +181,8 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
         if (!strcmp(f, "groups")) return put(o, "%d", m->groups), 0;
         if (!strcmp(f, "seed")) return put(o, "%u", (unsigned)c->seed), 0;
         if (!strcmp(f, "causal")) return put(o, "%s", c->causal ? "on" : "off"), 0;
-        if (!strcmp(f, "sqrt_d_head")) return put(o, "%.4g", sqrt((double)m->d_head)), 0;
-        if (!strcmp(f, "scale")) return put(o, "%.4g", 1.0 / sqrt((double)m->d_head)), 0;
+        if (!strcmp(f, "sqrt_d_head")) return put(o, "%.4g", 1.0 / m->scale), 0;
+        if (!strcmp(f, "scale")) return put(o, "%.4g", (double)m->scale), 0;
         if (!strcmp(f, "groupmap")) return group_map(o, m, 0), 0;
         if (!strcmp(f, "tilemap")) return group_map(o, m, 1), 0;
     }

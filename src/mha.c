@@ -293,7 +293,8 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
     TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, sizeof e)); /* (B,KV,G,dh,S) */
     TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, sizeof e));            /* (B,KV,G,S,S) */
-    tensor_scale_(tmp[3], 1.0f / sqrtf((float)dh));
+    m->scale = 1.0f / sqrtf((float)dh);
+    tensor_scale_(tmp[3], m->scale);
     TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(B, H, S, S), e, sizeof e)); /* (B,H,S,S) */
     record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
     for (int i = 0; i < 4; i++)
@@ -357,7 +358,7 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
         tensor_free(tmp[i]), tmp[i] = NULL;
     /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
     TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
-    tensor_scale_(tmp[0], sqrtf((float)dh));
+    tensor_scale_(tmp[0], 1.0f / m->scale); /* undo step 4's scale */
     TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp[0], c->causal)); /* (B,H,S,S) */
     tensor_free(tmp[0]);
     return m;

@@ -74,6 +74,7 @@ typedef struct MhaStep {
 typedef struct Mha {
     MhaConfig cfg;
     int d_head, groups;  /* groups = heads / kv_heads: query heads per kv head */
+    float scale;         /* what step 4 multiplied the scores by: 1 / sqrt(d_head) */
     Tensor *t[MT_COUNT]; /* owned */
     MhaStep steps[MS_COUNT];
     size_t bytes_copied_total; /* over steps 0..10 */

@@ -1278,7 +1278,7 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  "Without the division by sqrt(%d) = %.2f, scores grow with d_head and softmax "
                  "saturates: each row puts nearly all its weight on one token, and its gradient "
                  "vanishes. Same scores, same heads; only the scale differs.",
-                 m->d_head, sqrt((double)m->d_head));
+                 m->d_head, (1.0 / m->scale));
         return;
     }
     switch (x->s.step) {
@@ -1323,7 +1323,7 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                      "share kv head 0 through expand (stride %ld on the group axis, "
                      "%zu bytes copied). %d heads x %d x %d scores, divided by sqrt(%d) = %.2f.",
                      c->kv_heads, m->groups - 1, t[MT_K_EXPAND]->strides[2], st->bytes_copied,
-                     c->heads, c->seq, c->seq, m->d_head, sqrt((double)m->d_head));
+                     c->heads, c->seq, c->seq, m->d_head, (1.0 / m->scale));
             break;
         }
         snprintf(buf, n,
@@ -1331,7 +1331,7 @@ static void narrative(const Ctx *x, char *buf, size_t n)
                  "scores in a new buffer S%d. Dividing by sqrt(%d) = %.2f keeps them small enough "
                  "for softmax to stay soft.",
                  c->heads, c->seq, c->seq, t[MT_SCORES]->st->id, m->d_head,
-                 sqrt((double)m->d_head));
+                 (1.0 / m->scale));
         break;
     case MS_SOFTMAX:
         snprintf(
