@@ -34,7 +34,8 @@ typedef struct Tensor {
     long strides[TENSOR_MAXDIM]; /* elements; 0 on an expanded axis */
 } Tensor;
 
-/* Creation: a new storage, row-major (contiguous) strides. NULL on bad shape. */
+/* Creation: a new storage, row-major (contiguous) strides; tensor_from_data
+ * copies numel floats from data.  NULL on a bad shape or out of memory. */
 Tensor *tensor_zeros(int ndim, const int *shape);
 Tensor *tensor_from_data(int ndim, const int *shape, const float *data);
 void tensor_free(Tensor *t);
@@ -47,8 +48,8 @@ size_t tensor_numel(const Tensor *t);
 int tensor_is_contiguous(const Tensor *t); /* PyTorch's rule: size-1 dims ignored */
 int tensor_same_storage(const Tensor *a, const Tensor *b);
 
-/* Storage offset of a logical index (idx has t->ndim entries):
- * offset + sum(idx[i] * strides[i]). */
+/* Storage offset of a logical index (idx has t->ndim entries, each within
+ * its axis: not checked, as in an inner loop): offset + sum(idx[i] * strides[i]). */
 size_t tensor_offset_of(const Tensor *t, const int *idx);
 float tensor_get(const Tensor *t, const int *idx);
 void tensor_set(Tensor *t, const int *idx, float v);
