@@ -227,6 +227,9 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
     noecho();
     nonl();
     intrflush(stdscr, FALSE);
+    /* No typeahead check inside doupdate: ncurses would flush and poll the
+     * keyboard every few lines, turning one frame into dozens of writes. */
+    typeahead(-1);
     set_escdelay(25);
     curs_set(0);
     const char *nc = getenv("NO_COLOR");
