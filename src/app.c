@@ -773,6 +773,21 @@ static int home_key(Screen *s, Ui *ui, int key)
     case ACT_OPEN:
         ui->push = home_entries[h->sel].open(ui);
         break;
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        return app_shared_action(ui, a);
+    }
+    if (!ui->push) {
+        snprintf(ui->status, sizeof ui->status, "out of memory");
+        return UI_REDRAW;
+    }
+    return UI_PUSH | UI_REDRAW;
+}
+
+int app_shared_action(Ui *ui, Action a)
+{
+    switch (a) {
     case ACT_CONFIG:
         ui->push = form_open(ui);
         break;
@@ -785,8 +800,6 @@ static int home_key(Screen *s, Ui *ui, int key)
     case ACT_CAUSAL:
     case ACT_SEED:
         return app_quick_config(ui, a);
-    case ACT_BACK:
-        return UI_BACK;
     default:
         return UI_NONE;
     }

@@ -156,6 +156,11 @@ Screen *explore_open(Ui *ui); /* the walkthrough at step 3 with the inspect curs
  * Returns UI_REDRAW (applied or refused: the status line says which). */
 int app_quick_config(Ui *ui, Action a);
 
+/* The actions the home menu and the walkthrough share: the configuration
+ * form (c), the help (?), and the quick configuration keys.  UI_* flags (a
+ * pushed screen in ui->push), or UI_NONE when a is not one of them. */
+int app_shared_action(Ui *ui, Action a);
+
 /* Line i of the generated help as plain text (section titles, blank lines,
  * "  keys   what they do"), written into buf; NULL past the last line.
  * Sections: "Everywhere" (bindings of KC_ALL), then one per KC_* bit with

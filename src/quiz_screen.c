@@ -132,6 +132,16 @@ static void answer(Qs *q)
     q->phase = PH_FEEDBACK;
 }
 
+/* Up/Down a line, PgUp/PgDn ten, within the text drawn last. */
+static int scroll_by(Qs *q, Action act)
+{
+    int d = act == ACT_UP ? -1 : act == ACT_PAGE_UP ? -10 : act == ACT_DOWN ? 1 : 10;
+    q->scroll += d;
+    if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
+    if (q->scroll < 0) q->scroll = 0;
+    return UI_REDRAW;
+}
+
 static int qs_key(Screen *s, Ui *ui, int key)
 {
     Qs *q = s->st;
@@ -155,11 +165,7 @@ static int qs_key(Screen *s, Ui *ui, int key)
         case ACT_ERASE:
             if (q->ilen > 0) q->input[--q->ilen] = 0;
             return UI_REDRAW;
-        case ACT_UP: case ACT_PAGE_UP: q->scroll -= act == ACT_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case ACT_DOWN: case ACT_PAGE_DOWN:
-            q->scroll += act == ACT_DOWN ? 1 : 10;
-            if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
-            return UI_REDRAW;
+        case ACT_UP: case ACT_PAGE_UP: case ACT_DOWN: case ACT_PAGE_DOWN: return scroll_by(q, act);
         case ACT_BACK: finish(q); return UI_REDRAW;
         default:
             if (key >= 0x20 && key < 0x7f && q->ilen + 1 < (int)sizeof q->input) {
@@ -176,11 +182,7 @@ static int qs_key(Screen *s, Ui *ui, int key)
             if (++q->i >= q->n) finish(q);
             else show_question(q, tui_now());
             return UI_REDRAW;
-        case ACT_UP: case ACT_PAGE_UP: q->scroll -= act == ACT_UP ? 1 : 10; if (q->scroll < 0) q->scroll = 0; return UI_REDRAW;
-        case ACT_DOWN: case ACT_PAGE_DOWN:
-            q->scroll += act == ACT_DOWN ? 1 : 10;
-            if (q->scroll > q->max_scroll) q->scroll = q->max_scroll;
-            return UI_REDRAW;
+        case ACT_UP: case ACT_PAGE_UP: case ACT_DOWN: case ACT_PAGE_DOWN: return scroll_by(q, act);
         case ACT_BACK: q->i++; finish(q); return UI_REDRAW;
         default: return UI_NONE;
         }

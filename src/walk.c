@@ -199,22 +199,10 @@ static int walk_key(Screen *s, Ui *ui, int key)
                      "the big-head softmax is %s; it shows on step %d (softmax)",
                      w->ss.show_single ? "on" : "off", MS_SOFTMAX);
         return UI_REDRAW;
-    case ACT_CONFIG:
-        ui->push = form_open(ui);
-        return ui->push ? UI_PUSH | UI_REDRAW : UI_NONE;
-    case ACT_HELP:
-        ui->push = help_open(ui);
-        return ui->push ? UI_PUSH | UI_REDRAW : UI_NONE;
-    case ACT_HEADS:
-    case ACT_KV_HEADS:
-    case ACT_SEQ:
-    case ACT_CAUSAL:
-    case ACT_SEED:
-        return app_quick_config(ui, a);
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        return UI_NONE;
+        return app_shared_action(ui, a);
     }
 }
 
