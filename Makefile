@@ -38,7 +38,7 @@ E2E      := $(sort $(wildcard tests/e2e_*.sh))
 
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all run test check asan unit e2e bench install uninstall clean deps deps-test
+.PHONY: all run test check asan unit e2e snapshots bench install uninstall clean deps deps-test
 
 all: deps $(BIN)
 
@@ -137,6 +137,10 @@ unit: $(addprefix $(TBIN)/,$(TESTS)) $(RUN_BIN)
 e2e: $(RUN_BIN)
 	@echo "== end-to-end tests ($(MODE)) =="
 	@set -e; for t in $(E2E); do echo "-- $$t"; MHAVIZ_BIN=$(RUN_BIN) MODE=$(MODE) bash $$t; done
+
+# Record the snapshot tests' expected output again, on purpose (commit it with why).
+snapshots: all
+	@MHAVIZ_BIN=$(BIN) bash tests/e2e_snapshots.sh update
 
 bench: all
 	@bash tests/bench.sh $(BIN)
