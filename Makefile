@@ -30,8 +30,9 @@ NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null)
 CHECK_CFLAGS   = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
 
-SRC      := $(wildcard src/*.c)
-LIB_SRC  := $(filter-out src/main.c,$(SRC))
+SRC      := $(wildcard src/*/*.c)
+HDR      := $(wildcard src/*/*.h)
+LIB_SRC  := $(filter-out src/cmd/main.c,$(SRC))
 CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 E2E      := $(sort $(wildcard tests/e2e_*.sh))
@@ -74,7 +75,7 @@ deps-test:
 # from any directory.  Each file becomes a byte array in content.c.
 $(B)/content.c: $(CONTENT) Makefile | $(B)
 	@{ echo '/* generated from lessons/ and assets/ by the Makefile; do not edit */'; \
-	   echo '#include "content.h"'; \
+	   echo '#include "content/content.h"'; \
 	   i=0; for f in $(CONTENT); do \
 	     echo "static const unsigned char c$$i[] = {"; \
 	     od -An -v -tx1 "$$f" | awk '{ for (k = 1; k <= NF; k++) printf "0x%s,", $$k; print "" }'; \
@@ -86,22 +87,24 @@ $(B)/content.c: $(CONTENT) Makefile | $(B)
 $(B) $(B)/asan:
 	@mkdir -p $@
 
-$(B)/%.o: src/%.c src/*.h | $(B)
+$(B)/%.o: src/%.c $(HDR) | $(B)
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
-$(B)/content.o: $(B)/content.c src/content.h
+$(B)/content.o: $(B)/content.c src/content/content.h
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) -Isrc -c $< -o $@
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
-$(BIN): $(OBJ) $(B)/main.o
+$(BIN): $(OBJ) $(B)/cmd/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
-$(B)/asan/%.o: src/%.c src/*.h | $(B)/asan
+$(B)/asan/%.o: src/%.c $(HDR) | $(B)/asan
+	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
-$(B)/asan/content.o: $(B)/content.c src/content.h | $(B)/asan
+$(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
-$(B)/asan/mhaviz: $(AOBJ) $(B)/asan/main.o
+$(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
 	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
@@ -113,6 +116,7 @@ $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
 test check: deps-test
+	@bash tests/layers.sh
 	@$(MAKE) --no-print-directory unit e2e MODE=plain
 	@$(MAKE) --no-print-directory asan
 	@echo "mhaviz: all tests passed (plain and ASan+UBSan)"

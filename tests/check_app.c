@@ -6,9 +6,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "app.h"
+#include "cmd/interactive.h"
+#include "ui/keys.h"
+#include "ui/screen.h"
 #include "app_fixture.h"
-#include "scene.h"
+#include "draw/scene.h"
 
 /* ---- the key table -------------------------------------------------------- */
 

@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
+#include "draw/canvas.h"
 
 static char *row(const Canvas *c, int y)
 {

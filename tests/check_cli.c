@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cli.h"
-#include "mha.h"
+#include "cmd/cli.h"
+#include "engine/mha.h"
 
 static char err[256];
 

@@ -6,9 +6,9 @@
 #include <string.h>
 #include <sys/wait.h>
 
-#include "kv.h"
+#include "content/kv.h"
 #include "lessons_testutil.h"
-#include "presets.h"
+#include "content/presets.h"
 
 static PresetList P;
 

@@ -7,8 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "content.h"
-#include "lesson.h"
+#include "content/content.h"
+#include "content/lesson.h"
+#include "draw/lessonpage.h"
 #include "lessons_testutil.h"
 
 static PresetList P;
@@ -92,7 +93,7 @@ START_TEST(parses_structure)
     ck_assert_int_eq(l->pages[0].step, MS_SPLIT);
     ck_assert_int_eq(b->cfg.heads, 4);
     ck_assert_int_eq(b->cfg.kv_heads, 2);
-    ck_assert_int_eq(b->view, SV_WRONG_VIEW);
+    ck_assert_int_eq(b->view, MV_WRONG_VIEW);
     ck_assert_int_eq(b->inspect, 1);
     ck_assert_int_eq(b->cur[1], 1);
     ck_assert_int_eq(b->cur[2], 2);
@@ -110,7 +111,7 @@ START_TEST(variants_picture)
                       &e);
     ck_assert_msg(l != NULL, "%s", e.msg[0]);
     ck_assert_int_eq(l->pages[0].variants, 1);
-    ck_assert_int_eq(l->pages[0].view, SV_STEP);
+    ck_assert_int_eq(l->pages[0].view, MV_STEP);
     char err[300];
     Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
     LessonPageText t;

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "lessonui.h"
-#include "progress.h"
+#include "ui/lessonui.h"
+#include "store/progress.h"
 
 static char tmpdir[256];
 static Ui ui;

@@ -13,8 +13,8 @@
 #include <string.h>
 
 #include "engine_testutil.h"
-#include "mha.h"
-#include "tensor.h"
+#include "engine/mha.h"
+#include "engine/tensor.h"
 
 static char err[256];
 

@@ -6,8 +6,8 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "progress.h"
-#include "state.h"
+#include "store/progress.h"
+#include "store/state.h"
 
 static char tmpdir[256];
 

@@ -8,8 +8,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "quiz.h"
-#include "tensor.h"
+#include "content/quiz.h"
+#include "engine/tensor.h"
 
 #define SEEDS 1000
 

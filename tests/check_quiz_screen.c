@@ -6,8 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "app.h"
-#include "quiz_screen.h"
+#include "ui/keys.h"
+#include "ui/form.h"
+#include "ui/help.h"
+#include "ui/home.h"
+#include "ui/screen.h"
+#include "ui/walk.h"
+#include "ui/quiz_screen.h"
 
 static char tmpdir[256];
 static Ui ui;

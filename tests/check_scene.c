@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
-#include "mha.h"
-#include "scene.h"
+#include "draw/canvas.h"
+#include "engine/mha.h"
+#include "draw/scene.h"
 #include "scene_util.h"
 
 static Mha *run_default(void)
@@ -478,9 +478,9 @@ START_TEST(test_nothing_clipped_default)
         s.step = MS_SOFTMAX;
         s.show_single = 1;
         check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
-        s.view = SV_WRONG_VIEW;
+        s.view = MV_WRONG_VIEW;
         check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
-        s.view = SV_NO_SCALE;
+        s.view = MV_NO_SCALE;
         check_unclipped(m, &s, sizes[k][0], sizes[k][1], 0);
     }
     mha_free(m);
@@ -538,10 +538,10 @@ START_TEST(test_big_config_clips_gracefully)
     const int sizes[][2] = {{80, 24}, {200, 60}, {81, 25}};
     for (size_t k = 0; k < 3; k++)
         for (int i = 0; i < MS_COUNT; i++)
-            for (int v = 0; v < SV_COUNT; v++) {
+            for (int v = 0; v < MV_COUNT; v++) {
                 SceneState s = scene_state_default();
                 s.step = i;
-                s.view = (SceneView)v;
+                s.view = (MhaView)v;
                 s.inspect = 1;
                 s.show_single = 1;
                 for (int d = 0; d < 4; d++)
@@ -735,9 +735,9 @@ START_TEST(test_inspect_tensor_per_step)
         s.step = i;
         ck_assert_int_eq(scene_inspect_tensor(&s), want[i]);
     }
-    s.view = SV_WRONG_VIEW;
+    s.view = MV_WRONG_VIEW;
     ck_assert_int_eq(scene_inspect_tensor(&s), MT_Q_WRONG);
-    s.view = SV_NO_SCALE;
+    s.view = MV_NO_SCALE;
     ck_assert_int_eq(scene_inspect_tensor(&s), MT_ATTN);
 }
 END_TEST
@@ -1000,7 +1000,7 @@ START_TEST(test_failure_views)
     Mha *m = run_default();
     SceneState s = scene_state_default();
     char buf[1024];
-    s.view = SV_WRONG_VIEW;
+    s.view = MV_WRONG_VIEW;
     Canvas *c = draw(m, &s, 80, 24);
     ck_assert(canvas_contains(c, "Q.view(B, H, S, dh)"));
     /* the bug's head 0 holds the second row of storage: token 0's second half */
@@ -1013,7 +1013,7 @@ START_TEST(test_failure_views)
     ck_assert_ptr_nonnull(strstr(buf, mha_token_word((int)(off / (size_t)m->cfg.d_model))));
     canvas_free(c);
 
-    s.view = SV_NO_SCALE;
+    s.view = MV_NO_SCALE;
     c = draw(m, &s, 80, 24);
     ck_assert(canvas_contains(c, "without / sqrt(dh)"));
     ck_assert(canvas_contains(c, "largest weight in a row"));
@@ -1085,16 +1085,16 @@ END_TEST
 START_TEST(test_text_holds_without_colour)
 {
     Mha *m = run_default();
-    for (int v = 0; v < SV_COUNT; v++)
+    for (int v = 0; v < MV_COUNT; v++)
         for (int i = 0; i < MS_COUNT; i++) {
             SceneState s = scene_state_default();
             s.step = i;
-            s.view = (SceneView)v;
+            s.view = (MhaView)v;
             Canvas *c = draw(m, &s, 80, 24);
             char *f = flat_text(c);
             ck_assert_msg(strstr(f, "colour") == NULL && strstr(f, "color") == NULL,
                           "view %d step %d: %s", v, i, f);
-            if (v == SV_STEP && i == MS_SPLIT) {
+            if (v == MV_STEP && i == MS_SPLIT) {
                 char want[64];
                 snprintf(want, sizeof want, "only read in groups of %d", m->d_head);
                 ck_assert_msg(strstr(f, want) != NULL, "%s", f);
@@ -1171,7 +1171,7 @@ static SceneState tall_variant(int v)
     } else {
         v -= 2 * MS_COUNT + 1;
         s.step = MS_SOFTMAX;
-        s.view = v / 2 ? SV_NO_SCALE : SV_WRONG_VIEW;
+        s.view = v / 2 ? MV_NO_SCALE : MV_WRONG_VIEW;
         s.inspect = v % 2;
     }
     s.cur[1] = 1, s.cur[2] = 1, s.cur[3] = 1; /* clamped where the tensor is smaller */
@@ -1356,8 +1356,8 @@ START_TEST(test_tall_click_then_draw_agree)
         SceneState s = scene_state_default();
         int w = 120, h = 40, hits = 0;
         s.step = i < 5 ? steps[i] : MS_SOFTMAX;
-        if (i == 5) s.view = SV_WRONG_VIEW;
-        if (i == 6) s.view = SV_NO_SCALE;
+        if (i == 5) s.view = MV_WRONG_VIEW;
+        if (i == 6) s.view = MV_NO_SCALE;
         for (int y = 1; y < h; y++)
             for (int x = 0; x < w; x += 3) {
                 SceneState t = s;

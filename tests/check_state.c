@@ -9,7 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "state.h"
+#include "store/state.h"
 
 static char tmpdir[256];
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "engine_testutil.h"
-#include "tensor.h"
+#include "engine/tensor.h"
 
 static char err[256];
 

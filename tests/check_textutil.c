@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "textutil.h"
+#include "base/textutil.h"
 
 START_TEST(edit_distance_counts_edits)
 {

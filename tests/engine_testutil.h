@@ -5,7 +5,7 @@
 
 #include <check.h>
 
-#include "tensor.h"
+#include "engine/tensor.h"
 
 /* DIMS(1, 4, 8) -> 3, (int[]){1, 4, 8}: the (ndim, shape) pair of the engine's API */
 #define DIMS(...)                                                                                  \

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "canvas.h"
+#include "draw/canvas.h"
 
 /* Row y as ASCII (one byte per cell, so byte index == column). */
 static inline char *su_row(const Canvas *c, int y, char *buf, size_t n)

@@ -1,0 +1,38 @@
+/* textutil.c - trimming and edit distance (see textutil.h). */
+#include "base/textutil.h"
+
+#include <ctype.h>
+#include <string.h>
+
+int text_edit_distance(const char *a, const char *b)
+{
+    size_t n = strlen(a), m = strlen(b);
+    if (n > TEXT_DIST_MAX_LEN || m > TEXT_DIST_MAX_LEN) return TEXT_DIST_FAR;
+    int d[TEXT_DIST_MAX_LEN + 1][TEXT_DIST_MAX_LEN + 1];
+    for (size_t i = 0; i <= n; i++)
+        d[i][0] = (int)i;
+    for (size_t j = 0; j <= m; j++)
+        d[0][j] = (int)j;
+    for (size_t i = 1; i <= n; i++)
+        for (size_t j = 1; j <= m; j++) {
+            int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
+            int v = d[i - 1][j] + 1;                          /* delete */
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;     /* insert */
+            if (d[i - 1][j - 1] + (ai != bj) < v) v = d[i - 1][j - 1] + (ai != bj);
+            if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
+                tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1; /* swap of two neighbours */
+            d[i][j] = v;
+        }
+    return d[n][m];
+}
+
+char *text_trim(char *s)
+{
+    while (isspace((unsigned char)*s))
+        s++;
+    size_t n = strlen(s);
+    while (n > 0 && isspace((unsigned char)s[n - 1]))
+        s[--n] = 0;
+    return s;
+}

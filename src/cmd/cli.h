@@ -1,0 +1,44 @@
+/* cli.h - command-line parsing shared by every command.
+ *
+ * Flags are "--name value" or "--name=value".  Errors are one line naming the
+ * flag ("--heads: 'x' is not a number"); commands print them as
+ * "mhaviz: <msg>" and exit 2 (usage).
+ */
+#ifndef MHAVIZ_CLI_H
+#define MHAVIZ_CLI_H
+
+#include <stddef.h>
+
+#include "engine/mha.h"
+
+#define EXIT_USAGE 2
+
+/* Does argv[*i] name flag (exactly, or as "flag=...")?  If so, and the flag
+ * takes a value, sets *val to it (advancing *i past a separate value) and
+ * returns 1; returns -1 with err set when the value is missing; 0 if it is not
+ * this flag. */
+int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
+              size_t errlen);
+
+/* Parses a whole decimal number in [min, max] for flag; -1 with err set. */
+int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
+             size_t errlen);
+
+/* The shared configuration flags: --batch --seq --d-model --heads --kv-heads
+ * --seed --causal.  Returns 1 if argv[*i] was one (cfg updated, *i advanced
+ * past its value), 0 if not, -1 with err set on a bad value.  *kv_set is set
+ * to 1 when --kv-heads was given (otherwise kv_heads follows heads). */
+int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
+                    size_t errlen);
+
+/* Help text for the shared flags, one per line, indented two spaces. */
+extern const char cli_config_help[];
+
+/* Prints "mhaviz: msg" to stderr and returns EXIT_USAGE (for `return cli_usage(...)`). */
+int cli_usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+#endif

@@ -1,0 +1,118 @@
+/* export.c - `mhaviz export`: the whole pipeline as one JSON object (schema in
+ * DESIGN.md), for scripts, tests and anyone checking our numbers. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "engine/mha.h"
+
+static const char export_help[] =
+    "usage: mhaviz export [OPTIONS]\n\n"
+    "Runs the multi-head attention pipeline on the toy input and prints one JSON\n"
+    "object: config, every tensor (shape, strides, offset, storage, data) and the\n"
+    "trace of steps (code, inputs, output, is_view, bytes_copied).\n\n"
+    "Options:\n";
+
+static void put_float(FILE *f, float v)
+{
+    if (isfinite(v))
+        fprintf(f, "%.9g", v);
+    else
+        fputs("null", f); /* JSON has no inf/nan; the engine never exports one */
+}
+
+static void put_ints(FILE *f, int n, const int *v)
+{
+    fputc('[', f);
+    for (int i = 0; i < n; i++)
+        fprintf(f, "%s%d", i ? "," : "", v[i]);
+    fputc(']', f);
+}
+
+static void put_tensor(FILE *f, const char *name, const Tensor *t, float *buf)
+{
+    fprintf(f, "    \"%s\": {\"shape\": ", name);
+    put_ints(f, t->ndim, t->shape);
+    fputs(", \"strides\": [", f);
+    for (int i = 0; i < t->ndim; i++)
+        fprintf(f, "%s%ld", i ? "," : "", t->strides[i]);
+    fprintf(f, "], \"offset\": %zu, \"storage\": \"S%d\", \"contiguous\": %s, \"data\": [",
+            t->offset, t->st->id, tensor_is_contiguous(t) ? "true" : "false");
+    size_t n = tensor_to_array(t, buf);
+    for (size_t i = 0; i < n; i++) {
+        if (i) fputc(',', f);
+        put_float(f, buf[i]);
+    }
+    fputs("]}", f);
+}
+
+/* Writes the JSON of run m to f.  Returns 0, -1 on a write error, -2 when
+ * the conversion buffer cannot be allocated. */
+static int export_json(FILE *f, const Mha *m)
+{
+    const MhaConfig *c = &m->cfg;
+    size_t maxn = 0;
+    for (int i = 0; i < MT_COUNT; i++)
+        if (tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
+    float *buf = malloc(maxn * sizeof *buf);
+    if (!buf) return -2;
+    fprintf(f,
+            "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
+            "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu},\n  \"tensors\": {\n",
+            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head,
+            c->causal ? "true" : "false", (unsigned long)c->seed);
+    for (int i = 0; i < MT_COUNT; i++) {
+        put_tensor(f, mha_tensor_names[i], m->t[i], buf);
+        fputs(i + 1 < MT_COUNT ? ",\n" : "\n", f);
+    }
+    fputs("  },\n  \"steps\": [\n", f);
+    for (int i = 0; i < MS_COUNT; i++) {
+        const MhaStep *s = &m->steps[i];
+        fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"inputs\": [", i,
+                s->name, s->code);
+        for (int k = 0; k < s->n_inputs; k++)
+            fprintf(f, "%s\"%s\"", k ? ", " : "", mha_tensor_names[s->inputs[k]]);
+        fprintf(f, "], \"output\": \"%s\", \"is_view\": %s, \"bytes_copied\": %zu}%s\n",
+                mha_tensor_names[s->output], s->is_view ? "true" : "false", s->bytes_copied,
+                i + 1 < MS_COUNT ? "," : "");
+    }
+    fputs("  ]\n}\n", f);
+    free(buf);
+    return ferror(f) ? -1 : 0;
+}
+
+int cmd_export(int argc, char **argv)
+{
+    MhaConfig cfg = mha_config_default();
+    int kv_set = 0;
+    char err[256];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s%s", export_help, cli_config_help);
+            return 0;
+        }
+        int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
+        if (r < 0) return cli_usage("%s", err);
+        if (r == 0)
+            return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
+    }
+    if (!kv_set) cfg.kv_heads = cfg.heads;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    if (!m) return cli_usage("%s", err);
+    static char obuf[1 << 16];
+    setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
+    int rc = export_json(stdout, m);
+    mha_free(m);
+    if (rc == -2) {
+        fprintf(stderr, "mhaviz: export: out of memory\n");
+        return 1;
+    }
+    if (fflush(stdout) || rc) {
+        fprintf(stderr, "mhaviz: export: write error\n");
+        return 1;
+    }
+    return 0;
+}

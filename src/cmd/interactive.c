@@ -1,0 +1,163 @@
+/* interactive.c - the commands that open the TUI: their flags, and the one
+ * entry point that runs a first screen (tui_run) and dies of the signal that
+ * ended it, so the shell sees what happened. */
+#include "cmd/interactive.h"
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "ui/home.h"
+#include "ui/lessonui.h"
+#include "ui/screen.h"
+#include "ui/tui.h"
+#include "ui/walk.h"
+
+/* ---- options and the commands ----------------------------------------------- */
+
+static const char app_step_help[] =
+    "  --step NAME|N        start at this step (0-10, or input, project, split, ...)\n";
+static const char app_flags_help[] =
+    "  --color=WHEN         auto (default), always or never; NO_COLOR=1 also means never\n"
+    "  --ascii              ASCII glyphs (automatic when the locale is not UTF-8)\n"
+    "  --no-animation       no animations (a toggles them)\n"
+    "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
+    "  --no-save            do not write progress or scores\n";
+
+int app_setup(Ui *ui, AppOptions *o, int argc, char **argv, int first, int allow_step,
+              const char *usage)
+{
+    memset(ui, 0, sizeof *ui);
+    memset(o, 0, sizeof *o);
+    ui->cfg = mha_config_default();
+    ui->animation = 1;
+    ui->anim_speed = 1.0;
+    o->color = COLOR_AUTO;
+    int kv_set = 0;
+    char err[200];
+    for (int i = first; i < argc; i++) {
+        const char *val = NULL;
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s\nOptions:\n%s%s\nConfiguration:\n%s", usage, allow_step ? app_step_help : "",
+                   app_flags_help, cli_config_help);
+            return 0;
+        }
+        r = cli_config_flag(argc, argv, &i, &ui->cfg, &kv_set, err, sizeof err);
+        if (r < 0) return cli_usage("%s", err);
+        if (r > 0) continue;
+        if ((r = cli_match(argc, argv, &i, "--color", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            if (!strcmp(val, "auto"))
+                o->color = COLOR_AUTO;
+            else if (!strcmp(val, "always"))
+                o->color = COLOR_ALWAYS;
+            else if (!strcmp(val, "never"))
+                o->color = COLOR_NEVER;
+            else
+                return cli_usage("--color: '%.40s' is not auto, always or never", val);
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--ascii", NULL, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            o->ascii = 1;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--no-animation", NULL, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            ui->animation = 0;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--no-save", NULL, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            ui->no_save = 1;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--autoplay", &val, err, sizeof err)) != 0) {
+            long v;
+            if (r < 0 || cli_long("--autoplay", val, 1, 3600, &v, err, sizeof err) < 0)
+                return cli_usage("%s", err);
+            ui->autoplay = (double)v;
+            continue;
+        }
+        if (allow_step && (r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            o->step = mha_step_index(val);
+            if (o->step < 0)
+                return cli_usage("--step: unknown step '%.40s' (0-%d or a name such as split)", val,
+                                 MS_COUNT - 1);
+            continue;
+        }
+        return cli_usage("unknown option '%.60s' (try --help)", argv[i]);
+    }
+    if (!kv_set) ui->cfg.kv_heads = ui->cfg.heads;
+    if (mha_config_check(&ui->cfg, err, sizeof err) < 0) return cli_usage("%s", err);
+    ui->mha = mha_run(&ui->cfg, err, sizeof err);
+    if (!ui->mha) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return 1;
+    }
+    return -1;
+}
+
+int interactive_run(Ui *ui, Screen *first, const AppOptions *o)
+{
+    int rc = first ? tui_run(ui, first, o->color, o->ascii) : 1;
+    app_ui_free(ui);
+    if (rc > 128) { /* ended by a signal, terminal restored: die of it, as the shell expects */
+        signal(rc - 128, SIG_DFL);
+        raise(rc - 128);
+    }
+    return rc;
+}
+
+static int app_run(int argc, char **argv, int walk)
+{
+    Ui ui;
+    AppOptions o;
+    const char *usage = walk ? "usage: mhaviz walk [OPTIONS]\n\nThe walkthrough: one step of "
+                               "multi-head attention per screen, as it runs in memory.\n"
+                             : "usage: mhaviz [OPTIONS]\n\nThe home menu of the interactive "
+                               "program (mhaviz --help lists the commands).\n";
+    int rc = app_setup(&ui, &o, argc, argv, 1, walk, usage);
+    if (rc >= 0) {
+        app_ui_free(&ui);
+        return rc;
+    }
+    return interactive_run(&ui, walk ? walk_open_at(&ui, o.step) : home_open(&ui), &o);
+}
+
+int cmd_walk(int argc, char **argv)
+{
+    return app_run(argc, argv, 1);
+}
+
+int cmd_home(int argc, char **argv)
+{
+    return app_run(argc, argv, 0);
+}
+
+int interactive_lesson(int argc, char **argv, const char *name)
+{
+    Ui ui;
+    AppOptions o;
+    static const char usage[] =
+        "usage: mhaviz lesson [NAME] [OPTIONS]\n\n"
+        "The lessons, at the menu or at lesson NAME (2, 02-heads, or a file).\n"
+        "mhaviz lesson --help also lists --check, --list and --frames.\n";
+    int rc = app_setup(&ui, &o, argc, argv, name ? 2 : 1, 0, usage);
+    if (rc >= 0) {
+        app_ui_free(&ui);
+        return rc;
+    }
+    Screen *s = name ? lesson_open(&ui, name) : lessons_open(&ui);
+    if (!s && ui.status[0]) {
+        fprintf(stderr, "mhaviz: %s\n", ui.status);
+        app_ui_free(&ui);
+        return EXIT_USAGE;
+    }
+    return interactive_run(&ui, s, &o);
+}

@@ -1,0 +1,32 @@
+/* interactive.h - the commands that open the TUI (`mhaviz`, `mhaviz walk`,
+ * `mhaviz lesson [NAME]`, the quiz screen): their shared flags, and the one
+ * entry point that runs any first screen and dies of the signal that ended it.
+ */
+#ifndef MHAVIZ_INTERACTIVE_H
+#define MHAVIZ_INTERACTIVE_H
+#include "ui/ui.h"
+
+/* Options of the interactive commands (`mhaviz`, `mhaviz walk`). */
+typedef struct AppOptions {
+    ColorMode color;
+    int ascii; /* --ascii */
+    int step;  /* --step NAME|N for walk; 0 by default */
+} AppOptions;
+
+/* Fills ui with defaults (config of mha_config_default, animation on, speed 1)
+ * and parses argv[first..argc-1]: the shared configuration flags, --color=,
+ * --ascii, --no-animation, --autoplay SECONDS, --no-save, and --step when
+ * allow_step.  Runs the configuration (ui->mha, freed by app_ui_free).
+ * Returns -1 to go on, or an exit code (0 after --help, 2 after printing a
+ * one-line "mhaviz: --flag ..." error). */
+int app_setup(Ui *ui, AppOptions *o, int argc, char **argv, int first, int allow_step,
+              const char *usage);
+/* Runs first (owned; NULL: out of memory, exit 1) on the terminal with the
+ * options o, frees ui, and returns the exit code; when a signal ended it
+ * (terminal restored) it dies of that signal, as the shell expects. */
+int interactive_run(Ui *ui, Screen *first, const AppOptions *o);
+
+/* `mhaviz lesson [NAME] [OPTIONS]`: the TUI at the lesson menu, or at NAME. */
+int interactive_lesson(int argc, char **argv, const char *name);
+
+#endif

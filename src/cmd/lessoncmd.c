@@ -1,0 +1,259 @@
+/* lessoncmd.c - `mhaviz lesson`: check lesson files, list them, print their
+ * pages as text, or open one in the TUI. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "content/lesson.h"
+#include "draw/lessonpage.h"
+#include "cmd/interactive.h"
+#include "content/quiz.h"
+
+static const char lesson_help[] =
+    "usage: mhaviz lesson [NAME] [OPTIONS]        open the lessons (at NAME: 2, 02-heads, a file)\n"
+    "       mhaviz lesson --check [FILE...]       validate lesson files (all lessons when none "
+    "given;\n"
+    "                                             a .quiz file is checked as a quiz bank)\n"
+    "       mhaviz lesson --list                  list the lessons\n"
+    "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] "
+    "[--ascii]\n"
+    "                                             print each page as the TUI draws it\n"
+    "Lessons are built in; a file path, or NAME inside the directory $MHAVIZ_LESSONS, uses "
+    "others.\n"
+    "The format is in lessons/README.md.\n";
+
+/* Loads, parses and (when check) checks one lesson.  Returns the lesson or
+ * NULL with the errors in errs; *io_error set for a file that cannot be read. */
+static Lesson *load(const char *name, const PresetList *presets, int check, LessonErrors *errs,
+                    int *io_error)
+{
+    char *text = NULL, path[4096], err[400];
+    size_t len = 0;
+    *io_error = 0;
+    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+        lesson_error_add(errs, err);
+        *io_error = 1;
+        return NULL;
+    }
+    Lesson *l = lesson_parse(path, text, len, errs);
+    free(text);
+    if (l && check && lesson_check(l, presets, errs) > 0) {
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}
+
+static void print_errors(const LessonErrors *e)
+{
+    for (int i = 0; i < e->n; i++)
+        fprintf(stderr, "%s\n", e->msg[i]);
+    if (e->dropped) fprintf(stderr, "... and %d more\n", e->dropped);
+}
+
+static int ends_with(const char *s, const char *suffix)
+{
+    size_t n = strlen(s), k = strlen(suffix);
+    return n >= k && !strcmp(s + n - k, suffix);
+}
+
+/* A .quiz file given to `lesson --check` (lessons/ holds both kinds): checked
+ * as the quiz bank it is, as `mhaviz quiz --check` does.  0 when valid, else
+ * the exit code (1: unreadable, 2: invalid) with the message printed. */
+static int check_quiz(const char *name)
+{
+    char *text = NULL, path[4096], err[400];
+    size_t len = 0;
+    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return 1;
+    }
+    QuizBank bank = {0};
+    int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, path, text, err, sizeof err);
+    if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%.300s: binary data", path);
+    free(text);
+    quiz_bank_free(&bank);
+    if (n < 0) {
+        fprintf(stderr, "%s\n", err);
+        return EXIT_USAGE;
+    }
+    printf("%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)\n", path,
+           n, n == 1 ? "" : "s");
+    return 0;
+}
+
+static int do_check(int nfiles, char **files, const PresetList *presets)
+{
+    char **all = NULL, err[300];
+    int nall = 0;
+    if (nfiles == 0) {
+        nall = lesson_list(&all, err, sizeof err);
+        if (nall < 0) return cli_usage("%s", err);
+        files = all;
+        nfiles = nall;
+    }
+    int rc = 0;
+    for (int i = 0; i < nfiles; i++) {
+        if (ends_with(files[i], ".quiz")) {
+            rc = check_quiz(files[i]);
+            if (rc) break;
+            continue;
+        }
+        LessonErrors errs = {0};
+        int io = 0;
+        Lesson *l = load(files[i], presets, 1, &errs, &io);
+        if (!l) {
+            if (io) fprintf(stderr, "mhaviz: ");
+            print_errors(&errs);
+            rc = io ? 1 : EXIT_USAGE;
+            break; /* stop at the first bad file */
+        }
+        printf("%s: ok, %d pages\n", l->path, l->npages);
+        lesson_free(l);
+    }
+    lesson_list_free(all, nall);
+    return rc;
+}
+
+static int do_list(void)
+{
+    char **all, err[300];
+    int n = lesson_list(&all, err, sizeof err);
+    if (n < 0) return cli_usage("%s", err);
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        LessonErrors errs = {0};
+        int io;
+        Lesson *l = load(all[i], NULL, 0, &errs, &io);
+        if (!l) {
+            print_errors(&errs);
+            rc = EXIT_USAGE;
+            continue;
+        }
+        printf("%-12s %2d pages  %s\n", l->name, l->npages, l->title);
+        lesson_free(l);
+    }
+    lesson_list_free(all, n);
+    return rc;
+}
+
+static int do_frames(const char *name, long page, long cols, long rows, int pane, int ascii,
+                     const PresetList *presets)
+{
+    LessonErrors errs = {0};
+    int io;
+    Lesson *l = load(name, presets, 0, &errs, &io);
+    if (!l) {
+        if (io) fprintf(stderr, "mhaviz: ");
+        print_errors(&errs);
+        return io ? 1 : EXIT_USAGE;
+    }
+    if (page > l->npages) {
+        int np = l->npages;
+        lesson_free(l);
+        return cli_usage("--page %ld: the lesson has %d pages", page, np);
+    }
+    Canvas *c = canvas_new((int)cols, (int)rows);
+    int rc = c ? 0 : 1;
+    for (int p = 0; c && p < l->npages && rc == 0; p++) {
+        if (page && p != page - 1) continue;
+        char err[400];
+        Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
+        LessonPageText t;
+        if (!m || lesson_page_text(l, p, m, presets, &t, err, sizeof err) != 0) {
+            fprintf(stderr, "%s\n", err);
+            mha_free(m);
+            rc = EXIT_USAGE;
+            break;
+        }
+        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii};
+        lesson_draw(c, l, p, &t, m, &v);
+        printf("--- %s page %d/%d (%ldx%ld)\n", l->name, p + 1, l->npages, cols, rows);
+        if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;
+        lesson_text_free(&t);
+        mha_free(m);
+    }
+    canvas_free(c);
+    lesson_free(l);
+    return rc;
+}
+
+int cmd_lesson(int argc, char **argv)
+{
+    char err[300];
+    int check = 0, list = 0, frames = 0, ascii = 0, pane = 0;
+    long page = 0, cols = 80, rows = 24;
+    int nfiles = 0;
+    int tui = 1;
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--check") || !strcmp(argv[i], "--list") ||
+            !strcmp(argv[i], "--frames") || !strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"))
+            tui = 0;
+    if (tui) /* mhaviz lesson [NAME] [TUI options] */
+        return interactive_lesson(argc, argv, argc > 1 && argv[1][0] != '-' ? argv[1] : NULL);
+    char **files = calloc((size_t)argc + 1, sizeof *files);
+    if (!files) return 1;
+    for (int i = 1; i < argc; i++) {
+        const char *val;
+        int r;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(lesson_help, stdout);
+            free(files);
+            return 0;
+        } else if (!strcmp(argv[i], "--check"))
+            check = 1;
+        else if (!strcmp(argv[i], "--list"))
+            list = 1;
+        else if (!strcmp(argv[i], "--frames"))
+            frames = 1;
+        else if (!strcmp(argv[i], "--ascii"))
+            ascii = 1;
+        else if ((r = cli_match(argc, argv, &i, "--page", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &page, err, sizeof err))
+                goto usage;
+        } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--cols", val, 20, 500, &cols, err, sizeof err)) goto usage;
+        } else if ((r = cli_match(argc, argv, &i, "--rows", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--rows", val, 5, 300, &rows, err, sizeof err)) goto usage;
+        } else if ((r = cli_match(argc, argv, &i, "--pane", &val, err, sizeof err)) != 0) {
+            if (r < 0) goto usage;
+            if (strcmp(val, "text") && strcmp(val, "picture")) {
+                snprintf(err, sizeof err, "--pane '%.40s': expected text or picture", val);
+                goto usage;
+            }
+            pane = !strcmp(val, "picture");
+        } else if (argv[i][0] == '-' && argv[i][1]) {
+            snprintf(err, sizeof err, "lesson: unknown option '%.40s' (see mhaviz lesson --help)",
+                     argv[i]);
+            goto usage;
+        } else {
+            files[nfiles++] = argv[i];
+        }
+    }
+    PresetList presets;
+    if (presets_builtin(&presets, err, sizeof err) != 0) {
+        free(files);
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return 1;
+    }
+    int rc;
+    if (check)
+        rc = do_check(nfiles, files, &presets);
+    else if (list)
+        rc = do_list();
+    else if (frames) {
+        if (nfiles != 1)
+            rc = cli_usage("lesson --frames needs one lesson name (mhaviz lesson --list)");
+        else
+            rc = do_frames(files[0], page, cols, rows, pane, ascii, &presets);
+    } else
+        rc = cli_usage("lesson: nothing to do (see mhaviz lesson --help)");
+    presets_free(&presets);
+    free(files);
+    return rc;
+usage:
+    free(files);
+    return cli_usage("%s", err);
+}

@@ -1,0 +1,363 @@
+/* quiz_cmd.c - `mhaviz quiz`: the TUI quiz, --plain for scripts and for
+ * people who prefer a line at a time, --review, --check FILE... */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "content/content.h"
+#include "content/quiz.h"
+#include "cmd/interactive.h"
+#include "ui/quiz_screen.h"
+#include "ui/screen.h"
+
+#define QUIZ_MAX_COUNT 1000
+
+static const char quiz_help[] =
+    "usage: mhaviz quiz [--plain] [--topic T] [--count N] [--seed N] [--timed] [--review] [--no-save]\n"
+    "       mhaviz quiz --check FILE...\n\n"
+    "Interview-prep questions on multi-head attention in memory.  Generated questions\n"
+    "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
+    "  --plain      one question at a time on stdout, one answer line from stdin\n"
+    "               (a letter or a choice's text/number/shape, a number, or a shape:\n"
+    "               (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
+    "               an empty line skips; a line that is no answer counts as wrong;\n"
+    "               end of input ends the quiz with the score so far\n"
+    "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, concepts (default: all)\n"
+    "  --count N    questions in the quiz (default 10, at most 1000)\n"
+    "  --seed N     the same seed asks the same questions (default: from the clock)\n"
+    "  --timed      show the seconds each answer took (TUI: a clock per question)\n"
+    "  --review     ask the questions you missed most\n"
+    "  --no-save    do not record scores in the history\n"
+    "  --check [FILE...]  validate quiz bank files, or the built-in ones (exit 2 on the\n"
+    "               first bad line of a file)\n";
+
+/* Prints s word-wrapped at width, each line prefixed with indent. */
+static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
+{
+    int ind = (int)strlen(indent);
+    while (*s) {
+        while (*s == ' ') s++;
+        if (!*s) break;
+        int avail = width - ind, len = (int)strcspn(s, "\n");
+        int cut = len;
+        if (len > avail) {
+            cut = avail;
+            while (cut > 0 && s[cut] != ' ') cut--;
+            if (cut == 0) cut = avail;
+        }
+        fprintf(f, "%s%.*s\n", indent, cut, s);
+        s += cut;
+        if (*s == '\n') s++;
+    }
+}
+
+static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
+{
+    fprintf(f, "[%d/%d] %s%s\n", i + 1, n, quiz_topic_names[q->topic], q->gen ? "" : " (curated)");
+    fprintf(f, "%s\n", q->prompt);
+    for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
+}
+
+/* The full stop after a sentence ending in s: none when s already ends one
+ * ("... the cache)." must not become "... the cache).."). */
+static const char *stop(const char *s)
+{
+    size_t l = strlen(s);
+    return l && strchr(".?!", s[l - 1]) ? "" : ".";
+}
+
+/* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
+ * shown; unread: the same when it could not be read as an answer to q, or "". */
+static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
+                           const char *unread, double secs, int timed)
+{
+    char ans[QUIZ_CHOICE_MAX + 8], kind[40];
+    quiz_answer_text(q, ans, sizeof ans);
+    if (right) fprintf(f, "Right.");
+    else if (skipped) fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
+    else if (unread[0])
+        fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
+                quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
+    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
+    else fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
+    if (timed) fprintf(f, "  (%.1f s)", secs);
+    fprintf(f, "\n");
+    print_wrapped(f, q->explain, 78, "  ");
+    if (q->working[0]) {
+        fprintf(f, "Working:\n");
+        const char *s = q->working;
+        while (*s) {
+            int len = (int)strcspn(s, "\n");
+            fprintf(f, "  %.*s\n", len, s);
+            s += len;
+            if (*s) s++;
+        }
+    }
+    if (!q->gen) fprintf(f, "(%s)\n", q->source);
+    fprintf(f, "\n");
+}
+
+/* The typed line as it can be shown: control bytes as '?', no line end,
+ * at most 40 characters (then "..."). */
+static void shown_line(const char *line, char *out, size_t n)
+{
+    size_t k = 0, i = 0;
+    for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
+        out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
+    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n) out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    out[k] = 0;
+}
+
+static double now_sec(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads one line from stdin into *line; -1 at end of input. */
+static int read_line(char **line, size_t *cap)
+{
+    ssize_t r = getline(line, cap, stdin);
+    if (r < 0) return -1;
+    return 0;
+}
+
+static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, int review, int timed, int save)
+{
+    QuizHistory h;
+    char err[300];
+    int have_hist = 0;
+    if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
+    else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    QuizScore sc;
+    memset(&sc, 0, sizeof sc);
+    if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
+    else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
+                (unsigned long long)seed);
+    printf("One line per question: a letter (or a choice's text, number or shape), a number or a shape\n"
+           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as wrong.\n\n");
+    char *line = NULL;
+    size_t cap = 0;
+    int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
+    /* one line answers one question: an empty line skips it, a line that
+     * cannot be an answer to it is wrong (and says why) */
+    for (int i = 0; i < n && !eof; i++) {
+        const QuizQuestion *q = &qs[i];
+        print_question(stdout, q, i, n);
+        double t0 = now_sec();
+        printf("answer> ");
+        fflush(stdout);
+        if (read_line(&line, &cap)) {
+            printf("\n(end of input)\n\n");
+            eof = 1;
+            break;
+        }
+        char shown[48];
+        shown_line(line, shown, sizeof shown);
+        if (!tty_in) printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
+        QuizAnswer a;
+        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &a) && a.kind == QA_EMPTY;
+        if (!skipped) {
+            char why[120];
+            rc = quiz_check(q, line, &chosen, why, sizeof why);
+        }
+        if (skipped) {
+            quiz_score_skip(&sc, q->topic);
+            if (have_hist) quiz_history_skip(&h, q);
+        } else {
+            quiz_score_add(&sc, q->topic, rc == 1);
+            if (have_hist) quiz_history_record(&h, q, rc == 1);
+        }
+        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "", now_sec() - t0, timed);
+        done++;
+    }
+    free(line);
+    char sum[2000];
+    quiz_summary(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
+    if (done < n) printf("Input ended after %d of %d questions.\n", done, n);
+    printf("%s", sum);
+    int rc = 0;
+    if (have_hist && save && done > 0 && quiz_history_save(&h, err, sizeof err)) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        rc = 1;
+    }
+    if (have_hist) quiz_history_free(&h);
+    fflush(stdout);
+    return rc;
+}
+
+/* --check FILE...: 0 when every file is a valid bank, 2 otherwise. */
+static int check_files(int argc, char **argv, int first)
+{
+    int bad = 0;
+    if (first >= argc) { /* the banks built into the binary */
+        int any = 0;
+        for (const ContentFile *f = content_files; f->path; f++) {
+            size_t l = strlen(f->path);
+            if (l < 5 || strcmp(f->path + l - 5, ".quiz")) continue;
+            char err[400];
+            QuizBank bank = {0};
+            int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
+            if (n < 0) fprintf(stderr, "%s\n", err), bad = 1;
+            else printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
+            quiz_bank_free(&bank);
+            any = 1;
+        }
+        if (!any) return cli_usage("quiz --check: no quiz bank is built in; give FILE...");
+        return bad ? EXIT_USAGE : 0;
+    }
+    for (int i = first; i < argc; i++) {
+        FILE *f = fopen(argv[i], "rb");
+        if (!f) {
+            fprintf(stderr, "mhaviz: %s: %s\n", argv[i], strerror(errno));
+            bad = 1;
+            continue;
+        }
+        char *text = NULL;
+        size_t len = 0, cap = 0;
+        int ok = 1;
+        for (;;) {
+            if (len + 4096 + 1 > cap) {
+                cap = cap ? 2 * cap : 8192;
+                if (cap > (64u << 20)) { ok = 0; break; }
+                char *t = realloc(text, cap);
+                if (!t) { ok = 0; break; }
+                text = t;
+            }
+            size_t r = fread(text + len, 1, 4096, f);
+            len += r;
+            if (r < 4096) break;
+        }
+        fclose(f);
+        if (!ok) {
+            fprintf(stderr, "mhaviz: %s: too big or out of memory\n", argv[i]);
+            free(text);
+            bad = 1;
+            continue;
+        }
+        text[len] = 0;
+        char err[400];
+        QuizBank bank = {0};
+        int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, argv[i], text, err, sizeof err);
+        if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
+        if (n < 0) {
+            fprintf(stderr, "%s\n", err);
+            bad = 1;
+        } else printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
+        quiz_bank_free(&bank);
+        free(text);
+    }
+    return bad ? EXIT_USAGE : 0;
+}
+
+/* The quiz screen in the terminal, through the one interactive entry point. */
+static int quiz_tui(const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
+                    int no_save)
+{
+    Ui ui;
+    AppOptions o = {COLOR_AUTO, 0, 0};
+    memset(&ui, 0, sizeof ui);
+    ui.animation = 1;
+    ui.anim_speed = 1.0;
+    ui.no_save = no_save;
+    MhaConfig cfg = mha_config_default();
+    if (ui_set_config(&ui, &cfg) < 0) return 1;
+    return interactive_run(&ui, quiz_open_with(&ui, qs, n, topic, count, seed, timed, no_save), &o);
+}
+
+int cmd_quiz(int argc, char **argv)
+{
+    int plain = 0, timed = 0, review = 0, no_save = 0, topic = -1;
+    long count = 10, seedv = -1;
+    char err[300];
+    for (int i = 1; i < argc; i++) {
+        const char *val = NULL;
+        int m;
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(quiz_help, stdout);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--check")) return check_files(argc, argv, i + 1);
+        if (!strcmp(argv[i], "--plain")) plain = 1;
+        else if (!strcmp(argv[i], "--timed")) timed = 1;
+        else if (!strcmp(argv[i], "--review")) review = 1;
+        else if (!strcmp(argv[i], "--no-save")) no_save = 1;
+        else if ((m = cli_match(argc, argv, &i, "--topic", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_usage("%s", err);
+            topic = quiz_topic_index(val);
+            if (topic < 0 && strcmp(val, "all"))
+                return cli_usage("--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
+                                 "bugs, concepts or all)", val);
+        } else if ((m = cli_match(argc, argv, &i, "--count", &val, err, sizeof err)) != 0) {
+            if (m < 0 || cli_long("--count", val, 1, QUIZ_MAX_COUNT, &count, err, sizeof err))
+                return cli_usage("%s", err);
+        } else if ((m = cli_match(argc, argv, &i, "--seed", &val, err, sizeof err)) != 0) {
+            if (m < 0 || cli_long("--seed", val, 0, (long)MHA_MAX_SEED, &seedv, err, sizeof err))
+                return cli_usage("%s", err);
+        } else
+            return cli_usage("quiz: unknown option '%s' (try mhaviz quiz --help)", argv[i]);
+    }
+    uint64_t seed = seedv >= 0 ? (uint64_t)seedv : (uint64_t)time(NULL) % 100000;
+    if (!plain && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+        return cli_usage("quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
+    if (!plain && !review) return quiz_tui(NULL, 0, topic, (int)count, seed, timed, no_save);
+
+    QuizBank bank = {0};
+    if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        quiz_bank_free(&bank);
+        return 1;
+    }
+    QuizQuestion *qs = calloc((size_t)count, sizeof *qs);
+    if (!qs) {
+        quiz_bank_free(&bank);
+        fprintf(stderr, "mhaviz: quiz: out of memory\n");
+        return 1;
+    }
+    int n = 0;
+    if (review) {
+        QuizHistory h;
+        if (quiz_history_load(&h, err, sizeof err)) {
+            fprintf(stderr, "mhaviz: %s\n", err);
+            free(qs);
+            quiz_bank_free(&bank);
+            return 1;
+        }
+        char (*ids)[64] = calloc((size_t)count, sizeof *ids);
+        int k = ids ? quiz_history_review(&h, ids, (int)count) : 0;
+        for (int i = 0; i < k; i++)
+            if (quiz_from_id(&bank, ids[i], &qs[n]) == 0 && (topic < 0 || qs[n].topic == topic)) n++;
+        free(ids);
+        quiz_history_free(&h);
+        if (n == 0) {
+            printf("Nothing to review yet: no missed questions%s%s.\n", topic >= 0 ? " on " : "",
+                   topic >= 0 ? quiz_topic_names[topic] : "");
+            free(qs);
+            quiz_bank_free(&bank);
+            return 0;
+        }
+    } else {
+        n = quiz_session(&bank, topic, (int)count, seed, qs, err, sizeof err);
+        if (n < 0) {
+            fprintf(stderr, "mhaviz: %s\n", err);
+            free(qs);
+            quiz_bank_free(&bank);
+            return 1;
+        }
+    }
+    char what[64];
+    snprintf(what, sizeof what, "%s%s", topic >= 0 ? "topic " : "all topics",
+             topic >= 0 ? quiz_topic_names[topic] : "");
+    int rc;
+    if (plain) rc = run_plain(qs, n, what, seed, review, timed, !no_save);
+    else rc = quiz_tui(qs, n, topic, (int)count, seed, timed, no_save);
+    free(qs);
+    quiz_bank_free(&bank);
+    return rc;
+}

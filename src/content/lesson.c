@@ -1,0 +1,644 @@
+/* lesson.c - the lesson file parser (format: lessons/README.md).
+ *
+ * One pass over the lines.  Narrative lines gather into a paragraph until a
+ * blank line or a directive; "@code" ... "@end" keeps lines verbatim.  Every
+ * problem is recorded as "file:line: message" and parsing goes on, so
+ * `mhaviz lesson --check` can list them all at once.
+ */
+#include "content/lesson.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/textutil.h"
+
+/* --- errors and suggestions ------------------------------------------------ */
+
+static void adderr(LessonErrors *e, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 4, 5)))
+#endif
+    ;
+
+static void adderr(LessonErrors *e, const char *file, int line, const char *fmt, ...)
+{
+    if (e->n >= LESSON_MAX_ERRORS) {
+        e->dropped++;
+        return;
+    }
+    char *m = e->msg[e->n++];
+    int k = snprintf(m, sizeof e->msg[0], "%s:%d: ", file, line);
+    if (k < 0 || (size_t)k >= sizeof e->msg[0]) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(m + k, sizeof e->msg[0] - (size_t)k, fmt, ap);
+    va_end(ap);
+}
+
+void lesson_error_add(LessonErrors *e, const char *msg)
+{
+    if (e->n >= LESSON_MAX_ERRORS) {
+        e->dropped++;
+        return;
+    }
+    size_t k = strlen(msg);
+    if (k >= sizeof e->msg[0]) k = sizeof e->msg[0] - 1;
+    memcpy(e->msg[e->n], msg, k);
+    e->msg[e->n++][k] = 0;
+}
+
+const char *lesson_suggest(const char *word, const char *const *candidates, int nc)
+{
+    const char *best = NULL;
+    int bestd = 99;
+    int len = (int)strlen(word);
+    /* A typo of one or two edits, never more than a third of the word. */
+    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    for (int i = 0; i < nc; i++) {
+        int d = text_edit_distance(word, candidates[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = candidates[i];
+        }
+    }
+    return bestd <= limit && bestd < len ? best : NULL;
+}
+
+/* " (did you mean 'X'?)" or " (one of: a b c)" into buf. */
+static const char *hint(char *buf, size_t n, const char *prefix, const char *word,
+                        const char *const *cands, int nc)
+{
+    const char *s = lesson_suggest(word, cands, nc);
+    if (s) {
+        snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
+        return buf;
+    }
+    size_t o = (size_t)snprintf(buf, n, " (one of:");
+    for (int i = 0; i < nc && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, " %s%s", prefix, cands[i]);
+    if (o < n) snprintf(buf + o, n - o, ")");
+    return buf;
+}
+
+/* --- small helpers ---------------------------------------------------------- */
+
+static char *xstrdup(const char *s)
+{
+    size_t n = strlen(s) + 1;
+    char *p = malloc(n);
+    if (p) memcpy(p, s, n);
+    return p;
+}
+
+/* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
+static int utf8_len(const unsigned char *s, size_t avail)
+{
+    unsigned c = s[0];
+    int n = c < 0x80             ? 1
+            : (c & 0xE0) == 0xC0 ? 2
+            : (c & 0xF0) == 0xE0 ? 3
+            : (c & 0xF8) == 0xF0 ? 4
+                                 : 0;
+    if (n == 0 || (size_t)n > avail) return 0;
+    for (int i = 1; i < n; i++)
+        if ((s[i] & 0xC0) != 0x80) return 0;
+    unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (int i = 1; i < n; i++)
+        cp = (cp << 6) | (s[i] & 0x3F);
+    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
+        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
+        return 0; /* overlong, out of range, or a surrogate */
+    return n;
+}
+
+/* Column (1-based, in bytes) of the first invalid UTF-8 byte, 0 if valid. */
+static size_t utf8_bad_at(const char *s, size_t n)
+{
+    for (size_t i = 0; i < n;) {
+        int k = utf8_len((const unsigned char *)s + i, n - i);
+        if (!k) return i + 1;
+        i += (size_t)k;
+    }
+    return 0;
+}
+
+/* --- the directive table ----------------------------------------------------- */
+
+static const char *const directives[] = {
+    "title",  "summary",  "page",   "config",    "step", "view", "inspect",
+    "single", "question", "answer", "highlight", "code", "end",  "show",
+};
+enum {
+    D_TITLE,
+    D_SUMMARY,
+    D_PAGE,
+    D_CONFIG,
+    D_STEP,
+    D_VIEW,
+    D_INSPECT,
+    D_SINGLE,
+    D_QUESTION,
+    D_ANSWER,
+    D_HIGHLIGHT,
+    D_CODE,
+    D_END,
+    D_SHOW,
+    D_COUNT
+};
+
+static const char *const config_keys[] = {"batch",    "seq",  "d_model", "heads",
+                                          "kv_heads", "seed", "causal"};
+
+/* Step keys as mha.c names them; only used to suggest a spelling (the engine's
+ * mha_step_index decides what is valid). */
+static const char *const step_keys[] = {"input",      "project", "split",    "heads",
+                                        "scores",     "softmax", "weighted", "back",
+                                        "contiguous", "concat",  "output"};
+
+/* The scene's views, then our own picture: the variants panel. */
+static const char *const view_names[MV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
+
+/* --- the parser ---------------------------------------------------------------- */
+
+typedef struct Parser {
+    const char *file;
+    LessonErrors *errs;
+    Lesson *l;
+    MhaConfig base; /* lesson-wide config (directives before the first @page) */
+    int base_line;
+    LessonPage *page; /* current page or NULL */
+    char *para;       /* paragraph being gathered, or NULL */
+    size_t para_len;
+    int para_line;
+    char *code; /* @code block being gathered, or NULL */
+    size_t code_len;
+    int code_line;
+    int oom;
+} Parser;
+
+static void append(Parser *p, char **buf, size_t *len, const char *s, const char *sep)
+{
+    size_t add = strlen(s) + strlen(sep);
+    char *nb = realloc(*buf, *len + add + 1);
+    if (!nb) {
+        p->oom = 1;
+        return;
+    }
+    if (*len)
+        memcpy(nb + *len, sep, strlen(sep)), *len += strlen(sep);
+    else if (!*buf)
+        nb[0] = 0;
+    memcpy(nb + *len, s, strlen(s) + 1);
+    *len += strlen(s);
+    *buf = nb;
+}
+
+static void add_block(Parser *p, LessonBlockKind kind, int line, char *text)
+{
+    LessonPage *pg = p->page;
+    LessonBlock *nb = realloc(pg->blocks, (size_t)(pg->nblocks + 1) * sizeof *nb);
+    if (!nb) {
+        free(text);
+        p->oom = 1;
+        return;
+    }
+    pg->blocks = nb;
+    pg->blocks[pg->nblocks++] = (LessonBlock){kind, line, text};
+}
+
+static void flush_para(Parser *p)
+{
+    if (!p->para) return;
+    if (p->page)
+        add_block(p, LB_PARA, p->para_line, p->para);
+    else
+        free(p->para);
+    p->para = NULL;
+    p->para_len = 0;
+}
+
+/* "@config heads=4 kv_heads=2": updates *cfg; errors name the line. */
+static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
+{
+    MhaConfig c = *cfg;
+    int kv_given = 0, any = 0, bad = 0;
+    char *save = NULL;
+    for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        any = 1;
+        char *eq = strchr(tok, '=');
+        if (!eq) {
+            adderr(p->errs, p->file, line, "@config: expected key=value, got '%.60s'", tok);
+            bad = 1;
+            continue;
+        }
+        *eq = 0;
+        const char *key = tok, *val = eq + 1;
+        int k;
+        for (k = 0; k < 7; k++)
+            if (!strcmp(key, config_keys[k])) break;
+        if (k == 7) {
+            char h[200];
+            adderr(p->errs, p->file, line, "@config: unknown key '%.40s'%s", key,
+                   hint(h, sizeof h, "", key, config_keys, 7));
+            bad = 1;
+            continue;
+        }
+        char *end;
+        errno = 0;
+        long v = strtol(val, &end, 10);
+        if (!*val || *end || errno || v < 0 || v > 4294967295L) {
+            adderr(p->errs, p->file, line, "@config: %s '%.40s' is not a whole number", key, val);
+            bad = 1;
+            continue;
+        }
+        switch (k) {
+        case 0:
+            c.batch = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 1:
+            c.seq = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 2:
+            c.d_model = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 3:
+            c.heads = (int)(v > 100000 ? 100000 : v);
+            break;
+        case 4:
+            c.kv_heads = (int)(v > 100000 ? 100000 : v);
+            kv_given = 1;
+            break;
+        case 5:
+            c.seed = (uint32_t)v;
+            break;
+        case 6:
+            if (v > 1) {
+                adderr(p->errs, p->file, line, "@config: causal must be 0 or 1, got %ld", v);
+                bad = 1;
+            }
+            c.causal = (int)(v & 1);
+            break;
+        }
+    }
+    if (!any) {
+        adderr(
+            p->errs, p->file, line,
+            "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal)");
+        return;
+    }
+    /* As on the command line: kv_heads follows heads unless given (MHA stays MHA). */
+    if (!kv_given && cfg->kv_heads == cfg->heads) c.kv_heads = c.heads;
+    if (bad) return;
+    char err[200];
+    if (mha_config_check(&c, err, sizeof err) != 0) {
+        adderr(p->errs, p->file, line, "@config: %s", err);
+        return;
+    }
+    *cfg = c;
+}
+
+static void new_page(Parser *p, int line, const char *title)
+{
+    Lesson *l = p->l;
+    if (l->npages >= LESSON_MAX_PAGES) {
+        adderr(p->errs, p->file, line, "more than %d pages", LESSON_MAX_PAGES);
+        p->page = NULL;
+        return;
+    }
+    LessonPage *np = realloc(l->pages, (size_t)(l->npages + 1) * sizeof *np);
+    if (!np) {
+        p->oom = 1;
+        return;
+    }
+    l->pages = np;
+    LessonPage *pg = &l->pages[l->npages++];
+    memset(pg, 0, sizeof *pg);
+    pg->title = xstrdup(title);
+    pg->line = line;
+    pg->cfg = p->base;
+    pg->cfg_line = p->base_line;
+    pg->step = MS_INPUT;
+    pg->view = MV_STEP;
+    p->page = pg;
+    if (!pg->title) p->oom = 1;
+}
+
+/* Handles one "@name args" line. */
+static void directive(Parser *p, int line, char *name, char *args)
+{
+    int d;
+    for (d = 0; d < D_COUNT; d++)
+        if (!strcmp(name, directives[d])) break;
+    if (d == D_COUNT) {
+        char h[300];
+        adderr(p->errs, p->file, line, "unknown directive '@%.40s'%s", name,
+               hint(h, sizeof h, "@", name, directives, D_COUNT));
+        return;
+    }
+    if (d == D_SHOW) d = D_STEP; /* "@show split" reads well too */
+    flush_para(p);
+    Lesson *l = p->l;
+    int needs_page = d != D_TITLE && d != D_SUMMARY && d != D_PAGE && d != D_CONFIG;
+    if (needs_page && !p->page) {
+        adderr(p->errs, p->file, line, "@%s before the first @page", directives[d]);
+        return;
+    }
+    int needs_arg = d != D_SINGLE && d != D_CODE && d != D_END;
+    if (needs_arg && !*args) {
+        adderr(p->errs, p->file, line, "@%s needs a value", directives[d]);
+        return;
+    }
+    if (!needs_arg && *args && d != D_SINGLE) {
+        adderr(p->errs, p->file, line, "@%s takes no value (got '%.40s')", directives[d], args);
+        return;
+    }
+    LessonPage *pg = p->page;
+    switch (d) {
+    case D_TITLE:
+        if (l->title) {
+            adderr(p->errs, p->file, line, "@title given twice");
+            return;
+        }
+        if (p->page) {
+            adderr(p->errs, p->file, line, "@title must come before the first @page");
+            return;
+        }
+        l->title = xstrdup(args);
+        break;
+    case D_SUMMARY:
+        if (p->page) {
+            adderr(p->errs, p->file, line, "@summary must come before the first @page");
+            return;
+        }
+        free(l->summary);
+        l->summary = xstrdup(args);
+        break;
+    case D_PAGE:
+        new_page(p, line, args);
+        break;
+    case D_CONFIG:
+        if (pg) {
+            parse_config(p, line, args, &pg->cfg);
+            pg->cfg_line = line;
+        } else {
+            parse_config(p, line, args, &p->base);
+            p->base_line = line;
+        }
+        break;
+    case D_STEP: {
+        int s = mha_step_index(args);
+        if (s < 0) {
+            char h[300];
+            adderr(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
+                   hint(h, sizeof h, "", args, step_keys, MS_COUNT));
+            return;
+        }
+        pg->step = s;
+        break;
+    }
+    case D_VIEW: {
+        int v;
+        for (v = 0; v <= MV_COUNT; v++)
+            if (!strcmp(args, view_names[v])) break;
+        if (v > MV_COUNT) {
+            char h[200];
+            adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
+                   hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
+            return;
+        }
+        pg->variants = v == MV_COUNT;
+        pg->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
+        break;
+    }
+    case D_INSPECT: {
+        int idx[4] = {0, 0, 0, 0}, n = 0;
+        char *s = args;
+        for (;;) {
+            char *end;
+            errno = 0;
+            long v = strtol(s, &end, 10);
+            if (end == s || errno || v < 0 || v > 100000 || n == 4) {
+                adderr(p->errs, p->file, line,
+                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+                return;
+            }
+            idx[n++] = (int)v;
+            s = end;
+            while (*s == ' ')
+                s++;
+            if (!*s) break;
+            if (*s != ',') {
+                adderr(p->errs, p->file, line,
+                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+                return;
+            }
+            s++;
+        }
+        pg->inspect = 1;
+        memcpy(pg->cur, idx, sizeof idx);
+        pg->inspect_line = line;
+        break;
+    }
+    case D_SINGLE:
+        if (*args && strcmp(args, "on") && strcmp(args, "off")) {
+            adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'",
+                   args);
+            return;
+        }
+        pg->single = strcmp(args, "off") != 0;
+        break;
+    case D_QUESTION:
+        if (pg->question) {
+            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
+                   pg->question_line);
+            return;
+        }
+        pg->question = xstrdup(args);
+        pg->question_line = line;
+        break;
+    case D_ANSWER:
+        if (!pg->question) {
+            adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
+            return;
+        }
+        if (pg->answer) {
+            adderr(p->errs, p->file, line, "@answer given twice on this page");
+            return;
+        }
+        pg->answer = xstrdup(args);
+        pg->answer_line = line;
+        break;
+    case D_HIGHLIGHT:
+        add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
+        break;
+    case D_CODE:
+        p->code = xstrdup("");
+        p->code_len = 0;
+        p->code_line = line;
+        break;
+    case D_END:
+        adderr(p->errs, p->file, line, "@end without a @code block to close");
+        break;
+    }
+}
+
+static void parse_line(Parser *p, int lineno, char *line)
+{
+    if (p->code) {
+        if (!strcmp(text_trim(line), "@end")) {
+            if (p->code_len == 0) adderr(p->errs, p->file, p->code_line, "empty @code block");
+            add_block(p, LB_CODE, p->code_line, p->code);
+            p->code = NULL;
+            return;
+        }
+        append(p, &p->code, &p->code_len, line, "\n");
+        return;
+    }
+    char *t = text_trim(line);
+    if (!*t) {
+        flush_para(p);
+        return;
+    }
+    if (t[0] == '#' && (t[1] == ' ' || t[1] == 0 || t[1] == '#')) return; /* comment */
+    if (t[0] == '@') {
+        char *name = t + 1, *args = name;
+        while (*args && !isspace((unsigned char)*args))
+            args++;
+        if (*args) *args++ = 0;
+        directive(p, lineno, name, text_trim(args));
+        return;
+    }
+    if (t[0] == '\\' && t[1] == '@') t++; /* "\@" starts a narrative line with a literal @ */
+    if (!p->page) {
+        adderr(p->errs, p->file, lineno, "text before the first @page: '%.40s'", t);
+        return;
+    }
+    if (!p->para) p->para_line = lineno;
+    append(p, &p->para, &p->para_len, t, " ");
+}
+
+void lesson_free(Lesson *l)
+{
+    if (!l) return;
+    for (int i = 0; i < l->npages; i++) {
+        LessonPage *pg = &l->pages[i];
+        for (int b = 0; b < pg->nblocks; b++)
+            free(pg->blocks[b].text);
+        free(pg->blocks);
+        free(pg->title);
+        free(pg->question);
+        free(pg->answer);
+    }
+    free(l->pages);
+    free(l->path);
+    free(l->name);
+    free(l->title);
+    free(l->summary);
+    free(l);
+}
+
+/* "lessons/02-heads.lesson" -> "02-heads". */
+static char *lesson_name(const char *path)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t n = strlen(b);
+    if (n > 7 && !strcmp(b + n - 7, ".lesson")) n -= 7;
+    char *s = malloc(n + 1);
+    if (s) {
+        memcpy(s, b, n);
+        s[n] = 0;
+    }
+    return s;
+}
+
+Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs)
+{
+    Parser p;
+    memset(&p, 0, sizeof p);
+    p.file = path;
+    p.errs = errs;
+    p.base = mha_config_default();
+    int errs_before = errs->n + errs->dropped;
+    Lesson *l = calloc(1, sizeof *l);
+    if (!l) {
+        adderr(errs, path, 1, "out of memory");
+        return NULL;
+    }
+    p.l = l;
+    l->path = xstrdup(path);
+    l->name = lesson_name(path);
+
+    /* Binary data: a NUL byte anywhere means this is not a text file. */
+    const char *nul = memchr(text, 0, len);
+    if (nul) {
+        int line = 1;
+        for (const char *s = text; s < nul; s++)
+            line += *s == '\n';
+        adderr(errs, path, line, "binary data (a NUL byte): a lesson is UTF-8 text");
+        lesson_free(l);
+        return NULL;
+    }
+
+    char *buf = malloc(LESSON_MAX_LINE + 1);
+    if (!buf) {
+        adderr(errs, path, 1, "out of memory");
+        lesson_free(l);
+        return NULL;
+    }
+    int lineno = 0, last_line = 1;
+    size_t i = 0;
+    while (i < len) {
+        const char *s = text + i;
+        const char *eol = memchr(s, '\n', len - i);
+        size_t n = eol ? (size_t)(eol - s) : len - i;
+        i += n + (eol ? 1 : 0);
+        lineno++;
+        last_line = lineno;
+        if (n > 0 && s[n - 1] == '\r') n--;
+        if (n > LESSON_MAX_LINE) {
+            adderr(errs, path, lineno, "line is %zu bytes long, the limit is %d", n,
+                   LESSON_MAX_LINE);
+            continue;
+        }
+        size_t bad = utf8_bad_at(s, n);
+        if (bad) {
+            adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
+                   (unsigned char)s[bad - 1], bad);
+            continue;
+        }
+        memcpy(buf, s, n);
+        buf[n] = 0;
+        parse_line(&p, lineno, buf);
+    }
+    free(buf);
+    flush_para(&p);
+    if (p.code) {
+        adderr(errs, path, p.code_line, "@code block is not closed (add a line '@end')");
+        free(p.code);
+        p.code = NULL;
+    }
+    if (len == 0 || lineno == 0)
+        adderr(errs, path, 1, "empty lesson: it needs a @title and at least one @page");
+    else if (!l->title)
+        adderr(errs, path, 1, "no @title (the first directive of a lesson names it)");
+    if (len > 0 && l->npages == 0)
+        adderr(errs, path, last_line, "no @page: a lesson needs at least one page");
+    for (int k = 0; k < l->npages; k++) {
+        LessonPage *pg = &l->pages[k];
+        if (pg->nblocks == 0 && !pg->question)
+            adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
+    }
+    if (!l->summary) l->summary = xstrdup("");
+    if (p.oom || !l->path || !l->name || !l->summary)
+        adderr(errs, path, lineno ? lineno : 1, "out of memory");
+    if (errs->n + errs->dropped > errs_before) {
+        lesson_free(l);
+        return NULL;
+    }
+    return l;
+}

@@ -1,0 +1,191 @@
+/* presets.c - parser for assets/models.presets (format: see that file). */
+#include "content/presets.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/content.h"
+#include "base/textutil.h"
+
+void presets_free(PresetList *p)
+{
+    free(p->v);
+    p->v = NULL;
+    p->n = 0;
+}
+
+const Preset *presets_find(const PresetList *p, const char *name)
+{
+    for (int i = 0; i < p->n; i++)
+        if (strcmp(p->v[i].name, name) == 0) return &p->v[i];
+    return NULL;
+}
+
+const char *presets_kind(long heads, long kv_heads)
+{
+    return kv_heads == heads ? "MHA" : kv_heads == 1 ? "MQA" : "GQA";
+}
+
+static int copy_field(char *dst, size_t n, const char *val)
+{
+    if (strlen(val) >= n) return -1;
+    memcpy(dst, val, strlen(val) + 1);
+    return 0;
+}
+
+/* The integer fields, by key. */
+static long *int_field(Preset *p, const char *key)
+{
+    if (!strcmp(key, "layers")) return &p->layers;
+    if (!strcmp(key, "heads")) return &p->heads;
+    if (!strcmp(key, "kv_heads")) return &p->kv_heads;
+    if (!strcmp(key, "d_head")) return &p->d_head;
+    if (!strcmp(key, "d_model")) return &p->d_model;
+    if (!strcmp(key, "context")) return &p->context;
+    return NULL;
+}
+
+/* Checks a finished block; -1 with err set. */
+static int check_preset(const char *file, const Preset *p, char *err, size_t errlen)
+{
+    const char *missing = !p->title[0]    ? "title"
+                          : !p->layers    ? "layers"
+                          : !p->heads     ? "heads"
+                          : !p->kv_heads  ? "kv_heads"
+                          : !p->d_head    ? "d_head"
+                          : !p->d_model   ? "d_model"
+                          : !p->source[0] ? "source"
+                                          : NULL;
+    if (missing) {
+        snprintf(err, errlen, "%s:%d: [%s] has no %s", file, p->line, p->name, missing);
+        return -1;
+    }
+    if (p->heads % p->kv_heads != 0) {
+        snprintf(err, errlen, "%s:%d: [%s] kv_heads %ld does not divide heads %ld", file, p->line,
+                 p->name, p->kv_heads, p->heads);
+        return -1;
+    }
+    if (p->heads * p->d_head != p->d_model) {
+        snprintf(err, errlen, "%s:%d: [%s] d_model %ld is not heads %ld x d_head %ld", file,
+                 p->line, p->name, p->d_model, p->heads, p->d_head);
+        return -1;
+    }
+    return 0;
+}
+
+int presets_parse(const char *file, const char *text, PresetList *out, char *err, size_t errlen)
+{
+    out->v = NULL;
+    out->n = 0;
+    int cap = 0, lineno = 0;
+    Preset *cur = NULL;
+    const char *s = text;
+    while (*s) {
+        char line[1024];
+        const char *eol = strchr(s, '\n');
+        size_t n = eol ? (size_t)(eol - s) : strlen(s);
+        lineno++;
+        if (n >= sizeof line) {
+            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", file, lineno,
+                     sizeof line - 1);
+            goto fail;
+        }
+        memcpy(line, s, n);
+        line[n] = 0;
+        s = eol ? eol + 1 : s + n;
+        char *l = text_trim(line);
+        if (!*l || *l == '#') continue;
+        if (*l == '[') {
+            char *close = strchr(l, ']');
+            if (!close || close[1] || close == l + 1) {
+                snprintf(err, errlen, "%s:%d: expected [name]", file, lineno);
+                goto fail;
+            }
+            *close = 0;
+            if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
+            if (presets_find(out, l + 1)) {
+                snprintf(err, errlen, "%s:%d: preset '%s' is defined twice", file, lineno, l + 1);
+                goto fail;
+            }
+            if (out->n == cap) {
+                cap = cap ? cap * 2 : 16;
+                Preset *nv = realloc(out->v, (size_t)cap * sizeof *nv);
+                if (!nv) {
+                    snprintf(err, errlen, "%s:%d: out of memory", file, lineno);
+                    goto fail;
+                }
+                out->v = nv;
+            }
+            cur = &out->v[out->n++];
+            memset(cur, 0, sizeof *cur);
+            cur->line = lineno;
+            if (copy_field(cur->name, sizeof cur->name, l + 1) != 0) {
+                snprintf(err, errlen, "%s:%d: preset name is too long", file, lineno);
+                goto fail;
+            }
+            continue;
+        }
+        char *eq = strchr(l, '=');
+        if (!eq) {
+            snprintf(err, errlen, "%s:%d: expected 'key = value' or [name]", file, lineno);
+            goto fail;
+        }
+        *eq = 0;
+        char *key = text_trim(l), *val = text_trim(eq + 1);
+        if (!cur) {
+            snprintf(err, errlen, "%s:%d: '%s' before the first [name]", file, lineno, key);
+            goto fail;
+        }
+        long *iv = int_field(cur, key);
+        if (iv) {
+            char *end;
+            errno = 0;
+            long v = strtol(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 1000000) {
+                snprintf(err, errlen, "%s:%d: %s '%s' is not a whole number in 1..1000000", file,
+                         lineno, key, val);
+                goto fail;
+            }
+            *iv = v;
+        } else if (!strcmp(key, "title") || !strcmp(key, "source") || !strcmp(key, "note")) {
+            char *dst = !strcmp(key, "title")    ? cur->title
+                        : !strcmp(key, "source") ? cur->source
+                                                 : cur->note;
+            size_t cap_dst = !strcmp(key, "title") ? sizeof cur->title : sizeof cur->source;
+            if (copy_field(dst, cap_dst, val) != 0) {
+                snprintf(err, errlen, "%s:%d: %s is longer than %zu bytes", file, lineno, key,
+                         cap_dst - 1);
+                goto fail;
+            }
+        } else {
+            snprintf(err, errlen,
+                     "%s:%d: unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
+                     "context source note)",
+                     file, lineno, key);
+            goto fail;
+        }
+    }
+    if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
+    if (out->n == 0) {
+        snprintf(err, errlen, "%s:%d: no presets", file, lineno ? lineno : 1);
+        goto fail;
+    }
+    return 0;
+fail:
+    presets_free(out);
+    return -1;
+}
+
+int presets_builtin(PresetList *out, char *err, size_t errlen)
+{
+    const ContentFile *f = content_find(PRESETS_FILE);
+    if (!f) {
+        out->v = NULL;
+        out->n = 0;
+        snprintf(err, errlen, "%s is not compiled in", PRESETS_FILE);
+        return -1;
+    }
+    return presets_parse(PRESETS_FILE, f->text, out, err, errlen);
+}

@@ -1,0 +1,37 @@
+/* lessonpage.h - drawing a lesson page (content/lesson.h parses it), and the
+ * checks that need the engine and the drawing. */
+#ifndef MHAVIZ_LESSONPAGE_H
+#define MHAVIZ_LESSONPAGE_H
+
+#include "content/lesson.h"
+#include "draw/scene.h"
+
+/* How a page is being shown. */
+typedef struct LessonView {
+    int pane;         /* narrow terminals: 0 the text, 1 the picture */
+    int revealed;     /* the answer to the page's question is shown */
+    int done;         /* the page was finished before (a mark in the header) */
+    int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
+    const char *hint; /* bottom line; NULL for the default key hint */
+} LessonView;
+
+/* Side by side needs this many columns (text column + an 80-column picture). */
+#define LESSON_WIDE_W 115
+#define LESSON_WIDE_H 26
+
+/* Draws page p on the whole canvas: header, the text (wide: left column,
+ * narrow: pane 0), the scene picture for the page's step/view/inspect (wide:
+ * right, narrow: pane 1).  Returns 0, or 1 when the text did not fit (it is
+ * clipped; lesson_check reports it as an error at 80x24 and 120x40). */
+int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
+                const LessonView *v);
+
+/* The scene state a page asks for (step, view, inspect cursor, single). */
+SceneState lesson_scene_state(const LessonPage *pg);
+
+/* Checks what needs the engine: each page's config runs, @inspect fits the
+ * step's tensor, every {expression} expands, and each page fits at 80x24 and
+ * 120x40.  Appends to errs; returns the number of errors it added. */
+int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs);
+
+#endif

@@ -1,0 +1,58 @@
+/* scene.h - draws one step of the pipeline (from a finished Mha run) onto a
+ * rectangle of a canvas.  Pure: no terminal, no timing; animation is a phase
+ * given in the state, the caller (tui.c / walk screen) advances it.
+ *
+ * Owned by the scene module; additions are fine, changes to these signatures
+ * need the lead (the TUI, lessons and quiz code call them).
+ */
+#ifndef MHAVIZ_SCENE_H
+#define MHAVIZ_SCENE_H
+
+#include "draw/canvas.h"
+#include "engine/mha.h"
+
+#define SCENE_MIN_W 80
+#define SCENE_MIN_H 24
+
+
+typedef struct SceneState {
+    int step;          /* MS_* */
+    MhaView view;
+    int inspect;       /* 1: cursor on the logical view, matching cell lit in the candy bar */
+    int cur[4];        /* cursor index into the step's logical tensor (up to 4-D) */
+    int show_single;   /* softmax step: the one big-head softmax beside the per-head ones */
+    double anim;       /* animation phase in [0, 1); anything else: no animation, final frame */
+    int narrative;     /* 1: draw the step's narrative lines; 0: the caller draws its own text */
+    const char *status;/* bottom line, may be NULL */
+} SceneState;
+
+SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 1 */
+
+/* Draws the whole picture for s into the rectangle (x, y, w, h) of c.  Below
+ * SCENE_MIN_W x SCENE_MIN_H it draws the "enlarge to 80x24 (now WxH)" screen. */
+void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s);
+
+/* The tensor (MT_*) the state's picture shows in its logical view and
+ * inspects: step 2 Q_split, 3 Q_heads, 5 attn, 7 merged, 8 merged_contig ...;
+ * MV_WRONG_VIEW Q_wrong, MV_NO_SCALE attn.  s->cur indexes it. */
+int scene_inspect_tensor(const SceneState *s);
+
+/* Does this step have an animation (split, heads, contiguous)? */
+int scene_step_animates(int step);
+
+/* Moves the inspect cursor by (dx, dy) over the step's logical view, clamped.
+ * Returns 1 if it moved. */
+int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy);
+
+/* Mouse: sets s->cur from a click at (px, py) on a (w x h) frame drawn at
+ * (0, 0).  Returns 1 if the click hit a cell of the logical view or candy bar. */
+int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py);
+
+/* The candy bar of tensor t's storage drawn at (x, y), w wide: one cell per
+ * float with its offset, wrapped every `wrap` elements (a token's row), cells
+ * coloured by head when heads > 0 (head of element = (offset % width) / d_head).
+ * `lit` is a storage offset to highlight (-1 none).  Returns rows used. */
+int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap,
+                    int heads, int d_head, long lit);
+
+#endif

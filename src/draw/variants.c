@@ -1,0 +1,181 @@
+/* variants.c - MHA | GQA | MQA side by side (see variants.h). */
+#include "draw/variants.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "content/kv.h"
+#include "draw/scene.h"
+
+/* The divisor of heads in (1, heads) after (dir > 0) or before (dir < 0) kv,
+ * wrapping around; 0 when heads has none (1, 2, 3, 5, 7 ...). */
+int variants_next_gqa(int heads, int kv, int dir)
+{
+    int d[64], n = 0;
+    for (int k = 2; k < heads && n < 64; k++)
+        if (heads % k == 0) d[n++] = k;
+    if (n == 0) return 0;
+    if (dir > 0) {
+        for (int i = 0; i < n; i++)
+            if (d[i] > kv) return d[i];
+        return d[0];
+    }
+    for (int i = n - 1; i >= 0; i--)
+        if (d[i] < kv) return d[i];
+    return d[n - 1];
+}
+
+void variants_free_runs(VariantRuns *v)
+{
+    for (int i = 0; i < 3; i++) {
+        mha_free(v->run[i]);
+        v->run[i] = NULL;
+    }
+}
+
+void variants_run(VariantRuns *v, const MhaConfig *cfg, int gqa_kv)
+{
+    variants_free_runs(v);
+    int H = cfg->heads;
+    if (gqa_kv > 1 && gqa_kv < H && H % gqa_kv == 0)
+        v->gqa_kv = gqa_kv;
+    else if (cfg->kv_heads > 1 && cfg->kv_heads < H)
+        v->gqa_kv = cfg->kv_heads;
+    else
+        v->gqa_kv = variants_next_gqa(H, H, -1);
+    int kvs[3] = {H, v->gqa_kv, 1};
+    char err[200];
+    for (int i = 0; i < 3; i++) {
+        if (kvs[i] < 1 || (i == 2 && H == 1)) continue;
+        MhaConfig c = *cfg;
+        c.kv_heads = kvs[i];
+        v->run[i] = mha_run(&c, err, sizeof err); /* NULL (column explains) on failure */
+    }
+}
+
+static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, const Mha *m,
+                           const char *kind)
+{
+    char a[64], b[64];
+    int y = y0;
+    const Tensor *K = m->t[MT_K], *Kh = m->t[MT_K_HEADS], *Ke = m->t[MT_K_EXPAND],
+                 *Kr = m->t[MT_K_REPEAT];
+    canvas_printf(c, x, y++, ST_TITLE, "%s  kv_heads %d", kind, m->cfg.kv_heads);
+    canvas_printf(c, x, y++, ST_NORMAL, "K %s", tensor_fmt_dims(a, sizeof a, K->ndim, K->shape));
+    canvas_printf(c, x, y++, ST_NORMAL, "K heads %s",
+                  tensor_fmt_dims(a, sizeof a, Kh->ndim, Kh->shape));
+    canvas_text(c, x, y++, "query heads -> kv head", ST_DIM);
+    int lines = 0;
+    for (int kv = 0; kv < m->cfg.kv_heads; kv++) {
+        if (lines == 4 && m->cfg.kv_heads > 5) {
+            canvas_printf(c, x, y++, ST_DIM, "  ... %d more kv heads", m->cfg.kv_heads - kv);
+            break;
+        }
+        char line[160];
+        size_t o = 0;
+        for (int q = 0; q < m->cfg.heads && o < sizeof line - 8; q++)
+            if (mha_kv_head_of(&m->cfg, q) == kv)
+                o += (size_t)snprintf(line + o, sizeof line - o, "q%d ", q);
+        snprintf(line + o, sizeof line - o, "-> kv%d", kv);
+        canvas_text(c, x + 1, y++, line, ST_HEAD(kv));
+        lines++;
+    }
+    canvas_text(c, x, y++, "expand (view), strides:", ST_DIM);
+    canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
+    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, %zu bytes copied", Ke->st->id,
+                  m->steps[MS_SCORES].bytes_copied); /* the step that expands K */
+    canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
+    canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied",
+                  Kr->st->id, Kr->st->bytes_copied);
+    /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
+    uint64_t per_tok = 0;
+    kv_bytes_per_token(1, m->cfg.kv_heads, m->d_head, 32, &per_tok); /* toy sizes: no overflow */
+    canvas_printf(c, x, y++, ST_BOLD, "cache/token/layer %s B", kv_fmt_int(b, sizeof b, per_tok));
+    if (y + 2 < h) {
+        canvas_text(c, x, y, "K buffer (V: same)", ST_DIM);
+        int maxh = h - y - 1;
+        int used = scene_candy_bar(c, x, y + 1, bar_w, maxh, K, K->shape[K->ndim - 1],
+                                   m->cfg.kv_heads, m->d_head, -1);
+        if (used < maxh) { /* every row shown: a title that fits the column */
+            long n = (long)K->st->n;
+            char t[64];
+            snprintf(t, sizeof t, "S%d: %ld floats, %ld B", K->st->id, n, n * (long)sizeof(float));
+            if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %ld floats", K->st->id, n);
+            canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
+            canvas_text(c, x, y + 1, t, ST_BOLD);
+        }
+    }
+}
+
+static int digits(long n)
+{
+    int d = 1;
+    while (n >= 10)
+        n /= 10, d++;
+    return d;
+}
+
+/* Width of the candy bar of column i: the same cell width in every column
+ * (MQA's bar is visibly narrower than MHA's: fewer floats per token), offsets
+ * only (a cell of offw+5 columns or less has no room for a value), one row per
+ * token when the column is wide enough. */
+static int bar_width(const VariantRuns *v, int i, int w)
+{
+    const Tensor *K = v->run[i]->t[MT_K];
+    long n = (long)K->st->n;
+    int row = K->shape[K->ndim - 1], widest = 0, cw;
+    long nmax = n;
+    for (int j = 0; j < 3; j++)
+        if (v->run[j]) {
+            const Tensor *Kj = v->run[j]->t[MT_K];
+            if (Kj->shape[Kj->ndim - 1] > widest) widest = Kj->shape[Kj->ndim - 1];
+            if ((long)Kj->st->n > nmax) nmax = (long)Kj->st->n;
+        }
+    cw = w / (widest > 0 ? widest : 1);
+    if (cw < digits(nmax - 1) + 1) cw = digits(nmax - 1) + 1;
+    if (cw > digits(n - 1) + 5) cw = digits(n - 1) + 5;
+    return (long)row * cw <= w ? row * cw : w;
+}
+
+/* The smallest heads count after heads that divides d_model and has a GQA
+ * (a divisor strictly between 1 and itself); 0 when there is none. */
+static int heads_with_gqa(int heads, int d_model)
+{
+    for (int h = heads + 1; h <= d_model; h++)
+        if (d_model % h == 0 && variants_next_gqa(h, h, -1)) return h;
+    return 0;
+}
+
+void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRuns *v)
+{
+    static const char *const kind[3] = {"MHA", "GQA", "MQA"};
+    int colw = w / 3;
+    const MhaConfig *cfg = NULL;
+    for (int i = 0; i < 3 && !cfg; i++)
+        if (v->run[i]) cfg = &v->run[i]->cfg;
+    for (int i = 0; i < 3; i++) {
+        int cx = x + 1 + i * colw;
+        if (i)
+            for (int yy = y; yy < y + h; yy++)
+                canvas_put(c, cx - 1, yy, 0x2502, ST_FRAME); /* │ */
+        if (v->run[i]) {
+            variant_column(c, cx, y, colw - 2, y + h, bar_width(v, i, colw - 2), v->run[i],
+                           kind[i]);
+            continue;
+        }
+        char why[240];
+        if (i == 2 || !cfg) {
+            snprintf(why, sizeof why, "one query head: MHA and MQA are the same");
+        } else {
+            int more = heads_with_gqa(cfg->heads, cfg->d_model);
+            int o = snprintf(why, sizeof why,
+                             "%d query heads: no GQA. It needs a kv_heads that divides %d, "
+                             "strictly between 1 and %d.",
+                             cfg->heads, cfg->heads, cfg->heads);
+            if (more)
+                snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
+        }
+        canvas_text(c, cx, y, kind[i], ST_TITLE);
+        canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);
+    }
+}

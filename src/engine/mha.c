@@ -1,0 +1,372 @@
+/* mha.c - the multi-head attention forward pass on the tensor engine,
+ * recording a trace of DESIGN.md's steps 0..10.
+ *
+ * Shapes (B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H):
+ *   x (B,S,D)  W_Q (D,D)  W_K, W_V (D,KV*dh)  W_O (D,D)
+ */
+#include "engine/mha.h"
+
+#include "base/errbuf.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* clang-format off: grouped by step, as in DESIGN.md */
+const char *const mha_tensor_names[MT_COUNT] = {
+    "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
+    "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",
+    "K_expand", "V_expand", "scores",      "attn",    "head_out", "merged",   "merged_contig",
+    "concat",   "out",      "attn_single", "Q_wrong", "K_repeat", "V_repeat", "attn_noscale",
+};
+/* clang-format on */
+
+static const struct {
+    const char *name, *key, *code;
+} step_info[MS_COUNT] = {
+    {"input", "input", "x"},
+    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V"},
+    {"split heads", "split", "Q = Q.view(B, S, H, dh)"},
+    {"heads first", "heads", "Q = Q.transpose(1, 2)"},
+    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)"},
+    {"softmax", "softmax", "attn = softmax(scores, dim=-1)"},
+    {"weighted sum", "weighted", "out = attn @ V"},
+    {"back to tokens", "back", "out = out.transpose(1, 2)"},
+    {"make contiguous", "contiguous", "out = out.contiguous()"},
+    {"concat", "concat", "out = out.view(B, S, D)"},
+    {"output projection", "output", "y = out @ W_O"},
+};
+
+static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm", "mat", "and",
+                                    "then", "it",  "slept", "all", "day", "in",   "its", "box"};
+
+const char *mha_token_word(int s)
+{
+    /* "t16", "t17", ...: made once each, so two calls in one printf never
+     * share a buffer */
+    static char names[MHA_MAX_SEQ][8];
+    if (s >= 0 && s < (int)(sizeof words / sizeof *words)) return words[s];
+    static char other[16]; /* outside any run's tokens: one shared buffer */
+    if (s < 0 || s >= MHA_MAX_SEQ) {
+        snprintf(other, sizeof other, "t%d", s);
+        return other;
+    }
+    if (!names[s][0]) snprintf(names[s], sizeof names[s], "t%d", s);
+    return names[s];
+}
+
+MhaConfig mha_config_default(void)
+{
+    MhaConfig c = {
+        .batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .causal = 0, .seed = 1};
+    return c;
+}
+
+/* "1, 2, 4 or 8": the divisors of n (at most 12 of them, then "..."). */
+static void divisors(int n, char *buf, size_t len)
+{
+    int d[64], k = 0;
+    for (int i = 1; i <= n && k < 64; i++)
+        if (n % i == 0) d[k++] = i;
+    size_t o = 0;
+    buf[0] = 0;
+    int shown = k > 12 ? 12 : k;
+    for (int i = 0; i < shown && o < len; i++) {
+        const char *sep = i == 0 ? "" : (i == shown - 1 && shown == k) ? " or " : ", ";
+        o += (size_t)snprintf(buf + o, len - o, "%s%d", sep, d[i]);
+    }
+    if (shown < k && o < len) snprintf(buf + o, len - o, ", ...");
+}
+
+/* Floats a run keeps alive, roughly: activations, weights, two (B,H,S,S). */
+static double run_floats(const MhaConfig *c)
+{
+    double B = c->batch, S = c->seq, D = c->d_model, H = c->heads;
+    return 12 * B * S * D + 4 * D * D + (2 * H + 2) * B * S * S;
+}
+#define MHA_MAX_FLOATS (32.0 * 1024 * 1024) /* 128 MB: keeps export under ~15 s */
+
+int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
+{
+    char d[128];
+    if (c->batch < 1 || c->batch > MHA_MAX_BATCH) {
+        err_set(err, errlen, "--batch %d: must be between 1 and %d", c->batch, MHA_MAX_BATCH);
+        return -1;
+    }
+    if (c->seq < 1 || c->seq > MHA_MAX_SEQ) {
+        err_set(err, errlen, "--seq %d: must be between 1 and %d", c->seq, MHA_MAX_SEQ);
+        return -1;
+    }
+    if (c->d_model < 1 || c->d_model > MHA_MAX_DMODEL) {
+        err_set(err, errlen, "--d-model %d: must be between 1 and %d", c->d_model, MHA_MAX_DMODEL);
+        return -1;
+    }
+    if (c->heads < 1 || c->heads > c->d_model) {
+        err_set(err, errlen, "--heads %d: must be between 1 and d_model (%d)", c->heads,
+                c->d_model);
+        return -1;
+    }
+    if (c->d_model % c->heads) {
+        divisors(c->d_model, d, sizeof d);
+        err_set(err, errlen, "--heads %d: d_model %d is not divisible by %d (try %s)", c->heads,
+                c->d_model, c->heads, d);
+        return -1;
+    }
+    if (c->kv_heads < 1 || c->kv_heads > c->heads) {
+        err_set(err, errlen, "--kv-heads %d: must be between 1 and heads (%d)", c->kv_heads,
+                c->heads);
+        return -1;
+    }
+    if (c->heads % c->kv_heads) {
+        divisors(c->heads, d, sizeof d);
+        err_set(err, errlen, "--kv-heads %d: heads %d is not divisible by %d (try %s)", c->kv_heads,
+                c->heads, c->kv_heads, d);
+        return -1;
+    }
+    if (run_floats(c) > MHA_MAX_FLOATS) {
+        err_set(err, errlen,
+                "--batch %d --seq %d --d-model %d --heads %d: needs about %.0f MB, over the %.0f "
+                "MB limit",
+                c->batch, c->seq, c->d_model, c->heads, run_floats(c) * 4 / 1048576.0,
+                MHA_MAX_FLOATS * 4 / 1048576.0);
+        return -1;
+    }
+    return 0;
+}
+
+/* splitmix64 (Steele, Lea, Flood 2014): a full-period 64-bit generator whose
+ * output depends only on the seed, so every machine draws the same numbers. */
+void mha_rng_seed(MhaRng *r, uint32_t seed)
+{
+    r->s = seed;
+}
+
+uint64_t mha_rng_next(MhaRng *r)
+{
+    uint64_t z = (r->s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+float mha_rng_tenth(MhaRng *r)
+{
+    return (float)((int)(mha_rng_next(r) % 21) - 10) / 10.0f; /* -1.0, -0.9, ..., 1.0 */
+}
+
+static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
+{
+    Tensor *t = tensor_zeros(ndim, shape);
+    if (t)
+        for (size_t i = 0; i < t->st->n; i++)
+            t->st->data[i] = mha_rng_tenth(r);
+    return t;
+}
+
+int mha_kv_head_of(const MhaConfig *c, int query_head)
+{
+    return query_head / (c->heads / c->kv_heads);
+}
+
+int mha_tensor_index(const char *name)
+{
+    for (int i = 0; i < MT_COUNT; i++)
+        if (!strcmp(name, mha_tensor_names[i])) return i;
+    return -1;
+}
+
+int mha_step_index(const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && !*end) return n >= 0 && n < MS_COUNT ? (int)n : -1;
+    for (int i = 0; i < MS_COUNT; i++)
+        if (!strcmp(s, step_info[i].key) || !strcmp(s, step_info[i].name)) return i;
+    return -1;
+}
+
+void mha_free(Mha *m)
+{
+    if (!m) return;
+    for (int i = 0; i < MT_COUNT; i++)
+        tensor_free(m->t[i]);
+    free(m);
+}
+
+/* Ends one step of the trace: what it read and wrote, and the bytes the engine
+ * counted as copied since the step began. */
+static void record(Mha *m, int step, size_t copied_before, int output, int n_in, ...)
+{
+    MhaStep *s = &m->steps[step];
+    s->name = step_info[step].name;
+    s->key = step_info[step].key;
+    snprintf(s->code, sizeof s->code, "%s", step_info[step].code);
+    s->output = output;
+    s->n_inputs = n_in;
+    va_list ap;
+    va_start(ap, n_in);
+    for (int i = 0; i < n_in; i++)
+        s->inputs[i] = va_arg(ap, int);
+    va_end(ap);
+    s->is_view = n_in > 0 && tensor_same_storage(m->t[output], m->t[s->inputs[0]]);
+    s->bytes_copied = tensor_bytes_copied() - copied_before;
+}
+
+/* Softmax over the last axis into a new buffer, with the causal mask first. */
+static Tensor *softmax_of(const Tensor *scores, int causal)
+{
+    Tensor *a = tensor_clone_compute(scores);
+    if (!a) return NULL;
+    if (causal) tensor_causal_mask_(a);
+    tensor_softmax_lastdim_(a);
+    return a;
+}
+
+#define TRY(expr)                                                                                  \
+    do {                                                                                           \
+        if (!(expr)) goto fail;                                                                    \
+    } while (0)
+#define DIMS(...)                                                                                  \
+    (int)(sizeof((int[]){__VA_ARGS__}) / sizeof(int)), (int[])                                     \
+    {                                                                                              \
+        __VA_ARGS__                                                                                \
+    }
+
+Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
+{
+    if (mha_config_check(c, err, errlen)) return NULL;
+    Mha *m = calloc(1, sizeof *m);
+    if (!m) {
+        err_set(err, errlen, "out of memory");
+        return NULL;
+    }
+    char e[256] = "out of memory";
+    Tensor **t = m->t;
+    Tensor *tmp[6] = {0};
+    const int B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads;
+    const int dh = D / H, G = H / KV;
+    m->cfg = *c;
+    m->d_head = dh;
+    m->groups = G;
+    tensor_reset_counters();
+    MhaRng rng;
+    mha_rng_seed(&rng, c->seed);
+    size_t before;
+
+    /* 0. input, and the weights: drawn in this order from the seed */
+    before = tensor_bytes_copied();
+    TRY(t[MT_X] = random_tensor(&rng, DIMS(B, S, D)));      /* (B, S, D) */
+    TRY(t[MT_W_Q] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
+    TRY(t[MT_W_K] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_V] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_O] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
+    record(m, MS_INPUT, before, MT_X, 0);
+
+    /* 1. project: three matmuls, three new buffers */
+    before = tensor_bytes_copied();
+    TRY(t[MT_Q] = tensor_matmul(t[MT_X], t[MT_W_Q], e, sizeof e)); /* (B, S, D) */
+    TRY(t[MT_K] = tensor_matmul(t[MT_X], t[MT_W_K], e, sizeof e)); /* (B, S, KV*dh) */
+    TRY(t[MT_V] = tensor_matmul(t[MT_X], t[MT_W_V], e, sizeof e)); /* (B, S, KV*dh) */
+    record(m, MS_PROJECT, before, MT_Q, 4, MT_X, MT_W_Q, MT_W_K, MT_W_V);
+
+    /* 2. split heads: a view, the same bytes relabelled */
+    before = tensor_bytes_copied();
+    TRY(t[MT_Q_SPLIT] = tensor_view(t[MT_Q], DIMS(B, S, H, dh), e, sizeof e));  /* (B,S,H,dh) */
+    TRY(t[MT_K_SPLIT] = tensor_view(t[MT_K], DIMS(B, S, KV, dh), e, sizeof e)); /* (B,S,KV,dh) */
+    TRY(t[MT_V_SPLIT] = tensor_view(t[MT_V], DIMS(B, S, KV, dh), e, sizeof e));
+    record(m, MS_SPLIT, before, MT_Q_SPLIT, 1, MT_Q);
+
+    /* 3. heads first: strides swapped, now non-contiguous */
+    before = tensor_bytes_copied();
+    TRY(t[MT_Q_HEADS] = tensor_transpose(t[MT_Q_SPLIT], 1, 2, e, sizeof e)); /* (B,H,S,dh) */
+    TRY(t[MT_K_HEADS] = tensor_transpose(t[MT_K_SPLIT], 1, 2, e, sizeof e)); /* (B,KV,S,dh) */
+    TRY(t[MT_V_HEADS] = tensor_transpose(t[MT_V_SPLIT], 1, 2, e, sizeof e));
+    record(m, MS_HEADS, before, MT_Q_HEADS, 1, MT_Q_SPLIT);
+
+    /* 4. scores.  Query heads are grouped G to a kv head: Q viewed (B,KV,G,S,dh),
+     * K expanded to the same shape with stride 0 on G (no copy), one batched matmul. */
+    before = tensor_bytes_copied();
+    TRY(tmp[0] = tensor_view(t[MT_Q_HEADS], DIMS(B, KV, G, S, dh), e, sizeof e));
+    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, sizeof e)); /* (B,KV,1,S,dh) */
+    TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
+    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, sizeof e)); /* (B,KV,G,dh,S) */
+    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, sizeof e));            /* (B,KV,G,S,S) */
+    m->scale = 1.0f / sqrtf((float)dh);
+    tensor_scale_(tmp[3], m->scale);
+    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(B, H, S, S), e, sizeof e)); /* (B,H,S,S) */
+    record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
+    for (int i = 0; i < 4; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
+
+    /* 5. softmax: per head, per row */
+    before = tensor_bytes_copied();
+    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], c->causal)); /* (B,H,S,S) */
+    record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
+
+    /* 6. weighted sum, V shared by G query heads the same way as K */
+    before = tensor_bytes_copied();
+    TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(B, KV, G, S, S), e, sizeof e));
+    TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, sizeof e));
+    TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
+    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, sizeof e));          /* (B,KV,G,S,dh) */
+    TRY(t[MT_HEAD_OUT] = tensor_view(tmp[2], DIMS(B, H, S, dh), e, sizeof e)); /* (B,H,S,dh) */
+    record(m, MS_WEIGHTED, before, MT_HEAD_OUT, 2, MT_ATTN, MT_V_HEADS);
+    for (int i = 0; i < 3; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
+
+    /* 7. back to tokens: a view, non-contiguous */
+    before = tensor_bytes_copied();
+    TRY(t[MT_MERGED] = tensor_transpose(t[MT_HEAD_OUT], 1, 2, e, sizeof e)); /* (B,S,H,dh) */
+    record(m, MS_BACK, before, MT_MERGED, 1, MT_HEAD_OUT);
+
+    /* 8. the one real copy */
+    before = tensor_bytes_copied();
+    TRY(t[MT_MERGED_CONTIG] = tensor_contiguous(t[MT_MERGED])); /* (B,S,H,dh) */
+    record(m, MS_CONTIG, before, MT_MERGED_CONTIG, 1, MT_MERGED);
+
+    /* 9. concat: a view of the copy */
+    before = tensor_bytes_copied();
+    TRY(t[MT_CONCAT] = tensor_view(t[MT_MERGED_CONTIG], DIMS(B, S, D), e, sizeof e)); /* (B,S,D) */
+    record(m, MS_CONCAT, before, MT_CONCAT, 1, MT_MERGED_CONTIG);
+
+    /* 10. output projection */
+    before = tensor_bytes_copied();
+    TRY(t[MT_OUT] = tensor_matmul(t[MT_CONCAT], t[MT_W_O], e, sizeof e)); /* (B,S,D) */
+    record(m, MS_OUT, before, MT_OUT, 2, MT_CONCAT, MT_W_O);
+    m->bytes_copied_total = tensor_bytes_copied();
+
+    /* For teaching, outside the trace. */
+    /* The bug: view(B, H, S, dh) straight from Q, no transpose. */
+    TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(B, H, S, dh), e, sizeof e));
+    /* GQA by copying: repeat_interleave K/V heads G times along the head axis. */
+    TRY(t[MT_K_REPEAT] =
+            tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, sizeof e)); /* (B,H,S,dh) */
+    TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, sizeof e));
+    /* One big head over the full width D: softmax(Q K_full^T / sqrt(D)), K_full
+     * being K with every query head's kv head laid side by side (B,S,D). */
+    TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, sizeof e)); /* (B,S,H,dh) */
+    TRY(tmp[1] = tensor_contiguous(tmp[0]));
+    TRY(tmp[2] = tensor_view(tmp[1], DIMS(B, 1, S, D), e, sizeof e));
+    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, sizeof e)); /* (B,1,D,S) */
+    TRY(tmp[4] = tensor_view(t[MT_Q], DIMS(B, 1, S, D), e, sizeof e));
+    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, sizeof e)); /* (B,1,S,S) */
+    tensor_scale_(tmp[5], 1.0f / sqrtf((float)D));
+    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], c->causal));
+    for (int i = 0; i < 6; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
+    /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
+    TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
+    tensor_scale_(tmp[0], 1.0f / m->scale); /* undo step 4's scale */
+    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp[0], c->causal)); /* (B,H,S,S) */
+    tensor_free(tmp[0]);
+    return m;
+
+fail:
+    for (int i = 0; i < 6; i++)
+        tensor_free(tmp[i]);
+    mha_free(m);
+    err_set(err, errlen, "%s", e);
+    return NULL;
+}

@@ -1,0 +1,114 @@
+/* mha.h - multi-head attention on the tensor engine, with a trace.
+ *
+ * mha_run() runs the pipeline of DESIGN.md (steps 0..10) on a seeded toy input
+ * and keeps every intermediate tensor by name, plus one MhaStep per step with
+ * its PyTorch-style code line and the bytes the engine counted as copied.
+ * Convention: y = x @ W, W is (in, out), no bias, float32, row-major.
+ */
+#ifndef MHAVIZ_MHA_H
+#define MHAVIZ_MHA_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "engine/tensor.h"
+
+/* Limits that keep every command responsive; the error messages quote them. */
+#define MHA_MAX_BATCH 64
+#define MHA_MAX_SEQ 1024
+#define MHA_MAX_DMODEL 1024
+#define MHA_MAX_SEED 4294967295UL
+
+typedef struct MhaConfig {
+    int batch, seq, d_model, heads, kv_heads; /* kv_heads divides heads */
+    int causal;                               /* 0/1 */
+    uint32_t seed;
+} MhaConfig;
+
+/* batch 1, seq 4, d_model 8, heads 2, kv_heads 2, seed 1, no mask. */
+MhaConfig mha_config_default(void);
+
+/* 0 when valid.  Otherwise -1 and a one-line reason naming the flag and what
+ * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)". */
+int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
+
+/* The tensors a run keeps, in export order.  Names as in DESIGN.md, plus the
+ * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
+ * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies. */
+/* clang-format off */
+enum {
+    MT_X, MT_W_Q, MT_W_K, MT_W_V, MT_W_O,
+    MT_Q, MT_K, MT_V,
+    MT_Q_SPLIT, MT_K_SPLIT, MT_V_SPLIT,
+    MT_Q_HEADS, MT_K_HEADS, MT_V_HEADS,
+    MT_K_EXPAND, MT_V_EXPAND,
+    MT_SCORES, MT_ATTN, MT_HEAD_OUT,
+    MT_MERGED, MT_MERGED_CONTIG, MT_CONCAT, MT_OUT,
+    MT_ATTN_SINGLE, MT_Q_WRONG,
+    MT_K_REPEAT, MT_V_REPEAT,
+    MT_ATTN_NOSCALE, /* the bug of forgetting 1/sqrt(dh): softmax of unscaled scores */
+    MT_COUNT
+};
+/* clang-format on */
+extern const char *const mha_tensor_names[MT_COUNT];
+
+/* Steps, numbered as in DESIGN.md's pipeline table. */
+/* clang-format off */
+enum {
+    MS_INPUT, MS_PROJECT, MS_SPLIT, MS_HEADS, MS_SCORES, MS_SOFTMAX,
+    MS_WEIGHTED, MS_BACK, MS_CONTIG, MS_CONCAT, MS_OUT,
+    MS_COUNT
+};
+/* clang-format on */
+
+typedef struct MhaStep {
+    const char *name;        /* "split heads" */
+    const char *key;         /* "split": for --step NAME */
+    char code[96];           /* "Q = Q.view(B, S, H, dh)": the PyTorch line of this step */
+    int inputs[4], n_inputs; /* MT_* */
+    int output;              /* MT_* */
+    int is_view;             /* output shares its input's storage */
+    size_t bytes_copied;     /* the engine's counter delta over this step */
+} MhaStep;
+
+typedef struct Mha {
+    MhaConfig cfg;
+    int d_head, groups;  /* groups = heads / kv_heads: query heads per kv head */
+    float scale;         /* what step 4 multiplied the scores by: 1 / sqrt(d_head) */
+    Tensor *t[MT_COUNT]; /* owned */
+    MhaStep steps[MS_COUNT];
+    size_t bytes_copied_total; /* over steps 0..10 */
+} Mha;
+
+/* Runs the pipeline.  NULL with a reason in err if the config is invalid or
+ * memory runs out.  Free with mha_free(). */
+Mha *mha_run(const MhaConfig *c, char *err, size_t errlen);
+void mha_free(Mha *m);
+
+int mha_tensor_index(const char *name);        /* -1 if unknown */
+int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */
+int mha_kv_head_of(const MhaConfig *c, int query_head); /* h / (heads / kv_heads) */
+
+/* A word for token s, so a row reads as a token ("the", "cat", ...; "t16"
+ * from the 17th on).  Static storage: valid for the life of the program. */
+const char *mha_token_word(int s);
+
+/* The seeded generator: splitmix64 over the seed, each draw an integer in
+ * [-10, 10] divided by 10, so every value is a multiple of 0.1 in [-1, 1]. */
+typedef struct MhaRng {
+    uint64_t s;
+} MhaRng;
+void mha_rng_seed(MhaRng *r, uint32_t seed);
+uint64_t mha_rng_next(MhaRng *r); /* the next 64 random bits */
+float mha_rng_tenth(MhaRng *r);
+
+/* Which picture of a run a screen shows: the step's own, or one of the two
+ * failures the run also computes (lessons pick them with @view). */
+typedef enum {
+    MV_STEP,       /* the step's own screen */
+    MV_WRONG_VIEW, /* Q.view(B, H, S, dh) without the transpose: tokens scrambled across heads */
+    MV_NO_SCALE,   /* softmax without 1/sqrt(dh): saturation */
+    MV_COUNT
+} MhaView;
+
+#endif

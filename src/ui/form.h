@@ -1,0 +1,17 @@
+/* form.h - the configuration form, and the keys that lead to it from the
+ * home menu and the walkthrough. */
+#ifndef MHAVIZ_FORM_H
+#define MHAVIZ_FORM_H
+#include "ui/keys.h"
+#include "ui/ui.h"
+
+/* The configuration form (seq, d_model, heads, kv_heads, seed, causal):
+ * Enter applies through ui_set_config, an invalid draft is refused in the
+ * status line and the form stays open. */
+Screen *form_open(Ui *ui);
+/* The actions the home menu and the walkthrough share: the configuration
+ * form (c), the help (?), and the quick configuration keys.  UI_* flags (a
+ * pushed screen in ui->push), or UI_NONE when a is not one of them. */
+int app_shared_action(Ui *ui, Action a);
+
+#endif

@@ -1,0 +1,95 @@
+/* home.c - the home menu: one entry per screen (the only file that knows
+ * them all). */
+#include "ui/home.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/form.h"
+#include "ui/help.h"
+#include "ui/lessonui.h"
+#include "ui/quiz_screen.h"
+#include "ui/screen.h"
+#include "ui/walk.h"
+
+/* ---- the home menu --------------------------------------------------------- */
+
+/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
+static const struct {
+    const char *label, *about;
+    Screen *(*open)(Ui *ui);
+} home_entries[] = {
+    {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
+    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
+    {"Explore", "inspect any element: its offset and the stride arithmetic", explore_open},
+    {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
+    {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Help", "every key, in one table", help_open}, /* stays last */
+};
+#define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
+
+typedef struct Home {
+    int sel;
+} Home;
+
+static void home_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    Home *h = s->st;
+    if (app_draw_enlarge(c)) return;
+    canvas_text(c, 1, 0, "mhaviz", ST_TITLE);
+    canvas_text(c, 8, 0, "multi-head attention, the way it runs in memory", ST_BOLD);
+    char line[160];
+    app_cfg_line(line, sizeof line, &ui->cfg);
+    canvas_text(c, 1, 2, "config:", ST_DIM);
+    canvas_text(c, 9, 2, line, ST_NORMAL);
+    for (int i = 0; i < HOME_N; i++) {
+        int y = 4 + 2 * i;
+        Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;
+        canvas_fill(c, 2, y, 18, 1, ' ', st);
+        canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
+        canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
+    }
+    app_draw_status(c, ui, "Up/Down choose, Enter open, c config, ? keys, q quit");
+}
+
+static int home_key(Screen *s, Ui *ui, int key)
+{
+    Home *h = s->st;
+    Action a = app_action(KC_HOME, key);
+    switch (a) {
+    case ACT_UP:
+        h->sel = (h->sel + HOME_N - 1) % HOME_N;
+        return UI_REDRAW;
+    case ACT_DOWN:
+        h->sel = (h->sel + 1) % HOME_N;
+        return UI_REDRAW;
+    case ACT_DIGIT:
+        if (key - '1' >= HOME_N) return UI_NONE;
+        h->sel = key - '1';
+        /* fall through */
+    case ACT_OPEN:
+        ui->push = home_entries[h->sel].open(ui);
+        break;
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        return app_shared_action(ui, a);
+    }
+    if (!ui->push) {
+        snprintf(ui->status, sizeof ui->status, "out of memory");
+        return UI_REDRAW;
+    }
+    return UI_PUSH | UI_REDRAW;
+}
+
+Screen *home_open(Ui *ui)
+{
+    (void)ui;
+    Screen *s = app_screen_new("Home", sizeof(Home));
+    if (!s) return NULL;
+    s->draw = home_draw;
+    s->key = home_key;
+    return s;
+}

@@ -1,0 +1,308 @@
+/* keys.c - the key table of every screen, and the help and hint lines
+ * generated from it. */
+#include "ui/keys.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* ---- the key table ------------------------------------------------------- */
+
+/* One line per key, for every screen of the program (walk.c, app.c,
+ * lessonui.c, quiz_screen.c look keys up here; no other key table exists).
+ * A line with help starts a group; the lines after it with help NULL add
+ * their key names to that group.  The `?` screen lists each context's groups
+ * under its title, and a screen's hint line (app_hint) joins them.  No key is
+ * bound twice in one context (tests/check_app.c); the walkthrough looks
+ * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
+const KeyBinding app_keys[] = {
+    /* everywhere */
+    {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
+
+    /* the walkthrough */
+    {KC_WALK, ' ', 0, ACT_NEXT, "Space", "next step"},
+    {KC_WALK, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_WALK, 'l', 0, ACT_NEXT, "l", NULL},
+    {KC_WALK, 'j', 0, ACT_NEXT, "j", NULL},
+    {KC_WALK, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
+    {KC_WALK, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_WALK, UI_K_LEFT, 0, ACT_PREV, "Left", "previous step"},
+    {KC_WALK, 'h', 0, ACT_PREV, "h", NULL},
+    {KC_WALK, 'k', 0, ACT_PREV, "k", NULL},
+    {KC_WALK, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
+    {KC_WALK, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
+    {KC_WALK, 'g', 0, ACT_FIRST, "g", "first step"},
+    {KC_WALK, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
+    {KC_WALK, 'G', 0, ACT_LAST, "G", "last step"},
+    {KC_WALK, UI_K_END, 0, ACT_LAST, "End", NULL},
+    {KC_WALK, '0', '9', ACT_DIGIT, "0-9 Enter", "jump to step N"},
+    {KC_WALK, 'p', 0, ACT_AUTOPLAY, "p", "autoplay on/off (presenter mode)"},
+    {KC_WALK, '+', 0, ACT_FASTER, "+", "faster autoplay and animations"},
+    {KC_WALK, '=', 0, ACT_FASTER, "=", NULL},
+    {KC_WALK, '-', 0, ACT_SLOWER, "-", "slower autoplay and animations"},
+    {KC_WALK, 'a', 0, ACT_ANIM, "a", "animations on/off"},
+    {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect: a cursor on the logical view"},
+    {KC_WALK, UI_K_MOUSE, 0, ACT_OPEN, "click", "inspect the element clicked"},
+    {KC_WALK, 'm', 0, ACT_SINGLE, "m", "softmax: one big head beside the heads"},
+
+    /* inspect mode: the arrows move the cursor instead of the step */
+    {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move the cursor"},
+    {KC_INSPECT, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_INSPECT, UI_K_UP, 0, ACT_UP, "Up", NULL},
+    {KC_INSPECT, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_INSPECT, 'h', 0, ACT_LEFT, "h", NULL},
+    {KC_INSPECT, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_INSPECT, 'k', 0, ACT_UP, "k", NULL},
+    {KC_INSPECT, 'l', 0, ACT_RIGHT, "l", NULL},
+    {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave inspect mode"},
+    {KC_INSPECT, UI_K_ESC, 0, ACT_INSPECT, "Esc", NULL},
+
+    /* the home menu */
+    {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "previous entry"},
+    {KC_HOME, 'k', 0, ACT_UP, "k", NULL},
+    {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
+    {KC_HOME, UI_K_DOWN, 0, ACT_DOWN, "Down", "next entry"},
+    {KC_HOME, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_HOME, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
+    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the entry"},
+    {KC_HOME, ' ', 0, ACT_OPEN, "Space", NULL},
+    {KC_HOME, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
+    {KC_HOME, 'l', 0, ACT_OPEN, "l", NULL},
+    {KC_HOME, '1', '9', ACT_DIGIT, "1-9", "open entry N"},
+
+    /* the walkthrough and the home menu */
+    {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "configuration form"},
+    {KC_WALK | KC_HOME, 'H', 0, ACT_HEADS, "H", "next number of heads (divides d_model)"},
+    {KC_WALK | KC_HOME, 'K', 0, ACT_KV_HEADS, "K", "next number of kv heads: MHA, GQA, MQA"},
+    {KC_WALK | KC_HOME, 'S', 0, ACT_SEQ, "S", "one more token (2 to 8, then 2)"},
+    {KC_WALK | KC_HOME, 'C', 0, ACT_CAUSAL, "C", "causal mask on/off"},
+    {KC_WALK | KC_HOME, 'R', 0, ACT_SEED, "R", "next seed (new numbers)"},
+    {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_WALK | KC_HOME, 'q', 0, ACT_BACK, "q", "back; quit from the first screen"},
+    {KC_WALK | KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
+    /* the configuration form */
+    {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "previous field"},
+    {KC_FORM, 'k', 0, ACT_UP, "k", NULL},
+    {KC_FORM, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
+    {KC_FORM, UI_K_DOWN, 0, ACT_DOWN, "Down", "next field"},
+    {KC_FORM, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_FORM, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
+    {KC_FORM, UI_K_RIGHT, 0, ACT_INC, "Right", "increase the value"},
+    {KC_FORM, 'l', 0, ACT_INC, "l", NULL},
+    {KC_FORM, '+', 0, ACT_INC, "+", NULL},
+    {KC_FORM, UI_K_LEFT, 0, ACT_DEC, "Left", "decrease the value"},
+    {KC_FORM, 'h', 0, ACT_DEC, "h", NULL},
+    {KC_FORM, '-', 0, ACT_DEC, "-", NULL},
+    {KC_FORM, '0', '9', ACT_DIGIT, "0-9", "type the value"},
+    {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase a digit"},
+    {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal mask on/off"},
+    {KC_FORM, UI_K_ENTER, 0, ACT_APPLY, "Enter", "apply (refused with the reason if invalid)"},
+    {KC_FORM, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
+    {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
+
+    /* the lesson menu (lessonui.c) */
+    {KC_LESSONS, UI_K_UP, 0, ACT_UP, "Up", "previous lesson"},
+    {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
+    {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson"},
+    {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
+    {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
+    {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
+    {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", "open lesson N"},
+
+    /* a lesson page */
+    {KC_PAGE, ' ', 0, ACT_NEXT, "Space", "next page (answer first); last page: next lesson"},
+    {KC_PAGE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
+    {KC_PAGE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_PAGE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_PAGE, 'l', 0, ACT_NEXT, "l", NULL},
+    {KC_PAGE, UI_K_PGUP, 0, ACT_PREV, "PgUp", "previous page"},
+    {KC_PAGE, UI_K_LEFT, 0, ACT_PREV, "Left", NULL},
+    {KC_PAGE, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
+    {KC_PAGE, 'h', 0, ACT_PREV, "h", NULL},
+    {KC_PAGE, UI_K_HOME, 0, ACT_FIRST, "Home", "first page"},
+    {KC_PAGE, 'g', 0, ACT_FIRST, "g", NULL},
+    {KC_PAGE, UI_K_END, 0, ACT_LAST, "End", "last page"},
+    {KC_PAGE, 'G', 0, ACT_LAST, "G", NULL},
+    {KC_PAGE, UI_K_TAB, 0, ACT_PANE, "Tab", "text or picture (below 115 columns)"},
+    {KC_PAGE, 'r', 0, ACT_RELOAD, "r", "reload the lesson file from disk"},
+
+    /* MHA | GQA | MQA */
+    {KC_VARIANTS, 'K', 0, ACT_GQA_NEXT, "K", "GQA column: next kv_heads"},
+    {KC_VARIANTS, UI_K_RIGHT, 0, ACT_GQA_NEXT, "Right", NULL},
+    {KC_VARIANTS, UI_K_LEFT, 0, ACT_GQA_PREV, "Left", "GQA column: previous kv_heads"},
+    {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "next number of query heads"},
+
+    /* the KV calculator */
+    {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "previous model"},
+    {KC_KV, 'k', 0, ACT_UP, "k", NULL},
+    {KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", "next model"},
+    {KC_KV, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_KV, 'd', 0, ACT_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
+    {KC_KV, UI_K_RIGHT, 0, ACT_DTYPE, "Right", NULL},
+    {KC_KV, '+', 0, ACT_CONTEXT_UP, "+", "double the context"},
+    {KC_KV, '=', 0, ACT_CONTEXT_UP, "=", NULL},
+    {KC_KV, '-', 0, ACT_CONTEXT_DOWN, "-", "halve the context"},
+    {KC_KV, 'B', 0, ACT_BATCH_UP, "B", "double the batch"},
+    {KC_KV, 'b', 0, ACT_BATCH_DOWN, "b", "halve the batch"},
+
+    /* the four lesson screens */
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, 'q', 0, ACT_BACK, "q",
+     "back (quit from the first screen)"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
+    /* the quiz (quiz_screen.c), whose hint line is made of these groups in
+     * this order: while a question is asked, every printable key not bound
+     * here is typed into the answer, so q and Space are not bound there */
+    {KC_QUIZ_PICK, UI_K_ENTER, 0, ACT_APPLY, "Enter", "start"},
+    {KC_QUIZ_PICK, UI_K_UP, 0, ACT_UP, "Up", "topic"},
+    {KC_QUIZ_PICK, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_QUIZ_PICK, 'k', 0, ACT_UP, "k", NULL},
+    {KC_QUIZ_PICK, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_QUIZ_PICK, UI_K_LEFT, 0, ACT_LEFT, "Left", "length"},
+    {KC_QUIZ_PICK, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_QUIZ_PICK, 'h', 0, ACT_LEFT, "h", NULL},
+    {KC_QUIZ_PICK, 'l', 0, ACT_RIGHT, "l", NULL},
+    {KC_QUIZ_PICK, 't', 0, ACT_TIMED, "t", "timed"},
+    {KC_QUIZ_ASK, UI_K_ENTER, 0, ACT_APPLY, "Enter", "answer (empty: skip)"},
+    {KC_QUIZ_ASK, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase"},
+    {KC_QUIZ_FEEDBACK, UI_K_ENTER, 0, ACT_NEXT, "Enter", "next"},
+    {KC_QUIZ_FEEDBACK, ' ', 0, ACT_NEXT, "Space", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_UP, 0, ACT_UP, "Up", "scroll"},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_PGUP, 0, ACT_PAGE_UP, "PgUp", NULL},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_PGDN, 0, ACT_PAGE_DOWN, "PgDn", NULL},
+    {KC_QUIZ_FEEDBACK, 'q', 0, ACT_BACK, "q", "end quiz"},
+    {KC_QUIZ_ASK | KC_QUIZ_FEEDBACK, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_QUIZ_PICK | KC_QUIZ_SUMMARY, 'q', 0, ACT_BACK, "q", "back"},
+    {KC_QUIZ_PICK | KC_QUIZ_SUMMARY, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_QUIZ_SUMMARY, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+
+    /* the help screen */
+    {KC_HELP, UI_K_DOWN, 0, ACT_DOWN, "Down", "scroll"},
+    {KC_HELP, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_HELP, UI_K_UP, 0, ACT_UP, "Up", NULL},
+    {KC_HELP, 'k', 0, ACT_UP, "k", NULL},
+    {KC_HELP, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
+    {KC_HELP, ' ', 0, ACT_NEXT, "Space", NULL},
+    {KC_HELP, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
+    {KC_HELP, 'q', 0, ACT_BACK, "q", "close the help"},
+    {KC_HELP, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_HELP, '?', 0, ACT_BACK, "?", NULL},
+    {KC_HELP, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+    {0, 0, 0, ACT_NONE, NULL, NULL},
+};
+
+Action app_action(unsigned ctx, int key)
+{
+    for (const KeyBinding *b = app_keys; b->key; b++) {
+        if (!(b->ctx & ctx)) continue;
+        if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
+    }
+    return ACT_NONE;
+}
+
+/* ---- the generated help and hints ------------------------------------------ */
+
+/* Section titles, one per KC_* bit in bit order. */
+static const char *const ctx_titles[KC_COUNT] = {
+    "Walkthrough",
+    "Inspect mode (after i in the walkthrough)",
+    "Home menu",
+    "Configuration form (c)",
+    "Lesson menu",
+    "Lesson page",
+    "Variants: MHA | GQA | MQA",
+    "KV-cache calculator",
+    "Quiz: choosing topic and length",
+    "Quiz: a question (other keys type the answer)",
+    "Quiz: after an answer",
+    "Quiz: the summary",
+    "This help",
+};
+
+/* A group is a binding with help and the bindings right after it without
+ * help.  The names of the group at g bound in ctx, joined by sep (terse:
+ * one-character names after the first are left out), into buf; returns the
+ * number of names. */
+static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char *sep, int terse,
+                       char *buf, size_t n)
+{
+    int k = 0;
+    size_t o = 0;
+    buf[0] = 0;
+    for (const KeyBinding *e = g; e->key && (e == g || !e->help); e++) {
+        if (exact ? e->ctx != ctx : !(e->ctx & ctx) || e->ctx == KC_ALL) continue;
+        if (terse && k && strlen(e->name) == 1) continue;
+        if (o < n) o += (size_t)snprintf(buf + o, n - o, "%s%s", k ? sep : "", e->name);
+        k++;
+    }
+    return k;
+}
+
+size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
+{
+    size_t l = 0;
+    if (n) buf[0] = 0;
+    for (const KeyBinding *g = app_keys; g->key; g++) {
+        char names[80];
+        if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
+        size_t room = l < n ? n - l : 0;
+        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
+    }
+    return l;
+}
+
+int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
+{
+    int line = 0;
+    for (int s = 0; s <= KC_COUNT; s++) {
+        unsigned ctx = s ? 1u << (s - 1) : (unsigned)KC_ALL;
+        int title = 0;
+        if (sec) *sec = s;
+        for (const KeyBinding *g = app_keys; g->key; g++) {
+            if (!g->help || !group_names(g, ctx, s == 0, " ", 0, keys, kn)) continue;
+            if (!title++ && line++ == i) {
+                *what = s ? ctx_titles[s - 1] : "Everywhere";
+                return 1;
+            }
+            if (line++ == i) {
+                *what = g->help;
+                return 2;
+            }
+        }
+        if (title && line++ == i) return 0;
+    }
+    return -1;
+}
+
+const char *app_help_line(int i, char *buf, size_t n)
+{
+    char keys[80];
+    const char *what = "";
+    int kind = app_help_entry(i, keys, sizeof keys, &what, NULL);
+    if (kind < 0) return NULL;
+    if (kind == 0)
+        snprintf(buf, n, "%s", "");
+    else if (kind == 1)
+        snprintf(buf, n, "%s", what);
+    else
+        snprintf(buf, n, "  %-27s %s", keys, what);
+    return buf;
+}
+
+int app_help_section(unsigned ctx)
+{
+    int want = -1;
+    if (ctx == KC_ALL) want = 0;
+    for (int b = 0; b < KC_COUNT; b++)
+        if (ctx == 1u << b) want = 1 + b;
+    char keys[80];
+    const char *what;
+    int sec, kind;
+    for (int i = 0; want >= 0 && (kind = app_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+        if (kind == 1 && sec == want) return i;
+    return -1;
+}

@@ -1,0 +1,117 @@
+/* keys.h - the one key table of the interactive program, and what is
+ * generated from it: the `?` help (help.c) and every screen's hint line.
+ * Screens switch on Actions, never on raw keys.
+ */
+#ifndef MHAVIZ_KEYS_H
+#define MHAVIZ_KEYS_H
+#include <stddef.h>
+
+#include "ui/ui.h"
+
+/* Where a binding applies (a bit set: one line may serve several screens).
+ * The `?` help has one section per bit, in this order. */
+enum {
+    KC_WALK = 1 << 0,           /* the walkthrough */
+    KC_INSPECT = 1 << 1,        /* walkthrough in inspect mode: looked up before KC_WALK */
+    KC_HOME = 1 << 2,           /* the home menu */
+    KC_FORM = 1 << 3,           /* the configuration form */
+    KC_LESSONS = 1 << 4,        /* the lesson menu (lessonui.c) */
+    KC_PAGE = 1 << 5,           /* a lesson page */
+    KC_VARIANTS = 1 << 6,       /* MHA | GQA | MQA */
+    KC_KV = 1 << 7,             /* the KV-cache calculator */
+    KC_QUIZ_PICK = 1 << 8,      /* the quiz's topic and length picker (quiz_screen.c) */
+    KC_QUIZ_ASK = 1 << 9,       /* a quiz question: other printable keys type the answer */
+    KC_QUIZ_FEEDBACK = 1 << 10, /* the feedback after an answer */
+    KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
+    KC_HELP = 1 << 12,          /* the help screen */
+    KC_COUNT = 13,              /* bits in use */
+    KC_ALL = (1 << 13) - 1      /* every screen: one "Everywhere" section */
+};
+
+/* What a key does; screens switch on these, never on raw keys. */
+typedef enum {
+    ACT_NONE,
+    ACT_NEXT,
+    ACT_PREV,
+    ACT_FIRST,
+    ACT_LAST,
+    ACT_DIGIT,
+    ACT_AUTOPLAY,
+    ACT_FASTER,
+    ACT_SLOWER,
+    ACT_ANIM,
+    ACT_INSPECT,
+    ACT_SINGLE,
+    ACT_CONFIG,
+    ACT_HEADS,
+    ACT_KV_HEADS,
+    ACT_SEQ,
+    ACT_CAUSAL,
+    ACT_SEED,
+    ACT_UP,
+    ACT_DOWN,
+    ACT_LEFT,
+    ACT_RIGHT, /* cursor, menu, form field */
+    ACT_OPEN,
+    ACT_APPLY,
+    ACT_INC,
+    ACT_DEC,
+    ACT_ERASE,
+    ACT_TOGGLE,
+    ACT_HELP,
+    ACT_BACK,
+    ACT_REDRAW,
+    ACT_PANE,        /* lesson page: text or picture */
+    ACT_RELOAD,      /* lesson page: reread the file */
+    ACT_GQA_NEXT,    /* variants: the GQA column's next kv_heads */
+    ACT_GQA_PREV,
+    ACT_DTYPE,       /* KV calculator */
+    ACT_CONTEXT_UP,
+    ACT_CONTEXT_DOWN,
+    ACT_BATCH_UP,
+    ACT_BATCH_DOWN,
+    ACT_PAGE_UP,     /* quiz: scroll a page */
+    ACT_PAGE_DOWN,
+    ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_COUNT
+} Action;
+
+typedef struct KeyBinding {
+    unsigned ctx;  /* KC_* bits */
+    int key, last; /* a code point or UI_K_*; last != 0: the range key..last */
+    Action action;
+    const char *name; /* as the help shows it: "Space", "PgDn", "0-9" */
+    const char *help; /* starts a line of the ? screen; NULL: adds this key to the line above */
+} KeyBinding;
+
+/* The key table, ended by an entry with key 0. */
+extern const KeyBinding app_keys[];
+
+/* The action of key in a context (the first binding whose ctx has a bit of
+ * ctx and whose key or range holds key), or ACT_NONE. */
+Action app_action(unsigned ctx, int key);
+
+/* The one-line key hint of context ctx (one KC_* bit), from app_keys: each
+ * group as "Up/Down scroll" (the names of its keys bound in ctx joined by
+ * '/', then its help), groups apart by two spaces.  terse: a group's
+ * one-character names after its first are left out.  Returns the length
+ * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
+size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
+
+/* Line i of the generated help as plain text (section titles, blank lines,
+ * "  keys   what they do"), written into buf; NULL past the last line.
+ * Sections: "Everywhere" (bindings of KC_ALL), then one per KC_* bit with
+ * every binding of that bit, each ended by a blank line. */
+const char *app_help_line(int i, char *buf, size_t n);
+
+/* The index of the help line that is the title of ctx's section (one KC_*
+ * bit, or KC_ALL for "Everywhere"); -1 if ctx has no section. */
+int app_help_section(unsigned ctx);
+
+/* Help line i: a section title (1, its text in *what), a blank line (0) or
+ * a group of keys (2: names joined in keys, its help in *what).  Section 0
+ * is "Everywhere" (bindings of exactly KC_ALL), section 1 + b the bindings
+ * with bit b; sec, if not NULL, gets line i's section.  -1 past the end. */
+int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec);
+
+#endif

@@ -1,0 +1,140 @@
+/* screen.c - the parts every screen is built from, and the configuration
+ * the screens share (ui_set_config, the quick keys H K S C R). */
+#include "ui/screen.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "draw/scene.h"
+
+/* ---- shared drawing ------------------------------------------------------- */
+
+int app_draw_enlarge(Canvas *c)
+{
+    if (c->w >= SCENE_MIN_W && c->h >= SCENE_MIN_H) return 0;
+    char msg[64];
+    snprintf(msg, sizeof msg, "enlarge to %dx%d (now %dx%d)", SCENE_MIN_W, SCENE_MIN_H, c->w, c->h);
+    int len = (int)strlen(msg);
+    int x = c->w > len ? (c->w - len) / 2 : 0;
+    canvas_text(c, x, c->h / 2, msg, ST_WARN);
+    if (c->h > 2) {
+        const char *q = "q quits";
+        int ql = (int)strlen(q);
+        canvas_text(c, c->w > ql ? (c->w - ql) / 2 : 0, c->h / 2 + 1, q, ST_DIM);
+    }
+    return 1;
+}
+
+void app_draw_status(Canvas *c, const Ui *ui, const char *hint)
+{
+    int y = c->h - 1;
+    canvas_fill(c, 0, y, c->w, 1, ' ', ST_STATUS);
+    canvas_text(c, 1, y, ui->status[0] ? ui->status : hint, ST_STATUS);
+}
+
+void app_screen_free(Screen *s)
+{
+    if (!s) return;
+    free(s->st);
+    free(s);
+}
+
+Screen *app_screen_new(const char *title, size_t st_size)
+{
+    Screen *s = calloc(1, sizeof *s);
+    if (!s) return NULL;
+    s->st = calloc(1, st_size);
+    if (!s->st) {
+        free(s);
+        return NULL;
+    }
+    s->title = title;
+    s->free = app_screen_free;
+    return s;
+}
+
+/* ---- the configuration ----------------------------------------------------- */
+
+int ui_set_config(Ui *ui, const MhaConfig *cfg)
+{
+    char err[160];
+    Mha *m = NULL;
+    if (mha_config_check(cfg, err, sizeof err) == 0) m = mha_run(cfg, err, sizeof err);
+    if (!m) {
+        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        return -1;
+    }
+    mha_free(ui->mha);
+    ui->mha = m;
+    ui->cfg = *cfg;
+    return 0;
+}
+
+static const char *cfg_kind(const MhaConfig *c)
+{
+    return c->kv_heads == c->heads ? "MHA" : c->kv_heads == 1 ? "MQA" : "GQA";
+}
+
+void app_cfg_line(char *buf, size_t n, const MhaConfig *c)
+{
+    snprintf(buf, n, "seq %d, d_model %d, heads %d (d_head %d), kv_heads %d (%s), seed %lu%s",
+             c->seq, c->d_model, c->heads, c->heads ? c->d_model / c->heads : 0, c->kv_heads,
+             cfg_kind(c), (unsigned long)c->seed, c->causal ? ", causal" : "");
+}
+
+static int gcd(int a, int b)
+{
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+int app_quick_config(Ui *ui, Action a)
+{
+    MhaConfig c = ui->cfg;
+    switch (a) {
+    case ACT_HEADS: { /* the next divisor of d_model, wrapping to 1 */
+        int h = c.heads + 1;
+        while (h <= c.d_model && c.d_model % h)
+            h++;
+        if (h > c.d_model) h = 1;
+        c.kv_heads = c.kv_heads == c.heads ? h : gcd(h, c.kv_heads); /* MHA stays MHA */
+        c.heads = h;
+        break;
+    }
+    case ACT_KV_HEADS: { /* the next smaller divisor of heads: MHA -> GQA -> MQA -> MHA */
+        int k = c.kv_heads - 1;
+        while (k >= 1 && c.heads % k)
+            k--;
+        c.kv_heads = k >= 1 ? k : c.heads;
+        break;
+    }
+    case ACT_SEQ:
+        c.seq = c.seq >= 8 ? 2 : c.seq + 1;
+        break;
+    case ACT_CAUSAL:
+        c.causal = !c.causal;
+        break;
+    case ACT_SEED:
+        c.seed++;
+        break;
+    default:
+        return UI_NONE;
+    }
+    if (ui_set_config(ui, &c) == 0) {
+        char line[150];
+        app_cfg_line(line, sizeof line, &ui->cfg);
+        snprintf(ui->status, sizeof ui->status, "now %s", line);
+    }
+    return UI_REDRAW;
+}
+
+void app_ui_free(Ui *ui)
+{
+    mha_free(ui->mha);
+    ui->mha = NULL;
+}

@@ -1,0 +1,382 @@
+/* tui.c - the terminal: ncurses init and restore, the input loop, resize,
+ * and the blit of a Canvas.  The only file that includes <curses.h>.
+ *
+ * The loop (htop's ScreenManager): draw the top screen's whole frame from its
+ * state onto one reused Canvas, copy the cells into stdscr and flush once
+ * (wnoutrefresh + doupdate: ncurses sends only the cells that changed), then
+ * sleep in wget_wch.  It blocks (timeout -1) unless the top screen's tick()
+ * says something moves, and then wakes at most 30 times a second.  Signal
+ * handlers only set a flag; they are installed without SA_RESTART so the
+ * read inside wget_wch returns and the loop notices.
+ */
+#include "ui/tui.h"
+
+#include <curses.h>
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <term.h>
+#include <time.h>
+#include <unistd.h>
+#include <wchar.h>
+
+#include "base/clock.h"
+#include "ui/keys.h"
+#include "ui/screen.h"
+#include "draw/canvas.h"
+
+#define TUI_MAX_SCREENS 16
+#define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
+#define TUI_IDLE_WAKE_MS 1000      /* idle: look at the signal flag once a second */
+#define TUI_MAX_READ_ERRORS 100    /* failed blocking reads in a row: the terminal is gone */
+
+static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
+
+static void tui_on_signal(int sig)
+{
+    tui_signal = sig;
+}
+
+/* SIGINT, SIGTERM, SIGHUP set the flag.  No SA_RESTART: a blocking read is
+ * interrupted.  Installed before newterm, so ncurses keeps its hands off them
+ * (it only catches signals still at SIG_DFL). */
+static void tui_signals(struct sigaction *old)
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = tui_on_signal;
+    sigemptyset(&sa.sa_mask);
+    sa.sa_flags = 0;
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &sa, &old[i]);
+}
+
+static void tui_signals_restore(const struct sigaction *old)
+{
+    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
+}
+
+/* Curses attributes for each Style, from canvas.c's theme tables; colour
+ * pair i + 1 belongs to style i. */
+static attr_t tui_attr[ST_COUNT];
+static short tui_pair[ST_COUNT];
+
+static void tui_styles(int color)
+{
+    const CanvasStyleSpec *t = color ? canvas_styles : canvas_styles_mono;
+    for (int i = 0; i < ST_COUNT; i++) {
+        attr_t a = A_NORMAL;
+        if (t[i].bold) a |= A_BOLD;
+        if (t[i].reverse) a |= A_REVERSE;
+        if (t[i].underline) a |= A_UNDERLINE;
+        if (t[i].dim) a |= A_DIM;
+        tui_attr[i] = a;
+        tui_pair[i] = 0;
+        /* In colour every style has a pair, ST_NORMAL too (default on
+         * default): going from a head's colour back to plain text is then a
+         * pair switch, not sgr0 plus a colour reset, which halves the bytes
+         * of a candy bar row. */
+        if (color) {
+            init_pair((short)(i + 1), t[i].fg, t[i].bg);
+            tui_pair[i] = (short)(i + 1);
+        }
+    }
+}
+
+/* The canvas into stdscr.  Every cell is written; ncurses compares with what
+ * the terminal shows and sends only the differences at doupdate(). */
+static void tui_blit(const Canvas *c, int ascii)
+{
+    for (int y = 0; y < c->h && y < LINES; y++) {
+        for (int x = 0; x < c->w && x < COLS; x++) {
+            const Cell *cell = &c->cells[(size_t)y * (size_t)c->w + (size_t)x];
+            int st = cell->style < ST_COUNT ? cell->style : ST_NORMAL;
+            wchar_t wc[2] = {0, 0};
+            uint32_t ch = cell->ch ? cell->ch : ' ';
+            wc[0] = (wchar_t)ch;
+            /* ASCII table when asked; also for any glyph this locale cannot
+             * show in exactly one column (a cell is one column). */
+            if (ch >= 0x80 && (ascii || ch > 0x10FFFF || wcwidth(wc[0]) != 1))
+                wc[0] = (wchar_t)canvas_ascii(ch);
+            else if (ch < 0x20 || ch == 0x7f)
+                wc[0] = ' ';
+            cchar_t cc;
+            setcchar(&cc, wc, tui_attr[st], tui_pair[st], NULL);
+            mvwadd_wch(stdscr, y, x, &cc); /* ERR at the bottom-right corner, cell written */
+        }
+    }
+}
+
+/* The top screen's frame, from its state, flushed once. */
+static int tui_draw(Screen *s, Ui *ui, Canvas **cv)
+{
+    int w = COLS > 0 ? COLS : 1, h = LINES > 0 ? LINES : 1;
+    if (!*cv || (*cv)->w != w || (*cv)->h != h) {
+        canvas_free(*cv);
+        *cv = canvas_new(w, h);
+        if (!*cv) return -1;
+    }
+    canvas_clear(*cv);
+    s->draw(s, ui, *cv);
+    tui_blit(*cv, ui->ascii);
+    wnoutrefresh(stdscr);
+    doupdate();
+    return 0;
+}
+
+/* A curses key (wget_wch's return r and value) as a ui.h key; -1 to ignore. */
+static int tui_key(int r, wint_t wch, Ui *ui)
+{
+    if (r == KEY_CODE_YES) {
+        switch (wch) {
+        case KEY_UP:
+            return UI_K_UP;
+        case KEY_DOWN:
+            return UI_K_DOWN;
+        case KEY_LEFT:
+            return UI_K_LEFT;
+        case KEY_RIGHT:
+            return UI_K_RIGHT;
+        case KEY_PPAGE:
+            return UI_K_PGUP;
+        case KEY_NPAGE:
+            return UI_K_PGDN;
+        case KEY_HOME:
+            return UI_K_HOME;
+        case KEY_END:
+            return UI_K_END;
+        case KEY_ENTER:
+            return UI_K_ENTER;
+        case KEY_BACKSPACE:
+            return UI_K_BACKSPACE;
+        case KEY_BTAB:
+            return UI_K_BTAB;
+        case KEY_RESIZE:
+            return UI_K_RESIZE;
+        case KEY_MOUSE: {
+            MEVENT ev;
+            if (getmouse(&ev) != OK) return -1;
+            if (!(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED))) return -1;
+            ui->mouse_x = ev.x;
+            ui->mouse_y = ev.y;
+            return UI_K_MOUSE;
+        }
+        default:
+            return -1;
+        }
+    }
+    switch (wch) {
+    case '\r':
+    case '\n':
+        return UI_K_ENTER;
+    case 27:
+        return UI_K_ESC;
+    case '\t':
+        return UI_K_TAB;
+    case 8:
+    case 127:
+        return UI_K_BACKSPACE;
+    case 12:
+        return UI_K_CTRL_L;
+    default:
+        return wch < 0x20 ? -1 : (int)wch;
+    }
+}
+
+/* Opens the terminal.  0, or -1 with err set (terminal untouched). */
+static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char *err, size_t n)
+{
+    const char *term = getenv("TERM");
+    if (!term || !*term) {
+        snprintf(err, n, "TERM is not set (set TERM, e.g. TERM=xterm-256color)");
+        return -1;
+    }
+    setlocale(LC_CTYPE, ""); /* glyphs only: numbers keep the C decimal point */
+    int utf8 = !strcmp(nl_langinfo(CODESET), "UTF-8");
+    /* One newterm, no setupterm before it: reading the terminfo entry twice
+     * costs a tenth of a millisecond of the first frame.  (A newterm that
+     * fails leaks its pre-screen inside ncurses; tests/lsan.supp says so.) */
+    *scr = newterm((char *)term, stdout, stdin);
+    if (!*scr) {
+        snprintf(err, n, "unknown terminal type '%s' (set TERM, e.g. TERM=xterm-256color)", term);
+        return -1;
+    }
+    const char *cup = tigetstr("cup");
+    if (!cup || cup == (char *)-1) { /* a printing terminal (dumb): no screen to draw on */
+        endwin();
+        delscreen(*scr);
+        snprintf(err, n,
+                 "terminal type '%s' cannot move the cursor (set TERM, e.g. TERM=xterm-256color)",
+                 term);
+        return -1;
+    }
+    set_term(*scr);
+    cbreak();
+    noecho();
+    nonl();
+    intrflush(stdscr, FALSE);
+    /* No typeahead check inside doupdate: ncurses would flush and poll the
+     * keyboard every few lines, turning one frame into dozens of writes. */
+    typeahead(-1);
+    set_escdelay(25);
+    curs_set(0);
+    const char *nc = getenv("NO_COLOR");
+    int want = color == COLOR_ALWAYS || (color == COLOR_AUTO && !(nc && *nc));
+    ui->color = want && has_colors() && start_color() == OK;
+    if (ui->color) use_default_colors();
+    tui_styles(ui->color);
+    ui->ascii = force_ascii || !utf8;
+    return 0;
+}
+
+/* Function keys and the mouse.  Called once the first frame is on screen:
+ * keypad() builds ncurses' table of every key sequence the terminal has
+ * (a tenth of a millisecond for xterm-256color), which need not delay the
+ * picture; no key is read before it. */
+static void tui_input(void)
+{
+    keypad(stdscr, TRUE);
+    mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
+    mouseinterval(0);
+}
+
+static void tui_close(SCREEN *scr)
+{
+    endwin(); /* leaves the alternate screen, restores the tty modes */
+    delscreen(scr);
+}
+
+int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
+{
+    Screen *stack[TUI_MAX_SCREENS];
+    int n = 0;
+    char err[200];
+    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+        fprintf(stderr,
+                "mhaviz: %s is not a terminal; for text use `mhaviz frames` (the "
+                "same pictures) or `mhaviz export` (JSON)\n",
+                isatty(STDOUT_FILENO) ? "stdin" : "stdout");
+        if (first) first->free(first);
+        return 2;
+    }
+    if (!first) return 1;
+    stack[n++] = first;
+
+    struct sigaction old[3];
+    tui_signal = 0;
+    tui_signals(old);
+    SCREEN *scr = NULL;
+    if (tui_open(&scr, ui, color, force_ascii, err, sizeof err) < 0) {
+        tui_signals_restore(old);
+        fprintf(stderr, "mhaviz: %s\n", err);
+        first->free(first);
+        return 2;
+    }
+
+    Canvas *cv = NULL;
+    int rc = 0, redraw = 1, animating = 0, read_errors = 0, input_ready = 0;
+    double last_tick = 0;
+    err[0] = 0;
+    while (n > 0 && !tui_signal) {
+        Screen *top = stack[n - 1];
+        double now = clock_now();
+        if (top->tick) {
+            int tf = top->tick(top, ui, now);
+            if (tf & UI_REDRAW) redraw = 1;
+            if ((tf & UI_ANIMATE) && !animating) last_tick = now;
+            animating = (tf & UI_ANIMATE) != 0;
+            if (animating) last_tick = now;
+        } else {
+            animating = 0;
+        }
+        if (redraw) {
+            if (tui_draw(top, ui, &cv) < 0) {
+                snprintf(err, sizeof err, "out of memory for a %dx%d frame", COLS, LINES);
+                rc = 1;
+                break;
+            }
+            redraw = 0;
+            if (!input_ready) { /* after the first frame is out: see tui_input */
+                tui_input();
+                input_ready = 1;
+            }
+        }
+        /* Idle, the read still times out now and then: a signal that lands
+         * between the check at the top of the loop and the read would
+         * otherwise wait for the next key.  No frame is drawn on a timeout. */
+        int wait_ms = TUI_IDLE_WAKE_MS;
+        if (animating) {
+            double left = last_tick + TUI_FRAME_SEC - clock_now();
+            wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
+        }
+        wtimeout(stdscr, wait_ms);
+        wint_t wch = 0;
+        errno = 0;
+        double asked = clock_now();
+        int r = wget_wch(stdscr, &wch);
+        if (tui_signal) break;
+        if (r == ERR) {
+            /* A timeout (tick next) or EINTR.  A read that fails at once,
+             * again and again, means the terminal is gone: stop, don't spin. */
+            int at_once = wait_ms > 0 && (clock_now() - asked) * 1000.0 < wait_ms / 2.0;
+            if (at_once && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
+                snprintf(err, sizeof err, "cannot read the terminal any more");
+                rc = 1;
+                break;
+            }
+            continue;
+        }
+        read_errors = 0;
+        int k = tui_key(r, wch, ui);
+        if (k < 0) continue;
+        if (k == UI_K_RESIZE) {
+            redraw = 1;
+            top->key(top, ui, k);
+            continue;
+        }
+        if (app_action(KC_ALL, k) == ACT_REDRAW) {
+            clearok(curscr, TRUE); /* repaint every cell on the next flush */
+            redraw = 1;
+            continue;
+        }
+        if (ui->status[0]) redraw = 1;
+        ui->status[0] = 0; /* a message lasts until the next key */
+        ui->push = NULL;
+        int f = top->key(top, ui, k);
+        Screen *pushed = ui->push; /* ours now, whatever the flags say */
+        ui->push = NULL;
+        if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT) || n >= TUI_MAX_SCREENS)) {
+            pushed->free(pushed);
+            pushed = NULL;
+        }
+        if (f & UI_REDRAW) redraw = 1;
+        if (f & UI_QUIT) break;
+        if (f & UI_BACK) {
+            top->free(top);
+            n--;
+            redraw = 1;
+        }
+        if (pushed) {
+            stack[n++] = pushed;
+            redraw = 1;
+        }
+    }
+    int sig = tui_signal;
+    tui_close(scr);
+    tui_signals_restore(old);
+    canvas_free(cv);
+    while (n > 0) {
+        n--;
+        stack[n]->free(stack[n]);
+    }
+    if (err[0]) fprintf(stderr, "mhaviz: %s\n", err);
+    if (sig) return 128 + sig;
+    return rc;
+}

@@ -1,0 +1,284 @@
+/* walk.c - the walkthrough screen: one step of the pipeline per frame, drawn
+ * by scene_draw from the run in ui->mha.
+ *
+ * State only (ncdu's browse_draw / browse_key): the step, inspect mode and its
+ * cursor, the big-head softmax toggle, a step number being typed, and the
+ * clocks of the running animation and of autoplay.  key() changes the state
+ * and returns UI_* flags; tick() advances the clocks; draw() paints.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/keys.h"
+#include "ui/form.h"
+#include "ui/screen.h"
+#include "ui/walk.h"
+#include "draw/scene.h"
+
+#define WALK_ANIM_SEC 0.9     /* an animation at speed 1 */
+#define WALK_ANIM_MAX_SEC 1.2 /* never longer, whatever the speed */
+#define WALK_AUTOPLAY_SEC 4.0 /* p with no --autoplay */
+#define WALK_SPEED_MIN 0.25
+#define WALK_SPEED_MAX 4.0
+
+typedef struct Walk {
+    SceneState ss;
+    MhaConfig seen;        /* the config the cursor belongs to: reset when it changes */
+    int jump;              /* step number typed so far, -1 none */
+    int animating;         /* ss.anim runs from 0 to 1 */
+    double anim_start;     /* tick time the animation started; < 0: at the next tick */
+    double autoplay_next;  /* tick time of the next autoplay step; < 0: set at the next tick */
+    double autoplay_saved; /* seconds per step that p turns back on */
+    int w, h;              /* size of the last frame (for mouse clicks) */
+    char hint[160];
+} Walk;
+
+static double walk_anim_seconds(const Ui *ui)
+{
+    double d = WALK_ANIM_SEC / (ui->anim_speed > 0 ? ui->anim_speed : 1.0);
+    return d < WALK_ANIM_MAX_SEC ? d : WALK_ANIM_MAX_SEC;
+}
+
+static double walk_autoplay_seconds(const Ui *ui)
+{
+    return ui->autoplay / (ui->anim_speed > 0 ? ui->anim_speed : 1.0);
+}
+
+static void walk_cursor_reset(Walk *w)
+{
+    memset(w->ss.cur, 0, sizeof w->ss.cur);
+}
+
+/* Goes to step; animates when asked, animations are on and the step has one.
+ * Manual steps restart the autoplay clock. */
+static int walk_go(Walk *w, Ui *ui, int step, int animate)
+{
+    if (step < 0) step = 0;
+    if (step >= MS_COUNT) step = MS_COUNT - 1;
+    w->autoplay_next = -1;
+    if (step == w->ss.step) return UI_REDRAW;
+    w->ss.step = step;
+    walk_cursor_reset(w);
+    if (animate && ui->animation && scene_step_animates(step)) {
+        w->animating = 1;
+        w->anim_start = -1;
+        w->ss.anim = 0;
+        return UI_REDRAW | UI_ANIMATE;
+    }
+    w->animating = 0;
+    w->ss.anim = -1;
+    return UI_REDRAW;
+}
+
+static void walk_stop_anim(Walk *w)
+{
+    w->animating = 0;
+    w->ss.anim = -1;
+}
+
+static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    Walk *w = s->st;
+    w->w = c->w; /* what was drawn, for scene_click */
+    w->h = c->h;
+    const char *status = ui->status;
+    if (!status[0]) {
+        if (w->jump >= 0)
+            snprintf(w->hint, sizeof w->hint, "go to step %d_  (Enter jumps, Esc cancels)",
+                     w->jump);
+        else if (w->ss.inspect)
+            snprintf(w->hint, sizeof w->hint,
+                     "inspect: arrows/hjkl move the cursor, i or Esc leaves, ? keys");
+        else if (ui->autoplay > 0)
+            snprintf(w->hint, sizeof w->hint,
+                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q back",
+                     walk_autoplay_seconds(ui));
+        else
+            snprintf(w->hint, sizeof w->hint,
+                     "Space next  Left back  i inspect  c config  ? keys  q back");
+        status = w->hint;
+    }
+    w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
+    scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
+}
+
+static int walk_key(Screen *s, Ui *ui, int key)
+{
+    Walk *w = s->st;
+    if (key == UI_K_RESIZE) return UI_REDRAW;
+    Action a = ACT_NONE;
+    if (w->ss.inspect) a = app_action(KC_INSPECT, key);
+    if (a == ACT_NONE) a = app_action(KC_WALK, key);
+    if (w->animating) { /* any key skips to the final frame; only q / Esc do more */
+        walk_stop_anim(w);
+        if (a != ACT_BACK) return UI_REDRAW;
+    }
+
+    if (w->jump >= 0 && a != ACT_DIGIT) { /* a step number being typed */
+        int n = w->jump;
+        w->jump = -1;
+        if (key == UI_K_ENTER) {
+            if (n >= MS_COUNT) {
+                snprintf(ui->status, sizeof ui->status, "no step %d: the steps are 0 to %d", n,
+                         MS_COUNT - 1);
+                return UI_REDRAW;
+            }
+            return walk_go(w, ui, n, 0);
+        }
+        if (key == UI_K_ESC || key == UI_K_BACKSPACE) return UI_REDRAW;
+    }
+
+    switch (a) {
+    case ACT_NEXT:
+        if (w->ss.step == MS_COUNT - 1) {
+            snprintf(ui->status, sizeof ui->status, "the last step (g goes back to the first)");
+            return UI_REDRAW;
+        }
+        return walk_go(w, ui, w->ss.step + 1, 1);
+    case ACT_PREV:
+        if (w->ss.step == 0) {
+            snprintf(ui->status, sizeof ui->status, "the first step (Space goes on)");
+            return UI_REDRAW;
+        }
+        return walk_go(w, ui, w->ss.step - 1, 0);
+    case ACT_FIRST:
+        return walk_go(w, ui, 0, 0);
+    case ACT_LAST:
+        return walk_go(w, ui, MS_COUNT - 1, 0);
+    case ACT_DIGIT:
+        w->jump = (w->jump > 0 ? w->jump * 10 : 0) + (key - '0');
+        if (w->jump > 99) w->jump = key - '0';
+        return UI_REDRAW;
+    case ACT_AUTOPLAY:
+        if (ui->autoplay > 0) {
+            w->autoplay_saved = ui->autoplay;
+            ui->autoplay = 0;
+            snprintf(ui->status, sizeof ui->status, "autoplay off");
+            return UI_REDRAW;
+        }
+        ui->autoplay = w->autoplay_saved > 0 ? w->autoplay_saved : WALK_AUTOPLAY_SEC;
+        w->autoplay_next = -1;
+        snprintf(ui->status, sizeof ui->status, "autoplay: the next step every %.1f s",
+                 walk_autoplay_seconds(ui));
+        if (w->ss.step == MS_COUNT - 1) return walk_go(w, ui, 0, 0) | UI_ANIMATE;
+        return UI_REDRAW | UI_ANIMATE;
+    case ACT_FASTER:
+    case ACT_SLOWER:
+        ui->anim_speed *= a == ACT_FASTER ? 1.5 : 1 / 1.5;
+        if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
+        if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
+        if (ui->autoplay > 0)
+            snprintf(ui->status, sizeof ui->status,
+                     "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
+                     walk_anim_seconds(ui), walk_autoplay_seconds(ui));
+        else
+            snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s",
+                     ui->anim_speed, walk_anim_seconds(ui));
+        return UI_REDRAW;
+    case ACT_ANIM:
+        ui->animation = !ui->animation;
+        snprintf(ui->status, sizeof ui->status, "animations %s", ui->animation ? "on" : "off");
+        return UI_REDRAW;
+    case ACT_INSPECT:
+        w->ss.inspect = !w->ss.inspect;
+        return UI_REDRAW;
+    case ACT_LEFT:
+        return scene_cursor_move(ui->mha, &w->ss, -1, 0) ? UI_REDRAW : UI_HANDLED;
+    case ACT_RIGHT:
+        return scene_cursor_move(ui->mha, &w->ss, 1, 0) ? UI_REDRAW : UI_HANDLED;
+    case ACT_UP:
+        return scene_cursor_move(ui->mha, &w->ss, 0, -1) ? UI_REDRAW : UI_HANDLED;
+    case ACT_DOWN:
+        return scene_cursor_move(ui->mha, &w->ss, 0, 1) ? UI_REDRAW : UI_HANDLED;
+    case ACT_OPEN: /* a mouse click */
+        if (!scene_click(ui->mha, &w->ss, w->w, w->h, ui->mouse_x, ui->mouse_y)) return UI_NONE;
+        w->ss.inspect = 1;
+        return UI_REDRAW;
+    case ACT_SINGLE:
+        w->ss.show_single = !w->ss.show_single;
+        if (w->ss.step != MS_SOFTMAX)
+            snprintf(ui->status, sizeof ui->status,
+                     "the big-head softmax is %s; it shows on step %d (softmax)",
+                     w->ss.show_single ? "on" : "off", MS_SOFTMAX);
+        return UI_REDRAW;
+    case ACT_BACK:
+        return UI_BACK | UI_REDRAW;
+    default:
+        return app_shared_action(ui, a);
+    }
+}
+
+static int walk_tick(Screen *s, Ui *ui, double now)
+{
+    Walk *w = s->st;
+    int f = 0;
+    if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
+        w->seen = ui->cfg;
+        walk_cursor_reset(w);
+        f |= UI_REDRAW;
+    }
+    if (w->animating) {
+        if (w->anim_start < 0) w->anim_start = now;
+        double phase = (now - w->anim_start) / walk_anim_seconds(ui);
+        if (phase >= 1.0 || phase < 0) {
+            walk_stop_anim(w);
+            f |= UI_REDRAW;
+        } else {
+            if (phase != w->ss.anim) f |= UI_REDRAW;
+            w->ss.anim = phase;
+            f |= UI_ANIMATE;
+        }
+    }
+    if (ui->autoplay > 0) {
+        if (w->autoplay_next < 0 || w->animating) {
+            w->autoplay_next = now + walk_autoplay_seconds(ui);
+        } else if (now >= w->autoplay_next) {
+            if (w->ss.step < MS_COUNT - 1) {
+                f |= walk_go(w, ui, w->ss.step + 1, 1);
+                w->autoplay_next = now + walk_autoplay_seconds(ui);
+            } else {
+                w->autoplay_saved = ui->autoplay;
+                ui->autoplay = 0;
+                snprintf(ui->status, sizeof ui->status, "autoplay: the end (p starts again)");
+                return f | UI_REDRAW;
+            }
+        }
+        f |= UI_ANIMATE; /* keep waking to watch the clock */
+    }
+    return f;
+}
+
+Screen *walk_open_at(Ui *ui, int step)
+{
+    Screen *s = app_screen_new("Walkthrough", sizeof(Walk));
+    if (!s) return NULL;
+    Walk *w = s->st;
+    w->ss = scene_state_default();
+    w->ss.step = step >= 0 && step < MS_COUNT ? step : 0;
+    w->seen = ui->cfg;
+    w->jump = -1;
+    w->anim_start = -1;
+    w->autoplay_next = -1;
+    s->draw = walk_draw;
+    s->key = walk_key;
+    s->tick = walk_tick;
+    return s;
+}
+
+Screen *walk_open(Ui *ui)
+{
+    return walk_open_at(ui, 0);
+}
+
+Screen *explore_open(Ui *ui)
+{
+    Screen *s = walk_open_at(ui, MS_HEADS);
+    if (!s) return NULL;
+    Walk *w = s->st;
+    w->ss.inspect = 1;
+    s->title = "Explore";
+    snprintf(ui->status, sizeof ui->status,
+             "explore: arrows move over the tensor, Space/PgUp change step, c config, i ends");
+    return s;
+}
