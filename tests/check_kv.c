@@ -1,6 +1,6 @@
 /* check_kv.c - KV-cache arithmetic (src/kv.c), the presets file (src/presets.c)
  * and the `mhaviz kv` command run as a process. */
-#include <check.h>
+#include "check_main.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -203,11 +203,4 @@ static Suite *kv_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(kv_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(kv_suite)
