@@ -40,9 +40,7 @@ START_TEST(trim_removes_space_at_both_ends)
 }
 END_TEST
 
-int main(void)
-{
-    /* The one decoder: valid sequences of each length, and every kind of bad one
+/* The one decoder: valid sequences of each length, and every kind of bad one
  * (overlong, surrogate, past U+10FFFF, truncated, a stray continuation byte). */
 START_TEST(utf8_decodes_strictly)
 {
@@ -69,7 +67,9 @@ START_TEST(utf8_decodes_strictly)
 }
 END_TEST
 
-Suite *s = suite_create("textutil");
+int main(void)
+{
+    Suite *s = suite_create("textutil");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, edit_distance_counts_edits);
     tcase_add_test(tc, edit_distance_of_long_words_is_far);
