@@ -15,7 +15,7 @@
 
 /* ---- the home menu --------------------------------------------------------- */
 
-/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
+/* One line per screen that exists; new screens go above Help. */
 static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
