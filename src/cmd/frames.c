@@ -150,7 +150,7 @@ int cmd_frames(int argc, char **argv)
     MhaConfig cfg = mha_config_default();
     SceneState st = scene_state_default();
     int kv_set = 0, first = 0, last = MS_COUNT - 1, color = -1, ascii = 0, format = F_TEXT;
-    long cols = 80, rows = 24;
+    long cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame, the default */
     const char *view_name = NULL;
     char err[256];
     Mha *m;
