@@ -124,10 +124,11 @@ START_TEST(variants_picture)
     ck_assert(canvas_contains(c, "Shared: q0 q1 -> kv0, q2 q3 -> kv1."));
     canvas_free(c);
     c = canvas_new(80, 24);
-    v.pane = 1; /* narrow: the picture alone */
+    v.pane = 1; /* narrow: the picture alone, the caller's key hint under it */
+    v.hint = "the key hint";
     lesson_draw(c, l, 0, &t, m, &v);
     ck_assert(canvas_contains(c, "MQA  kv_heads 1"));
-    ck_assert(canvas_contains(c, "Tab text"));
+    ck_assert(canvas_contains(c, "the key hint"));
     canvas_free(c);
     lesson_text_free(&t);
     mha_free(m);
@@ -606,7 +607,7 @@ START_TEST(narrow_text_pane_shows_the_memory_strip)
     ck_assert(strstr(out, "31 -0.70") != NULL); /* the last float of the strip, with its value */
     /* The inspect page lights its float; a variants page only points at Tab. */
     ck_assert_int_eq(tu_run("lesson --frames 2 --page 3", out, sizeof out), 0);
-    ck_assert(strstr(out, "memory of Q_split, the inspected float lit") != NULL);
+    ck_assert(strstr(out, "memory of Q_split, [0,1,1,2] lit: offset 14") != NULL);
     ck_assert_int_eq(tu_run("lesson --frames 6", out, sizeof out), 0);
     ck_assert(strstr(out, "Tab: the picture (MHA | GQA | MQA side by side)") != NULL);
     /* Wide: the whole picture is beside the text, no strip. */

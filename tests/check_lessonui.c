@@ -88,9 +88,9 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     /* ? opens the one help (app.c's key table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "Lesson page"));
-    ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
+    ck_assert(shows(ui.push, 80, 24, "reload (the lesson file, from disk)"));
     ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
-    ck_assert(shows(ui.push, 80, 24, "next page (answer first); last page: next lesson"));
+    ck_assert(shows(ui.push, 80, 24, "next (answer first; last page: next lesson)"));
     ck_assert_int_eq(press(ui.push, 'q'), UI_BACK | UI_REDRAW);
     ui.push->free(ui.push);
     ui.push = NULL;
@@ -217,7 +217,7 @@ START_TEST(variants_side_by_side)
     /* heads 2: no GQA in between, said plainly, with the way to get one. */
     ck_assert(shows(v, 80, 24, "2 query heads: no GQA."));
     ck_assert(shows(v, 80, 24, "4 query"));
-    ck_assert(shows(v, 80, 24, "H: more heads, for a GQA column"));
+    ck_assert(shows(v, 80, 24, "no GQA column for these heads:  H heads"));
     ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
     ck_assert(strstr(ui.status, "press H for more heads") != NULL);
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);

@@ -99,7 +99,7 @@ static char *xstrdup(const char *s)
 
 static const char *const directives[] = {
     "title",  "summary",  "page",   "config",    "step", "view", "inspect",
-    "single", "question", "answer", "highlight", "code", "end",  "show",
+    "single", "question", "answer", "highlight", "code", "end",  "show", "expect", "do",
 };
 enum {
     D_TITLE,
@@ -116,6 +116,8 @@ enum {
     D_CODE,
     D_END,
     D_SHOW,
+    D_EXPECT,
+    D_DO,
     D_COUNT
 };
 
@@ -296,6 +298,33 @@ static void new_page(Parser *p, int line, const char *title)
     if (!pg->title) p->oom = 1;
 }
 
+/* "@expect KIND VALUE" or "@do WHAT ARG": after the page's @question, one
+ * exercise per page. */
+static void exercise(Parser *p, int line, int is_do, const char *args)
+{
+    LessonPage *pg = p->page;
+    const char *name = is_do ? "@do" : "@expect";
+    char err[240];
+    if (!pg->question) {
+        adderr(p->errs, p->file, line, "%s without a @question before it on this page", name);
+        return;
+    }
+    if (pg->expect || pg->todo) {
+        adderr(p->errs, p->file, line, "a page has one exercise (@%s on line %d)",
+               pg->expect ? "expect" : "do", pg->expect ? pg->expect_line : pg->do_line);
+        return;
+    }
+    if ((is_do ? lesson_parse_do(pg, args, err, sizeof err)
+               : lesson_parse_expect(pg, args, err, sizeof err)) != 0) {
+        adderr(p->errs, p->file, line, "%s", err);
+        return;
+    }
+    if (is_do)
+        pg->do_line = line;
+    else
+        pg->expect_line = line;
+}
+
 /* Handles one "@name args" line. */
 static void directive(Parser *p, int line, char *name, char *args)
 {
@@ -441,6 +470,10 @@ static void directive(Parser *p, int line, char *name, char *args)
         pg->answer = xstrdup(args);
         pg->answer_line = line;
         break;
+    case D_EXPECT:
+    case D_DO:
+        exercise(p, line, d == D_DO, args);
+        break;
     case D_HIGHLIGHT:
         add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
         break;
@@ -501,6 +534,7 @@ void lesson_free(Lesson *l)
         free(pg->title);
         free(pg->question);
         free(pg->answer);
+        free(pg->expect_value);
     }
     free(l->pages);
     free(l->path);
@@ -601,6 +635,16 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         LessonPage *pg = &l->pages[k];
         if (pg->nblocks == 0 && !pg->question)
             adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
+        MhaConfig target;
+        if (pg->todo && pg->todo != LD_INSPECT && lesson_do_target(pg, &target) != 0)
+            adderr(errs, path, pg->do_line,
+                   "@do %s %d: pressing the key never gets there from this page's "
+                   "configuration (%s %d)",
+                   lesson_do_names[pg->todo], pg->do_arg[0], lesson_do_names[pg->todo],
+                   lesson_do_value(pg, &pg->cfg));
+        else if (pg->todo && lesson_do_reached(pg, &pg->cfg, pg->inspect ? pg->cur : NULL))
+            adderr(errs, path, pg->do_line, "@do %s: the page starts there already",
+                   lesson_do_names[pg->todo]);
     }
     if (!l->summary) l->summary = xstrdup("");
     if (p.oom || !l->path || !l->name || !l->summary)

@@ -18,16 +18,28 @@ typedef struct KvCalc {
     char err[200];
 } KvCalc;
 
+/* The bottom line, from the key table. */
+static const char *kv_hint(char *buf, size_t n)
+{
+    static const Action keys[] = {ACT_UP,       ACT_DTYPE, ACT_CONTEXT_UP,
+                                  ACT_BATCH_UP, ACT_HELP,  ACT_BACK};
+    app_hint_pick(KC_KV, keys, 6, 2, buf, n);
+    return buf;
+}
+
 static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     KvCalc *k = s->st;
+    char hint[160];
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "KV-cache calculator", ST_TITLE);
     canvas_text(c, 22, 0, "cached K and V bytes, per token and per sequence", ST_DIM);
     if (k->presets.n == 0) {
         canvas_text(c, 1, 2, k->err, ST_BAD);
-        app_draw_status(c, ui, "q back");
+        static const Action back[] = {ACT_BACK};
+        app_hint_pick(KC_KV, back, 1, 2, hint, sizeof hint);
+        app_draw_status(c, ui, hint);
         return;
     }
     int lw = 20;
@@ -52,7 +64,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     char err[200];
     if (kv_table(&m, dt->bits, ctx, k->batch, rows, &n, err, sizeof err) != 0) {
         canvas_wrap(c, x, y, w, 2, err, ST_BAD);
-        app_draw_status(c, ui, "Up/Down model  d dtype  +/- context  B/b batch  q back");
+        app_draw_status(c, ui, kv_hint(hint, sizeof hint));
         return;
     }
     const KvRow *own = &rows[0];
@@ -80,7 +92,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                            p->note[0] ? ST_WARN : ST_DIM);
     y += used + 1;
     if (p->note[0] && y < c->h - 2) canvas_wrap(c, x, y, w, c->h - 2 - y, p->source, ST_DIM);
-    app_draw_status(c, ui, "Up/Down model  d dtype  +/- context  B/b batch  q back");
+    app_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 
 static int kvcalc_key(Screen *s, Ui *ui, int key)

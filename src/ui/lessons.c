@@ -118,7 +118,10 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_wrap(c, 2, c->h - 4, c->w - 4, 2, it->error[0] ? it->error : it->summary,
                     it->error[0] ? ST_BAD : ST_NORMAL);
     }
-    app_draw_status(c, ui, "Up/Down choose  Enter open  1-9 open lesson N  ? keys  q back");
+    static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
+    char hint[160];
+    app_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
+    app_draw_status(c, ui, hint);
 }
 
 static int menu_key(Screen *s, Ui *ui, int key)

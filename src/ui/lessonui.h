@@ -21,6 +21,10 @@ Screen *kvcalc_open(Ui *ui);   /* the KV-cache calculator */
  * page 0; NULL with the reason in ui->status. */
 Screen *lesson_open(Ui *ui, const char *name);
 
+/* The key hint of a lesson page with no exercise waiting, from the key table
+ * (wide: the text beside the picture, no Tab); `lesson --frames` prints it. */
+void lessonui_page_hint(int wide, char *buf, size_t n);
+
 /* ---- shared by the lesson screens (lessons.c defines them) ---------------- */
 
 /* The `?` screen (help.c, from the one key table) at ctx's section: UI_PUSH,

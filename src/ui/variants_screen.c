@@ -38,9 +38,14 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
     variants_draw_panel(c, 0, 1, c->w, c->h - 2, &v->runs);
-    app_draw_status(c, ui,
-                    v->runs.run[1] ? "K/Right/Left: GQA kv heads  H: heads  ? keys  q back"
-                                   : "H: more heads, for a GQA column  ? keys  q back");
+    static const Action gqa[] = {ACT_GQA_NEXT, ACT_GQA_PREV, ACT_HEADS, ACT_HELP, ACT_BACK};
+    char hint[160] = "no GQA column for these heads:  ";
+    size_t k = strlen(hint);
+    if (v->runs.run[1])
+        app_hint_pick(KC_VARIANTS, gqa, 5, 1, hint, sizeof hint);
+    else
+        app_hint_pick(KC_VARIANTS, gqa + 2, 3, 1, hint + k, sizeof hint - k);
+    app_draw_status(c, ui, hint);
 }
 
 static int variants_key(Screen *s, Ui *ui, int key)
