@@ -586,7 +586,7 @@ START_TEST(pipeline_answer_reads_as_a_sentence)
     ck_assert_ptr_nonnull(t.answer);
     ck_assert_int_eq(lesson_expand("{copied total}", m, &P, total, sizeof total, err, sizeof err),
                      0);
-    snprintf(want, sizeof want, "%s bytes, and all %s of them were copied by", total, total);
+    snprintf(want, sizeof want, "All %s of them in `contiguous()`, the one copy", total);
     ck_assert_msg(strstr(t.answer, want) != NULL, "%s", t.answer);
     ck_assert_msg(strstr(t.answer, "`: ") == NULL, "%s", t.answer);
     lesson_text_free(&t);

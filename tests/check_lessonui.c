@@ -62,13 +62,13 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
     Screen *p = ui.push;
     ck_assert_ptr_nonnull(p);
-    ck_assert(shows(p, 80, 24, "2. Heads are views  1/6  The candy bar"));
+    ck_assert(shows(p, 80, 24, "2. Heads are views  1/7  The candy bar"));
     ck_assert(shows(p, 120, 40, "The candy bar"));
     ck_assert(shows(p, 120, 40, "step 1/10")); /* the scene beside the text */
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "2/6  d_model = heads x d_head"));
+    ck_assert(shows(p, 80, 24, "2/7  d_model = heads x d_head"));
     /* The menu sees the finished page, and so does the next run. */
-    ck_assert(shows(m, 80, 24, "1/6"));
+    ck_assert(shows(m, 80, 24, "1/7"));
     Progress pr;
     progress_load(&pr, 0);
     ck_assert(progress_done(&pr, "02-heads", 0));
@@ -77,9 +77,9 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "64: d_model / heads"));
     ck_assert_int_eq(press(p, UI_K_PGDN), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "3/6"));
+    ck_assert(shows(p, 80, 24, "3/7"));
     ck_assert_int_eq(press(p, UI_K_PGUP), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "2/6"));
+    ck_assert(shows(p, 80, 24, "2/7"));
     /* Narrow: Tab shows the picture alone. */
     ck_assert_int_eq(press(p, UI_K_TAB), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "Tab text"));
@@ -96,7 +96,8 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ui.push = NULL;
     /* To the end: the last page goes on to the next lesson, in its place. */
     ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
-    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its question */
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its typed question: what it waits for */
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* then the answer */
     ck_assert_int_eq(press(p, ' '), UI_BACK | UI_PUSH | UI_REDRAW);
     ck_assert_msg(strstr(ui.status, "lesson finished: 2. Heads are views. Next: 3.") != NULL, "%s",
                   ui.status);

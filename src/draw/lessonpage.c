@@ -24,6 +24,9 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
     if (v && v->inspecting) {
         s.inspect = 1;
         memcpy(s.cur, v->cur, sizeof s.cur);
+    } else if (v && v->revealed && pg->todo == LD_INSPECT) { /* the answer: the cell found */
+        s.inspect = 1;
+        memcpy(s.cur, pg->do_arg, sizeof s.cur);
     }
     s.show_single = pg->single;
     s.narrative = 0;
@@ -292,8 +295,27 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
     scene_candy_bar(c, 1, y + 2, c->w - 2, h - 2, t, wrap, heads, m->d_head, lit);
 }
 
+static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
+                     const LessonView *v);
+
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
+{
+    /* A @do page's answer is shown: the picture is the configuration the
+     * answer talks about (the screen passes that run; `--frames` does not). */
+    MhaConfig target;
+    Mha *own = NULL;
+    char err[200];
+    if (v->revealed && lesson_do_target(&l->pages[p], &target) == 0 &&
+        memcmp(&m->cfg, &target, sizeof target) != 0 && (own = mha_run(&target, err, sizeof err)))
+        m = own;
+    int r = draw_page(c, l, p, t, m, v);
+    mha_free(own);
+    return r;
+}
+
+static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
+                     const LessonView *v)
 {
     const LessonPage *pg = &l->pages[p];
     canvas_clear(c);
@@ -306,7 +328,7 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
         /* The picture alone, with the key hint as its status line. */
         ss.status = hint;
         if (pg->variants) {
-            draw_variants(c, 0, 0, c->w, c->h - 1, &pg->cfg);
+            draw_variants(c, 0, 0, c->w, c->h - 1, &m->cfg);
             canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
             canvas_text(c, 1, c->h - 1, ss.status, ST_STATUS);
         } else {
@@ -337,13 +359,49 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
     if (pg->variants)
-        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &pg->cfg);
+        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &m->cfg);
     else
         scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
     return over;
 }
 
 /* --- checks that need the engine -------------------------------------------------- */
+
+/* What only the engine can check of an exercise: a @do inspect index inside
+ * the tensor the picture inspects, an @expect value that reads as its kind. */
+static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPageText *t,
+                           LessonErrors *errs)
+{
+    const LessonPage *pg = &l->pages[p];
+    char msg[480], err[300];
+    if (pg->expect && lesson_expect_valid(pg->expect, t->expect, err, sizeof err) != 0) {
+        snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->expect_line, err);
+        lesson_error_add(errs, msg);
+    }
+    if (pg->todo != LD_INSPECT) return;
+    if (pg->variants) {
+        snprintf(msg, sizeof msg, "%s:%d: @do inspect on a @view variants page (no cursor there)",
+                 l->path, pg->do_line);
+        lesson_error_add(errs, msg);
+        return;
+    }
+    SceneState ss = lesson_scene_state(pg, NULL);
+    int ti = scene_inspect_tensor(&ss);
+    const Tensor *tt = m->t[ti];
+    for (int i = 0; i < 4; i++)
+        if ((i >= tt->ndim && pg->do_arg[i] != 0) ||
+            (i < tt->ndim && pg->do_arg[i] >= tt->shape[i])) {
+            char dims[64];
+            tensor_fmt_dims(dims, sizeof dims, tt->ndim, tt->shape);
+            snprintf(msg, sizeof msg,
+                     "%s:%d: @do inspect %d,%d,%d,%d is outside %s %s, the tensor "
+                     "this page's picture inspects",
+                     l->path, pg->do_line, pg->do_arg[0], pg->do_arg[1], pg->do_arg[2],
+                     pg->do_arg[3], mha_tensor_names[ti], dims);
+            lesson_error_add(errs, msg);
+            return;
+        }
+}
 
 int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
 {
@@ -381,14 +439,25 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
             mha_free(m);
             continue;
         }
-        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-            Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
+        check_exercise(l, p, m, &t, errs);
+        /* Both ends of an exercise must fit: waiting (a wrong answer said
+         * why) and answered. */
+        LessonView waiting = {.typed = "(1, 2, 4, 4)",
+                              .verdict = -1,
+                              .why = "4 numbers; this one has 3",
+                              .doing = "press H until heads is 4 (now 2)"};
+        for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
+            Canvas *c = canvas_new(sizes[k / 2][0], sizes[k / 2][1]);
             if (!c) break;
             LessonView v = {.revealed = 1};
-            if (lesson_draw(c, l, p, &t, m, &v)) {
+            if (k % 2 && !pg->expect && !pg->todo) {
+                canvas_free(c);
+                continue;
+            }
+            if (lesson_draw(c, l, p, &t, m, k % 2 ? &waiting : &v)) {
                 snprintf(msg, sizeof msg,
                          "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
-                         l->path, pg->line, pg->title, sizes[k][0], sizes[k][1]);
+                         l->path, pg->line, pg->title, sizes[k / 2][0], sizes[k / 2][1]);
                 lesson_error_add(errs, msg);
             }
             canvas_free(c);

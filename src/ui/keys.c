@@ -135,7 +135,7 @@ const KeyBinding app_keys[] = {
     /* a lesson page's typed answer (@expect): other printable keys type it */
     {KC_PAGE_TYPE, UI_K_ENTER, 0, ACT_APPLY, "Enter", "check (the answer; empty: show it)"},
     {KC_PAGE_TYPE, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase"},
-    {KC_PAGE_TYPE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", "next (page, leaving the question)"},
+    {KC_PAGE_TYPE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", "next (Space too, before typing)"},
     {KC_PAGE_TYPE, UI_K_ESC, 0, ACT_BACK, "Esc", "back (to the lessons)"},
 
     /* MHA | GQA | MQA */

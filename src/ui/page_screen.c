@@ -401,7 +401,9 @@ static int page_key(Screen *s, Ui *ui, int key)
     PageScreen *ps = s->st;
     LessonPage *pg = cur_page(ps);
     Action a = page_action(ps, key);
-    if (typing(ps)) {
+    if (typing(ps) && key == ' ' && !ps->typed[0])
+        a = ACT_NEXT; /* no answer starts with a space: Space still turns the page */
+    else if (typing(ps)) {
         int r = type_key(ps, ui, key, a);
         if (r >= 0) return r;
     }
