@@ -136,6 +136,33 @@ keys q
 if wait_for "EXIT=0"; then ok; else bad "lesson 1 --no-save did not quit"; fi
 if [ ! -e "$STATE/mhaviz/progress" ]; then ok; else bad "--no-save wrote a progress file"; fi
 
+# A typed exercise in a real terminal: lesson 1 page 3 asks for Q_heads' shape;
+# a wrong answer waits, the export's shape is right.
+shape=$(export_tuple -- Q_heads shape)
+run lesson 1 --no-save
+if wait_for "1/7"; then ok; else bad "lesson 1 did not open"; fi
+keys Space Space
+if wait_for "Type your answer, then Enter."; then ok; else bad "page 3 does not ask for a typed answer"; fi
+keys -l "(9, 9)"
+keys Enter
+if wait_for "Not yet ("; then ok; else bad "a wrong answer was not refused"; fi
+keys BSpace BSpace BSpace BSpace BSpace BSpace
+keys -l "$shape"
+keys Enter
+if wait_for "Right: $shape."; then ok; else bad "the right shape $shape was not accepted"; fi
+keys q
+if wait_for "EXIT=0"; then ok; else bad "q after the exercise did not quit"; fi
+
+# A do exercise: lesson 2 page 5 waits for H, then confirms with 4 heads.
+run lesson 2 --no-save
+if wait_for "1/7"; then ok; else bad "lesson 2 did not open (do exercise)"; fi
+keys G PgUp PgUp
+if wait_for "press H until heads is 4 (now 2)"; then ok; else bad "page 5 does not wait for H"; fi
+keys H
+if wait_for "Done."; then ok; else bad "H did not finish the exercise"; fi
+keys q
+if wait_for "EXIT=0"; then ok; else bad "q after the do exercise did not quit"; fi
+
 # Every `mhaviz ...` command a lesson or quiz bank tells the learner to run
 # works as written (exit 0), apart from the interactive ones.
 grep -oh '`mhaviz [^`]*`' lessons/*.lesson lessons/*.quiz | tr -d '`' | sort -u >"$TMP/cmds"

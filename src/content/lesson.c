@@ -98,8 +98,8 @@ static char *xstrdup(const char *s)
 /* --- the directive table ----------------------------------------------------- */
 
 static const char *const directives[] = {
-    "title",  "summary",  "page",   "config",    "step", "view", "inspect",
-    "single", "question", "answer", "highlight", "code", "end",  "show", "expect", "do",
+    "title",    "summary", "page",      "config", "step", "view", "inspect", "single",
+    "question", "answer",  "highlight", "code",   "end",  "show", "expect",  "do",
 };
 enum {
     D_TITLE,

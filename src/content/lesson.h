@@ -15,8 +15,8 @@
 
 #include <stddef.h>
 
-#include "engine/mha.h"
 #include "content/presets.h"
+#include "engine/mha.h"
 
 #define LESSON_MAX_LINE 4096 /* bytes per line, newline excluded */
 #define LESSON_MAX_PAGES 64
@@ -32,7 +32,7 @@ typedef enum { LB_PARA, LB_CODE, LB_HIGHLIGHT } LessonBlockKind;
 typedef enum { LE_NONE, LE_SHAPE, LE_STRIDES, LE_NUMBER, LE_COUNT } LessonExpect;
 typedef enum { LD_NONE, LD_HEADS, LD_KV_HEADS, LD_SEQ, LD_INSPECT, LD_COUNT } LessonDo;
 extern const char *const lesson_expect_names[LE_COUNT]; /* "", "shape", "strides", "number" */
-extern const char *const lesson_do_names[LD_COUNT];     /* "", "heads", "kv_heads", "seq", "inspect" */
+extern const char *const lesson_do_names[LD_COUNT]; /* "", "heads", "kv_heads", "seq", "inspect" */
 
 typedef struct LessonBlock {
     LessonBlockKind kind;
@@ -57,8 +57,8 @@ typedef struct LessonPage {
     LessonExpect expect; /* LE_NONE, or the question takes a typed answer */
     char *expect_value;  /* the answer as written: "{shape Q_heads}" */
     int expect_line;
-    LessonDo todo;  /* LD_NONE, or what the page waits for */
-    int do_arg[4];  /* LD_INSPECT: the index; else the value to reach */
+    LessonDo todo; /* LD_NONE, or what the page waits for */
+    int do_arg[4]; /* LD_INSPECT: the index; else the value to reach */
     int do_line;
     LessonBlock *blocks;
     int nblocks;

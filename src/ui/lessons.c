@@ -203,3 +203,52 @@ Screen *lessons_open(Ui *ui)
         if (progress_count(&mn->prog->p, mn->items[*sel].name) < mn->items[*sel].npages) break;
     return s;
 }
+
+/* ---- continue where you left off ------------------------------------------------- */
+
+/* The lesson to continue in lesson_list() order: the last one with a page
+ * finished, or the one after it when that one is finished; the first when
+ * nothing is.  Its path in path; 1 when every lesson is finished, 0, -1
+ * when there is no lesson. */
+static int lesson_to_continue(const Progress *pr, char *path, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), at = 0, all_done = 0;
+    if (np < 0) return -1;
+    if (np == 0) {
+        lesson_list_free(paths, np);
+        return -1;
+    }
+    for (int i = 0; i < np; i++) {
+        char p[4096], msg[400];
+        Lesson *l = lessonui_read(paths[i], p, sizeof p, msg, sizeof msg);
+        if (!l) continue;
+        int done = progress_count(pr, l->name);
+        if (done > 0) {
+            at = i;
+            all_done = done >= l->npages;
+            if (all_done && i + 1 < np) at = i + 1, all_done = 0;
+        }
+        lesson_free(l);
+    }
+    snprintf(path, n, "%s", paths[at]);
+    lesson_list_free(paths, np);
+    return all_done;
+}
+
+Screen *lessons_continue(Ui *ui)
+{
+    SharedProgress *sp = lessonui_progress_open(ui);
+    if (!sp) return NULL;
+    char path[4096];
+    int r = lesson_to_continue(&sp->p, path, sizeof path);
+    if (r != 0) { /* all finished, or none: the menu says where things stand */
+        lessonui_progress_release(sp);
+        Screen *m = lessons_open(ui);
+        if (m && r == 1) snprintf(ui->status, sizeof ui->status, "every lesson is finished");
+        return m;
+    }
+    Screen *s = lessonui_page_open(ui, path, sp); /* at its first unfinished page */
+    lessonui_progress_release(sp);
+    return s;
+}

@@ -16,6 +16,9 @@
 Screen *lessons_open(Ui *ui);  /* the lesson menu */
 Screen *variants_open(Ui *ui); /* MHA | GQA | MQA side by side */
 Screen *kvcalc_open(Ui *ui);   /* the KV-cache calculator */
+/* The lesson where the learner left off (from the progress file), at its
+ * first unfinished page; the lesson menu when every lesson is finished. */
+Screen *lessons_continue(Ui *ui);
 
 /* A lesson page screen at lesson `name` (path, built-in name or number),
  * page 0; NULL with the reason in ui->status. */

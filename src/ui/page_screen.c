@@ -391,7 +391,11 @@ static int page_finish(PageScreen *ps, Ui *ui)
 static Action page_action(const PageScreen *ps, int key)
 {
     Action a = ACT_NONE;
-    if (typing(ps)) return app_action(KC_PAGE_TYPE, key);
+    if (typing(ps)) {
+        a = app_action(KC_PAGE_TYPE, key);
+        if (a == ACT_NONE && (key < 32 || key > 126)) a = app_action(KC_PAGE, key); /* PgUp, Tab */
+        return a;
+    }
     if (ps->inspecting) a = app_action(KC_INSPECT, key);
     return a != ACT_NONE ? a : app_action(KC_PAGE, key);
 }
