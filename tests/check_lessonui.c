@@ -1,5 +1,6 @@
-/* check_lessonui.c - the lesson screens (src/ui/lessons.c, page_screen.c, variants_screen.c, kvcalc.c) driven without a
- * terminal: keys in, flags and canvases out. */
+/* check_lessonui.c - the lesson screens (src/ui/lessons.c, page_screen.c,
+ * variants_screen.c, kvcalc.c) driven without a terminal: keys in, flags and
+ * canvases out. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,6 +1,6 @@
 /* lessonpage.c - a lesson page on a canvas, and the checks that need the
  * engine and the drawing (lesson_check).  No terminal: the lesson screens
- * (ui/lessonui.c) and `mhaviz lesson --frames` both draw through lesson_draw().
+ * (ui/page_screen.c) and `mhaviz lesson --frames` both draw through lesson_draw().
  *
  *   wide (>= LESSON_WIDE_W x LESSON_WIDE_H):  header / text | picture / hint
  *   narrow:  header / text / the step's memory strip in the rows left / hint,

@@ -15,7 +15,7 @@ enum {
     KC_INSPECT = 1 << 1,        /* walkthrough in inspect mode: looked up before KC_WALK */
     KC_HOME = 1 << 2,           /* the home menu */
     KC_FORM = 1 << 3,           /* the configuration form */
-    KC_LESSONS = 1 << 4,        /* the lesson menu (lessonui.c) */
+    KC_LESSONS = 1 << 4,        /* the lesson menu (lessons.c) */
     KC_PAGE = 1 << 5,           /* a lesson page */
     KC_VARIANTS = 1 << 6,       /* MHA | GQA | MQA */
     KC_KV = 1 << 7,             /* the KV-cache calculator */
