@@ -98,15 +98,16 @@ static void key_name(Action a, char *buf, size_t n)
     if (sp) *sp = 0;
 }
 
-/* "press H until heads is 4 (now 2)", "press i, then put the cursor on
- * Q_heads[0,1,2,3] (now 0,0,0,0)". */
+/* The action that does each kind of @do. */
+static const Action do_action[LD_COUNT] = {ACT_NONE, ACT_HEADS, ACT_KV_HEADS, ACT_SEQ, ACT_INSPECT};
+
+/* "press H until heads is 4 (now 2)", "press i, then move the cursor to
+ * Q_heads[0,1,2,3]", "move the cursor to Q_heads[0,1,2,3] (now [0,0,0,0])". */
 static void doing_text(const PageScreen *ps, char *buf, size_t n)
 {
     const LessonPage *pg = &ps->l->pages[ps->page];
-    static const Action knob_key[LD_COUNT] = {ACT_NONE, ACT_HEADS, ACT_KV_HEADS, ACT_SEQ,
-                                              ACT_INSPECT};
     char key[32];
-    key_name(knob_key[pg->todo], key, sizeof key);
+    key_name(do_action[pg->todo], key, sizeof key);
     if (pg->todo != LD_INSPECT) {
         snprintf(buf, n, "press %s until %s is %d (now %d)", key, lesson_do_names[pg->todo],
                  pg->do_arg[0], lesson_do_value(pg, &ps->cfg));
@@ -256,6 +257,16 @@ static int move_cursor(PageScreen *ps, Ui *ui, int dx, int dy)
 
 /* ---- drawing ------------------------------------------------------------------ */
 
+/* Appends the groups picked (one key name each) to the hint in buf, which
+ * holds *k bytes, two spaces apart. */
+static void hint_more(char *buf, size_t n, size_t *k, unsigned ctx, const Action *picks, int npicks)
+{
+    if (*k + 2 >= n) return;
+    memcpy(buf + *k, "  ", 3);
+    *k += 2;
+    *k += app_hint_pick(ctx, picks, npicks, 1, buf + *k, n - *k);
+}
+
 /* The bottom line, from the key table: what the keys do in this state. */
 static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
 {
@@ -267,13 +278,10 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
         static const Action move[] = {ACT_LEFT}, leave[] = {ACT_INSPECT},
                             page[] = {ACT_NEXT, ACT_BACK};
         size_t k = app_hint_pick(KC_INSPECT, move, 1, 4, buf, n);
-        k += app_hint_pick(KC_INSPECT, leave, 1, 1, buf + (k < n ? k : n), k < n ? n - k : 0);
-        if (k + 2 < n) buf[k] = buf[k + 1] = ' ', k += 2;
-        app_hint_pick(KC_PAGE, page, 2, 1, buf + (k < n ? k : n), k < n ? n - k : 0);
+        hint_more(buf, n, &k, KC_INSPECT, leave, 1);
+        hint_more(buf, n, &k, KC_PAGE, page, 2);
     } else if (pg->todo && pending(ps)) {
-        static const Action knob[LD_COUNT] = {ACT_NONE, ACT_HEADS, ACT_KV_HEADS, ACT_SEQ,
-                                              ACT_INSPECT};
-        Action a[] = {knob[pg->todo], ACT_NEXT, ACT_PREV, ACT_BACK, ACT_HELP};
+        Action a[] = {do_action[pg->todo], ACT_NEXT, ACT_PREV, ACT_BACK, ACT_HELP};
         app_hint_pick(KC_PAGE, a, 5, 1, buf, n);
     } else {
         lessonui_page_hint(wide, buf, n);
