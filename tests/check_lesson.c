@@ -506,13 +506,19 @@ START_TEST(exercises_parse_and_check)
     ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4, 4)", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "[1 2 4 4]", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 4, 2, 4)", why, sizeof why), 0);
+    ck_assert_str_eq(why, "off at positions 2 and 3");
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4, 5)", why, sizeof why), 0);
+    ck_assert_str_eq(why, "off at position 4");
     ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4)", why, sizeof why), 0);
-    ck_assert_str_eq(why, "3 numbers; this one has 4");
+    ck_assert_str_eq(why, "you typed 3 numbers; the answer has 4");
     ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2", why, sizeof why), -1);
     lesson_text_free(&t);
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524288", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524_288", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "128", "64", why, sizeof why), 0);
+    ck_assert_str_eq(why, "64 is too low");
+    ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "1,048,576", why, sizeof why), 0);
+    ck_assert_str_eq(why, "1048576 is too high");
     ck_assert_int_eq(lesson_page_text(l, 1, m, &P, &t, err, sizeof err), 0);
     ck_assert_str_eq(t.answer, "4 heads."); /* the page runs 2 heads: the answer is at 4 */
     lesson_text_free(&t);

@@ -194,6 +194,35 @@ int lesson_expect_valid(LessonExpect kind, const char *value, char *err, size_t 
     return r;
 }
 
+/* What is off in a wrong answer, without giving it away: the count of
+ * numbers, which of them differ, or too high / too low. */
+static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_t n)
+{
+    QuizAnswer a;
+    char plain[QUIZ_ANSWER_MAX];
+    size_t k = 0;
+    for (const char *s = typed; *s && k + 1 < sizeof plain; s++)
+        if (q->kind != QK_NUMBER || (*s != ',' && *s != '_')) plain[k++] = *s;
+    plain[k] = 0;
+    if (quiz_parse_answer(plain, &a) != 0) return;
+    if (q->kind == QK_NUMBER && a.kind == QA_NUMBER) {
+        snprintf(why, n, "%lld is too %s", a.number, a.number > q->number ? "high" : "low");
+    } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && a.n != q->n_tuple) {
+        snprintf(why, n, "you typed %d numbers; the answer has %d", a.n, q->n_tuple);
+    } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE) {
+        int pos[QUIZ_MAX_TUPLE], np = 0;
+        for (int i = 0; i < a.n; i++)
+            if (a.v[i] != q->tuple[i]) pos[np++] = i + 1;
+        size_t o = (size_t)snprintf(why, n, "off at position%s", np > 1 ? "s" : "");
+        for (int i = 0; i < np && o < n; i++) /* "2", "2 and 3", "1, 2 and 4" */
+            o += (size_t)snprintf(why + o, n - o, "%s%d",
+                                  i == 0        ? " "
+                                  : i == np - 1 ? " and "
+                                                : ", ",
+                                  pos[i]);
+    }
+}
+
 int lesson_expect_check(LessonExpect kind, const char *value, const char *typed, char *why,
                         size_t whylen)
 {
@@ -203,11 +232,7 @@ int lesson_expect_check(LessonExpect kind, const char *value, const char *typed,
     if (r == 0) {
         why[0] = 0;
         r = quiz_check(q, typed, NULL, why, whylen);
-        if (r == 0 && q->kind == QK_TUPLE) {
-            QuizAnswer a;
-            if (quiz_parse_answer(typed, &a) == 0 && a.kind == QA_TUPLE && a.n != q->n_tuple)
-                snprintf(why, whylen, "%d numbers; this one has %d", a.n, q->n_tuple);
-        }
+        if (r == 0) wrong_why(q, typed, why, whylen);
     }
     free(q);
     return r;

@@ -444,7 +444,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
          * why) and answered. */
         LessonView waiting = {.typed = "(1, 2, 4, 4)",
                               .verdict = -1,
-                              .why = "4 numbers; this one has 3",
+                              .why = "you typed 3 numbers; the answer has 4",
                               .doing = "press H until heads is 4 (now 2)"};
         for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k / 2][0], sizes[k / 2][1]);
