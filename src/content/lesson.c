@@ -298,6 +298,64 @@ static void new_page(Parser *p, int line, const char *title)
     if (!pg->title) p->oom = 1;
 }
 
+/* "@inspect i,j,k,l": the page's inspect cursor. */
+static void set_inspect(Parser *p, int line, const char *args)
+{
+    LessonPage *pg = p->page;
+    int idx[4] = {0, 0, 0, 0}, n = 0;
+    const char *s = args;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (end == s || errno || v < 0 || v > 100000 || n == 4) {
+            adderr(p->errs, p->file, line,
+                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+            return;
+        }
+        idx[n++] = (int)v;
+        s = end;
+        while (*s == ' ')
+            s++;
+        if (!*s) break;
+        if (*s != ',') {
+            adderr(p->errs, p->file, line,
+                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+            return;
+        }
+        s++;
+    }
+    pg->inspect = 1;
+    memcpy(pg->cur, idx, sizeof idx);
+    pg->inspect_line = line;
+}
+
+/* "@question TEXT" (once per page) or "@answer TEXT" (after it, once). */
+static void question_answer(Parser *p, int line, int is_answer, const char *args)
+{
+    LessonPage *pg = p->page;
+    if (!is_answer) {
+        if (pg->question) {
+            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
+                   pg->question_line);
+            return;
+        }
+        pg->question = xstrdup(args);
+        pg->question_line = line;
+        return;
+    }
+    if (!pg->question) {
+        adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
+        return;
+    }
+    if (pg->answer) {
+        adderr(p->errs, p->file, line, "@answer given twice on this page");
+        return;
+    }
+    pg->answer = xstrdup(args);
+    pg->answer_line = line;
+}
+
 /* "@expect KIND VALUE" or "@do WHAT ARG": after the page's @question, one
  * exercise per page. */
 static void exercise(Parser *p, int line, int is_do, const char *args)
@@ -412,35 +470,9 @@ static void directive(Parser *p, int line, char *name, char *args)
         pg->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
         break;
     }
-    case D_INSPECT: {
-        int idx[4] = {0, 0, 0, 0}, n = 0;
-        char *s = args;
-        for (;;) {
-            char *end;
-            errno = 0;
-            long v = strtol(s, &end, 10);
-            if (end == s || errno || v < 0 || v > 100000 || n == 4) {
-                adderr(p->errs, p->file, line,
-                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-                return;
-            }
-            idx[n++] = (int)v;
-            s = end;
-            while (*s == ' ')
-                s++;
-            if (!*s) break;
-            if (*s != ',') {
-                adderr(p->errs, p->file, line,
-                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-                return;
-            }
-            s++;
-        }
-        pg->inspect = 1;
-        memcpy(pg->cur, idx, sizeof idx);
-        pg->inspect_line = line;
+    case D_INSPECT:
+        set_inspect(p, line, args);
         break;
-    }
     case D_SINGLE:
         if (*args && strcmp(args, "on") && strcmp(args, "off")) {
             adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'",
@@ -450,25 +482,8 @@ static void directive(Parser *p, int line, char *name, char *args)
         pg->single = strcmp(args, "off") != 0;
         break;
     case D_QUESTION:
-        if (pg->question) {
-            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
-                   pg->question_line);
-            return;
-        }
-        pg->question = xstrdup(args);
-        pg->question_line = line;
-        break;
     case D_ANSWER:
-        if (!pg->question) {
-            adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
-            return;
-        }
-        if (pg->answer) {
-            adderr(p->errs, p->file, line, "@answer given twice on this page");
-            return;
-        }
-        pg->answer = xstrdup(args);
-        pg->answer_line = line;
+        question_answer(p, line, d == D_ANSWER, args);
         break;
     case D_EXPECT:
     case D_DO:
