@@ -53,8 +53,9 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
         canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
     }
+    static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
     char hint[160];
-    app_hint(KC_HOME, 1, hint, sizeof hint);
+    app_hint_pick(KC_HOME, picks, 5, 2, hint, sizeof hint);
     app_draw_status(c, ui, hint);
 }
 

@@ -57,48 +57,48 @@ const KeyBinding app_keys[] = {
     {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave inspect mode"},
     {KC_INSPECT, UI_K_ESC, 0, ACT_INSPECT, "Esc", NULL},
 
-    /* the home menu */
-    {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "previous entry"},
+    /* the home menu (home.c); a hint line shows each help up to " (" */
+    {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "choose (the previous or next entry)"},
+    {KC_HOME, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_HOME, 'k', 0, ACT_UP, "k", NULL},
-    {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
-    {KC_HOME, UI_K_DOWN, 0, ACT_DOWN, "Down", "next entry"},
     {KC_HOME, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
     {KC_HOME, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
-    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the entry"},
+    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (the entry; 1-9: entry N)"},
     {KC_HOME, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_HOME, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
     {KC_HOME, 'l', 0, ACT_OPEN, "l", NULL},
-    {KC_HOME, '1', '9', ACT_DIGIT, "1-9", "open entry N"},
+    {KC_HOME, '1', '9', ACT_DIGIT, "1-9", NULL},
 
     /* the walkthrough and the home menu */
-    {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "configuration form"},
+    {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "config (the configuration form)"},
     {KC_WALK | KC_HOME, 'H', 0, ACT_HEADS, "H", "next number of heads (divides d_model)"},
     {KC_WALK | KC_HOME, 'K', 0, ACT_KV_HEADS, "K", "next number of kv heads: MHA, GQA, MQA"},
     {KC_WALK | KC_HOME, 'S', 0, ACT_SEQ, "S", "one more token (2 to 8, then 2)"},
     {KC_WALK | KC_HOME, 'C', 0, ACT_CAUSAL, "C", "causal mask on/off"},
     {KC_WALK | KC_HOME, 'R', 0, ACT_SEED, "R", "next seed (new numbers)"},
-    {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "this help"},
-    {KC_WALK | KC_HOME, 'q', 0, ACT_BACK, "q", "back; quit from the first screen"},
+    {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "keys (this help)"},
+    {KC_WALK | KC_HOME, 'q', 0, ACT_BACK, "q", "quit (back; quit from the first screen)"},
     {KC_WALK | KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
 
-    /* the configuration form */
-    {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "previous field"},
+    /* the configuration form (form.c) */
+    {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "field (the previous or next one)"},
+    {KC_FORM, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_FORM, 'k', 0, ACT_UP, "k", NULL},
-    {KC_FORM, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
-    {KC_FORM, UI_K_DOWN, 0, ACT_DOWN, "Down", "next field"},
     {KC_FORM, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_FORM, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
     {KC_FORM, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
-    {KC_FORM, UI_K_RIGHT, 0, ACT_INC, "Right", "increase the value"},
+    {KC_FORM, UI_K_RIGHT, 0, ACT_INC, "Right", "change (increase or decrease the value)"},
+    {KC_FORM, UI_K_LEFT, 0, ACT_DEC, "Left", NULL},
     {KC_FORM, 'l', 0, ACT_INC, "l", NULL},
-    {KC_FORM, '+', 0, ACT_INC, "+", NULL},
-    {KC_FORM, UI_K_LEFT, 0, ACT_DEC, "Left", "decrease the value"},
     {KC_FORM, 'h', 0, ACT_DEC, "h", NULL},
+    {KC_FORM, '+', 0, ACT_INC, "+", NULL},
     {KC_FORM, '-', 0, ACT_DEC, "-", NULL},
-    {KC_FORM, '0', '9', ACT_DIGIT, "0-9", "type the value"},
-    {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase a digit"},
-    {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal mask on/off"},
+    {KC_FORM, '0', '9', ACT_DIGIT, "0-9", "type (the value; Backspace erases)"},
+    {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", NULL},
+    {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal (the mask on/off)"},
     {KC_FORM, UI_K_ENTER, 0, ACT_APPLY, "Enter", "apply (refused with the reason if invalid)"},
-    {KC_FORM, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_FORM, '?', 0, ACT_HELP, "?", "keys (this help)"},
     {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
     {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
 
@@ -254,94 +254,10 @@ static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char 
     return k;
 }
 
-/* The hint line's words: a word or two per group (its first binding's
- * action) for the contexts whose full help is too long for one line.  A
- * context without an entry here shows its groups' help instead (app_hint). */
-static const struct {
-    unsigned ctx;
-    Action action;
-    const char *brief;
-} app_briefs[] = {
-    {KC_HOME, ACT_UP, "choose"},
-    {KC_HOME, ACT_DOWN, "choose"},
-    {KC_HOME, ACT_OPEN, "open"},
-    {KC_HOME, ACT_CONFIG, "config"},
-    {KC_HOME, ACT_HELP, "keys"},
-    {KC_HOME, ACT_BACK, "quit"},
-    {KC_FORM, ACT_UP, "field"},
-    {KC_FORM, ACT_DOWN, "field"},
-    {KC_FORM, ACT_INC, "change"},
-    {KC_FORM, ACT_DEC, "change"},
-    {KC_FORM, ACT_DIGIT, "type"},
-    {KC_FORM, ACT_APPLY, "apply"},
-    {KC_FORM, ACT_HELP, "keys"},
-    {KC_FORM, ACT_BACK, "cancel"},
-    {KC_LESSONS, ACT_UP, "choose"},
-    {KC_LESSONS, ACT_DOWN, "choose"},
-    {KC_LESSONS, ACT_OPEN, "open"},
-    {KC_LESSONS, ACT_DIGIT, "lesson N"},
-    {KC_PAGE, ACT_NEXT, "next"},
-    {KC_PAGE, ACT_PREV, "back"},
-    {KC_PAGE, ACT_PANE, "text/picture"},
-    {KC_PAGE, ACT_RELOAD, "reload"},
-    {KC_VARIANTS, ACT_GQA_NEXT, "kv heads"},
-    {KC_VARIANTS, ACT_GQA_PREV, "kv heads"},
-    {KC_VARIANTS, ACT_HEADS, "heads"},
-    {KC_KV, ACT_UP, "model"},
-    {KC_KV, ACT_DOWN, "model"},
-    {KC_KV, ACT_DTYPE, "dtype"},
-    {KC_KV, ACT_CONTEXT_UP, "context"},
-    {KC_KV, ACT_CONTEXT_DOWN, "context"},
-    {KC_KV, ACT_BATCH_UP, "batch"},
-    {KC_KV, ACT_BATCH_DOWN, "batch"},
-    {KC_LESSONS, ACT_HELP, "keys"},
-    {KC_PAGE, ACT_HELP, "keys"},
-    {KC_VARIANTS, ACT_HELP, "keys"},
-    {KC_KV, ACT_HELP, "keys"},
-    {KC_LESSONS, ACT_BACK, "back"},
-    {KC_PAGE, ACT_BACK, "back"},
-    {KC_VARIANTS, ACT_BACK, "back"},
-    {KC_KV, ACT_BACK, "back"},
-    {KC_HELP, ACT_DOWN, "scroll"},
-    {KC_HELP, ACT_BACK, "close"},
-};
-
-static const char *brief_of(unsigned ctx, Action a)
-{
-    for (size_t i = 0; i < sizeof app_briefs / sizeof *app_briefs; i++)
-        if ((app_briefs[i].ctx & ctx) && app_briefs[i].action == a) return app_briefs[i].brief;
-    return NULL;
-}
-
-/* The hint made of the groups of ctx that have a brief; 0 when none has. */
-static size_t brief_hint(unsigned ctx, char *buf, size_t n)
-{
-    size_t l = 0;
-    const char *pending = NULL; /* the brief of the names written but not yet ended */
-    for (const KeyBinding *g = app_keys; g->key; g++) {
-        char name[80];
-        const char *brief = g->help ? brief_of(ctx, g->action) : NULL;
-        if (!brief || !group_names(g, ctx, 0, "/", 1, name, sizeof name)) continue;
-        char *slash = strchr(name, '/');
-        if (slash) *slash = 0; /* the group's first name */
-        size_t room = l < n ? n - l : 0;
-        if (pending && !strcmp(pending, brief))
-            l += (size_t)snprintf(room ? buf + l : NULL, room, "/%s", name);
-        else
-            l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s%s%s", pending ? " " : "",
-                                  pending ? pending : "", l ? "  " : "", name);
-        pending = brief;
-    }
-    size_t room = l < n ? n - l : 0;
-    if (pending) l += (size_t)snprintf(room ? buf + l : NULL, room, " %s", pending);
-    return l;
-}
-
 size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
 {
     size_t l = 0;
     if (n) buf[0] = 0;
-    if ((l = brief_hint(ctx, buf, n)) > 0) return l;
     for (const KeyBinding *g = app_keys; g->key; g++) {
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
