@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/decode.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/lessonui.h"
@@ -26,6 +27,7 @@ static const struct {
     {"Explore", "inspect any element: its offset and the stride arithmetic", explore_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},
     {"Help", "every key, in one table", help_open}, /* stays last */
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
