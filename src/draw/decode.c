@@ -37,7 +37,7 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
                   tensor_fmt_dims(a, sizeof a, d->q->ndim, d->q->shape),
                   tensor_fmt_dims(b, sizeof b, d->k_read->ndim, d->k_read->shape));
     canvas_text(c, 1, y, "k = rope(k, pos)", ST_CODE);
-    canvas_text(c, 19, y++, "# RoPE rotates k here, before it is cached (this engine has none)",
+    canvas_text(c, 19, y++, "# RoPE would rotate k here, before caching",
                 ST_DIM);
     if (d->layout == DECODE_HF)
         snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
@@ -55,8 +55,8 @@ static int draw_cache(Canvas *c, const Decode *d, int y)
     const MhaConfig *cfg = &d->m->cfg;
     int dh = d->m->d_head, per_row = d->cap * dh, cw = 3;
     char a[64], b[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s  shape %s  strides %s   %d of %d tokens",
-                  decode_layout_name(d->layout),
+    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d",
+                  d->layout == DECODE_HF ? "HF (B,KV,T,dh)" : "Meta (B,T,KV,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
                   tensor_fmt_strides(b, sizeof b, d->cache_k), d->len, d->cap);
     while (per_row * cw + 8 > c->w && cw > 2)
@@ -64,7 +64,7 @@ static int draw_cache(Canvas *c, const Decode *d, int y)
     /* every storage cell: a dot while empty, the token it holds once written */
     size_t n = tensor_numel(d->cache_k);
     int rows = (int)((n + (size_t)per_row - 1) / (size_t)per_row);
-    if (rows > c->h - 10 - y) rows = c->h - 10 - y;
+    if (rows > c->h - 11 - y) rows = c->h - 11 - y;
     for (int r = 0; r < rows; r++) {
         canvas_printf(c, 1, y + r, ST_DIM, "%5d", r * per_row);
         for (int k = 0; k < per_row; k++)
@@ -81,23 +81,25 @@ static int draw_cache(Canvas *c, const Decode *d, int y)
                     Style st = t >= d->start ? ST_LIT : ST_HEAD(kv);
                     canvas_printf(c, 7 + k * cw, y + r, st, "%d", t % 10);
                 }
-    return y + rows;
+    canvas_text(c, 1, y + rows,
+                "a cell: the token whose k it holds (kv head colour; lit: this step), · empty",
+                ST_DIM);
+    return y + rows + 1;
 }
 
 static int draw_read(Canvas *c, const Decode *d, int y)
 {
     char a[64], b[64], e[64], f[64];
-    const MhaConfig *cfg = &d->m->cfg;
-    canvas_printf(c, 1, y++, ST_NORMAL, "read  K %s strides %s (a view: no copy)",
+    canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
                   tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
                   tensor_fmt_strides(b, sizeof b, d->k_read));
     if (d->m->groups > 1)
         canvas_printf(c, 1, y++, ST_NORMAL,
-                      "share K %s strides %s: %s after reading, %d heads stay in the cache",
+                      "expand %s strides %s: shared after reading",
                       tensor_fmt_dims(e, sizeof e, d->k_shared->ndim, d->k_shared->shape),
-                      tensor_fmt_strides(f, sizeof f, d->k_shared), kind(cfg), cfg->kv_heads);
+                      tensor_fmt_strides(f, sizeof f, d->k_shared));
     else
-        canvas_text(c, 1, y++, "MHA: every query head has its own kv head; nothing to share",
+        canvas_text(c, 1, y++, "MHA: each query head has its own kv head",
                     ST_DIM);
     return y;
 }
@@ -107,8 +109,8 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
 {
     const MhaConfig *cfg = &d->m->cfg;
     int G = d->m->groups, T = d->len, row = d->n - 1;
-    canvas_printf(c, 1, y++, ST_NORMAL, "scores of \"%s\" over the %d cached tokens (%s)",
-                  mha_token_word(d->start + row), T, "softmax, one row per query head");
+    canvas_printf(c, 1, y++, ST_NORMAL, "softmax of \"%s\" over the %d cached tokens, per query head",
+                  mha_token_word(d->start + row), T);
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
         canvas_printf(c, 1, y, ST_HEAD(kv), "q%d->kv%d", h, kv);
@@ -136,13 +138,13 @@ void decode_draw(Canvas *c, const Decode *d, double check)
     char a[40], b[40];
     canvas_printf(
         c, 1, c->h - 3, ST_NORMAL,
-        "this step: wrote %zu B, read %zu B of cache   since prefill: wrote %zu B, read %zu B",
+        "step: wrote %zu B, read %zu B of cache   since prefill: wrote %zu B, read %zu B",
         d->written_step, d->read_step, d->written_total, d->read_total);
     if (check >= 0) {
         snprintf(a, sizeof a, "%g", check);
         snprintf(b, sizeof b, "%d..%d", d->start, d->start + d->n - 1);
         canvas_printf(c, 1, c->h - 2, check < 1e-5 ? ST_GOOD : ST_BAD,
-                      "rows %s equal the full causal pass (largest difference %s)", b, a);
+                      "rows %s = the full causal pass at those rows (largest difference %s)", b, a);
     }
     (void)y;
 }

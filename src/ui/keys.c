@@ -194,13 +194,13 @@ const KeyBinding app_keys[] = {
     {KC_HELP, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
 
     /* the decode screen */
-    {KC_DECODE, ' ', 0, ACT_NEXT, "Space", "next token (prefill again when the cache is full)"},
+    {KC_DECODE, ' ', 0, ACT_NEXT, "Space", "next token"},
     {KC_DECODE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_DECODE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
-    {KC_DECODE, 'g', 0, ACT_FIRST, "g", "back to the prefill"},
+    {KC_DECODE, 'g', 0, ACT_FIRST, "g", "prefill"},
     {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
-    {KC_DECODE, 'K', 0, ACT_KV_HEADS, "K", "kv heads: MHA, GQA, MQA"},
-    {KC_DECODE, 'L', 0, ACT_LAYOUT, "L", "cache layout: HF (B, KV, T, dh) or Meta (B, T, KV, dh)"},
+    {KC_DECODE, 'K', 0, ACT_KV_HEADS, "K", "MHA/GQA/MQA"},
+    {KC_DECODE, 'L', 0, ACT_LAYOUT, "L", "layout HF/Meta"},
     {KC_DECODE, '?', 0, ACT_HELP, "?", "this help"},
     {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
     {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
