@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/gpus.h"
 #include "content/kv.h"
 #include "content/lesson.h"
+#include "engine/decode.h"
 
 typedef struct Out {
     char *buf;
@@ -40,7 +42,7 @@ static const char *const expr_names[] = {
     "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",   "ndim",
     "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",   "preset",
     "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",   "cols",
-    "row",        "noscalerow", "sliceproof",  "wrongrow",
+    "row",        "noscalerow", "sliceproof",  "wrongrow", "decode",   "decodetoy",
 };
 #define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
 
@@ -163,6 +165,104 @@ static int row_of(Out *o, const Tensor *t, const char *name, const char *s, char
     }
     put(o, " (sum %.3g)", sum);
     return 0;
+}
+
+/* {decode NAME DTYPE CONTEXT FIELD [GPU]}: one generated token of a real
+ * model at CONTEXT (content/kv.c's kv_decode_cost). */
+static int eval_decode_real(Out *o, int argc, char **argv, const PresetList *presets, char *err,
+                            size_t errlen)
+{
+    static const char fields[] = "write read weights outgrows scores intensity toks fit";
+    const Preset *p = preset_arg(presets, argv[1], err, errlen);
+    if (!p) return -1;
+    const KvDtype *d = kv_dtype(argv[2]);
+    long ctx = atol(argv[3]);
+    const Gpu *g = argc == 6 ? gpus_find(argv[5]) : NULL;
+    if (!d || ctx < 1 || (argc == 6 && !g)) {
+        snprintf(err, errlen, "{decode NAME DTYPE CONTEXT FIELD [GPU]}: bad dtype, context or gpu");
+        return -1;
+    }
+    KvDecodeCost k;
+    if (kv_decode_cost(p, d->bits, ctx, &k, err, errlen) != 0) return -1;
+    const KvRow *own = &k.rows[0];
+    for (int i = 0; i < k.n; i++)
+        if (k.rows[i].is_model) own = &k.rows[i];
+    char buf[64];
+    const char *f = argv[4];
+    if (!strcmp(f, "write")) return put(o, "%s", kv_fmt_int(buf, sizeof buf, own->per_token)), 0;
+    if (!strcmp(f, "read")) return put(o, "%s", kv_fmt_size(buf, sizeof buf, own->per_context)), 0;
+    if (!strcmp(f, "weights") && k.weights)
+        return put(o, "%s", kv_fmt_size(buf, sizeof buf, k.weights)), 0;
+    if (!strcmp(f, "outgrows") && k.weights)
+        return put(o, "%s", kv_fmt_int(buf, sizeof buf, (uint64_t)k.outgrows[own - k.rows])), 0;
+    if (!strcmp(f, "scores")) { /* (1, H, T, T) of one layer, at this dtype */
+        uint64_t b = (uint64_t)p->heads * (uint64_t)ctx * (uint64_t)ctx * (uint64_t)d->bits / 8;
+        return put(o, "%s", kv_fmt_size(buf, sizeof buf, b)), 0;
+    }
+    if (!strcmp(f, "intensity")) /* FLOPs per byte of cache read: 4 dh G / (2 dh bytes) */
+        return put(o, "%g", 2.0 * (double)(p->heads / p->kv_heads) / (d->bits / 8.0)), 0;
+    if (!strcmp(f, "toks") && g && k.weights)
+        return put(o, "%.0f", kv_tokens_per_s(g->bw, k.weights_read, own->per_context, 1)), 0;
+    if (!strcmp(f, "fit") && g && k.weights)
+        return put(o, "%llu", (unsigned long long)kv_sequences_fit(g->mem_bytes, k.weights,
+                                                                    own->per_context)),
+               0;
+    snprintf(err, errlen, "{decode ... %.20s}: fields are %s (toks and fit need a GPU)", f, fields);
+    return -1;
+}
+
+/* {decodetoy FIELD}: a decode over the page's configuration (a causal run of
+ * it, prompt = seq - 1, then the last token), from the engine. */
+static int eval_decode_toy(Out *o, const char *f, const Mha *m, char *err, size_t errlen)
+{
+    MhaConfig c = m->cfg;
+    c.causal = 1;
+    Mha *run = mha_run(&c, err, errlen);
+    Decode *hf = run ? decode_new(run, DECODE_HF, c.seq > 1 ? c.seq - 1 : 1, err, errlen) : NULL;
+    Decode *meta = hf ? decode_new(run, DECODE_META, hf->prompt, err, errlen) : NULL;
+    int rc = -1;
+    char buf[96];
+    if (!meta || decode_prefill(hf, err, errlen) || decode_prefill(meta, err, errlen)) goto done;
+    const Decode *pre = hf;
+    if (!strcmp(f, "prefillq")) {
+        put(o, "%s", tensor_fmt_dims(buf, sizeof buf, pre->q->ndim, pre->q->shape));
+        rc = 0;
+        goto done;
+    }
+    if (c.seq > 1 && (decode_step(hf, err, errlen) < 0 || decode_step(meta, err, errlen) < 0))
+        goto done;
+    rc = 0;
+    if (!strcmp(f, "q"))
+        put(o, "%s", tensor_fmt_dims(buf, sizeof buf, hf->q->ndim, hf->q->shape));
+    else if (!strcmp(f, "k"))
+        put(o, "%s", tensor_fmt_dims(buf, sizeof buf, hf->k_read->ndim, hf->k_read->shape));
+    else if (!strcmp(f, "hfstrides"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, hf->cache_k));
+    else if (!strcmp(f, "metastrides"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, meta->cache_k));
+    else if (!strcmp(f, "metaread"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, meta->k_read));
+    else if (!strcmp(f, "shared"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, hf->k_shared));
+    else if (!strcmp(f, "read"))
+        put(o, "%zu", hf->read_step);
+    else if (!strcmp(f, "written"))
+        put(o, "%zu", hf->written_step);
+    else if (!strcmp(f, "check"))
+        put(o, "%g", (double)(decode_check(hf) > decode_check(meta) ? decode_check(hf)
+                                                                     : decode_check(meta)));
+    else {
+        snprintf(err, errlen,
+                 "{decodetoy %.20s}: fields are prefillq q k hfstrides metastrides metaread "
+                 "shared read written check",
+                 f);
+        rc = -1;
+    }
+done:
+    decode_free(hf);
+    decode_free(meta);
+    mha_free(run);
+    return rc;
 }
 
 static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err,
@@ -416,16 +516,22 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
                  : !strcmp(k, "d_head")   ? p->d_head
                  : !strcmp(k, "d_model")  ? p->d_model
                  : !strcmp(k, "context")  ? p->context
+                 : !strcmp(k, "window")   ? p->window
+                 : !strcmp(k, "chunk")    ? p->chunk
                                           : -1;
         if (v < 0) {
             snprintf(
                 err, errlen,
-                "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context",
+                "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context "
+                "window chunk",
                 argv[1], k);
             return -1;
         }
         return put(o, "%ld", v), 0;
     }
+    if (!strcmp(f, "decode") && (argc == 5 || argc == 6))
+        return eval_decode_real(o, argc, argv, presets, err, errlen);
+    if (!strcmp(f, "decodetoy") && argc == 2) return eval_decode_toy(o, argv[1], m, err, errlen);
     if (!strcmp(f, "ratio") && argc == 2) {
         const Preset *p = preset_arg(presets, argv[1], err, errlen);
         if (!p) return -1;
@@ -454,9 +560,12 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
                 return -1;
             }
         }
-        uint64_t per = 0, tot = 0;
+        uint64_t per = 0, tot = 0, layer = 0;
+        KvLimit lim = kv_limit_of(p); /* windowed / chunked layers keep fewer tokens */
         if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
-            kv_bytes_total(per, ctx, 1, &tot)) {
+            kv_bytes_per_token(1, kvh, p->d_head, d->bits, &layer) ||
+            kv_bytes_total(layer, 1, 1, &tot) ||
+            (tot = layer * kv_layer_tokens(p->layers, &lim, ctx), 0)) {
             snprintf(err, errlen, "{%s}: overflow", f);
             return -1;
         }
