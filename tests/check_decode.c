@@ -10,6 +10,7 @@
 #include "content/gpus.h"
 #include "content/kv.h"
 #include "content/presets.h"
+#include "content/quiz.h"
 #include "engine/decode.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
@@ -252,6 +253,30 @@ START_TEST(gpus_have_sources)
 }
 END_TEST
 
+START_TEST(kvcache_questions_stay_within_context_and_window)
+{
+    char err[300];
+    int seen_window = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        QuizQuestion q;
+        ck_assert_int_eq(quiz_generate_kind(QG_KVCACHE, seed, &q, err, sizeof err), 0);
+        const Preset *p = NULL;
+        for (int i = 0; i < P.n; i++)
+            if (!strncmp(q.prompt, P.v[i].title, strlen(P.v[i].title)) &&
+                q.prompt[strlen(P.v[i].title)] == ':')
+                p = &P.v[i];
+        ck_assert_msg(p != NULL, "no preset for: %.60s", q.prompt);
+        if (p->context) ck_assert_int_le(q.cfg.seq, p->context);
+        long local = p->window ? p->window : p->chunk;
+        if (local) {
+            ck_assert_int_le(q.cfg.seq, local); /* the full-cache formula holds */
+            seen_window = 1;
+        }
+    }
+    ck_assert(seen_window);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("decode");
@@ -267,6 +292,7 @@ static Suite *decode_suite(void)
     tcase_add_test(r, maverick_chunks_in_three_of_four_layers);
     tcase_add_test(r, presets_refuse_bad_local_fields);
     tcase_add_test(r, gpus_have_sources);
+    tcase_add_test(r, kvcache_questions_stay_within_context_and_window);
     suite_add_tcase(s, r);
     return s;
 }

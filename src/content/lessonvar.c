@@ -37,11 +37,11 @@ static void put(Out *o, const char *fmt, ...)
 }
 
 static const char *const expr_names[] = {
-    "batch",      "seq",        "d_model",     "heads",    "kv_heads", "d_head",  "groups",
-    "seed",       "causal",     "sqrt_d_head", "scale",    "shape",    "strides", "offset",
-    "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",   "ndim",
-    "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",   "preset",
-    "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",   "cols",
+    "batch",      "seq",        "d_model",     "heads",    "kv_heads", "d_head",    "groups",
+    "seed",       "causal",     "sqrt_d_head", "scale",    "shape",    "strides",   "offset",
+    "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",     "ndim",
+    "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",     "preset",
+    "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",     "cols",
     "row",        "noscalerow", "sliceproof",  "wrongrow", "decode",   "decodetoy",
 };
 #define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
@@ -204,8 +204,8 @@ static int eval_decode_real(Out *o, int argc, char **argv, const PresetList *pre
     if (!strcmp(f, "toks") && g && k.weights)
         return put(o, "%.0f", kv_tokens_per_s(g->bw, k.weights_read, own->per_context, 1)), 0;
     if (!strcmp(f, "fit") && g && k.weights)
-        return put(o, "%llu", (unsigned long long)kv_sequences_fit(g->mem_bytes, k.weights,
-                                                                    own->per_context)),
+        return put(o, "%llu",
+                   (unsigned long long)kv_sequences_fit(g->mem_bytes, k.weights, own->per_context)),
                0;
     snprintf(err, errlen, "{decode ... %.20s}: fields are %s (toks and fit need a GPU)", f, fields);
     return -1;
@@ -249,8 +249,9 @@ static int eval_decode_toy(Out *o, const char *f, const Mha *m, char *err, size_
     else if (!strcmp(f, "written"))
         put(o, "%zu", hf->written_step);
     else if (!strcmp(f, "check"))
-        put(o, "%g", (double)(decode_check(hf) > decode_check(meta) ? decode_check(hf)
-                                                                     : decode_check(meta)));
+        put(o, "%g",
+            (double)(decode_check(hf) > decode_check(meta) ? decode_check(hf)
+                                                           : decode_check(meta)));
     else {
         snprintf(err, errlen,
                  "{decodetoy %.20s}: fields are prefillq q k hfstrides metastrides metaread "
@@ -377,7 +378,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
          * (a narrowed view of W_Q), against the slice of the one big
          * projection: the largest difference. */
         int dh = m->d_head;
-        Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, h * dh, dh, err, errlen); /* (D, dh) view */
+        Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, h * dh, dh, err, errlen);  /* (D, dh) view */
         Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, err, errlen) : NULL; /* (B, S, dh) */
         tensor_free(w);
         if (!alone) return -1;
