@@ -51,6 +51,9 @@ check "prompt longer than seq: exit 2" test "$rc" = 2
 "$BIN" decode --plain --context 5 >/dev/null 2>&1; rc=$?
 check "--context without --preset: exit 2" test "$rc" = 2
 
+"$BIN" decode >/dev/null 2>"$tmp/err" </dev/null; rc=$?
+check "decode without a terminal: exit 2, points to --plain" bash -c "test $rc = 2 && grep -q 'decode --plain' '$tmp/err'"
+
 # the screen
 S=e2e_decode_$$
 tmux_start $S 80 24 "$BIN" decode --no-save

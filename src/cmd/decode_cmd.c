@@ -8,6 +8,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -285,6 +286,9 @@ int cmd_decode(int argc, char **argv)
         return 0;
     }
     if (has_flag(argc, argv, "--plain")) return run_plain(argc, argv);
+    if (!isatty(STDOUT_FILENO))
+        return cli_usage("stdout is not a terminal; for text use `mhaviz decode --plain` "
+                         "(add --preset NAME for real sizes)");
     Ui ui;
     AppOptions o;
     int rc = app_setup(&ui, &o, argc, argv, 1, 0,
