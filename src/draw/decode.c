@@ -37,8 +37,7 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
                   tensor_fmt_dims(a, sizeof a, d->q->ndim, d->q->shape),
                   tensor_fmt_dims(b, sizeof b, d->k_read->ndim, d->k_read->shape));
     canvas_text(c, 1, y, "k = rope(k, pos)", ST_CODE);
-    canvas_text(c, 19, y++, "# RoPE would rotate k here, before caching",
-                ST_DIM);
+    canvas_text(c, 19, y++, "# RoPE would rotate k here, before caching", ST_DIM);
     if (d->layout == DECODE_HF)
         snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
                  d->start + d->n);
@@ -94,13 +93,11 @@ static int draw_read(Canvas *c, const Decode *d, int y)
                   tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
                   tensor_fmt_strides(b, sizeof b, d->k_read));
     if (d->m->groups > 1)
-        canvas_printf(c, 1, y++, ST_NORMAL,
-                      "expand %s strides %s: shared after reading",
+        canvas_printf(c, 1, y++, ST_NORMAL, "expand %s strides %s: shared after reading",
                       tensor_fmt_dims(e, sizeof e, d->k_shared->ndim, d->k_shared->shape),
                       tensor_fmt_strides(f, sizeof f, d->k_shared));
     else
-        canvas_text(c, 1, y++, "MHA: each query head has its own kv head",
-                    ST_DIM);
+        canvas_text(c, 1, y++, "MHA: each query head has its own kv head", ST_DIM);
     return y;
 }
 
@@ -109,7 +106,8 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
 {
     const MhaConfig *cfg = &d->m->cfg;
     int G = d->m->groups, T = d->len, row = d->n - 1;
-    canvas_printf(c, 1, y++, ST_NORMAL, "softmax of \"%s\" over the %d cached tokens, per query head",
+    canvas_printf(c, 1, y++, ST_NORMAL,
+                  "softmax of \"%s\" over the %d cached tokens, per query head",
                   mha_token_word(d->start + row), T);
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
@@ -136,10 +134,9 @@ void decode_draw(Canvas *c, const Decode *d, double check)
     int ymax = c->h - 3;
     y = draw_scores(c, d, y, ymax);
     char a[40], b[40];
-    canvas_printf(
-        c, 1, c->h - 3, ST_NORMAL,
-        "step: wrote %zu B, read %zu B of cache   since prefill: wrote %zu B, read %zu B",
-        d->written_step, d->read_step, d->written_total, d->read_total);
+    canvas_printf(c, 1, c->h - 3, ST_NORMAL,
+                  "step: wrote %zu B, read %zu B of cache   since prefill: wrote %zu B, read %zu B",
+                  d->written_step, d->read_step, d->written_total, d->read_total);
     if (check >= 0) {
         snprintf(a, sizeof a, "%g", check);
         snprintf(b, sizeof b, "%d..%d", d->start, d->start + d->n - 1);
