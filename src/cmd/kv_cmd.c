@@ -165,8 +165,8 @@ int cmd_kv(int argc, char **argv)
                lim.chunked ? "chunked attention" : "sliding window",
                kv_fmt_int(a, sizeof a, (uint64_t)lim.window), lim.local_layers, m.layers, a,
                global ? ", the others keep every token" : "");
-        printf("this model = %s B per token per layer x (", kv_fmt_int(a, sizeof a,
-                                                                      own->per_token_layer));
+        printf("this model = %s B per token per layer x (",
+               kv_fmt_int(a, sizeof a, own->per_token_layer));
         if (global) printf("%ld x %s + ", global, kv_fmt_int(b, sizeof b, (uint64_t)context));
         printf("%ld x %s layer-tokens) x %ld = %s bytes (%s)\n", lim.local_layers,
                kv_fmt_int(b, sizeof b, (uint64_t)lim.window), batch,

@@ -179,8 +179,8 @@ int kv_decode_cost(const Preset *p, int bits, long context, KvDecodeCost *out, c
     out->weights = params * (uint64_t)bits / 8; /* params <= 10^14: no overflow */
     out->weights_read = active * (uint64_t)bits / 8;
     for (int i = 0; i < out->n && out->weights; i++)
-        out->outgrows[i] = kv_context_exceeding(out->rows[i].per_token_layer, p->layers, &out->lim,
-                                                out->weights);
+        out->outgrows[i] =
+            kv_context_exceeding(out->rows[i].per_token_layer, p->layers, &out->lim, out->weights);
     return 0;
 }
 

@@ -77,7 +77,8 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
 /* The smallest context whose cache (one sequence, layers capped by lim) is
  * larger than `bytes`; 0 if no context up to 2^40 tokens gets there (a
  * windowed cache stops growing). */
-long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim, uint64_t bytes);
+long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim,
+                          uint64_t bytes);
 
 /* What one generated token costs at context T (one sequence), for a preset:
  * MHA, the model's own layout and MQA (rows as kv_table), with the model's
