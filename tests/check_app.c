@@ -148,6 +148,31 @@ START_TEST(test_hints_from_the_table)
 }
 END_TEST
 
+/* Screens whose full help is long get hint words: each key in their hint is
+ * bound in that context to the action the word names, and the line fits. */
+START_TEST(test_brief_hints_fit_and_are_bound)
+{
+    char hint[400];
+    app_hint(KC_HOME, 1, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Up/Down choose  Enter open  c config  ? keys  q quit");
+    app_hint(KC_FORM, 1, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Up/Down field  Right/Left change  0-9 type  Enter apply  ? keys  Esc cancel");
+    const unsigned ctx[] = {KC_HOME, KC_FORM, KC_LESSONS, KC_PAGE, KC_VARIANTS, KC_KV, KC_HELP};
+    for (int i = 0; i < 7; i++) {
+        ck_assert_int_le((int)app_hint(ctx[i], 1, hint, sizeof hint), 78);
+        ck_assert_msg(strstr(hint, "?") || ctx[i] == KC_HELP, "%s: no ? in the hint", hint);
+    }
+    /* the home menu draws the generated line */
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    app_hint(KC_HOME, 1, hint, sizeof hint);
+    ck_assert(shows(h, &ui, 80, 24, hint));
+    h->free(h);
+    app_ui_free(&ui);
+}
+END_TEST
+
 START_TEST(test_every_action_is_bound)
 {
     for (int act = ACT_NONE + 1; act < ACT_COUNT; act++) {
@@ -604,6 +629,7 @@ int main(void)
     t = tcase_create("screens");
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_brief_hints_fit_and_are_bound);
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);
     suite_add_tcase(s, t);

@@ -340,6 +340,40 @@ START_TEST(bad_expressions_are_errors)
     ck_assert_int_eq(expand(&c, "{kv llama-2-70b fp64}", out, sizeof out, err), -1);
     ck_assert_int_eq(expand(&c, "{error view Q}", out, sizeof out, err), -1); /* Q can be viewed */
     ck_assert_int_eq(expand(&c, "{kvhead 7}", out, sizeof out, err), -1);
+    /* numbers are whole decimals: atoi read "x" as head 0 and printed "0:4" */
+    ck_assert_int_eq(expand(&c, "{cols x}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "{cols x}: query heads are 0..1");
+    ck_assert_int_eq(expand(&c, "{cols 1x}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{word -1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{wrongrow 0 1.5}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{kvctx llama-2-7b fp16 4k}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{error config heads=two}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{error view Q_heads 1,4,x}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{cols 1}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "4:8");
+}
+END_TEST
+
+/* {noscalerow} reads the softmax of the unscaled scores, not attn: each
+ * value is the engine's attn_noscale, and differs from attn's row. */
+START_TEST(noscalerow_reads_the_unscaled_softmax)
+{
+    MhaConfig c = mha_config_default();
+    char out[256], err[300], want[256] = "", e[300];
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    const Tensor *t = m->t[MT_ATTN_NOSCALE];
+    for (int k = 0; k < c.seq; k++) {
+        int idx[4] = {0, 1, 2, k};
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%.2f", k ? " " : "",
+                 (double)tensor_get(t, idx));
+    }
+    ck_assert_int_eq(expand(&c, "{noscalerow 0,1,2}", out, sizeof out, err), 0);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "got '%s' want '%s'", out, want);
+    char scaled[256];
+    ck_assert_int_eq(expand(&c, "{row attn 0,1,2}", scaled, sizeof scaled, err), 0);
+    ck_assert_str_ne(out, scaled);
+    mha_free(m);
 }
 END_TEST
 
@@ -595,6 +629,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, binary_utf8_and_long_lines);
     tcase_add_test(tc, suggestions);
     tcase_add_test(tc, expressions_come_from_the_engine);
+    tcase_add_test(tc, noscalerow_reads_the_unscaled_softmax);
     tcase_add_test(tc, bad_expressions_are_errors);
     tcase_add_test(tc, every_builtin_lesson_checks_and_fits);
     tcase_add_test(tc, lessons_have_no_typed_engine_numbers);

@@ -2,7 +2,7 @@
  * one big projection then a split equals per-head projections; MHA, GQA and MQA
  * equal a per-head loop written out by hand; expand and repeat_interleave give
  * the same scores but only the second copies; many heads are not one big head;
- * the trace says what DESIGN.md's table says; bad configurations are refused
+ * the trace says what src/README.md's table says; bad configurations are refused
  * with a message naming the flag.  Plus a 2-token example worked out by hand.
  *
  * Shapes: B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H.

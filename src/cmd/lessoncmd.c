@@ -184,7 +184,7 @@ int cmd_lesson(int argc, char **argv)
 {
     char err[300];
     int check = 0, list = 0, frames = 0, ascii = 0, pane = 0;
-    long page = 0, cols = 80, rows = 24;
+    long page = 0, cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame */
     int nfiles = 0;
     int tui = 1;
     for (int i = 1; i < argc; i++)

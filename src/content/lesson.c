@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/textutil.h"
+#include "base/utf8.h"
 
 /* --- errors and suggestions ------------------------------------------------ */
 
@@ -92,38 +93,6 @@ static char *xstrdup(const char *s)
     char *p = malloc(n);
     if (p) memcpy(p, s, n);
     return p;
-}
-
-/* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static int utf8_len(const unsigned char *s, size_t avail)
-{
-    unsigned c = s[0];
-    int n = c < 0x80             ? 1
-            : (c & 0xE0) == 0xC0 ? 2
-            : (c & 0xF0) == 0xE0 ? 3
-            : (c & 0xF8) == 0xF0 ? 4
-                                 : 0;
-    if (n == 0 || (size_t)n > avail) return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (int i = 1; i < n; i++)
-        cp = (cp << 6) | (s[i] & 0x3F);
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0; /* overlong, out of range, or a surrogate */
-    return n;
-}
-
-/* Column (1-based, in bytes) of the first invalid UTF-8 byte, 0 if valid. */
-static size_t utf8_bad_at(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        int k = utf8_len((const unsigned char *)s + i, n - i);
-        if (!k) return i + 1;
-        i += (size_t)k;
-    }
-    return 0;
 }
 
 /* --- the directive table ----------------------------------------------------- */

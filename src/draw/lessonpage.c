@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
 #include "draw/lessonpage.h"
 #include "draw/variants.h"
 
@@ -33,29 +34,13 @@ typedef struct Glyph {
     Style st;
 } Glyph;
 
-/* Decodes UTF-8 (already validated by the parser; a bad byte becomes '?'). */
+/* The code point at s into *cp ('?' for an invalid byte); returns what follows it. */
 static const char *next_cp(const char *s, uint32_t *cp)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80) {
-        *cp = u[0];
-        return s + 1;
-    }
-    int n = (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
-    uint32_t v = n == 2 ? u[0] & 0x1F : n == 3 ? u[0] & 0x0F : u[0] & 0x07;
-    for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) {
-            *cp = '?';
-            return s + 1;
-        }
-        v = (v << 6) | (u[i] & 0x3F);
-    }
-    if (!n) {
-        *cp = '?';
-        return s + 1;
-    }
-    *cp = v;
-    return s + n;
+    int len;
+    *cp = utf8_decode(s, 4, &len);
+    if (*cp == UTF8_INVALID) *cp = '?';
+    return s + len;
 }
 
 #define NBSP 0xA0

@@ -1,5 +1,5 @@
 /* mha.c - the multi-head attention forward pass on the tensor engine,
- * recording a trace of DESIGN.md's steps 0..10.
+ * recording a trace of the steps 0..10 (src/README.md, The pipeline).
  *
  * Shapes (B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H):
  *   x (B,S,D)  W_Q (D,D)  W_K, W_V (D,KV*dh)  W_O (D,D)
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* clang-format off: grouped by step, as in DESIGN.md */
+/* clang-format off: grouped by step, as in src/README.md */
 const char *const mha_tensor_names[MT_COUNT] = {
     "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
     "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",

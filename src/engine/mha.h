@@ -1,6 +1,6 @@
 /* mha.h - multi-head attention on the tensor engine, with a trace.
  *
- * mha_run() runs the pipeline of DESIGN.md (steps 0..10) on a seeded toy input
+ * mha_run() runs the pipeline of src/README.md (steps 0..10) on a seeded toy input
  * and keeps every intermediate tensor by name, plus one MhaStep per step with
  * its PyTorch-style code line and the bytes the engine counted as copied.
  * Convention: y = x @ W, W is (in, out), no bias, float32, row-major.
@@ -32,7 +32,7 @@ MhaConfig mha_config_default(void);
  * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)". */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
-/* The tensors a run keeps, in export order.  Names as in DESIGN.md, plus the
+/* The tensors a run keeps, in export order.  Names as in `mhaviz export`, plus the
  * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
  * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies. */
 /* clang-format off */
@@ -52,7 +52,7 @@ enum {
 /* clang-format on */
 extern const char *const mha_tensor_names[MT_COUNT];
 
-/* Steps, numbered as in DESIGN.md's pipeline table. */
+/* Steps, numbered as in src/README.md, The pipeline. */
 /* clang-format off */
 enum {
     MS_INPUT, MS_PROJECT, MS_SPLIT, MS_HEADS, MS_SCORES, MS_SOFTMAX,

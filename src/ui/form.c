@@ -106,8 +106,9 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 3, y, "invalid:", ST_BAD);
         canvas_wrap(c, 12, y, c->w - 13, 2, err, ST_BAD);
     }
-    app_draw_status(
-        c, ui, "Up/Down field, Left/Right or digits change it, Enter apply, Esc cancel, ? keys");
+    char hint[160];
+    app_hint(KC_FORM, 1, hint, sizeof hint);
+    app_draw_status(c, ui, hint);
 }
 
 static int form_key(Screen *s, Ui *ui, int key)

@@ -9,6 +9,7 @@
 #include "ui/decode.h"
 #include "ui/form.h"
 #include "ui/help.h"
+#include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
@@ -16,7 +17,7 @@
 
 /* ---- the home menu --------------------------------------------------------- */
 
-/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
+/* One line per screen that exists; new screens go above Help. */
 static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
@@ -53,7 +54,9 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
         canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
     }
-    app_draw_status(c, ui, "Up/Down choose, Enter open, c config, ? keys, q quit");
+    char hint[160];
+    app_hint(KC_HOME, 1, hint, sizeof hint);
+    app_draw_status(c, ui, hint);
 }
 
 static int home_key(Screen *s, Ui *ui, int key)

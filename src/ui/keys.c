@@ -255,10 +255,94 @@ static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char 
     return k;
 }
 
+/* The hint line's words: a word or two per group (its first binding's
+ * action) for the contexts whose full help is too long for one line.  A
+ * context without an entry here shows its groups' help instead (app_hint). */
+static const struct {
+    unsigned ctx;
+    Action action;
+    const char *brief;
+} app_briefs[] = {
+    {KC_HOME, ACT_UP, "choose"},
+    {KC_HOME, ACT_DOWN, "choose"},
+    {KC_HOME, ACT_OPEN, "open"},
+    {KC_HOME, ACT_CONFIG, "config"},
+    {KC_HOME, ACT_HELP, "keys"},
+    {KC_HOME, ACT_BACK, "quit"},
+    {KC_FORM, ACT_UP, "field"},
+    {KC_FORM, ACT_DOWN, "field"},
+    {KC_FORM, ACT_INC, "change"},
+    {KC_FORM, ACT_DEC, "change"},
+    {KC_FORM, ACT_DIGIT, "type"},
+    {KC_FORM, ACT_APPLY, "apply"},
+    {KC_FORM, ACT_HELP, "keys"},
+    {KC_FORM, ACT_BACK, "cancel"},
+    {KC_LESSONS, ACT_UP, "choose"},
+    {KC_LESSONS, ACT_DOWN, "choose"},
+    {KC_LESSONS, ACT_OPEN, "open"},
+    {KC_LESSONS, ACT_DIGIT, "lesson N"},
+    {KC_PAGE, ACT_NEXT, "next"},
+    {KC_PAGE, ACT_PREV, "back"},
+    {KC_PAGE, ACT_PANE, "text/picture"},
+    {KC_PAGE, ACT_RELOAD, "reload"},
+    {KC_VARIANTS, ACT_GQA_NEXT, "kv heads"},
+    {KC_VARIANTS, ACT_GQA_PREV, "kv heads"},
+    {KC_VARIANTS, ACT_HEADS, "heads"},
+    {KC_KV, ACT_UP, "model"},
+    {KC_KV, ACT_DOWN, "model"},
+    {KC_KV, ACT_DTYPE, "dtype"},
+    {KC_KV, ACT_CONTEXT_UP, "context"},
+    {KC_KV, ACT_CONTEXT_DOWN, "context"},
+    {KC_KV, ACT_BATCH_UP, "batch"},
+    {KC_KV, ACT_BATCH_DOWN, "batch"},
+    {KC_LESSONS, ACT_HELP, "keys"},
+    {KC_PAGE, ACT_HELP, "keys"},
+    {KC_VARIANTS, ACT_HELP, "keys"},
+    {KC_KV, ACT_HELP, "keys"},
+    {KC_LESSONS, ACT_BACK, "back"},
+    {KC_PAGE, ACT_BACK, "back"},
+    {KC_VARIANTS, ACT_BACK, "back"},
+    {KC_KV, ACT_BACK, "back"},
+    {KC_HELP, ACT_DOWN, "scroll"},
+    {KC_HELP, ACT_BACK, "close"},
+};
+
+static const char *brief_of(unsigned ctx, Action a)
+{
+    for (size_t i = 0; i < sizeof app_briefs / sizeof *app_briefs; i++)
+        if ((app_briefs[i].ctx & ctx) && app_briefs[i].action == a) return app_briefs[i].brief;
+    return NULL;
+}
+
+/* The hint made of the groups of ctx that have a brief; 0 when none has. */
+static size_t brief_hint(unsigned ctx, char *buf, size_t n)
+{
+    size_t l = 0;
+    const char *pending = NULL; /* the brief of the names written but not yet ended */
+    for (const KeyBinding *g = app_keys; g->key; g++) {
+        char name[80];
+        const char *brief = g->help ? brief_of(ctx, g->action) : NULL;
+        if (!brief || !group_names(g, ctx, 0, "/", 1, name, sizeof name)) continue;
+        char *slash = strchr(name, '/');
+        if (slash) *slash = 0; /* the group's first name */
+        size_t room = l < n ? n - l : 0;
+        if (pending && !strcmp(pending, brief))
+            l += (size_t)snprintf(room ? buf + l : NULL, room, "/%s", name);
+        else
+            l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s%s%s", pending ? " " : "",
+                                  pending ? pending : "", l ? "  " : "", name);
+        pending = brief;
+    }
+    size_t room = l < n ? n - l : 0;
+    if (pending) l += (size_t)snprintf(room ? buf + l : NULL, room, " %s", pending);
+    return l;
+}
+
 size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
 {
     size_t l = 0;
     if (n) buf[0] = 0;
+    if ((l = brief_hint(ctx, buf, n)) > 0) return l;
     for (const KeyBinding *g = app_keys; g->key; g++) {
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;

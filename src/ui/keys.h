@@ -93,11 +93,15 @@ extern const KeyBinding app_keys[];
  * ctx and whose key or range holds key), or ACT_NONE. */
 Action app_action(unsigned ctx, int key);
 
-/* The one-line key hint of context ctx (one KC_* bit), from app_keys: each
- * group as "Up/Down scroll" (the names of its keys bound in ctx joined by
- * '/', then its help), groups apart by two spaces.  terse: a group's
- * one-character names after its first are left out.  Returns the length
- * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
+/* The one-line key hint of context ctx (one KC_* bit), from app_keys, groups
+ * apart by two spaces.  When ctx has hint words (app_briefs in keys.c), only
+ * the groups that have one show,
+ * each as its first key name and neighbours with the same brief joined:
+ * "Up/Down choose  Enter open  ? keys  q quit".  Otherwise every group shows
+ * as "Up/Down scroll" (the names of its keys bound in ctx joined by '/',
+ * then its help; terse: one-character names after the first are left out).
+ * Returns the length the whole hint needs (snprintf-like; buf holds at most
+ * n - 1 of it). */
 size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
