@@ -46,7 +46,7 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
     char hint[200];
-    app_hint(KC_DECODE, 1, hint, sizeof hint);
+    app_hint(KC_DECODE, 0, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {

@@ -305,6 +305,12 @@ static const struct {
     {KC_KV, ACT_BACK, "back"},
     {KC_HELP, ACT_DOWN, "scroll"},
     {KC_HELP, ACT_BACK, "close"},
+    {KC_DECODE, ACT_NEXT, "next token"},
+    {KC_DECODE, ACT_FIRST, "prefill"},
+    {KC_DECODE, ACT_KV_HEADS, "MHA/GQA/MQA"},
+    {KC_DECODE, ACT_LAYOUT, "layout"},
+    {KC_DECODE, ACT_HELP, "keys"},
+    {KC_DECODE, ACT_BACK, "back"},
 };
 
 static const char *brief_of(unsigned ctx, Action a)
