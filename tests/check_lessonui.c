@@ -142,7 +142,7 @@ START_TEST(space_goes_through_every_lesson)
             ck_assert_int_eq(f, UI_REDRAW);
         }
     }
-    ck_assert_int_eq(lessons, 7);
+    ck_assert_int_eq(lessons, 8);
     ck_assert_msg(strstr(ui.status, "that was the last lesson") != NULL, "%s", ui.status);
     p->free(p);
     m->free(m);
@@ -275,9 +275,16 @@ START_TEST(kv_calculator_screen)
     press(k, 'k');
     press(k, 'k');
     press(k, 'k');
-    press(k, 'k'); /* wraps to falcon-7b */
+    press(k, 'k'); /* wraps to llama-4-maverick: its chunked layers capped */
+    ck_assert(shows(k, 80, 24, "Llama 4 Maverick"));
+    ck_assert(shows(k, 80, 24, "36 of 48 layers keep 8,192 tokens (chunk)"));
+    press(k, 'k');
     ck_assert(shows(k, 80, 24, "Falcon 7B"));
     ck_assert(shows(k, 80, 24, "num_kv_heads trap"));
+    press(k, 'k'); /* mistral-7b at 8192: its 4096-token window halves the cache */
+    ck_assert(shows(k, 80, 24, "Mistral 7B v0.1"));
+    ck_assert(shows(k, 80, 24, "32 of 32 layers keep 4,096 tokens (window)"));
+    ck_assert(shows(k, 80, 24, "512.0 MiB"));
     ck_assert_int_eq(press(k, 'q'), UI_BACK);
     k->free(k);
 }

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/decode.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/keys.h"
@@ -22,11 +23,12 @@ static const struct {
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
-    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Explore", "inspect any element: its offset and the stride arithmetic", explore_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},
     {"Continue", "the lesson and page where you left off", lessons_continue},
     {"Help", "every key, in one table", help_open}, /* stays last */
 };

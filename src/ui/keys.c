@@ -203,6 +203,18 @@ const KeyBinding app_keys[] = {
     {KC_HELP, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
     {KC_HELP, '?', 0, ACT_BACK, "?", NULL},
     {KC_HELP, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+
+    /* the decode screen */
+    {KC_DECODE, ' ', 0, ACT_NEXT, "Space", "next token"},
+    {KC_DECODE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_DECODE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_DECODE, 'g', 0, ACT_FIRST, "g", "prefill"},
+    {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
+    {KC_DECODE, 'K', 0, ACT_KV_HEADS, "K", "MHA/GQA/MQA"},
+    {KC_DECODE, 'L', 0, ACT_LAYOUT, "L", "layout HF/Meta"},
+    {KC_DECODE, '?', 0, ACT_HELP, "?", "keys (this help)"},
+    {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
+    {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
@@ -233,6 +245,7 @@ static const char *const ctx_titles[KC_COUNT] = {
     "Quiz: the summary",
     "This help",
     "Lesson page: typing an answer (other keys type)",
+    "Decode: prefill, then one token at a time",
 };
 
 /* A group is a binding with help and the bindings right after it without

@@ -25,8 +25,9 @@ enum {
     KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
     KC_HELP = 1 << 12,          /* the help screen */
     KC_PAGE_TYPE = 1 << 13,     /* a lesson page's @expect: other printable keys type */
-    KC_COUNT = 14,              /* bits in use */
-    KC_ALL = (1 << 14) - 1      /* every screen: one "Everywhere" section */
+    KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
+    KC_COUNT = 15,              /* bits in use */
+    KC_ALL = (1 << 15) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -74,6 +75,7 @@ typedef enum {
     ACT_PAGE_UP,     /* quiz: scroll a page */
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
     ACT_COUNT
 } Action;
 

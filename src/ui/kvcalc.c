@@ -62,7 +62,8 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     KvRow rows[3];
     int n = 0;
     char err[200];
-    if (kv_table(&m, dt->bits, ctx, k->batch, rows, &n, err, sizeof err) != 0) {
+    KvLimit lim = kv_limit_of(p); /* sliding windows and chunks cap those layers */
+    if (kv_table_limited(&m, &lim, dt->bits, ctx, k->batch, rows, &n, err, sizeof err) != 0) {
         canvas_wrap(c, x, y, w, 2, err, ST_BAD);
         app_draw_status(c, ui, kv_hint(hint, sizeof hint));
         return;
@@ -73,9 +74,14 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, x, y++, "2 (K,V) x layers x kv_heads x d_head x bits/8", ST_DIM);
     canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers,
                   p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
-    canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s",
-                  kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
-                  kv_fmt_size(d, sizeof d, own->total));
+    if (lim.window && lim.window < ctx) /* capped layers: count layer-tokens */
+        canvas_printf(c, x, y++, ST_CODE, "%ld of %ld layers keep %s tokens (%s): %s",
+                      lim.local_layers, p->layers, kv_fmt_int(b, sizeof b, (uint64_t)lim.window),
+                      lim.chunked ? "chunk" : "window", kv_fmt_size(d, sizeof d, own->total));
+    else
+        canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s",
+                      kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
+                      kv_fmt_size(d, sizeof d, own->total));
     y++;
     canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
                   "sequence", "total");
