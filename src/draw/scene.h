@@ -9,23 +9,10 @@
 #define MHAVIZ_SCENE_H
 
 #include "draw/canvas.h"
+#include "draw/scenestate.h"
 #include "engine/mha.h"
 
-#define SCENE_MIN_W 80
-#define SCENE_MIN_H 24
-
-
-typedef struct SceneState {
-    int step;          /* MS_* */
-    MhaView view;
-    int inspect;       /* 1: cursor on the logical view, matching cell lit in the candy bar */
-    int cur[4];        /* cursor index into the step's logical tensor (up to 4-D) */
-    int show_single;   /* softmax step: the one big-head softmax beside the per-head ones */
-    double anim;       /* animation phase in [0, 1); anything else: no animation, final frame */
-    int narrative;     /* 1: draw the step's narrative lines; 0: the caller draws its own text */
-    const char *status;/* bottom line, may be NULL */
-} SceneState;
-
+/* The state of step 0: no inspect, anim -1 (the final frame), narrative 1. */
 SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 1 */
 
 /* Draws the whole picture for s into the rectangle (x, y, w, h) of c.  Below
@@ -52,7 +39,7 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py);
  * float with its offset, wrapped every `wrap` elements (a token's row), cells
  * coloured by head when heads > 0 (head of element = (offset % width) / d_head).
  * `lit` is a storage offset to highlight (-1 none).  Returns rows used. */
-int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap,
-                    int heads, int d_head, long lit);
+int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,
+                    int d_head, long lit);
 
 #endif

@@ -1,0 +1,117 @@
+/* toprows.c - the rows above the body: the title with the copy counter,
+ * the six-line program with the current statement lit, and the shape /
+ * strides panel beside it.
+ */
+#include "draw/scenectx.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole program, as the walkthrough steps through it (DESIGN's table). */
+#define PROGRAM_LINES 6
+
+static const char *const program[PROGRAM_LINES] = {
+    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",         "Q = Q.view(B, S, H, dh).transpose(1, 2)",
+    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",   "attn = softmax(scores, dim=-1)",
+    "out = (attn @ V).transpose(1, 2).contiguous()", "y = out.view(B, S, D) @ W_O",
+};
+
+static const char *yes_no(int b)
+{
+    return b ? "yes" : "no";
+}
+
+void top_program(Ctx *x, int line, const char *span)
+{
+    for (int i = 0; i < PROGRAM_LINES; i++) {
+        int py = x->y0 + 1 + x->tg + i, px = x->x0;
+        const char *l = program[i];
+        canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
+        canvas_text(x->c, px + 5, py, l, ST_CODE);
+        if (i == line) {
+            const char *at = span ? strstr(l, span) : l;
+            int len = span ? (int)strlen(span) : (int)strlen(l);
+            if (at) canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
+            canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
+        }
+    }
+}
+
+/* Shape, strides, contiguity and storage, before -> after.  The arrow is
+ * "->", two ASCII cells, so it reads the same in the ASCII backend. */
+void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
+{
+    int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1 + x->tg;
+    int pw = x->x0 + x->w - RIGHT_MARGIN - px;
+    char a[128], b[128];
+    if (pw < 10) return;
+    tensor_fmt_dims(b, sizeof b, after->ndim, after->shape);
+    if (before) {
+        tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
+        sc_fitf(x->c, px, py, pw, ST_NORMAL, "shape   %s", a);
+        sc_fitf(x->c, px, py + 1, pw, ST_BOLD, "   ->   %s", b);
+    } else {
+        sc_fitf(x->c, px, py, pw, ST_BOLD, "shape   %s", b);
+    }
+    tensor_fmt_strides(b, sizeof b, after);
+    if (before) {
+        tensor_fmt_strides(a, sizeof a, before);
+        sc_fitf(x->c, px, py + 2, pw, ST_NORMAL, "strides %s", a);
+        sc_fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   ->   %s", b);
+        sc_fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s -> %s",
+                yes_no(tensor_is_contiguous(before)), yes_no(tensor_is_contiguous(after)));
+        if (tensor_same_storage(before, after))
+            sc_fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d -> S%d (view)", before->st->id,
+                    after->st->id);
+        else
+            sc_fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d -> S%d (new)", before->st->id,
+                    after->st->id);
+    } else {
+        sc_fitf(x->c, px, py + 1, pw, ST_BOLD, "strides %s", b);
+        sc_fitf(x->c, px, py + 2, pw, ST_NORMAL, "contiguous %s",
+                yes_no(tensor_is_contiguous(after)));
+        sc_fitf(x->c, px, py + 3, pw, ST_NORMAL, "storage S%d (own buffer)", after->st->id);
+    }
+}
+
+/* Bytes copied this step, as the counter shows it now (climbing in step 8's
+ * animation, the engine's number otherwise). */
+static size_t shown_bytes(const Ctx *x)
+{
+    size_t bytes = x->m->steps[x->s.step].bytes_copied;
+    if (x->s.view == MV_STEP && x->s.step == MS_CONTIG && x->s.anim >= 0 && x->s.anim < 1)
+        return (size_t)(x->s.anim * (double)bytes);
+    return bytes;
+}
+
+/* Bytes copied by the pass up to and including this step, from the engine's
+ * per-step counts (this step's as shown_bytes climbs it). */
+static size_t pass_bytes(const Ctx *x)
+{
+    size_t total = shown_bytes(x);
+    for (int i = 0; i < x->s.step; i++)
+        total += x->m->steps[i].bytes_copied;
+    return total;
+}
+
+void top_title(Ctx *x, const char *left)
+{
+    char right[96];
+    int rw;
+    snprintf(right, sizeof right, "this step: %zu B copied, pass so far: %zu B", shown_bytes(x),
+             pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        /* a big run beside a long step name: the short form */
+        snprintf(right, sizeof right, "this step: %zu B copied, pass: %zu B", shown_bytes(x),
+                 pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        snprintf(right, sizeof right, "this step: %zu B copied", shown_bytes(x));
+    rw = canvas_text_width(right);
+    canvas_fill(x->c, x->x0, x->y0, x->w, 1, ' ', ST_TITLE);
+    sc_text_fit(x->c, x->x0, x->y0, x->w - rw - 3, left, ST_TITLE);
+    canvas_text(x->c, x->x0 + x->w - RIGHT_MARGIN - rw, x->y0, right,
+                shown_bytes(x) ? ST_WARN : ST_GOOD);
+}
