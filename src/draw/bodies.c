@@ -15,9 +15,9 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
 {
     const Mha *m = x->m;
     const StepView *sv = &scene_views[x->s.step];
-    const Tensor *t = m->t[sv->tensor];
+    const Tensor *t = m->t[mha_steps[x->s.step].output];
     const int *cur = x->s.inspect ? x->s.cur : NULL;
-    HeadMap hm = hm_step(m, sv->tensor, sv->layout, sv->colour);
+    HeadMap hm = hm_step(m, mha_steps[x->s.step].output, sv->layout, sv->colour);
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
     int stacked = sv->layout == LV_HEAD;
     int anim = x->s.anim >= 0 && x->s.anim < 1;
@@ -73,7 +73,8 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
         int gy = p.gy, need = p.need;
         tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
-        snprintf(title, sizeof title, "%s %s, strides %s%s", mha_tensor_names[sv->tensor], d, st,
+        snprintf(title, sizeof title, "%s %s, strides %s%s",
+                 mha_tensor_names[mha_steps[x->s.step].output], d, st,
                  m->cfg.batch > 1 ? ", batch shown:" : "");
         if (m->cfg.batch > 1) {
             size_t k = strlen(title);
@@ -259,7 +260,8 @@ void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
     gw.src_labels = 1;
     gw.d_model = m->cfg.d_model;
     gw.seq = m->cfg.seq;
-    grid_draw(x, &gw, "bug: Q_wrong = Q.view(B, H, S, dh)", &hm, cur);
+    snprintf(title, sizeof title, "bug: %s", mha_views[MV_WRONG_VIEW].code);
+    grid_draw(x, &gw, title, &hm, cur);
     grid_plan_p(&gr, right, LV_HEAD, 0, cur ? cur[0] : 0, bx + half + 2, gy, half, need, stacked,
                 gp);
     grid_scroll(&gr, cur); /* the same rows as the bug beside it */

@@ -38,7 +38,7 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
 {
     const Mha *m = x->m;
     const StepView *sv = &scene_views[x->s.step];
-    const Tensor *t = m->t[sv->tensor], *from = m->t[MT_MERGED];
+    const Tensor *t = m->t[mha_steps[x->s.step].output], *from = m->t[MT_MERGED];
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
     int stacked = sv->layout == LV_HEAD, two_bars = x->s.step == MS_CONTIG;
     int n = two_bars ? 4 : 3, best = 0, bp = 0, gp = 0, bhb = 0, gap[4], y = by;
@@ -94,7 +94,7 @@ void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh
 {
     const Mha *m = x->m;
     const StepView *sv = &scene_views[x->s.step];
-    const Tensor *t = m->t[sv->tensor];
+    const Tensor *t = m->t[mha_steps[x->s.step].output];
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
     int stacked = sv->layout == LV_HEAD;
     int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG, candy_h, yy = by;

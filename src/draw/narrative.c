@@ -40,7 +40,7 @@ static void narr_input(const Ctx *x, char *buf, size_t n)
     const Mha *m = x->m;
     const MhaConfig *c = &m->cfg;
     Tensor *const *t = m->t;
-    size_t floats = tensor_numel(t[scene_views[x->s.step].tensor]);
+    size_t floats = tensor_numel(t[mha_steps[x->s.step].output]);
     snprintf(buf, n,
              "x holds %d token%s of %d numbers each, batch %d: one storage S%d of %zu floats "
              "(%zu bytes), row after row. Values are multiples of 0.1 drawn from seed %lu, so a "
@@ -177,7 +177,7 @@ static void narr_contig(const Ctx *x, char *buf, size_t n)
     const Mha *m = x->m;
     Tensor *const *t = m->t;
     const MhaStep *st = &m->steps[x->s.step];
-    size_t floats = tensor_numel(t[scene_views[x->s.step].tensor]);
+    size_t floats = tensor_numel(t[mha_steps[x->s.step].output]);
     if (st->bytes_copied == 0)
         snprintf(buf, n,
                  ".contiguous() found the tensor already contiguous and returned it as it is: "

@@ -29,24 +29,17 @@
 #include <string.h>
 
 const StepView scene_views[MS_COUNT] = {
-    [MS_INPUT] = {MT_X, LV_FLAT, 0, -1, NULL}, /* x comes before the program */
-    [MS_PROJECT] = {MT_Q, LV_FLAT, 0, 0, NULL},
-    [MS_SPLIT] = {MT_Q_SPLIT, LV_TOK, 1, 1, ".view(B, S, H, dh)"},
-    [MS_HEADS] = {MT_Q_HEADS, LV_HEAD, 1, 1, ".transpose(1, 2)"},
-    [MS_SCORES] = {MT_SCORES, LV_HEAD, 1, 2, NULL},
-    [MS_SOFTMAX] = {MT_ATTN, LV_HEAD, 1, 3, NULL},
-    [MS_WEIGHTED] = {MT_HEAD_OUT, LV_HEAD, 1, 4, "(attn @ V)"},
-    [MS_BACK] = {MT_MERGED, LV_TOK, 1, 4, ".transpose(1, 2)"},
-    [MS_CONTIG] = {MT_MERGED_CONTIG, LV_TOK, 1, 4, ".contiguous()"},
-    [MS_CONCAT] = {MT_CONCAT, LV_FLAT, 1, 5, "out.view(B, S, D)"},
-    [MS_OUT] = {MT_OUT, LV_FLAT, 0, 5, NULL},
+    [MS_INPUT] = {LV_FLAT, 0},    [MS_PROJECT] = {LV_FLAT, 0}, [MS_SPLIT] = {LV_TOK, 1},
+    [MS_HEADS] = {LV_HEAD, 1},    [MS_SCORES] = {LV_HEAD, 1},  [MS_SOFTMAX] = {LV_HEAD, 1},
+    [MS_WEIGHTED] = {LV_HEAD, 1}, [MS_BACK] = {LV_TOK, 1},     [MS_CONTIG] = {LV_TOK, 1},
+    [MS_CONCAT] = {LV_FLAT, 1},   [MS_OUT] = {LV_FLAT, 0},
 };
 
 static int inspect_tensor(const SceneState *s)
 {
     if (s->view == MV_WRONG_VIEW) return MT_Q_WRONG;
     if (s->view == MV_NO_SCALE) return MT_ATTN;
-    return scene_views[s->step].tensor;
+    return mha_steps[s->step].output;
 }
 
 static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
@@ -76,7 +69,6 @@ static void draw_all(Ctx *x)
     const Mha *m = x->m;
     const SceneState *s = &x->s;
     int step = s->step;
-    const StepView *sv = &scene_views[step];
     const MhaStep *ms = &m->steps[step];
     char buf[1024];
     int narr_rows = 0, status_rows = s->status ? 1 : 0;
@@ -108,24 +100,29 @@ static void draw_all(Ctx *x)
 
     /* title, program, panel, code line */
     if (s->view == MV_WRONG_VIEW) {
-        top_title(x, "failure mode: Q.view(B, H, S, dh) without the transpose");
-        top_program(x, 1, NULL);
+        snprintf(buf, sizeof buf, "failure mode: %s", mha_views[MV_WRONG_VIEW].title);
+        top_title(x, buf);
+        top_program(x, mha_views[MV_WRONG_VIEW].line, mha_views[MV_WRONG_VIEW].span);
         before = m->t[MT_Q];
         after = m->t[MT_Q_WRONG];
     } else if (s->view == MV_NO_SCALE) {
-        top_title(x, "failure mode: softmax without / sqrt(dh)");
-        top_program(x, 2, "/ sqrt(dh)");
+        snprintf(buf, sizeof buf, "failure mode: %s", mha_views[MV_NO_SCALE].title);
+        top_title(x, buf);
+        top_program(x, mha_views[MV_NO_SCALE].line, mha_views[MV_NO_SCALE].span);
     } else {
         snprintf(buf, sizeof buf, "step %d/%d  %s", step, MS_COUNT - 1, ms->name);
         top_title(x, buf);
-        top_program(x, sv->line, sv->span);
+        top_program(x, mha_steps[step].line, mha_steps[step].span);
     }
     top_panel(x, before, after,
               s->view == MV_STEP && step == MS_HEADS && s->anim >= 0 && s->anim < 1);
     {
         int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
-        const char *code =
-            s->view == MV_WRONG_VIEW ? "Q_wrong = Q.view(B, H, S, dh)  # the bug" : ms->code;
+        char code[128];
+        if (s->view == MV_WRONG_VIEW)
+            snprintf(code, sizeof code, "%s  # the bug", mha_views[MV_WRONG_VIEW].code);
+        else
+            snprintf(code, sizeof code, "%s", ms->code);
         canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
         used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
         if (s->view == MV_STEP) {

@@ -24,12 +24,10 @@ enum {
     LV_HEAD  /* (B, H, S, X): a block of token rows per head */
 };
 
+/* How a step's logical tensor (mha_steps[step].output) is drawn. */
 typedef struct StepView {
-    int tensor;       /* MT_*: the logical tensor, inspected */
-    int layout;       /* LV_* */
-    int colour;       /* colour cells by head */
-    int line;         /* line of the program listing; -1: none (the input) */
-    const char *span; /* the part of that line this step runs; NULL: the whole line */
+    int layout; /* LV_* */
+    int colour; /* colour cells by head */
 } StepView;
 
 #define TOP_ROWS 8          /* title, program (6), code line */

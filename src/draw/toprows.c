@@ -11,13 +11,6 @@
 #include <string.h>
 
 /* The whole program, as the walkthrough steps through it (DESIGN's table). */
-#define PROGRAM_LINES 6
-
-static const char *const program[PROGRAM_LINES] = {
-    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",         "Q = Q.view(B, S, H, dh).transpose(1, 2)",
-    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",   "attn = softmax(scores, dim=-1)",
-    "out = (attn @ V).transpose(1, 2).contiguous()", "y = out.view(B, S, D) @ W_O",
-};
 
 static const char *yes_no(int b)
 {
@@ -26,9 +19,9 @@ static const char *yes_no(int b)
 
 void top_program(Ctx *x, int line, const char *span)
 {
-    for (int i = 0; i < PROGRAM_LINES; i++) {
+    for (int i = 0; i < MHA_PROGRAM_LINES; i++) {
         int py = x->y0 + 1 + x->tg + i, px = x->x0;
-        const char *l = program[i];
+        const char *l = mha_program[i];
         canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
         canvas_text(x->c, px + 5, py, l, ST_CODE);
         if (i == line) {

@@ -172,8 +172,7 @@ void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRun
                              "%d query heads: no GQA. It needs a kv_heads that divides %d, "
                              "strictly between 1 and %d.",
                              cfg->heads, cfg->heads, cfg->heads);
-            if (more)
-                snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
+            if (more) snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
         }
         canvas_text(c, cx, y, kind[i], ST_TITLE);
         canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);
