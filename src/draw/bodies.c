@@ -10,6 +10,56 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The float in flight of step 8's animation, drawn only where it covers
+ * no text: its source cell and its new slot are lit (style only, the text
+ * stays), and the cell itself is drawn on its straight way from one to
+ * the other wherever all of its columns, and one beside each end, are free:
+ * it never touches a label, so no word reads run into a number. */
+static void copy_flight(Ctx *x, const Bar *src, const Bar *bar, const HeadMap *hm, long landed)
+{
+    const Tensor *t = x->m->t[MT_MERGED_CONTIG], *from = x->m->t[MT_MERGED];
+    int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy, px, py;
+    double f = x->s.anim * (double)t->st->n - (double)landed;
+    long k = landed;
+    for (int i = t->ndim - 1; i >= 0; i--) { /* row-major: the landed-th element of t */
+        idx[i] = (int)(k % t->shape[i]);
+        k /= t->shape[i];
+    }
+    if (!bar_pos(src, (long)tensor_offset_of(from, idx), &ax, &ay) ||
+        !bar_pos(bar, landed, &zx, &zy))
+        return;
+    canvas_style(x->c, ax, ay, src->cw - 1, src->pitch, ST_CURSOR);
+    canvas_style(x->c, zx, zy, bar->cw - 1, bar->pitch, ST_CURSOR);
+    px = sc_round(ax + (zx - ax) * f), py = sc_round(ay + (zy - ay) * f);
+    if (sc_area_free(x->c, px, py, bar->cw - 1, bar->pitch))
+        bar_cell(x, bar, landed, px, py, ST_CURSOR, 0, hm_head(hm, landed));
+}
+
+/* Step 8: the non-contiguous source, then the new buffer filling up, one
+ * float at a time (sc_copy_landed: as many as the counter has counted). */
+static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
+{
+    const Mha *m = x->m;
+    const Tensor *t = m->t[MT_MERGED_CONTIG], *from = m->t[MT_MERGED];
+    const int *cur = x->s.inspect ? x->s.cur : NULL;
+    HeadMap hm_src = hm_of(from, 2, m->d_head);
+    long n = (long)t->st->n, landed = sc_copy_landed(x);
+    long lit_src = cur ? (long)tensor_offset_of(from, cur) : -1;
+    Bar *src = &p->src, *bar = &p->bar;
+    char title[160];
+    src->hit_t = from; /* same shape as t: its index selects t's element */
+    bar_scroll(src, lit_src);
+    snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
+             src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
+             src->tagt && src->tagfmt == 2 ? ", cells: head,token" : "");
+    bar_draw(x, src, title, &hm_src, lit_src, -1, -1);
+    bar_scroll(bar, lit);
+    snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
+             n * (long)sizeof(float));
+    bar_draw(x, bar, title, hm, lit, -1, landed);
+    if (landed >= 0 && landed < n) copy_flight(x, src, bar, hm, landed);
+}
+
 /* Candy bar over the logical grid, sharing h rows. */
 void body_step(Ctx *x, int bx, int by, int bw, int bh)
 {
@@ -28,38 +78,7 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
 
     if (!plan_step_tall(x, &p, bx, by, bw, bh)) plan_step_compact(x, &p, bx, by, bw, bh);
     if (x->s.step == MS_CONTIG) {
-        /* step 8: the non-contiguous source, then the new buffer filling up */
-        const Tensor *from = m->t[MT_MERGED];
-        HeadMap hm_src = hm_of(from, 2, m->d_head);
-        long n = (long)t->st->n, filled = -1;
-        double ph = anim ? x->s.anim * (double)n : -1;
-        Bar *src = &p.src, *bar = &p.bar;
-        src->hit_t = from; /* same shape as t: its index selects t's element */
-        bar_scroll(src, cur ? (long)tensor_offset_of(from, cur) : -1);
-        snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
-                 src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
-                 src->tagt && src->tagfmt == 2 ? ", cells: head,token" : "");
-        bar_draw(x, src, title, &hm_src, cur ? (long)tensor_offset_of(from, cur) : -1, -1, -1);
-        bar_scroll(bar, lit);
-        if (anim) filled = (long)ph;
-        snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
-                 n * (long)sizeof(float));
-        bar_draw(x, bar, title, &hm, lit, -1, filled);
-        if (anim && filled < n) {
-            /* the cell in flight: from its place in the source to its new offset */
-            int idx[TENSOR_MAXDIM] = {0}, ax, ay, zx, zy;
-            long k = filled;
-            for (int i = t->ndim - 1; i >= 0; i--) {
-                idx[i] = (int)(k % t->shape[i]);
-                k /= t->shape[i];
-            }
-            if (bar_pos(src, (long)tensor_offset_of(from, idx), &ax, &ay) &&
-                bar_pos(bar, filled, &zx, &zy)) {
-                double f = ph - (double)filled;
-                int px = sc_round(ax + (zx - ax) * f), py = sc_round(ay + (zy - ay) * f);
-                bar_cell(x, bar, filled, px, py, ST_CURSOR, 0, hm_head(&hm, filled));
-            }
-        }
+        body_copy(x, &p, &hm, lit);
     } else {
         const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
         if (x->s.step == MS_INPUT) what = "the input";
@@ -84,14 +103,16 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
         grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked, p.gpitch);
         grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
+            /* the tokens-first grid, its values under the heads-first labels */
             Grid a;
-            char ta[160];
             const Tensor *ts = m->t[MT_Q_SPLIT];
+            int lw;
             grid_plan_p(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0, p.gpitch);
+            lw = g.labelw - a.labelw > 0 ? g.labelw - a.labelw : 0;
+            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx + lw, gy, bw - lw, need, 0, p.gpitch);
+            a.head_rows = g.head_rows;
             grid_scroll(&a, NULL);
-            tensor_fmt_dims(d, sizeof d, ts->ndim, ts->shape);
-            snprintf(ta, sizeof ta, "regrouping by head...");
-            grid_draw_regroup(x, &a, &g, ta, title, &hm, x->s.anim);
+            grid_draw_regroup(x, &a, &g, title, &hm, x->s.anim);
         } else {
             grid_draw(x, &g, title, &hm, cur);
         }

@@ -322,25 +322,26 @@ void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, cons
 }
 
 /* Step 3's animation: each value moves from where the tokens-first grid `a`
- * draws it to where the heads-first grid `b` does; same (head, token, d). */
-void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title_a,
-                       const char *title_b, const HeadMap *hm, double t)
+ * draws it to where the heads-first grid `b` does; same (head, token, d).
+ * The labels are b's all along (a is planned with b's label column and
+ * header, so head 0's columns already sit by their labels), and a value is
+ * drawn only where it and a column each side of it are blank: it never
+ * covers a label, another value, or runs into either. */
+void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, const HeadMap *hm,
+                       double t)
 {
     double e = t * t * (3 - 2 * t); /* ease in and out */
-    grid_labels(x, t < 0.5 ? a : b, t < 0.5 ? title_a : title_b);
+    int vw = b->vw < a->vw ? b->vw : a->vw;
+    grid_labels(x, b, title);
     for (int vr = 0; vr < b->rows_shown; vr++)
         for (int vc = 0; vc < b->vcols_shown; vc++) {
             int gi = vc / b->C, r = vr, c = b->stacked ? vc : vc % b->C;
-            int idx[4], ax, ay, bx, by;
-            Style st;
+            int idx[4], ax, ay, bx, by, px, py;
             if (b->stacked) grid_vrow(b, vr, &gi, &r);
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
-            st = cell_style(b, hm, idx);
-            {
-                int px = sc_round(ax + (bx - ax) * e), py = sc_round(ay + (by - ay) * e);
-                int vw = b->vw < a->vw ? b->vw : a->vw;
-                grid_cell(x, b, px, py, vw, idx, st);
-            }
+            px = sc_round(ax + (bx - ax) * e), py = sc_round(ay + (by - ay) * e);
+            if (sc_area_free(x->c, px, py, vw - 1, b->pitch))
+                grid_cell(x, b, px, py, vw, idx, cell_style(b, hm, idx));
         }
 }

@@ -162,6 +162,8 @@ int sc_offset_index(const Tensor *t, long off, int *idx);
 int hm_head(const HeadMap *h, long off);
 HeadMap hm_step(const Mha *m, int tensor, int layout, int colour);
 int sc_storage_row(const Mha *m, const Tensor *t);
+long sc_copy_landed(const Ctx *x);
+int sc_area_free(const Canvas *c, int x, int y, int w, int h);
 
 /* candybar.c: the storage as a strip of cells */
 void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch);
@@ -182,8 +184,8 @@ void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int
                  int stacked, int pitch);
 void grid_scroll(Grid *g, const int *cur);
 void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur);
-void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title_a,
-                       const char *title_b, const HeadMap *hm, double t);
+void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, const HeadMap *hm,
+                       double t);
 
 /* heatmap.c: one S x S block of weights per head */
 void heat_plan_p(Heat *p, int H, int S, int b, int x, int y, int w, int h, int pitch);

@@ -187,3 +187,30 @@ int sc_storage_row(const Mha *m, const Tensor *t)
     }
     return t->shape[t->ndim - 1];
 }
+
+/* Step 8's animation: how many floats of the copy have landed at the
+ * state's phase (0..numel), or -1 when nothing is animating (another step,
+ * no phase, or a .contiguous() that copied nothing).  The counter and the
+ * picture both count from it, so they always agree. */
+long sc_copy_landed(const Ctx *x)
+{
+    const MhaStep *ms = &x->m->steps[MS_CONTIG];
+    if (x->s.view != MV_STEP || x->s.step != MS_CONTIG || !(x->s.anim >= 0 && x->s.anim < 1) ||
+        ms->bytes_copied == 0)
+        return -1;
+    return (long)(x->s.anim * (double)tensor_numel(x->m->t[ms->output]));
+}
+
+/* Is the w x h area at (x, y) blank, and the column each side of it too?
+ * A moving cell is drawn only there: never over a label, a bar's empty
+ * slot (its dot counts a float still to land) or another cell, and never
+ * run into one.  Outside the canvas counts as not blank. */
+int sc_area_free(const Canvas *c, int x, int y, int w, int h)
+{
+    for (int r = 0; r < h; r++)
+        for (int k = -1; k <= w; k++) {
+            const Cell *cell = canvas_at(c, x + k, y + r);
+            if (!cell || cell->ch != ' ') return 0;
+        }
+    return 1;
+}

@@ -71,13 +71,14 @@ void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
 }
 
 /* Bytes copied this step, as the counter shows it now (climbing in step 8's
- * animation, the engine's number otherwise). */
+ * animation, float by float; the engine's number otherwise). */
 static size_t shown_bytes(const Ctx *x)
 {
-    size_t bytes = x->m->steps[x->s.step].bytes_copied;
-    if (x->s.view == MV_STEP && x->s.step == MS_CONTIG && x->s.anim >= 0 && x->s.anim < 1)
-        return (size_t)(x->s.anim * (double)bytes);
-    return bytes;
+    const MhaStep *ms = &x->m->steps[x->s.step];
+    long landed = sc_copy_landed(x);
+    if (landed < 0) return ms->bytes_copied;
+    /* whole floats only: the bytes of the floats the picture shows landed */
+    return (size_t)landed * (ms->bytes_copied / tensor_numel(x->m->t[ms->output]));
 }
 
 /* Bytes copied by the pass up to and including this step, from the engine's
