@@ -239,10 +239,7 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
         }
         if (single) {
             char why[300];
-            snprintf(why, sizeof why,
-                     "Why they differ: the big head scores all %d dims in one softmax, so each "
-                     "token gets one mix; %d heads of %d dims each pick their own.",
-                     m->cfg.d_model, H, m->d_head);
+            narr_single_why(x, why, sizeof why);
             canvas_wrap(x->c, bx, hy + 1 + heat_rows_used(&p), bw, 2, why, ST_NORMAL);
         }
     }

@@ -212,6 +212,22 @@ void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const Scene
     draw_all(&ctx);
 }
 
+void scene_narrative(const Mha *m, const SceneState *s, char *buf, size_t n)
+{
+    Ctx ctx;
+    size_t k;
+    if (!buf || n == 0) return;
+    buf[0] = 0;
+    if (!m || !s) return;
+    ctx_init(&ctx, NULL, 0, 0, SCENE_MIN_W, SCENE_MIN_H, m, s);
+    narr_text(&ctx, buf, n);
+    k = strlen(buf);
+    if (ctx.s.view == MV_STEP && ctx.s.step == MS_SOFTMAX && ctx.s.show_single && k + 2 < n) {
+        buf[k++] = ' ';
+        narr_single_why(&ctx, buf + k, n - k);
+    }
+}
+
 int scene_step_animates(int step)
 {
     return step == MS_SPLIT || step == MS_HEADS || step == MS_CONTIG;

@@ -19,6 +19,13 @@ SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 
  * SCENE_MIN_W x SCENE_MIN_H it draws the "enlarge to 80x24 (now WxH)" screen. */
 void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s);
 
+/* The sentences the frame of s writes under its picture, as one paragraph
+ * into buf (n bytes); on the softmax step with show_single, followed by the
+ * line under the heatmaps saying why the big head differs (or does not).
+ * Every fact in them (contiguous or not, bytes copied, view or copy, how
+ * many heads) is read from m. */
+void scene_narrative(const Mha *m, const SceneState *s, char *buf, size_t n);
+
 /* The tensor (MT_*) the state's picture shows in its logical view and
  * inspects: step 2 Q_split, 3 Q_heads, 5 attn, 7 merged, 8 merged_contig ...;
  * MV_WRONG_VIEW Q_wrong, MV_NO_SCALE attn.  s->cur indexes it. */

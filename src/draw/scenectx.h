@@ -205,6 +205,7 @@ void top_title(Ctx *x, const char *left);
 
 /* narrative.c: the sentences under the picture */
 void narr_text(const Ctx *x, char *buf, size_t n);
+void narr_single_why(const Ctx *x, char *buf, size_t n);
 void narr_inspect_line(const Tensor *t, const char *name, const int *cur, char *buf, size_t n);
 
 /* layout.c: how the body's rows are shared */
