@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "draw/canvas.h"
-#include "engine/mha.h"
 #include "draw/scene.h"
+#include "engine/mha.h"
 #include "scene_util.h"
 
 static Mha *run_default(void)
@@ -831,9 +831,9 @@ START_TEST(test_softmax_heatmaps_rows_sum_to_one)
         Mha *m = mha_run(&cfg, err, sizeof err);
         ck_assert_ptr_nonnull(m);
         Canvas *c = draw_step(m, MS_SOFTMAX, 80, 24);
-        int y = su_find_row(c, "one heatmap per head", 0), rows = 0;
+        int y = su_find_row(c, "rows sum to 1", 0), rows = 0;
         ck_assert_int_ge(y, 0);
-        ck_assert(canvas_contains(c, "head 0") && canvas_contains(c, "head 1"));
+        ck_assert(canvas_contains(c, "h0  the") && canvas_contains(c, "h1  the"));
         for (int r = y + 2; r < y + 2 + cfg.seq; r++) {
             Tok t[64];
             int k = tokens(su_row(c, r, buf, sizeof buf), t, 64);
@@ -865,6 +865,41 @@ START_TEST(test_softmax_heatmaps_rows_sum_to_one)
 }
 END_TEST
 
+/* Who attends to whom can be read: each heatmap's key columns are labelled
+ * with their token over the column, and the shades have a scale, also when
+ * eight heads leave no room for the numbers. */
+START_TEST(test_heatmap_keys_and_legend)
+{
+    Mha *m = run_default();
+    char buf[1024];
+    Canvas *c = draw_step(m, MS_SOFTMAX, 80, 24);
+    int y = su_find_row(c, "h0  the", 0);
+    ck_assert_int_gt(y, 0);
+    ck_assert(canvas_contains(c, "weights: "));
+    for (int k = 0; k < m->cfg.seq; k++) {
+        /* the key's word sits over its column: the weight of row 0, key k */
+        int idx[4] = {0, 0, 0, k}, col = su_find_col(c, y, mha_token_word(k));
+        char want[16];
+        snprintf(want, sizeof want, "%.2f", tensor_get(m->t[MT_ATTN], idx));
+        ck_assert_int_ge(col, 0);
+        ck_assert_msg(!strncmp(su_row(c, y + 1, buf, sizeof buf) + col + 1, want, strlen(want)),
+                      "key %d '%s' at col %d over '%s'", k, mha_token_word(k), col, buf + col);
+    }
+    canvas_free(c);
+    mha_free(m);
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.heads = cfg.kv_heads = 8;
+    m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    c = draw_step(m, MS_SOFTMAX, 80, 24);
+    ck_assert(canvas_contains(c, "weights: "));
+    ck_assert(canvas_contains(c, "h7  t c s o")); /* initials where words do not fit */
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_softmax_single_head_beside)
 {
     Mha *m = run_default();
@@ -881,7 +916,7 @@ START_TEST(test_softmax_single_head_beside)
     ck_assert(flat_contains(c, "(m hides it)"));
     ck_assert(canvas_contains(c, "one big head"));
     ck_assert(canvas_contains(c, "Why they differ"));
-    ck_assert(canvas_contains(c, "head 1"));
+    ck_assert(canvas_contains(c, "h1  the"));
     canvas_free(c);
     mha_free(m);
 }
@@ -929,7 +964,7 @@ START_TEST(test_narrative_width_capped)
         ck_assert_msg(n <= 100, "row %d is %zu wide: %s", y, n, buf);
         lines++;
     }
-    ck_assert_int_ge(lines, 2);                  /* it wrapped */
+    ck_assert_int_ge(lines, 2);                      /* it wrapped */
     ck_assert(flat_contains(c, "in .contiguous()")); /* and all of it is there */
     canvas_free(c);
     mha_free(m);
@@ -1062,8 +1097,10 @@ START_TEST(test_heads_first_stays_stacked)
                         /* a head's label starts a block: at column 0, or after a
                          * gap when the blocks sit side by side */
                         for (int p = 0; buf[p]; p++)
-                            if (buf[p] == 'h' && (p == 0 || (p >= 2 && !strncmp(buf + p - 2, "  ", 2))) &&
-                                sscanf(buf + p + 1, "%d", &h) == 1 && isdigit((unsigned char)buf[p + 1])) {
+                            if (buf[p] == 'h' &&
+                                (p == 0 || (p >= 2 && !strncmp(buf + p - 2, "  ", 2))) &&
+                                sscanf(buf + p + 1, "%d", &h) == 1 &&
+                                isdigit((unsigned char)buf[p + 1])) {
                                 ck_assert_int_gt(h, last); /* h0, h1, ... in order */
                                 last = h, heads++;
                             }
@@ -1508,6 +1545,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_click_selects_cells);
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
+    tcase_add_test(tc, test_heatmap_keys_and_legend);
     tcase_add_test(tc, test_failure_views);
     tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);

@@ -152,6 +152,26 @@ static void softmax_bar(Ctx *x, Bar *bar)
     bar_draw(x, bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
 }
 
+/* The heatmaps' title and, right of it, the shade scale: the title as long
+ * as leaves room for the scale, the long one alone when nothing does. */
+static void softmax_title(Ctx *x, int bx, int y, int bw, const char *dims)
+{
+    static const char *const forms[] = {"one heatmap per head, each row sums to 1",
+                                        "a map per head, rows sum to 1", "rows sum to 1"};
+    const char *mask = x->m->cfg.causal ? ", \xc3\x97 = masked" : "";
+    char title[200];
+    for (size_t i = 0; i < sizeof forms / sizeof *forms; i++) {
+        snprintf(title, sizeof title, "attn %s: %s%s", dims, forms[i], mask);
+        if (canvas_text_width(title) + 2 + heat_legend_w() <= bw) {
+            canvas_text(x->c, bx, y, title, ST_BOLD);
+            heat_legend(x, bx + bw - heat_legend_w(), y);
+            return;
+        }
+    }
+    snprintf(title, sizeof title, "attn %s: %s%s", dims, forms[0], mask);
+    sc_text_fit(x->c, bx, y, bw, title, ST_BOLD);
+}
+
 /* Step 5 (and MV_NO_SCALE): heatmaps, rows summing to 1, under the candy bar
  * of attn's storage when there is room. */
 void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
@@ -167,7 +187,7 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     Heat p;
     SoftPlan sp;
     int hy = by, heat_h, note_rows = single ? 2 : noscale ? 1 : 0, hh, ph = 1;
-    char title[200], d[64];
+    char d[64];
     memset(&sp, 0, sizeof sp);
     if (plan_softmax_tall(x, &sp, bx, by, bw, bh, noscale)) {
         hy = sp.hy, hh = sp.hh, ph = sp.ph;
@@ -219,9 +239,7 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
                 "largest weight in a row, on average: %.2f with the scale, %.2f without",
                 mean_row_max(&attn, b), mean_row_max(&raw, b));
     } else {
-        snprintf(title, sizeof title, "attn %s: one heatmap per head, each row sums to 1%s", d,
-                 m->cfg.causal ? ", \xc3\x97 = masked" : "");
-        sc_text_fit(x->c, bx, hy, bw, title, ST_BOLD);
+        softmax_title(x, bx, hy, bw, d);
         heat_plan_p(&p, H + single, S, b, bx, hy + 1, bw, hh, ph);
         if (single && p.heads_shown < 2) {
             /* no room for both in one plan: per-head maps left, the big head right */

@@ -9,9 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The shades' lower bounds: a weight of at least heat_from[i] is level i. */
+static const double heat_from[5] = {0, 0.05, 0.2, 0.4, 0.7};
+static const char *const heat_from_text[5] = {"0", "0.05", "0.2", "0.4", "0.7"};
+
 static int heat_level(double v)
 {
-    return v < 0.05 ? 0 : v < 0.2 ? 1 : v < 0.4 ? 2 : v < 0.7 ? 3 : 4;
+    int l = 0;
+    while (l < 4 && v >= heat_from[l + 1])
+        l++;
+    return l;
 }
 
 static const uint32_t heat_glyph[5] = {' ', 0x2591, 0x2592, 0x2593, 0x2588};
@@ -104,6 +111,36 @@ void heat_row(const HeatSrc *src, int b, int h, int s, float *row)
     }
 }
 
+/* The key tokens over the columns of a block whose cells start at (kx, y):
+ * the words where every shown one fits its column, else their first
+ * letters where those tell them apart, else the key numbers.  Returns 0
+ * (nothing drawn) when not even those fit. */
+static int heat_keys(Ctx *x, const Heat *p, int kx, int y)
+{
+    int cw = p->hw - (p->hw > 1), words = 1, initials = 1, numbers = 1;
+    char seen[128] = {0};
+    for (int k = p->k0; k < p->k0 + p->cols && k < p->S; k++) {
+        const char *w = mha_token_word(k);
+        unsigned char c0 = (unsigned char)w[0];
+        words = words && (int)strlen(w) <= cw;
+        initials = initials && c0 < 128 && !seen[c0];
+        if (c0 < 128) seen[c0] = 1;
+        numbers = numbers && sc_digits(k) <= cw;
+    }
+    if (!words && !initials && !numbers) return 0;
+    for (int k = p->k0; k < p->k0 + p->cols && k < p->S; k++) {
+        const char *w = mha_token_word(k);
+        int px = kx + (k - p->k0) * p->hw;
+        if (words)
+            canvas_text(x->c, px, y, w, ST_DIM);
+        else if (initials)
+            canvas_put(x->c, px, y, (unsigned char)w[0], ST_DIM);
+        else
+            canvas_printf(x->c, px, y, ST_DIM, "%d", k);
+    }
+    return 1;
+}
+
 /* One heatmap block in slot `slot` of the plan: head `head` of src.
  * title NULL: "head h" in the head's colour. */
 void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, const char *title,
@@ -120,6 +157,10 @@ void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, c
         const char *t2 = strstr(title, "big head");
         if (canvas_text_width(title) > tw && t2) title = canvas_text_width(t2) <= tw ? t2 : "big";
         sc_text_fit(x->c, bx, by, tw, title, ST_BOLD);
+    } else if (!p->lead && p->labelw - 1 >= 1 + sc_digits(head) &&
+               heat_keys(x, p, bx + p->labelw, by)) {
+        /* the head's name left, where the row words go; the keys over their columns */
+        sc_fitf(x->c, bx, by, p->labelw - 1, ST_HEAD(head), "h%d", head);
     } else {
         sc_fitf(x->c, bx, by, tw, ST_HEAD(head), tw >= 6 + sc_digits(head) ? "head %d" : "h%d",
                 head);
@@ -216,4 +257,29 @@ void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *s
         heat_block(x, p, i, src, p->h0 + i, NULL, cur, hit_kind);
     if (single) heat_block(x, p, p->heads_shown - 1, single, 0, "one big head", NULL, 0);
     heat_more(x, p, H + (single ? 1 : 0));
+}
+
+#define LEGEND_LEAD "weights: "
+
+/* Columns heat_legend takes. */
+int heat_legend_w(void)
+{
+    int w = (int)strlen(LEGEND_LEAD);
+    for (int i = 1; i < 5; i++)
+        w += 1 + (int)strlen(heat_from_text[i]) + 1 + (i < 4);
+    return w;
+}
+
+/* The shade scale, "weights: ░0.05+ ▒0.2+ ▓0.4+ █0.7+", at (x, y), each glyph
+ * in its own style as the cells draw it (so the ASCII backend maps it the
+ * same way).  Returns the columns used. */
+int heat_legend(Ctx *x, int px, int y)
+{
+    int at = px + canvas_text(x->c, px, y, LEGEND_LEAD, ST_DIM);
+    for (int i = 1; i < 5; i++) {
+        canvas_put(x->c, at++, y, heat_glyph[i], ST_HEAT(i));
+        at += canvas_text(x->c, at, y, heat_from_text[i], ST_DIM);
+        at += canvas_text(x->c, at, y, i < 4 ? "+ " : "+", ST_DIM);
+    }
+    return at - px;
 }

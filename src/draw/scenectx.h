@@ -195,6 +195,8 @@ void heat_row(const HeatSrc *src, int b, int h, int s, float *row);
 void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, const char *title,
                 const int *cur, int hit_kind);
 void heat_scroll(Heat *p, const int *cur, int slots);
+int heat_legend_w(void);
+int heat_legend(Ctx *x, int px, int y);
 void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *single,
               const int *cur, int hit_kind);
 
