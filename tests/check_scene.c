@@ -900,6 +900,51 @@ START_TEST(test_heatmap_keys_and_legend)
 }
 END_TEST
 
+/* Inspect at step 3 in the walkthrough (status line, one bar row): past
+ * offset 24 the bar still shows the cell one token back (stride 8), so the
+ * "jumps 8 floats per token" can be seen, not only the last 8 cells. */
+START_TEST(test_inspect_keeps_jump_context)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    s.step = MS_HEADS, s.inspect = 1, s.status = "status";
+    s.cur[1] = 1, s.cur[2] = 3, s.cur[3] = 2; /* offset 4 + 24 + 2 = 30 */
+    Canvas *c = draw(m, &s, 80, 24);
+    long off = (long)tensor_offset_of(m->t[MT_Q_HEADS], s.cur);
+    int y = su_find_row(c, "memory S", 0);
+    char want[32], buf[1024];
+    ck_assert_int_eq(off, 30);
+    ck_assert_int_gt(y, 0);
+    su_row(c, y + 1, buf, sizeof buf);
+    snprintf(want, sizeof want, " %ld ", off - m->t[MT_Q_HEADS]->strides[2]);
+    ck_assert_msg(strstr(buf, want) != NULL, "no offset %s in '%s'", want, buf);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* Panels that read as what they are: a rule between the program and the
+ * shape/strides panel on every program row; tall cells' index rows say
+ * their axes ((s, h, d) for merged, the bars of step 8); step 10's grid is
+ * named y, as the code names it. */
+START_TEST(test_panels_read_right)
+{
+    Mha *m = run_default();
+    for (int step = 0; step < MS_COUNT; step++) {
+        Canvas *c = draw_step(m, step, 80, 24);
+        for (int y = 1; y <= 6; y++)
+            ck_assert_int_eq(canvas_at(c, 51, y)->ch, 0x2502);
+        if (step == MS_OUT) ck_assert(canvas_contains(c, "logical view: y (1, 4, 8)"));
+        canvas_free(c);
+    }
+    Canvas *c = draw_step(m, MS_CONTIG, 200, 60);
+    ck_assert(canvas_contains(c, "from: storage S11 (head_out), heads first; each cell: offset, "
+                                 "value, head, index (s, h, d)"));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_softmax_single_head_beside)
 {
     Mha *m = run_default();
@@ -1546,6 +1591,8 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
     tcase_add_test(tc, test_heatmap_keys_and_legend);
+    tcase_add_test(tc, test_inspect_keeps_jump_context);
+    tcase_add_test(tc, test_panels_read_right);
     tcase_add_test(tc, test_failure_views);
     tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);

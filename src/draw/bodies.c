@@ -92,8 +92,7 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
         int gy = p.gy, need = p.need;
         tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
-        snprintf(title, sizeof title, "%s %s, strides %s%s",
-                 mha_tensor_names[mha_steps[x->s.step].output], d, st,
+        snprintf(title, sizeof title, "%s %s, strides %s%s", sc_tensor_label(x->s.step), d, st,
                  m->cfg.batch > 1 ? ", batch shown:" : "");
         if (m->cfg.batch > 1) {
             size_t k = strlen(title);

@@ -38,6 +38,14 @@ void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, i
             cand[nc++] = maxcells; /* no useful divisor: fill the line */
     }
     b->wrap = (int)cand[nc - 1];
+    /* one row shown: a wrap that divides the storage, so scrolling to the
+     * end never shows a short tail of it without the floats before (when
+     * one of them is at least half as wide as the widest) */
+    for (int i = nc - 1; i >= 0 && avail == 1 && 2 * cand[i] >= cand[nc - 1]; i--)
+        if (b->n % cand[i] == 0) {
+            b->wrap = (int)cand[i];
+            break;
+        }
     for (int i = 0; i < nc; i++)
         if ((b->n + cand[i] - 1) / cand[i] <= avail) {
             b->wrap = (int)cand[i];
@@ -215,6 +223,38 @@ static void bar_tag(Ctx *x, const Bar *b, long o, int px, int py, Style st, long
     if ((int)strlen(tag) <= tw) canvas_text(x->c, px + at, py, tag, st);
 }
 
+/* What the rows of a tall cell hold, for the bar's title: "; each cell:
+ * offset, value, head, index (h, s, d)", the index's letters the axes of the
+ * tensor's shape (mha_steps), without the batch when it is 1.  0 when the
+ * cells hold only offset and value, or the tensor is not a step's. */
+static int bar_legend(const Ctx *x, const Bar *b, const HeadMap *hm, char *buf, size_t n)
+{
+    const char *shape = NULL;
+    int head_row = b->pitch > 2 && hm && (hm->t || hm->wrap), k = 0;
+    int token_row = !head_row && b->pitch > 3 && b->tokens && b->t->ndim == 3;
+    size_t o;
+    for (int i = 0; x->m && i < MS_COUNT && !shape; i++)
+        if (x->m->t[mha_steps[i].output] == b->t) shape = mha_steps[i].shape;
+    if (b->pitch < 3 || !shape) return 0;
+    o = (size_t)snprintf(buf, n, "; each cell: offset, value%s",
+                         head_row    ? ", head"
+                         : token_row ? ", token"
+                                     : "");
+    if (b->pitch <= 2 + head_row + token_row) return 1;
+    o += (size_t)snprintf(buf + o, n - o, ", index (");
+    for (const char *p = shape + 1; *p && *p != ')' && o + 4 < n; k++) {
+        size_t len = strcspn(p, ",)");
+        if (!(k == 0 && b->t->shape[0] == 1)) /* (B, ...) with B 1: the batch index is left out */
+            o += (size_t)snprintf(buf + o, n - o, "%s%c", buf[o - 1] == '(' ? "" : ", ",
+                                  (char)(*p >= 'A' && *p <= 'Z' ? *p - 'A' + 'a' : *p));
+        p += len;
+        while (*p == ',' || *p == ' ')
+            p++;
+    }
+    snprintf(buf + o, n - o, ")");
+    return 1;
+}
+
 /* Draws the bar under its title.  hm: head of each offset (NULL: uncoloured);
 
  * lit: offset to light (-1 none); sweep in [0,1): only offsets below sweep*n
@@ -222,11 +262,17 @@ static void bar_tag(Ctx *x, const Bar *b, long o, int px, int py, Style st, long
 void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long lit, double sweep,
               long filled)
 {
-    char full[300];
+    char full[300], legend[96];
     long first = (long)b->r0 * b->wrap, end = first + (long)b->rows_shown * b->wrap;
     if (end > b->n) end = b->n;
     if (b->wrap && b->rows_shown < b->rows) {
         snprintf(full, sizeof full, "%s; showing offsets %ld..%ld", title, first, end - 1);
+        title = full;
+    }
+    if (bar_legend(x, b, hm, legend, sizeof legend) &&
+        canvas_text_width(title) + canvas_text_width(legend) <= b->w + b->margin) {
+        if (title != full) snprintf(full, sizeof full, "%s", title);
+        snprintf(full + strlen(full), sizeof full - strlen(full), "%s", legend);
         title = full;
     }
     sc_text_fit(x->c, b->x - b->margin, b->y, b->w + b->margin, title, ST_BOLD);

@@ -146,7 +146,9 @@ static void draw_all(Ctx *x)
         int ny = x->y0 + x->h - status_rows - narr_rows;
         if (s->inspect) {
             int ti = inspect_tensor(s);
-            narr_inspect_line(m->t[ti], mha_tensor_names[ti], s->cur, buf, sizeof buf);
+            narr_inspect_line(m->t[ti],
+                              s->view == MV_STEP ? sc_tensor_label(step) : mha_tensor_names[ti],
+                              s->cur, buf, sizeof buf);
             sc_text_fit(x->c, bx, ny, bw, buf, ST_LIT);
             ny++;
         }

@@ -31,7 +31,7 @@ typedef struct StepView {
 } StepView;
 
 #define TOP_ROWS 8          /* title, program (6), code line */
-#define PROGRAM_W 50        /* "  1  " + the longest program line, and a gap */
+#define PROGRAM_W 50        /* "  1  " + the longest program line; then a gap, a rule, the panel */
 #define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
 #define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
 
@@ -163,6 +163,7 @@ int hm_head(const HeadMap *h, long off);
 HeadMap hm_step(const Mha *m, int tensor, int layout, int colour);
 int sc_storage_row(const Mha *m, const Tensor *t);
 long sc_copy_landed(const Ctx *x);
+const char *sc_tensor_label(int step);
 int sc_area_free(const Canvas *c, int x, int y, int w, int h);
 
 /* candybar.c: the storage as a strip of cells */

@@ -214,3 +214,15 @@ int sc_area_free(const Canvas *c, int x, int y, int w, int h)
         }
     return 1;
 }
+
+/* The name the picture gives step `step`'s tensor: its export name
+ * ("Q_split", "merged"), unless that name is what the code calls another
+ * step's tensor: step 10's "out" is the code's y (out is steps 6-9's). */
+const char *sc_tensor_label(int step)
+{
+    const char *name = mha_tensor_names[mha_steps[step].output];
+    for (int i = 0; i < MS_COUNT; i++)
+        if (i != step && !strcmp(mha_steps[i].var, name) && strcmp(mha_steps[step].var, name))
+            return mha_steps[step].var;
+    return name;
+}

@@ -30,6 +30,9 @@ void top_program(Ctx *x, int line, const char *span)
             if (at) canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
             canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
         }
+        /* a rule between the program and the panel beside it, so the
+         * panel's "->" rows do not read as the program's lines */
+        canvas_put(x->c, px + PROGRAM_W + 1, py, 0x2502, ST_DIM); /* │ */
     }
 }
 
@@ -37,7 +40,7 @@ void top_program(Ctx *x, int line, const char *span)
  * "->", two ASCII cells, so it reads the same in the ASCII backend. */
 void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
 {
-    int px = x->x0 + PROGRAM_W + 2, py = x->y0 + 1 + x->tg;
+    int px = x->x0 + PROGRAM_W + 3, py = x->y0 + 1 + x->tg;
     int pw = x->x0 + x->w - RIGHT_MARGIN - px;
     char a[128], b[128];
     if (pw < 10) return;

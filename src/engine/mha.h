@@ -79,6 +79,7 @@ typedef struct MhaStepInfo {
     const char *span;  /* the part of that line it runs; NULL: the whole line */
     const char *shape; /* the output's shape: "(B, S, H, dh)" */
     int output;        /* MT_*: the tensor the step makes (its logical tensor) */
+    const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_COUNT];
 
