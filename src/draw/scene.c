@@ -69,12 +69,9 @@ static void draw_all(Ctx *x)
     const Mha *m = x->m;
     const SceneState *s = &x->s;
     int step = s->step;
-    const MhaStep *ms = &m->steps[step];
     char buf[1024];
     int narr_rows = 0, status_rows = s->status ? 1 : 0;
     int bx = x->x0, by = x->y0 + TOP_ROWS, bw = x->w - RIGHT_MARGIN, bh;
-    const Tensor *before = ms->n_inputs > 0 ? m->t[ms->inputs[0]] : NULL;
-    const Tensor *after = m->t[ms->output];
 
     /* the rows the body gets; on a tall frame the top block takes its share
      * of the rows to spare: blank rows under the title and over the code
@@ -98,48 +95,7 @@ static void draw_all(Ctx *x)
         by += 2 * x->tg, bh -= 2 * x->tg;
     }
 
-    /* title, program, panel, code line */
-    if (s->view == MV_WRONG_VIEW) {
-        snprintf(buf, sizeof buf, "failure mode: %s", mha_views[MV_WRONG_VIEW].title);
-        top_title(x, buf);
-        top_program(x, mha_views[MV_WRONG_VIEW].line, mha_views[MV_WRONG_VIEW].span);
-        before = m->t[MT_Q];
-        after = m->t[MT_Q_WRONG];
-    } else if (s->view == MV_NO_SCALE) {
-        snprintf(buf, sizeof buf, "failure mode: %s", mha_views[MV_NO_SCALE].title);
-        top_title(x, buf);
-        top_program(x, mha_views[MV_NO_SCALE].line, mha_views[MV_NO_SCALE].span);
-    } else {
-        snprintf(buf, sizeof buf, "step %d/%d  %s", step, MS_COUNT - 1, ms->name);
-        top_title(x, buf);
-        top_program(x, mha_steps[step].line, mha_steps[step].span);
-    }
-    top_panel(x, before, after,
-              s->view == MV_STEP && step == MS_HEADS && s->anim >= 0 && s->anim < 1);
-    {
-        int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
-        char code[128];
-        if (s->view == MV_WRONG_VIEW)
-            snprintf(code, sizeof code, "%s  # the bug", mha_views[MV_WRONG_VIEW].code);
-        else
-            snprintf(code, sizeof code, "%s", ms->code);
-        canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
-        used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
-        if (s->view == MV_STEP) {
-            if (ms->is_view)
-                snprintf(buf, sizeof buf, "a view: storage S%d kept, %zu bytes copied",
-                         after->st->id, ms->bytes_copied);
-            else if (ms->bytes_copied)
-                snprintf(buf, sizeof buf, "a copy: %zu bytes into storage S%d", ms->bytes_copied,
-                         after->st->id);
-            else if (step == MS_INPUT)
-                snprintf(buf, sizeof buf, "the input: storage S%d", after->st->id);
-            else
-                snprintf(buf, sizeof buf, "computed into a new storage S%d", after->st->id);
-            if (used + 3 + canvas_text_width(buf) <= bw)
-                canvas_text(x->c, x->x0 + used + 3, cy, buf, ms->is_view ? ST_GOOD : ST_NORMAL);
-        }
-    }
+    top_rows(x, bw);
 
     /* bottom: narrative (the inspect line first) and status */
     if (narr_rows) {

@@ -205,6 +205,7 @@ void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *s
 void top_program(Ctx *x, int line, const char *span);
 void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi);
 void top_title(Ctx *x, const char *left);
+void top_rows(Ctx *x, int bw);
 
 /* narrative.c: the sentences under the picture */
 void narr_text(const Ctx *x, char *buf, size_t n);

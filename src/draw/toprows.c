@@ -112,3 +112,58 @@ void top_title(Ctx *x, const char *left)
     canvas_text(x->c, x->x0 + x->w - RIGHT_MARGIN - rw, x->y0, right,
                 shown_bytes(x) ? ST_WARN : ST_GOOD);
 }
+
+/* The code line under the program: the step's own line and what it did to
+ * memory, or the failure picture's line of code marked as the bug. */
+static void top_code_line(Ctx *x, int bw, const Tensor *after)
+{
+    const MhaStep *ms = &x->m->steps[x->s.step];
+    int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
+    char code[128], buf[160];
+    if (x->s.view != MV_STEP)
+        snprintf(code, sizeof code, "%s  # the bug", mha_views[x->s.view].code);
+    else
+        snprintf(code, sizeof code, "%s", ms->code);
+    canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
+    used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
+    if (x->s.view != MV_STEP) return;
+    if (ms->is_view)
+        snprintf(buf, sizeof buf, "a view: storage S%d kept, %zu bytes copied", after->st->id,
+                 ms->bytes_copied);
+    else if (ms->bytes_copied)
+        snprintf(buf, sizeof buf, "a copy: %zu bytes into storage S%d", ms->bytes_copied,
+                 after->st->id);
+    else if (x->s.step == MS_INPUT)
+        snprintf(buf, sizeof buf, "the input: storage S%d", after->st->id);
+    else
+        snprintf(buf, sizeof buf, "computed into a new storage S%d", after->st->id);
+    if (used + 3 + canvas_text_width(buf) <= bw)
+        canvas_text(x->c, x->x0 + used + 3, cy, buf, ms->is_view ? ST_GOOD : ST_NORMAL);
+}
+
+/* The rows above the body: title, program, panel, code line.  A step shows
+ * its input -> output; a failure picture what the bug reads -> makes:
+ * Q -> Q_wrong, scores -> attn_noscale. */
+void top_rows(Ctx *x, int bw)
+{
+    const Mha *m = x->m;
+    const MhaStep *ms = &m->steps[x->s.step];
+    const Tensor *before = ms->n_inputs > 0 ? m->t[ms->inputs[0]] : NULL;
+    const Tensor *after = m->t[ms->output];
+    char buf[160];
+    if (x->s.view != MV_STEP) {
+        const MhaViewInfo *v = &mha_views[x->s.view];
+        snprintf(buf, sizeof buf, "failure mode: %s", v->title);
+        top_title(x, buf);
+        top_program(x, v->line, v->span);
+        before = m->t[x->s.view == MV_WRONG_VIEW ? MT_Q : MT_SCORES];
+        after = m->t[v->tensor];
+    } else {
+        snprintf(buf, sizeof buf, "step %d/%d  %s", x->s.step, MS_COUNT - 1, ms->name);
+        top_title(x, buf);
+        top_program(x, mha_steps[x->s.step].line, mha_steps[x->s.step].span);
+    }
+    top_panel(x, before, after,
+              x->s.view == MV_STEP && x->s.step == MS_HEADS && x->s.anim >= 0 && x->s.anim < 1);
+    top_code_line(x, bw, after);
+}

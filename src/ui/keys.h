@@ -73,6 +73,8 @@ typedef enum {
     ACT_PAGE_UP,     /* quiz: scroll a page */
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_FAILURE,     /* walkthrough: the next failure picture */
+    ACT_BLANK,       /* walkthrough: blank the screen while presenting */
     ACT_COUNT
 } Action;
 
