@@ -945,6 +945,37 @@ START_TEST(test_panels_read_right)
 }
 END_TEST
 
+/* GQA and MQA are drawn, not only narrated: at steps 4 and 6 the shared K
+ * (V) buffer under its expand view's strides, the 0 read from the engine,
+ * and which query heads read which kv head.  MHA keeps the scores' bar. */
+START_TEST(test_gqa_draws_the_expand)
+{
+    static const int kvs[] = {2, 1, 4}; /* GQA, MQA, MHA of 4 heads */
+    for (int i = 0; i < 3; i++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256], want[96], st[64];
+        cfg.heads = 4, cfg.kv_heads = kvs[i];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_ptr_nonnull(m);
+        for (int v = 0; v < 2; v++) {
+            const Tensor *ex = m->t[v ? MT_V_EXPAND : MT_K_EXPAND];
+            Canvas *c = draw_step(m, v ? MS_WEIGHTED : MS_SCORES, 80, 24);
+            tensor_fmt_strides(st, sizeof st, ex);
+            snprintf(want, sizeof want, "%s_expand", v ? "V" : "K");
+            ck_assert_int_eq(canvas_contains(c, want), m->groups > 1);
+            ck_assert_int_eq(canvas_contains(c, st), m->groups > 1);
+            if (m->groups > 1) ck_assert_int_eq(ex->strides[2], 0);
+            if (m->groups > 1) {
+                snprintf(want, sizeof want, "q%d -> kv0", m->groups - 1);
+                ck_assert_msg(canvas_contains(c, want), "no '%s'", want);
+            }
+            canvas_free(c);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_softmax_single_head_beside)
 {
     Mha *m = run_default();
@@ -1593,6 +1624,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_heatmap_keys_and_legend);
     tcase_add_test(tc, test_inspect_keeps_jump_context);
     tcase_add_test(tc, test_panels_read_right);
+    tcase_add_test(tc, test_gqa_draws_the_expand);
     tcase_add_test(tc, test_failure_views);
     tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);

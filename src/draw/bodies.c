@@ -60,6 +60,51 @@ static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
     if (landed >= 0 && landed < n) copy_flight(x, src, bar, hm, landed);
 }
 
+/* GQA/MQA at steps 4 and 6: instead of the new buffer's cells, the K (or V)
+ * buffer that the query heads share, coloured by kv head, under the title of
+ * its expand view with the stride 0 on the group axis, and which query
+ * heads read which kv head.  Not while inspecting (the bar then shows the
+ * inspected tensor's storage).  Returns 0 when it does not apply or fit. */
+static int body_kv_share(Ctx *x, const StepPlan *p)
+{
+    const Mha *m = x->m;
+    int v = x->s.step == MS_WEIGHTED, rows = p->gy - p->bar.y - 1, at;
+    const Tensor *buf = m->t[v ? MT_V : MT_K], *heads = m->t[v ? MT_V_HEADS : MT_K_HEADS];
+    const Tensor *ex = m->t[v ? MT_V_EXPAND : MT_K_EXPAND];
+    HeadMap hm = hm_of(heads, 1, 0);
+    char title[200], d[64], st[64];
+    Bar b;
+    if (m->groups < 2 || x->s.inspect || (x->s.step != MS_SCORES && !v)) return 0;
+    if (rows < 3) return 0;
+    bar_plan_p(&b, buf, sc_storage_row(m, buf), p->bar.x, p->bar.y, p->bar.w, rows - 1,
+               p->bar.pitch);
+    if (b.wrap == 0 || b.rows_shown < b.rows) return 0;
+    bar_scroll(&b, -1);
+    tensor_fmt_dims(d, sizeof d, ex->ndim, ex->shape);
+    tensor_fmt_strides(st, sizeof st, ex);
+    snprintf(title, sizeof title, "%s_expand %s, strides %s: stride 0, the same bytes of %c (S%d)",
+             v ? "V" : "K", d, st, v ? 'V' : 'K', buf->st->id);
+    if (canvas_text_width(title) > p->bar.w)
+        snprintf(title, sizeof title, "%s_expand %s, strides %s: %c's S%d, no copy", v ? "V" : "K",
+                 d, st, v ? 'V' : 'K', buf->st->id);
+    bar_draw(x, &b, title, &hm, -1, -1, -1);
+    at = p->bar.x;
+    for (int kv = 0; kv < m->cfg.kv_heads; kv++) { /* "q0 q1 -> kv0  q2 q3 -> kv1" */
+        char line[96];
+        size_t o = 0;
+        for (int q = 0; q < m->cfg.heads && o + 8 < sizeof line; q++)
+            if (mha_kv_head_of(&m->cfg, q) == kv)
+                o += (size_t)snprintf(line + o, sizeof line - o, "q%d ", q);
+        snprintf(line + o, sizeof line - o, "-> kv%d", kv);
+        if (at + canvas_text_width(line) > p->bar.x + p->bar.w) {
+            sc_text_fit(x->c, at, b.y + bar_rows_used(&b), p->bar.x + p->bar.w - at, "...", ST_DIM);
+            break;
+        }
+        at += canvas_text(x->c, at, b.y + bar_rows_used(&b), line, ST_HEAD(kv)) + 2;
+    }
+    return 1;
+}
+
 /* Candy bar over the logical grid, sharing h rows. */
 void body_step(Ctx *x, int bx, int by, int bw, int bh)
 {
@@ -79,7 +124,7 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
     if (!plan_step_tall(x, &p, bx, by, bw, bh)) plan_step_compact(x, &p, bx, by, bw, bh);
     if (x->s.step == MS_CONTIG) {
         body_copy(x, &p, &hm, lit);
-    } else {
+    } else if (!body_kv_share(x, &p)) {
         const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
         if (x->s.step == MS_INPUT) what = "the input";
         p.bar.tokens = !sv->colour;
