@@ -166,7 +166,8 @@ static int words_intact(const Canvas *f, const Canvas *p, int gy, char *why, siz
         su_row(f, y, rf, sizeof rf);
         su_row(p, y, rp, sizeof rp);
         if (y <= gy) {
-            if (strcmp(rf, rp)) return snprintf(why, n, "row %d: '%.80s' became '%.80s'", y, rf, rp), 0;
+            if (strcmp(rf, rp))
+                return snprintf(why, n, "row %d: '%.80s' became '%.80s'", y, rf, rp), 0;
             continue;
         }
         for (int x = 0; rf[x];) {
@@ -180,7 +181,8 @@ static int words_intact(const Canvas *f, const Canvas *p, int gy, char *why, siz
             if (!is_value(rf, x, len) &&
                 (strncmp(rf + x, rp + x, (size_t)len) || (x > 0 && rp[x - 1] != ' ') ||
                  (rp[x + len] && rp[x + len] != ' ')))
-                return snprintf(why, n, "row %d col %d: '%.*s' in '%.80s'", y, x, len, rf + x, rp), 0;
+                return snprintf(why, n, "row %d col %d: '%.*s' in '%.80s'", y, x, len, rf + x, rp),
+                       0;
             x += len;
         }
     }
