@@ -109,6 +109,22 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
     scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
 }
 
+/* + and -: animations and autoplay 1.5 times faster or slower, clamped. */
+static int walk_speed(Ui *ui, int faster)
+{
+    ui->anim_speed *= faster ? 1.5 : 1 / 1.5;
+    if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
+    if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
+    if (ui->autoplay > 0)
+        snprintf(ui->status, sizeof ui->status,
+                 "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
+                 walk_anim_seconds(ui), walk_autoplay_seconds(ui));
+    else
+        snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s", ui->anim_speed,
+                 walk_anim_seconds(ui));
+    return UI_REDRAW;
+}
+
 /* v: the step's picture, then each failure picture in turn (mha_views),
  * then the step's again.  The cursor starts over: each picture inspects
  * its own tensor. */
@@ -197,17 +213,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW | UI_ANIMATE;
     case ACT_FASTER:
     case ACT_SLOWER:
-        ui->anim_speed *= a == ACT_FASTER ? 1.5 : 1 / 1.5;
-        if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
-        if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
-        if (ui->autoplay > 0)
-            snprintf(ui->status, sizeof ui->status,
-                     "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
-                     walk_anim_seconds(ui), walk_autoplay_seconds(ui));
-        else
-            snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s",
-                     ui->anim_speed, walk_anim_seconds(ui));
-        return UI_REDRAW;
+        return walk_speed(ui, a == ACT_FASTER);
     case ACT_ANIM:
         ui->animation = !ui->animation;
         snprintf(ui->status, sizeof ui->status, "animations %s", ui->animation ? "on" : "off");
