@@ -44,6 +44,8 @@ const KeyBinding app_keys[] = {
     {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect: a cursor on the logical view"},
     {KC_WALK, UI_K_MOUSE, 0, ACT_OPEN, "click", "inspect the element clicked"},
     {KC_WALK, 'm', 0, ACT_SINGLE, "m", "softmax: one big head beside the heads"},
+    {KC_WALK, 'v', 0, ACT_FAILURE, "v", "failure pictures: no transpose, no scale"},
+    {KC_WALK, 'b', 0, ACT_BLANK, "b", "blank the screen; any key brings it back"},
 
     /* inspect mode: the arrows move the cursor instead of the step */
     {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move the cursor"},

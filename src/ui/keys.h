@@ -76,6 +76,8 @@ typedef enum {
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
     ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
+    ACT_FAILURE,     /* walkthrough: the next failure picture */
+    ACT_BLANK,       /* walkthrough: blank the screen while presenting */
     ACT_COUNT
 } Action;
 
