@@ -342,7 +342,7 @@ START_TEST(test_walk_inspect_takes_the_arrows)
     ui_with(&ui, "--no-animation", "--step=split");
     Screen *s = walk_open_at(&ui, MS_SPLIT);
     ck_assert_int_eq(press(s, &ui, 'i'), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* the cursor, not the step */
     ck_assert_int_eq(press(s, &ui, UI_K_DOWN), UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, UI_K_ESC), UI_REDRAW); /* leaves inspect, does not quit */
@@ -445,7 +445,7 @@ START_TEST(test_walk_mouse_click_inspects)
     ui.mouse_x = px;
     ui.mouse_y = py;
     ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert(shows(s, &ui, 80, 24, "x[0, 1, 0]"));
     s->free(s);
     app_ui_free(&ui);
@@ -459,7 +459,7 @@ START_TEST(test_walk_opens_form_and_help)
     Screen *s = walk_open(&ui);
     ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(ui.push);
-    ck_assert(shows(ui.push, &ui, 80, 24, "next step"));
+    ck_assert(shows(ui.push, &ui, 80, 24, "next (step)"));
     ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
     ui.push->free(ui.push);
     ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
@@ -557,7 +557,7 @@ START_TEST(test_help_scrolls_and_fits)
     ck_assert(!shows(h, &ui, 80, 24, "lines 1-"));
     /* all of it fits in two columns once they are tall enough (124 lines
      * since the decode screen's section: 200x66) */
-    ck_assert(shows(h, &ui, 200, 66, "next step"));
+    ck_assert(shows(h, &ui, 200, 66, "next (step)"));
     ck_assert(shows(h, &ui, 200, 66, "close the help"));
     ck_assert(shows(h, &ui, 200, 66, "layout HF/Meta"));
     h->free(h);

@@ -79,12 +79,33 @@ START_TEST(test_presenter_keys_in_help)
 }
 END_TEST
 
+/* The bottom line's keys come from the key table, for what the walkthrough
+ * is doing; each names a key that does what it says. */
+START_TEST(test_hint_follows_the_mode)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert(shows(s, &ui, 80, 24, "Space next  Left back  i inspect  c config  ? keys  q back"));
+    ck_assert_int_eq(app_action(KC_WALK, 'c'), ACT_CONFIG);
+    press(s, &ui, 'i');
+    ck_assert(shows(s, &ui, 80, 24, "Left/Right/Up/Down move  i/Esc leave  ? keys  q back"));
+    press(s, &ui, 'i');
+    press(s, &ui, 'p');
+    ui.status[0] = 0;
+    ck_assert(shows(s, &ui, 80, 24, "p stop  +/- speed  ? keys  q back"));
+    s->free(s);
+    app_ui_free(&ui);
+}
+END_TEST
+
 static Suite *walk_suite(void)
 {
     Suite *s = suite_create("walk");
     TCase *tc = tcase_create("presenter");
     tcase_add_test(tc, test_v_shows_the_failure_pictures);
     tcase_add_test(tc, test_b_blanks_until_any_key);
+    tcase_add_test(tc, test_hint_follows_the_mode);
     tcase_add_test(tc, test_presenter_keys_in_help);
     suite_add_tcase(s, tc);
     return s;

@@ -150,7 +150,7 @@ keys Enter; expect "digits + Enter" "step 8/10"
 
 # inspect mode takes the arrows
 keys 2 Enter; expect "jump to split" "step 2/10"
-keys i; expect "inspect on" "inspect:"
+keys i; expect "inspect on" "i/Esc leave"
 keys Right Down l j; expect "inspect moves the cursor" "offset = 0·32 + 2·8 + 0·4 + 2·1 = 18"
 if screen | grep -qF "step 2/10"; then ok; else bad "inspect: the arrows changed the step"; fi
 keys Escape; expect "inspect off" "step 2/10"
@@ -169,7 +169,7 @@ if [ "$(screen)" = "$before" ]; then ok; else bad "m twice: not back to the per-
 
 # help, generated from the key table
 keys '?'; expect "help opens" "mhaviz keys"
-expect "help lists next" "next step"
+expect "help lists next" "next (step)"
 keys q; expect "help closes" "step 5/10"
 
 # the configuration form refuses an invalid value, keeps the last valid state

@@ -20,13 +20,13 @@ const KeyBinding app_keys[] = {
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
 
     /* the walkthrough */
-    {KC_WALK, ' ', 0, ACT_NEXT, "Space", "next step"},
+    {KC_WALK, ' ', 0, ACT_NEXT, "Space", "next (step)"},
     {KC_WALK, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_WALK, 'l', 0, ACT_NEXT, "l", NULL},
     {KC_WALK, 'j', 0, ACT_NEXT, "j", NULL},
     {KC_WALK, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
     {KC_WALK, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
-    {KC_WALK, UI_K_LEFT, 0, ACT_PREV, "Left", "previous step"},
+    {KC_WALK, UI_K_LEFT, 0, ACT_PREV, "Left", "back (the previous step)"},
     {KC_WALK, 'h', 0, ACT_PREV, "h", NULL},
     {KC_WALK, 'k', 0, ACT_PREV, "k", NULL},
     {KC_WALK, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
@@ -36,19 +36,19 @@ const KeyBinding app_keys[] = {
     {KC_WALK, 'G', 0, ACT_LAST, "G", "last step"},
     {KC_WALK, UI_K_END, 0, ACT_LAST, "End", NULL},
     {KC_WALK, '0', '9', ACT_DIGIT, "0-9 Enter", "jump to step N"},
-    {KC_WALK, 'p', 0, ACT_AUTOPLAY, "p", "autoplay on/off (presenter mode)"},
-    {KC_WALK, '+', 0, ACT_FASTER, "+", "faster autoplay and animations"},
+    {KC_WALK, 'p', 0, ACT_AUTOPLAY, "p", "stop (autoplay on/off: presenter mode)"},
+    {KC_WALK, '+', 0, ACT_FASTER, "+", "speed (faster or slower autoplay and animations)"},
+    {KC_WALK, '-', 0, ACT_SLOWER, "-", NULL},
     {KC_WALK, '=', 0, ACT_FASTER, "=", NULL},
-    {KC_WALK, '-', 0, ACT_SLOWER, "-", "slower autoplay and animations"},
     {KC_WALK, 'a', 0, ACT_ANIM, "a", "animations on/off"},
-    {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect: a cursor on the logical view"},
+    {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect (a cursor on the logical view)"},
     {KC_WALK, UI_K_MOUSE, 0, ACT_OPEN, "click", "inspect the element clicked"},
     {KC_WALK, 'm', 0, ACT_SINGLE, "m", "softmax: one big head beside the heads"},
     {KC_WALK, 'v', 0, ACT_FAILURE, "v", "failure pictures: no transpose, no scale"},
     {KC_WALK, 'b', 0, ACT_BLANK, "b", "blank the screen; any key brings it back"},
 
     /* inspect mode: the arrows move the cursor instead of the step */
-    {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move the cursor"},
+    {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move (the cursor)"},
     {KC_INSPECT, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
     {KC_INSPECT, UI_K_UP, 0, ACT_UP, "Up", NULL},
     {KC_INSPECT, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
@@ -56,7 +56,7 @@ const KeyBinding app_keys[] = {
     {KC_INSPECT, 'j', 0, ACT_DOWN, "j", NULL},
     {KC_INSPECT, 'k', 0, ACT_UP, "k", NULL},
     {KC_INSPECT, 'l', 0, ACT_RIGHT, "l", NULL},
-    {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave inspect mode"},
+    {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave (inspect mode)"},
     {KC_INSPECT, UI_K_ESC, 0, ACT_INSPECT, "Esc", NULL},
 
     /* the home menu (home.c); a hint line shows each help up to " (" */
@@ -80,8 +80,10 @@ const KeyBinding app_keys[] = {
     {KC_WALK | KC_HOME, 'C', 0, ACT_CAUSAL, "C", "causal mask on/off"},
     {KC_WALK | KC_HOME, 'R', 0, ACT_SEED, "R", "next seed (new numbers)"},
     {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "keys (this help)"},
-    {KC_WALK | KC_HOME, 'q', 0, ACT_BACK, "q", "quit (back; quit from the first screen)"},
-    {KC_WALK | KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_HOME, 'q', 0, ACT_BACK, "q", "quit"},
+    {KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_WALK, 'q', 0, ACT_BACK, "q", "back (quit from the first screen)"},
+    {KC_WALK, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
 
     /* the configuration form (form.c) */
     {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "field (the previous or next one)"},

@@ -79,6 +79,29 @@ static void walk_stop_anim(Walk *w)
     w->ss.anim = -1;
 }
 
+/* The bottom line's keys, picked from the key table (keys.c) for what the
+ * walkthrough is doing: inspecting, autoplaying, or stepping. */
+static void walk_hint(Walk *w, const Ui *ui)
+{
+    static const Action inspect[] = {ACT_LEFT, ACT_INSPECT}, play[] = {ACT_AUTOPLAY, ACT_FASTER},
+                        step[] = {ACT_NEXT, ACT_PREV, ACT_INSPECT, ACT_CONFIG},
+                        last[] = {ACT_HELP, ACT_BACK};
+    char *b = w->hint;
+    size_t n = sizeof w->hint, k = 0;
+    if (w->ss.inspect) {
+        k = app_hint_pick(KC_INSPECT, inspect, 2, 4, b, n);
+    } else if (ui->autoplay > 0) {
+        k = (size_t)snprintf(b, n, "autoplay every %.1f s  ", walk_autoplay_seconds(ui));
+        k += app_hint_pick(KC_WALK, play, 2, 2, b + k, n - k);
+    } else {
+        k = app_hint_pick(KC_WALK, step, 4, 1, b, n);
+    }
+    if (k + 2 < n) {
+        memcpy(b + k, "  ", 3);
+        app_hint_pick(KC_WALK, last, 2, 1, b + k + 2, n - k - 2);
+    }
+}
+
 static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Walk *w = s->st;
@@ -93,16 +116,8 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
         if (w->jump >= 0)
             snprintf(w->hint, sizeof w->hint, "go to step %d_  (Enter jumps, Esc cancels)",
                      w->jump);
-        else if (w->ss.inspect)
-            snprintf(w->hint, sizeof w->hint,
-                     "inspect: arrows/hjkl move the cursor, i or Esc leaves, ? keys");
-        else if (ui->autoplay > 0)
-            snprintf(w->hint, sizeof w->hint,
-                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q back",
-                     walk_autoplay_seconds(ui));
         else
-            snprintf(w->hint, sizeof w->hint,
-                     "Space next  Left back  i inspect  c config  ? keys  q back");
+            walk_hint(w, ui);
         status = w->hint;
     }
     w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
