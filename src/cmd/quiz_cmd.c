@@ -136,6 +136,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     int have_hist = 0;
     if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
     else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
     if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
