@@ -10,6 +10,8 @@
 
 #include "store/progress.h"
 #include "store/state.h"
+#include "ui/lessonui.h"
+#include "ui/ui.h"
 
 static char tmpdir[256];
 
@@ -213,6 +215,47 @@ START_TEST(concurrent_processes_keep_every_page)
 }
 END_TEST
 
+/* Finding 12: the page-turn key handler never writes (the frame goes out
+ * first); the screen's tick saves, once for several quick turns. */
+static int file_exists(const char *name)
+{
+    char path[600];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/mhaviz/%s", tmpdir, name);
+    return stat(path, &sb) == 0;
+}
+
+START_TEST(page_turn_saves_after_the_frame)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = mha_config_default();
+    char err[200];
+    ui.mha = mha_run(&ui.cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(ui.mha);
+    Screen *s = lesson_open(&ui, "02-heads");
+    ck_assert_ptr_nonnull(s);
+    ck_assert(s->tick != NULL);
+    for (int i = 0; i < 3; i++) /* page 1, its answer shown, page 2 */
+        ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
+    ck_assert(!file_exists(PROGRESS_FILE));         /* nothing written in the key handler */
+    ck_assert(s->tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
+    ck_assert(!file_exists(PROGRESS_FILE));
+    ck_assert(s->tick(s, &ui, 100.1) & UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 101.0) & UI_ANIMATE, 0); /* saved */
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert(progress_done(&p, "02-heads", 0));
+    ck_assert(progress_done(&p, "02-heads", 1));
+    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
+    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW); /* page 2 done, either way */
+    s->free(s); /* the last turn is saved on the way out */
+    progress_load(&p, 0);
+    ck_assert(progress_done(&p, "02-heads", 2));
+    mha_free(ui.mha);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -226,6 +269,7 @@ static Suite *progress_suite(void)
     tcase_add_test(tc, failed_save_is_reported_once);
     tcase_add_test(tc, two_runs_keep_both_pages);
     tcase_add_test(tc, concurrent_processes_keep_every_page);
+    tcase_add_test(tc, page_turn_saves_after_the_frame);
     suite_add_tcase(s, tc);
     return s;
 }
