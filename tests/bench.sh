@@ -33,3 +33,8 @@ fi
 echo
 echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
 bash "$HERE/bench_export.sh" "$BIN"
+
+# ---- store: quiz history load by size, lesson page turn with saving on ----------
+echo
+echo "== store: quiz history load, page turn with saving on (tests/bench_store.sh) =="
+bash "$HERE/bench_store.sh" "$BIN"

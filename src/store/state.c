@@ -150,18 +150,18 @@ static int write_tmp(const char *dir, const char *name, const char *data, size_t
     /* mkstemp: a fresh name only we opened (O_EXCL), never a planted link */
     snprintf(tmp, tmpn, "%s/%s.tmp.XXXXXX", dir, name);
     int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+    if (fd < 0) { /* errors name the file being saved: the temp is gone */
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
         return -1;
     }
     if (write_all(fd, data, len) != 0 || state_fsync_hook(fd) != 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
         close(fd);
         unlink(tmp);
         return -1;
     }
     if (close(fd) != 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
         unlink(tmp);
         return -1;
     }
