@@ -242,10 +242,13 @@ int state_lock(char *err, size_t errlen)
     if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, STATE_LOCK_FILE);
     int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
-    if (fd < 0 && (errno == EROFS || errno == EACCES))
-        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC); /* flock works read-only */
+    if (fd < 0 && (errno == EROFS || errno == EACCES)) {
+        int e = errno; /* flock works on a read-only descriptor too */
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) errno = e; /* the reason is the read-only dir, not the missing lock */
+    }
     if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
         return -1;
     }
     /* A holder keeps the lock for one read-merge-write (milliseconds); poll
