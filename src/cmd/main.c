@@ -18,6 +18,7 @@ static const struct {
     {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
     {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
+    {"decode", cmd_decode, "prefill, then one token at a time: the KV cache, toy and real sizes"},
 };
 
 static int usage(FILE *f)
