@@ -93,7 +93,7 @@ rc=$?
 tmux_start files-fifo 100 30 sh -c "'$BIN' lesson 2; echo EXIT=\$?; sleep 60"
 # (the one-line reason is on the status line until the first key or resize:
 # too brief to assert in tmux; check_state.c checks the refusal itself)
-if tmux_wait files-fifo "1/6" 100; then
+if tmux_wait files-fifo "Heads are views  1/" 100; then
   ok "FIFO as progress: lesson 2 opens, no hang"
 else
   fail "FIFO as progress" "$(tmux_screen files-fifo | tail -3)"
