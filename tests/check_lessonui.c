@@ -370,7 +370,7 @@ START_TEST(do_inspect_exercise)
     ck_assert(shows(p, 80, 24, "press i, then move the cursor to Q_heads[0,1,2,3]"));
     ck_assert_int_eq(press(p, 'i'), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "move the cursor to Q_heads[0,1,2,3] (now [0,0,0,0])"));
-    ck_assert(shows(p, 80, 24, "Left/Right/Up/Down move the cursor  i leave inspect mode  Space next  q back"));
+    ck_assert(shows(p, 80, 24, "Left/Right/Up/Down move  i leave  Space next  q back"));
     for (int i = 0; i < 6; i++)
         press(p, 'j');
     for (int i = 0; i < 2; i++)
