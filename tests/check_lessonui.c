@@ -223,7 +223,7 @@ START_TEST(variants_side_by_side)
     ck_assert(shows(v, 80, 24, "4 query"));
     ck_assert(shows(v, 80, 24, "no GQA column for these heads:  H heads"));
     ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
-    ck_assert(strstr(ui.status, "press H for more heads") != NULL);
+    ck_assert(strstr(ui.status, "press H for more") != NULL);
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
