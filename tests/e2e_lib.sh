@@ -2,6 +2,7 @@
 #
 #   . "$(dirname "$0")/e2e_lib.sh"
 #   check "frames exits 0" test "$rc" = 0      # runs the command; ok/not ok
+#   check "no colour" not grep -q "$esc" FILE  # ... or its failure
 #   ok "name" / fail "name" "why"              # when the test is written out
 #   tmux_start NAME COLS ROWS CMD...; tmux_keys NAME keys...; tmux_wait NAME TEXT; tmux_screen NAME
 #   capture CMD...; usage_error NEEDLE ARGS...; full_disk ARGS...   # command-line checks
@@ -33,6 +34,8 @@ ok() { e2e_pass=$((e2e_pass + 1)); echo "ok - $1"; }
 fail() { e2e_fail=$((e2e_fail + 1)); echo "not ok - $1${2:+: $2}"; }
 # check NAME CMD...: ok when CMD succeeds
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+# not CMD...: succeeds when CMD fails, for check: check "no escapes" not grep -q "$esc" FILE
+not() { ! "$@"; }
 
 # tmux_start NAME COLS ROWS CMD...: a detached session running CMD
 tmux_start() {
