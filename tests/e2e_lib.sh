@@ -26,6 +26,11 @@ e2e_tmux() { tmux ${E2E_TMUX_SOCKET:+-L "$E2E_TMUX_SOCKET" -f /dev/null} "$@"; }
 e2e_cleanup() {
   local s
   for s in "${e2e_tmux_sessions[@]}"; do e2e_tmux kill-session -t "$s" 2>/dev/null; done
+  # a server of our own: end it and remove its socket file, which tmux leaves behind
+  if [ -n "${E2E_TMUX_SOCKET:-}" ]; then
+    e2e_tmux kill-server 2>/dev/null
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$E2E_TMUX_SOCKET"
+  fi
   rm -rf "$tmp"
 }
 trap e2e_cleanup EXIT
