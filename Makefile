@@ -159,3 +159,13 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# fmtfloat on all 2^32 float32 bit patterns against strtof, in 64 slices on
+# every core (a few minutes; not part of `make test`, which checks millions).
+.PHONY: fmtfloat-all
+fmtfloat-all: $(B)/fmtfloat_all
+	@for i in $$(seq 0 63); do printf '%08x %08x\n' $$((i << 26)) $$(((i << 26) + 0x3ffffff)); done | \
+	  xargs -P $$(nproc) -n 2 $(B)/fmtfloat_all > $(B)/fmtfloat-all.log; rc=$$?; \
+	  grep -v ' 0 wrong' $(B)/fmtfloat-all.log; \
+	  awk '{ n += $$3; w += $$5 } END { printf "fmtfloat-all: %.0f bit patterns, %d wrong\n", n, w }' \
+	    $(B)/fmtfloat-all.log; exit $$rc
