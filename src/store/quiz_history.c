@@ -140,7 +140,7 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max)
 
 static int pct(int right, int asked)
 {
-    return asked ? (100 * right + asked / 2) / asked : 0;
+    return asked ? (int)((100LL * right + asked / 2) / asked) : 0; /* 100 * 1e8 > INT_MAX */
 }
 
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
