@@ -159,3 +159,55 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# fmtfloat on all 2^32 float32 bit patterns against strtof, in 64 slices on
+# every core (a few minutes; not part of `make test`, which checks millions).
+.PHONY: fmtfloat-all
+fmtfloat-all: $(B)/fmtfloat_all
+	@for i in $$(seq 0 63); do printf '%08x %08x\n' $$((i << 26)) $$(((i << 26) + 0x3ffffff)); done | \
+	  xargs -P $$(nproc) -n 2 $(B)/fmtfloat_all > $(B)/fmtfloat-all.log; rc=$$?; \
+	  grep -v ' 0 wrong' $(B)/fmtfloat-all.log; \
+	  awk '{ n += $$3; w += $$5 } END { printf "fmtfloat-all: %.0f bit patterns, %d wrong\n", n, w }' \
+	    $(B)/fmtfloat-all.log; exit $$rc
+
+# --- fuzzing (tests/fuzz/) ----------------------------------------------------
+# libFuzzer targets, one per reader of outside input, built with clang and
+# ASan + UBSan.  `make fuzz FUZZ_SECONDS=N` runs each N seconds (default 60);
+# `make fuzz-short` is CI's pass (20 s each, run by .ci/run after make test).
+# Findings land in .build/fuzz/findings/; each one fixed becomes a file in
+# tests/fuzz/regress/NAME/ that check_fuzz replays in `make test` (no clang).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FOBJ_SRC     := $(patsubst src/%.c,$(B)/fuzz/%.o,$(LIB_SRC))
+FOBJ         := $(FOBJ_SRC) $(B)/fuzz/content.o
+FUZZ_BINS    := $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_NAMES))
+.PHONY: fuzz fuzz-short deps-fuzz
+
+$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+$(B)/fuzz/content.o: $(B)/content.c src/content/content.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
+$(FUZZ_BINS): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FOBJ)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(LIBM)
+
+fuzz: deps-fuzz $(FUZZ_BINS)
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+fuzz-short: deps-fuzz $(FUZZ_BINS)
+	@bash tests/fuzz/run.sh 20 $(FUZZ_NAMES)
+
+# clang, and its libFuzzer (libclang-rt-N-dev, only recommended by clang).
+deps-fuzz:
+	$(call need,$(PKGS_RUN),clang)
+	@mkdir -p $(B) && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return d && n; }' > $(B)/fz.c; \
+	if ! $(FUZZ_CC) -fsanitize=fuzzer $(B)/fz.c -o $(B)/fz 2>/dev/null; then \
+	  pkg=libclang-rt-$$($(FUZZ_CC) -dumpversion | cut -d. -f1)-dev; \
+	  if [ "$$(id -u)" = 0 ]; then echo "mhaviz: installing $$pkg"; \
+	    apt-get install -y -qq $$pkg >/dev/null || { echo "mhaviz: run: apt-get install -y $$pkg"; exit 1; }; \
+	  else echo "mhaviz: clang has no libFuzzer; run: sudo apt-get install -y $$pkg"; exit 1; fi; \
+	fi; rm -f $(B)/fz $(B)/fz.c
+# check_fuzz includes the targets themselves
+$(B)/check_fuzz $(B)/asan/check_fuzz: $(wildcard tests/fuzz/*.c tests/fuzz/*.h)

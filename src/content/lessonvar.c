@@ -837,8 +837,9 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
         expr[k] = 0;
         char *argv[12], *save = NULL;
         int argc = 0;
-        for (char *t = strtok_r(expr, " \t", &save); t && argc < 12;
-             t = strtok_r(NULL, " \t", &save))
+        /* a line break inside the braces (a code block keeps them) is a space */
+        for (char *t = strtok_r(expr, " \t\r\n", &save); t && argc < 12;
+             t = strtok_r(NULL, " \t\r\n", &save))
             argv[argc++] = t;
         if (argc == 0) {
             snprintf(err, errlen, "empty expression '{}'");

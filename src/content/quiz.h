@@ -180,6 +180,24 @@ typedef struct QuizBank {
  * holds none of this file's questions). */
 int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *err, size_t errlen);
 
+/* quiz_bank_parse in its two passes, apart so that the parser can be tested
+ * and fuzzed without the engine.  quiz_bank_read checks everything the text
+ * says on its own and returns the questions as written (*drafts, a new array
+ * the caller frees; NULL on error): count >= 1, or -1 with err set.
+ * quiz_bank_add fills in the {expressions} of drafts[0..n) from a run of each
+ * question's @config (the engine runs only for a question that has one),
+ * checks what depends on them (answer, repeated choices, the same question
+ * twice) and appends them to bank: n, or -1 with err set and bank as before.
+ * The drafts are changed (filled in). */
+typedef struct QuizDraft {
+    QuizQuestion q;               /* prompt, choices, explain as written */
+    char answer[QUIZ_ANSWER_MAX]; /* as written */
+    MhaConfig cfg;                /* its @config, or the default */
+    int q_line, answer_line, config_line; /* config_line 0: no @config */
+} QuizDraft;
+int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char *err, size_t errlen);
+int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err,
+                  size_t errlen);
 /* Loads every lessons/NAME.quiz file compiled into the binary.  -1 with err set if
  * one is malformed (a build-time bug: the tests validate them). */
 int quiz_bank_load_builtin(QuizBank *bank, char *err, size_t errlen);
