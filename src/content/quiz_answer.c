@@ -45,7 +45,8 @@ static int read_num(const char **p, const char *end, long long *v, int *ndigits)
     if (s >= end || !isdigit((unsigned char)*s)) return -1;
     while (s < end && (isdigit((unsigned char)*s) || *s == '_')) {
         if (*s == '_') {
-            if (s + 1 >= end || !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[-1])) return -1;
+            if (s + 1 >= end || !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[-1]))
+                return -1;
             s++;
             continue;
         }
@@ -74,22 +75,29 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
     int n = 0, commas = 0, groups_ok = 1, nd0 = 0;
     long long grouped = 0;
     for (;;) {
-        while (s < end && (*s == ' ' || *s == '\t')) s++;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
         if (s >= end) break;
         if (n == QUIZ_MAX_TUPLE) return -1;
         long long v;
         int nd;
         if (read_num(&s, end, &v, &nd)) return -1;
-        if (n == 0) nd0 = nd, grouped = v;
-        else if (nd != 3 || v < 0) groups_ok = 0;
-        else if (grouped <= (NUM_MAX - 999) / 1000) grouped = grouped * 1000 + v;
-        else groups_ok = 0;
+        if (n == 0)
+            nd0 = nd, grouped = v;
+        else if (nd != 3 || v < 0)
+            groups_ok = 0;
+        else if (grouped <= (NUM_MAX - 999) / 1000)
+            grouped = grouped * 1000 + v;
+        else
+            groups_ok = 0;
         a->v[n++] = v;
-        while (s < end && (*s == ' ' || *s == '\t')) s++;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
         if (s < end && *s == ',') {
             commas++;
             s++;
-            while (s < end && (*s == ' ' || *s == '\t')) s++;
+            while (s < end && (*s == ' ' || *s == '\t'))
+                s++;
             if (s < end && *s == ',') return -1; /* ",," */
         } else if (s < end && !isdigit((unsigned char)*s) && *s != '-')
             return -1;
@@ -105,8 +113,10 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
     } else {
         a->kind = QA_TUPLE;
         /* "1,048,576" typed where a number is expected */
-        if (!open && n > 1 && commas == n - 1 && groups_ok && nd0 <= 3 && a->v[0] >= 0) a->number = grouped;
-        else a->number = -1;
+        if (!open && n > 1 && commas == n - 1 && groups_ok && nd0 <= 3 && a->v[0] >= 0)
+            a->number = grouped;
+        else
+            a->number = -1;
     }
     return 0;
 }
@@ -119,8 +129,10 @@ int quiz_parse_answer(const char *line, QuizAnswer *a)
     size_t len = strnlen(line, 4 * QUIZ_ANSWER_MAX);
     if (len >= 4 * QUIZ_ANSWER_MAX) return -1;
     const char *s = line, *end = line + len;
-    while (s < end && isspace((unsigned char)*s)) s++;
-    while (end > s && isspace((unsigned char)end[-1])) end--;
+    while (s < end && isspace((unsigned char)*s))
+        s++;
+    while (end > s && isspace((unsigned char)end[-1]))
+        end--;
     for (const char *p = s; p < end; p++) {
         unsigned char c = (unsigned char)*p;
         if ((c < 0x20 && c != '\t') || c == 0x7f) return -1;
@@ -175,28 +187,34 @@ static int value_in_choice(const QuizAnswer *a, const char *c)
             const char *close = strchr(p, *p == '(' ? ')' : ']');
             QuizAnswer ca;
             memset(&ca, 0, sizeof ca);
-            if (close && parse_numeric(p, close + 1, &ca) == 0 && ca.kind == QA_TUPLE && ca.n == a->n &&
-                !memcmp(ca.v, a->v, sizeof(long long) * (size_t)a->n))
+            if (close && parse_numeric(p, close + 1, &ca) == 0 && ca.kind == QA_TUPLE &&
+                ca.n == a->n && !memcmp(ca.v, a->v, sizeof(long long) * (size_t)a->n))
                 return 1;
             continue;
         }
         if (!isdigit((unsigned char)*p)) continue;
         if (p > c && (isalnum((unsigned char)p[-1]) || strchr("._=*/^-+", p[-1]))) {
-            while (p + 1 < end && isdigit((unsigned char)p[1])) p++; /* the rest of that token */
+            while (p + 1 < end && isdigit((unsigned char)p[1]))
+                p++; /* the rest of that token */
             continue;
         }
         long long v = 0;
         const char *q = p;
         int ok = 1;
         while (q < end && isdigit((unsigned char)*q) && ok) {
-            if (v > (NUM_MAX - 9) / 10) ok = 0;
-            else v = v * 10 + (*q++ - '0');
+            if (v > (NUM_MAX - 9) / 10)
+                ok = 0;
+            else
+                v = v * 10 + (*q++ - '0');
         }
         /* thousands groups: ",ddd" not followed by another digit */
-        while (ok && end - q > 3 && q[0] == ',' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2]) &&
-               isdigit((unsigned char)q[3]) && !(q + 4 < end && isdigit((unsigned char)q[4]))) {
-            if (v > (NUM_MAX - 999) / 1000) ok = 0;
-            else v = v * 1000 + (q[1] - '0') * 100 + (q[2] - '0') * 10 + (q[3] - '0'), q += 4;
+        while (ok && end - q > 3 && q[0] == ',' && isdigit((unsigned char)q[1]) &&
+               isdigit((unsigned char)q[2]) && isdigit((unsigned char)q[3]) &&
+               !(q + 4 < end && isdigit((unsigned char)q[4]))) {
+            if (v > (NUM_MAX - 999) / 1000)
+                ok = 0;
+            else
+                v = v * 1000 + (q[1] - '0') * 100 + (q[2] - '0') * 10 + (q[3] - '0'), q += 4;
         }
         int standalone = !(q < end && (isalnum((unsigned char)*q) || strchr("_=*/^", *q) ||
                                        (*q == '.' && q + 1 < end && isdigit((unsigned char)q[1]))));
@@ -239,9 +257,11 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
     if (quiz_parse_answer(line, &a) || a.kind == QA_EMPTY) {
         if (why) {
             if (q->kind == QK_CHOICE)
-                snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
+                snprintf(why, whylen,
+                         "type a letter a-%c, or the text, number or shape of one choice",
                          'a' + q->n_choices - 1);
-            else snprintf(why, whylen, "type %s", expect);
+            else
+                snprintf(why, whylen, "type %s", expect);
         }
         return -1;
     }
@@ -266,8 +286,10 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
             if (hits != 1) pickd = -1;
         }
         if (pickd < 0) {
-            if (why) snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
-                              'a' + q->n_choices - 1);
+            if (why)
+                snprintf(why, whylen,
+                         "type a letter a-%c, or the text, number or shape of one choice",
+                         'a' + q->n_choices - 1);
             return -1;
         }
         *chosen = pickd;
@@ -298,9 +320,11 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                 alt[l] = 0;
                 char norm[QUIZ_ANSWER_MAX];
                 const char *b = alt;
-                while (*b == ' ') b++;
+                while (*b == ' ')
+                    b++;
                 size_t bl = strlen(b);
-                while (bl && b[bl - 1] == ' ') bl--;
+                while (bl && b[bl - 1] == ' ')
+                    bl--;
                 if (!normalize(b, bl, norm, sizeof norm) && !strcmp(norm, a.text)) return 1;
             }
             if (!bar) break;
@@ -335,7 +359,8 @@ char *quiz_answer_text(const QuizQuestion *q, char *buf, size_t n)
     default: {
         const char *bar = strchr(q->text, '|');
         size_t l = bar ? (size_t)(bar - q->text) : strlen(q->text);
-        while (l && q->text[l - 1] == ' ') l--;
+        while (l && q->text[l - 1] == ' ')
+            l--;
         snprintf(buf, n, "%.*s", (int)l, q->text);
         break;
     }
@@ -347,10 +372,18 @@ char *quiz_answer_kind(const QuizQuestion *q, char *buf, size_t n)
 {
     if (!n) return buf;
     switch (q->kind) {
-    case QK_CHOICE: snprintf(buf, n, "a letter a-%c", 'a' + (q->n_choices > 0 ? q->n_choices - 1 : 0)); break;
-    case QK_NUMBER: snprintf(buf, n, "a whole number"); break;
-    case QK_TUPLE: snprintf(buf, n, q->n_tuple == 1 ? "a shape like (4,)" : "a shape"); break;
-    default: snprintf(buf, n, "words"); break;
+    case QK_CHOICE:
+        snprintf(buf, n, "a letter a-%c", 'a' + (q->n_choices > 0 ? q->n_choices - 1 : 0));
+        break;
+    case QK_NUMBER:
+        snprintf(buf, n, "a whole number");
+        break;
+    case QK_TUPLE:
+        snprintf(buf, n, q->n_tuple == 1 ? "a shape like (4,)" : "a shape");
+        break;
+    default:
+        snprintf(buf, n, "words");
+        break;
     }
     return buf;
 }
