@@ -162,32 +162,44 @@ static void assert_offset(const QuizQuestion *q)
     mha_free(m);
 }
 
-static const char *const right_lines[] = {
-    "q = (x @ W_q).view(B, S, H, dh).transpose(1, 2)",
-    "k = (x @ W_k).view(B, S, KV, dh).transpose(1, 2)",
-    "v = (x @ W_v).view(B, S, KV, dh).transpose(1, 2)",
-    "k, v = k.repeat_interleave(H // KV, 1), v.repeat_interleave(H // KV, 1)",
-    "a = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(dh), dim=-1)",
-    "y = (a @ v).transpose(1, 2).contiguous().view(B, S, H * dh) @ W_o",
-};
+/* The bugs program: the line the question names is the one that differs
+ * from the right program in the same code shape (a mask moved past the
+ * softmax shifts one more), and the engine's run of it differs from the
+ * right output, which the right program reproduces. */
+static int q_line_of(const int *lines)
+{
+    for (int i = 0; i < 20; i++)
+        if (lines[i]) return i;
+    return 0;
+}
 
-/* The one line of the snippet that is not a correct attention line. */
 static void assert_bug(const QuizQuestion *q)
 {
-    int wrong = 0, wrong_line = 0;
-    for (int ln = 1; ln <= 6; ln++) {
-        char tag[16];
-        snprintf(tag, sizeof tag, "  %d  ", ln);
-        const char *p = strstr(q->prompt, tag);
-        ck_assert_msg(p != NULL, "line %d missing in %s", ln, q->id);
-        p += strlen(tag);
-        size_t len = strcspn(p, "\n");
-        int ok = 0;
-        for (size_t k = 0; k < 6; k++) ok |= strlen(right_lines[k]) == len && !strncmp(right_lines[k], p, len);
-        if (!ok) wrong++, wrong_line = ln;
+    char bad[20][QUIZ_BUG_LINE], good[20][QUIZ_BUG_LINE], err[300];
+    int nb = quiz_bug_lines(q, 0, bad, 20), ng = quiz_bug_lines(q, 1, good, 20);
+    ck_assert_int_eq(nb, ng);
+    ck_assert_int_ge(q->number, 1);
+    ck_assert_int_le(q->number, nb);
+    ck_assert_str_ne(bad[q->number - 1], good[q->number - 1]);
+    int differ = 0;
+    for (int i = 0; i < nb; i++) {
+        differ += strcmp(bad[i], good[i]) != 0;
+        char numbered[QUIZ_BUG_LINE + 8];
+        snprintf(numbered, sizeof numbered, "%3d  %s\n", i + 1, bad[i]);
+        ck_assert_msg(strstr(q->prompt, numbered) != NULL, "%s: line %d not shown", q->id, i + 1);
     }
-    ck_assert_msg(wrong == 1, "%s: %d wrong lines", q->id, wrong);
-    ck_assert_int_eq(q->number, wrong_line);
+    ck_assert_int_le(differ, (q->aux == QUIZ_BUG_MASK_AFTER ? 2 : 1));
+    Mha *m = mha_run(&q->cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Tensor *right = quiz_bug_run(m, QUIZ_BUG_NONE, q->idx[0], err, sizeof err);
+    ck_assert_msg(right != NULL, "%s: the right program fails: %s", q->id, err);
+    ck_assert_msg(quiz_bug_diff(m, right) < 1e-4, "%s: the right program is off", q->id);
+    Tensor *y = quiz_bug_run(m, q->aux, q->idx[0], err, sizeof err);
+    ck_assert_msg(quiz_bug_diff(m, y) > 1e-4, "%s: bug %s changes nothing", q->id,
+                  quiz_bug_name(q->aux));
+    tensor_free(y);
+    tensor_free(right);
+    mha_free(m);
     ck_assert(q->working[0]);
 }
 
@@ -237,11 +249,14 @@ static void check_one(int kind, uint64_t seed)
     case QG_OFFSET:
         assert_offset(&q);
         break;
-    case QG_VIEWCOPY:
+    case QG_VIEWCOPY: {
+        static const char *const outcome[3] = {"a view", "a copy", "an error"};
         assert_choices(&q);
-        ck_assert_msg(q.correct == viewcopy_oracle(&q), "%s op %d: choice %d, want %d", q.id, q.aux, q.correct,
-                      viewcopy_oracle(&q));
+        int want = viewcopy_oracle(&q);
+        ck_assert_msg(!strncmp(q.choices[q.correct], outcome[want], strlen(outcome[want])),
+                      "%s op %d: key '%s', want %s", q.id, q.aux, q.choices[q.correct], outcome[want]);
         break;
+    }
     case QG_KVHEAD:
         ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
         break;
@@ -291,6 +306,63 @@ START_TEST(generated_match_engine)
 {
     int kind = _i;
     for (uint64_t s = 1; s <= SEEDS; s++) check_one(kind, s * 2654435761ULL + (uint64_t)kind);
+}
+END_TEST
+
+/* Every bug kind, several seeds: a real bug, the wrong line at different
+ * places across code shapes. */
+START_TEST(every_bug_kind_differs)
+{
+    int bug = _i, lines[20] = {0};
+    char err[300];
+    for (uint64_t s = 1; s <= 12; s++) {
+        QuizQuestion q;
+        ck_assert_msg(quiz_generate_bug(bug, s * 7919, &q, err, sizeof err) == 0, "%s: %s",
+                      quiz_bug_name(bug), err);
+        ck_assert_int_eq(q.aux, bug);
+        assert_bug(&q);
+        lines[q.number]++;
+        QuizQuestion again;
+        ck_assert_int_eq(quiz_from_id(NULL, q.id, &again), 0);
+        ck_assert_str_eq(again.prompt, q.prompt);
+    }
+    int places = 0;
+    for (int i = 0; i < 20; i++) places += lines[i] > 0;
+    ck_assert_msg(places >= 2, "%s: the wrong line is always %d", quiz_bug_name(bug), q_line_of(lines));
+}
+END_TEST
+
+/* Over 2,000 generated multiple-choice questions each key position holds
+ * its fair share within 5% (of that share); yes/no keys are balanced too;
+ * the bugs topic's wrong line is not one favourite. */
+START_TEST(keys_are_uniform)
+{
+    static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_VIEWS, QT_GQA, QT_KVCACHE};
+    long pos[QUIZ_MAX_CHOICES + 1][QUIZ_MAX_CHOICES] = {{0}};
+    long per_n[QUIZ_MAX_CHOICES + 1] = {0}, yes = 0, yesno = 0, mc = 0;
+    char err[300];
+    QuizQuestion q;
+    for (uint64_t s = 1; mc < 2000; s++) {
+        int t = topics[s % 5];
+        ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s", err);
+        if (q.kind != QK_CHOICE) continue;
+        mc++;
+        per_n[q.n_choices]++;
+        pos[q.n_choices][q.correct]++;
+        if (q.n_choices == 2 && !strcmp(q.choices[0], "yes")) yesno++, yes += q.correct == 0;
+    }
+    for (int n = 2; n <= QUIZ_MAX_CHOICES; n++) {
+        if (per_n[n] < 100) continue; /* too few to judge */
+        for (int k = 0; k < n; k++) { /* the share within 5 points of 1/n */
+            double share = (double)pos[n][k] / per_n[n];
+            fprintf(stderr, "keys: %d choices, position %c: %ld of %ld\n", n, 'a' + k, pos[n][k], per_n[n]);
+            ck_assert_msg(fabs(share - 1.0 / n) <= 0.05, "%d choices: key at %c %.1f%%, fair %.1f%%", n,
+                          'a' + k, 100 * share, 100.0 / n);
+        }
+    }
+    fprintf(stderr, "keys: yes %ld of %ld yes/no questions\n", yes, yesno);
+    ck_assert(yesno >= 100);
+    ck_assert_msg(fabs((double)yes / yesno - 0.5) <= 0.05, "yes %ld of %ld", yes, yesno);
 }
 END_TEST
 
@@ -826,6 +898,8 @@ static Suite *quiz_suite(void)
     TCase *g = tcase_create("generated");
     tcase_set_timeout(g, 600);
     tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
+    tcase_add_loop_test(g, every_bug_kind_differs, 1, QUIZ_BUG_COUNT);
+    tcase_add_test(g, keys_are_uniform);
     tcase_add_test(g, generated_topics_and_sessions);
     tcase_add_test(g, weight_transpose_shows_real_strides);
     tcase_add_test(g, working_views_copy_nothing);

@@ -9,16 +9,17 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/interactive.h"
 #include "content/content.h"
 #include "content/quiz.h"
-#include "cmd/interactive.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 
 #define QUIZ_MAX_COUNT 1000
 
 static const char quiz_help[] =
-    "usage: mhaviz quiz [--plain] [--topic T] [--count N] [--seed N] [--timed] [--review] [--no-save]\n"
+    "usage: mhaviz quiz [--plain] [--topic T] [--count N] [--seed N] [--timed] [--review] "
+    "[--no-save]\n"
     "       mhaviz quiz --check FILE...\n\n"
     "Interview-prep questions on multi-head attention in memory.  Generated questions\n"
     "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
@@ -33,6 +34,8 @@ static const char quiz_help[] =
     "  --timed      show the seconds each answer took (TUI: a clock per question)\n"
     "  --review     ask the questions you missed most\n"
     "  --no-save    do not record scores in the history\n"
+    "  --color=WHEN auto (default), always or never; NO_COLOR=1 also means never\n"
+    "  --ascii      ASCII glyphs (automatic when the locale is not UTF-8)\n"
     "  --check [FILE...]  validate quiz bank files, or the built-in ones (exit 2 on the\n"
     "               first bad line of a file)\n";
 
@@ -41,13 +44,15 @@ static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
 {
     int ind = (int)strlen(indent);
     while (*s) {
-        while (*s == ' ') s++;
+        while (*s == ' ')
+            s++;
         if (!*s) break;
         int avail = width - ind, len = (int)strcspn(s, "\n");
         int cut = len;
         if (len > avail) {
             cut = avail;
-            while (cut > 0 && s[cut] != ' ') cut--;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
             if (cut == 0) cut = avail;
         }
         fprintf(f, "%s%.*s\n", indent, cut, s);
@@ -60,7 +65,8 @@ static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
 {
     fprintf(f, "[%d/%d] %s%s\n", i + 1, n, quiz_topic_names[q->topic], q->gen ? "" : " (curated)");
     fprintf(f, "%s\n", q->prompt);
-    for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
+    for (int c = 0; c < q->n_choices; c++)
+        fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
 }
 
 /* The full stop after a sentence ending in s: none when s already ends one
@@ -73,18 +79,25 @@ static const char *stop(const char *s)
 
 /* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
  * shown; unread: the same when it could not be read as an answer to q, or "". */
-static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
-                           const char *unread, double secs, int timed)
+static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen,
+                           const char *typed, const char *unread, const char *why, double secs,
+                           int timed)
 {
     char ans[QUIZ_CHOICE_MAX + 8], kind[40];
     quiz_answer_text(q, ans, sizeof ans);
-    if (right) fprintf(f, "Right.");
-    else if (skipped) fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
+    if (right)
+        fprintf(f, "Right.");
+    else if (skipped)
+        fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
     else if (unread[0])
         fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
                 quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
-    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
-    else fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
+    else if (why[0])
+        fprintf(f, "Wrong: %s is %s; the answer is %s%s", typed, why, ans, stop(ans));
+    else if (chosen >= 0)
+        fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
+    else
+        fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
     if (timed) fprintf(f, "  (%.1f s)", secs);
     fprintf(f, "\n");
     print_wrapped(f, q->explain, 78, "  ");
@@ -109,7 +122,8 @@ static void shown_line(const char *line, char *out, size_t n)
     size_t k = 0, i = 0;
     for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
         out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n) out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n)
+        out[k++] = '.', out[k++] = '.', out[k++] = '.';
     out[k] = 0;
 }
 
@@ -128,20 +142,27 @@ static int read_line(char **line, size_t *cap)
     return 0;
 }
 
-static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, int review, int timed, int save)
+static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, int review,
+                     int timed, int save)
 {
     QuizHistory h;
     char err[300];
     int have_hist = 0;
-    if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
-    else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    if (quiz_history_load(&h, err, sizeof err) == 0)
+        have_hist = 1;
+    else if (save)
+        fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
-    if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
-    else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
-                (unsigned long long)seed);
-    printf("One line per question: a letter (or a choice's text, number or shape), a number or a shape\n"
-           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as wrong.\n\n");
+    if (review)
+        printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
+    else
+        printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
+               (unsigned long long)seed);
+    printf("One line per question: a letter (or a choice's text, number or shape), a number or a "
+           "shape\n"
+           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as "
+           "wrong.\n\n");
     char *line = NULL;
     size_t cap = 0;
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
@@ -160,13 +181,12 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
         }
         char shown[48];
         shown_line(line, shown, sizeof shown);
-        if (!tty_in) printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
+        if (!tty_in)
+            printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
         QuizAnswer a;
+        char why[120] = "";
         int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &a) && a.kind == QA_EMPTY;
-        if (!skipped) {
-            char why[120];
-            rc = quiz_check(q, line, &chosen, why, sizeof why);
-        }
+        if (!skipped) rc = quiz_check(q, line, &chosen, why, sizeof why);
         if (skipped) {
             quiz_score_skip(&sc, q->topic);
             if (have_hist) quiz_history_skip(&h, q);
@@ -174,7 +194,8 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
             quiz_score_add(&sc, q->topic, rc == 1);
             if (have_hist) quiz_history_record(&h, q, rc == 1);
         }
-        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "", now_sec() - t0, timed);
+        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "",
+                       rc == 0 ? why : "", now_sec() - t0, timed);
         done++;
     }
     free(line);
@@ -204,8 +225,10 @@ static int check_files(int argc, char **argv, int first)
             char err[400];
             QuizBank bank = {0};
             int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
-            if (n < 0) fprintf(stderr, "%s\n", err), bad = 1;
-            else printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
+            if (n < 0)
+                fprintf(stderr, "%s\n", err), bad = 1;
+            else
+                printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
             quiz_bank_free(&bank);
             any = 1;
         }
@@ -225,9 +248,15 @@ static int check_files(int argc, char **argv, int first)
         for (;;) {
             if (len + 4096 + 1 > cap) {
                 cap = cap ? 2 * cap : 8192;
-                if (cap > (64u << 20)) { ok = 0; break; }
+                if (cap > (64u << 20)) {
+                    ok = 0;
+                    break;
+                }
                 char *t = realloc(text, cap);
-                if (!t) { ok = 0; break; }
+                if (!t) {
+                    ok = 0;
+                    break;
+                }
                 text = t;
             }
             size_t r = fread(text + len, 1, 4096, f);
@@ -245,11 +274,13 @@ static int check_files(int argc, char **argv, int first)
         char err[400];
         QuizBank bank = {0};
         int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, argv[i], text, err, sizeof err);
-        if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
+        if (n < 0 && memchr(text, 0, len))
+            snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
         if (n < 0) {
             fprintf(stderr, "%s\n", err);
             bad = 1;
-        } else printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
+        } else
+            printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }
@@ -258,10 +289,10 @@ static int check_files(int argc, char **argv, int first)
 
 /* The quiz screen in the terminal, through the one interactive entry point. */
 static int quiz_tui(const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
-                    int no_save)
+                    int no_save, const AppOptions *opt)
 {
     Ui ui;
-    AppOptions o = {COLOR_AUTO, 0, 0};
+    AppOptions o = *opt;
     memset(&ui, 0, sizeof ui);
     ui.animation = 1;
     ui.anim_speed = 1.0;
@@ -274,6 +305,7 @@ static int quiz_tui(const QuizQuestion *qs, int n, int topic, int count, uint64_
 int cmd_quiz(int argc, char **argv)
 {
     int plain = 0, timed = 0, review = 0, no_save = 0, topic = -1;
+    AppOptions o = {COLOR_AUTO, 0, 0};
     long count = 10, seedv = -1;
     char err[300];
     for (int i = 1; i < argc; i++) {
@@ -284,29 +316,49 @@ int cmd_quiz(int argc, char **argv)
             return 0;
         }
         if (!strcmp(argv[i], "--check")) return check_files(argc, argv, i + 1);
-        if (!strcmp(argv[i], "--plain")) plain = 1;
-        else if (!strcmp(argv[i], "--timed")) timed = 1;
-        else if (!strcmp(argv[i], "--review")) review = 1;
-        else if (!strcmp(argv[i], "--no-save")) no_save = 1;
+        if (!strcmp(argv[i], "--plain"))
+            plain = 1;
+        else if (!strcmp(argv[i], "--timed"))
+            timed = 1;
+        else if (!strcmp(argv[i], "--review"))
+            review = 1;
+        else if (!strcmp(argv[i], "--no-save"))
+            no_save = 1;
         else if ((m = cli_match(argc, argv, &i, "--topic", &val, err, sizeof err)) != 0) {
             if (m < 0) return cli_usage("%s", err);
             topic = quiz_topic_index(val);
             if (topic < 0 && strcmp(val, "all"))
-                return cli_usage("--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
-                                 "bugs, concepts or all)", val);
+                return cli_usage(
+                    "--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
+                    "bugs, concepts or all)",
+                    val);
         } else if ((m = cli_match(argc, argv, &i, "--count", &val, err, sizeof err)) != 0) {
             if (m < 0 || cli_long("--count", val, 1, QUIZ_MAX_COUNT, &count, err, sizeof err))
                 return cli_usage("%s", err);
         } else if ((m = cli_match(argc, argv, &i, "--seed", &val, err, sizeof err)) != 0) {
             if (m < 0 || cli_long("--seed", val, 0, (long)MHA_MAX_SEED, &seedv, err, sizeof err))
                 return cli_usage("%s", err);
+        } else if ((m = cli_match(argc, argv, &i, "--color", &val, err, sizeof err)) != 0) {
+            if (m < 0) return cli_usage("%s", err);
+            if (!strcmp(val, "auto"))
+                o.color = COLOR_AUTO;
+            else if (!strcmp(val, "always"))
+                o.color = COLOR_ALWAYS;
+            else if (!strcmp(val, "never"))
+                o.color = COLOR_NEVER;
+            else
+                return cli_usage("--color: '%.40s' is not auto, always or never", val);
+        } else if ((m = cli_match(argc, argv, &i, "--ascii", NULL, err, sizeof err)) != 0) {
+            if (m < 0) return cli_usage("%s", err);
+            o.ascii = 1;
         } else
             return cli_usage("quiz: unknown option '%s' (try mhaviz quiz --help)", argv[i]);
     }
     uint64_t seed = seedv >= 0 ? (uint64_t)seedv : (uint64_t)time(NULL) % 100000;
     if (!plain && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-        return cli_usage("quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
-    if (!plain && !review) return quiz_tui(NULL, 0, topic, (int)count, seed, timed, no_save);
+        return cli_usage(
+            "quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
+    if (!plain && !review) return quiz_tui(NULL, 0, topic, (int)count, seed, timed, no_save, &o);
 
     QuizBank bank = {0};
     if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
@@ -329,10 +381,11 @@ int cmd_quiz(int argc, char **argv)
             quiz_bank_free(&bank);
             return 1;
         }
-        char (*ids)[64] = calloc((size_t)count, sizeof *ids);
+        char(*ids)[64] = calloc((size_t)count, sizeof *ids);
         int k = ids ? quiz_history_review(&h, ids, (int)count) : 0;
         for (int i = 0; i < k; i++)
-            if (quiz_from_id(&bank, ids[i], &qs[n]) == 0 && (topic < 0 || qs[n].topic == topic)) n++;
+            if (quiz_from_id(&bank, ids[i], &qs[n]) == 0 && (topic < 0 || qs[n].topic == topic))
+                n++;
         free(ids);
         quiz_history_free(&h);
         if (n == 0) {
@@ -355,8 +408,10 @@ int cmd_quiz(int argc, char **argv)
     snprintf(what, sizeof what, "%s%s", topic >= 0 ? "topic " : "all topics",
              topic >= 0 ? quiz_topic_names[topic] : "");
     int rc;
-    if (plain) rc = run_plain(qs, n, what, seed, review, timed, !no_save);
-    else rc = quiz_tui(qs, n, topic, (int)count, seed, timed, no_save);
+    if (plain)
+        rc = run_plain(qs, n, what, seed, review, timed, !no_save);
+    else
+        rc = quiz_tui(qs, n, topic, (int)count, seed, timed, no_save, &o);
     free(qs);
     quiz_bank_free(&bank);
     return rc;

@@ -121,6 +121,57 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
     return 0;
 }
 
+/* "2 GiB", "2GiB", "1.5 mib", "512 KB": a byte size.  0 and a filled, or -1. */
+static int parse_size(const char *s, const char *end, QuizAnswer *a)
+{
+    static const char *const units[] = {"b", "kib", "mib", "gib", "tib", "pib"};
+    static const char *const loose[] = {"bytes", "kb", "mb", "gb", "tb", "pb"};
+    double v = 0, frac = 0.1;
+    int digits = 0, decimals = 0, dot = 0;
+    const char *p = s;
+    for (; p < end && (isdigit((unsigned char)*p) || (*p == '.' && !dot) || *p == ','); p++) {
+        if (*p == ',') continue; /* "1,024 MiB" */
+        if (*p == '.')
+            dot = 1;
+        else if (!dot)
+            v = v * 10 + (*p - '0'), digits++;
+        else
+            v += (*p - '0') * frac, frac /= 10, decimals++;
+    }
+    if (!digits || digits > 15) return -1;
+    while (p < end && *p == ' ')
+        p++;
+    char u[8];
+    size_t ul = (size_t)(end - p);
+    if (ul == 0 || ul >= sizeof u) return -1;
+    for (size_t i = 0; i < ul; i++)
+        u[i] = (char)tolower((unsigned char)p[i]);
+    u[ul] = 0;
+    for (int k = 0; k < 6; k++)
+        if (!strcmp(u, units[k]) || !strcmp(u, loose[k])) {
+            double bytes = v;
+            for (int j = 0; j < k; j++)
+                bytes *= 1024;
+            a->kind = QA_SIZE;
+            a->size = bytes;
+            a->size_unit = k;
+            a->size_decimals = decimals;
+            a->number = bytes == (double)(long long)bytes && bytes < 9e18 ? (long long)bytes : -1;
+            return 0;
+        }
+    return -1;
+}
+
+/* "torch.Size([2, 12, 4, 32])" or "Size([...])": the bracket inside, or NULL. */
+static const char *torch_size(const char *s, const char **end)
+{
+    const char *p = s;
+    if (!strncmp(p, "torch.", 6)) p += 6;
+    if (strncmp(p, "Size(", 5) || (*end)[-1] != ')') return NULL;
+    (*end)--;
+    return p + 5;
+}
+
 int quiz_parse_answer(const char *line, QuizAnswer *a)
 {
     memset(a, 0, sizeof *a);
@@ -143,6 +194,9 @@ int quiz_parse_answer(const char *line, QuizAnswer *a)
         return 0;
     }
     size_t n = (size_t)(end - s);
+    const char *inner = torch_size(s, &end);
+    if (inner) return parse_numeric(inner, end, a);
+    if (isdigit((unsigned char)s[0]) && parse_size(s, end, a) == 0) return 0;
     if (isalpha((unsigned char)s[0]) && (n == 1 || (n == 2 && (s[1] == ')' || s[1] == '.')))) {
         a->kind = QA_LETTER;
         a->letter = tolower((unsigned char)s[0]) - 'a';
@@ -218,11 +272,35 @@ static int value_in_choice(const QuizAnswer *a, const char *c)
         }
         int standalone = !(q < end && (isalnum((unsigned char)*q) || strchr("_=*/^", *q) ||
                                        (*q == '.' && q + 1 < end && isdigit((unsigned char)q[1]))));
-        long long typed = a->kind == QA_NUMBER ? a->number : a->kind == QA_TUPLE ? a->number : -1;
+        long long typed = a->kind == QA_NUMBER || a->kind == QA_SIZE ? a->number
+                          : a->kind == QA_TUPLE                      ? a->number
+                                                                     : -1;
         if (ok && standalone && typed >= 0 && v == typed) return 1;
         p = q - 1;
     }
     return 0;
+}
+
+/* Does a typed size name choice c's size?  Exactly its byte count, or its
+ * shown size ("1.41 GiB") to the decimals typed, in the unit typed. */
+static int size_in_choice(const QuizAnswer *a, const char *c)
+{
+    QuizAnswer ca;
+    memset(&ca, 0, sizeof ca);
+    const char *open = strchr(c, '(');
+    const char *end = open ? open : c + strlen(c);
+    while (end > c && end[-1] == ' ')
+        end--;
+    if (parse_size(c, end, &ca) || ca.kind != QA_SIZE) return 0;
+    if (a->number >= 0 && value_in_choice(a, c)) return 1; /* the exact bytes */
+    double unit = 1;
+    for (int j = 0; j < a->size_unit; j++)
+        unit *= 1024;
+    double scale = 1;
+    for (int j = 0; j < a->size_decimals; j++)
+        scale *= 10;
+    double typed = a->size / unit * scale, shown = ca.size / unit * scale;
+    return (long long)(typed + 0.5) == (long long)(shown + 0.5);
 }
 
 /* Is the typed text a whole-word prefix of choice c ("view" of "a view: ...")? */
@@ -278,6 +356,13 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                 for (int i = 0; i < q->n_choices; i++)
                     if (value_in_choice(&a, q->choices[i])) hits++, pickd = i;
             }
+            if (a.kind == QA_SIZE)
+                for (int i = 0; i < q->n_choices; i++)
+                    if (size_in_choice(&a, q->choices[i])) hits++, pickd = i;
+            if (hits == 0 && a.kind != QA_TEXT) { /* a value, but none of these */
+                if (why) snprintf(why, whylen, "not one of the choices");
+                return 0;
+            }
             if (hits != 1 && a.kind == QA_TEXT) {
                 hits = 0;
                 for (int i = 0; i < q->n_choices; i++)
@@ -296,7 +381,8 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
         return pickd == q->correct;
     }
     case QK_NUMBER:
-        if (a.kind == QA_NUMBER) return a.number == q->number;
+        if (a.kind == QA_NUMBER || (a.kind == QA_SIZE && a.number >= 0))
+            return a.number == q->number;
         if (a.kind == QA_TUPLE && a.n == 1) return a.v[0] == q->number;
         if (a.kind == QA_TUPLE && a.number >= 0) return a.number == q->number;
         break;

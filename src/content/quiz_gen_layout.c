@@ -132,18 +132,26 @@ int quiz_gen_contig(Gen *g)
     QuizQuestion *q = g->q;
     static const int targets[] = {MT_Q_SPLIT, MT_Q_HEADS,  MT_MERGED,  MT_MERGED_CONTIG,
                                   MT_CONCAT,  MT_K_EXPAND, MT_Q_WRONG, MT_K_HEADS};
-    int target = qc_pick(&g->r, targets, NELEM(targets));
-    MhaConfig c = qcfg_toy(&g->r, 0);
-    if (quiz_rng_below(&g->r, 5) == 0) c.seq = 1; /* the edge case: size-1 dims do not count */
-    if (target == MT_K_EXPAND && c.kv_heads == c.heads) c.kv_heads = 1;
+    /* "yes" and "no" equally often: the answer is drawn first, then cases
+     * until one has it (each case a real run) */
+    int want_yes = quiz_rng_below(&g->r, 2), target = MT_Q;
+    MhaConfig c;
     QBuild b;
-    if (qb_begin(g, &b, &c, target, QT_STRIDES)) return -1;
+    for (int tries = 0;; tries++) {
+        target = qc_pick(&g->r, targets, NELEM(targets));
+        c = qcfg_toy(&g->r, 0);
+        if (quiz_rng_below(&g->r, 5) == 0) c.seq = 1; /* the edge case: size-1 dims do not count */
+        if (target == MT_K_EXPAND && c.kv_heads == c.heads) c.kv_heads = 1;
+        if (qb_begin(g, &b, &c, target, QT_STRIDES)) return -1;
+        if (tensor_is_contiguous(qb_t(&b, target)) == want_yes || tries == 40) break;
+        qb_free(&b);
+    }
     const Tensor *t = qb_t(&b, target);
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "Is %s contiguous after the last line?", qb_var(target));
     int yes = tensor_is_contiguous(t);
-    q->kind = QK_CHOICE;
+    q->kind = QK_CHOICE; /* yes/no in reading order: the answer itself is balanced */
     q->n_choices = 2;
     snprintf(q->choices[0], QUIZ_CHOICE_MAX, "yes");
     snprintf(q->choices[1], QUIZ_CHOICE_MAX, "no");

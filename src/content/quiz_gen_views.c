@@ -154,7 +154,17 @@ static void explain_case(QuizQuestion *q, int op, const Tensor *in)
 int quiz_gen_viewcopy(Gen *g)
 {
     QuizQuestion *q = g->q;
-    int op = quiz_rng_below(&g->r, QUIZ_OP_COUNT);
+    /* the outcome first (view, copy, error as 2:2:1 with the key on any
+     * letter), then an operation that has it: guessing a kind never pays */
+    static const int views[] = {QUIZ_OP_VIEW_SPLIT,   QUIZ_OP_TRANSPOSE,     QUIZ_OP_PERMUTE,
+                                QUIZ_OP_CONTIG_SPLIT, QUIZ_OP_RESHAPE_SPLIT, QUIZ_OP_EXPAND,
+                                QUIZ_OP_DOT_T};
+    static const int copies[] = {QUIZ_OP_CONTIG_HEADS, QUIZ_OP_RESHAPE_HEADS,
+                                 QUIZ_OP_RESHAPE_MERGED, QUIZ_OP_REPEAT};
+    int want = quiz_rng_below(&g->r, 5);
+    int op = want < 2   ? qc_pick(&g->r, views, 7)
+             : want < 4 ? qc_pick(&g->r, copies, 4)
+                        : QUIZ_OP_VIEW_MERGED;
     MhaConfig c = qcfg_real(&g->r, op == QUIZ_OP_EXPAND || op == QUIZ_OP_REPEAT, 1.1e6);
     int src = op_source(op);
     QBuild b;
@@ -169,19 +179,14 @@ int quiz_gen_viewcopy(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt, "Now %s is %s with strides %s.  What does\n    %s\ndo?", v,
            tensor_fmt_dims(sh, sizeof sh, in->ndim, in->shape),
            tensor_fmt_strides(st, sizeof st, in), code);
-    q->kind = QK_CHOICE;
-    q->n_choices = 3;
-    snprintf(q->choices[0], QUIZ_CHOICE_MAX, "a view: same storage, 0 bytes copied");
-    snprintf(q->choices[1], QUIZ_CHOICE_MAX, "a copy into a new buffer");
-    snprintf(q->choices[2], QUIZ_CHOICE_MAX, "an error");
+    static const char *const outcomes[3] = {"a view: same storage, 0 bytes copied",
+                                            "a copy into a new buffer", "an error"};
     size_t copied = 0;
-    if (!res)
-        q->correct = 2;
-    else if (tensor_same_storage(res, in))
-        q->correct = 0;
-    else
-        q->correct = 1, copied = res->st->bytes_copied;
+    int outcome = !res ? 2 : tensor_same_storage(res, in) ? 0 : 1;
+    if (outcome == 1) copied = res->st->bytes_copied;
+    q->correct = outcome; /* explain_case reads the outcome */
     explain_case(q, op, in);
+    qc_fixed(q, &g->r, outcomes, 3, outcome); /* the key on any letter */
     qb_working(&b, q->working, sizeof q->working);
     qt_cat(q->working, sizeof q->working, "  %-44s -> ", code);
     if (!res)
@@ -190,7 +195,7 @@ int quiz_gen_viewcopy(Gen *g)
         qt_cat(q->working, sizeof q->working, "%s strides %s, ",
                tensor_fmt_dims(sh, sizeof sh, res->ndim, res->shape),
                tensor_fmt_strides(st, sizeof st, res));
-        if (q->correct == 0)
+        if (outcome == 0)
             qt_cat(q->working, sizeof q->working, "same storage: 0 bytes copied\n");
         else
             qt_cat(q->working, sizeof q->working, "new storage: %zu bytes copied\n", copied);

@@ -108,6 +108,7 @@ int quiz_from_id(const QuizBank *bank, const char *id, QuizQuestion *q)
     if (sscanf(id, "g:%31[a-z]:%llx", topic, &s) == 2 && quiz_topic_index(topic) >= 0)
         return quiz_generate(quiz_topic_index(topic), s, q, NULL, 0);
     if (sscanf(id, "k:%d:%llx", &kind, &s) == 2) return quiz_generate_kind(kind, s, q, NULL, 0);
+    if (sscanf(id, "b:%d:%llx", &kind, &s) == 2) return quiz_generate_bug(kind, s, q, NULL, 0);
     for (int i = 0; bank && i < bank->n; i++)
         if (!strcmp(bank->q[i].id, id)) {
             *q = bank->q[i];

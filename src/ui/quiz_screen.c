@@ -11,11 +11,11 @@
 #include <string.h>
 #include <time.h>
 
-#include "ui/keys.h"
-#include "ui/help.h"
-#include "ui/screen.h"
-#include "draw/scene.h"
 #include "base/clock.h"
+#include "draw/scene.h"
+#include "ui/help.h"
+#include "ui/keys.h"
+#include "ui/screen.h"
 
 enum { PH_PICK, PH_ASK, PH_FEEDBACK, PH_SUMMARY };
 
@@ -30,25 +30,25 @@ static const int default_lengths[] = {5, 10, 20, 50};
 
 typedef struct Qs {
     int phase;
-    int topic_sel;              /* 0 = all topics, 1 + QT_* */
-    int lengths[NLEN_MAX], nlen;  /* the length choices: 5 10 20 50, and --count N */
+    int topic_sel;               /* 0 = all topics, 1 + QT_* */
+    int lengths[NLEN_MAX], nlen; /* the length choices: 5 10 20 50, and --count N */
     int len_sel, timed, no_save, from_home;
     uint64_t seed;
     QuizBank bank;
-    QuizQuestion *qs;           /* owned */
+    QuizQuestion *qs; /* owned */
     int n, i;
     char input[120];
     int ilen;
     char why[120];
     int right, chosen, skipped; /* the last answer */
     int scroll;
-    int max_scroll;             /* layout cache written by draw: how far the body can scroll */
+    int max_scroll; /* layout cache written by draw: how far the body can scroll */
     double t0, last_secs, total_secs;
     int shown_sec;
     QuizScore score;
     QuizHistory hist;
     int have_hist, saved;
-    Mha *pic;                   /* the run behind the current question's picture */
+    Mha *pic; /* the run behind the current question's picture */
     char err[200];
 } Qs;
 
@@ -97,7 +97,8 @@ static int start(Qs *q, Ui *ui)
     char err[300];
     q->n = quiz_session(&q->bank, q->topic_sel - 1, count, q->seed, q->qs, err, sizeof err);
     if (q->n <= 0) {
-        snprintf(ui->status, sizeof ui->status, "%.190s", q->n < 0 ? err : "no questions for this topic");
+        snprintf(ui->status, sizeof ui->status, "%.190s",
+                 q->n < 0 ? err : "no questions for this topic");
         q->n = 0;
         return UI_REDRAW;
     }
@@ -114,10 +115,13 @@ static void answer(Qs *q)
     int rc;
     q->chosen = -1;
     q->skipped = !quiz_parse_answer(q->input, &a) && a.kind == QA_EMPTY;
-    if (q->skipped) rc = 0;
+    if (q->skipped)
+        rc = 0;
     else {
         rc = quiz_check(qq, q->input, &q->chosen, q->why, sizeof q->why);
-        if (rc < 0) return; /* stays: the why line says what to type */
+        if (rc < 0 || (rc == 0 && q->why[0]))
+            return; /* stays: the why line says what to type
+                     * (or that the value is no choice) */
     }
     q->why[0] = 0;
     q->right = rc == 1;
@@ -152,23 +156,44 @@ static int qs_key(Screen *s, Ui *ui, int key)
     switch (q->phase) {
     case PH_PICK:
         switch (act) {
-        case ACT_UP: q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1); return UI_REDRAW;
-        case ACT_DOWN: q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1); return UI_REDRAW;
-        case ACT_LEFT: q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen; return UI_REDRAW;
-        case ACT_RIGHT: q->len_sel = (q->len_sel + 1) % q->nlen; return UI_REDRAW;
-        case ACT_TIMED: q->timed = !q->timed; return UI_REDRAW;
-        case ACT_APPLY: return start(q, ui);
-        case ACT_BACK: return UI_BACK;
-        default: return UI_NONE;
+        case ACT_UP:
+            q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1);
+            return UI_REDRAW;
+        case ACT_DOWN:
+            q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1);
+            return UI_REDRAW;
+        case ACT_LEFT:
+            q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen;
+            return UI_REDRAW;
+        case ACT_RIGHT:
+            q->len_sel = (q->len_sel + 1) % q->nlen;
+            return UI_REDRAW;
+        case ACT_TIMED:
+            q->timed = !q->timed;
+            return UI_REDRAW;
+        case ACT_APPLY:
+            return start(q, ui);
+        case ACT_BACK:
+            return UI_BACK;
+        default:
+            return UI_NONE;
         }
     case PH_ASK:
         switch (act) {
-        case ACT_APPLY: answer(q); return UI_REDRAW;
+        case ACT_APPLY:
+            answer(q);
+            return UI_REDRAW;
         case ACT_ERASE:
             if (q->ilen > 0) q->input[--q->ilen] = 0;
             return UI_REDRAW;
-        case ACT_UP: case ACT_PAGE_UP: case ACT_DOWN: case ACT_PAGE_DOWN: return scroll_by(q, act);
-        case ACT_BACK: finish(q); return UI_REDRAW;
+        case ACT_UP:
+        case ACT_PAGE_UP:
+        case ACT_DOWN:
+        case ACT_PAGE_DOWN:
+            return scroll_by(q, act);
+        case ACT_BACK:
+            finish(q);
+            return UI_REDRAW;
         default:
             if (key >= 0x20 && key < 0x7f && q->ilen + 1 < (int)sizeof q->input) {
                 q->input[q->ilen++] = (char)key;
@@ -181,12 +206,22 @@ static int qs_key(Screen *s, Ui *ui, int key)
     case PH_FEEDBACK:
         switch (act) {
         case ACT_NEXT:
-            if (++q->i >= q->n) finish(q);
-            else show_question(q, clock_now());
+            if (++q->i >= q->n)
+                finish(q);
+            else
+                show_question(q, clock_now());
             return UI_REDRAW;
-        case ACT_UP: case ACT_PAGE_UP: case ACT_DOWN: case ACT_PAGE_DOWN: return scroll_by(q, act);
-        case ACT_BACK: q->i++; finish(q); return UI_REDRAW;
-        default: return UI_NONE;
+        case ACT_UP:
+        case ACT_PAGE_UP:
+        case ACT_DOWN:
+        case ACT_PAGE_DOWN:
+            return scroll_by(q, act);
+        case ACT_BACK:
+            q->i++;
+            finish(q);
+            return UI_REDRAW;
+        default:
+            return UI_NONE;
         }
     default:
         return act == ACT_BACK ? UI_BACK : UI_NONE;
@@ -231,7 +266,8 @@ static void body_put(Body *b, const char *text, int len, int indent, Style st)
 static void body_wrap(Body *b, const char *s, int len, Style st)
 {
     int indent = 0;
-    while (indent < len && s[indent] == ' ') indent++;
+    while (indent < len && s[indent] == ' ')
+        indent++;
     s += indent, len -= indent;
     int hang = indent ? indent + 2 : 0;
     if (len > 3 && s[0] >= 'a' && s[0] <= 'z' && s[1] == ')' && s[2] == ' ') hang = indent + 3;
@@ -243,12 +279,14 @@ static void body_wrap(Body *b, const char *s, int len, Style st)
         int cut = len;
         if (len > avail) {
             cut = avail;
-            while (cut > 0 && s[cut] != ' ') cut--;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
             if (cut == 0) cut = avail;
         }
         body_put(b, s, cut, ind, st);
         s += cut, len -= cut;
-        while (len > 0 && *s == ' ') s++, len--;
+        while (len > 0 && *s == ' ')
+            s++, len--;
         first = 0;
     }
 }
@@ -270,9 +308,11 @@ static void body_working(Body *b, const char *w)
     char line[600];
     while (*w) {
         int len = (int)strcspn(w, "\n"), k = 0, i = 0;
-        while (i < len && w[i] == ' ' && k < (int)sizeof line - 1) line[k++] = w[i++];
+        while (i < len && w[i] == ' ' && k < (int)sizeof line - 1)
+            line[k++] = w[i++];
         for (; i < len && k < (int)sizeof line - 1; i++)
-            if (!(w[i] == ' ' && i > 0 && w[i - 1] == ' ' && i + 1 < len && w[i + 1] == ' ')) line[k++] = w[i];
+            if (!(w[i] == ' ' && i > 0 && w[i - 1] == ' ' && i + 1 < len && w[i + 1] == ' '))
+                line[k++] = w[i];
         body_wrap(b, line, k, ST_CODE);
         w += len;
         if (*w) w++;
@@ -289,7 +329,8 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
     if ((int)l > room) l = app_hint(phase_ctx[phase], 1, hint, sizeof hint);
     while ((int)l > room) {
         char *gap = NULL;
-        for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  ")) gap = p;
+        for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  "))
+            gap = p;
         if (!gap) break;
         *gap = 0;
         l = (size_t)(gap - hint);
@@ -303,9 +344,15 @@ static void draw_pic(const Qs *q, Canvas *c, int y, int rows, int lit)
     const Tensor *t = q->pic->t[qq->pic.tensor];
     int dh = q->pic->d_head, wrap, heads;
     switch (qq->pic.tensor) {
-    case MT_K: wrap = q->pic->cfg.kv_heads * dh, heads = q->pic->cfg.kv_heads; break;
-    case MT_HEAD_OUT: wrap = dh, heads = 0; break; /* head-major: rows are (head, token) */
-    default: wrap = q->pic->cfg.d_model, heads = q->pic->cfg.heads; break;
+    case MT_K:
+        wrap = q->pic->cfg.kv_heads * dh, heads = q->pic->cfg.kv_heads;
+        break;
+    case MT_HEAD_OUT:
+        wrap = dh, heads = 0;
+        break; /* head-major: rows are (head, token) */
+    default:
+        wrap = q->pic->cfg.d_model, heads = q->pic->cfg.heads;
+        break;
     }
     scene_candy_bar(c, 1, y, c->w - 2, rows, t, wrap, heads, dh, lit ? qq->pic.lit : -1);
 }
@@ -340,24 +387,33 @@ static void draw_picker(const Qs *q, Canvas *c)
                           q->hist.total.asked[i - 1]);
         else if (i > 0) {
             int curated = 0;
-            for (int k = 0; k < q->bank.n; k++) curated += q->bank.q[k].topic == i - 1;
+            for (int k = 0; k < q->bank.n; k++)
+                curated += q->bank.q[k].topic == i - 1;
             canvas_printf(c, 18, y, ST_DIM, "%s%s", quiz_topic_generated(i - 1) ? "generated" : "",
-                          !curated ? "" : quiz_topic_generated(i - 1) ? " + curated" : "curated");
+                          !curated                      ? ""
+                          : quiz_topic_generated(i - 1) ? " + curated"
+                                                        : "curated");
         }
     }
     int y = 5 + QT_COUNT;
     canvas_text(c, 2, y, "Length", ST_BOLD);
     for (int i = 0; i < q->nlen; i++)
-        canvas_printf(c, 10 + 6 * i, y, i == q->len_sel ? ST_CURSOR : ST_NORMAL, " %3d ", q->lengths[i]);
+        canvas_printf(c, 10 + 6 * i, y, i == q->len_sel ? ST_CURSOR : ST_NORMAL, " %3d ",
+                      q->lengths[i]);
     canvas_text(c, 2, y + 1, "Timed", ST_BOLD);
     canvas_text(c, 10, y + 1, q->timed ? "[x] a clock per question" : "[ ] no clock", ST_NORMAL);
-    canvas_printf(c, 2, y + 2, ST_DIM, "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
+    canvas_printf(c, 2, y + 2, ST_DIM,
+                  "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
     /* the same rules as --plain (quiz_check), except that an answer that
      * cannot be read is asked again here */
-    canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;", ST_NORMAL);
-    canvas_text(c, 2, y + 5, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.", ST_NORMAL);
-    canvas_text(c, 2, y + 6, "An answer that cannot be read is asked again (--plain counts it wrong).", ST_NORMAL);
+    canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;",
+                ST_NORMAL);
+    canvas_text(c, 2, y + 5, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.",
+                ST_NORMAL);
+    canvas_text(c, 2, y + 6,
+                "An answer that cannot be read is asked again (--plain counts it wrong).",
+                ST_NORMAL);
 }
 
 /* The scrolling text: the question above its last line (ASK), or the
@@ -372,11 +428,15 @@ static void fill_body(const Qs *q, const QuizQuestion *qq, const char *ask, Body
     }
     char ans[QUIZ_CHOICE_MAX + 8], verdict[QUIZ_CHOICE_MAX + 400];
     quiz_answer_text(qq, ans, sizeof ans);
-    if (q->right) snprintf(verdict, sizeof verdict, "Right: %s", ans);
-    else if (q->skipped) snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
+    if (q->right)
+        snprintf(verdict, sizeof verdict, "Right: %s", ans);
+    else if (q->skipped)
+        snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
     else if (q->chosen >= 0)
-        snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + q->chosen, ans);
-    else snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
+        snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + q->chosen,
+                 ans);
+    else
+        snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
     body_text(b, verdict, q->right ? ST_GOOD : ST_BAD);
     body_put(b, "", 0, 0, ST_NORMAL);
     body_text(b, qq->explain, ST_NORMAL);
@@ -394,10 +454,13 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     if (app_draw_enlarge(c)) return;
     char title[160];
     const QuizQuestion *qq = q->i < q->n ? &q->qs[q->i] : NULL;
-    if (q->phase == PH_PICK) snprintf(title, sizeof title, "Quiz: interview prep");
-    else if (q->phase == PH_SUMMARY) snprintf(title, sizeof title, "Quiz: summary");
-    else snprintf(title, sizeof title, "Quiz  %d/%d  %s%s", q->i + 1, q->n, quiz_topic_names[qq->topic],
-                  qq->gen ? "" : " (curated)");
+    if (q->phase == PH_PICK)
+        snprintf(title, sizeof title, "Quiz: interview prep");
+    else if (q->phase == PH_SUMMARY)
+        snprintf(title, sizeof title, "Quiz: summary");
+    else
+        snprintf(title, sizeof title, "Quiz  %d/%d  %s%s", q->i + 1, q->n,
+                 quiz_topic_names[qq->topic], qq->gen ? "" : " (curated)");
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 1, 0, title, ST_TITLE);
     if (q->phase == PH_ASK || q->phase == PH_FEEDBACK) {
@@ -408,7 +471,8 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         int secs = q->phase == PH_ASK ? q->shown_sec : (int)q->last_secs;
         size_t l = (size_t)snprintf(sc, sizeof sc, "score %d/%d", right, asked);
         if (skipped) l += (size_t)snprintf(sc + l, sizeof sc - l, ", %d skipped", skipped);
-        if (q->timed && secs >= 0) snprintf(sc + l, sizeof sc - l, "  %d:%02d", secs / 60, secs % 60);
+        if (q->timed && secs >= 0)
+            snprintf(sc + l, sizeof sc - l, "  %d:%02d", secs / 60, secs % 60);
         canvas_text(c, c->w - (int)strlen(sc) - 1, 0, sc, ST_TITLE);
     }
     if (q->phase == PH_PICK) {
@@ -442,14 +506,17 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         body_text(&b, sum, ST_NORMAL);
         if (q->timed) {
             int asked = 0;
-            for (int t = 0; t < QT_COUNT; t++) asked += q->score.asked[t] + q->score.skipped[t];
+            for (int t = 0; t < QT_COUNT; t++)
+                asked += q->score.asked[t] + q->score.skipped[t];
             char tl[80];
             snprintf(tl, sizeof tl, "Time: %.0f s in all, %.1f s per question", q->total_secs,
                      asked ? q->total_secs / asked : 0.0);
             body_text(&b, tl, ST_NORMAL);
         }
-        if (q->err[0]) body_text(&b, q->err, ST_WARN);
-        else if (q->saved) body_text(&b, "Scores saved with your lesson progress.", ST_DIM);
+        if (q->err[0])
+            body_text(&b, q->err, ST_WARN);
+        else if (q->saved)
+            body_text(&b, "Scores saved with your lesson progress.", ST_DIM);
         draw_hint(c, ui, q->phase);
         return;
     }
@@ -466,7 +533,8 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     fill_body(q, qq, ask, &b);
     int y = 2 + bh;
     if (over) {
-        canvas_printf(c, 1, y, ST_DIM, "-- lines %d-%d of %d: Up/Down to scroll --", scroll + 1, scroll + bh, total);
+        canvas_printf(c, 1, y, ST_DIM, "-- lines %d-%d of %d: Up/Down to scroll --", scroll + 1,
+                      scroll + bh, total);
         y++;
     }
     if (q->phase == PH_ASK) {
@@ -493,7 +561,8 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_put(c, x, iy, ' ', ST_CURSOR);
         if (q->why[0]) canvas_text(c, 1, iy + 1, q->why, ST_WARN);
     } else {
-        canvas_printf(c, 1, iy, ST_DIM, "%s", q->i + 1 < q->n ? "Enter: next question" : "Enter: the summary");
+        canvas_printf(c, 1, iy, ST_DIM, "%s",
+                      q->i + 1 < q->n ? "Enter: next question" : "Enter: the summary");
     }
     draw_hint(c, ui, q->phase);
 }
@@ -529,11 +598,13 @@ static Screen *qs_new(Ui *ui, int no_save)
     s->free = qs_free;
     q->no_save = no_save || (ui && ui->no_save);
     q->nlen = 0;
-    for (int i = 0; i < 4; i++) q->lengths[q->nlen++] = default_lengths[i];
+    for (int i = 0; i < 4; i++)
+        q->lengths[q->nlen++] = default_lengths[i];
     q->len_sel = 1;
     q->seed = (uint64_t)time(NULL) % 100000;
     char err[300];
-    if (quiz_bank_load_builtin(&q->bank, err, sizeof err) && ui) snprintf(ui->status, sizeof ui->status, "%.190s", err);
+    if (quiz_bank_load_builtin(&q->bank, err, sizeof err) && ui)
+        snprintf(ui->status, sizeof ui->status, "%.190s", err);
     q->have_hist = quiz_history_load(&q->hist, q->err, sizeof q->err) == 0;
     return s;
 }
@@ -545,8 +616,8 @@ Screen *quiz_open(Ui *ui)
     return s;
 }
 
-Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
-                       int no_save)
+Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed,
+                       int timed, int no_save)
 {
     Screen *s = qs_new(ui, no_save);
     if (!s) return NULL;
@@ -560,7 +631,8 @@ Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int cou
     if (found < 0 && count > 0) {
         /* --count N: one more choice, in order */
         int at = 0;
-        while (at < q->nlen && q->lengths[at] < count) at++;
+        while (at < q->nlen && q->lengths[at] < count)
+            at++;
         memmove(&q->lengths[at + 1], &q->lengths[at], sizeof(int) * (size_t)(q->nlen - at));
         q->lengths[at] = count;
         q->nlen++;
