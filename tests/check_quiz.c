@@ -11,7 +11,7 @@
 #include "content/quiz.h"
 #include "engine/tensor.h"
 
-#define SEEDS 300 /* per kind: each question is a full mha_run of its configuration */
+#define SEEDS 200 /* per kind: each question is a full mha_run of its configuration */
 
 /* ---- oracles: what the answer must be, derived here, not by quiz.c ---- */
 
@@ -184,8 +184,8 @@ static void assert_bug(const QuizQuestion *q)
     int differ = 0;
     for (int i = 0; i < nb; i++) {
         differ += strcmp(bad[i], good[i]) != 0;
-        char numbered[QUIZ_BUG_LINE + 8];
-        snprintf(numbered, sizeof numbered, "%3d  %s\n", i + 1, bad[i]);
+        char numbered[QUIZ_BUG_LINE + 16];
+        snprintf(numbered, sizeof numbered, "%3d  %.119s\n", i + 1, bad[i]);
         ck_assert_msg(strstr(q->prompt, numbered) != NULL, "%s: line %d not shown", q->id, i + 1);
     }
     ck_assert_int_le(differ, (q->aux == QUIZ_BUG_MASK_AFTER ? 2 : 1));
@@ -217,6 +217,21 @@ static int viewcopy_oracle(const QuizQuestion *q)
     }
 }
 
+/* The right choice names the exact byte count (in its parentheses), the
+ * others do not. */
+static void assert_bytes_key(const QuizQuestion *q, const char *digits)
+{
+    for (int i = 0; i < q->n_choices; i++) {
+        char plain[QUIZ_CHOICE_MAX];
+        size_t k = 0;
+        const char *paren = strchr(q->choices[i], '(');
+        for (const char *s = paren; s && *s && k + 1 < sizeof plain; s++)
+            if (*s >= '0' && *s <= '9') plain[k++] = *s;
+        plain[k] = 0;
+        ck_assert_msg((strcmp(plain, digits) == 0) == (i == q->correct), "%s choice %d", q->id, i);
+    }
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -226,7 +241,8 @@ static void check_one(int kind, uint64_t seed)
     ck_assert_int_eq(q.gen, kind + 1);
     ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
     const MhaConfig *c = &q.cfg;
-    if (kind != QG_KVCACHE) ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
+    if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS && kind != QG_GROUPS)
+        ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
     switch (kind) {
     case QG_SHAPE: case QG_KVSHAPE: {
         Dims want = oracle_shape(c, q.tensor);
@@ -274,19 +290,47 @@ static void check_one(int kind, uint64_t seed)
         /* the right choice names the exact byte count, the others do not */
         char digits[40];
         snprintf(digits, sizeof digits, "%lld", want);
-        for (int i = 0; i < q.n_choices; i++) {
-            char plain[QUIZ_CHOICE_MAX];
-            size_t k = 0;
-            const char *paren = strchr(q.choices[i], '(');
-            for (const char *s = paren; s && *s && k + 1 < sizeof plain; s++)
-                if (*s >= '0' && *s <= '9') plain[k++] = *s;
-            plain[k] = 0;
-            ck_assert_msg((strcmp(plain, digits) == 0) == (i == q.correct), "%s choice %d", q.id, i);
-        }
+        assert_bytes_key(&q, digits);
         break;
     }
     case QG_BUG:
         assert_bug(&q);
+        break;
+    case QG_DECODE: {
+        long long B = c->batch, H = c->heads, KV = c->kv_heads, dh = c->d_model / c->heads, T = q.idx[0];
+        Dims want[4] = {dims(4, B, H, 1, dh, 0), dims(4, B, KV, T + 1, dh, 0), dims(4, B, H, 1, T + 1, 0),
+                        dims(4, B, H, 1, dh, 0)};
+        ck_assert_int_eq(c->seq, 1);
+        assert_tuple_choice(&q, want[q.aux]);
+        break;
+    }
+    case QG_SCORES_MEM: {
+        assert_choices(&q);
+        long long want = (long long)q.idx[1] * c->heads * q.aux * q.aux * q.idx[0];
+        ck_assert_int_eq(q.number, want);
+        char digits[40];
+        snprintf(digits, sizeof digits, "%lld", want);
+        assert_bytes_key(&q, digits);
+        break;
+    }
+    case QG_CACHE_WEIGHTS: {
+        assert_choices(&q);
+        /* the weights as the prompt gives them, 2 bytes each; the cache per token
+         * from the shape: the first context where the cache is bigger */
+        long long params = 0;
+        for (const char *p = strstr(q.prompt, ": "); p && *p && *p != 'p'; p++)
+            if (*p >= '0' && *p <= '9') params = params * 10 + (*p - '0');
+        long long per = 2LL * q.idx[0] * c->kv_heads * q.idx[1] * 2 * q.aux;
+        ck_assert_msg((q.number - 1) * per <= 2 * params && q.number * per > 2 * params, "%s", q.id);
+        break;
+    }
+    case QG_GROUPS:
+        if (q.kind == QK_NUMBER) {
+            ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
+            ck_assert_int_ne(q.number, q.aux % c->kv_heads);
+        } else
+            assert_tuple_choice(&q, dims(4, c->batch, c->heads, c->seq, c->d_model / c->heads, 0));
+        ck_assert_int_ne(c->heads / c->kv_heads & (c->heads / c->kv_heads - 1), 0); /* no power of two */
         break;
     default:
         ck_abort_msg("kind %d", kind);

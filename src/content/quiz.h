@@ -29,7 +29,9 @@ enum {
     QT_VIEWS,    /* view, copy or error? */
     QT_GQA,      /* K/V shapes, which kv head serves query head h, expand vs repeat */
     QT_KVCACHE,  /* KV-cache bytes for a model preset and a context length */
-    QT_BUGS,     /* spot the wrong line in a 6-line attention snippet */
+    QT_BUGS,     /* spot the wrong line in an attention program */
+    QT_DECODE,   /* decode shapes: one new token against a KV cache */
+    QT_MEMORY,   /* the scores at real sizes; when the cache outgrows the weights */
     QT_CONCEPTS, /* curated only: why heads, W_O, GQA/MQA, uptraining, ... */
     QT_COUNT
 };
@@ -103,6 +105,10 @@ enum {
     QG_REPEAT_BYTES,
     QG_KVCACHE,
     QG_BUG,
+    QG_DECODE,
+    QG_SCORES_MEM,
+    QG_CACHE_WEIGHTS,
+    QG_GROUPS,
     QG_COUNT
 };
 
@@ -296,5 +302,21 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
  * sessions when h != NULL and the topic was answered at least 3 times), and
  * apart from them the topics that were skipped but are not weak. */
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
+
+/* ---- the report at the end (quiz_report.c) -------------------------------- */
+
+/* The lesson that teaches topic (1-7), or 0. */
+int quiz_topic_lesson(int topic);
+
+/* 1 when topic t has a wrong answer this session (s) or over all sessions
+ * (h; either may be NULL). */
+int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t);
+
+/* The end-of-quiz text: score over the answered questions (skips apart), a
+ * line per topic, and for every topic below 100% (this session, or over all
+ * sessions when h != NULL) the lesson to reread, "mhaviz lesson 3 (3.
+ * Transpose and contiguity)", then the topic to practise.  "nothing to
+ * revisit" only when every answer was right.  buf is always NUL-terminated. */
+void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
 
 #endif

@@ -96,15 +96,19 @@ MhaConfig qcfg_toy(QuizRng *r, int need_heads2);
 /* Half the shape questions become multiple choice: the answer among three
  * distractors (swapped dims, other tensors' shapes, the usual confusions). */
 void quiz_shape_choices(QuizQuestion *q, QuizRng *r, const QBuild *b);
-int quiz_gen_shape(Gen *g);        /* quiz_gen_layout.c */
-int quiz_gen_strides(Gen *g);      /* quiz_gen_layout.c */
-int quiz_gen_contig(Gen *g);       /* quiz_gen_layout.c */
-int quiz_gen_offset(Gen *g);       /* quiz_gen_layout.c */
-int quiz_gen_viewcopy(Gen *g);     /* quiz_gen_views.c */
-int quiz_gen_kvshape(Gen *g);      /* quiz_gen_gqa.c */
-int quiz_gen_kvhead(Gen *g);       /* quiz_gen_gqa.c */
-int quiz_gen_repeat_bytes(Gen *g); /* quiz_gen_gqa.c */
-int quiz_gen_kvcache(Gen *g);      /* quiz_gen_kv.c */
-int quiz_gen_bug(Gen *g);          /* quiz_bugs.c */
+int quiz_gen_shape(Gen *g);         /* quiz_gen_layout.c */
+int quiz_gen_strides(Gen *g);       /* quiz_gen_layout.c */
+int quiz_gen_contig(Gen *g);        /* quiz_gen_layout.c */
+int quiz_gen_offset(Gen *g);        /* quiz_gen_layout.c */
+int quiz_gen_viewcopy(Gen *g);      /* quiz_gen_views.c */
+int quiz_gen_kvshape(Gen *g);       /* quiz_gen_gqa.c */
+int quiz_gen_kvhead(Gen *g);        /* quiz_gen_gqa.c */
+int quiz_gen_repeat_bytes(Gen *g);  /* quiz_gen_gqa.c */
+int quiz_gen_groups(Gen *g);        /* quiz_gen_gqa.c */
+int quiz_gen_kvcache(Gen *g);       /* quiz_gen_kv.c */
+int quiz_gen_decode(Gen *g);        /* quiz_gen_decode.c */
+int quiz_gen_scores_mem(Gen *g);    /* quiz_gen_memory.c */
+int quiz_gen_cache_weights(Gen *g); /* quiz_gen_memory.c */
+int quiz_gen_bug(Gen *g);           /* quiz_bugs.c */
 
 #endif

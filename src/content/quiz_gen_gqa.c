@@ -64,8 +64,10 @@ int quiz_gen_kvhead(Gen *g)
     static const int Hs[] = {4, 8, 12, 16, 32, 64};
     MhaConfig c = mha_config_default();
     c.heads = qc_pick(&g->r, Hs, NELEM(Hs));
-    int divs[16] = {1}, nd = 0;
-    for (int k = 1; k < c.heads && nd < 16; k++)
+    /* GQA proper: with one kv head (MQA) or one per query head (MHA) the
+     * answer is 0 or h, no question */
+    int divs[16] = {2}, nd = 0;
+    for (int k = 2; k < c.heads && nd < 16; k++)
         if (c.heads % k == 0) divs[nd++] = k;
     c.kv_heads = divs[quiz_rng_below(&g->r, nd)];
     c.d_model = c.heads * 2;
@@ -142,5 +144,89 @@ int quiz_gen_repeat_bytes(Gen *g)
              "query head its K; only one pays for it in memory.");
     qb_working(&b, q->working, sizeof q->working);
     qb_free(&b);
+    return 0;
+}
+
+/* Which kv head query head h reads, for a group size that is no power of
+ * two (h drawn so that h // G and h % KV differ: the two readings part). */
+static int groups_kvhead(Gen *g, const char *name, int H, int KV)
+{
+    QuizQuestion *q = g->q;
+    MhaConfig c = mha_config_default();
+    c.heads = H, c.kv_heads = KV, c.d_model = H * 2, c.seq = 1;
+    int h = 0, G = H / KV;
+    do
+        h = quiz_rng_below(&g->r, H);
+    while (h / G == h % KV);
+    Tensor *rep = NULL;
+    int served = served_by(&c, h, &rep, g->err, g->errlen);
+    if (served < 0) return -1;
+    tensor_free(rep);
+    q->topic = QT_GQA, q->cfg = c, q->aux = h, q->kind = QK_NUMBER, q->number = served;
+    qt_cat(q->prompt, sizeof q->prompt,
+           "%s: %d query heads share %d kv heads, grouped as repeat_kv does.\n"
+           "Heads count from 0.  Which kv head does query head %d read?",
+           name, H, KV, h);
+    snprintf(q->explain, sizeof q->explain,
+             "G = %d / %d = %d: no power of two, and nothing needs one.  Query heads %d*j .. "
+             "%d*j+%d read kv head j, so head h reads h // %d.  h %% %d (a tiled .repeat) "
+             "would be the wrong head.",
+             H, KV, G, G, G, G - 1, G, KV);
+    qt_cat(q->working, sizeof q->working,
+           "The engine's repeat_interleave(%d, dim=1) puts kv head %d at query head %d "
+           "(%d // %d = %d; %d %% %d = %d).\n",
+           G, served, h, h, G, h / G, h, KV, h % KV);
+    return 0;
+}
+
+/* Groups that are not powers of two: Llama 4's 40 query heads over 8 kv
+ * heads (groups of 5; /tmp/facts.md section 1) and Falcon-7B's 71 over 1
+ * (section 9).  The engine repeats a real (B, KV, S, d_head) K. */
+int quiz_gen_groups(Gen *g)
+{
+    QuizQuestion *q = g->q;
+    static const struct {
+        const char *name;
+        int heads, kv_heads, d_head;
+    } models[] = {{"Llama 4 Scout/Maverick", 40, 8, 128}, {"Falcon 7B", 71, 1, 64}};
+    int k = quiz_rng_below(&g->r, 2), B = 1 + quiz_rng_below(&g->r, 2);
+    if (k == 0 && quiz_rng_below(&g->r, 2)) return groups_kvhead(g, models[0].name, 40, 8);
+    int S = 3 + quiz_rng_below(&g->r, 6), H = models[k].heads, KV = models[k].kv_heads;
+    int G = H / KV, dh = models[k].d_head;
+    int sh[4] = {B, KV, S, dh};
+    char err[200];
+    Tensor *kk = tensor_zeros(4, sh);
+    Tensor *rep = kk ? tensor_repeat_interleave(kk, G, 1, err, sizeof err) : NULL;
+    tensor_free(kk);
+    if (!rep) return snprintf(g->err, g->errlen, "%s", kk ? err : "out of memory"), -1;
+    q->topic = QT_GQA;
+    q->cfg = mha_config_default();
+    q->cfg.batch = B, q->cfg.seq = S, q->cfg.heads = H, q->cfg.kv_heads = KV;
+    q->cfg.d_model = H * dh;
+    qt_cat(q->prompt, sizeof q->prompt,
+           "%s: %d query heads, %d kv head%s, d_head %d.\nK for B = %d, S = %d is (%d, %d, %d, "
+           "%d).\n    K = K.repeat_interleave(%d // %d, dim=1)\nWhat is the shape of K now?",
+           models[k].name, H, KV, KV == 1 ? "" : "s", dh, B, S, B, KV, S, dh, H, KV);
+    long long ans[4] = {rep->shape[0], rep->shape[1], rep->shape[2], rep->shape[3]};
+    long long v[][4] = {{B, KV, S, dh}, {B, 64, S, dh}, {B, KV * 8, S, dh},
+                        {B, G, S, dh},  {B, S, H, dh},  {B, H * KV, S, dh}};
+    char a[QUIZ_CHOICE_MAX], cand[6][QUIZ_CHOICE_MAX];
+    for (int i = 0; i < 6; i++)
+        qt_fmt_tuple(cand[i], QUIZ_CHOICE_MAX, 4, v[i]);
+    qc_make(q, &g->r, qt_fmt_tuple(a, sizeof a, 4, ans), cand, 6, 3);
+    q->n_tuple = 4;
+    memcpy(q->tuple, ans, sizeof ans);
+    snprintf(q->explain, sizeof q->explain,
+             "Nothing in attention needs a power of two: the group is heads / kv_heads = %d, and "
+             "repeat_interleave writes each kv head %d times, (B, heads, S, d_head).  Query head "
+             "h reads kv head h // %d.  Rounding to 64 or to a multiple of 8 is a habit from "
+             "other models, not a rule.",
+             G, G, G);
+    char s1[64], st[64];
+    qt_cat(q->working, sizeof q->working,
+           "The engine repeated K (%d, %d, %d, %d): %s strides %s, a copy of %zu bytes.\n", B, KV,
+           S, dh, tensor_fmt_dims(s1, sizeof s1, rep->ndim, rep->shape),
+           tensor_fmt_strides(st, sizeof st, rep), rep->st->bytes_copied);
+    tensor_free(rep);
     return 0;
 }

@@ -189,8 +189,12 @@ int quiz_gen_offset(Gen *g)
     QBuild b;
     if (qb_begin(g, &b, &c, target, QT_OFFSETS)) return -1;
     const Tensor *t = qb_t(&b, target);
-    for (int i = 0; i < 4; i++)
-        q->idx[i] = quiz_rng_below(&g->r, t->shape[i]);
+    /* at least two indices off 0: Q[0, 0, 0, 3] at offset 3 asks nothing */
+    for (int tries = 0, nz = 0; tries < 20 && nz < 2; tries++) {
+        nz = 0;
+        for (int i = 0; i < 4; i++)
+            q->idx[i] = quiz_rng_below(&g->r, t->shape[i]), nz += q->idx[i] > 0;
+    }
     size_t off = tensor_offset_of(t, q->idx);
     q->kind = QK_NUMBER;
     q->number = (long long)off;

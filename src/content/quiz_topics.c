@@ -7,7 +7,8 @@
 #include "content/quiz_gen.h"
 
 const char *const quiz_topic_names[QT_COUNT] = {
-    "shapes", "strides", "offsets", "views", "gqa", "kvcache", "bugs", "concepts",
+    "shapes",  "strides", "offsets", "views",  "gqa",
+    "kvcache", "bugs",    "decode",  "memory", "concepts",
 };
 
 int quiz_topic_index(const char *name)
@@ -18,14 +19,16 @@ int quiz_topic_index(const char *name)
 }
 
 /* The generated kinds of each topic. */
-static const int topic_kinds[QT_COUNT][4] = {
+static const int topic_kinds[QT_COUNT][5] = {
     [QT_SHAPES] = {QG_SHAPE, -1},
     [QT_STRIDES] = {QG_STRIDES, QG_CONTIG, -1},
     [QT_OFFSETS] = {QG_OFFSET, -1},
     [QT_VIEWS] = {QG_VIEWCOPY, -1},
-    [QT_GQA] = {QG_KVSHAPE, QG_KVHEAD, QG_REPEAT_BYTES, -1},
+    [QT_GQA] = {QG_KVSHAPE, QG_KVHEAD, QG_REPEAT_BYTES, QG_GROUPS, -1},
     [QT_KVCACHE] = {QG_KVCACHE, -1},
     [QT_BUGS] = {QG_BUG, -1},
+    [QT_DECODE] = {QG_DECODE, -1},
+    [QT_MEMORY] = {QG_SCORES_MEM, QG_CACHE_WEIGHTS, -1},
     [QT_CONCEPTS] = {-1},
 };
 
@@ -54,8 +57,10 @@ int quiz_rng_below(QuizRng *r, int n)
 /* ---- entry points ---------------------------------------------------------- */
 
 static int (*const generators[QG_COUNT])(Gen *) = {
-    quiz_gen_shape,   quiz_gen_strides, quiz_gen_contig,       quiz_gen_offset,  quiz_gen_viewcopy,
-    quiz_gen_kvshape, quiz_gen_kvhead,  quiz_gen_repeat_bytes, quiz_gen_kvcache, quiz_gen_bug,
+    quiz_gen_shape,         quiz_gen_strides, quiz_gen_contig, quiz_gen_offset,
+    quiz_gen_viewcopy,      quiz_gen_kvshape, quiz_gen_kvhead, quiz_gen_repeat_bytes,
+    quiz_gen_kvcache,       quiz_gen_bug,     quiz_gen_decode, quiz_gen_scores_mem,
+    quiz_gen_cache_weights, quiz_gen_groups,
 };
 
 int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, size_t errlen)

@@ -45,6 +45,8 @@ typedef struct Qs {
     int max_scroll; /* layout cache written by draw: how far the body can scroll */
     double t0, last_secs, total_secs;
     int shown_sec;
+    int limit;     /* --timed N: seconds a question (0: the stopwatch only) */
+    int timed_out; /* the last question ran out of time */
     QuizScore score;
     QuizHistory hist;
     int have_hist, saved;
@@ -108,6 +110,34 @@ static int start(Qs *q, Ui *ui)
     return UI_REDRAW;
 }
 
+/* Scores the current question (right, wrong or skipped) and shows the feedback. */
+static void record(Qs *q, int skipped, int right)
+{
+    const QuizQuestion *qq = &q->qs[q->i];
+    q->skipped = skipped;
+    q->right = right;
+    q->why[0] = 0;
+    q->last_secs = clock_now() - q->t0;
+    q->total_secs += q->last_secs;
+    if (skipped) { /* not an answer: counted apart, kept for --review */
+        quiz_score_skip(&q->score, qq->topic);
+        if (q->have_hist) quiz_history_skip(&q->hist, qq);
+    } else {
+        quiz_score_add(&q->score, qq->topic, right);
+        if (q->have_hist) quiz_history_record(&q->hist, qq, right);
+    }
+    q->scroll = 0;
+    q->phase = PH_FEEDBACK;
+}
+
+/* The countdown reached 0: the question counts as wrong, like a wrong answer. */
+static void time_out(Qs *q)
+{
+    q->chosen = -1;
+    q->timed_out = 1;
+    record(q, 0, 0);
+}
+
 static void answer(Qs *q)
 {
     const QuizQuestion *qq = &q->qs[q->i];
@@ -123,19 +153,8 @@ static void answer(Qs *q)
             return; /* stays: the why line says what to type
                      * (or that the value is no choice) */
     }
-    q->why[0] = 0;
-    q->right = rc == 1;
-    q->last_secs = clock_now() - q->t0;
-    q->total_secs += q->last_secs;
-    if (q->skipped) { /* not an answer: counted apart, kept for --review */
-        quiz_score_skip(&q->score, qq->topic);
-        if (q->have_hist) quiz_history_skip(&q->hist, qq);
-    } else {
-        quiz_score_add(&q->score, qq->topic, q->right);
-        if (q->have_hist) quiz_history_record(&q->hist, qq, q->right);
-    }
-    q->scroll = 0;
-    q->phase = PH_FEEDBACK;
+    q->timed_out = 0;
+    record(q, q->skipped, rc == 1);
 }
 
 /* Up/Down a line, PgUp/PgDn ten, within the text drawn last. */
@@ -233,6 +252,10 @@ static int qs_tick(Screen *s, Ui *ui, double now)
     (void)ui;
     Qs *q = s->st;
     if (!q->timed || q->phase != PH_ASK) return UI_NONE;
+    if (q->limit && now - q->t0 >= q->limit) {
+        time_out(q);
+        return UI_REDRAW;
+    }
     int sec = (int)(now - q->t0);
     if (sec != q->shown_sec) {
         q->shown_sec = sec;
@@ -428,7 +451,9 @@ static void fill_body(const Qs *q, const QuizQuestion *qq, const char *ask, Body
     }
     char ans[QUIZ_CHOICE_MAX + 8], verdict[QUIZ_CHOICE_MAX + 400];
     quiz_answer_text(qq, ans, sizeof ans);
-    if (q->right)
+    if (q->timed_out)
+        snprintf(verdict, sizeof verdict, "Out of time (%d s): the answer is %s", q->limit, ans);
+    else if (q->right)
         snprintf(verdict, sizeof verdict, "Right: %s", ans);
     else if (q->skipped)
         snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
@@ -471,7 +496,10 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
         int secs = q->phase == PH_ASK ? q->shown_sec : (int)q->last_secs;
         size_t l = (size_t)snprintf(sc, sizeof sc, "score %d/%d", right, asked);
         if (skipped) l += (size_t)snprintf(sc + l, sizeof sc - l, ", %d skipped", skipped);
-        if (q->timed && secs >= 0)
+        if (q->limit && q->phase == PH_ASK && secs >= 0) { /* the countdown */
+            int left = q->limit - secs > 0 ? q->limit - secs : 0;
+            snprintf(sc + l, sizeof sc - l, "  %d:%02d left", left / 60, left % 60);
+        } else if (q->timed && secs >= 0)
             snprintf(sc + l, sizeof sc - l, "  %d:%02d", secs / 60, secs % 60);
         canvas_text(c, c->w - (int)strlen(sc) - 1, 0, sc, ST_TITLE);
     }
@@ -502,7 +530,7 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
     if (q->phase == PH_SUMMARY) {
         Body b = {c, 1, 2, c->w - 2, c->h - 5, 0, 0};
         char sum[2000];
-        quiz_summary(&q->score, q->have_hist && !q->no_save ? &q->hist : NULL, sum, sizeof sum);
+        quiz_report(&q->score, q->have_hist && !q->no_save ? &q->hist : NULL, sum, sizeof sum);
         body_text(&b, sum, ST_NORMAL);
         if (q->timed) {
             int asked = 0;
@@ -614,6 +642,14 @@ Screen *quiz_open(Ui *ui)
     Screen *s = qs_new(ui, 0);
     if (s) ((Qs *)s->st)->from_home = 1;
     return s;
+}
+
+void quiz_set_limit(Screen *s, int seconds)
+{
+    Qs *q = s ? s->st : NULL;
+    if (!q || seconds < 0) return;
+    q->limit = seconds;
+    if (seconds) q->timed = 1;
 }
 
 Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed,

@@ -17,4 +17,9 @@ Screen *quiz_open(Ui *ui);
 Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
                        int no_save);
 
+/* --timed N: each question counts down from seconds (shown in the title);
+ * at 0 it counts as wrong and the feedback says so.  0 turns it off (the
+ * stopwatch of `timed` stays). */
+void quiz_set_limit(Screen *s, int seconds);
+
 #endif
