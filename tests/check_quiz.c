@@ -335,6 +335,13 @@ static void check_one(int kind, uint64_t seed)
     default:
         ck_abort_msg("kind %d", kind);
     }
+    /* code lines fit an 80-column screen whole (prose may wrap, code must not) */
+    for (const char *p = q.prompt; *p;) {
+        int len = (int)strcspn(p, "\n");
+        ck_assert_msg(*p != ' ' || len <= 78, "%s: a code line of %d columns", q.id, len);
+        p += len;
+        if (*p) p++;
+    }
     /* the expected answer, typed back, is right; the question rebuilds from its id */
     quiz_answer_text(&q, ans, sizeof ans);
     const char *typed = ans;
@@ -648,7 +655,8 @@ START_TEST(check_choice_spellings)
     ck_assert_int_eq(chosen, 2);
     ck_assert_int_eq(quiz_check(&q, "d", &chosen, why, sizeof why), -1);
     ck_assert_str_eq(why, "type a letter a-c, or the text, number or shape of one choice");
-    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), -1);
+    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), 0); /* a shape, no choice */
+    ck_assert_str_eq(why, "not one of the choices");
     ck_assert_int_eq(quiz_check(&q, "(2, 8", &chosen, why, sizeof why), -1);
     q.kind = QK_TUPLE;
     q.n_tuple = 2;
@@ -690,11 +698,13 @@ START_TEST(check_choice_values_in_text)
     ck_assert_int_eq(quiz_check(&q, "16777216", &chosen, why, sizeof why), 0);
     ck_assert_int_eq(chosen, 3);
     /* no part of a decimal, a group or a word is a value */
-    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "16", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "741", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "2147483649", &chosen, why, sizeof why), -1);
-    ck_assert_str_eq(why, "type a letter a-d, or the text, number or shape of one choice");
+    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_int_eq(quiz_check(&q, "16", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(quiz_check(&q, "741", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(quiz_check(&q, "2147483649", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_str_eq(why, "not one of the choices");
 
     /* shapes in brackets inside a choice; a number in two choices picks none */
     q.n_choices = 3;
@@ -707,8 +717,9 @@ START_TEST(check_choice_values_in_text)
     ck_assert_int_eq(chosen, 0);
     ck_assert_int_eq(quiz_check(&q, "0", &chosen, why, sizeof why), 0);
     ck_assert_int_eq(chosen, 0);
-    ck_assert_int_eq(quiz_check(&q, "4096", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), -1);
+    ck_assert_int_eq(quiz_check(&q, "4096", &chosen, why, sizeof why), -1); /* in two: ask again */
+    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);    /* in none */
+    ck_assert_str_eq(why, "not one of the choices");
 
     /* a generated KV-cache question: its bytes, as printed in the right choice */
     char err[300];
@@ -725,6 +736,63 @@ START_TEST(check_choice_values_in_text)
         ck_assert_msg(quiz_check(&q, digits, &chosen, why, sizeof why) == 1, "seed %llu: '%s' for '%s': %s",
                       (unsigned long long)seed, digits, q.choices[q.correct], why);
     }
+}
+END_TEST
+
+/* #11.4: sizes and torch.Size as people type them; a value that is no
+ * choice says so instead of "could not read". */
+START_TEST(answers_as_typed)
+{
+    QuizAnswer a;
+    ck_assert_int_eq(quiz_parse_answer("2 GiB", &a), 0);
+    ck_assert_int_eq(a.kind, QA_SIZE);
+    ck_assert_int_eq(a.number, 2147483648LL);
+    ck_assert_int_eq(quiz_parse_answer("2GiB", &a), 0);
+    ck_assert_int_eq(a.number, 2147483648LL);
+    ck_assert_int_eq(quiz_parse_answer("1.5 mib", &a), 0);
+    ck_assert_int_eq(a.number, 1572864);
+    ck_assert_int_eq(quiz_parse_answer("torch.Size([2, 12, 4, 32])", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+    ck_assert_int_eq(a.n, 4);
+    ck_assert(a.v[0] == 2 && a.v[1] == 12 && a.v[2] == 4 && a.v[3] == 32);
+    ck_assert_int_eq(quiz_parse_answer("Size([7])", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+
+    QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.kind = QK_CHOICE;
+    q.n_choices = 3;
+    snprintf(q.choices[0], QUIZ_CHOICE_MAX, "1.41 GiB (1,513,975,808 bytes)");
+    snprintf(q.choices[1], QUIZ_CHOICE_MAX, "2.00 GiB (2,147,483,648 bytes)");
+    snprintf(q.choices[2], QUIZ_CHOICE_MAX, "288.0 MiB (301,989,888 bytes)");
+    q.correct = 1;
+    int chosen;
+    char why[120];
+    ck_assert_int_eq(quiz_check(&q, "2 GiB", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "2GiB", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "1.41 GiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 0);
+    ck_assert_int_eq(quiz_check(&q, "288 MiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 2);
+    ck_assert_int_eq(quiz_check(&q, "5 GiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_str_eq(why, "not one of the choices");
+    ck_assert_int_eq(quiz_check(&q, "(2, 3)", &chosen, why, sizeof why), 0);
+    ck_assert_str_eq(why, "not one of the choices");
+
+    /* a shape question takes torch.Size */
+    memset(&q, 0, sizeof q);
+    q.kind = QK_TUPLE;
+    q.n_tuple = 4;
+    long long t[4] = {2, 12, 4, 32};
+    memcpy(q.tuple, t, sizeof t);
+    ck_assert_int_eq(quiz_check(&q, "torch.Size([2, 12, 4, 32])", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "torch.Size([2, 4, 12, 32])", NULL, why, sizeof why), 0);
+    /* a number question takes a whole size */
+    memset(&q, 0, sizeof q);
+    q.kind = QK_NUMBER;
+    q.number = 2147483648LL;
+    ck_assert_int_eq(quiz_check(&q, "2 GiB", NULL, why, sizeof why), 1);
 }
 END_TEST
 
@@ -755,7 +823,7 @@ START_TEST(answer_fuzz)
         int rc = quiz_parse_answer(buf, &a);
         ck_assert(rc == 0 || rc == -1);
         if (rc == 0) {
-            ck_assert(a.kind >= QA_EMPTY && a.kind <= QA_TEXT);
+            ck_assert(a.kind >= QA_EMPTY && a.kind <= QA_SIZE);
             ck_assert(strlen(a.text) < sizeof a.text);
             if (a.kind == QA_TUPLE) ck_assert(a.n >= 1 && a.n <= QUIZ_MAX_TUPLE);
         }
@@ -955,6 +1023,7 @@ static Suite *quiz_suite(void)
     suite_add_tcase(s, b);
     TCase *a = tcase_create("answers");
     tcase_set_timeout(a, 120);
+    tcase_add_test(a, answers_as_typed);
     tcase_add_test(a, answer_spellings);
     tcase_add_test(a, check_choice_spellings);
     tcase_add_test(a, check_choice_values_in_text);

@@ -20,6 +20,7 @@
 /* What the command line asked for. */
 typedef struct QuizArgs {
     int plain, timed, limit, review, no_save, topic;
+    int missed; /* --review: how many of the questions were missed ones */
     long count, seed;
     AppOptions o;
 } QuizArgs;
@@ -164,8 +165,12 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
-    if (review)
+    if (review && a->missed == n)
         printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
+    else if (review)
+        printf("mhaviz quiz: reviewing the %d question%s you missed most, then %d new on the "
+               "topics below 100%%.\n",
+               a->missed, a->missed == 1 ? "" : "s", n - a->missed);
     else
         printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
                (unsigned long long)seed);
@@ -409,8 +414,8 @@ static int parse_args(int argc, char **argv, QuizArgs *a, int *done)
 /* --review: the questions missed most; when none is left but a topic is
  * below 100%, fresh questions of those topics (weakest first).  Returns how
  * many were written to qs, or -1 (I/O error printed). */
-static int review_questions(const QuizBank *bank, const QuizArgs *a, uint64_t seed,
-                            QuizQuestion *qs)
+static int review_questions(const QuizBank *bank, QuizArgs *a, uint64_t seed, QuizQuestion *qs,
+                            int *answered)
 {
     QuizHistory h;
     char err[300];
@@ -425,6 +430,10 @@ static int review_questions(const QuizBank *bank, const QuizArgs *a, uint64_t se
         if (quiz_from_id(bank, ids[i], &qs[n]) == 0 && (a->topic < 0 || qs[n].topic == a->topic))
             n++;
     free(ids);
+    a->missed = n;
+    *answered = 0;
+    for (int t = 0; t < QT_COUNT; t++)
+        *answered += h.total.asked[t];
     QuizRng r;
     quiz_rng_seed(&r, seed);
     for (int t = 0; n < count && t < QT_COUNT; t++) { /* the topics below 100% */
@@ -456,11 +465,14 @@ int cmd_quiz(int argc, char **argv)
         return 1;
     }
     qs = calloc((size_t)a.count, sizeof *qs);
+    int answered = 0;
     int n = !qs        ? -1
-            : a.review ? review_questions(&bank, &a, seed, qs)
+            : a.review ? review_questions(&bank, &a, seed, qs, &answered)
                        : quiz_session(&bank, a.topic, (int)a.count, seed, qs, err, sizeof err);
     if (n < 0 && !a.review) fprintf(stderr, "mhaviz: %s\n", qs ? err : "quiz: out of memory");
-    if (n == 0 && a.review)
+    if (n == 0 && a.review && !answered)
+        printf("Nothing to review yet: no answer recorded.\n");
+    else if (n == 0 && a.review)
         printf("Nothing to review: every answer so far was right%s%s.\n",
                a.topic >= 0 ? " on " : "", a.topic >= 0 ? quiz_topic_names[a.topic] : "");
     if (n > 0) {

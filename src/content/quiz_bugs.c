@@ -167,8 +167,8 @@ static void prog_share(Prog *p, const Shape *s, int bug, int which)
         int mod = bug == QUIZ_BUG_GQA_MOD;
         add(p, mod, "idx = [%s for h in range(H)]", mod ? "h % KV" : "h // (H // KV)");
         add(p, 0, "k, v = k[:, idx], v[:, idx]");
-    } else if (s->share == 1)
-        add(p, rk || rv, "k, v = k.%s, v.%s", rk ? rt : ri, rv ? rt : ri);
+    } else if (s->share == 1) /* never with the .repeat bug: that one hits k or v alone */
+        add(p, 0, "k, v = (t.repeat_interleave(H // KV, dim=1) for t in (k, v))");
     else {
         add(p, rk, "k = k.%s", rk ? rt : ri);
         add(p, rv, "v = v.%s", rv ? rt : ri);

@@ -104,7 +104,7 @@ int quiz_gen_decode(Gen *g)
            "    q = (x @ W_q).view(%d, 1, %d, %d).transpose(1, 2)\n"
            "    k = (x @ W_k).view(%d, 1, %d, %d).transpose(1, 2)\n"
            "    K_cache = torch.cat([K_cache, k], dim=2)   # K_cache was (%d, %d, %d, %d)\n"
-           "    scores = q @ K_cache.transpose(-2, -1) / math.sqrt(%d)   # kv heads shared\n"
+           "    scores = q @ K_cache.transpose(-2, -1) / math.sqrt(%d)  # grouped\n"
            "    o = torch.softmax(scores, dim=-1) @ V_cache\n",
            c.batch, c.heads, dh, c.batch, c.kv_heads, dh, c.batch, c.kv_heads, d.T, dh, dh);
     qt_cat(q->prompt, sizeof q->prompt, "What is the shape of %s?", what[target]);

@@ -77,9 +77,9 @@ int quiz_gen_scores_mem(Gen *g)
     q->cfg.heads = (int)p->heads, q->cfg.kv_heads = (int)p->kv_heads;
     q->idx[0] = bytes, q->idx[1] = (int)B;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %ld query heads, %ld kv heads, d_head %ld.  A prefill of %ld sequence%s of %ld "
-           "tokens in %s.\nIf one layer wrote its attention scores out as a (B, H, S, S) tensor, "
-           "how much memory would they take?",
+           "%s: %ld query heads, %ld kv heads, d_head %ld.\nA prefill of %ld sequence%s of %ld "
+           "tokens in %s.\nIf one layer wrote its attention scores out as a (B, H, S, S) "
+           "tensor,\nhow much memory would they take?",
            p->title, p->heads, p->kv_heads, p->d_head, B, B == 1 ? "" : "s", S,
            bytes == 2 ? "bf16 (2 bytes)" : "fp32 (4 bytes)");
     char ans[QUIZ_CHOICE_MAX], cand[5][QUIZ_CHOICE_MAX];
