@@ -61,8 +61,9 @@ static const struct {
                          "each in place (0, 0, 1, 1, ...): same shape, wrong kv head for most "
                          "query heads."},
     [QUIZ_BUG_K_NOT_T] = {"K not transposed",
-                          "q (B, H, S, dh) @ k (B, H, S, dh) does not multiply (dh against S): "
-                          "the scores need k.transpose(-2, -1), (B, H, dh, S)."},
+                          "q (B, H, S, dh) @ k (B, H, S, dh) pairs dh against S: an error unless "
+                          "S == dh, and when they are equal it silently multiplies the wrong "
+                          "axes.  The scores need k.transpose(-2, -1), (B, H, dh, S)."},
     [QUIZ_BUG_WO_PER_HEAD] = {"W_O applied per head before the concat",
                               "W_O is (D, D): it mixes the concatenated heads.  Applied to "
                               "(B, H, S, dh) before the merge the shapes do not even match.  "
@@ -269,7 +270,7 @@ static void draw_case(QuizRng *r, int bug, MhaConfig *c, Shape *s, int *which)
     }
     s->proj = quiz_rng_below(r, 3);
     s->share = bug == QUIZ_BUG_GQA_MOD  ? 2
-               : bug == QUIZ_BUG_REPEAT ? quiz_rng_below(r, 2)
+               : bug == QUIZ_BUG_REPEAT ? 0 /* one line per tensor: the bug hits one */
                                         : quiz_rng_below(r, 3);
     s->fuse_sm = quiz_rng_below(r, 2);
     s->merge = bug == QUIZ_BUG_WO_PER_HEAD ? 1 : quiz_rng_below(r, 3);
