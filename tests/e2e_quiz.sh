@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
 # e2e_quiz.sh - mhaviz quiz end to end: --plain with piped answers, EOF,
 # seeds, --check, bad flags, --review and --no-save; the TUI quiz in tmux.
-set -u
-BIN=${MHAVIZ_BIN:?MHAVIZ_BIN not set}
-T=$(mktemp -d /tmp/mhaviz-e2e-quiz.XXXXXX)
-trap 'tmux -L "mhq$$" kill-server 2>/dev/null; rm -rf "$T"' EXIT
-export XDG_STATE_HOME="$T/state"
-fails=0
-ok() { echo "ok - $*"; }
-bad() { echo "FAIL - $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh"
+T=$tmp
+trap 'tmux -L "mhq$$" kill-server 2>/dev/null; e2e_cleanup' EXIT
+bad() { fail "$@"; }
 expect() { # expect DESC FILE PATTERN: grep -E must find PATTERN in FILE
     if grep -qE -- "$3" "$2"; then ok "$1"; else bad "$1 (no /$3/ in $2)"; sed 's/^/    /' "$2" | head -40; fi
 }
@@ -225,5 +221,4 @@ else
     if wait_for "EXITED 0"; then ok "TUI: timed quiz exits 0"; else bad "TUI: timed quiz did not exit"; screen; fi
 fi
 
-if [ $fails -ne 0 ]; then echo "e2e_quiz: $fails failed"; exit 1; fi
-echo "e2e_quiz: all passed"
+finish
