@@ -189,6 +189,7 @@ static void assert_bug(const QuizQuestion *q)
         ck_assert_msg(strstr(q->prompt, numbered) != NULL, "%s: line %d not shown", q->id, i + 1);
     }
     ck_assert_int_le(differ, (q->aux == QUIZ_BUG_MASK_AFTER ? 2 : 1));
+    ck_assert_int_le(nb, 14); /* the whole program fits 80x24 beside its feedback */
     Mha *m = mha_run(&q->cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     Tensor *right = quiz_bug_run(m, QUIZ_BUG_NONE, q->idx[0], err, sizeof err);

@@ -421,7 +421,7 @@ START_TEST(code_stays_on_screen)
 {
     char err[300];
     for (int bug = 1; bug < QUIZ_BUG_COUNT; bug++)
-        for (uint64_t seed = 1; seed <= 4; seed++) {
+        for (uint64_t seed = 1; seed <= 8; seed++) {
             QuizQuestion q;
             ck_assert_int_eq(quiz_generate_bug(bug, seed * 31, &q, err, sizeof err), 0);
             Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);

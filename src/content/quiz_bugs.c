@@ -278,6 +278,11 @@ static void draw_case(QuizRng *r, int bug, MhaConfig *c, Shape *s, int *which)
     s->seq_first = bug == QUIZ_BUG_BATCH_FIRST || (c->batch > 1 && quiz_rng_below(r, 4) == 0);
     /* the tensor a per-tensor bug hits: k or v for the kv bugs */
     *which = gqa_bug ? 1 + quiz_rng_below(r, 2) : quiz_rng_below(r, 3);
+    /* at most 14 lines, so the whole program stays on an 80x24 screen with
+     * its feedback: fuse the projections when a shape would be longer */
+    Prog p;
+    program(c, s, bug, *which, &p);
+    if (p.n > 14) s->proj = 1;
 }
 
 /* The shape travels in the question (idx[1], idx[2]) so a test can print the
@@ -355,9 +360,8 @@ static void bug_prompt(QuizQuestion *q, const MhaConfig *c, const Shape *s, cons
     int dh = c->d_model / c->heads;
     if (s->seq_first)
         qt_cat(q->prompt, sizeof q->prompt,
-               "x arrives sequence first, (S, B, D) = (%d, %d, %d), as nn.MultiheadAttention "
-               "without batch_first.\n",
-               c->seq, c->batch, c->d_model);
+               "x is (S, B, D) = (%d, %d, %d): sequence first (batch_first=False).\n", c->seq,
+               c->batch, c->d_model);
     else
         qt_cat(q->prompt, sizeof q->prompt, "x is (B, S, D) = (%d, %d, %d).\n", c->batch, c->seq,
                c->d_model);
