@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "base/textutil.h"
 #include "base/utf8.h"
 
@@ -31,13 +32,12 @@ static void adderr(LessonErrors *e, const char *file, int line, const char *fmt,
         e->dropped++;
         return;
     }
-    char *m = e->msg[e->n++];
-    int k = snprintf(m, sizeof e->msg[0], "%s:%d: ", file, line);
-    if (k < 0 || (size_t)k >= sizeof e->msg[0]) return;
+    char reason[sizeof e->msg[0]];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m + k, sizeof e->msg[0] - (size_t)k, fmt, ap);
+    vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    err_at(e->msg[e->n++], sizeof e->msg[0], file, line, "%s", reason);
 }
 
 void lesson_error_add(LessonErrors *e, const char *msg)

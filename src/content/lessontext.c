@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/lesson.h"
 
 /* Expanded text can be longer than what was written ({groupmap}); a page
@@ -29,11 +30,11 @@ static char *expand_one(const Lesson *l, int line, const char *text, const Mha *
     char *buf = malloc(EXPANDED_MAX);
     char e[300];
     if (!buf) {
-        snprintf(err, errlen, "%s:%d: out of memory", l->path, line);
+        err_at(err, errlen, l->path, line, "out of memory");
         return NULL;
     }
     if (lesson_expand(text, m, presets, buf, EXPANDED_MAX, e, sizeof e) != 0) {
-        snprintf(err, errlen, "%s:%d: %s", l->path, line, e);
+        err_at(err, errlen, l->path, line, "%s", e);
         free(buf);
         return NULL;
     }
@@ -52,7 +53,7 @@ static char *expand_answer(const Lesson *l, const LessonPage *pg, const Mha *m,
     char e[300];
     Mha *done = mha_run(&target, e, sizeof e);
     if (!done) {
-        snprintf(err, errlen, "%s:%d: @do: %s", l->path, pg->do_line, e);
+        err_at(err, errlen, l->path, pg->do_line, "@do: %s", e);
         return NULL;
     }
     char *s = expand_one(l, pg->answer_line, pg->answer, done, presets, err, errlen);
@@ -81,7 +82,7 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
     memset(t, 0, sizeof *t);
     t->blocks = calloc((size_t)pg->nblocks + 1, sizeof *t->blocks);
     if (!t->blocks) {
-        snprintf(err, errlen, "%s:%d: out of memory", l->path, pg->line);
+        err_at(err, errlen, l->path, pg->line, "out of memory");
         return -1;
     }
     for (int i = 0; i < pg->nblocks; i++) {
@@ -98,7 +99,7 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
         !(t->expect = expand_one(l, pg->expect_line, pg->expect_value, m, presets, err, errlen)))
         goto fail;
     if (!(t->notice = config_notice(l, p))) {
-        snprintf(err, errlen, "%s:%d: out of memory", l->path, pg->line);
+        err_at(err, errlen, l->path, pg->line, "out of memory");
         goto fail;
     }
     return 0;

@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "content/presets.h"
@@ -49,7 +50,7 @@ static int fail(Parser *p, int line, const char *fmt, const char *a, const char 
 {
     char msg[400];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-    snprintf(p->err, p->errlen, "%s:%d: %s", p->path, line, msg);
+    err_at(p->err, p->errlen, p->path, line, "%s", msg);
     return -1;
 }
 

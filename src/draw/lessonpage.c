@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "base/utf8.h"
 #include "draw/lessonpage.h"
 #include "draw/variants.h"
@@ -375,13 +376,12 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
     const LessonPage *pg = &l->pages[p];
     char msg[480], err[300];
     if (pg->expect && lesson_expect_valid(pg->expect, t->expect, err, sizeof err) != 0) {
-        snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->expect_line, err);
+        err_at(msg, sizeof msg, l->path, pg->expect_line, "%s", err);
         lesson_error_add(errs, msg);
     }
     if (pg->todo != LD_INSPECT) return;
     if (pg->variants) {
-        snprintf(msg, sizeof msg, "%s:%d: @do inspect on a @view variants page (no cursor there)",
-                 l->path, pg->do_line);
+        err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect on a @view variants page (no cursor there)");
         lesson_error_add(errs, msg);
         return;
     }
@@ -393,11 +393,8 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
             (i < tt->ndim && pg->do_arg[i] >= tt->shape[i])) {
             char dims[64];
             tensor_fmt_dims(dims, sizeof dims, tt->ndim, tt->shape);
-            snprintf(msg, sizeof msg,
-                     "%s:%d: @do inspect %d,%d,%d,%d is outside %s %s, the tensor "
-                     "this page's picture inspects",
-                     l->path, pg->do_line, pg->do_arg[0], pg->do_arg[1], pg->do_arg[2],
-                     pg->do_arg[3], mha_tensor_names[ti], dims);
+            err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect %d,%d,%d,%d is outside %s %s, the tensor "
+                     "this page's picture inspects", pg->do_arg[0], pg->do_arg[1], pg->do_arg[2], pg->do_arg[3], mha_tensor_names[ti], dims);
             lesson_error_add(errs, msg);
             return;
         }
@@ -412,8 +409,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         const LessonPage *pg = &l->pages[p];
         Mha *m = mha_run(&pg->cfg, err, sizeof err);
         if (!m) {
-            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line,
-                     err);
+            err_at(msg, sizeof msg, l->path, pg->cfg_line ? pg->cfg_line : pg->line, "%s", err);
             lesson_error_add(errs, msg);
             continue;
         }
@@ -424,11 +420,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
                     (i < t->ndim && pg->cur[i] >= t->shape[i])) {
                     char dims[64];
                     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
-                    snprintf(msg, sizeof msg,
-                             "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'", l->path,
-                             pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
-                             mha_tensor_names[m->steps[pg->step].output], dims,
-                             m->steps[pg->step].key);
+                    err_at(msg, sizeof msg, l->path, pg->inspect_line, "@inspect %d,%d,%d,%d is outside %s %s of step '%s'", pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3], mha_tensor_names[m->steps[pg->step].output], dims, m->steps[pg->step].key);
                     lesson_error_add(errs, msg);
                     break;
                 }
@@ -455,9 +447,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
                 continue;
             }
             if (lesson_draw(c, l, p, &t, m, k % 2 ? &waiting : &v)) {
-                snprintf(msg, sizeof msg,
-                         "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
-                         l->path, pg->line, pg->title, sizes[k / 2][0], sizes[k / 2][1]);
+                err_at(msg, sizeof msg, l->path, pg->line, "page '%.40s' does not fit at %dx%d: shorten it or split it in two", pg->title, sizes[k / 2][0], sizes[k / 2][1]);
                 lesson_error_add(errs, msg);
             }
             canvas_free(c);

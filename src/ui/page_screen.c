@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/presets.h"
 #include "draw/lessonpage.h"
 #include "ui/keys.h"
@@ -67,7 +68,7 @@ static void page_load(PageScreen *ps)
     char err[400];
     ps->m = mha_run(&pg->cfg, err, sizeof err);
     if (!ps->m) {
-        snprintf(ps->error, sizeof ps->error, "%s:%d: %.300s", ps->l->path, pg->line, err);
+        err_at(ps->error, sizeof ps->error, ps->l->path, pg->line, "%.300s", err);
         return;
     }
     if (lesson_page_text(ps->l, ps->page, ps->m, &ps->presets, &ps->t, ps->error,
