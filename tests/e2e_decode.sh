@@ -40,6 +40,10 @@ k=$("$BIN" kv --preset mistral-7b --context 8192)
 check "kv: mistral 512 MiB at 8192 (window)" grep -q "(512.0 MiB)" <<<"$k"
 k=$("$BIN" kv --preset llama-4-maverick)
 check "kv: maverick 12 global + 36 chunked layers" grep -q "(12 x 1,048,576 + 36 x 8,192 layer-tokens)" <<<"$k"
+# kv --list: the columns line up (Llama 4 Maverick's long title pushed its row out)
+l=$("$BIN" kv --list)
+check "kv --list: every row as wide as the header" test "$(awk '{ print length }' <<<"$l" | sort -u | wc -l)" = 1
+check "kv --list: maverick's layers under 'layers'" test "$(grep maverick <<<"$l" | awk '{ print index($0, " 48 ") + 2 }')" = "$(head -1 <<<"$l" | awk '{ print index($0, "layers") + 5 }')"
 
 "$BIN" decode --plain --preset nope >/dev/null 2>"$tmp/err"; rc=$?
 check "unknown preset: exit 2" test "$rc" = 2
