@@ -82,9 +82,7 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
     printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
            p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
            p->d_head);
-    if (k.hypothetical)
-        printf("hypothetical: %s tokens is beyond the %s the model was trained for\n", a,
-               kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    if (kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     long global = p->layers - k.lim.local_layers;
     long capped = k.lim.window && k.lim.window < context ? k.lim.window : context;
     if (k.lim.window)

@@ -82,7 +82,7 @@ int cmd_kv(int argc, char **argv)
                 long max;
             } num[] = {
                 {"--layers", 1000000}, {"--heads", 1000000},          {"--kv-heads", 1000000},
-                {"--d-head", 1000000}, {"--context", 1000000000000L}, {"--batch", 1000000000L},
+                {"--d-head", 1000000}, {"--context", KV_MAX_CONTEXT}, {"--batch", KV_MAX_BATCH},
             };
             long *dst[] = {&layers, &heads, &kv_heads, &d_head, &context, &batch};
             int k;
@@ -184,10 +184,7 @@ int cmd_kv(int argc, char **argv)
                kv_fmt_int(b, sizeof b, (uint64_t)context), batch,
                kv_fmt_int(c, sizeof c, own->total), kv_fmt_size(d, sizeof d, own->total));
     }
-    if (p && p->context && context > p->context)
-        printf("hypothetical: %s tokens is beyond the %s the model was trained for\n",
-               kv_fmt_int(a, sizeof a, (uint64_t)context),
-               kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    if (p && kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     putchar('\n');
 
     printf("%-18s %8s %14s %14s %14s %9s\n", "variant", "kv heads", "bytes/token", "per context",
