@@ -11,6 +11,7 @@
 #include "content/kv.h"
 #include "content/presets.h"
 #include "content/quiz.h"
+#include "draw/decode.h"
 #include "engine/decode.h"
 #include "ui/decode.h"
 
@@ -329,6 +330,33 @@ START_TEST(screen_prompt_is_half_the_sequence)
 }
 END_TEST
 
+/* A large configuration at 80x24 (reachable now that the flags reach the
+ * screen): the bytes line is whole (on two rows: "read 832" was cut), and
+ * the heads and tokens that do not fit are counted, not dropped silently. */
+START_TEST(large_configuration_is_not_cut_silently)
+{
+    MhaConfig cfg = mha_config_default();
+    cfg.seq = 64, cfg.d_model = 64, cfg.heads = 16, cfg.kv_heads = 2, cfg.causal = 1;
+    char err[200], want[120];
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Decode *d = decode_new(m, DECODE_HF, 32, err, sizeof err);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
+    Canvas *c = canvas_new(80, 24);
+    decode_draw(c, d, decode_check(d));
+    snprintf(want, sizeof want, "since prefill: wrote %zu B, read %zu B", d->written_total,
+             d->read_total);
+    ck_assert_msg(canvas_contains(c, want), "no \"%s\"", want);
+    ck_assert(canvas_contains(c, "more query heads"));
+    ck_assert(canvas_contains(c, "+21 more")); /* 33 tokens, 12 shown */
+    canvas_free(c);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("decode");
@@ -338,6 +366,7 @@ static Suite *decode_suite(void)
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
+    tcase_add_test(t, large_configuration_is_not_cut_silently);
     suite_add_tcase(s, t);
     TCase *r = tcase_create("real sizes");
     tcase_add_checked_fixture(r, setup, teardown);
