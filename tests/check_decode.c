@@ -11,7 +11,9 @@
 #include "content/kv.h"
 #include "content/presets.h"
 #include "content/quiz.h"
+#include "draw/decode.h"
 #include "engine/decode.h"
+#include "ui/decode.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -277,6 +279,84 @@ START_TEST(kvcache_questions_stay_within_context_and_window)
 }
 END_TEST
 
+/* The Decode screen drawn at 80x24 from a Ui whose configuration is cfg. */
+static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *text)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = cfg;
+    Screen *s = prompt || l != DECODE_HF ? decode_open_with(&ui, prompt, l) : decode_open(&ui);
+    ck_assert_ptr_nonnull(s);
+    Canvas *c = canvas_new(80, 24);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, &ui, c);
+    int found = canvas_contains(c, text);
+    if (!found)
+        for (int y = 0; y < c->h; y++) {
+            char row[256];
+            fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
+        }
+    canvas_free(c);
+    s->free(s);
+    return found;
+}
+
+/* The screen runs ui->cfg (the flags of `mhaviz decode`, the home menu's
+ * configuration), not sizes of its own: it always showed "GQA, 4 query
+ * heads, 2 kv heads" and 8 tokens. */
+START_TEST(screen_runs_the_configuration)
+{
+    MhaConfig c = mha_config_default();
+    c.heads = 2, c.kv_heads = 1, c.seq = 6, c.seed = 7;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "MQA, 2 query heads, 1 kv head"));
+    ck_assert(screen_shows(c, 0, DECODE_HF, "(1, 1, 6, 4) strides")); /* 6 tokens of cache */
+    c = mha_config_default();
+    c.seq = 64, c.d_model = 64, c.heads = 8, c.kv_heads = 2;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "GQA, 8 query heads, 2 kv heads"));
+    ck_assert(screen_shows(c, 5, DECODE_META, "Meta (B,T,KV,dh) (1, 64, 2, 8)"));
+}
+END_TEST
+
+/* One default prompt for the screen and --plain: half the sequence (the
+ * screen prefilled 3 of 8, --plain 4). */
+START_TEST(screen_prompt_is_half_the_sequence)
+{
+    ck_assert_int_eq(decode_prompt_default(8), 4);
+    ck_assert_int_eq(decode_prompt_default(1), 1);
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 4;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "prefill: the 4 prompt tokens"));
+    ck_assert(screen_shows(c, 2, DECODE_HF, "prefill: the 2 prompt tokens"));
+}
+END_TEST
+
+/* A large configuration at 80x24 (reachable now that the flags reach the
+ * screen): the bytes line is whole (on two rows: "read 832" was cut), and
+ * the heads and tokens that do not fit are counted, not dropped silently. */
+START_TEST(large_configuration_is_not_cut_silently)
+{
+    MhaConfig cfg = mha_config_default();
+    cfg.seq = 64, cfg.d_model = 64, cfg.heads = 16, cfg.kv_heads = 2, cfg.causal = 1;
+    char err[200], want[120];
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Decode *d = decode_new(m, DECODE_HF, 32, err, sizeof err);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
+    Canvas *c = canvas_new(80, 24);
+    decode_draw(c, d, decode_check(d));
+    snprintf(want, sizeof want, "since prefill: wrote %zu B, read %zu B", d->written_total,
+             d->read_total);
+    ck_assert_msg(canvas_contains(c, want), "no \"%s\"", want);
+    ck_assert(canvas_contains(c, "more query heads"));
+    ck_assert(canvas_contains(c, "+21 more")); /* 33 tokens, 12 shown */
+    canvas_free(c);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("decode");
@@ -284,6 +364,9 @@ static Suite *decode_suite(void)
     tcase_add_test(t, every_row_equals_the_causal_pass);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
+    tcase_add_test(t, screen_runs_the_configuration);
+    tcase_add_test(t, screen_prompt_is_half_the_sequence);
+    tcase_add_test(t, large_configuration_is_not_cut_silently);
     suite_add_tcase(s, t);
     TCase *r = tcase_create("real sizes");
     tcase_add_checked_fixture(r, setup, teardown);

@@ -1,12 +1,14 @@
 /* decode_cmd.c - `mhaviz decode`: generation with a KV cache.
  *
- *   mhaviz decode [OPTIONS]                 the decode screen (TUI)
+ *   mhaviz decode [--prompt N] [--layout hf|meta] [config flags]
+ *                                           the decode screen (TUI)
  *   mhaviz decode --plain [--prompt N] [--layout hf|meta] [config flags]
  *                                           the toy run as text, step by step
  *   mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]
  *                                           what one generated token costs at real sizes
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -21,17 +23,20 @@
 #include "ui/screen.h"
 
 static const char decode_help[] =
-    "usage: mhaviz decode [OPTIONS]                      the decode screen\n"
+    "usage: mhaviz decode [--prompt N] [--layout hf|meta] [CONFIG] [OPTIONS]  the screen\n"
     "       mhaviz decode --plain [--prompt N] [--layout hf|meta] [CONFIG]\n"
     "       mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]\n"
     "Generation with a KV cache: the prompt in one block (prefill), then one token at a time.\n"
+    "The screen and --plain run the same toy configuration: decode's defaults --seq 8\n"
+    "--heads 4, then your CONFIG flags (from the home menu: the current configuration).\n"
     "  --plain         print instead of opening the screen\n"
     "  --prompt N      tokens of the prefill (default: half the sequence)\n"
     "  --layout L      cache layout: hf (B, KV, T, dh; default) or meta (B, T, KV, dh)\n"
-    "  --preset NAME   a real model (mhaviz kv --list): bytes per generated token\n"
+    "  --preset NAME   a real model (mhaviz kv --list): bytes per generated token (--plain)\n"
     "  --context T     tokens in the cache (default: the model's trained context)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n"
-    "  --gpu NAME      the memory-bandwidth bound on tokens/s and the sequences that fit\n";
+    "  --gpu NAME      the memory-bandwidth bound on tokens/s and the sequences that fit\n"
+    "  OPTIONS         the screen's: --color=WHEN, --ascii, --no-save (as mhaviz walk --help)\n";
 
 /* ---- real sizes --------------------------------------------------------------- */
 
@@ -77,9 +82,7 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
     printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
            p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
            p->d_head);
-    if (k.hypothetical)
-        printf("hypothetical: %s tokens is beyond the %s the model was trained for\n", a,
-               kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    if (kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     long global = p->layers - k.lim.local_layers;
     long capped = k.lim.window && k.lim.window < context ? k.lim.window : context;
     if (k.lim.window)
@@ -164,7 +167,7 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
     full.causal = 1;
     Mha *m = mha_run(&full, err, sizeof err);
     if (!m) return cli_usage("%s", err);
-    if (prompt == 0) prompt = cfg->seq / 2 ? cfg->seq / 2 : 1;
+    if (prompt == 0) prompt = decode_prompt_default(cfg->seq);
     Decode *d = decode_new(m, layout, prompt, err, sizeof err);
     if (!d) {
         mha_free(m);
@@ -200,103 +203,144 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
 
 /* ---- the command ----------------------------------------------------------------- */
 
-static int has_flag(int argc, char **argv, const char *flag)
-{
-    for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], flag)) return 1;
-    return 0;
-}
+/* decode's own defaults, put before the user's flags so that theirs win:
+ * 8 tokens (a prefill and a few single steps) and 4 query heads (room for
+ * GQA and MQA).  The screen and --plain both start from them. */
+static const char *const decode_defaults[] = {"--seq", "8", "--heads", "4"};
+enum { N_DEFAULTS = sizeof decode_defaults / sizeof *decode_defaults };
 
-static int run_plain(int argc, char **argv)
+/* The flags of `mhaviz decode` that are not configuration or screen flags. */
+typedef struct DecodeArgs {
+    int plain;
+    long prompt; /* 0: half the sequence (decode_prompt_default) */
+    DecodeLayout layout;
+    const char *preset, *dtype, *gpu;
+    long context;          /* 0: the preset's trained context */
+    const char *real_flag; /* the first real-size flag given (they need --plain) */
+} DecodeArgs;
+
+/* Takes decode's own flags out of argv into a; rest gets argv[0], the
+ * defaults, then every other argument in order (rest has room for argc +
+ * N_DEFAULTS).  The count of rest, or -1 after printing a usage error. */
+static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
 {
-    char err[300];
-    const char *preset = NULL, *dtype = "fp16", *gpu = NULL;
-    long context = 0, prompt = 0;
-    DecodeLayout layout = DECODE_HF;
-    MhaConfig cfg = mha_config_default();
-    cfg.seq = 8, cfg.heads = 4; /* a few steps; GQA and MQA have room */
-    int kv_set = 0;
+    static const char *const real[] = {"--preset", "--dtype", "--gpu", "--context"};
+    char err[200];
+    int n = 0;
+    *a = (DecodeArgs){.layout = DECODE_HF, .dtype = "fp16"};
+    rest[n++] = argv[0];
+    for (int k = 0; k < N_DEFAULTS; k++)
+        rest[n++] = (char *)decode_defaults[k];
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;
-        int r;
-        if (!strcmp(argv[i], "--plain")) continue;
-        if ((r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
+        int r = 0, k;
+        if (!strcmp(argv[i], "--plain")) {
+            a->plain = 1;
             continue;
         }
-        if ((r = cli_match(argc, argv, &i, "--preset", &val, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
-            preset = val;
-        } else if ((r = cli_match(argc, argv, &i, "--dtype", &val, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
-            dtype = val;
-        } else if ((r = cli_match(argc, argv, &i, "--gpu", &val, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
-            gpu = val;
+        for (k = 0; k < 4 && !r; k++)
+            r = cli_match(argc, argv, &i, real[k], &val, err, sizeof err);
+        if (r < 0) return cli_usage("%s", err), -1;
+        if (r > 0) {
+            if (!a->real_flag) a->real_flag = real[k - 1];
+            if (k == 1) a->preset = val;
+            if (k == 2) a->dtype = val;
+            if (k == 3) a->gpu = val;
+            if (k == 4 && cli_long("--context", val, 1, 1000000000L, &a->context, err, sizeof err))
+                return cli_usage("%s", err), -1;
         } else if ((r = cli_match(argc, argv, &i, "--layout", &val, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
+            if (r < 0) return cli_usage("%s", err), -1;
             if (!strcmp(val, "hf"))
-                layout = DECODE_HF;
+                a->layout = DECODE_HF;
             else if (!strcmp(val, "meta"))
-                layout = DECODE_META;
+                a->layout = DECODE_META;
             else
-                return cli_usage("--layout: '%.40s' is not hf or meta", val);
-        } else if ((r = cli_match(argc, argv, &i, "--context", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--context", val, 1, 1000000000L, &context, err, sizeof err))
-                return cli_usage("%s", err);
+                return cli_usage("--layout: '%.40s' is not hf or meta", val), -1;
         } else if ((r = cli_match(argc, argv, &i, "--prompt", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--prompt", val, 1, MHA_MAX_SEQ, &prompt, err, sizeof err))
-                return cli_usage("%s", err);
+            if (r < 0 || cli_long("--prompt", val, 1, MHA_MAX_SEQ, &a->prompt, err, sizeof err))
+                return cli_usage("%s", err), -1;
         } else {
-            return cli_usage("decode: unknown option '%.60s' (see mhaviz decode --help)", argv[i]);
+            rest[n++] = argv[i];
         }
     }
-    if (!preset) {
-        if (gpu || context) return cli_usage("decode: --gpu and --context need --preset NAME");
+    return n;
+}
+
+/* --plain: rest holds the defaults and the configuration flags. */
+static int run_plain(const DecodeArgs *a, int argc, char **rest)
+{
+    char err[300];
+    MhaConfig cfg = mha_config_default();
+    int kv_set = 0;
+    for (int i = 1; i < argc; i++) {
+        int r = cli_config_flag(argc, rest, &i, &cfg, &kv_set, err, sizeof err);
+        if (r < 0) return cli_usage("%s", err);
+        if (r == 0)
+            return cli_usage("decode: unknown option '%.60s' (see mhaviz decode --help)", rest[i]);
+    }
+    if (!a->preset) {
+        if (a->gpu || a->context)
+            return cli_usage("decode: --gpu and --context need --preset NAME");
         if (!kv_set) cfg.kv_heads = cfg.heads;
         if (mha_config_check(&cfg, err, sizeof err) != 0) return cli_usage("%s", err);
-        if (prompt > cfg.seq) return cli_usage("--prompt %ld: more than --seq %d", prompt, cfg.seq);
-        return print_toy(&cfg, (int)prompt, layout);
+        if (a->prompt > cfg.seq)
+            return cli_usage("--prompt %ld: more than --seq %d", a->prompt, cfg.seq);
+        return print_toy(&cfg, (int)a->prompt, a->layout);
     }
-    const KvDtype *dt = kv_dtype(dtype);
-    if (!dt) return cli_usage("--dtype '%.20s': expected fp32, fp16, bf16, fp8 or int4", dtype);
+    const KvDtype *dt = kv_dtype(a->dtype);
+    if (!dt) return cli_usage("--dtype '%.20s': expected fp32, fp16, bf16, fp8 or int4", a->dtype);
     const Gpu *g = NULL;
-    if (gpu && !(g = gpus_find(gpu)))
-        return cli_usage("--gpu '%.40s': unknown (one of %s)", gpu, gpus_names(err, sizeof err));
+    if (a->gpu && !(g = gpus_find(a->gpu)))
+        return cli_usage("--gpu '%.40s': unknown (one of %s)", a->gpu, gpus_names(err, sizeof err));
     PresetList ps;
     if (presets_builtin(&ps, err, sizeof err) != 0) {
         fprintf(stderr, "mhaviz: %s\n", err);
         return 1;
     }
-    const Preset *p = presets_find(&ps, preset);
+    const Preset *p = presets_find(&ps, a->preset);
     int rc;
     if (!p)
-        rc = cli_usage("--preset '%.40s': unknown model (mhaviz kv --list shows them)", preset);
+        rc = cli_usage("--preset '%.40s': unknown model (mhaviz kv --list shows them)", a->preset);
     else
-        rc = print_real(p, dt, context ? context : p->context ? p->context : 4096, g);
+        rc = print_real(p, dt, a->context ? a->context : p->context ? p->context : 4096, g);
     presets_free(&ps);
     return rc;
 }
 
-int cmd_decode(int argc, char **argv)
+/* The screen: rest goes to the interactive flags (configuration, --color ...). */
+static int run_screen(const DecodeArgs *a, int argc, char **rest)
 {
-    if (has_flag(argc, argv, "--help") || has_flag(argc, argv, "-h")) {
-        fputs(decode_help, stdout);
-        printf("\nConfiguration (toy run):\n%s", cli_config_help);
-        return 0;
-    }
-    if (has_flag(argc, argv, "--plain")) return run_plain(argc, argv);
+    if (a->real_flag)
+        return cli_usage("%s needs --plain (real sizes are printed, not drawn)", a->real_flag);
     if (!isatty(STDOUT_FILENO))
         return cli_usage("stdout is not a terminal; for text use `mhaviz decode --plain` "
                          "(add --preset NAME for real sizes)");
     Ui ui;
     AppOptions o;
-    int rc = app_setup(&ui, &o, argc, argv, 1, 0,
-                       "usage: mhaviz decode [OPTIONS]\n\nThe decode screen: prefill, then one "
-                       "token at a time over a KV cache (mhaviz decode --help for --plain).\n");
+    int rc = app_setup(&ui, &o, argc, rest, 1, 0, decode_help);
+    if (rc < 0 && a->prompt > ui.cfg.seq)
+        rc = cli_usage("--prompt %ld: more than --seq %d", a->prompt, ui.cfg.seq);
     if (rc >= 0) {
         app_ui_free(&ui);
         return rc;
     }
-    return interactive_run(&ui, decode_open(&ui), &o);
+    return interactive_run(&ui, decode_open_with(&ui, (int)a->prompt, a->layout), &o);
+}
+
+int cmd_decode(int argc, char **argv)
+{
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            fputs(decode_help, stdout);
+            printf("\nConfiguration (the toy run; decode starts from --seq 8 --heads 4):\n%s",
+                   cli_config_help);
+            return 0;
+        }
+    char **rest = malloc(((size_t)argc + N_DEFAULTS) * sizeof *rest);
+    if (!rest) return cli_io_error("out of memory");
+    DecodeArgs a;
+    int n = split_args(argc, argv, &a, rest);
+    int rc = n < 0 ? EXIT_USAGE : a.plain ? run_plain(&a, n, rest) : run_screen(&a, n, rest);
+    free(rest);
+    return rc;
 }

@@ -19,14 +19,22 @@ static const char kv_help[] =
     "  --batch N       sequences (default 1)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n";
 
+/* One row per preset; the name and model columns are as wide as their
+ * longest entry, so no title pushes its row out of line. */
 static void print_list(const PresetList *p)
 {
-    printf("%-18s %-40s %6s %6s %8s %6s %7s\n", "name", "model", "layers", "heads", "kv_heads",
-           "d_head", "kind");
+    int wn = (int)strlen("name"), wt = (int)strlen("model");
+    for (int i = 0; i < p->n; i++) {
+        int n = (int)strlen(p->v[i].name), t = (int)strlen(p->v[i].title);
+        wn = n > wn ? n : wn;
+        wt = t > wt ? t : wt;
+    }
+    printf("%-*s %-*s %6s %6s %8s %6s %7s\n", wn, "name", wt, "model", "layers", "heads",
+           "kv_heads", "d_head", "kind");
     for (int i = 0; i < p->n; i++) {
         const Preset *m = &p->v[i];
-        printf("%-18s %-40s %6ld %6ld %8ld %6ld %7s\n", m->name, m->title, m->layers, m->heads,
-               m->kv_heads, m->d_head, presets_kind(m->heads, m->kv_heads));
+        printf("%-*s %-*s %6ld %6ld %8ld %6ld %7s\n", wn, m->name, wt, m->title, m->layers,
+               m->heads, m->kv_heads, m->d_head, presets_kind(m->heads, m->kv_heads));
     }
 }
 
@@ -74,7 +82,7 @@ int cmd_kv(int argc, char **argv)
                 long max;
             } num[] = {
                 {"--layers", 1000000}, {"--heads", 1000000},          {"--kv-heads", 1000000},
-                {"--d-head", 1000000}, {"--context", 1000000000000L}, {"--batch", 1000000000L},
+                {"--d-head", 1000000}, {"--context", KV_MAX_CONTEXT}, {"--batch", KV_MAX_BATCH},
             };
             long *dst[] = {&layers, &heads, &kv_heads, &d_head, &context, &batch};
             int k;
@@ -176,10 +184,7 @@ int cmd_kv(int argc, char **argv)
                kv_fmt_int(b, sizeof b, (uint64_t)context), batch,
                kv_fmt_int(c, sizeof c, own->total), kv_fmt_size(d, sizeof d, own->total));
     }
-    if (p && p->context && context > p->context)
-        printf("hypothetical: %s tokens is beyond the %s the model was trained for\n",
-               kv_fmt_int(a, sizeof a, (uint64_t)context),
-               kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    if (p && kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     putchar('\n');
 
     printf("%-18s %8s %14s %14s %14s %9s\n", "variant", "kv heads", "bytes/token", "per context",

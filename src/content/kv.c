@@ -6,7 +6,6 @@
 
 #include "content/presets.h"
 
-
 const KvDtype kv_dtypes[] = {
     {"fp32", 32}, {"fp16", 16}, {"bf16", 16}, {"fp8", 8}, {"int4", 4}, {NULL, 0},
 };
@@ -161,6 +160,17 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
 }
 
 /* --- the command -------------------------------------------------------------- */
+
+int kv_hypothetical(const Preset *p, long context, char *buf, size_t n)
+{
+    char a[40], b[40];
+    if (n) buf[0] = 0;
+    if (!p->context || context <= p->context) return 0;
+    snprintf(buf, n, "hypothetical: %s tokens is beyond the %s the model was trained for",
+             kv_fmt_int(a, sizeof a, (uint64_t)context),
+             kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    return 1;
+}
 
 /* --- decoding at real sizes -------------------------------------------------- */
 

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest context and batch anyone may ask for: `mhaviz kv`'s flags and
+ * the calculator screen's +/B keys stop here. */
+#define KV_MAX_CONTEXT 1000000000000L /* 10^12 tokens */
+#define KV_MAX_BATCH 1000000000L      /* 10^9 sequences */
+
 typedef struct KvDtype {
     const char *name; /* "fp16" */
     int bits;         /* 16 */
@@ -79,6 +84,12 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
  * windowed cache stops growing). */
 long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim,
                           uint64_t bytes);
+
+/* When context is beyond the context p was trained for, writes "hypothetical:
+ * 16,384 tokens is beyond the 8,192 the model was trained for" into buf and
+ * returns 1; otherwise buf = "" and 0.  `mhaviz kv`, `decode --plain
+ * --preset` and the calculator screen all say it with these words. */
+int kv_hypothetical(const struct Preset *p, long context, char *buf, size_t n);
 
 /* What one generated token costs at context T (one sequence), for a preset:
  * MHA, the model's own layout and MQA (rows as kv_table), with the model's

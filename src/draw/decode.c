@@ -11,6 +11,7 @@
 #include "draw/decode.h"
 
 #include <stdio.h>
+#include <string.h>
 
 /* Heat level of a softmax weight (the scene's scale: 0.05 0.2 0.4 0.7). */
 static int level(double v)
@@ -111,12 +112,20 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
                   mha_token_word(d->start + row), T);
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
+        if (y == ymax - 1 && h < cfg->heads - 1) { /* no room for the rest: say so */
+            canvas_printf(c, 1, y++, ST_DIM, "(%d more query heads: a taller terminal shows them)",
+                          cfg->heads - h);
+            break;
+        }
         canvas_printf(c, 1, y, ST_HEAD(kv), "q%d->kv%d", h, kv);
         for (int t = 0; t < T; t++) {
             int idx[5] = {0, kv, g, row, t};
             float v = tensor_get(d->attn, idx);
             int x = 10 + t * 5;
-            if (x + 4 >= c->w) break;
+            if (x + 4 >= c->w - 9 && t < T - 1) { /* the rest, counted */
+                canvas_printf(c, x, y, ST_DIM, "+%d more", T - t);
+                break;
+            }
             canvas_printf(c, x, y, ST_HEAT(level(v)), "%4.2f", (double)v);
         }
     }
@@ -131,12 +140,20 @@ void decode_draw(Canvas *c, const Decode *d, double check)
     int y = draw_step_lines(c, d, 1);
     y = draw_cache(c, d, y);
     y = draw_read(c, d, y);
-    int ymax = c->h - 3;
+    char a[40], b[40], step[80], total[80];
+    snprintf(step, sizeof step, "step: wrote %zu B, read %zu B of cache", d->written_step,
+             d->read_step);
+    snprintf(total, sizeof total, "since prefill: wrote %zu B, read %zu B", d->written_total,
+             d->read_total);
+    int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
+    int ymax = c->h - 3 - !one_line;
     y = draw_scores(c, d, y, ymax);
-    char a[40], b[40];
-    canvas_printf(c, 1, c->h - 3, ST_NORMAL,
-                  "step: wrote %zu B, read %zu B of cache   since prefill: wrote %zu B, read %zu B",
-                  d->written_step, d->read_step, d->written_total, d->read_total);
+    if (one_line) {
+        canvas_printf(c, 1, c->h - 3, ST_NORMAL, "%s   %s", step, total);
+    } else {
+        canvas_text(c, 1, c->h - 4, step, ST_NORMAL);
+        canvas_text(c, 1, c->h - 3, total, ST_NORMAL);
+    }
     if (check >= 0) {
         snprintf(a, sizeof a, "%g", check);
         snprintf(b, sizeof b, "%d..%d", d->start, d->start + d->n - 1);

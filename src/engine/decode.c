@@ -54,6 +54,11 @@ oom:
     return NULL;
 }
 
+int decode_prompt_default(int seq)
+{
+    return seq / 2 > 0 ? seq / 2 : 1;
+}
+
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
 {
     int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};

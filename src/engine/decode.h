@@ -60,6 +60,10 @@ typedef struct Decode {
 Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, size_t errlen);
 void decode_free(Decode *d);
 
+/* The prompt decode uses when none is given: half the sequence, at least 1
+ * (the screen and `decode --plain` both take it from here). */
+int decode_prompt_default(int seq);
+
 /* Runs the prompt as one block (positions 0 .. prompt - 1, causal mask),
  * filling the cache from empty.  0, or -1 with err set. */
 int decode_prefill(Decode *d, char *err, size_t errlen);

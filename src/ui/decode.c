@@ -45,7 +45,8 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     DecodeScreen *ds = s->st;
     canvas_clear(c);
     if (app_draw_enlarge(c)) return;
-    static const Action picks[] = {ACT_NEXT, ACT_FIRST, ACT_KV_HEADS, ACT_LAYOUT, ACT_HELP, ACT_BACK};
+    static const Action picks[] = {ACT_NEXT,   ACT_FIRST, ACT_KV_HEADS,
+                                   ACT_LAYOUT, ACT_HELP,  ACT_BACK};
     char hint[200];
     app_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
     if (!ds->d) {
@@ -101,19 +102,23 @@ static void decode_screen_free(Screen *s)
     app_screen_free(s);
 }
 
-Screen *decode_open(Ui *ui)
+Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
     Screen *s = app_screen_new("Decode", sizeof(DecodeScreen));
     if (!s) return NULL;
     DecodeScreen *ds = s->st;
-    ds->cfg = mha_config_default();
-    ds->cfg.seed = ui->cfg.seed;
-    ds->cfg.seq = 8, ds->cfg.heads = 4, ds->cfg.kv_heads = 2, ds->cfg.causal = 1;
-    ds->prompt = 3;
-    ds->layout = DECODE_HF;
+    ds->cfg = ui->cfg;
+    ds->cfg.causal = 1;
+    ds->prompt = prompt > 0 ? prompt : decode_prompt_default(ds->cfg.seq);
+    ds->layout = layout;
     s->draw = decode_screen_draw;
     s->key = decode_screen_key;
     s->free = decode_screen_free;
     rebuild(ds, 0);
     return s;
+}
+
+Screen *decode_open(Ui *ui)
+{
+    return decode_open_with(ui, 0, DECODE_HF);
 }

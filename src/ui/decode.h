@@ -4,10 +4,16 @@
 #ifndef MHAVIZ_UI_DECODE_H
 #define MHAVIZ_UI_DECODE_H
 
+#include "engine/decode.h"
 #include "ui/ui.h"
 
-/* A new Decode screen on ui's seed (its own toy sizes: 8 tokens, 4 query
- * heads, a 3-token prompt); NULL when out of memory. */
+/* A new Decode screen on ui->cfg (the current configuration, made causal),
+ * HF's cache layout and a prompt of half the sequence; NULL when out of
+ * memory.  A configuration the engine refuses shows its error on the screen. */
 Screen *decode_open(Ui *ui);
+
+/* The same with a prompt of `prompt` tokens (0: half the sequence; more than
+ * ui->cfg.seq shows the error on the screen) and the cache layout. */
+Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout);
 
 #endif

@@ -7,6 +7,7 @@
 
 #include "content/kv.h"
 #include "content/presets.h"
+#include "draw/urlwrap.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -27,16 +28,6 @@ static const char *kv_hint(char *buf, size_t n)
     return buf;
 }
 
-/* Lines text takes wrapped in a w-wide column (measured on a scratch canvas). */
-static int wrap_lines(const char *text, int w)
-{
-    enum { TALLEST = 64 };
-    Canvas *scratch = canvas_new(w, TALLEST);
-    int n = scratch ? canvas_wrap(scratch, 0, 0, w, TALLEST, text, ST_NORMAL) : 1;
-    canvas_free(scratch);
-    return n;
-}
-
 /* The model names across the top, in columns read downwards (Up/Down walk
  * them in order), so the detail below belongs to no row of the list but the
  * marked one.  Returns the first row below the list. */
@@ -54,7 +45,8 @@ static int draw_model_list(Canvas *c, const KvCalc *k, int y0)
 }
 
 /* The note (whole: it says what the numbers mean) and then the source, when
- * it fits whole in the rows left above the bottom line. */
+ * it fits whole in the rows left above the bottom line; a URL too wide for
+ * the column breaks after a '/' only. */
 static void draw_note(Canvas *c, const Preset *p, int x, int y, int w)
 {
     int room = c->h - 1 - y;
@@ -62,8 +54,8 @@ static void draw_note(Canvas *c, const Preset *p, int x, int y, int w)
         y += canvas_wrap(c, x, y, w, room, p->note, ST_WARN) + 1;
         room = c->h - 1 - y;
     }
-    if (room > 0 && wrap_lines(p->source, w) <= room)
-        canvas_wrap(c, x, y, w, room, p->source, ST_DIM);
+    if (room > 0 && urlwrap_lines(p->source, w, room + 1) <= room) /* URLs break at '/' */
+        urlwrap_draw(c, x, y, w, room, p->source, ST_DIM);
 }
 
 static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
@@ -90,8 +82,12 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, x, y++, ST_NORMAL,
                   "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers, p->heads,
                   p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
-    canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %ld", dt->name,
-                  dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx), k->batch);
+    /* at most "dtype int4 (4 bits)   context 10^12   batch 10^9" with commas: 71 columns */
+    canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %s", dt->name,
+                  dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx),
+                  kv_fmt_int(b, sizeof b, (uint64_t)k->batch));
+    char note[120];
+    if (kv_hypothetical(p, ctx, note, sizeof note)) canvas_text(c, x, y++, note, ST_WARN);
     KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
     KvRow rows[3];
     int n = 0;
@@ -113,9 +109,9 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                       lim.local_layers, p->layers, kv_fmt_int(b, sizeof b, (uint64_t)lim.window),
                       lim.chunked ? "chunk" : "window", kv_fmt_size(d, sizeof d, own->total));
     else
-        canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s",
-                      kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
-                      kv_fmt_size(d, sizeof d, own->total));
+        canvas_printf(
+            c, x, y++, ST_CODE, "x %s tokens x %s = %s", kv_fmt_int(b, sizeof b, (uint64_t)ctx),
+            kv_fmt_int(a, sizeof a, (uint64_t)k->batch), kv_fmt_size(d, sizeof d, own->total));
     y++;
     canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
                   "sequence", "total");
@@ -150,17 +146,21 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
         k->dtype = kv_dtypes[k->dtype + 1].name ? k->dtype + 1 : 0;
         return UI_REDRAW;
     case ACT_CONTEXT_UP:
-        if (ctx >= 1L << 30) {
+        if (ctx >= KV_MAX_CONTEXT) { /* mhaviz kv --context's limit */
             snprintf(ui->status, sizeof ui->status, "context is at its largest here");
             return UI_REDRAW;
         }
-        k->context = ctx * 2;
+        k->context = ctx > KV_MAX_CONTEXT / 2 ? KV_MAX_CONTEXT : ctx * 2;
         return UI_REDRAW;
     case ACT_CONTEXT_DOWN:
         k->context = ctx > 1 ? ctx / 2 : 1;
         return UI_REDRAW;
     case ACT_BATCH_UP:
-        k->batch = k->batch < 1L << 20 ? k->batch * 2 : k->batch;
+        if (k->batch >= KV_MAX_BATCH) { /* mhaviz kv --batch's limit */
+            snprintf(ui->status, sizeof ui->status, "batch is at its largest here");
+            return UI_REDRAW;
+        }
+        k->batch = k->batch > KV_MAX_BATCH / 2 ? KV_MAX_BATCH : k->batch * 2;
         return UI_REDRAW;
     case ACT_BATCH_DOWN:
         k->batch = k->batch > 1 ? k->batch / 2 : 1;
