@@ -100,4 +100,7 @@ check "home -> Decode: 3 of its 6 tokens prefilled" tmux_wait $S "prefill: the 3
 tmux_keys $S q q q
 sleep 0.3
 check "screen: q quits" bash -c "! tmux has-session -t $S 2>/dev/null"
+# one byte per element is "1 byte", in both commands that say it
+check "kv: fp8 is 1 byte per element" grep -q "(1 byte per element)" <("$BIN" kv --preset llama-3-8b --dtype fp8)
+check "decode: fp8 is 1 byte per element" grep -q "(1 byte per element)" <("$BIN" decode --plain --preset llama-3-8b --context 8192 --dtype fp8)
 finish

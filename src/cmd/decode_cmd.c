@@ -77,8 +77,9 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
     const KvRow *own = &k.rows[0];
     for (int i = 0; i < k.n; i++)
         if (k.rows[i].is_model) own = &k.rows[i];
-    printf("%s: one generated token at context %s, %s (%g bytes per element), one sequence\n",
-           p->title, kv_fmt_int(a, sizeof a, (uint64_t)context), dt->name, dt->bits / 8.0);
+    printf("%s: one generated token at context %s, %s (%g %s per element), one sequence\n",
+           p->title, kv_fmt_int(a, sizeof a, (uint64_t)context), dt->name, dt->bits / 8.0,
+           dt->bits == 8 ? "byte" : "bytes");
     printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
            p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
            p->d_head);

@@ -161,8 +161,8 @@ int cmd_kv(int argc, char **argv)
     if (m.kv_heads != m.heads && m.kv_heads != 1)
         printf(", %ld query heads per kv head", m.heads / m.kv_heads);
     printf("), d_head %ld\n", m.d_head);
-    printf("dtype %s (%s bytes per element), context %s tokens, batch %ld\n\n", dt->name,
-           elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, (uint64_t)context), batch);
+    printf("dtype %s (%s %s per element), context %s tokens, batch %ld\n\n", dt->name,
+           elem_bytes(dt->bits), dt->bits == 8 ? "byte" : "bytes", kv_fmt_int(a, sizeof a, (uint64_t)context), batch);
     printf(
         "KV cache = 2 (K and V) x layers x kv_heads x d_head x bytes/element x context x batch\n");
     printf("per token  = 2 x %ld x %ld x %ld x %s = %s bytes\n", m.layers, m.kv_heads, m.d_head,
