@@ -414,7 +414,7 @@ START_TEST(hints_come_from_the_key_table)
     char hint[200];
     Screen *m = lessons_open(&ui);
     static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
-    app_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
+    keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
     ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  1-9 open  ? keys  q/Esc back");
     ck_assert(shows(m, 80, 24, hint));
     m->free(m);

@@ -34,7 +34,7 @@ static void setup(void)
 static void teardown(void)
 {
     canvas_free(cv);
-    app_ui_free(&ui);
+    ui_free(&ui);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     ck_assert_int_eq(system(cmd), 0);

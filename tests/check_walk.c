@@ -39,7 +39,7 @@ START_TEST(test_v_shows_the_failure_pictures)
     press(s, &ui, ' ');
     ck_assert(step_shown(s, &ui, MS_HEADS + 1));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -57,7 +57,7 @@ START_TEST(test_b_blanks_until_any_key)
     ck_assert_int_eq(press(s, &ui, 'q'), UI_REDRAW); /* not even quit */
     ck_assert(step_shown(s, &ui, MS_SPLIT));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -66,16 +66,16 @@ START_TEST(test_presenter_keys_in_help)
 {
     static char sec[16384];
     char line[200];
-    int i = app_help_section(KC_WALK);
+    int i = keys_help_section(KC_WALK);
     ck_assert_int_ge(i, 0);
-    for (const char *l; (l = app_help_line(i, line, sizeof line)) && l[0]; i++) {
+    for (const char *l; (l = keys_help_line(i, line, sizeof line)) && l[0]; i++) {
         strncat(sec, l, sizeof sec - strlen(sec) - 2);
         strcat(sec, "\n");
     }
     ck_assert_ptr_nonnull(strstr(sec, "failure pictures"));
     ck_assert_ptr_nonnull(strstr(sec, "blank the screen"));
-    ck_assert_int_eq(app_action(KC_WALK, 'v'), ACT_FAILURE);
-    ck_assert_int_eq(app_action(KC_WALK, 'b'), ACT_BLANK);
+    ck_assert_int_eq(keys_action(KC_WALK, 'v'), ACT_FAILURE);
+    ck_assert_int_eq(keys_action(KC_WALK, 'b'), ACT_BLANK);
 }
 END_TEST
 
@@ -87,7 +87,7 @@ START_TEST(test_hint_follows_the_mode)
     ui_with(&ui, "--no-animation", NULL);
     Screen *s = walk_open_at(&ui, MS_SPLIT);
     ck_assert(shows(s, &ui, 80, 24, "Space next  Left back  i inspect  c config  ? keys  q back"));
-    ck_assert_int_eq(app_action(KC_WALK, 'c'), ACT_CONFIG);
+    ck_assert_int_eq(keys_action(KC_WALK, 'c'), ACT_CONFIG);
     press(s, &ui, 'i');
     ck_assert(shows(s, &ui, 80, 24, "Left/Right/Up/Down move  i/Esc leave  ? keys  q back"));
     press(s, &ui, 'i');
@@ -95,7 +95,7 @@ START_TEST(test_hint_follows_the_mode)
     ui.status[0] = 0;
     ck_assert(shows(s, &ui, 80, 24, "p stop  +/- speed  ? keys  q back"));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 

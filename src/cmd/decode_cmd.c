@@ -317,12 +317,12 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
         return cli_usage("stdout is not a terminal; for text use `mhaviz decode --plain` "
                          "(add --preset NAME for real sizes)");
     Ui ui;
-    AppOptions o;
-    int rc = app_setup(&ui, &o, argc, rest, 1, 0, decode_help);
+    InteractiveOptions o;
+    int rc = interactive_setup(&ui, &o, argc, rest, 1, 0, decode_help);
     if (rc < 0 && a->prompt > ui.cfg.seq)
         rc = cli_usage("--prompt %ld: more than --seq %d", a->prompt, ui.cfg.seq);
     if (rc >= 0) {
-        app_ui_free(&ui);
+        ui_free(&ui);
         return rc;
     }
     return interactive_run(&ui, decode_open_with(&ui, (int)a->prompt, a->layout), &o);

@@ -23,7 +23,7 @@ typedef struct QuizArgs {
     int plain, timed, limit, review, no_save, topic;
     int missed; /* --review: how many of the questions were missed ones */
     long count, seed;
-    AppOptions o;
+    InteractiveOptions o;
 } QuizArgs;
 
 static const char quiz_help[] =
@@ -286,7 +286,7 @@ static int check_files(int argc, char **argv, int first)
 static int quiz_tui(const QuizQuestion *qs, int n, const QuizArgs *a, uint64_t seed)
 {
     Ui ui;
-    AppOptions o = a->o;
+    InteractiveOptions o = a->o;
     memset(&ui, 0, sizeof ui);
     ui.animation = 1;
     ui.anim_speed = 1.0;
@@ -300,7 +300,7 @@ static int quiz_tui(const QuizQuestion *qs, int n, const QuizArgs *a, uint64_t s
 
 /* --color=WHEN and --ascii, as every TUI command reads them: 1 taken, 0 not
  * this flag, -1 bad (message printed). */
-static int display_flag(int argc, char **argv, int *i, AppOptions *o)
+static int display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
 {
     char err[300];
     const char *val = NULL;

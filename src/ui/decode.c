@@ -44,11 +44,11 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     DecodeScreen *ds = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     static const Action picks[] = {ACT_NEXT,   ACT_FIRST, ACT_KV_HEADS,
                                    ACT_LAYOUT, ACT_HELP,  ACT_BACK};
     char hint[200];
-    app_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
+    keys_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
@@ -56,7 +56,7 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }
-    app_draw_status(c, ui, hint);
+    screen_draw_status(c, ui, hint);
 }
 
 static int decode_screen_key(Screen *s, Ui *ui, int key)
@@ -64,7 +64,7 @@ static int decode_screen_key(Screen *s, Ui *ui, int key)
     DecodeScreen *ds = s->st;
     int len = ds->d ? ds->d->len : ds->prompt;
     ui->status[0] = 0;
-    switch (app_action(KC_DECODE, key)) {
+    switch (keys_action(KC_DECODE, key)) {
     case ACT_NEXT:
         if (!ds->d || ds->d->len >= ds->d->cap)
             rebuild(ds, 0);
@@ -99,12 +99,12 @@ static void decode_screen_free(Screen *s)
     DecodeScreen *ds = s->st;
     decode_free(ds->d);
     mha_free(ds->m);
-    app_screen_free(s);
+    screen_free(s);
 }
 
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
-    Screen *s = app_screen_new("Decode", sizeof(DecodeScreen));
+    Screen *s = screen_new("Decode", sizeof(DecodeScreen));
     if (!s) return NULL;
     DecodeScreen *ds = s->st;
     ds->cfg = ui->cfg;

@@ -12,10 +12,10 @@
  * keys up here; no other key table exists).
  * A line with help starts a group; the lines after it with help NULL add
  * their key names to that group.  The `?` screen lists each context's groups
- * under its title, and a screen's hint line (app_hint) joins them.  No key is
+ * under its title, and a screen's hint line (keys_hint) joins them.  No key is
  * bound twice in one context (tests/check_app.c); the walkthrough looks
  * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
-const KeyBinding app_keys[] = {
+const KeyBinding keys_table[] = {
     /* everywhere */
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
 
@@ -222,9 +222,9 @@ const KeyBinding app_keys[] = {
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
-Action app_action(unsigned ctx, int key)
+Action keys_action(unsigned ctx, int key)
 {
-    for (const KeyBinding *b = app_keys; b->key; b++) {
+    for (const KeyBinding *b = keys_table; b->key; b++) {
         if (!(b->ctx & ctx)) continue;
         if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
     }
@@ -271,11 +271,11 @@ static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char 
     return k;
 }
 
-size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
+size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n)
 {
     size_t l = 0;
     if (n) buf[0] = 0;
-    for (const KeyBinding *g = app_keys; g->key; g++) {
+    for (const KeyBinding *g = keys_table; g->key; g++) {
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
         size_t room = l < n ? n - l : 0;
@@ -284,7 +284,7 @@ size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
     return l;
 }
 
-size_t app_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
+size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
                      size_t n)
 {
     size_t l = 0;
@@ -292,7 +292,7 @@ size_t app_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames
     for (int i = 0; i < npicks; i++) {
         const KeyBinding *g = NULL, *head = NULL; /* the group holding picks[i] in ctx */
         char names[80];
-        for (const KeyBinding *e = app_keys; e->key && !g; e++) {
+        for (const KeyBinding *e = keys_table; e->key && !g; e++) {
             if (e->help) head = e;
             if (head && e->action == picks[i] && (e->ctx & ctx) && e->ctx != KC_ALL) g = head;
         }
@@ -314,14 +314,14 @@ size_t app_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames
     return l;
 }
 
-int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
+int keys_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
 {
     int line = 0;
     for (int s = 0; s <= KC_COUNT; s++) {
         unsigned ctx = s ? 1u << (s - 1) : (unsigned)KC_ALL;
         int title = 0;
         if (sec) *sec = s;
-        for (const KeyBinding *g = app_keys; g->key; g++) {
+        for (const KeyBinding *g = keys_table; g->key; g++) {
             if (!g->help || !group_names(g, ctx, s == 0, " ", 0, keys, kn)) continue;
             if (!title++ && line++ == i) {
                 *what = s ? ctx_titles[s - 1] : "Everywhere";
@@ -337,11 +337,11 @@ int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
     return -1;
 }
 
-const char *app_help_line(int i, char *buf, size_t n)
+const char *keys_help_line(int i, char *buf, size_t n)
 {
     char keys[80];
     const char *what = "";
-    int kind = app_help_entry(i, keys, sizeof keys, &what, NULL);
+    int kind = keys_help_entry(i, keys, sizeof keys, &what, NULL);
     if (kind < 0) return NULL;
     if (kind == 0)
         snprintf(buf, n, "%s", "");
@@ -352,7 +352,7 @@ const char *app_help_line(int i, char *buf, size_t n)
     return buf;
 }
 
-int app_help_section(unsigned ctx)
+int keys_help_section(unsigned ctx)
 {
     int want = -1;
     if (ctx == KC_ALL) want = 0;
@@ -361,7 +361,7 @@ int app_help_section(unsigned ctx)
     char keys[80];
     const char *what;
     int sec, kind;
-    for (int i = 0; want >= 0 && (kind = app_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+    for (int i = 0; want >= 0 && (kind = keys_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
         if (kind == 1 && sec == want) return i;
     return -1;
 }

@@ -90,18 +90,18 @@ typedef struct KeyBinding {
 } KeyBinding;
 
 /* The key table, ended by an entry with key 0. */
-extern const KeyBinding app_keys[];
+extern const KeyBinding keys_table[];
 
 /* The action of key in a context (the first binding whose ctx has a bit of
  * ctx and whose key or range holds key), or ACT_NONE. */
-Action app_action(unsigned ctx, int key);
+Action keys_action(unsigned ctx, int key);
 
-/* The one-line key hint of context ctx (one KC_* bit), from app_keys: each
+/* The one-line key hint of context ctx (one KC_* bit), from keys_table: each
  * group as "Up/Down scroll" (the names of its keys bound in ctx joined by
  * '/', then its help), groups apart by two spaces.  terse: a group's
  * one-character names after its first are left out.  Returns the length
  * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
-size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
+size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n);
 
 /* A short hint of context ctx made of the groups picked, in pick order: the
  * first group whose first binding has action picks[i] and whose keys are
@@ -109,23 +109,23 @@ size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
  * names, then its help up to the first " (" (the `?` screen shows the whole
  * help).  Groups apart by two spaces.  Returns the length the hint needs
  * (snprintf-like). */
-size_t app_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
+size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
                      size_t n);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
  * "  keys   what they do"), written into buf; NULL past the last line.
  * Sections: "Everywhere" (bindings of KC_ALL), then one per KC_* bit with
  * every binding of that bit, each ended by a blank line. */
-const char *app_help_line(int i, char *buf, size_t n);
+const char *keys_help_line(int i, char *buf, size_t n);
 
 /* The index of the help line that is the title of ctx's section (one KC_*
  * bit, or KC_ALL for "Everywhere"); -1 if ctx has no section. */
-int app_help_section(unsigned ctx);
+int keys_help_section(unsigned ctx);
 
 /* Help line i: a section title (1, its text in *what), a blank line (0) or
  * a group of keys (2: names joined in keys, its help in *what).  Section 0
  * is "Everywhere" (bindings of exactly KC_ALL), section 1 + b the bindings
  * with bit b; sec, if not NULL, gets line i's section.  -1 past the end. */
-int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec);
+int keys_help_entry(int i, char *keys, size_t kn, const char **what, int *sec);
 
 #endif

@@ -24,7 +24,7 @@ static const char *kv_hint(char *buf, size_t n)
 {
     static const Action keys[] = {ACT_UP,       ACT_DTYPE, ACT_CONTEXT_UP,
                                   ACT_BATCH_UP, ACT_HELP,  ACT_BACK};
-    app_hint_pick(KC_KV, keys, 6, 2, buf, n);
+    keys_hint_pick(KC_KV, keys, 6, 2, buf, n);
     return buf;
 }
 
@@ -63,14 +63,14 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     KvCalc *k = s->st;
     char hint[160];
     canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "KV-cache calculator", ST_TITLE);
     canvas_text(c, 22, 0, "cached K and V bytes, per token and per sequence", ST_DIM);
     if (k->presets.n == 0) {
         canvas_text(c, 1, 2, k->err, ST_BAD);
         static const Action back[] = {ACT_BACK};
-        app_hint_pick(KC_KV, back, 1, 2, hint, sizeof hint);
-        app_draw_status(c, ui, hint);
+        keys_hint_pick(KC_KV, back, 1, 2, hint, sizeof hint);
+        screen_draw_status(c, ui, hint);
         return;
     }
     const Preset *p = &k->presets.v[k->sel];
@@ -95,7 +95,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     KvLimit lim = kv_limit_of(p); /* sliding windows and chunks cap those layers */
     if (kv_table_limited(&m, &lim, dt->bits, ctx, k->batch, rows, &n, err, sizeof err) != 0) {
         canvas_wrap(c, x, y, w, 2, err, ST_BAD);
-        app_draw_status(c, ui, kv_hint(hint, sizeof hint));
+        screen_draw_status(c, ui, kv_hint(hint, sizeof hint));
         return;
     }
     const KvRow *own = &rows[0];
@@ -124,16 +124,16 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                       kv_fmt_size(t3, sizeof t3, rows[i].total));
     }
     draw_note(c, p, x, y + 1, w);
-    app_draw_status(c, ui, kv_hint(hint, sizeof hint));
+    screen_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 
 static int kvcalc_key(Screen *s, Ui *ui, int key)
 {
     KvCalc *k = s->st;
-    if (k->presets.n == 0) return app_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
+    if (k->presets.n == 0) return keys_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
     const Preset *p = &k->presets.v[k->sel];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
-    switch (app_action(KC_KV, key)) {
+    switch (keys_action(KC_KV, key)) {
     case ACT_UP:
         k->sel = (k->sel + k->presets.n - 1) % k->presets.n;
         k->context = 0;
@@ -178,13 +178,13 @@ static void kvcalc_free(Screen *s)
 {
     KvCalc *k = s->st;
     if (k) presets_free(&k->presets);
-    app_screen_free(s);
+    screen_free(s);
 }
 
 Screen *kvcalc_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = app_screen_new("KV calculator", sizeof(KvCalc));
+    Screen *s = screen_new("KV calculator", sizeof(KvCalc));
     if (!s) return NULL;
     KvCalc *k = s->st;
     s->draw = kvcalc_draw;

@@ -89,7 +89,7 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     Menu *mn = s->st;
     int sel = *menu_sel(mn);
     canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "Lessons", ST_TITLE);
     canvas_text(c, 10, 0, "go through them in order; finished pages are marked", ST_DIM);
     int y = 2;
@@ -123,15 +123,15 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     }
     static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
     char hint[160];
-    app_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
-    app_draw_status(c, ui, hint);
+    keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
+    screen_draw_status(c, ui, hint);
 }
 
 static int menu_key(Screen *s, Ui *ui, int key)
 {
     Menu *mn = s->st;
     int *sel = menu_sel(mn);
-    Action a = app_action(KC_LESSONS, key);
+    Action a = keys_action(KC_LESSONS, key);
     if (mn->n == 0 && a != ACT_BACK && a != ACT_HELP) return UI_NONE;
     switch (a) {
     case ACT_UP:
@@ -163,12 +163,12 @@ static void menu_free(Screen *s)
         free(mn->items);
         lessonui_progress_release(mn->prog);
     }
-    app_screen_free(s);
+    screen_free(s);
 }
 
 Screen *lessons_open(Ui *ui)
 {
-    Screen *s = app_screen_new("Lessons", sizeof(Menu));
+    Screen *s = screen_new("Lessons", sizeof(Menu));
     if (!s) return NULL;
     Menu *mn = s->st;
     s->draw = menu_draw;

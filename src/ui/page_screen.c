@@ -95,7 +95,7 @@ static int typing(const PageScreen *ps)
 /* The key of action a on a page, from the table ("H"). */
 static void key_name(Action a, char *buf, size_t n)
 {
-    app_hint_pick(KC_PAGE, &a, 1, 1, buf, n);
+    keys_hint_pick(KC_PAGE, &a, 1, 1, buf, n);
     char *sp = strchr(buf, ' ');
     if (sp) *sp = 0;
 }
@@ -266,7 +266,7 @@ static void hint_more(char *buf, size_t n, size_t *k, unsigned ctx, const Action
     if (*k + 2 >= n) return;
     memcpy(buf + *k, "  ", 3);
     *k += 2;
-    *k += app_hint_pick(ctx, picks, npicks, 1, buf + *k, n - *k);
+    *k += keys_hint_pick(ctx, picks, npicks, 1, buf + *k, n - *k);
 }
 
 /* The bottom line, from the key table: what the keys do in this state. */
@@ -275,16 +275,16 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
     const LessonPage *pg = &ps->l->pages[ps->page];
     if (typing(ps)) {
         static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK};
-        app_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+        keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
     } else if (ps->inspecting) {
         static const Action move[] = {ACT_LEFT}, leave[] = {ACT_INSPECT},
                             page[] = {ACT_NEXT, ACT_BACK};
-        size_t k = app_hint_pick(KC_INSPECT, move, 1, 4, buf, n);
+        size_t k = keys_hint_pick(KC_INSPECT, move, 1, 4, buf, n);
         hint_more(buf, n, &k, KC_INSPECT, leave, 1);
         hint_more(buf, n, &k, KC_PAGE, page, 2);
     } else if (pg->todo && pending(ps)) {
         Action a[] = {do_action[pg->todo], ACT_NEXT, ACT_PREV, ACT_BACK, ACT_HELP};
-        app_hint_pick(KC_PAGE, a, 5, 1, buf, n);
+        keys_hint_pick(KC_PAGE, a, 5, 1, buf, n);
     } else {
         lessonui_page_hint(wide, buf, n);
     }
@@ -295,16 +295,16 @@ void lessonui_page_hint(int wide, char *buf, size_t n)
     static const Action narrow[] = {ACT_NEXT, ACT_PREV, ACT_PANE, ACT_RELOAD, ACT_BACK, ACT_HELP},
                         widea[] = {ACT_NEXT, ACT_PREV, ACT_RELOAD, ACT_BACK, ACT_HELP};
     if (wide)
-        app_hint_pick(KC_PAGE, widea, 5, 1, buf, n);
+        keys_hint_pick(KC_PAGE, widea, 5, 1, buf, n);
     else
-        app_hint_pick(KC_PAGE, narrow, 6, 1, buf, n);
+        keys_hint_pick(KC_PAGE, narrow, 6, 1, buf, n);
 }
 
 static void page_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     PageScreen *ps = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     char hint[200], doing[200] = "";
     page_hint(ps, c->w >= LESSON_WIDE_W && c->h >= LESSON_WIDE_H, hint, sizeof hint);
     if (!ps->have_text) {
@@ -314,8 +314,8 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_wrap(c, 1, c->h - 4, c->w - 2, 2,
                     "Fix the lesson file and press r to reload, or PgUp/PgDn for another page.",
                     ST_DIM);
-        app_hint_pick(KC_PAGE, a, 4, 1, hint, sizeof hint);
-        app_draw_status(c, ui, hint);
+        keys_hint_pick(KC_PAGE, a, 4, 1, hint, sizeof hint);
+        screen_draw_status(c, ui, hint);
         return;
     }
     const LessonPage *pg = cur_page(ps);
@@ -420,12 +420,12 @@ static Action page_action(const PageScreen *ps, int key)
 {
     Action a = ACT_NONE;
     if (typing(ps)) {
-        a = app_action(KC_PAGE_TYPE, key);
-        if (a == ACT_NONE && (key < 32 || key > 126)) a = app_action(KC_PAGE, key); /* PgUp, Tab */
+        a = keys_action(KC_PAGE_TYPE, key);
+        if (a == ACT_NONE && (key < 32 || key > 126)) a = keys_action(KC_PAGE, key); /* PgUp, Tab */
         return a;
     }
-    if (ps->inspecting) a = app_action(KC_INSPECT, key);
-    return a != ACT_NONE ? a : app_action(KC_PAGE, key);
+    if (ps->inspecting) a = keys_action(KC_INSPECT, key);
+    return a != ACT_NONE ? a : keys_action(KC_PAGE, key);
 }
 
 static int page_key(Screen *s, Ui *ui, int key)
@@ -525,7 +525,7 @@ static void page_free(Screen *s)
         if (ps->prog) progress_save(&ps->prog->p); /* back at the menu: saved */
         lessonui_progress_release(ps->prog);
     }
-    app_screen_free(s);
+    screen_free(s);
 }
 
 /* A page screen for lesson src; NULL with the reason in ui->status. */
@@ -537,7 +537,7 @@ Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
         snprintf(ui->status, sizeof ui->status, "%.199s", msg);
         return NULL;
     }
-    Screen *s = app_screen_new("Lesson", sizeof(PageScreen));
+    Screen *s = screen_new("Lesson", sizeof(PageScreen));
     if (!s) {
         lesson_free(l);
         snprintf(ui->status, sizeof ui->status, "out of memory");

@@ -23,8 +23,8 @@
 enum { PH_PICK, PH_ASK, PH_FEEDBACK, PH_SUMMARY };
 
 /* The quiz's command keys are in app.c's one table, one context per phase
- * (KC_QUIZ_PICK ...), looked up with app_action; the hint line is generated
- * from the same table (app_hint), so the two cannot drift.  While a question
+ * (KC_QUIZ_PICK ...), looked up with keys_action; the hint line is generated
+ * from the same table (keys_hint), so the two cannot drift.  While a question
  * is asked, every other printable key is typed into the answer (qs_key). */
 static const unsigned phase_ctx[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
 
@@ -174,7 +174,7 @@ static int qs_key(Screen *s, Ui *ui, int key)
 {
     Qs *q = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    Action act = app_action(phase_ctx[q->phase], key);
+    Action act = keys_action(phase_ctx[q->phase], key);
     switch (q->phase) {
     case PH_PICK:
         switch (act) {
@@ -275,8 +275,8 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
 {
     char hint[240];
     int room = c->w - 2;
-    size_t l = app_hint(phase_ctx[phase], 0, hint, sizeof hint);
-    if ((int)l > room) l = app_hint(phase_ctx[phase], 1, hint, sizeof hint);
+    size_t l = keys_hint(phase_ctx[phase], 0, hint, sizeof hint);
+    if ((int)l > room) l = keys_hint(phase_ctx[phase], 1, hint, sizeof hint);
     while ((int)l > room) {
         char *gap = NULL;
         for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  "))
@@ -285,7 +285,7 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
         *gap = 0;
         l = (size_t)(gap - hint);
     }
-    app_draw_status(c, ui, hint);
+    screen_draw_status(c, ui, hint);
 }
 
 /* The offset the learner typed on a wrong offsets answer, else -1. */
@@ -514,7 +514,7 @@ static int pinned_rows(const QuizQuestion *qq, const char *ask, int w)
 static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Qs *q = s->st;
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     const QuizQuestion *qq = q->i < q->n ? &q->qs[q->i] : NULL;
     draw_title(q, c, qq);
     if (q->phase == PH_PICK) {

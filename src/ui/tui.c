@@ -341,7 +341,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
             top->key(top, ui, k);
             continue;
         }
-        if (app_action(KC_ALL, k) == ACT_REDRAW) {
+        if (keys_action(KC_ALL, k) == ACT_REDRAW) {
             clearok(curscr, TRUE); /* repaint every cell on the next flush */
             redraw = 1;
             continue;

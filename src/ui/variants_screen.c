@@ -33,7 +33,7 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Variants *v = s->st;
     canvas_clear(c);
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
@@ -42,20 +42,20 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     char hint[160] = "no GQA column for these heads:  ";
     size_t k = strlen(hint);
     if (v->runs.run[1])
-        app_hint_pick(KC_VARIANTS, gqa, 5, 1, hint, sizeof hint);
+        keys_hint_pick(KC_VARIANTS, gqa, 5, 1, hint, sizeof hint);
     else
-        app_hint_pick(KC_VARIANTS, gqa + 2, 3, 1, hint + k, sizeof hint - k);
-    app_draw_status(c, ui, hint);
+        keys_hint_pick(KC_VARIANTS, gqa + 2, 3, 1, hint + k, sizeof hint - k);
+    screen_draw_status(c, ui, hint);
 }
 
 static int variants_key(Screen *s, Ui *ui, int key)
 {
     Variants *v = s->st;
-    switch (app_action(KC_VARIANTS, key)) {
+    switch (keys_action(KC_VARIANTS, key)) {
     case ACT_GQA_NEXT:
     case ACT_GQA_PREV: {
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
-                                  app_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
+                                  keys_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
             snprintf(ui->status, sizeof ui->status, "no GQA with %d query heads: press H for more",
                      ui->cfg.heads); /* the panel says why; this line fits 80 columns */
@@ -70,7 +70,7 @@ static int variants_key(Screen *s, Ui *ui, int key)
     }
     case ACT_HEADS:
         v->valid = 0;
-        return app_quick_config(ui, ACT_HEADS);
+        return screen_quick_config(ui, ACT_HEADS);
     case ACT_HELP:
         return lessonui_help(ui, KC_VARIANTS);
     case ACT_BACK:
@@ -84,13 +84,13 @@ static void variants_free(Screen *s)
 {
     Variants *v = s->st;
     if (v) variants_free_runs(&v->runs);
-    app_screen_free(s);
+    screen_free(s);
 }
 
 Screen *variants_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = app_screen_new("Variants", sizeof(Variants));
+    Screen *s = screen_new("Variants", sizeof(Variants));
     if (!s) return NULL;
     s->draw = variants_draw;
     s->key = variants_key;

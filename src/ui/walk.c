@@ -89,16 +89,16 @@ static void walk_hint(Walk *w, const Ui *ui)
     char *b = w->hint;
     size_t n = sizeof w->hint, k = 0;
     if (w->ss.inspect) {
-        k = app_hint_pick(KC_INSPECT, inspect, 2, 4, b, n);
+        k = keys_hint_pick(KC_INSPECT, inspect, 2, 4, b, n);
     } else if (ui->autoplay > 0) {
         k = (size_t)snprintf(b, n, "autoplay every %.1f s  ", walk_autoplay_seconds(ui));
-        k += app_hint_pick(KC_WALK, play, 2, 2, b + k, n - k);
+        k += keys_hint_pick(KC_WALK, play, 2, 2, b + k, n - k);
     } else {
-        k = app_hint_pick(KC_WALK, step, 4, 1, b, n);
+        k = keys_hint_pick(KC_WALK, step, 4, 1, b, n);
     }
     if (k + 2 < n) {
         memcpy(b + k, "  ", 3);
-        app_hint_pick(KC_WALK, last, 2, 1, b + k + 2, n - k - 2);
+        keys_hint_pick(KC_WALK, last, 2, 1, b + k + 2, n - k - 2);
     }
 }
 
@@ -165,8 +165,8 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     }
     Action a = ACT_NONE;
-    if (w->ss.inspect) a = app_action(KC_INSPECT, key);
-    if (a == ACT_NONE) a = app_action(KC_WALK, key);
+    if (w->ss.inspect) a = keys_action(KC_INSPECT, key);
+    if (a == ACT_NONE) a = keys_action(KC_WALK, key);
     if (w->animating) { /* any key skips to the final frame; only q / Esc do more */
         walk_stop_anim(w);
         if (a != ACT_BACK) return UI_REDRAW;
@@ -263,7 +263,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        return app_shared_action(ui, a);
+        return form_shared_action(ui, a);
     }
 }
 
@@ -309,7 +309,7 @@ static int walk_tick(Screen *s, Ui *ui, double now)
 
 Screen *walk_open_at(Ui *ui, int step)
 {
-    Screen *s = app_screen_new("Walkthrough", sizeof(Walk));
+    Screen *s = screen_new("Walkthrough", sizeof(Walk));
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss = scene_state_default();
@@ -329,7 +329,7 @@ Screen *walk_open(Ui *ui)
     return walk_open_at(ui, 0);
 }
 
-Screen *explore_open(Ui *ui)
+Screen *walk_open_explore(Ui *ui)
 {
     Screen *s = walk_open_at(ui, MS_HEADS);
     if (!s) return NULL;
