@@ -198,9 +198,9 @@ run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
 entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
 if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
-n=$(screen | sed -n 's/^   \([1-9]\)  Explore.*/\1/p')
-keys "$n"; expect "Explore opens with the inspect cursor and its arithmetic" "offset = "
-keys q; expect "q leaves Explore for home" "multi-head attention, the way"
+n=$(screen | sed -n 's/^   \([1-9]\)  Inspect.*/\1/p')
+keys "$n"; expect "Inspect opens with the inspect cursor and its arithmetic" "offset = "
+keys q; expect "q leaves Inspect for home" "multi-head attention, the way"
 for n in $entries; do
     keys "$n"
     if wait_gone "multi-head attention, the way"; then ok; else bad "home entry $n did not open"; fi

@@ -192,6 +192,24 @@ const KeyBinding app_keys[] = {
     {KC_HELP, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
     {KC_HELP, '?', 0, ACT_BACK, "?", NULL},
     {KC_HELP, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+
+    /* the stride playground (ui/play.c): every other printable key is typed
+     * into the statement, so q and ? act only on an empty line */
+    {KC_PLAY, UI_K_ENTER, 0, ACT_APPLY, "Enter", "run the statement"},
+    {KC_PLAY, UI_K_UP, 0, ACT_UP, "Up", "history"},
+    {KC_PLAY, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_PLAY, UI_K_LEFT, 0, ACT_LEFT, "Left", "move"},
+    {KC_PLAY, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_PLAY, UI_K_HOME, 0, ACT_HOME_LINE, "Home", "start / end of the line"},
+    {KC_PLAY, 1, 0, ACT_HOME_LINE, "Ctrl-A", NULL},
+    {KC_PLAY, UI_K_END, 0, ACT_END_LINE, "End", NULL},
+    {KC_PLAY, 5, 0, ACT_END_LINE, "Ctrl-E", NULL},
+    {KC_PLAY, UI_K_TAB, 0, ACT_COMPLETE, "Tab", "complete a name or method"},
+    {KC_PLAY, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase"},
+    {KC_PLAY, 11, 0, ACT_KILL_END, "Ctrl-K", "erase to the end"},
+    {KC_PLAY, 21, 0, ACT_KILL_START, "Ctrl-U", "erase to the start"},
+    {KC_PLAY, 23, 0, ACT_KILL_WORD, "Ctrl-W", "erase a word"},
+    {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (q and ? on an empty line: back, help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
@@ -221,6 +239,7 @@ static const char *const ctx_titles[KC_COUNT] = {
     "Quiz: after an answer",
     "Quiz: the summary",
     "This help",
+    "Stride playground (other keys type the statement)",
 };
 
 /* A group is a binding with help and the bindings right after it without

@@ -24,8 +24,9 @@ enum {
     KC_QUIZ_FEEDBACK = 1 << 10, /* the feedback after an answer */
     KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
     KC_HELP = 1 << 12,          /* the help screen */
-    KC_COUNT = 13,              /* bits in use */
-    KC_ALL = (1 << 13) - 1      /* every screen: one "Everywhere" section */
+    KC_PLAY = 1 << 13,          /* the stride playground (ui/play.c): other keys type */
+    KC_COUNT = 14,              /* bits in use */
+    KC_ALL = (1 << 14) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -73,6 +74,12 @@ typedef enum {
     ACT_PAGE_UP,     /* quiz: scroll a page */
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_HOME_LINE,   /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
+    ACT_END_LINE,
+    ACT_KILL_END,
+    ACT_KILL_START,
+    ACT_KILL_WORD,
+    ACT_COMPLETE,
     ACT_COUNT
 } Action;
 
