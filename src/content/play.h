@@ -7,7 +7,7 @@
  * copy and how many bytes were copied, which names share its storage, or a
  * query's value, or an error in PyTorch's words (a syntax error also has
  * the column to put a caret under).  The semantics are PyTorch's; the ops
- * are engine/tensorops.h.  The grammar is in play_parse.c.
+ * are engine/tensorops.h.  The grammar is in play_parse.c, the evaluator in play_eval.c.
  */
 #ifndef MHAVIZ_PLAY_H
 #define MHAVIZ_PLAY_H

@@ -1,4 +1,4 @@
-/* play.c - the playground's names and its evaluator: a parsed statement
+/* play_eval.c - the playground's names and its evaluator: a parsed statement
  * (play_parse.c) walked into values (play_val.h), methods dispatched to
  * play_methods.c, the result described in a PlayResult. */
 #include "content/play.h"
