@@ -17,7 +17,7 @@
 #include "engine/mha.h"
 #include "engine/tensor.h"
 
-#define PLAY_MAX_VARS 256
+#define PLAY_MAX_VARS 4096
 #define PLAY_NAME_MAX 32
 #define PLAY_LINE_MAX 1024 /* longer statements are refused */
 

@@ -148,7 +148,6 @@ static int eval_index(Eval *e, const PlayNode *n, Val *obj, Val *out)
         return 0;
     }
     if (obj->k != V_TENSOR) return EFAIL(e, "'%s' object is not subscriptable", val_type_name(obj));
-    if (ellipses > 1) return EFAIL(e, "an index can only have a single ellipsis ('...')");
     Tensor *t = tensorops_alias(obj->t);
     if (!t) return EFAIL(e, "out of memory");
     int ndim0 = t->ndim;

@@ -100,6 +100,18 @@ static int get_sizes(Eval *e, const char *fn, Val *args, Kw *kw, int n, long *ou
 {
     for (int i = 0; i < n; i++)
         if (kw[i][0]) return EFAIL(e, "%s() got an unexpected keyword argument '%s'", fn, kw[i]);
+    if (n == 0) {
+        static const char *const need[][2] = {
+            {"permute", "dims"}, {"repeat", "repeats"}, {"expand", "size"}, {"reshape", "shape"}};
+        for (size_t i = 0; i < sizeof need / sizeof *need; i++)
+            if (!strcmp(fn, need[i][0]))
+                return EFAIL(e, "%s() missing 1 required positional arguments: \"%s\"", fn,
+                             need[i][1]);
+        return EFAIL(e,
+                     "%s() received an invalid combination of arguments - got (), but expected "
+                     "(tuple of ints %s)",
+                     fn, fn[0] == 'v' ? "shape" : "size");
+    }
     if (n == 1 && args[0].k == V_SEQ) {
         *count = args[0].n;
         memcpy(out, args[0].seq, sizeof(long) * (size_t)args[0].n);
@@ -166,7 +178,7 @@ static int query_dim(Eval *e, const Tensor *t, const char *fn, Val *args, Kw *kw
         ret_seq(out, t->ndim, v, is_size);
         return 0;
     }
-    if (t->ndim == 0) return EFAIL(e, "dimension specified as %ld but tensor has no dimensions", d);
+    if (t->ndim == 0) return EFAIL(e, "Dimension specified as %ld but tensor has no dimensions", d);
     int w = tensorops_wrap_dim(d, t->ndim, &e->ops);
     if (w < 0) return -1;
     ret_int(out, is_size ? t->shape[w] : t->strides[w]);
@@ -211,7 +223,13 @@ int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
                      "of a tensor.");
         return ret(e, tensorops_numpy_T(t, &e->ops), self->dtype, before, out);
     }
-    if (!strcmp(name, "mT")) return ret(e, tensorops_mT(t, &e->ops), self->dtype, before, out);
+    if (!strcmp(name, "mT")) {
+        if (t->ndim == 0)
+            snprintf(e->warning, sizeof e->warning,
+                     "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
+                     "identity in these cases.");
+        return ret(e, tensorops_mT(t, &e->ops), self->dtype, before, out);
+    }
     for (int i = 0; play_method_names[i]; i++)
         if (!strcmp(play_method_names[i], name))
             return EFAIL(e, "%s is a method: call it, %s(...)", name, name);

@@ -163,7 +163,7 @@ int tensorops_is_dense(const Tensor *t)
 {
     Geo g;
     geo_of(t, &g);
-    return geo_dense(&g);
+    return geo_contiguous(&g) || geo_dense(&g);
 }
 
 static int wrap_dim(long dim, int ndim, OpCtx *ctx)
@@ -223,36 +223,54 @@ static Tensor *copy_contiguous(const Tensor *t, OpCtx *ctx)
     return make_copy(t, &g, ctx);
 }
 
-/* c10's is_channels_last_strides_2d_s4 / _3d_s5: the dims visited in `order`
- * must have growing strides (NHWC / NDHWC). */
-static int channels_last_like(const Geo *g, const int *order, int n)
+/* ATen's infer_dense_strides (what empty_like gives a strided tensor that
+ * is not dense): the dims ordered by stride as TensorIterator orders them
+ * (an insertion sort; a stride-0 dim stays put; equal strides put the
+ * smaller size first), then packed densely in that order. */
+static void infer_dense_strides(Geo *g)
 {
-    long min = 0;
-    if (g->stride[1] == 0) return 0;
-    for (int k = 0; k < n; k++) {
-        int d = order[k];
-        if (g->size[d] == 0 || g->stride[d] < min) return 0;
-        if (d == 0 && min == g->stride[1]) return 0;
-        min = g->stride[d];
-        if (g->size[d] > 1) min *= g->size[d];
+    int n = g->n, perm[GEO_MAX];
+    long out[GEO_MAX], cur = 1;
+    if (n == 0) return;
+    if (n == 1) {
+        g->stride[0] = 1;
+        return;
     }
-    return 1;
+    for (int i = 0; i < n; i++)
+        perm[i] = n - 1 - i;
+    for (int i = 1; i < n; i++) {
+        int d1 = i;
+        for (int j = 1; j <= i; j++) {
+            int d0 = i - j, a = perm[d0], b = perm[d1], cmp;
+            long s0 = g->stride[a], s1 = g->stride[b];
+            if (s0 == 0 || s1 == 0)
+                cmp = 0;
+            else if (s0 != s1)
+                cmp = s0 < s1 ? -1 : 1;
+            else
+                cmp = g->size[a] > g->size[b] ? 1 : 0;
+            if (cmp > 0) {
+                perm[d0] = b, perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0)
+                break;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        out[perm[i]] = cur;
+        if (g->size[perm[i]] > 1) cur *= g->size[perm[i]];
+    }
+    for (int i = 0; i < n; i++)
+        g->stride[i] = out[i];
 }
 
 Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx)
 {
-    static const int cl2d[] = {1, 3, 2, 0}, cl3d[] = {1, 4, 3, 2, 0};
     Geo g;
     geo_of(t, &g);
-    if (geo_dense(&g)) return make_copy(t, &g, ctx); /* empty_strided: same strides */
-    if (g.n == 4 && channels_last_like(&g, cl2d, 4)) {
-        g.stride[1] = 1, g.stride[3] = g.size[1], g.stride[2] = g.stride[3] * g.size[3];
-        g.stride[0] = g.stride[2] * g.size[2];
-    } else if (g.n == 5 && channels_last_like(&g, cl3d, 5)) {
-        g.stride[1] = 1, g.stride[4] = g.size[1], g.stride[3] = g.stride[4] * g.size[4];
-        g.stride[2] = g.stride[3] * g.size[3], g.stride[0] = g.stride[2] * g.size[2];
-    } else
-        contiguous_strides(&g);
+    /* is_non_overlapping_and_dense (is_contiguous || ... || computed): the
+     * same strides; otherwise empty_like's inferred dense strides */
+    if (!geo_contiguous(&g) && !geo_dense(&g)) infer_dense_strides(&g);
     return make_copy(t, &g, ctx);
 }
 
@@ -473,8 +491,8 @@ Tensor *tensorops_unflatten(const Tensor *t, long dim, int n, const long *sizes,
     int d = wrap_dim(dim, t->ndim, ctx);
     if (d < 0) return NULL;
     if (n == 0) return FAIL(ctx, "unflatten: sizes must be non-empty");
-    if (t->ndim == 0)
-        return FAIL(ctx, "dimension specified as %ld but tensor has no dimensions", dim);
+    if (t->ndim == 0) /* self.size(d) after the scalar wrap */
+        return FAIL(ctx, "Dimension specified as %d but tensor has no dimensions", d);
     if (!sizes_ok(n + t->ndim, ctx)) return NULL;
     long inferred[GEO_MAX];
     if (infer_size(n, sizes, t->shape[d], inferred, ctx) < 0) {
@@ -519,14 +537,19 @@ Tensor *tensorops_transpose(const Tensor *t, long d0, long d1, OpCtx *ctx)
 
 Tensor *tensorops_permute(const Tensor *t, int n, const long *dims, OpCtx *ctx)
 {
-    if (n != t->ndim) return FAIL(ctx, "number of dims don't match in permute");
+    if (n != t->ndim)
+        return FAIL(ctx,
+                    "permute(sparse_coo): number of dimensions in the tensor input does not match "
+                    "the length of the desired ordering of dimensions i.e. input.dim() = %d is not "
+                    "equal to len(dims) = %d",
+                    t->ndim, n);
     Geo g;
     geo_of(t, &g);
     int seen[GEO_MAX] = {0};
     for (int i = 0; i < n; i++) {
         int d = wrap_dim(dims[i], t->ndim, ctx);
         if (d < 0) return NULL;
-        if (seen[d]) return FAIL(ctx, "repeated dim in permute");
+        if (seen[d]) return FAIL(ctx, "permute(): duplicate dims are not allowed.");
         seen[d] = 1;
         g.size[i] = t->shape[d];
         g.stride[i] = t->strides[d];
@@ -552,11 +575,10 @@ Tensor *tensorops_numpy_T(const Tensor *t, OpCtx *ctx)
 
 Tensor *tensorops_mT(const Tensor *t, OpCtx *ctx)
 {
-    if (t->ndim < 2)
-        return FAIL(ctx,
-                    "tensor.mT is only supported on matrices or batches of matrices. Got %d-D "
-                    "tensor.",
-                    t->ndim);
+    if (t->ndim == 1)
+        return FAIL(ctx, "tensor.mT is only supported on matrices or batches of matrices. Got "
+                         "1-D tensor.");
+    if (t->ndim == 0) return tensorops_alias(t); /* deprecated, the identity (PyTorch 2.0) */
     return tensorops_transpose(t, -2, -1, ctx);
 }
 
@@ -690,10 +712,10 @@ Tensor *tensorops_narrow(const Tensor *t, long dim, long start, long length, OpC
 
 Tensor *tensorops_select(const Tensor *t, int dim, long index, int real_dim, OpCtx *ctx)
 {
-    if (t->ndim == 0)
+    if (t->ndim == 0 && index == 0 && dim == 0)
         return FAIL(ctx, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
                          "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
-    long size = t->shape[dim];
+    long size = dim < t->ndim ? t->shape[dim] : 0; /* a dim past the end (two ...) reads as 0 */
     if (index < -size || index >= size)
         return FAIL(ctx, "index %ld is out of bounds for dimension %d with size %ld", index,
                     real_dim, size);
@@ -710,8 +732,10 @@ Tensor *tensorops_select(const Tensor *t, int dim, long index, int real_dim, OpC
 Tensor *tensorops_slice(const Tensor *t, int dim, int has_start, long start, int has_stop,
                         long stop, long step, OpCtx *ctx)
 {
-    if (step <= 0) return FAIL(ctx, "step must be greater than zero");
+    if (step == 0) return FAIL(ctx, "slice step cannot be zero");
+    if (step < 0) return FAIL(ctx, "step must be greater than zero");
     if (t->ndim == 0) return FAIL(ctx, "slice() cannot be applied to a 0-dim tensor.");
+    if (wrap_dim(dim, t->ndim, ctx) < 0) return NULL;
     return slice_dim(t, dim, has_start ? start : 0, has_stop ? stop : LONG_MAX, step, ctx);
 }
 
@@ -762,13 +786,13 @@ Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, lon
 {
     Tensor *in = has_dim ? tensorops_alias(t) : tensorops_flatten(t, 0, -1, ctx);
     if (!in) return NULL;
-    int d = has_dim ? wrap_dim(dim, in->ndim, ctx) : 0;
     Tensor *r = NULL;
-    if (d < 0) goto out;
-    if (in->ndim == 0) {
-        r = FAIL(ctx, "dimension specified as %ld but tensor has no dimensions", dim);
+    if (in->ndim == 0) { /* input.size(dim), unwrapped */
+        r = FAIL(ctx, "Dimension specified as %ld but tensor has no dimensions", dim);
         goto out;
     }
+    int d = has_dim ? wrap_dim(dim, in->ndim, ctx) : 0;
+    if (d < 0) goto out;
     if (reps < 0) {
         r = FAIL(ctx, "repeats can not be negative");
         goto out;

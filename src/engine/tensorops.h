@@ -68,9 +68,9 @@ Tensor *tensorops_flatten(const Tensor *t, long start, long end, OpCtx *ctx);
 /* contiguous(): t itself (an alias) when contiguous, else a row-major copy. */
 Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx);
 
-/* Copies.  clone keeps t's strides when t is dense and non-overlapping
- * (memory_format=torch.preserve_format), else row-major (or channels-last
- * when a 4-D/5-D t's strides look so, as suggest_memory_format says). */
+/* Copies.  clone (memory_format=torch.preserve_format) keeps t's strides
+ * when t is dense and non-overlapping, else gives the dense strides that
+ * keep t's order of dims in memory (empty_like's infer_dense_strides). */
 Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx);
 Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
 /* has_dim 0: the flattened tensor is repeated (dim=None). */
