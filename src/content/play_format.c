@@ -72,8 +72,8 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
     else
         put(&b, "null");
     put(&b, ", \"ok\": true, ");
-    if (r->kind == PR_VALUE) {
-        put(&b, "\"value\": %s}", r->value_json);
+    if (r->kind == PR_VALUE || r->kind == PR_EMPTY) {
+        put(&b, "\"value\": %s}", r->kind == PR_EMPTY ? "null" : r->value_json);
         return;
     }
     const Tensor *t = r->t;

@@ -255,13 +255,12 @@ static int play_key(Screen *s, Ui *ui, int key)
     case ACT_KILL_START:
         erase(p, 0, p->cur);
         break;
-    case ACT_KILL_WORD: {
+    case ACT_KILL_WORD: { /* readline's unix-word-rubout: back to the last space */
         int k = p->cur;
         while (k > 0 && p->line[k - 1] == ' ')
             k--;
-        while (k > 0 && p->line[k - 1] != ' ' && p->line[k - 1] != '.' && p->line[k - 1] != '(')
+        while (k > 0 && p->line[k - 1] != ' ')
             k--;
-        if (k == p->cur && k > 0) k--;
         erase(p, k, p->cur);
         break;
     }
