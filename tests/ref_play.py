@@ -17,6 +17,7 @@ which statements share a storage (the storage ids must map one to one onto
 the reference's storages).
 
 Usage: ref_play.py BIN [--seed N] [--chains N] [--length N] [-v] [--torch]
+                     [--dump FILE] [-- CONFIG FLAGS]
 --torch checks the reference itself against PyTorch instead (the
 interpreter must have torch, e.g. Debian's /usr/bin/python3 with
 python3-torch); error texts that differ only in wording are counted apart.
@@ -682,7 +683,7 @@ def pipeline_tensors(binary, flags):
     return env
 
 
-def torch_check(binary, lines, expect, verbose):
+def torch_check(binary, lines, expect, verbose, flags):
     """The reference itself checked against the real PyTorch, when this
     interpreter has it (Debian's python3-torch): every statement run in
     torch, its geometry, sharing and error text compared with the model's.
@@ -691,7 +692,7 @@ def torch_check(binary, lines, expect, verbose):
     import warnings
     import torch
     warnings.simplefilter("ignore")
-    doc = json.loads(subprocess.run([binary, "export"], capture_output=True, text=True, check=True).stdout)
+    doc = json.loads(subprocess.run([binary, "export"] + flags, capture_output=True, text=True, check=True).stdout)
     env, bases = {"torch": torch}, {}
     for name, t in doc["tensors"].items():
         ext = 1 + sum((a - 1) * b for a, b in zip(t["shape"], t["strides"])) + t["offset"]
@@ -744,6 +745,10 @@ def torch_check(binary, lines, expect, verbose):
 
 def main():
     args = sys.argv[1:]
+    flags = []
+    if "--" in args:  # configuration flags for export and play: -- --heads 4 --kv-heads 2
+        flags = args[args.index("--") + 1:]
+        args = args[:args.index("--")]
     if not args:
         print(__doc__)
         return 2
@@ -755,7 +760,6 @@ def main():
         chains = int(args[args.index("--chains") + 1])
     if "--length" in args:
         length = int(args[args.index("--length") + 1])
-    flags = []
     global OLD_TORCH
     OLD_TORCH = "--torch" in args
     rng = random.Random(seed)
@@ -799,7 +803,7 @@ def main():
         with open(args[args.index("--dump") + 1], "w") as f:
             f.write("\n".join(lines) + "\n")
     if "--torch" in args:
-        diffs = torch_check(binary, lines, expect, verbose)
+        diffs = torch_check(binary, lines, expect, verbose, flags)
         for d in diffs[:40]:
             print(d)
         return 1 if diffs else 0

@@ -108,12 +108,12 @@ int cmd_play(int argc, char **argv)
     }
     if (plain && json) return cli_usage("play: --plain and --json do not go together");
     if (plain || json) return play_text(argc, argv, json);
-    if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO))
-        return cli_usage("play: the play screen needs a terminal; use mhaviz play --plain or "
-                         "--json for scripts");
     Ui ui;
     AppOptions o;
-    int rc = app_setup(&ui, &o, argc, argv, 1, 0, play_usage);
+    int rc = app_setup(&ui, &o, argc, argv, 1, 0, play_usage); /* flags first: a bad one exits 2 */
+    if (rc < 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+        rc = cli_usage("play: the play screen needs a terminal; use mhaviz play --plain or "
+                       "--json for scripts");
     if (rc >= 0) {
         app_ui_free(&ui);
         return rc;
