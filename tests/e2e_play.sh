@@ -124,4 +124,22 @@ tmux_keys "$s" q
 check "and q quits" tmux_wait "$s" "EXIT=0"
 tmux kill-session -t "$s" 2>/dev/null
 
+# --plain on a terminal: libedit's line editor with the same history and completion
+s=plain$$
+tmux_start "$s" 100 30 env TERM=xterm-256color LANG=C.UTF-8 sh -c "'$BIN' play --plain; echo EXIT=\$?; sleep 600"
+tmux_wait "$s" ">>>" 100
+tmux_keys "$s" Up
+check "--plain on a terminal has the history" tmux_wait "$s" ">>> Q_heads.stride()"
+tmux_keys "$s" C-u
+tmux_keys "$s" -l "b = K_he"
+tmux_keys "$s" Tab
+tmux_keys "$s" -l ".transp"
+tmux_keys "$s" Tab
+tmux_keys "$s" -l "(1, 2)"
+tmux_keys "$s" Enter
+check "--plain completes names and methods with Tab" tmux_wait "$s" "b: shape (1, 4, 2, 4)  strides (32, 8, 4, 1)"
+tmux_keys "$s" C-d
+check "--plain ends at Ctrl-D with exit 0" tmux_wait "$s" "EXIT=0"
+tmux kill-session -t "$s" 2>/dev/null
+
 finish
