@@ -33,3 +33,8 @@ fi
 echo
 echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
 bash "$HERE/bench_export.sh" "$BIN"
+
+# ---- play: the stride playground, evaluate + draw ------------------------------------
+echo
+echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="
+make -s -C "$HERE/.." .build/bench_play >/dev/null && "$HERE/../.build/bench_play"
