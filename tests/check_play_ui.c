@@ -100,7 +100,7 @@ START_TEST(home_opens_the_playground)
     ui_with(&ui, NULL, NULL);
     Screen *h = home_open(&ui);
     ck_assert(shows(h, &ui, 80, 24, "4  Explore"));
-    ck_assert(shows(h, &ui, 80, 24, "the stride playground: type PyTorch statements"));
+    ck_assert(shows(h, &ui, 80, 24, "the stride playground: type PyTorch ops"));
     ck_assert(shows(h, &ui, 80, 24, "5  Inspect"));
     ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));

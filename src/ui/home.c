@@ -24,7 +24,7 @@ static const struct {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
-    {"Explore", "the stride playground: type PyTorch statements, see the memory", play_open},
+    {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},
     {"Inspect", "inspect any element: its offset and the stride arithmetic", explore_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},

@@ -106,7 +106,8 @@ const KeyBinding app_keys[] = {
     {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
     {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson"},
     {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
-    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
+    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter",
+     "open the lesson (at its first unfinished page)"},
     {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
     {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", "open lesson N"},
@@ -198,18 +199,18 @@ const KeyBinding app_keys[] = {
     {KC_PLAY, UI_K_ENTER, 0, ACT_APPLY, "Enter", "run the statement"},
     {KC_PLAY, UI_K_UP, 0, ACT_UP, "Up", "history"},
     {KC_PLAY, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
-    {KC_PLAY, UI_K_LEFT, 0, ACT_LEFT, "Left", "move"},
+    {KC_PLAY, UI_K_LEFT, 0, ACT_LEFT, "Left", "move in the line"},
     {KC_PLAY, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
-    {KC_PLAY, UI_K_HOME, 0, ACT_HOME_LINE, "Home", "start / end of the line"},
-    {KC_PLAY, 1, 0, ACT_HOME_LINE, "Ctrl-A", NULL},
+    {KC_PLAY, UI_K_HOME, 0, ACT_HOME_LINE, "Home", NULL},
     {KC_PLAY, UI_K_END, 0, ACT_END_LINE, "End", NULL},
-    {KC_PLAY, 5, 0, ACT_END_LINE, "Ctrl-E", NULL},
+    {KC_PLAY, 1, 0, ACT_HOME_LINE, "^A", NULL},
+    {KC_PLAY, 5, 0, ACT_END_LINE, "^E", NULL},
     {KC_PLAY, UI_K_TAB, 0, ACT_COMPLETE, "Tab", "complete a name or method"},
-    {KC_PLAY, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase"},
-    {KC_PLAY, 11, 0, ACT_KILL_END, "Ctrl-K", "erase to the end"},
-    {KC_PLAY, 21, 0, ACT_KILL_START, "Ctrl-U", "erase to the start"},
-    {KC_PLAY, 23, 0, ACT_KILL_WORD, "Ctrl-W", "erase a word"},
-    {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (q and ? on an empty line: back, help)"},
+    {KC_PLAY, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase a char, to end, to start, a word"},
+    {KC_PLAY, 11, 0, ACT_KILL_END, "^K", NULL},
+    {KC_PLAY, 21, 0, ACT_KILL_START, "^U", NULL},
+    {KC_PLAY, 23, 0, ACT_KILL_WORD, "^W", NULL},
+    {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (on an empty line q too; ? this help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
@@ -269,7 +270,8 @@ size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
         size_t room = l < n ? n - l : 0;
-        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
+        l +=
+            (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
     }
     return l;
 }
@@ -321,7 +323,8 @@ int app_help_section(unsigned ctx)
     char keys[80];
     const char *what;
     int sec, kind;
-    for (int i = 0; want >= 0 && (kind = app_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+    for (int i = 0; want >= 0 && (kind = app_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0;
+         i++)
         if (kind == 1 && sec == want) return i;
     return -1;
 }

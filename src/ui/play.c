@@ -189,9 +189,10 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     PlayScreen *p = s->st;
     if (app_draw_enlarge(c)) return;
     char cfg[160];
-    canvas_text(c, 1, 0, "Explore: the stride playground", ST_TITLE);
+    int tw = canvas_text(c, 1, 0, "Explore: the stride playground", ST_TITLE);
     app_cfg_line(cfg, sizeof cfg, &ui->cfg);
-    canvas_text(c, 33, 0, cfg, ST_DIM);
+    if (tw + 4 + canvas_text_width(cfg) < c->w) /* the config, right-aligned, when it fits */
+        canvas_text(c, c->w - 1 - canvas_text_width(cfg), 0, cfg, ST_DIM);
     int y = 2, in_y = c->h - 3, body = in_y - 1 - y;
     int logs = p->nlog < 3 ? p->nlog : 3;
     if (p->res.kind == PR_EMPTY && !p->nlog) {
@@ -214,8 +215,11 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, 5, in_y, vis, ST_CODE);
     canvas_put(c, 5 + p->cur - first, in_y, p->cur < p->len ? (unsigned char)p->line[p->cur] : ' ',
                ST_CURSOR);
-    char hint[200];
-    app_hint(KC_PLAY, 1, hint, sizeof hint);
+    char hint[300];
+    if (app_hint(KC_PLAY, 1, hint, sizeof hint) >= (size_t)c->w - 2)
+        snprintf(hint, sizeof hint,
+                 "Enter run  Up/Down history  Tab complete  ^A ^E ^K ^U ^W "
+                 "edit  Esc back  ? keys");
     app_draw_status(c, ui, hint);
 }
 
