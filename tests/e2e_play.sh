@@ -85,8 +85,11 @@ check "the shared flags set the preloaded tensors" grep -qF '"value": [1, 2, 4, 
 check "empty input: no output, exit 0" test -z "$("$BIN" play --json </dev/null)"
 
 # --- the screen in tmux ------------------------------------------------------------------
+# A tmux server started earlier keeps its own environment: the pane gets ours explicitly.
+penv=(env TERM=xterm-256color LANG=C.UTF-8 "XDG_STATE_HOME=$XDG_STATE_HOME"
+    "ASAN_OPTIONS=${ASAN_OPTIONS:-}" "UBSAN_OPTIONS=${UBSAN_OPTIONS:-}" "LSAN_OPTIONS=$LSAN_OPTIONS")
 s=play$$
-tmux_start "$s" 80 24 env TERM=xterm-256color LANG=C.UTF-8 sh -c "'$BIN' play; echo EXIT=\$?; sleep 600"
+tmux_start "$s" 80 24 "${penv[@]}" sh -c "'$BIN' play; echo EXIT=\$?; sleep 600"
 if tmux_wait "$s" "Type a PyTorch statement" 100; then ok "play opens its screen"; else fail "play opens its screen" "$(tmux_screen "$s")"; fi
 tmux_keys "$s" -l "b = torch.arange(24).view(2, 12)"
 tmux_keys "$s" Enter
@@ -112,7 +115,7 @@ check "the history is kept in the state dir" grep -qxF "b.t().view(24)" "$XDG_ST
 tmux kill-session -t "$s" 2>/dev/null
 
 s=home$$
-tmux_start "$s" 80 24 env TERM=xterm-256color LANG=C.UTF-8 sh -c "'$BIN'; echo EXIT=\$?; sleep 600"
+tmux_start "$s" 80 24 "${penv[@]}" sh -c "'$BIN'; echo EXIT=\$?; sleep 600"
 tmux_wait "$s" "Explore" 100
 tmux_keys "$s" 4
 check "home's Explore opens the playground" tmux_wait "$s" "Explore: the stride playground"
@@ -126,7 +129,7 @@ tmux kill-session -t "$s" 2>/dev/null
 
 # --plain on a terminal: libedit's line editor with the same history and completion
 s=plain$$
-tmux_start "$s" 100 30 env TERM=xterm-256color LANG=C.UTF-8 sh -c "'$BIN' play --plain; echo EXIT=\$?; sleep 600"
+tmux_start "$s" 100 30 "${penv[@]}" sh -c "'$BIN' play --plain; echo EXIT=\$?; sleep 600"
 tmux_wait "$s" ">>>" 100
 tmux_keys "$s" Up
 check "--plain on a terminal has the history" tmux_wait "$s" ">>> Q_heads.stride()"
