@@ -34,6 +34,11 @@ echo
 echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
 bash "$HERE/bench_export.sh" "$BIN"
 
+# ---- screens: every screen at a projector's size ----------------------------------
+echo
+echo "== screens at 200x60: first frame, bytes, peak RSS (tests/bench_screens.py) =="
+python3 "$HERE/bench_screens.py" "$BIN"
+
 # ---- play: the stride playground, evaluate + draw ------------------------------------
 echo
 echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="

@@ -111,8 +111,8 @@ START_TEST(test_every_context_in_help)
     ck_assert_str_eq(app_help_line(app_help_section(KC_ALL), line, sizeof line), "Everywhere");
     ck_assert_str_eq(app_help_line(app_help_section(KC_PAGE), line, sizeof line), "Lesson page");
     help_section(KC_KV, sec, sizeof sec);
-    ck_assert_ptr_nonnull(strstr(sec, "Up k "));
-    ck_assert_ptr_nonnull(strstr(sec, "double the batch"));
+    ck_assert_ptr_nonnull(strstr(sec, "Up Down k j "));
+    ck_assert_ptr_nonnull(strstr(sec, "batch (double or halve it)"));
     help_section(KC_QUIZ_ASK, sec, sizeof sec);
     ck_assert_ptr_nonnull(strstr(sec, "Esc "));
     ck_assert_ptr_nonnull(strstr(sec, "end quiz"));
@@ -145,6 +145,31 @@ START_TEST(test_hints_from_the_table)
     ck_assert_int_eq(app_action(KC_LESSONS, '0'), ACT_NONE);
     ck_assert_int_eq(app_action(KC_VARIANTS, 'H'), ACT_HEADS);
     ck_assert_int_eq(app_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
+}
+END_TEST
+
+/* The home menu and the form draw hints picked from the key table: each
+ * group's first names and its help up to " (", and the line fits. */
+START_TEST(test_picked_hints_fit)
+{
+    static const Action home[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
+    char hint[400];
+    app_hint_pick(KC_HOME, home, 5, 2, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  c config  ? keys  q/Esc quit");
+    ck_assert_int_le((int)strlen(hint), 78);
+    Ui fu;
+    ui_with(&fu, NULL, NULL);
+    Screen *f = form_open(&fu);
+    ck_assert(shows(f, &fu, 80, 24, "Up/Down field  Right/Left change  0-9 type  Enter apply  Esc cancel  ? keys"));
+    f->free(f);
+    app_ui_free(&fu);
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    app_hint_pick(KC_HOME, home, 5, 2, hint, sizeof hint);
+    ck_assert(shows(h, &ui, 80, 24, hint));
+    h->free(h);
+    app_ui_free(&ui);
 }
 END_TEST
 
@@ -317,7 +342,7 @@ START_TEST(test_walk_inspect_takes_the_arrows)
     ui_with(&ui, "--no-animation", "--step=split");
     Screen *s = walk_open_at(&ui, MS_SPLIT);
     ck_assert_int_eq(press(s, &ui, 'i'), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* the cursor, not the step */
     ck_assert_int_eq(press(s, &ui, UI_K_DOWN), UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, UI_K_ESC), UI_REDRAW); /* leaves inspect, does not quit */
@@ -420,7 +445,7 @@ START_TEST(test_walk_mouse_click_inspects)
     ui.mouse_x = px;
     ui.mouse_y = py;
     ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert(shows(s, &ui, 80, 24, "x[0, 1, 0]"));
     s->free(s);
     app_ui_free(&ui);
@@ -434,7 +459,7 @@ START_TEST(test_walk_opens_form_and_help)
     Screen *s = walk_open(&ui);
     ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(ui.push);
-    ck_assert(shows(ui.push, &ui, 80, 24, "next step"));
+    ck_assert(shows(ui.push, &ui, 80, 24, "next (step)"));
     ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
     ui.push->free(ui.push);
     ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
@@ -507,7 +532,9 @@ START_TEST(test_home_menu)
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
     ui.push->free(ui.push);
-    ck_assert_int_eq(press(h, &ui, '9'), UI_NONE); /* no ninth entry */
+    ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
+    ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));
+    ui.push->free(ui.push);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
     ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK);
@@ -526,11 +553,14 @@ START_TEST(test_help_scrolls_and_fits)
     ck_assert(shows(h, &ui, 40, 10, "enlarge to 80x24 (now 40x10)"));
     for (int i = 0; i < 20; i++)
         press(h, &ui, UI_K_PGDN);
-    ck_assert(shows(h, &ui, 80, 24, "close the help")); /* the last lines */
+    ck_assert(shows(h, &ui, 80, 24, "on an empty line q too")); /* the last lines */
     ck_assert(!shows(h, &ui, 80, 24, "lines 1-"));
-    /* all of it fits on a big screen (two columns; the play screen's keys made it taller) */
-    ck_assert(shows(h, &ui, 200, 66, "next step"));
-    ck_assert(shows(h, &ui, 200, 66, "close the help"));
+    /* all of it fits in two columns once they are tall enough (130 lines
+     * since the play screen's section: 200x68) */
+    ck_assert(shows(h, &ui, 200, 68, "next (step)"));
+    ck_assert(shows(h, &ui, 200, 68, "close the help"));
+    ck_assert(shows(h, &ui, 200, 68, "layout HF/Meta"));
+    ck_assert(shows(h, &ui, 200, 68, "on an empty line q too"));
     h->free(h);
     app_ui_free(&ui);
 }
@@ -602,6 +632,7 @@ int main(void)
     t = tcase_create("screens");
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_picked_hints_fit);
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);
     suite_add_tcase(s, t);

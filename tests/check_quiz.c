@@ -26,7 +26,7 @@ static Dims dims(int n, long long a, long long b, long long c, long long d, long
     return x;
 }
 
-/* The shape of a pipeline tensor for cfg, by the pipeline table of DESIGN.md. */
+/* The shape of a pipeline tensor for cfg, by the pipeline table of src/README.md. */
 static Dims oracle_shape(const MhaConfig *c, int t)
 {
     long long B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H, G = H / KV;

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # e2e_export.sh - `mhaviz export` from the outside: valid JSON that follows
-# DESIGN.md's schema, numbers that agree with an independent Python
+# the export schema of src/README.md, numbers that agree with an independent Python
 # implementation (tests/ref_mha.py), and one-line exit-2 errors naming the
 # flag for every kind of bad input.  Also --help and --version.
 #
@@ -41,7 +41,7 @@ for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "s
 want = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": 2, "d_head": 4,
         "causal": False, "seed": 1}
 if cfg != want:
-    errs.append("default config %r, DESIGN.md says %r" % (cfg, want))
+    errs.append("default config %r, README.md says %r" % (cfg, want))
 names = ("x W_Q W_K W_V W_O Q K V Q_split K_split V_split Q_heads K_heads V_heads "
          "scores attn head_out merged merged_contig concat out attn_single Q_wrong").split()
 tens = doc.get("tensors", {})

@@ -1,5 +1,5 @@
 /* export.c - `mhaviz export`: the whole pipeline as one JSON object (schema in
- * DESIGN.md), for scripts, tests and anyone checking our numbers. */
+ * src/README.md, The pipeline), for scripts, tests and anyone checking our numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>

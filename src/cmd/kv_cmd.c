@@ -135,9 +135,13 @@ int cmd_kv(int argc, char **argv)
     }
     if (!context) context = p && p->context ? p->context : 4096;
 
+    /* local layers (sliding window, chunks) follow the preset's own layer count */
+    KvLimit lim = {0, 0, 0};
+    if (p && !layers) lim = kv_limit_of(p);
     KvRow rows[3];
     int n;
-    if (kv_table(&m, dt->bits, context, batch, rows, &n, err, sizeof err) != 0) goto usage;
+    if (kv_table_limited(&m, &lim, dt->bits, context, batch, rows, &n, err, sizeof err) != 0)
+        goto usage;
     const KvRow *own = NULL;
     for (int i = 0; i < n; i++)
         if (rows[i].is_model) own = &rows[i];
@@ -155,9 +159,28 @@ int cmd_kv(int argc, char **argv)
         "KV cache = 2 (K and V) x layers x kv_heads x d_head x bytes/element x context x batch\n");
     printf("per token  = 2 x %ld x %ld x %ld x %s = %s bytes\n", m.layers, m.kv_heads, m.d_head,
            elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, own->per_token));
-    printf("this model = %s x %s x %ld = %s bytes (%s)\n\n", a,
-           kv_fmt_int(b, sizeof b, (uint64_t)context), batch, kv_fmt_int(c, sizeof c, own->total),
-           kv_fmt_size(d, sizeof d, own->total));
+    if (lim.window && lim.window < context) {
+        long global = m.layers - lim.local_layers;
+        printf("%s %s: %ld of %ld layers keep at most %s tokens%s\n",
+               lim.chunked ? "chunked attention" : "sliding window",
+               kv_fmt_int(a, sizeof a, (uint64_t)lim.window), lim.local_layers, m.layers, a,
+               global ? ", the others keep every token" : "");
+        printf("this model = %s B per token per layer x (",
+               kv_fmt_int(a, sizeof a, own->per_token_layer));
+        if (global) printf("%ld x %s + ", global, kv_fmt_int(b, sizeof b, (uint64_t)context));
+        printf("%ld x %s layer-tokens) x %ld = %s bytes (%s)\n", lim.local_layers,
+               kv_fmt_int(b, sizeof b, (uint64_t)lim.window), batch,
+               kv_fmt_int(c, sizeof c, own->total), kv_fmt_size(d, sizeof d, own->total));
+    } else {
+        printf("this model = %s x %s x %ld = %s bytes (%s)\n", a,
+               kv_fmt_int(b, sizeof b, (uint64_t)context), batch,
+               kv_fmt_int(c, sizeof c, own->total), kv_fmt_size(d, sizeof d, own->total));
+    }
+    if (p && p->context && context > p->context)
+        printf("hypothetical: %s tokens is beyond the %s the model was trained for\n",
+               kv_fmt_int(a, sizeof a, (uint64_t)context),
+               kv_fmt_int(b, sizeof b, (uint64_t)p->context));
+    putchar('\n');
 
     printf("%-18s %8s %14s %14s %14s %9s\n", "variant", "kv heads", "bytes/token", "per context",
            "total", "vs model");

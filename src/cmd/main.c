@@ -19,6 +19,7 @@ static const struct {
     {"play", cmd_play, "the stride playground: type PyTorch tensor statements, see the memory"},
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
     {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
+    {"decode", cmd_decode, "prefill, then one token at a time: the KV cache, toy and real sizes"},
 };
 
 static int usage(FILE *f)

@@ -84,21 +84,58 @@ static const ContentFile *builtin(const char *name)
     return NULL;
 }
 
+/* Does the file at path answer to name: its name ("01-mine", "01-mine.lesson")
+ * or its number ("1", "01": the number it starts with)? */
+static int names_lesson(const char *path, const char *name)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t bl = strlen(b) - (ends_with(b, ".lesson") ? 7 : 0);
+    if (!strcmp(b, name) || (strlen(name) == bl && !strncmp(b, name, bl))) return 1;
+    char *end, *bend;
+    long k = strtol(name, &end, 10);
+    return *name >= '0' && *name <= '9' && !*end && k == strtol(b, &bend, 10) && bend != b &&
+           (*bend < '0' || *bend > '9');
+}
+
+/* A name without '/' resolved against the list the menu shows (lesson_list):
+ * the lesson of that name or number, else for a number N the Nth of the list.
+ * Into out; 0, or -1 when the list has no such lesson. */
+static int resolve(const char *name, char *out, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), found = -1;
+    for (int i = 0; i < np && found < 0; i++)
+        if (names_lesson(paths[i], name)) found = i;
+    char *end;
+    long k = strtol(name, &end, 10);
+    if (found < 0 && *name >= '0' && *name <= '9' && !*end && k >= 1 && k <= np) found = (int)k - 1;
+    if (found >= 0) snprintf(out, n, "%s", paths[found]);
+    if (np >= 0) lesson_list_free(paths, np);
+    return found >= 0 ? 0 : -1;
+}
+
 int lesson_load_text(const char *name, char **text, size_t *len, char *path, size_t pathn,
                      char *err, size_t errlen)
 {
     const char *dir = getenv("MHAVIZ_LESSONS");
+    char listed[4096];
     /* A path on disk wins, so `r` picks up a teacher's edits. */
     if (is_file(name)) {
         snprintf(path, pathn, "%s", name);
         return read_file(name, text, len, err, errlen);
     }
-    if (dir && *dir && !strchr(name, '/')) {
-        char p[4096];
-        snprintf(p, sizeof p, "%s/%s%s", dir, name, ends_with(name, ".lesson") ? "" : ".lesson");
-        if (is_file(p)) {
-            snprintf(path, pathn, "%s", p);
-            return read_file(p, text, len, err, errlen);
+    if (!strchr(name, '/')) {
+        if (resolve(name, listed, sizeof listed) == 0) {
+            name = listed; /* a path of the list: on disk, or compiled in */
+            if (is_file(name)) {
+                snprintf(path, pathn, "%s", name);
+                return read_file(name, text, len, err, errlen);
+            }
+        } else if (dir && *dir) {
+            snprintf(err, errlen, "%s: no such lesson in MHAVIZ_LESSONS=%s (mhaviz lesson --list)",
+                     name, dir);
+            return -1;
         }
     }
     const ContentFile *f = builtin(name);

@@ -17,6 +17,8 @@ void lesson_text_free(LessonPageText *t)
     free(t->blocks);
     free(t->question);
     free(t->answer);
+    free(t->expect);
+    free(t->notice);
     memset(t, 0, sizeof *t);
 }
 
@@ -39,6 +41,39 @@ static char *expand_one(const Lesson *l, int line, const char *text, const Mha *
     return shrunk ? shrunk : buf;
 }
 
+/* A page's answer; a @do heads/kv_heads/seq page's confirms what the learner
+ * did, so it is expanded against the configuration the @do asks for. */
+static char *expand_answer(const Lesson *l, const LessonPage *pg, const Mha *m,
+                           const PresetList *presets, char *err, size_t errlen)
+{
+    MhaConfig target;
+    if (lesson_do_target(pg, &target) != 0)
+        return expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen);
+    char e[300];
+    Mha *done = mha_run(&target, e, sizeof e);
+    if (!done) {
+        snprintf(err, errlen, "%s:%d: @do: %s", l->path, pg->do_line, e);
+        return NULL;
+    }
+    char *s = expand_one(l, pg->answer_line, pg->answer, done, presets, err, errlen);
+    mha_free(done);
+    return s;
+}
+
+/* "" or the configuration change page p makes, from the page before it (the
+ * first page: from the defaults every lesson starts from). */
+static char *config_notice(const Lesson *l, int p)
+{
+    MhaConfig before = p > 0 ? l->pages[p - 1].cfg : mha_config_default();
+    char diff[200], buf[260] = "";
+    if (lesson_config_diff(&before, &l->pages[p].cfg, diff, sizeof diff)[0])
+        snprintf(buf, sizeof buf, "This page's configuration: %s.", diff);
+    size_t n = strlen(buf) + 1;
+    char *s = malloc(n);
+    if (s) memcpy(s, buf, n);
+    return s;
+}
+
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                      LessonPageText *t, char *err, size_t errlen)
 {
@@ -58,9 +93,14 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
     if (pg->question &&
         !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
         goto fail;
-    if (pg->answer &&
-        !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
+    if (pg->answer && !(t->answer = expand_answer(l, pg, m, presets, err, errlen))) goto fail;
+    if (pg->expect &&
+        !(t->expect = expand_one(l, pg->expect_line, pg->expect_value, m, presets, err, errlen)))
         goto fail;
+    if (!(t->notice = config_notice(l, p))) {
+        snprintf(err, errlen, "%s:%d: out of memory", l->path, pg->line);
+        goto fail;
+    }
     return 0;
 fail:
     lesson_text_free(t);

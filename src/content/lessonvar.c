@@ -11,8 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/gpus.h"
 #include "content/kv.h"
 #include "content/lesson.h"
+#include "engine/decode.h"
 
 typedef struct Out {
     char *buf;
@@ -34,15 +36,35 @@ static void put(Out *o, const char *fmt, ...)
     if (k > 0) o->len += (size_t)k < o->n - o->len ? (size_t)k : o->n - o->len - 1;
 }
 
-static const char *const expr_names[] = {
-    "batch",      "seq",        "d_model",     "heads",    "kv_heads", "d_head",  "groups",
-    "seed",       "causal",     "sqrt_d_head", "scale",    "shape",    "strides", "offset",
-    "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",   "ndim",
-    "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",   "preset",
-    "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",   "cols",
-    "row",        "noscalerow", "sliceproof",  "wrongrow",
-};
-#define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
+/* One {expression} being evaluated: where its text goes and what it reads. */
+typedef struct Eval {
+    Out *o;
+    const Mha *m;
+    const MhaConfig *c;
+    const PresetList *presets;
+    char *err;
+    size_t errlen;
+} Eval;
+
+/* A handler: argv[0] is the expression's name.  0, -1 with e->err set, or
+ * WRONG_ARGS when the arguments do not fit (the caller says so). */
+#define WRONG_ARGS (-2)
+typedef int (*ExprFn)(Eval *e, int argc, char **argv);
+
+/* A whole decimal number in [lo, hi] (no sign, no spaces: "{cols x}" is an
+ * error, not head 0); -1 with err naming the expression otherwise. */
+static int int_arg(Eval *e, const char *expr, const char *s, long lo, long hi, long *out)
+{
+    char *end;
+    long v = (*s >= '0' && *s <= '9') ? strtol(s, &end, 10) : -1;
+    if (*s < '0' || *s > '9' || *end || v < lo || v > hi) {
+        snprintf(e->err, e->errlen, "{%s %.40s}: '%.40s' is not a number in %ld..%ld", expr, s, s,
+                 lo, hi);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
 
 /* The tensor named a[1]; NULL with err set. */
 static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, size_t errlen)
@@ -165,314 +187,609 @@ static int row_of(Out *o, const Tensor *t, const char *name, const char *s, char
     return 0;
 }
 
+/* {batch} {seq} ... {scale}: the configuration and what the run derived from it. */
+static int ex_config(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    const MhaConfig *c = e->c;
+    if (argc != 1) return WRONG_ARGS;
+    if (!strcmp(f, "batch"))
+        put(e->o, "%d", c->batch);
+    else if (!strcmp(f, "seq"))
+        put(e->o, "%d", c->seq);
+    else if (!strcmp(f, "d_model"))
+        put(e->o, "%d", c->d_model);
+    else if (!strcmp(f, "heads"))
+        put(e->o, "%d", c->heads);
+    else if (!strcmp(f, "kv_heads"))
+        put(e->o, "%d", c->kv_heads);
+    else if (!strcmp(f, "d_head"))
+        put(e->o, "%d", e->m->d_head);
+    else if (!strcmp(f, "groups"))
+        put(e->o, "%d", e->m->groups);
+    else if (!strcmp(f, "seed"))
+        put(e->o, "%u", (unsigned)c->seed);
+    else if (!strcmp(f, "causal"))
+        put(e->o, "%s", c->causal ? "on" : "off");
+    else if (!strcmp(f, "sqrt_d_head"))
+        put(e->o, "%.4g", 1.0 / e->m->scale);
+    else
+        put(e->o, "%.4g", (double)e->m->scale); /* scale */
+    return 0;
+}
+
+/* {groupmap} {tilemap} */
+static int ex_groupmap(Eval *e, int argc, char **argv)
+{
+    if (argc != 1) return WRONG_ARGS;
+    group_map(e->o, e->m, !strcmp(argv[0], "tilemap"));
+    return 0;
+}
+
+/* {kvtoy [mha|mqa]}: one layer of the toy config, float32: 2 (K, V) x kv_heads x d_head x 4 bytes.
+ */
+static int ex_kvtoy(Eval *e, int argc, char **argv)
+{
+    if (argc > 2) return WRONG_ARGS;
+    if (argc == 2 && strcmp(argv[1], "mha") && strcmp(argv[1], "mqa")) {
+        snprintf(e->err, e->errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
+        return -1;
+    }
+    int kvh = argc == 1 ? e->c->kv_heads : !strcmp(argv[1], "mha") ? e->c->heads : 1;
+    uint64_t bytes;
+    if (kv_bytes_per_token(1, kvh, e->m->d_head, 32, &bytes)) {
+        snprintf(e->err, e->errlen, "{kvtoy}: overflow");
+        return -1;
+    }
+    put(e->o, "%llu", (unsigned long long)bytes);
+    return 0;
+}
+
+/* {shape T} {strides T} {contiguous T} {storage T} {numel T} {bytes T} {ndim T} */
+static int ex_tensor_fact(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    char buf[160];
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    if (argc != 2) {
+        snprintf(e->err, e->errlen, "{%s} takes one tensor name", f);
+        return -1;
+    }
+    if (!strcmp(f, "shape"))
+        put(e->o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
+    else if (!strcmp(f, "strides"))
+        put(e->o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
+    else if (!strcmp(f, "contiguous"))
+        put(e->o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
+    else if (!strcmp(f, "storage"))
+        put(e->o, "S%d", t->st->id);
+    else if (!strcmp(f, "numel"))
+        put(e->o, "%zu", tensor_numel(t));
+    else if (!strcmp(f, "bytes"))
+        put(e->o, "%zu", tensor_numel(t) * sizeof(float));
+    else
+        put(e->o, "%d", t->ndim); /* ndim */
+    return 0;
+}
+
+/* {offset T i,j,k} {offsetcalc T i,j,k} {value T i,j,k} */
+static int ex_element(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    int idx[TENSOR_MAXDIM];
+    if (argc != 3) {
+        snprintf(e->err, e->errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}",
+                 f, f);
+        return -1;
+    }
+    if (index_arg(t, argv[1], argv[2], idx, e->err, e->errlen)) return -1;
+    if (!strcmp(f, "offset")) {
+        put(e->o, "%zu", tensor_offset_of(t, idx));
+    } else if (!strcmp(f, "value")) {
+        put(e->o, "%.4g", (double)tensor_get(t, idx));
+    } else { /* "0 + 1*32 + 2*4 + 3*1 = 43": the stride arithmetic written out */
+        put(e->o, "%zu", t->offset);
+        for (int i = 0; i < t->ndim; i++)
+            put(e->o, " + %d*%ld", idx[i], t->strides[i]);
+        put(e->o, " = %zu", tensor_offset_of(t, idx));
+    }
+    return 0;
+}
+
+/* {code STEP} {copied STEP} {copied total} */
+static int ex_step(Eval *e, int argc, char **argv)
+{
+    if (argc != 2) return WRONG_ARGS;
+    if (!strcmp(argv[0], "copied") && !strcmp(argv[1], "total")) {
+        put(e->o, "%zu", e->m->bytes_copied_total);
+        return 0;
+    }
+    int s = step_arg(argv[1], e->err, e->errlen);
+    if (s < 0) return -1;
+    if (!strcmp(argv[0], "code"))
+        put(e->o, "%s", e->m->steps[s].code);
+    else
+        put(e->o, "%zu", e->m->steps[s].bytes_copied);
+    return 0;
+}
+
+/* {words}: the token words of the run, the first 16 */
+static int ex_words(Eval *e, int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1) return WRONG_ARGS;
+    for (int i = 0; i < e->c->seq && i < 16; i++)
+        put(e->o, "%s%s", i ? " " : "", mha_token_word(i));
+    if (e->c->seq > 16) put(e->o, " ...");
+    return 0;
+}
+
+/* A query head number: {cols h}, {sliceproof h}, {kvhead h}. */
+static int head_arg(Eval *e, int argc, char **argv, long *h)
+{
+    if (argc != 2) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, e->c->heads - 1, h)) {
+        snprintf(e->err, e->errlen, "{%s %.40s}: query heads are 0..%d", argv[0], argv[1],
+                 e->c->heads - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* {cols h}: the columns of Q that are head h, "4:8" */
+static int ex_cols(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    put(e->o, "%ld:%ld", h * e->m->d_head, (h + 1) * e->m->d_head);
+    return 0;
+}
+
+/* {sliceproof h}: head h computed on its own by the engine, x @ W_Q[:, h*dh:(h+1)*dh]
+ * (a narrowed view of W_Q), against the slice of the one big projection: the
+ * largest difference. */
+static int ex_sliceproof(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    const Mha *m = e->m;
+    int dh = m->d_head;
+    Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, (int)h * dh, dh, e->err, e->errlen); /* (D, dh) */
+    Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, e->err, e->errlen) : NULL;     /* (B, S, dh) */
+    tensor_free(w);
+    if (!alone) return -1;
+    const Tensor *q = m->t[MT_Q_SPLIT]; /* (B, S, H, dh) */
+    double worst = 0;
+    int count = 0;
+    for (int b = 0; b < e->c->batch; b++)
+        for (int si = 0; si < e->c->seq; si++)
+            for (int d = 0; d < dh; d++) {
+                int ia[3] = {b, si, d}, iq[4] = {b, si, (int)h, d};
+                double diff = fabs((double)tensor_get(alone, ia) - tensor_get(q, iq));
+                if (diff > worst) worst = diff;
+                count++;
+            }
+    tensor_free(alone);
+    put(e->o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count);
+    return 0;
+}
+
+/* {kvhead h}: the kv head query head h reads */
+static int ex_kvhead(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    put(e->o, "%d", mha_kv_head_of(e->c, (int)h));
+    return 0;
+}
+
+/* {word s}: token s's word */
+static int ex_word(Eval *e, int argc, char **argv)
+{
+    long s;
+    if (argc != 2) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, e->c->seq - 1, &s)) {
+        snprintf(e->err, e->errlen, "{word %.40s}: tokens are 0..%d", argv[1], e->c->seq - 1);
+        return -1;
+    }
+    put(e->o, "%s", mha_token_word((int)s));
+    return 0;
+}
+
+/* {row T i,j,k}: a row of T with its sum; {noscalerow b,h,s}: a row of the
+ * softmax of the unscaled scores (the missing-scale bug) */
+static int ex_row(Eval *e, int argc, char **argv)
+{
+    if (!strcmp(argv[0], "noscalerow")) {
+        if (argc != 2) {
+            snprintf(e->err, e->errlen, "{noscalerow b,h,s}: one index");
+            return -1;
+        }
+        return row_of(e->o, e->m->t[MT_ATTN_NOSCALE], "attn_noscale", argv[1], e->err, e->errlen);
+    }
+    if (argc < 2) return WRONG_ARGS;
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    if (argc != 3) {
+        snprintf(e->err, e->errlen, "{row T i,j,k}: a tensor and the index of the row");
+        return -1;
+    }
+    return row_of(e->o, t, argv[1], argv[2], e->err, e->errlen);
+}
+
+/* {wrongrow h s}: Q.view(B, H, S, dh) without the transpose: which token's
+ * features "head h, token s" really holds. */
+static int ex_wrongrow(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    long h, si;
+    if (argc != 3) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, c->heads - 1, &h) ||
+        int_arg(e, argv[0], argv[2], 0, c->seq - 1, &si)) {
+        snprintf(e->err, e->errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1,
+                 c->seq - 1);
+        return -1;
+    }
+    int idx[4] = {0, (int)h, (int)si, 0};
+    size_t off = tensor_offset_of(e->m->t[MT_Q_WRONG], idx) - e->m->t[MT_Q]->offset;
+    int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
+    put(e->o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + e->m->d_head - 1, tok,
+        mha_token_word(tok), feat / e->m->d_head);
+    return 0;
+}
+
+/* {error view T d0,d1,...}: the engine's own refusal to view T as that shape */
+static int error_view(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    const Tensor *t = tensor_arg(e->m, 3, argv + 1, e->err, e->errlen);
+    if (!t) return -1;
+    int shape[TENSOR_MAXDIM] = {c->batch, c->seq, c->d_model}, n = argc == 3 ? 3 : 0;
+    for (char *p = argc == 4 ? argv[3] : ""; *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 1 << 20 || n == TENSOR_MAXDIM || (*end && *end != ',')) {
+            snprintf(e->err, e->errlen,
+                     "{error view %.40s}: bad shape '%.40s' (numbers like 1,4,2,4)", argv[2],
+                     argv[3]);
+            return -1;
+        }
+        shape[n++] = (int)v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    char msg[300] = "";
+    Tensor *v = tensor_view(t, n, shape, msg, sizeof msg);
+    if (v) {
+        tensor_free(v);
+        snprintf(e->err, e->errlen,
+                 "{error view %s}: the engine allows this view; no error to show", argv[2]);
+        return -1;
+    }
+    put(e->o, "%s", msg);
+    return 0;
+}
+
+/* {error config key=value ...}: the engine's refusal of that configuration */
+static int error_config(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    MhaConfig k = *c;
+    int kv_set = 0;
+    for (int i = 2; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        long v;
+        if (!eq) {
+            snprintf(e->err, e->errlen, "{error config}: expected key=value, got '%.40s'", argv[i]);
+            return -1;
+        }
+        *eq = 0;
+        if (int_arg(e, "error config", eq + 1, 0, 1 << 20, &v)) return -1;
+        if (!strcmp(argv[i], "d_model"))
+            k.d_model = (int)v;
+        else if (!strcmp(argv[i], "heads"))
+            k.heads = (int)v;
+        else if (!strcmp(argv[i], "kv_heads"))
+            k.kv_heads = (int)v, kv_set = 1;
+        else if (!strcmp(argv[i], "seq"))
+            k.seq = (int)v;
+        else if (!strcmp(argv[i], "batch"))
+            k.batch = (int)v;
+        else {
+            snprintf(e->err, e->errlen, "{error config}: unknown key '%.40s'", argv[i]);
+            return -1;
+        }
+    }
+    if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
+    char msg[300];
+    if (mha_config_check(&k, msg, sizeof msg) == 0) {
+        snprintf(e->err, e->errlen,
+                 "{error config ...}: that configuration is valid; no error to show");
+        return -1;
+    }
+    put(e->o, "%s", msg);
+    return 0;
+}
+
+/* {error view ...} or {error config ...} */
+static int ex_error(Eval *e, int argc, char **argv)
+{
+    if (argc < 2) return WRONG_ARGS;
+    if (!strcmp(argv[1], "view") && (argc == 3 || argc == 4)) return error_view(e, argc, argv);
+    if (!strcmp(argv[1], "config") && argc >= 3) return error_config(e, argc, argv);
+    snprintf(e->err, e->errlen, "{error} takes 'view TENSOR d0,d1,...' or 'config key=value ...'");
+    return -1;
+}
+
+/* {preset NAME FIELD} */
+static int ex_preset(Eval *e, int argc, char **argv)
+{
+    if (argc != 3) return WRONG_ARGS;
+    const Preset *p = preset_arg(e->presets, argv[1], e->err, e->errlen);
+    if (!p) return -1;
+    const char *k = argv[2];
+    if (!strcmp(k, "title")) {
+        put(e->o, "%s", p->title);
+        return 0;
+    }
+    long v = !strcmp(k, "layers")     ? p->layers
+             : !strcmp(k, "heads")    ? p->heads
+             : !strcmp(k, "kv_heads") ? p->kv_heads
+             : !strcmp(k, "d_head")   ? p->d_head
+             : !strcmp(k, "d_model")  ? p->d_model
+             : !strcmp(k, "context")  ? p->context
+             : !strcmp(k, "window")   ? p->window
+             : !strcmp(k, "chunk")    ? p->chunk
+                                      : -1;
+    if (v < 0) {
+        snprintf(e->err, e->errlen,
+                 "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context "
+                 "window chunk",
+                 argv[1], k);
+        return -1;
+    }
+    put(e->o, "%ld", v);
+    return 0;
+}
+
+/* {ratio NAME}: query heads per kv head */
+static int ex_ratio(Eval *e, int argc, char **argv)
+{
+    if (argc != 2) return WRONG_ARGS;
+    const Preset *p = preset_arg(e->presets, argv[1], e->err, e->errlen);
+    if (!p) return -1;
+    put(e->o, "%ld", p->heads / p->kv_heads);
+    return 0;
+}
+
+/* {kv NAME DTYPE [mha|mqa]}: bytes per token; {kvctx NAME DTYPE [CONTEXT]}: per sequence */
+static int ex_kv(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    char buf[160];
+    if (argc != 3 && argc != 4) return WRONG_ARGS;
+    const Preset *p = preset_arg(e->presets, argv[1], e->err, e->errlen);
+    if (!p) return -1;
+    const KvDtype *d = kv_dtype(argv[2]);
+    if (!d) {
+        snprintf(e->err, e->errlen, "{%s}: unknown dtype '%.20s' (fp32 fp16 bf16 fp8 int4)", f,
+                 argv[2]);
+        return -1;
+    }
+    long kvh = p->kv_heads, ctx = p->context ? p->context : 4096;
+    if (argc == 4) {
+        char *end;
+        long v = (argv[3][0] >= '0' && argv[3][0] <= '9') ? strtol(argv[3], &end, 10) : 0;
+        if (!strcmp(f, "kv") && !strcmp(argv[3], "mha"))
+            kvh = p->heads;
+        else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa"))
+            kvh = 1;
+        else if (!strcmp(f, "kvctx") && v > 0 && !*end)
+            ctx = v;
+        else {
+            snprintf(e->err, e->errlen, "{%s}: last argument must be %s", f,
+                     !strcmp(f, "kv") ? "mha or mqa" : "a context length");
+            return -1;
+        }
+    }
+    uint64_t per = 0, tot = 0, layer = 0;
+    KvLimit lim = kv_limit_of(p); /* windowed / chunked layers keep fewer tokens */
+    if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
+        kv_bytes_per_token(1, kvh, p->d_head, d->bits, &layer) ||
+        kv_layer_tokens(p->layers, &lim, ctx) > UINT64_MAX / layer ||
+        (tot = layer * kv_layer_tokens(p->layers, &lim, ctx), 0)) {
+        snprintf(e->err, e->errlen, "{%s}: overflow", f);
+        return -1;
+    }
+    if (!strcmp(f, "kv"))
+        put(e->o, "%s", kv_fmt_int(buf, sizeof buf, per));
+    else
+        put(e->o, "%s", kv_fmt_size(buf, sizeof buf, tot));
+    return 0;
+}
+
+/* {decode NAME DTYPE CONTEXT FIELD [GPU]}: one generated token of a real
+ * model at CONTEXT (content/kv.c's kv_decode_cost). */
+static int ex_decode(Eval *e, int argc, char **argv)
+{
+    static const char fields[] = "write read weights outgrows scores intensity toks fit";
+    if (argc != 5 && argc != 6) return WRONG_ARGS;
+    const Preset *p = preset_arg(e->presets, argv[1], e->err, e->errlen);
+    if (!p) return -1;
+    const KvDtype *d = kv_dtype(argv[2]);
+    long ctx;
+    if (int_arg(e, "decode", argv[3], 1, 1000000000L, &ctx) != 0) return -1;
+    const Gpu *g = argc == 6 ? gpus_find(argv[5]) : NULL;
+    if (!d || (argc == 6 && !g)) {
+        snprintf(e->err, e->errlen, "{decode %s %.20s ...}: unknown dtype or gpu", argv[1],
+                 argv[2]);
+        return -1;
+    }
+    KvDecodeCost k;
+    if (kv_decode_cost(p, d->bits, ctx, &k, e->err, e->errlen) != 0) return -1;
+    const KvRow *own = &k.rows[0];
+    for (int i = 0; i < k.n; i++)
+        if (k.rows[i].is_model) own = &k.rows[i];
+    char buf[64];
+    const char *f = argv[4];
+    Out *o = e->o;
+    if (!strcmp(f, "write")) return put(o, "%s", kv_fmt_int(buf, sizeof buf, own->per_token)), 0;
+    if (!strcmp(f, "read")) return put(o, "%s", kv_fmt_size(buf, sizeof buf, own->per_context)), 0;
+    if (!strcmp(f, "weights") && k.weights)
+        return put(o, "%s", kv_fmt_size(buf, sizeof buf, k.weights)), 0;
+    if (!strcmp(f, "outgrows") && k.weights)
+        return put(o, "%s", kv_fmt_int(buf, sizeof buf, (uint64_t)k.outgrows[own - k.rows])), 0;
+    if (!strcmp(f, "scores")) { /* (1, H, T, T) of one layer, at this dtype */
+        uint64_t b = (uint64_t)p->heads * (uint64_t)ctx * (uint64_t)ctx * (uint64_t)d->bits / 8;
+        return put(o, "%s", kv_fmt_size(buf, sizeof buf, b)), 0;
+    }
+    if (!strcmp(f, "intensity")) /* FLOPs per byte of cache read: 4 dh G / (2 dh bytes) */
+        return put(o, "%g", 2.0 * (double)(p->heads / p->kv_heads) / (d->bits / 8.0)), 0;
+    if (!strcmp(f, "toks") && g && k.weights)
+        return put(o, "%.0f", kv_tokens_per_s(g->bw, k.weights_read, own->per_context, 1)), 0;
+    if (!strcmp(f, "fit") && g && k.weights)
+        return put(o, "%llu",
+                   (unsigned long long)kv_sequences_fit(g->mem_bytes, k.weights, own->per_context)),
+               0;
+    snprintf(e->err, e->errlen, "{decode ... %.20s}: fields are %s (toks and fit need a GPU)", f,
+             fields);
+    return -1;
+}
+
+/* One decode field of {decodetoy FIELD}, from the HF and Meta runs after
+ * their last step; -1 for an unknown field. */
+static int decodetoy_field(Out *o, const char *f, const Decode *hf, const Decode *meta)
+{
+    char buf[96];
+    if (!strcmp(f, "q"))
+        put(o, "%s", tensor_fmt_dims(buf, sizeof buf, hf->q->ndim, hf->q->shape));
+    else if (!strcmp(f, "k"))
+        put(o, "%s", tensor_fmt_dims(buf, sizeof buf, hf->k_read->ndim, hf->k_read->shape));
+    else if (!strcmp(f, "hfstrides"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, hf->cache_k));
+    else if (!strcmp(f, "metastrides"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, meta->cache_k));
+    else if (!strcmp(f, "metaread"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, meta->k_read));
+    else if (!strcmp(f, "shared"))
+        put(o, "%s", tensor_fmt_strides(buf, sizeof buf, hf->k_shared));
+    else if (!strcmp(f, "read"))
+        put(o, "%zu", hf->read_step);
+    else if (!strcmp(f, "written"))
+        put(o, "%zu", hf->written_step);
+    else if (!strcmp(f, "check")) {
+        float a = decode_check(hf), b = decode_check(meta);
+        put(o, "%g", (double)(a > b ? a : b));
+    } else
+        return -1;
+    return 0;
+}
+
+/* {decodetoy FIELD}: a real decode over the page's configuration (a causal
+ * run of it, a prompt of seq - 1 tokens, then the last token), in both cache
+ * layouts; prefillq is the prefill's q. */
+static int ex_decodetoy(Eval *e, int argc, char **argv)
+{
+    if (argc != 2) return WRONG_ARGS;
+    MhaConfig c = e->m->cfg;
+    c.causal = 1;
+    Mha *run = mha_run(&c, e->err, e->errlen);
+    int prompt = c.seq > 1 ? c.seq - 1 : 1, rc = -1;
+    Decode *hf = run ? decode_new(run, DECODE_HF, prompt, e->err, e->errlen) : NULL;
+    Decode *meta = hf ? decode_new(run, DECODE_META, prompt, e->err, e->errlen) : NULL;
+    char buf[96];
+    if (!meta || decode_prefill(hf, e->err, e->errlen) || decode_prefill(meta, e->err, e->errlen))
+        goto done;
+    if (!strcmp(argv[1], "prefillq")) {
+        put(e->o, "%s", tensor_fmt_dims(buf, sizeof buf, hf->q->ndim, hf->q->shape));
+        rc = 0;
+        goto done;
+    }
+    if (c.seq > 1 &&
+        (decode_step(hf, e->err, e->errlen) < 0 || decode_step(meta, e->err, e->errlen) < 0))
+        goto done;
+    rc = decodetoy_field(e->o, argv[1], hf, meta);
+    if (rc < 0)
+        snprintf(e->err, e->errlen,
+                 "{decodetoy %.20s}: fields are prefillq q k hfstrides metastrides metaread "
+                 "shared read written check",
+                 argv[1]);
+done:
+    decode_free(hf);
+    decode_free(meta);
+    mha_free(run);
+    return rc;
+}
+
+/* Every expression, by name (lessons/README.md lists them for authors). */
+static const struct {
+    const char *name;
+    ExprFn fn;
+} exprs[] = {
+    {"batch", ex_config},
+    {"seq", ex_config},
+    {"d_model", ex_config},
+    {"heads", ex_config},
+    {"kv_heads", ex_config},
+    {"d_head", ex_config},
+    {"groups", ex_config},
+    {"seed", ex_config},
+    {"causal", ex_config},
+    {"sqrt_d_head", ex_config},
+    {"scale", ex_config},
+    {"shape", ex_tensor_fact},
+    {"strides", ex_tensor_fact},
+    {"contiguous", ex_tensor_fact},
+    {"storage", ex_tensor_fact},
+    {"numel", ex_tensor_fact},
+    {"bytes", ex_tensor_fact},
+    {"ndim", ex_tensor_fact},
+    {"offset", ex_element},
+    {"offsetcalc", ex_element},
+    {"value", ex_element},
+    {"code", ex_step},
+    {"copied", ex_step},
+    {"kvhead", ex_kvhead},
+    {"groupmap", ex_groupmap},
+    {"tilemap", ex_groupmap},
+    {"error", ex_error},
+    {"preset", ex_preset},
+    {"kv", ex_kv},
+    {"kvctx", ex_kv},
+    {"ratio", ex_ratio},
+    {"kvtoy", ex_kvtoy},
+    {"word", ex_word},
+    {"words", ex_words},
+    {"cols", ex_cols},
+    {"row", ex_row},
+    {"noscalerow", ex_row},
+    {"sliceproof", ex_sliceproof},
+    {"wrongrow", ex_wrongrow},
+    {"decode", ex_decode},
+    {"decodetoy", ex_decodetoy},
+};
+#define N_EXPR ((int)(sizeof exprs / sizeof *exprs))
+
 static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err,
                 size_t errlen)
 {
-    const MhaConfig *c = &m->cfg;
-    const char *f = argv[0];
-    char buf[160];
-    if (argc == 1) {
-        if (!strcmp(f, "batch")) return put(o, "%d", c->batch), 0;
-        if (!strcmp(f, "seq")) return put(o, "%d", c->seq), 0;
-        if (!strcmp(f, "d_model")) return put(o, "%d", c->d_model), 0;
-        if (!strcmp(f, "heads")) return put(o, "%d", c->heads), 0;
-        if (!strcmp(f, "kv_heads")) return put(o, "%d", c->kv_heads), 0;
-        if (!strcmp(f, "d_head")) return put(o, "%d", m->d_head), 0;
-        if (!strcmp(f, "groups")) return put(o, "%d", m->groups), 0;
-        if (!strcmp(f, "seed")) return put(o, "%u", (unsigned)c->seed), 0;
-        if (!strcmp(f, "causal")) return put(o, "%s", c->causal ? "on" : "off"), 0;
-        if (!strcmp(f, "sqrt_d_head")) return put(o, "%.4g", 1.0 / m->scale), 0;
-        if (!strcmp(f, "scale")) return put(o, "%.4g", (double)m->scale), 0;
-        if (!strcmp(f, "groupmap")) return group_map(o, m, 0), 0;
-        if (!strcmp(f, "tilemap")) return group_map(o, m, 1), 0;
+    Eval e = {o, m, &m->cfg, presets, err, errlen};
+    const char *names[N_EXPR];
+    for (int i = 0; i < N_EXPR; i++) {
+        names[i] = exprs[i].name;
+        if (strcmp(argv[0], exprs[i].name)) continue;
+        int r = exprs[i].fn(&e, argc, argv);
+        if (r == WRONG_ARGS)
+            snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", argv[0]);
+        return r ? -1 : 0;
     }
-    if (!strcmp(f, "kvtoy") && argc <= 2) {
-        /* One layer of the toy config, float32: 2 (K, V) x kv_heads x d_head x 4 bytes. */
-        int kvh = argc == 2 && !strcmp(argv[1], "mha")   ? c->heads
-                  : argc == 2 && !strcmp(argv[1], "mqa") ? 1
-                                                         : c->kv_heads;
-        if (argc == 2 && strcmp(argv[1], "mha") && strcmp(argv[1], "mqa")) {
-            snprintf(err, errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
-            return -1;
-        }
-        uint64_t bytes;
-        if (kv_bytes_per_token(1, kvh, m->d_head, 32, &bytes)) {
-            snprintf(err, errlen, "{kvtoy}: overflow");
-            return -1;
-        }
-        return put(o, "%llu", (unsigned long long)bytes), 0;
-    }
-    if (!strcmp(f, "shape") || !strcmp(f, "strides") || !strcmp(f, "contiguous") ||
-        !strcmp(f, "storage") || !strcmp(f, "numel") || !strcmp(f, "bytes") || !strcmp(f, "ndim")) {
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        if (argc != 2) {
-            snprintf(err, errlen, "{%s} takes one tensor name", f);
-            return -1;
-        }
-        if (!strcmp(f, "shape"))
-            put(o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
-        else if (!strcmp(f, "strides"))
-            put(o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
-        else if (!strcmp(f, "contiguous"))
-            put(o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
-        else if (!strcmp(f, "storage"))
-            put(o, "S%d", t->st->id);
-        else if (!strcmp(f, "numel"))
-            put(o, "%zu", tensor_numel(t));
-        else if (!strcmp(f, "bytes"))
-            put(o, "%zu", tensor_numel(t) * sizeof(float));
-        else
-            put(o, "%d", t->ndim);
-        return 0;
-    }
-    if (!strcmp(f, "offset") || !strcmp(f, "offsetcalc") || !strcmp(f, "value")) {
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        int idx[TENSOR_MAXDIM];
-        if (argc != 3) {
-            snprintf(err, errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}", f,
-                     f);
-            return -1;
-        }
-        if (index_arg(t, argv[1], argv[2], idx, err, errlen)) return -1;
-        if (!strcmp(f, "offset"))
-            put(o, "%zu", tensor_offset_of(t, idx));
-        else if (!strcmp(f, "value"))
-            put(o, "%.4g", (double)tensor_get(t, idx));
-        else {
-            /* "0 + 1*32 + 2*4 + 3*1 = 43": the stride arithmetic written out. */
-            put(o, "%zu", t->offset);
-            for (int i = 0; i < t->ndim; i++)
-                put(o, " + %d*%ld", idx[i], t->strides[i]);
-            put(o, " = %zu", tensor_offset_of(t, idx));
-        }
-        return 0;
-    }
-    if ((!strcmp(f, "code") || !strcmp(f, "copied")) && argc == 2) {
-        if (!strcmp(f, "copied") && !strcmp(argv[1], "total"))
-            return put(o, "%zu", m->bytes_copied_total), 0;
-        int s = step_arg(argv[1], err, errlen);
-        if (s < 0) return -1;
-        if (!strcmp(f, "code"))
-            put(o, "%s", m->steps[s].code);
-        else
-            put(o, "%zu", m->steps[s].bytes_copied);
-        return 0;
-    }
-    if (!strcmp(f, "words") && argc == 1) {
-        for (int i = 0; i < c->seq && i < 16; i++)
-            put(o, "%s%s", i ? " " : "", mha_token_word(i));
-        if (c->seq > 16) put(o, " ...");
-        return 0;
-    }
-    if ((!strcmp(f, "cols") || !strcmp(f, "sliceproof")) && argc == 2) {
-        int h = atoi(argv[1]);
-        if (h < 0 || h >= c->heads) {
-            snprintf(err, errlen, "{%s %s}: query heads are 0..%d", f, argv[1], c->heads - 1);
-            return -1;
-        }
-        if (!strcmp(f, "cols")) return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
-        /* Head h computed on its own by the engine, x @ W_Q[:, h*dh:(h+1)*dh]
-         * (a narrowed view of W_Q), against the slice of the one big
-         * projection: the largest difference. */
-        int dh = m->d_head;
-        Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, h * dh, dh, err, errlen); /* (D, dh) view */
-        Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, err, errlen) : NULL; /* (B, S, dh) */
-        tensor_free(w);
-        if (!alone) return -1;
-        const Tensor *q = m->t[MT_Q_SPLIT]; /* (B, S, H, dh) */
-        double worst = 0;
-        int count = 0;
-        for (int b = 0; b < c->batch; b++)
-            for (int si = 0; si < c->seq; si++)
-                for (int d = 0; d < dh; d++) {
-                    int ia[3] = {b, si, d}, iq[4] = {b, si, h, d};
-                    double diff = fabs((double)tensor_get(alone, ia) - tensor_get(q, iq));
-                    if (diff > worst) worst = diff;
-                    count++;
-                }
-        tensor_free(alone);
-        return put(o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count), 0;
-    }
-    if ((!strcmp(f, "row") || !strcmp(f, "noscalerow")) && argc >= 2) {
-        int unscale = !strcmp(f, "noscalerow");
-        if (unscale) {
-            if (argc != 2) {
-                snprintf(err, errlen, "{noscalerow b,h,s}: one index");
-                return -1;
-            }
-            return row_of(o, m->t[MT_ATTN_NOSCALE], "attn_noscale", argv[1], err, errlen);
-        }
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        if (argc != 3) {
-            snprintf(err, errlen, "{row T i,j,k}: a tensor and the index of the row");
-            return -1;
-        }
-        return row_of(o, t, argv[1], argv[2], err, errlen);
-    }
-    if (!strcmp(f, "wrongrow") && argc == 3) {
-        /* Q.view(B, H, S, dh) without the transpose: which token's features
-         * "head h, token s" really holds. */
-        int h = atoi(argv[1]), si = atoi(argv[2]);
-        if (h < 0 || h >= c->heads || si < 0 || si >= c->seq) {
-            snprintf(err, errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1,
-                     c->seq - 1);
-            return -1;
-        }
-        int idx[4] = {0, h, si, 0};
-        size_t off = tensor_offset_of(m->t[MT_Q_WRONG], idx) - m->t[MT_Q]->offset;
-        int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
-        return put(o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + m->d_head - 1,
-                   tok, mha_token_word(tok), feat / m->d_head),
-               0;
-    }
-    if (!strcmp(f, "kvhead") && argc == 2) {
-        int h = atoi(argv[1]);
-        if (h < 0 || h >= c->heads) {
-            snprintf(err, errlen, "{kvhead %s}: query heads are 0..%d", argv[1], c->heads - 1);
-            return -1;
-        }
-        return put(o, "%d", mha_kv_head_of(c, h)), 0;
-    }
-    if (!strcmp(f, "word") && argc == 2) {
-        int s = atoi(argv[1]);
-        if (s < 0 || s >= c->seq) {
-            snprintf(err, errlen, "{word %s}: tokens are 0..%d", argv[1], c->seq - 1);
-            return -1;
-        }
-        return put(o, "%s", mha_token_word(s)), 0;
-    }
-    if (!strcmp(f, "error") && argc >= 2) {
-        if (!strcmp(argv[1], "view") && (argc == 3 || argc == 4)) {
-            /* The engine's own refusal: view T as the given shape. */
-            const Tensor *t = tensor_arg(m, 3, argv + 1, err, errlen);
-            if (!t) return -1;
-            int shape[TENSOR_MAXDIM] = {c->batch, c->seq, c->d_model}, n = argc == 3 ? 3 : 0;
-            for (char *p = argc == 4 ? argv[3] : ""; *p && n < TENSOR_MAXDIM;) {
-                char *end;
-                shape[n++] = (int)strtol(p, &end, 10);
-                if (end == p) break;
-                p = *end == ',' ? end + 1 : end;
-            }
-            char e[300] = "";
-            Tensor *v = tensor_view(t, n, shape, e, sizeof e);
-            if (v) {
-                tensor_free(v);
-                snprintf(err, errlen,
-                         "{error view %s}: the engine allows this view; no error to show", argv[2]);
-                return -1;
-            }
-            return put(o, "%s", e), 0;
-        }
-        if (!strcmp(argv[1], "config") && argc >= 3) {
-            MhaConfig k = *c;
-            int kv_set = 0;
-            for (int i = 2; i < argc; i++) {
-                char *eq = strchr(argv[i], '=');
-                if (!eq) {
-                    snprintf(err, errlen, "{error config}: expected key=value, got '%.40s'",
-                             argv[i]);
-                    return -1;
-                }
-                *eq = 0;
-                long v = atol(eq + 1);
-                if (!strcmp(argv[i], "d_model"))
-                    k.d_model = (int)v;
-                else if (!strcmp(argv[i], "heads"))
-                    k.heads = (int)v;
-                else if (!strcmp(argv[i], "kv_heads"))
-                    k.kv_heads = (int)v, kv_set = 1;
-                else if (!strcmp(argv[i], "seq"))
-                    k.seq = (int)v;
-                else if (!strcmp(argv[i], "batch"))
-                    k.batch = (int)v;
-                else {
-                    snprintf(err, errlen, "{error config}: unknown key '%.40s'", argv[i]);
-                    return -1;
-                }
-            }
-            if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
-            char e[300];
-            if (mha_config_check(&k, e, sizeof e) == 0) {
-                snprintf(err, errlen,
-                         "{error config ...}: that configuration is valid; no error to show");
-                return -1;
-            }
-            return put(o, "%s", e), 0;
-        }
-        snprintf(err, errlen, "{error} takes 'view TENSOR d0,d1,...' or 'config key=value ...'");
-        return -1;
-    }
-    if (!strcmp(f, "preset") && argc == 3) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        const char *k = argv[2];
-        if (!strcmp(k, "title")) return put(o, "%s", p->title), 0;
-        long v = !strcmp(k, "layers")     ? p->layers
-                 : !strcmp(k, "heads")    ? p->heads
-                 : !strcmp(k, "kv_heads") ? p->kv_heads
-                 : !strcmp(k, "d_head")   ? p->d_head
-                 : !strcmp(k, "d_model")  ? p->d_model
-                 : !strcmp(k, "context")  ? p->context
-                                          : -1;
-        if (v < 0) {
-            snprintf(
-                err, errlen,
-                "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context",
-                argv[1], k);
-            return -1;
-        }
-        return put(o, "%ld", v), 0;
-    }
-    if (!strcmp(f, "ratio") && argc == 2) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        return put(o, "%ld", p->heads / p->kv_heads), 0;
-    }
-    if ((!strcmp(f, "kv") || !strcmp(f, "kvctx")) && (argc == 3 || argc == 4)) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        const KvDtype *d = kv_dtype(argv[2]);
-        if (!d) {
-            snprintf(err, errlen, "{%s}: unknown dtype '%.20s' (fp32 fp16 bf16 fp8 int4)", f,
-                     argv[2]);
-            return -1;
-        }
-        long kvh = p->kv_heads, ctx = p->context ? p->context : 4096;
-        if (argc == 4) {
-            if (!strcmp(f, "kv") && !strcmp(argv[3], "mha"))
-                kvh = p->heads;
-            else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa"))
-                kvh = 1;
-            else if (!strcmp(f, "kvctx") && atol(argv[3]) > 0)
-                ctx = atol(argv[3]);
-            else {
-                snprintf(err, errlen, "{%s}: last argument must be %s", f,
-                         !strcmp(f, "kv") ? "mha or mqa" : "a context length");
-                return -1;
-            }
-        }
-        uint64_t per = 0, tot = 0;
-        if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
-            kv_bytes_total(per, ctx, 1, &tot)) {
-            snprintf(err, errlen, "{%s}: overflow", f);
-            return -1;
-        }
-        if (!strcmp(f, "kv"))
-            put(o, "%s", kv_fmt_int(buf, sizeof buf, per));
-        else
-            put(o, "%s", kv_fmt_size(buf, sizeof buf, tot));
-        return 0;
-    }
-    for (int i = 0; i < N_EXPR; i++)
-        if (!strcmp(f, expr_names[i])) {
-            snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", f);
-            return -1;
-        }
-    const char *s = lesson_suggest(f, expr_names, N_EXPR);
-    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", f,
+    const char *s = lesson_suggest(argv[0], names, N_EXPR);
+    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", argv[0],
              s ? " (did you mean '{" : " (see lessons/README.md)", s ? s : "", s ? "}'?)" : "");
     return -1;
 }

@@ -44,6 +44,9 @@ static long *int_field(Preset *p, const char *key)
     if (!strcmp(key, "d_head")) return &p->d_head;
     if (!strcmp(key, "d_model")) return &p->d_model;
     if (!strcmp(key, "context")) return &p->context;
+    if (!strcmp(key, "window")) return &p->window;
+    if (!strcmp(key, "chunk")) return &p->chunk;
+    if (!strcmp(key, "global_every")) return &p->global_every;
     return NULL;
 }
 
@@ -65,6 +68,21 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
     if (p->heads % p->kv_heads != 0) {
         snprintf(err, errlen, "%s:%d: [%s] kv_heads %ld does not divide heads %ld", file, p->line,
                  p->name, p->kv_heads, p->heads);
+        return -1;
+    }
+    if (p->window && p->chunk) {
+        snprintf(err, errlen, "%s:%d: [%s] has both window and chunk (one kind of local layer)",
+                 file, p->line, p->name);
+        return -1;
+    }
+    if (p->global_every && !p->window && !p->chunk) {
+        snprintf(err, errlen, "%s:%d: [%s] global_every without window or chunk", file, p->line,
+                 p->name);
+        return -1;
+    }
+    if (p->active_params > p->params) {
+        snprintf(err, errlen, "%s:%d: [%s] active_params is more than params", file, p->line,
+                 p->name);
         return -1;
     }
     if (p->heads * p->d_head != p->d_model) {
@@ -143,12 +161,22 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             char *end;
             errno = 0;
             long v = strtol(val, &end, 10);
-            if (errno || end == val || *end || v < 1 || v > 1000000) {
-                snprintf(err, errlen, "%s:%d: %s '%s' is not a whole number in 1..1000000", file,
+            if (errno || end == val || *end || v < 1 || v > 100000000) {
+                snprintf(err, errlen, "%s:%d: %s '%s' is not a whole number in 1..100000000", file,
                          lineno, key, val);
                 goto fail;
             }
             *iv = v;
+        } else if (!strcmp(key, "params") || !strcmp(key, "active_params")) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 100000000000000LL) {
+                snprintf(err, errlen, "%s:%d: %s '%s' is not a whole number in 1..10^14", file,
+                         lineno, key, val);
+                goto fail;
+            }
+            *(!strcmp(key, "params") ? &cur->params : &cur->active_params) = v;
         } else if (!strcmp(key, "title") || !strcmp(key, "source") || !strcmp(key, "note")) {
             char *dst = !strcmp(key, "title")    ? cur->title
                         : !strcmp(key, "source") ? cur->source
@@ -162,7 +190,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         } else {
             snprintf(err, errlen,
                      "%s:%d: unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                     "context source note)",
+                     "context window chunk global_every params active_params source note)",
                      file, lineno, key);
             goto fail;
         }

@@ -1077,7 +1077,13 @@ static int gen_kvcache(Gen *g)
     int ndt = 0;
     while (kv_dtypes[ndt].name) ndt++;
     const KvDtype *dt = &kv_dtypes[quiz_rng_below(&g->r, ndt)];
-    long ctx = ctxs[quiz_rng_below(&g->r, 5)];
+    /* within the trained context, and within a sliding window or chunk, where
+     * every layer keeps every token and the formula below holds */
+    long cap = p->context, local = p->window ? p->window : p->chunk;
+    if (local && (!cap || local < cap)) cap = local;
+    int nctx = 0;
+    while (nctx < 5 && (!cap || ctxs[nctx] <= cap)) nctx++;
+    long ctx = ctxs[quiz_rng_below(&g->r, nctx ? nctx : 1)];
     long batch = quiz_rng_below(&g->r, 3) == 0 ? 8 : 1;
     long long bytes = kv_total(p->layers, p->kv_heads, p->d_head, dt->bits, ctx, batch);
     if (bytes < 0) {

@@ -1,5 +1,5 @@
 /* mha.c - the multi-head attention forward pass on the tensor engine,
- * recording a trace of DESIGN.md's steps 0..10.
+ * recording a trace of the steps 0..10 (src/README.md, The pipeline).
  *
  * Shapes (B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H):
  *   x (B,S,D)  W_Q (D,D)  W_K, W_V (D,KV*dh)  W_O (D,D)
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* clang-format off: grouped by step, as in DESIGN.md */
+/* clang-format off: grouped by step, as in src/README.md */
 const char *const mha_tensor_names[MT_COUNT] = {
     "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
     "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",
@@ -23,21 +23,39 @@ const char *const mha_tensor_names[MT_COUNT] = {
 };
 /* clang-format on */
 
-static const struct {
-    const char *name, *key, *code;
-} step_info[MS_COUNT] = {
-    {"input", "input", "x"},
-    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V"},
-    {"split heads", "split", "Q = Q.view(B, S, H, dh)"},
-    {"heads first", "heads", "Q = Q.transpose(1, 2)"},
-    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)"},
-    {"softmax", "softmax", "attn = softmax(scores, dim=-1)"},
-    {"weighted sum", "weighted", "out = attn @ V"},
-    {"back to tokens", "back", "out = out.transpose(1, 2)"},
-    {"make contiguous", "contiguous", "out = out.contiguous()"},
-    {"concat", "concat", "out = out.view(B, S, D)"},
-    {"output projection", "output", "y = out @ W_O"},
+/* One row per step, as in DESIGN.md's pipeline table. */
+/* clang-format off */
+const char *const mha_program[MHA_PROGRAM_LINES] = {
+    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",
+    "Q = Q.view(B, S, H, dh).transpose(1, 2)",
+    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",
+    "attn = softmax(scores, dim=-1)",
+    "out = (attn @ V).transpose(1, 2).contiguous()",
+    "y = out.view(B, S, D) @ W_O",
 };
+
+const MhaStepInfo mha_steps[MS_COUNT] = {
+    /* name, key, code, program line, span, shape, output, var */
+    {"input", "input", "x", -1, NULL, "(B, S, D)", MT_X, "x"},
+    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", 0, NULL, "(B, S, D)", MT_Q, "Q"},
+    {"split heads", "split", "Q = Q.view(B, S, H, dh)", 1, ".view(B, S, H, dh)", "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
+    {"heads first", "heads", "Q = Q.transpose(1, 2)", 1, ".transpose(1, 2)", "(B, H, S, dh)", MT_Q_HEADS, "Q"},
+    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", 2, NULL, "(B, H, S, S)", MT_SCORES, "scores"},
+    {"softmax", "softmax", "attn = softmax(scores, dim=-1)", 3, NULL, "(B, H, S, S)", MT_ATTN, "attn"},
+    {"weighted sum", "weighted", "out = attn @ V", 4, "(attn @ V)", "(B, H, S, dh)", MT_HEAD_OUT, "out"},
+    {"back to tokens", "back", "out = out.transpose(1, 2)", 4, ".transpose(1, 2)", "(B, S, H, dh)", MT_MERGED, "out"},
+    {"make contiguous", "contiguous", "out = out.contiguous()", 4, ".contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
+    {"concat", "concat", "out = out.view(B, S, D)", 5, "out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
+    {"output projection", "output", "y = out @ W_O", 5, NULL, "(B, S, D)", MT_OUT, "y"},
+};
+
+const MhaViewInfo mha_views[MV_COUNT] = {
+    [MV_WRONG_VIEW] = {"wrong", "Q.view(B, H, S, dh) without the transpose",
+                       "Q_wrong = Q.view(B, H, S, dh)", 1, NULL, MT_Q_WRONG},
+    [MV_NO_SCALE] = {"noscale", "softmax without / sqrt(dh)",
+                     "attn = softmax(Q @ K.transpose(-2, -1), dim=-1)", 2, "/ sqrt(dh)", MT_ATTN_NOSCALE},
+};
+/* clang-format on */
 
 static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm", "mat", "and",
                                     "then", "it",  "slept", "all", "day", "in",   "its", "box"};
@@ -165,6 +183,35 @@ static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
     return t;
 }
 
+/* The value of one symbol of a shape, or -1. */
+static int shape_symbol(const MhaConfig *c, const char *sym, size_t len)
+{
+    static const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "KV*dh"};
+    int dh = c->d_model / c->heads, G = c->heads / c->kv_heads;
+    int vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, G, dh, c->kv_heads * dh};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == len && !strncmp(names[i], sym, len)) return vals[i];
+    return -1;
+}
+
+int mha_shape_of(const MhaConfig *c, const char *shape, int *dims, int max)
+{
+    int n = 0;
+    const char *p = shape;
+    if (*p++ != '(') return -1;
+    while (*p && *p != ')') {
+        size_t len = strcspn(p, ",)");
+        int v = shape_symbol(c, p, len);
+        if (v < 0 || n >= max) return -1;
+        dims[n++] = v;
+        p += len;
+        if (*p == ',') p++;
+        while (*p == ' ')
+            p++;
+    }
+    return *p == ')' ? n : -1;
+}
+
 int mha_kv_head_of(const MhaConfig *c, int query_head)
 {
     return query_head / (c->heads / c->kv_heads);
@@ -183,7 +230,7 @@ int mha_step_index(const char *s)
     long n = strtol(s, &end, 10);
     if (*s && !*end) return n >= 0 && n < MS_COUNT ? (int)n : -1;
     for (int i = 0; i < MS_COUNT; i++)
-        if (!strcmp(s, step_info[i].key) || !strcmp(s, step_info[i].name)) return i;
+        if (!strcmp(s, mha_steps[i].key) || !strcmp(s, mha_steps[i].name)) return i;
     return -1;
 }
 
@@ -200,9 +247,9 @@ void mha_free(Mha *m)
 static void record(Mha *m, int step, size_t copied_before, int output, int n_in, ...)
 {
     MhaStep *s = &m->steps[step];
-    s->name = step_info[step].name;
-    s->key = step_info[step].key;
-    snprintf(s->code, sizeof s->code, "%s", step_info[step].code);
+    s->name = mha_steps[step].name;
+    s->key = mha_steps[step].key;
+    snprintf(s->code, sizeof s->code, "%s", mha_steps[step].code);
     s->output = output;
     s->n_inputs = n_in;
     va_list ap;
@@ -358,7 +405,7 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
         tensor_free(tmp[i]), tmp[i] = NULL;
     /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
     TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
-    tensor_scale_(tmp[0], 1.0f / m->scale); /* undo step 4's scale */
+    tensor_scale_(tmp[0], 1.0f / m->scale);                  /* undo step 4's scale */
     TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp[0], c->causal)); /* (B,H,S,S) */
     tensor_free(tmp[0]);
     return m;

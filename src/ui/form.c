@@ -106,8 +106,14 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 3, y, "invalid:", ST_BAD);
         canvas_wrap(c, 12, y, c->w - 13, 2, err, ST_BAD);
     }
-    app_draw_status(
-        c, ui, "Up/Down field, Left/Right or digits change it, Enter apply, Esc cancel, ? keys");
+    static const Action two[] = {ACT_UP, ACT_INC}, one[] = {ACT_DIGIT, ACT_APPLY, ACT_BACK, ACT_HELP};
+    char hint[160];
+    size_t k = app_hint_pick(KC_FORM, two, 2, 2, hint, sizeof hint); /* Up/Down, Right/Left */
+    if (k + 2 < sizeof hint) {
+        memcpy(hint + k, "  ", 3);
+        app_hint_pick(KC_FORM, one, 4, 1, hint + k + 2, sizeof hint - k - 2);
+    }
+    app_draw_status(c, ui, hint);
 }
 
 static int form_key(Screen *s, Ui *ui, int key)

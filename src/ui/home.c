@@ -6,8 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/decode.h"
 #include "ui/form.h"
 #include "ui/help.h"
+#include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/play.h"
 #include "ui/quiz_screen.h"
@@ -16,18 +18,20 @@
 
 /* ---- the home menu --------------------------------------------------------- */
 
-/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
+/* One line per screen that exists; new screens go above Help. */
 static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
-    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},
     {"Inspect", "inspect any element: its offset and the stride arithmetic", explore_open},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},
+    {"Continue", "the lesson and page where you left off", lessons_continue},
     {"Help", "every key, in one table", help_open}, /* stays last */
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
@@ -53,7 +57,10 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
         canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
     }
-    app_draw_status(c, ui, "Up/Down choose, Enter open, c config, ? keys, q quit");
+    static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
+    char hint[160];
+    app_hint_pick(KC_HOME, picks, 5, 2, hint, sizeof hint);
+    app_draw_status(c, ui, hint);
 }
 
 static int home_key(Screen *s, Ui *ui, int key)

@@ -15,7 +15,7 @@ enum {
     KC_INSPECT = 1 << 1,        /* walkthrough in inspect mode: looked up before KC_WALK */
     KC_HOME = 1 << 2,           /* the home menu */
     KC_FORM = 1 << 3,           /* the configuration form */
-    KC_LESSONS = 1 << 4,        /* the lesson menu (lessonui.c) */
+    KC_LESSONS = 1 << 4,        /* the lesson menu (lessons.c) */
     KC_PAGE = 1 << 5,           /* a lesson page */
     KC_VARIANTS = 1 << 6,       /* MHA | GQA | MQA */
     KC_KV = 1 << 7,             /* the KV-cache calculator */
@@ -24,9 +24,11 @@ enum {
     KC_QUIZ_FEEDBACK = 1 << 10, /* the feedback after an answer */
     KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
     KC_HELP = 1 << 12,          /* the help screen */
-    KC_PLAY = 1 << 13,          /* the stride playground (ui/play.c): other keys type */
-    KC_COUNT = 14,              /* bits in use */
-    KC_ALL = (1 << 14) - 1      /* every screen: one "Everywhere" section */
+    KC_PAGE_TYPE = 1 << 13,     /* a lesson page's @expect: other printable keys type */
+    KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
+    KC_PLAY = 1 << 15,          /* the stride playground (ui/play.c): other keys type */
+    KC_COUNT = 16,              /* bits in use */
+    KC_ALL = (1 << 16) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -74,6 +76,9 @@ typedef enum {
     ACT_PAGE_UP,     /* quiz: scroll a page */
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
+    ACT_FAILURE,     /* walkthrough: the next failure picture */
+    ACT_BLANK,       /* walkthrough: blank the screen while presenting */
     ACT_HOME_LINE,   /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
     ACT_END_LINE,
     ACT_KILL_END,
@@ -104,6 +109,15 @@ Action app_action(unsigned ctx, int key);
  * one-character names after its first are left out.  Returns the length
  * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
 size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
+
+/* A short hint of context ctx made of the groups picked, in pick order: the
+ * first group whose first binding has action picks[i] and whose keys are
+ * bound in ctx, as "Space/PgDn next page": at most maxnames of its key
+ * names, then its help up to the first " (" (the `?` screen shows the whole
+ * help).  Groups apart by two spaces.  Returns the length the hint needs
+ * (snprintf-like). */
+size_t app_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
+                     size_t n);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
  * "  keys   what they do"), written into buf; NULL past the last line.

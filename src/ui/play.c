@@ -215,11 +215,9 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, 5, in_y, vis, ST_CODE);
     canvas_put(c, 5 + p->cur - first, in_y, p->cur < p->len ? (unsigned char)p->line[p->cur] : ' ',
                ST_CURSOR);
+    static const Action picks[] = {ACT_APPLY, ACT_UP, ACT_LEFT, ACT_COMPLETE, ACT_BACK};
     char hint[300];
-    if (app_hint(KC_PLAY, 1, hint, sizeof hint) >= (size_t)c->w - 2)
-        snprintf(hint, sizeof hint,
-                 "Enter run  Up/Down history  Tab complete  ^A ^E ^K ^U ^W "
-                 "edit  Esc back  ? keys");
+    app_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
     app_draw_status(c, ui, hint);
 }
 

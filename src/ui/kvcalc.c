@@ -1,0 +1,167 @@
+/* kvcalc.c - the KV-cache calculator: cached K and V bytes of real models
+ * (content/presets.c, content/kv.c), per token and per sequence.  A ui.h
+ * Screen: draws from state, keys return UI_* flags; its keys are KC_KV in
+ * keys.c's one table. */
+#include <stdint.h>
+#include <stdio.h>
+
+#include "content/kv.h"
+#include "content/presets.h"
+#include "ui/keys.h"
+#include "ui/lessonui.h"
+#include "ui/screen.h"
+
+typedef struct KvCalc {
+    PresetList presets;
+    int sel, dtype;
+    long context, batch; /* context 0: the preset's own */
+    char err[200];
+} KvCalc;
+
+/* The bottom line, from the key table. */
+static const char *kv_hint(char *buf, size_t n)
+{
+    static const Action keys[] = {ACT_UP,       ACT_DTYPE, ACT_CONTEXT_UP,
+                                  ACT_BATCH_UP, ACT_HELP,  ACT_BACK};
+    app_hint_pick(KC_KV, keys, 6, 2, buf, n);
+    return buf;
+}
+
+static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    KvCalc *k = s->st;
+    char hint[160];
+    canvas_clear(c);
+    if (app_draw_enlarge(c)) return;
+    canvas_text(c, 1, 0, "KV-cache calculator", ST_TITLE);
+    canvas_text(c, 22, 0, "cached K and V bytes, per token and per sequence", ST_DIM);
+    if (k->presets.n == 0) {
+        canvas_text(c, 1, 2, k->err, ST_BAD);
+        static const Action back[] = {ACT_BACK};
+        app_hint_pick(KC_KV, back, 1, 2, hint, sizeof hint);
+        app_draw_status(c, ui, hint);
+        return;
+    }
+    int lw = 20;
+    for (int i = 0; i < k->presets.n && 2 + i < c->h - 2; i++)
+        canvas_printf(c, 1, 2 + i, i == k->sel ? ST_CURSOR : ST_NORMAL, "%s%-*.*s",
+                      i == k->sel ? ">" : " ", lw - 3, lw - 3, k->presets.v[i].name);
+    const Preset *p = &k->presets.v[k->sel];
+    const KvDtype *dt = &kv_dtypes[k->dtype];
+    long ctx = k->context ? k->context : p->context ? p->context : 4096;
+    int x = lw + 1, y = 2, w = c->w - x - 1;
+    char a[40], b[40], d[40];
+    canvas_text(c, x, y++, p->title, ST_BOLD);
+    canvas_printf(c, x, y++, ST_NORMAL,
+                  "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers, p->heads,
+                  p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
+    canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %ld", dt->name,
+                  dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx), k->batch);
+    y++;
+    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvRow rows[3];
+    int n = 0;
+    char err[200];
+    KvLimit lim = kv_limit_of(p); /* sliding windows and chunks cap those layers */
+    if (kv_table_limited(&m, &lim, dt->bits, ctx, k->batch, rows, &n, err, sizeof err) != 0) {
+        canvas_wrap(c, x, y, w, 2, err, ST_BAD);
+        app_draw_status(c, ui, kv_hint(hint, sizeof hint));
+        return;
+    }
+    const KvRow *own = &rows[0];
+    for (int i = 0; i < n; i++)
+        if (rows[i].is_model) own = &rows[i];
+    canvas_text(c, x, y++, "2 (K,V) x layers x kv_heads x d_head x bits/8", ST_DIM);
+    canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers,
+                  p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
+    if (lim.window && lim.window < ctx) /* capped layers: count layer-tokens */
+        canvas_printf(c, x, y++, ST_CODE, "%ld of %ld layers keep %s tokens (%s): %s",
+                      lim.local_layers, p->layers, kv_fmt_int(b, sizeof b, (uint64_t)lim.window),
+                      lim.chunked ? "chunk" : "window", kv_fmt_size(d, sizeof d, own->total));
+    else
+        canvas_printf(c, x, y++, ST_CODE, "x %s tokens x %ld = %s",
+                      kv_fmt_int(b, sizeof b, (uint64_t)ctx), k->batch,
+                      kv_fmt_size(d, sizeof d, own->total));
+    y++;
+    canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
+                  "sequence", "total");
+    for (int i = 0; i < n; i++) {
+        char t1[40], t2[40], t3[40];
+        canvas_printf(c, x, y++, rows[i].is_model ? ST_GOOD : ST_NORMAL,
+                      "%-17s %4ld %11s %10s %10s", rows[i].label, rows[i].kv_heads,
+                      kv_fmt_int(t1, sizeof t1, rows[i].per_token),
+                      kv_fmt_size(t2, sizeof t2, rows[i].per_context),
+                      kv_fmt_size(t3, sizeof t3, rows[i].total));
+    }
+    y++;
+    int used = canvas_wrap(c, x, y, w, c->h - 2 - y, p->note[0] ? p->note : p->source,
+                           p->note[0] ? ST_WARN : ST_DIM);
+    y += used + 1;
+    if (p->note[0] && y < c->h - 2) canvas_wrap(c, x, y, w, c->h - 2 - y, p->source, ST_DIM);
+    app_draw_status(c, ui, kv_hint(hint, sizeof hint));
+}
+
+static int kvcalc_key(Screen *s, Ui *ui, int key)
+{
+    KvCalc *k = s->st;
+    if (k->presets.n == 0) return app_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
+    const Preset *p = &k->presets.v[k->sel];
+    long ctx = k->context ? k->context : p->context ? p->context : 4096;
+    switch (app_action(KC_KV, key)) {
+    case ACT_UP:
+        k->sel = (k->sel + k->presets.n - 1) % k->presets.n;
+        k->context = 0;
+        return UI_REDRAW;
+    case ACT_DOWN:
+        k->sel = (k->sel + 1) % k->presets.n;
+        k->context = 0;
+        return UI_REDRAW;
+    case ACT_DTYPE:
+        k->dtype = kv_dtypes[k->dtype + 1].name ? k->dtype + 1 : 0;
+        return UI_REDRAW;
+    case ACT_CONTEXT_UP:
+        if (ctx >= 1L << 30) {
+            snprintf(ui->status, sizeof ui->status, "context is at its largest here");
+            return UI_REDRAW;
+        }
+        k->context = ctx * 2;
+        return UI_REDRAW;
+    case ACT_CONTEXT_DOWN:
+        k->context = ctx > 1 ? ctx / 2 : 1;
+        return UI_REDRAW;
+    case ACT_BATCH_UP:
+        k->batch = k->batch < 1L << 20 ? k->batch * 2 : k->batch;
+        return UI_REDRAW;
+    case ACT_BATCH_DOWN:
+        k->batch = k->batch > 1 ? k->batch / 2 : 1;
+        return UI_REDRAW;
+    case ACT_HELP:
+        return lessonui_help(ui, KC_KV);
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        return UI_NONE;
+    }
+}
+
+static void kvcalc_free(Screen *s)
+{
+    KvCalc *k = s->st;
+    if (k) presets_free(&k->presets);
+    app_screen_free(s);
+}
+
+Screen *kvcalc_open(Ui *ui)
+{
+    (void)ui;
+    Screen *s = app_screen_new("KV calculator", sizeof(KvCalc));
+    if (!s) return NULL;
+    KvCalc *k = s->st;
+    s->draw = kvcalc_draw;
+    s->key = kvcalc_key;
+    s->free = kvcalc_free;
+    k->batch = 1;
+    k->dtype = 1; /* fp16 */
+    if (presets_builtin(&k->presets, k->err, sizeof k->err) != 0) k->presets.n = 0;
+    return s;
+}
