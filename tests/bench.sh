@@ -39,6 +39,11 @@ echo
 echo "== screens at 200x60: first frame, bytes, peak RSS (tests/bench_screens.py) =="
 python3 "$HERE/bench_screens.py" "$BIN"
 
+# ---- store: quiz history load by size, lesson page turn with saving on ----------
+echo
+echo "== store: quiz history load, page turn with saving on (tests/bench_store.sh) =="
+bash "$HERE/bench_store.sh" "$BIN"
+
 # ---- play: the stride playground, evaluate + draw ------------------------------------
 echo
 echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="

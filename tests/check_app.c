@@ -1,7 +1,6 @@
 /* check_app.c - the key table, the generated help, and what the screens'
  * key handlers return (flags and state), with no terminal: the screens draw
  * on a Canvas and tui.c is not involved. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "ui/screen.h"
 #include "app_fixture.h"
 #include "draw/scene.h"
+#include "check_main.h"
 
 /* ---- the key table -------------------------------------------------------- */
 
@@ -605,7 +605,7 @@ START_TEST(test_screens_fit_80x24)
 }
 END_TEST
 
-int main(void)
+static Suite *app_suite(void)
 {
     Suite *s = suite_create("app");
     TCase *t = tcase_create("keys");
@@ -636,9 +636,7 @@ int main(void)
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);
     suite_add_tcase(s, t);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }
+
+CHECK_MAIN(app_suite)

@@ -1,7 +1,6 @@
 /* check_lesson.c - the lesson format (src/lesson.c, lessonvar.c, lessonview.c,
  * lessonfiles.c): parsing, errors, expressions against the engine, every
  * built-in page rendered at 80x24 and 120x40, and `mhaviz lesson` as a process. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "content/lesson.h"
 #include "draw/lessonpage.h"
 #include "lessons_testutil.h"
+#include "check_main.h"
 
 static PresetList P;
 static void setup(void)
@@ -779,11 +779,4 @@ static Suite *lesson_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(lesson_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(lesson_suite)

@@ -7,7 +7,6 @@
  *
  * Shapes: B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H.
  */
-#include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,6 +14,7 @@
 #include "engine/mha.h"
 #include "engine/tensor.h"
 #include "engine_testutil.h"
+#include "check_main.h"
 
 static char err[256];
 
@@ -782,11 +782,4 @@ static Suite *mha_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(mha_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(mha_suite)

@@ -1,10 +1,10 @@
 /* check_textutil.c - the shared trim and edit distance (src/textutil.c). */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/textutil.h"
 #include "base/utf8.h"
+#include "check_main.h"
 
 START_TEST(edit_distance_counts_edits)
 {
@@ -67,7 +67,7 @@ START_TEST(utf8_decodes_strictly)
 }
 END_TEST
 
-int main(void)
+static Suite *textutil_suite(void)
 {
     Suite *s = suite_create("textutil");
     TCase *tc = tcase_create("core");
@@ -76,9 +76,7 @@ int main(void)
     tcase_add_test(tc, trim_removes_space_at_both_ends);
     tcase_add_test(tc, utf8_decodes_strictly);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+CHECK_MAIN(textutil_suite)

@@ -10,6 +10,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "content/lesson.h"
 #include "ui/home.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -152,6 +153,15 @@ int interactive_lesson(int argc, char **argv, const char *name)
     if (rc >= 0) {
         app_ui_free(&ui);
         return rc;
+    }
+    if (name) { /* a file that cannot be read is EXIT_IO, as in lesson --check (cli.h) */
+        char *text = NULL, path[4096], err[400];
+        size_t len = 0;
+        if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+            app_ui_free(&ui);
+            return cli_io_error("%s", err);
+        }
+        free(text);
     }
     Screen *s = name ? lesson_open(&ui, name) : lessons_open(&ui);
     if (!s && ui.status[0]) {

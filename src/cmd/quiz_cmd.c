@@ -7,6 +7,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "content/content.h"
@@ -135,6 +136,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     int have_hist = 0;
     if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
     else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
     if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
@@ -192,7 +194,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     return rc;
 }
 
-/* --check FILE...: 0 when every file is a valid bank, 2 otherwise. */
+#define QUIZ_MAX_FILE ((size_t)4 << 20) /* a quiz bank file, as a lesson file */
+
+/* --check FILE...: 0 when every file is a valid bank; else 1 or 2 (cli.h). */
 static int check_files(int argc, char **argv, int first)
 {
     int bad = 0;
@@ -212,48 +216,26 @@ static int check_files(int argc, char **argv, int first)
         if (!any) return cli_usage("quiz --check: no quiz bank is built in; give FILE...");
         return bad ? EXIT_USAGE : 0;
     }
+    int rc = 0; /* the exit code of the first file that fails (cli.h: 1 unreadable, 2 invalid) */
     for (int i = first; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "mhaviz: %s: %s\n", argv[i], strerror(errno));
-            bad = 1;
+        char *text = NULL, err[400];
+        size_t len = 0;
+        if (file_read(argv[i], QUIZ_MAX_FILE, &text, &len, err, sizeof err) != 0) {
+            int io = cli_io_error("%s", err);
+            if (!rc) rc = io;
             continue;
         }
-        char *text = NULL;
-        size_t len = 0, cap = 0;
-        int ok = 1;
-        for (;;) {
-            if (len + 4096 + 1 > cap) {
-                cap = cap ? 2 * cap : 8192;
-                if (cap > (64u << 20)) { ok = 0; break; }
-                char *t = realloc(text, cap);
-                if (!t) { ok = 0; break; }
-                text = t;
-            }
-            size_t r = fread(text + len, 1, 4096, f);
-            len += r;
-            if (r < 4096) break;
-        }
-        fclose(f);
-        if (!ok) {
-            fprintf(stderr, "mhaviz: %s: too big or out of memory\n", argv[i]);
-            free(text);
-            bad = 1;
-            continue;
-        }
-        text[len] = 0;
-        char err[400];
         QuizBank bank = {0};
         int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, argv[i], text, err, sizeof err);
         if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
         if (n < 0) {
             fprintf(stderr, "%s\n", err);
-            bad = 1;
+            if (!rc) rc = EXIT_USAGE;
         } else printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }
-    return bad ? EXIT_USAGE : 0;
+    return rc;
 }
 
 /* The quiz screen in the terminal, through the one interactive entry point. */

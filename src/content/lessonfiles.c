@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/fileio.h"
 #include "content/content.h"
 #include "content/lesson.h"
 
-#define LESSON_MAX_FILE (4L << 20)
+#define LESSON_MAX_FILE ((size_t)4 << 20)
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -18,54 +19,10 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int is_file(const char *path)
+static int exists(const char *path)
 {
     struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* Reads a whole file (at most LESSON_MAX_FILE bytes); 0 or -1 with err set. */
-static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            if ((long)cap >= LESSON_MAX_FILE) {
-                snprintf(err, errlen, "%s:1: file is larger than %ld bytes", path, LESSON_MAX_FILE);
-                free(buf);
-                fclose(f);
-                return -1;
-            }
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (!buf || ferror(f)) {
-        snprintf(err, errlen, "%s: %s", path, buf ? strerror(errno) : "out of memory");
-        free(buf);
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    buf[n] = 0;
-    *text = buf;
-    *len = n;
-    return 0;
+    return stat(path, &sb) == 0;
 }
 
 /* The compiled-in lesson for "02-heads", "lessons/02-heads.lesson", "02" or "2". */
@@ -120,17 +77,18 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
 {
     const char *dir = getenv("MHAVIZ_LESSONS");
     char listed[4096];
-    /* A path on disk wins, so `r` picks up a teacher's edits. */
-    if (is_file(name)) {
+    /* A path on disk wins, so `r` picks up a teacher's edits; whatever it
+     * is (a directory, a FIFO), file_read says why it cannot be read. */
+    if (exists(name)) {
         snprintf(path, pathn, "%s", name);
-        return read_file(name, text, len, err, errlen);
+        return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
     }
     if (!strchr(name, '/')) {
         if (resolve(name, listed, sizeof listed) == 0) {
             name = listed; /* a path of the list: on disk, or compiled in */
-            if (is_file(name)) {
+            if (exists(name)) {
                 snprintf(path, pathn, "%s", name);
-                return read_file(name, text, len, err, errlen);
+                return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
             }
         } else if (dir && *dir) {
             snprintf(err, errlen, "%s: no such lesson in MHAVIZ_LESSONS=%s (mhaviz lesson --list)",
@@ -139,6 +97,8 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
         }
     }
     const ContentFile *f = builtin(name);
+    if (!f && strchr(name, '/')) /* a path: say what the system says */
+        return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
     if (!f) {
         snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)",
                  name);

@@ -210,26 +210,42 @@ void quiz_score_add(QuizScore *s, int topic, int right);
 void quiz_score_skip(QuizScore *s, int topic);
 
 /* What is remembered between runs (state file "quiz-history", state.h rules:
- * atomic replace): lifetime scores per topic and how often each question was
- * missed (a right answer later takes one miss off). */
+ * atomic replace, merged under the lock): lifetime scores per topic and how
+ * often each question was missed (a right answer later takes one miss off).
+ * Counts stop at QUIZ_HISTORY_MAX_COUNT; at most QUIZ_HISTORY_MAX_MISSES
+ * questions are kept, the ones first missed longest ago age out. */
+#define QUIZ_HISTORY_MAX_COUNT 100000000
+#define QUIZ_HISTORY_MAX_MISSES 2000
+
 typedef struct QuizMiss {
     char id[64];
     int count;
 } QuizMiss;
 
 typedef struct QuizHistory {
-    QuizScore total;
-    QuizMiss *miss; /* owned */
+    QuizScore total;    /* as loaded, plus this run */
+    QuizMiss *miss;     /* owned; in the order first missed */
     int n, cap;
+    int *slot, nslot;   /* owned; hash of miss ids: index + 1, 0 = empty */
+    QuizScore run;      /* this run's answers, added to the file by the save */
+    QuizMiss *ops;      /* owned; this run's miss changes in order (count +1 or -1) */
+    int nops, capops;
+    char warning[320];  /* "" or one line to show once (the file was corrupt) */
 } QuizHistory;
 
-/* Loads the history (empty when there is none yet).  Lines it cannot read
- * are skipped.  0, or -1 with err set on an I/O error. */
+/* Loads the history (empty when there is none yet), in time linear in the
+ * file.  A file with a line it cannot read (or a NUL byte) is still used for
+ * the lines it can read, h->warning says so, and the save keeps the file as
+ * quiz-history.bad (state_keep_bad) before replacing it.  0, or -1 with err
+ * set on an I/O error (then h is empty and should not be saved). */
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right);
 /* A skipped question: no score, but one more miss, so --review asks it. */
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q);
-int quiz_history_save(const QuizHistory *h, char *err, size_t errlen);
+/* Adds this run's answers to the file as it is now (another mhaviz may have
+ * saved meanwhile: its answers are kept), under the state lock, then forgets
+ * them (a second save adds only what came after).  0, or -1 with err set. */
+int quiz_history_save(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_free(QuizHistory *h);
 
 /* The ids missed most (ties: the order they were first missed), at most max.

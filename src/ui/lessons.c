@@ -39,7 +39,10 @@ SharedProgress *lessonui_progress_open(Ui *ui)
 
 void lessonui_progress_release(SharedProgress *sp)
 {
-    if (sp && --sp->refs == 0) free(sp);
+    if (sp && --sp->refs == 0) {
+        progress_save(&sp->p); /* the last page turns, at exit */
+        free(sp);
+    }
 }
 
 Lesson *lessonui_read(const char *src, char *path, size_t pathn, char *msg, size_t msgn)

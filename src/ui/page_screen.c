@@ -35,6 +35,7 @@ typedef struct PageScreen {
     int did;    /* @do: reached once (stays done if the learner goes on pressing) */
     int nagged; /* Space on an unfinished exercise once: the next shows the answer */
     SharedProgress *prog;
+    double save_at; /* when the pages marked done are saved; 0 = none pending */
 } PageScreen;
 
 static LessonPage *cur_page(PageScreen *ps)
@@ -333,13 +334,31 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
     lesson_draw(c, ps->l, ps->page, &ps->t, picture(ps), &v);
 }
 
+/* Marks the page done in memory; page_tick saves it after the frame. */
 static void page_mark(PageScreen *ps, Ui *ui)
 {
-    if (!ps->prog) return;
-    if (progress_mark(&ps->prog->p, ps->l->name, ps->page) != 0 && ps->prog->p.warning[0]) {
+    (void)ui;
+    if (ps->prog) progress_set(&ps->prog->p, ps->l->name, ps->page);
+}
+
+/* A page turn never waits for the disk: the tick before the frame only asks
+ * for more ticks (UI_ANIMATE), the save comes PAGE_SAVE_SEC later, after the
+ * frame is out, and holds every page turned meanwhile (one save, not one per
+ * key).  The rest is saved when the screen closes (lessonui_progress_release). */
+#define PAGE_SAVE_SEC 0.5
+static int page_tick(Screen *s, Ui *ui, double now)
+{
+    PageScreen *ps = s->st;
+    if (!ps->prog || !ps->prog->p.dirty || ps->prog->p.no_save) return UI_NONE;
+    if (ps->save_at == 0) ps->save_at = now + PAGE_SAVE_SEC;
+    if (now < ps->save_at) return UI_ANIMATE;
+    ps->save_at = 0;
+    if (progress_save(&ps->prog->p) != 0 && ps->prog->p.warning[0]) {
         snprintf(ui->status, sizeof ui->status, "%.199s", ps->prog->p.warning);
         ps->prog->p.warning[0] = 0;
+        return UI_REDRAW;
     }
+    return UI_NONE;
 }
 
 /* The lesson after the one named name in lesson_list() order: its path in
@@ -502,6 +521,7 @@ static void page_free(Screen *s)
         mha_free(ps->live);
         if (ps->have_text) lesson_text_free(&ps->t);
         presets_free(&ps->presets);
+        if (ps->prog) progress_save(&ps->prog->p); /* back at the menu: saved */
         lessonui_progress_release(ps->prog);
     }
     app_screen_free(s);
@@ -525,6 +545,7 @@ Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
     PageScreen *ps = s->st;
     s->draw = page_draw;
     s->key = page_key;
+    s->tick = page_tick;
     s->free = page_free;
     ps->l = l;
     snprintf(ps->src, sizeof ps->src, "%s", path);

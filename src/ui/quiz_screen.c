@@ -535,6 +535,8 @@ static Screen *qs_new(Ui *ui, int no_save)
     char err[300];
     if (quiz_bank_load_builtin(&q->bank, err, sizeof err) && ui) snprintf(ui->status, sizeof ui->status, "%.190s", err);
     q->have_hist = quiz_history_load(&q->hist, q->err, sizeof q->err) == 0;
+    if (q->have_hist && q->hist.warning[0] && ui)
+        snprintf(ui->status, sizeof ui->status, "%.190s", q->hist.warning);
     return s;
 }
 
