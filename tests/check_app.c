@@ -524,6 +524,12 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
     ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
     ck_assert(shows(h, &ui, 200, 60, "Walkthrough"));
+    MhaConfig big = ui.cfg; /* a long configuration line wraps instead of losing "causal" */
+    big.seq = 1000, big.d_model = 1000, big.heads = 4, big.kv_heads = 4, big.seed = 4000000000u,
+    big.causal = 1;
+    ui.cfg = big; /* drawn only: ui.mha stays the small run */
+    ck_assert(shows(h, &ui, 80, 24, "causal"));
+    ui.cfg = mha_config_default();
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(ui.push);
     ck_assert(shows(ui.push, &ui, 80, 24, "step 0/10"));

@@ -206,6 +206,7 @@ START_TEST(test_ascii_map)
     ck_assert_int_eq(canvas_ascii(0x2500), '-');
     ck_assert_int_eq(canvas_ascii(0x2502), '|');
     ck_assert_int_eq(canvas_ascii(0x250C), '+');
+    ck_assert_int_eq(canvas_ascii(0x2699), '*'); /* the page-configuration mark is not a '?' */
     ck_assert_int_eq(canvas_ascii(0x253C), '+');
     ck_assert_int_eq(canvas_ascii(0x2591), '.');
     ck_assert_int_eq(canvas_ascii(0x2592), ':');

@@ -8,10 +8,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-/* check_main.h's temp dir variable has the name of state.h's function */
-#define state_dir test_state_dir
 #include "check_main.h"
-#undef state_dir
 #include "content/quiz.h"
 #include "store/state.h"
 

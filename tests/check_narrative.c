@@ -185,6 +185,23 @@ START_TEST(test_every_sentence_agrees_with_the_engine)
 END_TEST
 
 /* The checks catch what they claim: the old sentences fail them. */
+/* With d_head 1 the split sentence reads as prose, not a filled template. */
+START_TEST(test_d_head_1_reads_as_prose)
+{
+    MhaConfig c = mha_config_default();
+    c.seq = 4, c.d_model = 4, c.heads = 4, c.kv_heads = 4;
+    char e[300], text[2048];
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    SceneState s = scene_state_default();
+    s.step = MS_SPLIT;
+    scene_narrative(m, &s, text, sizeof text);
+    ck_assert_msg(strstr(text, "head h is column h of the row") != NULL, "%s", text);
+    ck_assert_msg(!strstr(text, "+0") && !strstr(text, "groups of 1"), "%s", text);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_checks_can_fail)
 {
     char why[160];
@@ -206,6 +223,7 @@ static Suite *narrative_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, test_every_sentence_agrees_with_the_engine);
     tcase_add_test(tc, test_checks_can_fail);
+    tcase_add_test(tc, test_d_head_1_reads_as_prose);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -432,29 +432,39 @@ END_TEST
 
 /* ---- layout: nothing clipped ----------------------------------------------- */
 
-/* Draws s into a canvas wider and taller than the frame: nothing may land
- * outside it, the frame's last column stays blank (so no word runs into the
- * edge), and no text is shortened with "...". */
-static void check_unclipped(const Mha *m, const SceneState *s, int w, int h, int allow_dots)
+/* What is wrong with a w x h frame drawn at the top left of the larger canvas
+ * c, written to why; 0 when nothing: nothing lands outside the frame, the
+ * frame's last column stays blank (a word that runs into the edge would be cut
+ * there), and, unless allow_dots, no text is shortened with "...". */
+static int clip_problem(const Canvas *c, int w, int h, int allow_dots, char *why, size_t n)
 {
-    Canvas *c = canvas_new(w + 10, h + 2);
     char buf[2048];
-    scene_draw(c, 0, 0, w, h, m, s);
     for (int y = 0; y < c->h; y++) {
         for (int x = 0; x < c->w; x++) {
             const Cell *cell = canvas_at(c, x, y);
-            if (x >= w - 1 || y >= h)
-                ck_assert_msg(cell->ch == ' ', "step %d view %d %dx%d: '%c' at %d,%d outside",
-                              s->step, s->view, w, h, canvas_ascii(cell->ch), x, y);
+            if ((x >= w - 1 || y >= h) && cell->ch != ' ') {
+                snprintf(why, n, "'%c' at %d,%d outside", canvas_ascii(cell->ch), x, y);
+                return 1;
+            }
         }
-        su_row(c, y, buf, sizeof buf);
-        /* a letter right against the frame's edge is a clipped word */
-        ck_assert(!(isalnum((unsigned char)buf[w - 2]) && isalnum((unsigned char)buf[w - 1])));
         canvas_row(c, y, 0, buf, sizeof buf); /* UTF-8: a shade is not a '.' here */
-        if (!allow_dots)
-            ck_assert_msg(strstr(buf, "...") == NULL, "step %d view %d %dx%d row %d: %s", s->step,
-                          s->view, w, h, y, buf);
+        if (!allow_dots && strstr(buf, "...")) {
+            snprintf(why, n, "row %d shortened: %s", y, buf);
+            return 1;
+        }
     }
+    return 0;
+}
+
+/* Draws s into a canvas wider and taller than the frame and asks
+ * clip_problem; test_clip_check_can_fail shows that it can say no. */
+static void check_unclipped(const Mha *m, const SceneState *s, int w, int h, int allow_dots)
+{
+    Canvas *c = canvas_new(w + 10, h + 2);
+    char why[2200] = "";
+    scene_draw(c, 0, 0, w, h, m, s);
+    ck_assert_msg(!clip_problem(c, w, h, allow_dots, why, sizeof why), "step %d view %d %dx%d: %s",
+                  s->step, s->view, w, h, why);
     canvas_free(c);
 }
 
@@ -508,20 +518,33 @@ START_TEST(test_nothing_clipped_variants)
 }
 END_TEST
 
-/* A word is clipped when a row's text stops at the frame's edge mid-word; the
- * test above must be able to see that: a deliberately long status. */
+/* The check the tests above rely on must be able to fail: a clean frame
+ * passes, and each way of clipping planted in it is caught: a word running
+ * into the last column, text below the frame, a status the frame had to
+ * shorten with "...". */
 START_TEST(test_clip_check_can_fail)
 {
     Mha *m = run_default();
     SceneState s = scene_state_default();
+    char why[2200];
     Canvas *c = canvas_new(90, 26);
-    char buf[256];
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    ck_assert_msg(!clip_problem(c, 80, 24, 0, why, sizeof why), "%s", why);
+    canvas_text(c, 76, 5, "edge", ST_NORMAL); /* its 'e' in column 79 */
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "'e' at 79,5 outside"));
+    canvas_clear(c);
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    canvas_text(c, 1, 24, "below", ST_NORMAL);
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why));
+    canvas_free(c);
+    c = canvas_new(90, 26);
     s.status = "a status line far too long for eighty columns, so the frame has to shorten "
                "it somewhere";
     scene_draw(c, 0, 0, 80, 24, m, &s);
-    su_row(c, 23, buf, sizeof buf);
-    ck_assert_ptr_nonnull(strstr(buf, "...")); /* shortened, and it says so */
-    ck_assert_int_eq(buf[79], ' ');
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why)); /* shortened, and it says so */
+    ck_assert_ptr_nonnull(strstr(why, "row 23 shortened"));
+    ck_assert(!clip_problem(c, 80, 24, 1, why, sizeof why)); /* allowed, still inside */
     canvas_free(c);
     mha_free(m);
 }
@@ -919,6 +942,60 @@ START_TEST(test_inspect_keeps_jump_context)
     snprintf(want, sizeof want, " %ld ", off - m->t[MT_Q_HEADS]->strides[2]);
     ck_assert_msg(strstr(buf, want) != NULL, "no offset %s in '%s'", want, buf);
     canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* The panel's text on row y: what is right of the rule beside the program,
+ * runs of spaces made one, "" when the row has no rule. */
+static char *panel_text(const Canvas *c, int y, char *out, size_t n)
+{
+    char row[1024];
+    size_t k = 0;
+    int rule = -1;
+    for (int x = 0; x < c->w && rule < 0; x++)
+        if (canvas_at(c, x, y)->ch == 0x2502) rule = x;
+    out[0] = '\0';
+    if (rule < 0) return out;
+    su_row(c, y, row, sizeof row);
+    for (const char *p = row + rule + 1; *p && k + 1 < n; p++)
+        if (*p != ' ' || (k > 0 && out[k - 1] != ' ')) out[k++] = *p;
+    while (k > 0 && out[k - 1] == ' ')
+        k--;
+    out[k] = '\0';
+    return out;
+}
+
+/* The panel's strides rows hold the engine's strides, in their places: the
+ * step's input on the "strides" row, then exactly the step's output on the
+ * "->" row below it (a panel showing the previous step's strides there was
+ * missed while the narrative printed the right ones elsewhere on screen). */
+START_TEST(test_panel_arrow_row_holds_this_steps_strides)
+{
+    Mha *m = run_default();
+    for (int i = 0; i < MS_COUNT; i++) {
+        Canvas *c = draw_step(m, i, 80, 24);
+        const MhaStep *st = &m->steps[i];
+        char got[256], want[256], s[128];
+        int y = 1;
+        while (y < c->h && strncmp(panel_text(c, y, got, sizeof got), "strides ", 8) != 0)
+            y++;
+        ck_assert_msg(y < c->h, "step %d: no strides row", i);
+        if (st->n_inputs == 0) { /* the input: one strides row, its own */
+            tensor_fmt_strides(s, sizeof s, m->t[st->output]);
+            snprintf(want, sizeof want, "strides %s", s);
+            ck_assert_str_eq(got, want);
+        } else {
+            tensor_fmt_strides(s, sizeof s, m->t[st->inputs[0]]);
+            snprintf(want, sizeof want, "strides %s", s);
+            ck_assert_msg(strcmp(got, want) == 0, "step %d: '%s', not '%s'", i, got, want);
+            tensor_fmt_strides(s, sizeof s, m->t[st->output]);
+            snprintf(want, sizeof want, "-> %s", s);
+            panel_text(c, y + 1, got, sizeof got);
+            ck_assert_msg(strcmp(got, want) == 0, "step %d: '->' row '%s', not '%s'", i, got, want);
+        }
+        canvas_free(c);
+    }
     mha_free(m);
 }
 END_TEST
@@ -1600,6 +1677,7 @@ static Suite *scene_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_steps_show_code_shape_strides);
+    tcase_add_test(tc, test_panel_arrow_row_holds_this_steps_strides);
     tcase_add_test(tc, test_candy_bar_offsets_and_heads);
     tcase_add_test(tc, test_candy_bar_values_are_the_storage);
     tcase_add_test(tc, test_public_candy_bar);

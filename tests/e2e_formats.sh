@@ -77,4 +77,15 @@ check "an unknown format is a usage error" test $? = 2
 check "  ... one line naming the flag" test "$(wc -l < "$tmp/err")" = 1 -a -n "$(grep -- '--format' "$tmp/err")"
 NO_COLOR=1 "$BIN" frames --step 3 --format svg --color=never > "$tmp/mono.svg"
 check "monochrome SVG has no head colours" test "$(grep -c '#62c4c4' "$tmp/mono.svg")" = 0
+
+# --inspect names an element of the step's tensor: out of range or too few
+# indices is a usage error, not a silently different element
+for a in 0,9,9,9 0,1,2,3 0,1,2; do
+  "$BIN" frames --step 2 --inspect $a > /dev/null 2> "$tmp/err"
+  check "--inspect $a at step 2 is refused (exit 2)" test $? = 2
+done
+check "  ... saying which dimension" grep -q 'outside dimension 2 of Q_split (1, 4, 2, 4) (size 2)' <("$BIN" frames --step 2 --inspect 0,1,2,3 2>&1)
+# a failure picture is one frame, under the step it belongs to
+check "--view wrong prints one frame" test "$("$BIN" frames --view wrong | grep -c '^=== ')" = 1
+check "--view noscale is the softmax step's" grep -q '^=== step 5/10: softmax, view noscale' <("$BIN" frames --view noscale)
 finish

@@ -43,7 +43,7 @@ static const char frames_help[] =
     "\n"
     "Configuration:\n";
 
-/* "0,2,1,3" into cur (missing trailing entries are 0).  -1 if malformed. */
+/* "0,2,1,3" into cur.  The count of indices, or -1 if malformed. */
 static int parse_index(const char *val, int *cur)
 {
     const char *p = val;
@@ -62,7 +62,33 @@ static int parse_index(const char *val, int *cur)
         else if (*p)
             return -1;
     }
-    return n > 0 ? 0 : -1;
+    return n > 0 ? n : -1;
+}
+
+/* Does the inspect index fit step s's tensor (its dimensions, each index in
+ * range)?  0, or -1 with "0,1,2,3: Q_split (1, 4, 2, 4): ..." in err. */
+static int check_inspect(const Mha *m, SceneState *st, int s, int n, char *err, size_t errlen)
+{
+    char dims[64], idx[48];
+    int k = 0;
+    st->step = s;
+    int ti = scene_inspect_tensor(st);
+    const Tensor *t = m->t[ti];
+    tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
+    for (int i = 0; i < n; i++)
+        k += snprintf(idx + k, sizeof idx - (size_t)k, "%s%d", i ? "," : "", st->cur[i]);
+    if (n != t->ndim) {
+        snprintf(err, errlen, "%s: step %d shows %s %s, %d dimensions (give %d indices)", idx, s,
+                 mha_tensor_names[ti], dims, t->ndim, t->ndim);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (st->cur[i] >= t->shape[i]) {
+            snprintf(err, errlen, "%s: index %d is outside dimension %d of %s %s (size %d)", idx,
+                     st->cur[i], i, mha_tensor_names[ti], dims, t->shape[i]);
+            return -1;
+        }
+    return 0;
 }
 
 static int parse_phase(const char *val, double *out)
@@ -152,6 +178,7 @@ int cmd_frames(int argc, char **argv)
     int kv_set = 0, first = 0, last = MS_COUNT - 1, color = -1, ascii = 0, format = F_TEXT;
     long cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame, the default */
     const char *view_name = NULL;
+    int step_given = 0, inspect_n = 0;
     char err[256];
     Mha *m;
     Canvas *c;
@@ -169,6 +196,7 @@ int cmd_frames(int argc, char **argv)
         if ((r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             int s;
             if (r < 0) return cli_usage("%s", err);
+            step_given = 1;
             if (!strcmp(val, "all")) {
                 first = 0, last = MS_COUNT - 1;
                 continue;
@@ -216,7 +244,7 @@ int cmd_frames(int argc, char **argv)
             view_name = st.view == MV_STEP ? NULL : val;
         } else if ((r = cli_match(argc, argv, &i, "--inspect", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            if (parse_index(val, st.cur))
+            if ((inspect_n = parse_index(val, st.cur)) < 0)
                 return cli_usage("--inspect '%.40s': give up to 4 indices, e.g. 0,2,1,3", val);
             st.inspect = 1;
         } else if ((r = cli_match(argc, argv, &i, "--format", &val, err, sizeof err)) != 0) {
@@ -247,8 +275,15 @@ int cmd_frames(int argc, char **argv)
         const char *nc = getenv("NO_COLOR");
         color = isatty(STDOUT_FILENO) && !(nc && *nc);
     }
+    if (st.view != MV_STEP && !step_given) /* a failure picture is one picture */
+        first = last = st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX;
     m = mha_run(&cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
+    for (int s = first; st.inspect && s <= last; s++)
+        if (check_inspect(m, &st, s, inspect_n, err, sizeof err) < 0) {
+            mha_free(m);
+            return cli_usage("--inspect %s", err);
+        }
     c = canvas_new((int)cols, (int)rows);
     if (!c) {
         mha_free(m);

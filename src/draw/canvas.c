@@ -421,6 +421,8 @@ char canvas_ascii(uint32_t ch)
         return '*'; /* · • ⋅ ∙ */
     case 0x00D7:
         return 'x'; /* × */
+    case 0x2699:
+        return '*'; /* ⚙ a page's own configuration: not '?', which marks a question */
     case 0x2013:
     case 0x2014:
     case 0x2212:

@@ -21,7 +21,7 @@
  * frame keeps above the narrative (for the inspect line) as one of its own. */
 void plan_spread(const Ctx *x, int spare, int n, int *gap)
 {
-    int tail = x->s.narrative && x->h >= 30;
+    int tail = x->s.narrative && x->h >= TALL_NARRATIVE_H;
     spare += tail;
     for (int i = 0; i < n; i++)
         gap[i] = spare / n;

@@ -145,12 +145,20 @@ static void narr_split(const Ctx *x, char *buf, size_t n)
                  sid, st->bytes_copied, count(c->d_model, "number"), m->d_head);
         return;
     }
+    char cols[64], groups[48];
+    if (m->d_head == 1) { /* "columns h*1 to h*1+0" would read as a template */
+        snprintf(cols, sizeof cols, "head h is column h of the row");
+        snprintf(groups, sizeof groups, "one at a time, each its own head");
+    } else {
+        snprintf(cols, sizeof cols, "head h is columns h*%d to h*%d+%d of the row", m->d_head,
+                 m->d_head, m->d_head - 1);
+        snprintf(groups, sizeof groups, "in groups of %d", m->d_head);
+    }
     snprintf(buf, n,
              "view() only relabels the same storage S%d: %zu bytes copied. Each token's %s "
-             "now read as %s of %d; head h is columns h*%d to h*%d+%d of the "
-             "row. No cell moves: the same floats are only read in groups of %d.",
+             "now read as %s of %d; %s. No cell moves: the same floats are only read %s.",
              sid, st->bytes_copied, count(c->d_model, "number"), count(c->heads, "head"), m->d_head,
-             m->d_head, m->d_head, m->d_head - 1, m->d_head);
+             cols, groups);
 }
 
 /* Step 3: the transpose swaps strides; contiguous or not, as the engine says. */

@@ -76,18 +76,19 @@ static void draw_all(Ctx *x)
     /* the rows the body gets; on a tall frame the top block takes its share
      * of the rows to spare: blank rows under the title and over the code
      * line, as many as between the body's sections */
-    if (s->narrative) narr_rows = x->h >= 30 ? 4 : 3;
+    if (s->narrative) narr_rows = x->h >= TALL_NARRATIVE_H ? 4 : 3;
     if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
-    if (s->narrative && x->h >= 30)
+    if (s->narrative && x->h >= TALL_NARRATIVE_H)
         /* a blank row above the narrative, where the offset arithmetic goes:
          * the body keeps its place when inspect turns on (a click does) */
         bh = x->h - TOP_ROWS - 5 - status_rows;
     else
-        bh = x->h - TOP_ROWS - narr_rows - status_rows - (narr_rows && x->h >= 30 ? 1 : 0);
+        bh = x->h - TOP_ROWS - narr_rows - status_rows -
+             (narr_rows && x->h >= TALL_NARRATIVE_H ? 1 : 0);
     if (x->h > SCENE_MIN_H && bh >= 3) {
         /* by the frame's height alone, so the program stays put from step to
          * step; none when that would cost the body its tall cells */
-        int n, tg = x->h >= 50 ? 2 : x->h >= 36 ? 1 : 0;
+        int n, tg = x->h >= TALL_GAP2_H ? 2 : x->h >= TALL_GAP1_H ? 1 : 0;
         if (tg && !plan_body_spare(x, bx, by + 2 * tg, bw, bh - 2 * tg, &n) &&
             plan_body_spare(x, bx, by, bw, bh, &n))
             tg = 0;

@@ -35,6 +35,11 @@ typedef struct StepView {
 #define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
 #define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
 
+/* Frame heights (rows) from which a taller frame gets more room: */
+#define TALL_NARRATIVE_H 30 /* a 4-line narrative, a blank row above it for the inspect line */
+#define TALL_GAP1_H 36      /* one blank row under the title and one over the code line (Ctx.tg) */
+#define TALL_GAP2_H 50      /* two of each */
+
 /* Drawing context: the canvas, the run, the state (cursor clamped), and an
  * optional hit test (scene_click) filled by the cell drawers. */
 typedef struct Ctx {

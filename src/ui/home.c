@@ -49,7 +49,7 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
     char line[160];
     app_cfg_line(line, sizeof line, &ui->cfg);
     canvas_text(c, 1, 2, "config:", ST_DIM);
-    canvas_text(c, 9, 2, line, ST_NORMAL);
+    canvas_wrap(c, 9, 2, c->w - 10, 2, line, ST_NORMAL); /* row 3 is free for a long one */
     for (int i = 0; i < HOME_N; i++) {
         int y = 4 + 2 * i;
         Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;

@@ -133,9 +133,9 @@ const KeyBinding app_keys[] = {
     {KC_PAGE, UI_K_TAB, 0, ACT_PANE, "Tab", "text/picture (below 115 columns)"},
     {KC_PAGE, 'r', 0, ACT_RELOAD, "r", "reload (the lesson file, from disk)"},
     {KC_PAGE, 'i', 0, ACT_INSPECT, "i", "inspect (a cursor; the arrows move it)"},
-    {KC_PAGE, 'H', 0, ACT_HEADS, "H", "next heads, kv heads, seq (a @do exercise)"},
-    {KC_PAGE, 'K', 0, ACT_KV_HEADS, "K", NULL},
-    {KC_PAGE, 'S', 0, ACT_SEQ, "S", NULL},
+    {KC_PAGE, 'H', 0, ACT_HEADS, "H", "heads (next number, on an exercise page)"},
+    {KC_PAGE, 'K', 0, ACT_KV_HEADS, "K", "kv heads (next number, on an exercise page)"},
+    {KC_PAGE, 'S', 0, ACT_SEQ, "S", "seq (one more token, on an exercise page)"},
 
     /* a lesson page's typed answer (@expect): other printable keys type it */
     {KC_PAGE_TYPE, UI_K_ENTER, 0, ACT_APPLY, "Enter", "check (the answer; empty: show it)"},

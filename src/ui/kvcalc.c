@@ -27,6 +27,45 @@ static const char *kv_hint(char *buf, size_t n)
     return buf;
 }
 
+/* Lines text takes wrapped in a w-wide column (measured on a scratch canvas). */
+static int wrap_lines(const char *text, int w)
+{
+    enum { TALLEST = 64 };
+    Canvas *scratch = canvas_new(w, TALLEST);
+    int n = scratch ? canvas_wrap(scratch, 0, 0, w, TALLEST, text, ST_NORMAL) : 1;
+    canvas_free(scratch);
+    return n;
+}
+
+/* The model names across the top, in columns read downwards (Up/Down walk
+ * them in order), so the detail below belongs to no row of the list but the
+ * marked one.  Returns the first row below the list. */
+static int draw_model_list(Canvas *c, const KvCalc *k, int y0)
+{
+    enum { CELL_W = 19 }; /* ">", a name cut at 16, a gap */
+    int cols = (c->w - 2) / CELL_W > 0 ? (c->w - 2) / CELL_W : 1;
+    int rows = (k->presets.n + cols - 1) / cols;
+    for (int i = 0; i < k->presets.n; i++) {
+        int sel = i == k->sel;
+        canvas_printf(c, 1 + (i / rows) * CELL_W, y0 + i % rows, sel ? ST_CURSOR : ST_NORMAL,
+                      "%s%-*.*s", sel ? ">" : " ", CELL_W - 3, CELL_W - 3, k->presets.v[i].name);
+    }
+    return y0 + rows;
+}
+
+/* The note (whole: it says what the numbers mean) and then the source, when
+ * it fits whole in the rows left above the bottom line. */
+static void draw_note(Canvas *c, const Preset *p, int x, int y, int w)
+{
+    int room = c->h - 1 - y;
+    if (p->note[0]) {
+        y += canvas_wrap(c, x, y, w, room, p->note, ST_WARN) + 1;
+        room = c->h - 1 - y;
+    }
+    if (room > 0 && wrap_lines(p->source, w) <= room)
+        canvas_wrap(c, x, y, w, room, p->source, ST_DIM);
+}
+
 static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     KvCalc *k = s->st;
@@ -42,14 +81,10 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
         app_draw_status(c, ui, hint);
         return;
     }
-    int lw = 20;
-    for (int i = 0; i < k->presets.n && 2 + i < c->h - 2; i++)
-        canvas_printf(c, 1, 2 + i, i == k->sel ? ST_CURSOR : ST_NORMAL, "%s%-*.*s",
-                      i == k->sel ? ">" : " ", lw - 3, lw - 3, k->presets.v[i].name);
     const Preset *p = &k->presets.v[k->sel];
     const KvDtype *dt = &kv_dtypes[k->dtype];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
-    int x = lw + 1, y = 2, w = c->w - x - 1;
+    int x = 1, y = draw_model_list(c, k, 2) + 1, w = c->w - x - 1;
     char a[40], b[40], d[40];
     canvas_text(c, x, y++, p->title, ST_BOLD);
     canvas_printf(c, x, y++, ST_NORMAL,
@@ -57,7 +92,6 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                   p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
     canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %ld", dt->name,
                   dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx), k->batch);
-    y++;
     KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
     KvRow rows[3];
     int n = 0;
@@ -93,11 +127,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                       kv_fmt_size(t2, sizeof t2, rows[i].per_context),
                       kv_fmt_size(t3, sizeof t3, rows[i].total));
     }
-    y++;
-    int used = canvas_wrap(c, x, y, w, c->h - 2 - y, p->note[0] ? p->note : p->source,
-                           p->note[0] ? ST_WARN : ST_DIM);
-    y += used + 1;
-    if (p->note[0] && y < c->h - 2) canvas_wrap(c, x, y, w, c->h - 2 - y, p->source, ST_DIM);
+    draw_note(c, p, x, y + 1, w);
     app_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 

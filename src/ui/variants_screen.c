@@ -57,10 +57,8 @@ static int variants_key(Screen *s, Ui *ui, int key)
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
                                   app_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
-            snprintf(ui->status, sizeof ui->status,
-                     "%d query heads have no GQA (no kv_heads strictly between 1 and %d divides "
-                     "%d): press H for more heads",
-                     ui->cfg.heads, ui->cfg.heads, ui->cfg.heads);
+            snprintf(ui->status, sizeof ui->status, "no GQA with %d query heads: press H for more",
+                     ui->cfg.heads); /* the panel says why; this line fits 80 columns */
             return UI_REDRAW;
         }
         v->runs.gqa_kv = k;
