@@ -23,10 +23,11 @@ CFLAGS  ?= -O2 -g
 CPPFLAGS += -D_DEFAULT_SOURCE
 
 # Libraries, found with pkg-config.  Missing ones are installed by `deps`.
-PKGS_RUN  := ncursesw
+PKGS_RUN  := ncursesw libedit
 PKGS_TEST := check
 NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null)
+EDIT_LIBS      = $(shell pkg-config --libs libedit 2>/dev/null)
 CHECK_CFLAGS   = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
 
@@ -51,10 +52,11 @@ run: all
 # root (or have sudo), otherwise we stop with the exact command to run.
 DEB_ncursesw := libncurses-dev
 DEB_check    := check
+DEB_libedit  := libedit-dev
 define need
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; esac)"; done; \
+	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; libedit) echo $(DEB_libedit);; esac)"; done; \
 	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else \
@@ -95,7 +97,7 @@ $(B)/content.o: $(B)/content.c src/content/content.h
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
 $(BIN): $(OBJ) $(B)/cmd/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
 $(B)/asan/%.o: src/%.c $(HDR) | $(B)/asan
@@ -105,13 +107,13 @@ $(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
 $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
-	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.

@@ -53,3 +53,8 @@ python3 "$HERE/bench_screens.py" "$BIN"
 echo
 echo "== store: quiz history load, page turn with saving on (tests/bench_store.sh) =="
 bash "$HERE/bench_store.sh" "$BIN"
+
+# ---- play: the stride playground, evaluate + draw ------------------------------------
+echo
+echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="
+make -s -C "$HERE/.." .build/bench_play >/dev/null && "$HERE/../.build/bench_play"

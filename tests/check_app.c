@@ -538,8 +538,8 @@ START_TEST(test_home_menu)
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
     ui.push->free(ui.push);
-    ck_assert_int_eq(press(h, &ui, '9'), UI_PUSH | UI_REDRAW); /* the ninth entry: Help */
-    ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
+    ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
+    ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));
     ui.push->free(ui.push);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
@@ -559,13 +559,14 @@ START_TEST(test_help_scrolls_and_fits)
     ck_assert(shows(h, &ui, 40, 10, "enlarge to 80x24 (now 40x10)"));
     for (int i = 0; i < 20; i++)
         press(h, &ui, UI_K_PGDN);
-    ck_assert(shows(h, &ui, 80, 24, "close the help")); /* the last lines */
+    ck_assert(shows(h, &ui, 80, 24, "on an empty line q too")); /* the last lines */
     ck_assert(!shows(h, &ui, 80, 24, "lines 1-"));
-    /* all of it fits in two columns once they are tall enough (124 lines
-     * since the decode screen's section: 200x66) */
-    ck_assert(shows(h, &ui, 200, 66, "next (step)"));
-    ck_assert(shows(h, &ui, 200, 66, "close the help"));
-    ck_assert(shows(h, &ui, 200, 66, "layout HF/Meta"));
+    /* all of it fits in two columns once they are tall enough (130 lines
+     * since the play screen's section: 200x68) */
+    ck_assert(shows(h, &ui, 200, 68, "next (step)"));
+    ck_assert(shows(h, &ui, 200, 68, "close the help"));
+    ck_assert(shows(h, &ui, 200, 68, "layout HF/Meta"));
+    ck_assert(shows(h, &ui, 200, 68, "on an empty line q too"));
     h->free(h);
     ui_free(&ui);
 }

@@ -198,18 +198,18 @@ run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
 entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
 if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
-n=$(screen | sed -n 's/^   \([1-9]\)  Explore.*/\1/p')
-keys "$n"; expect "Explore opens with the inspect cursor and its arithmetic" "offset = "
-keys q; expect "q leaves Explore for home" "multi-head attention, the way"
+n=$(screen | sed -n 's/^   \([1-9]\)  Inspect.*/\1/p')
+keys "$n"; expect "Inspect opens with the inspect cursor and its arithmetic" "offset = "
+keys q; expect "q leaves Inspect for home" "multi-head attention, the way"
 for n in $entries; do
     keys "$n"
     if wait_gone "multi-head attention, the way"; then ok; else bad "home entry $n did not open"; fi
     keys q
     expect "back home from entry $n" "multi-head attention, the way"
 done
-keys Down Enter; expect "home opens the walk" "step 0/10" # Down wraps from Help, the last opened
+keys 1; expect "home opens the walk" "step 0/10" # 1 selects the first entry
 keys q; expect "q goes back home" "multi-head attention"
-keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys"
+keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys" # Up wraps from the first
 keys Escape; expect "Esc goes back home" "Walkthrough"
 keys q
 if wait_for "EXIT="; then ok; else bad "home q: did not exit"; fi

@@ -581,3 +581,20 @@ void tensor_softmax_lastdim_(Tensor *t)
             row[j * st] = (float)(row[j * st] / sum);
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
 }
+
+Tensor *tensor_new_storage(size_t n)
+{
+    Storage *st = storage_new(n);
+    if (!st) return NULL;
+    int shape[1] = {(int)n};
+    long strides[1] = {1};
+    Tensor *t = tensor_on(st, 0, 1, shape, strides);
+    storage_release(st);
+    return t;
+}
+
+Tensor *tensor_restride(const Tensor *t, size_t offset, int ndim, const int *shape,
+                        const long *strides)
+{
+    return tensor_on(t->st, offset, ndim, shape, strides);
+}

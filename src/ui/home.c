@@ -11,6 +11,7 @@
 #include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
+#include "ui/play.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
@@ -25,7 +26,8 @@ static const struct {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
     {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
-    {"Explore", "inspect any element: its offset and the stride arithmetic", walk_open_explore},
+    {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},
+    {"Inspect", "inspect any element: its offset and the stride arithmetic", walk_open_explore},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
     {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},

@@ -219,6 +219,24 @@ const KeyBinding keys_table[] = {
     {KC_DECODE, '?', 0, ACT_HELP, "?", "keys (this help)"},
     {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
     {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
+    /* the stride playground (ui/play.c): every other printable key is typed
+     * into the statement, so q and ? act only on an empty line */
+    {KC_PLAY, UI_K_ENTER, 0, ACT_APPLY, "Enter", "run (the statement)"},
+    {KC_PLAY, UI_K_UP, 0, ACT_UP, "Up", "history"},
+    {KC_PLAY, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_PLAY, UI_K_LEFT, 0, ACT_LEFT, "Left", "move (in the line)"},
+    {KC_PLAY, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_PLAY, UI_K_HOME, 0, ACT_HOME_LINE, "Home", NULL},
+    {KC_PLAY, UI_K_END, 0, ACT_END_LINE, "End", NULL},
+    {KC_PLAY, 1, 0, ACT_HOME_LINE, "^A", NULL},
+    {KC_PLAY, 5, 0, ACT_END_LINE, "^E", NULL},
+    {KC_PLAY, UI_K_TAB, 0, ACT_COMPLETE, "Tab", "complete (a name or method)"},
+    {KC_PLAY, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase (a char; ^K/^U end/start; ^W a word)"},
+    {KC_PLAY, 11, 0, ACT_KILL_END, "^K", NULL},
+    {KC_PLAY, 21, 0, ACT_KILL_START, "^U", NULL},
+    {KC_PLAY, 23, 0, ACT_KILL_WORD, "^W", NULL},
+    {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (on an empty line q too; ? this help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
@@ -250,6 +268,7 @@ static const char *const ctx_titles[KC_COUNT] = {
     "This help",
     "Lesson page: typing an answer (other keys type)",
     "Decode: prefill, then one token at a time",
+    "Stride playground (other keys type the statement)",
 };
 
 /* A group is a binding with help and the bindings right after it without
@@ -279,7 +298,8 @@ size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n)
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
         size_t room = l < n ? n - l : 0;
-        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
+        l +=
+            (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
     }
     return l;
 }

@@ -26,8 +26,9 @@ enum {
     KC_HELP = 1 << 12,          /* the help screen */
     KC_PAGE_TYPE = 1 << 13,     /* a lesson page's @expect: other printable keys type */
     KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
-    KC_COUNT = 15,              /* bits in use */
-    KC_ALL = (1 << 15) - 1      /* every screen: one "Everywhere" section */
+    KC_PLAY = 1 << 15,          /* the stride playground (ui/play.c): other keys type */
+    KC_COUNT = 16,              /* bits in use */
+    KC_ALL = (1 << 16) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -78,6 +79,12 @@ typedef enum {
     ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
     ACT_FAILURE,     /* walkthrough: the next failure picture */
     ACT_BLANK,       /* walkthrough: blank the screen while presenting */
+    ACT_HOME_LINE,   /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
+    ACT_END_LINE,
+    ACT_KILL_END,
+    ACT_KILL_START,
+    ACT_KILL_WORD,
+    ACT_COMPLETE,
     ACT_COUNT
 } Action;
 
