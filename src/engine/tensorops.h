@@ -17,16 +17,10 @@
 
 #include <stddef.h>
 
+#include "engine/geo.h"
 #include "engine/tensor.h"
 
-/* A new storage bigger than this is refused (the playground's budget). */
-#define TENSOROPS_MAX_STORAGE 1000000L
 
-typedef struct OpCtx {
-    char err[320];         /* the reason of the last failure */
-    size_t copied;         /* elements written by copies, added to by every call */
-    const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
-} OpCtx;
 
 /* Queries.  numel is the product of the sizes (1 for a 0-dim tensor). */
 size_t tensorops_numel(const Tensor *t);
@@ -76,7 +70,5 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
 /* has_dim 0: the flattened tensor is repeated (dim=None). */
 Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx);
 
-/* "[2, 3]" as PyTorch prints an IntArrayRef in its messages. */
-char *tensorops_fmt_list(char *buf, size_t n, int count, const long *v);
 
 #endif
