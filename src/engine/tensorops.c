@@ -1,7 +1,8 @@
 /* tensorops.c - PyTorch's shape operations on the strided engine (see the
  * header).  Each function works on a Geo (sizes, strides, offset as int64,
  * as ATen keeps them), then makes the result a view of the same storage
- * (make_view) or a copy into a new one (make_copy). */
+ * (geo_view) or a copy into a new one (geo_copy, engine/geo.c); the copies
+ * and element picks are tensorops_copy.c. */
 #include "engine/tensorops.h"
 #include "engine/geo.h"
 
