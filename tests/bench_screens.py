@@ -28,8 +28,8 @@ SCREENS = [
     ("form", ["walk"], b"c"),
     ("lesson menu", ["lesson"], b""),
     ("lesson 2", ["lesson", "2"], b""),
-    ("variants", [], b"5"),       # the home menu's entries by number
-    ("kv calculator", [], b"6"),
+    ("variants", [], b"6"),       # the home menu's entries by number
+    ("kv calculator", [], b"7"),
     ("quiz picker", ["quiz"], b""),
 ]
 

@@ -94,7 +94,7 @@ sleep 0.3
 # from the home menu: the current configuration
 tmux_start $S 80 24 "$BIN" --no-save --seq 6 --heads 2 --kv-heads 1
 check "home: the menu is up" tmux_wait $S "Decode"
-tmux_keys $S 7
+tmux_keys $S 8
 check "home -> Decode: the home's configuration" tmux_wait $S "MQA, 2 query heads, 1 kv head"
 check "home -> Decode: 3 of its 6 tokens prefilled" tmux_wait $S "prefill: the 3 prompt tokens"
 tmux_keys $S q q q
