@@ -171,22 +171,23 @@ static int write_cast(Frames *fr)
     return rc ? 1 : 0;
 }
 
-int cmd_frames(int argc, char **argv)
-{
-    MhaConfig cfg = mha_config_default();
-    SceneState st = scene_state_default();
-    int kv_set = 0, first = 0, last = MS_COUNT - 1, color = -1, ascii = 0, format = F_TEXT;
-    long cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame, the default */
-    const char *view_name = NULL;
-    int step_given = 0, inspect_n = 0;
-    char err[256];
-    Mha *m;
-    Canvas *c;
-    int rc = 0;
+/* What the command line asked for. */
+typedef struct FramesArgs {
+    MhaConfig cfg;
+    SceneState st;
+    int kv_set, first, last, color, ascii, format, step_given, inspect_n;
+    long cols, rows;
+    const char *view_name; /* --view other than step */
+} FramesArgs;
 
+/* Parses argv into a.  -1 to go on, or the exit code (0 after --help, 2 after
+ * a one-line usage error). */
+static int parse_flags(int argc, char **argv, FramesArgs *a)
+{
+    char err[256];
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;
-        int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
+        int r = cli_config_flag(argc, argv, &i, &a->cfg, &a->kv_set, err, sizeof err);
         if (r < 0) return cli_usage("%s", err);
         if (r > 0) continue;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
@@ -196,102 +197,115 @@ int cmd_frames(int argc, char **argv)
         if ((r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             int s;
             if (r < 0) return cli_usage("%s", err);
-            step_given = 1;
+            a->step_given = 1;
             if (!strcmp(val, "all")) {
-                first = 0, last = MS_COUNT - 1;
+                a->first = 0, a->last = MS_COUNT - 1;
                 continue;
             }
             if ((s = mha_step_index(val)) < 0)
                 return cli_usage("--step '%.40s': not a step (0-%d, a name such as split or "
                                  "softmax, or all)",
                                  val, MS_COUNT - 1);
-            first = last = s;
+            a->first = a->last = s;
         } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--cols", val, 1, 1000, &cols, err, sizeof err))
+            if (r < 0 || cli_long("--cols", val, 1, 1000, &a->cols, err, sizeof err))
                 return cli_usage("%s", err);
         } else if ((r = cli_match(argc, argv, &i, "--rows", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--rows", val, 1, 1000, &rows, err, sizeof err))
+            if (r < 0 || cli_long("--rows", val, 1, 1000, &a->rows, err, sizeof err))
                 return cli_usage("%s", err);
         } else if ((r = cli_match(argc, argv, &i, "--color", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             if (!strcmp(val, "always"))
-                color = 1;
+                a->color = 1;
             else if (!strcmp(val, "never"))
-                color = 0;
+                a->color = 0;
             else if (!strcmp(val, "auto"))
-                color = -1;
+                a->color = -1;
             else
                 return cli_usage("--color '%.40s': use auto, always or never", val);
         } else if ((r = cli_match(argc, argv, &i, "--ascii", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            ascii = 1;
+            a->ascii = 1;
         } else if ((r = cli_match(argc, argv, &i, "--single", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            st.show_single = 1;
+            a->st.show_single = 1;
         } else if ((r = cli_match(argc, argv, &i, "--no-narrative", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            st.narrative = 0;
+            a->st.narrative = 0;
         } else if ((r = cli_match(argc, argv, &i, "--view", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             if (!strcmp(val, "step"))
-                st.view = MV_STEP;
+                a->st.view = MV_STEP;
             else if (!strcmp(val, "wrong"))
-                st.view = MV_WRONG_VIEW;
+                a->st.view = MV_WRONG_VIEW;
             else if (!strcmp(val, "noscale"))
-                st.view = MV_NO_SCALE;
+                a->st.view = MV_NO_SCALE;
             else
                 return cli_usage("--view '%.40s': use step, wrong or noscale", val);
-            view_name = st.view == MV_STEP ? NULL : val;
+            a->view_name = a->st.view == MV_STEP ? NULL : val;
         } else if ((r = cli_match(argc, argv, &i, "--inspect", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            if ((inspect_n = parse_index(val, st.cur)) < 0)
+            if ((a->inspect_n = parse_index(val, a->st.cur)) < 0)
                 return cli_usage("--inspect '%.40s': give up to 4 indices, e.g. 0,2,1,3", val);
-            st.inspect = 1;
+            a->st.inspect = 1;
         } else if ((r = cli_match(argc, argv, &i, "--format", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            for (format = 0; format < F_COUNT && strcmp(val, format_names[format]); format++)
+            for (a->format = 0; a->format < F_COUNT && strcmp(val, format_names[a->format]); a->format++)
                 ;
-            if (format == F_COUNT)
+            if (a->format == F_COUNT)
                 return cli_usage("--format '%.40s': use text, ansi, svg, html or cast", val);
         } else if ((r = cli_match(argc, argv, &i, "--anim", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            if (parse_phase(val, &st.anim))
+            if (parse_phase(val, &a->st.anim))
                 return cli_usage("--anim '%.40s': give a phase from 0 up to (not including) 1",
                                  val);
         } else {
             return cli_usage("frames: unknown option '%.60s' (try mhaviz frames --help)", argv[i]);
         }
     }
-    if (cols < SCENE_MIN_W || rows < SCENE_MIN_H)
-        return cli_usage("--cols %ld --rows %ld: a frame needs at least %dx%d", cols, rows,
+    return -1;
+}
+
+int cmd_frames(int argc, char **argv)
+{
+    char err[256];
+    Mha *m;
+    Canvas *c;
+    int rc = 0;
+    FramesArgs a = {mha_config_default(), scene_state_default(), 0, 0, MS_COUNT - 1, -1, 0,
+                    F_TEXT, 0, 0, SCENE_MIN_W, SCENE_MIN_H, NULL};
+    int r = parse_flags(argc, argv, &a);
+    if (r >= 0) return r;
+    if (a.cols < SCENE_MIN_W || a.rows < SCENE_MIN_H)
+        return cli_usage("--cols %ld --rows %ld: a frame needs at least %dx%d", a.cols, a.rows,
                          SCENE_MIN_W, SCENE_MIN_H);
-    if (format == F_SVG && first != last)
+    if (a.format == F_SVG && a.first != a.last)
         return cli_usage("--format svg: an SVG holds one frame; give --step N (0-%d)",
                          MS_COUNT - 1);
-    if (!kv_set) cfg.kv_heads = cfg.heads;
-    if (format == F_ANSI) color = 1;
-    if (color < 0 && format != F_TEXT) color = 1; /* pictures keep their colours */
-    if (color < 0) {
+    if (!a.kv_set) a.cfg.kv_heads = a.cfg.heads;
+    if (a.format == F_ANSI) a.color = 1;
+    if (a.color < 0 && a.format != F_TEXT) a.color = 1; /* pictures keep their colours */
+    if (a.color < 0) {
         const char *nc = getenv("NO_COLOR");
-        color = isatty(STDOUT_FILENO) && !(nc && *nc);
+        a.color = isatty(STDOUT_FILENO) && !(nc && *nc);
     }
-    if (st.view != MV_STEP && !step_given) /* a failure picture is one picture */
-        first = last = st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX;
-    m = mha_run(&cfg, err, sizeof err);
+    if (a.st.view != MV_STEP && !a.step_given) /* a failure picture is one picture */
+        a.first = a.last = a.st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX;
+    m = mha_run(&a.cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
-    for (int s = first; st.inspect && s <= last; s++)
-        if (check_inspect(m, &st, s, inspect_n, err, sizeof err) < 0) {
+    for (int s = a.first; a.st.inspect && s <= a.last; s++)
+        if (check_inspect(m, &a.st, s, a.inspect_n, err, sizeof err) < 0) {
             mha_free(m);
             return cli_usage("--inspect %s", err);
         }
-    c = canvas_new((int)cols, (int)rows);
+    c = canvas_new((int)a.cols, (int)a.rows);
     if (!c) {
         mha_free(m);
         fprintf(stderr, "mhaviz: frames: out of memory\n");
         return 1;
     }
-    Frames fr = {c, m, &st, first, last, ascii, color, view_name};
-    rc = format == F_CAST ? write_cast(&fr) : write_frames(&fr, format);
+    Frames fr = {c, m, &a.st, a.first, a.last, a.ascii, a.color, a.view_name};
+    rc = a.format == F_CAST ? write_cast(&fr) : write_frames(&fr, a.format);
     if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
     if (rc) fprintf(stderr, "mhaviz: frames: write error on stdout\n");
     canvas_free(c);
