@@ -179,12 +179,62 @@ START_TEST(test_signal_restores_terminal)
 }
 END_TEST
 
+static const char *const key_terms[] = {"xterm-256color", "xterm", "linux", "vt100", "screen"};
+
+/* Every cursor key in both forms, under key_terms[_i]. */
+START_TEST(test_csi_and_ss3_keys)
+{
+    static const struct {
+        const char *seq;
+        int key;
+    } want[] = {
+        {"\033[A", UI_K_UP},
+        {"\033[B", UI_K_DOWN},
+        {"\033[C", UI_K_RIGHT},
+        {"\033[D", UI_K_LEFT},
+        {"\033[H", UI_K_HOME},
+        {"\033[F", UI_K_END},
+        {"\033OA", UI_K_UP},
+        {"\033OB", UI_K_DOWN},
+        {"\033OC", UI_K_RIGHT},
+        {"\033OD", UI_K_LEFT},
+        {"\033OH", UI_K_HOME},
+        {"\033OF", UI_K_END},
+        {"\033[1~", UI_K_HOME},
+        {"\033[4~", UI_K_END},
+        {"\033[5~", UI_K_PGUP},
+        {"\033[6~", UI_K_PGDN},
+        {"x", 'x'},
+    };
+    enum { N = sizeof want / sizeof want[0] };
+    static char input[256], out[65536];
+    input[0] = 0;
+    for (int i = 0; i < N; i++)
+        strcat(input, want[i].seq);
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    pty_open(key_terms[_i]);
+    fake_input = input;
+    fake_nkeys = 0;
+    fake_want = N;
+    int rc = tui_run(&ui, fake_screen(), COLOR_AUTO, 0);
+    pty_close(out, sizeof out);
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(fake_nkeys, N);
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(fake_keys[i] == want[i].key, "TERM=%s: key %d (ESC%s) read as %d, not %d",
+                      key_terms[_i], i, want[i].seq + 1, fake_keys[i], want[i].key);
+}
+END_TEST
+
 static Suite *tui_suite(void)
 {
     Suite *s = suite_create("tui");
     TCase *tc = tcase_create("pty");
     tcase_set_timeout(tc, 30);
     tcase_add_loop_test(tc, test_signal_restores_terminal, 0, 4);
+    tcase_add_loop_test(tc, test_csi_and_ss3_keys, 0,
+                        (int)(sizeof key_terms / sizeof key_terms[0]));
     suite_add_tcase(s, tc);
     return s;
 }

@@ -264,7 +264,22 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
  * picture; no key is read before it. */
 static void tui_input(void)
 {
+    /* Both forms of the cursor keys, whatever the terminfo entry says: CSI
+     * (ESC [ A, normal mode) and SS3 (ESC O A, application mode).  A
+     * terminal or multiplexer that ignores smkx sends the other form, which
+     * ncurses would read as Esc, [ and A: Esc quits the walkthrough. */
+    static const struct {
+        const char *seq;
+        int key;
+    } alt[] = {
+        {"\033[A", KEY_UP},   {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT}, {"\033[D", KEY_LEFT},
+        {"\033[H", KEY_HOME}, {"\033[F", KEY_END},  {"\033OA", KEY_UP},    {"\033OB", KEY_DOWN},
+        {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT}, {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
+    };
     keypad(stdscr, TRUE);
+    for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++)
+        if (key_defined(alt[i].seq) != alt[i].key) define_key(alt[i].seq, alt[i].key);
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
     mouseinterval(0);
 }
