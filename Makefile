@@ -129,6 +129,8 @@ TBIN := $(B)/asan
 RUN_BIN := $(B)/asan/mhaviz
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1:exitcode=98
+# ncurses' and gpm's own leaks, with why (tests/lsan.supp)
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
 else
 TBIN := $(B)
 RUN_BIN := $(BIN)
