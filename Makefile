@@ -154,7 +154,7 @@ bench: all
 # --- install ------------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/mhaviz
+	install -m 755 -s $(BIN) $(DESTDIR)$(BINDIR)/mhaviz
 	install -m 644 assets/mhaviz.1 $(DESTDIR)$(MANDIR)/man1/mhaviz.1
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mhaviz $(DESTDIR)$(MANDIR)/man1/mhaviz.1
