@@ -161,3 +161,19 @@ uninstall:
 
 clean:
 	rm -rf $(B)
+
+# --- valgrind -----------------------------------------------------------------
+# `make valgrind`: every unit suite under memcheck, each in one process
+# (CK_FORK=no); any error or any definite, indirect or possible leak fails it.
+# ncurses' still-reachable blocks (its terminfo cache) are not leaks.  Prints
+# each suite's time.
+.PHONY: valgrind
+VALGRIND := valgrind -q --error-exitcode=97 --leak-check=full \
+	--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
+valgrind: deps-test $(addprefix $(B)/,$(TESTS)) $(BIN)
+	$(call need,,valgrind)
+	@echo "== unit tests under valgrind =="
+	@set -e; t0=$$(date +%s); for t in $(TESTS); do s=$$(date +%s); \
+	  CK_FORK=no MHAVIZ_BIN=$(BIN) $(VALGRIND) $(B)/$$t; \
+	  echo "   $$t: $$(( $$(date +%s) - s )) s"; done; \
+	  echo "mhaviz: valgrind clean: $(words $(TESTS)) suites, 0 errors, 0 leaks, $$(( $$(date +%s) - t0 )) s"
