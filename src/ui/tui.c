@@ -69,9 +69,9 @@ static void tui_signals_restore(const struct sigaction *old)
 }
 
 /* Blocks tui_sigs and SIGWINCH (ncurses' resize flag) for the loop; *old is
- * the mask to restore, *wait the mask pselect waits with (old, with those
- * signals let in). */
-static void tui_block(sigset_t *old, sigset_t *wait)
+ * the mask to restore, *wait_mask the mask pselect waits with (old, with
+ * those signals let in). */
+static void tui_block(sigset_t *old, sigset_t *wait_mask)
 {
     sigset_t set;
     sigemptyset(&set);
@@ -79,10 +79,10 @@ static void tui_block(sigset_t *old, sigset_t *wait)
         sigaddset(&set, tui_sigs[i]);
     sigaddset(&set, SIGWINCH);
     sigprocmask(SIG_BLOCK, &set, old);
-    *wait = *old;
+    *wait_mask = *old;
     for (int i = 0; i < TUI_NSIGS; i++)
-        sigdelset(wait, tui_sigs[i]);
-    sigdelset(wait, SIGWINCH);
+        sigdelset(wait_mask, tui_sigs[i]);
+    sigdelset(wait_mask, SIGWINCH);
 }
 
 /* Curses attributes for each Style, from canvas.c's theme tables; colour
@@ -272,9 +272,9 @@ static void tui_input(void)
         const char *seq;
         int key;
     } alt[] = {
-        {"\033[A", KEY_UP},   {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT}, {"\033[D", KEY_LEFT},
-        {"\033[H", KEY_HOME}, {"\033[F", KEY_END},  {"\033OA", KEY_UP},    {"\033OB", KEY_DOWN},
-        {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT}, {"\033OH", KEY_HOME},  {"\033OF", KEY_END},
+        {"\033[A", KEY_UP},    {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT},  {"\033[D", KEY_LEFT},
+        {"\033[H", KEY_HOME},  {"\033[F", KEY_END},  {"\033OA", KEY_UP},     {"\033OB", KEY_DOWN},
+        {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT}, {"\033OH", KEY_HOME},   {"\033OF", KEY_END},
         {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
     };
     keypad(stdscr, TRUE);
