@@ -23,10 +23,11 @@ CFLAGS  ?= -O2 -g
 CPPFLAGS += -D_DEFAULT_SOURCE
 
 # Libraries, found with pkg-config.  Missing ones are installed by `deps`.
-PKGS_RUN  := ncursesw
+PKGS_RUN  := ncursesw libedit
 PKGS_TEST := check
 NCURSES_CFLAGS = $(shell pkg-config --cflags ncursesw 2>/dev/null)
 NCURSES_LIBS   = $(shell pkg-config --libs ncursesw 2>/dev/null)
+EDIT_LIBS      = $(shell pkg-config --libs libedit 2>/dev/null)
 CHECK_CFLAGS   = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
 
@@ -51,10 +52,11 @@ run: all
 # root (or have sudo), otherwise we stop with the exact command to run.
 DEB_ncursesw := libncurses-dev
 DEB_check    := check
+DEB_libedit  := libedit-dev
 define need
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
-	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; esac)"; done; \
+	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; libedit) echo $(DEB_libedit);; esac)"; done; \
 	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else \
@@ -95,7 +97,7 @@ $(B)/content.o: $(B)/content.c src/content/content.h
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
 $(BIN): $(OBJ) $(B)/cmd/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
 $(B)/asan/%.o: src/%.c $(HDR) | $(B)/asan
@@ -105,13 +107,13 @@ $(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
 $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
-	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
@@ -177,3 +179,55 @@ valgrind: deps-test $(addprefix $(B)/,$(TESTS)) $(BIN)
 	  CK_FORK=no MHAVIZ_BIN=$(BIN) $(VALGRIND) $(B)/$$t; \
 	  echo "   $$t: $$(( $$(date +%s) - s )) s"; done; \
 	  echo "mhaviz: valgrind clean: $(words $(TESTS)) suites, 0 errors, 0 leaks, $$(( $$(date +%s) - t0 )) s"
+
+# fmtfloat on all 2^32 float32 bit patterns against strtof, in 64 slices on
+# every core (a few minutes; not part of `make test`, which checks millions).
+.PHONY: fmtfloat-all
+fmtfloat-all: $(B)/fmtfloat_all
+	@for i in $$(seq 0 63); do printf '%08x %08x\n' $$((i << 26)) $$(((i << 26) + 0x3ffffff)); done | \
+	  xargs -P $$(nproc) -n 2 $(B)/fmtfloat_all > $(B)/fmtfloat-all.log; rc=$$?; \
+	  grep -v ' 0 wrong' $(B)/fmtfloat-all.log; \
+	  awk '{ n += $$3; w += $$5 } END { printf "fmtfloat-all: %.0f bit patterns, %d wrong\n", n, w }' \
+	    $(B)/fmtfloat-all.log; exit $$rc
+
+# --- fuzzing (tests/fuzz/) ----------------------------------------------------
+# libFuzzer targets, one per reader of outside input, built with clang and
+# ASan + UBSan.  `make fuzz FUZZ_SECONDS=N` runs each N seconds (default 60);
+# `make fuzz-short` is CI's pass (20 s each, run by .ci/run after make test).
+# Findings land in .build/fuzz/findings/; each one fixed becomes a file in
+# tests/fuzz/regress/NAME/ that check_fuzz replays in `make test` (no clang).
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_SAN     := -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+FUZZ_NAMES   := $(patsubst tests/fuzz/fuzz_%.c,%,$(wildcard tests/fuzz/fuzz_*.c))
+FOBJ_SRC     := $(patsubst src/%.c,$(B)/fuzz/%.o,$(LIB_SRC))
+FOBJ         := $(FOBJ_SRC) $(B)/fuzz/content.o
+FUZZ_BINS    := $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_NAMES))
+.PHONY: fuzz fuzz-short deps-fuzz
+
+$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c $(HDR)
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+$(B)/fuzz/content.o: $(B)/content.c src/content/content.h
+	@mkdir -p $(@D)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
+$(FUZZ_BINS): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FOBJ)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(LIBM)
+
+fuzz: deps-fuzz $(FUZZ_BINS)
+	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
+fuzz-short: deps-fuzz $(FUZZ_BINS)
+	@bash tests/fuzz/run.sh 20 $(FUZZ_NAMES)
+
+# clang, and its libFuzzer (libclang-rt-N-dev, only recommended by clang).
+deps-fuzz:
+	$(call need,$(PKGS_RUN),clang)
+	@mkdir -p $(B) && echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return d && n; }' > $(B)/fz.c; \
+	if ! $(FUZZ_CC) -fsanitize=fuzzer $(B)/fz.c -o $(B)/fz 2>/dev/null; then \
+	  pkg=libclang-rt-$$($(FUZZ_CC) -dumpversion | cut -d. -f1)-dev; \
+	  if [ "$$(id -u)" = 0 ]; then echo "mhaviz: installing $$pkg"; \
+	    apt-get install -y -qq $$pkg >/dev/null || { echo "mhaviz: run: apt-get install -y $$pkg"; exit 1; }; \
+	  else echo "mhaviz: clang has no libFuzzer; run: sudo apt-get install -y $$pkg"; exit 1; fi; \
+	fi; rm -f $(B)/fz $(B)/fz.c
+# check_fuzz includes the targets themselves
+$(B)/check_fuzz $(B)/asan/check_fuzz: $(wildcard tests/fuzz/*.c tests/fuzz/*.h)

@@ -21,8 +21,8 @@ static inline void ui_with(Ui *ui, const char *a1, const char *a2)
 {
     char *argv[4] = {"walk", (char *)a1, (char *)a2, NULL};
     int argc = 1 + (a1 != NULL) + (a2 != NULL);
-    AppOptions o;
-    ck_assert_int_eq(app_setup(ui, &o, argc, argv, 1, 1, "usage"), -1);
+    InteractiveOptions o;
+    ck_assert_int_eq(interactive_setup(ui, &o, argc, argv, 1, 1, "usage"), -1);
     ck_assert_ptr_nonnull(ui->mha);
 }
 

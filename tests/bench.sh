@@ -18,8 +18,17 @@ python3 "$HERE/ptybench.py" --floor "$WORK/ttyfloor" "$BIN"
 
 # Cross-check with the shared yardstick when it is there (it needs python3-pyte,
 # which the project does not depend on).
-PROBE=${MHAVIZ_TTYPROBE:-$HERE/../../shared/tools/ttyprobe.py}
-if [ -f "$PROBE" ] && /usr/bin/python3 -c 'import pyte' 2>/dev/null; then
+# It lives in the shared folder next to the checkout (../shared from the repo,
+# ../../shared from a worktree under wt/) or at /work/shared.
+PROBE=${MHAVIZ_TTYPROBE:-}
+for p in "$HERE/../../shared" "$HERE/../../../shared" /work/shared; do
+    [ -n "$PROBE" ] || [ ! -f "$p/tools/ttyprobe.py" ] || PROBE=$(realpath "$p/tools/ttyprobe.py")
+done
+if [ -z "$PROBE" ] || [ ! -f "$PROBE" ]; then
+    echo "-- cross-check skipped: ttyprobe.py not found (set MHAVIZ_TTYPROBE=path)"
+elif ! /usr/bin/python3 -c 'import pyte' 2>/dev/null; then
+    echo "-- cross-check skipped: $PROBE needs python3-pyte"
+else
     echo "-- cross-check: $(basename "$PROBE") (pyte), first settled frame, median of 5"
     for cmd in "$WORK/ttyfloor" "$BIN walk --no-animation"; do
         # shellcheck disable=SC2086
@@ -37,4 +46,20 @@ python3 "$HERE/bench_idle.py" --idle-s 3 "$BIN"
 # ---- export: compute + JSON for growing sizes ------------------------------------
 echo
 echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
-bash "$HERE/bench_export.sh" "$BIN"
+# MHAVIZ_BENCH_OLD=path/to/older/mhaviz runs it side by side with this one.
+bash "$HERE/bench_export.sh" "$BIN" ${MHAVIZ_BENCH_OLD:+"$MHAVIZ_BENCH_OLD"}
+
+# ---- screens: every screen at a projector's size ----------------------------------
+echo
+echo "== screens at 200x60: first frame, bytes, peak RSS (tests/bench_screens.py) =="
+python3 "$HERE/bench_screens.py" "$BIN"
+
+# ---- store: quiz history load by size, lesson page turn with saving on ----------
+echo
+echo "== store: quiz history load, page turn with saving on (tests/bench_store.sh) =="
+bash "$HERE/bench_store.sh" "$BIN"
+
+# ---- play: the stride playground, evaluate + draw ------------------------------------
+echo
+echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="
+make -s -C "$HERE/.." .build/bench_play >/dev/null && "$HERE/../.build/bench_play"

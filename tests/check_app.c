@@ -1,7 +1,6 @@
 /* check_app.c - the key table, the generated help, and what the screens'
  * key handlers return (flags and state), with no terminal: the screens draw
  * on a Canvas and tui.c is not involved. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "ui/screen.h"
 #include "app_fixture.h"
 #include "draw/scene.h"
+#include "check_main.h"
 
 /* ---- the key table -------------------------------------------------------- */
 
@@ -19,34 +19,34 @@ START_TEST(test_navigation_keys)
     const int next[] = {' ', UI_K_RIGHT, 'l', 'j', UI_K_PGDN, UI_K_ENTER};
     const int back[] = {UI_K_LEFT, 'h', 'k', UI_K_PGUP, UI_K_BACKSPACE};
     for (size_t i = 0; i < sizeof next / sizeof *next; i++)
-        ck_assert_int_eq(app_action(KC_WALK, next[i]), ACT_NEXT);
+        ck_assert_int_eq(keys_action(KC_WALK, next[i]), ACT_NEXT);
     for (size_t i = 0; i < sizeof back / sizeof *back; i++)
-        ck_assert_int_eq(app_action(KC_WALK, back[i]), ACT_PREV);
-    ck_assert_int_eq(app_action(KC_WALK, 'g'), ACT_FIRST);
-    ck_assert_int_eq(app_action(KC_WALK, UI_K_HOME), ACT_FIRST);
-    ck_assert_int_eq(app_action(KC_WALK, 'G'), ACT_LAST);
-    ck_assert_int_eq(app_action(KC_WALK, UI_K_END), ACT_LAST);
+        ck_assert_int_eq(keys_action(KC_WALK, back[i]), ACT_PREV);
+    ck_assert_int_eq(keys_action(KC_WALK, 'g'), ACT_FIRST);
+    ck_assert_int_eq(keys_action(KC_WALK, UI_K_HOME), ACT_FIRST);
+    ck_assert_int_eq(keys_action(KC_WALK, 'G'), ACT_LAST);
+    ck_assert_int_eq(keys_action(KC_WALK, UI_K_END), ACT_LAST);
     for (int d = '0'; d <= '9'; d++)
-        ck_assert_int_eq(app_action(KC_WALK, d), ACT_DIGIT);
-    ck_assert_int_eq(app_action(KC_WALK, 'p'), ACT_AUTOPLAY);
-    ck_assert_int_eq(app_action(KC_WALK, '+'), ACT_FASTER);
-    ck_assert_int_eq(app_action(KC_WALK, '-'), ACT_SLOWER);
-    ck_assert_int_eq(app_action(KC_WALK, 'a'), ACT_ANIM);
-    ck_assert_int_eq(app_action(KC_WALK, 'i'), ACT_INSPECT);
-    ck_assert_int_eq(app_action(KC_WALK, 'm'), ACT_SINGLE);
-    ck_assert_int_eq(app_action(KC_WALK, 'c'), ACT_CONFIG);
-    ck_assert_int_eq(app_action(KC_WALK, '?'), ACT_HELP);
-    ck_assert_int_eq(app_action(KC_WALK, 'q'), ACT_BACK);
-    ck_assert_int_eq(app_action(KC_WALK, UI_K_ESC), ACT_BACK);
-    ck_assert_int_eq(app_action(KC_WALK, UI_K_CTRL_L), ACT_REDRAW);
-    ck_assert_int_eq(app_action(KC_HOME, UI_K_CTRL_L), ACT_REDRAW);
-    ck_assert_int_eq(app_action(KC_WALK, 'Z'), ACT_NONE);
+        ck_assert_int_eq(keys_action(KC_WALK, d), ACT_DIGIT);
+    ck_assert_int_eq(keys_action(KC_WALK, 'p'), ACT_AUTOPLAY);
+    ck_assert_int_eq(keys_action(KC_WALK, '+'), ACT_FASTER);
+    ck_assert_int_eq(keys_action(KC_WALK, '-'), ACT_SLOWER);
+    ck_assert_int_eq(keys_action(KC_WALK, 'a'), ACT_ANIM);
+    ck_assert_int_eq(keys_action(KC_WALK, 'i'), ACT_INSPECT);
+    ck_assert_int_eq(keys_action(KC_WALK, 'm'), ACT_SINGLE);
+    ck_assert_int_eq(keys_action(KC_WALK, 'c'), ACT_CONFIG);
+    ck_assert_int_eq(keys_action(KC_WALK, '?'), ACT_HELP);
+    ck_assert_int_eq(keys_action(KC_WALK, 'q'), ACT_BACK);
+    ck_assert_int_eq(keys_action(KC_WALK, UI_K_ESC), ACT_BACK);
+    ck_assert_int_eq(keys_action(KC_WALK, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(keys_action(KC_HOME, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(keys_action(KC_WALK, 'Z'), ACT_NONE);
     /* inspect mode takes the arrows and hjkl */
-    ck_assert_int_eq(app_action(KC_INSPECT, UI_K_LEFT), ACT_LEFT);
-    ck_assert_int_eq(app_action(KC_INSPECT, 'l'), ACT_RIGHT);
-    ck_assert_int_eq(app_action(KC_INSPECT, 'k'), ACT_UP);
-    ck_assert_int_eq(app_action(KC_INSPECT, UI_K_DOWN), ACT_DOWN);
-    ck_assert_int_eq(app_action(KC_INSPECT, ' '), ACT_NONE); /* Space still steps */
+    ck_assert_int_eq(keys_action(KC_INSPECT, UI_K_LEFT), ACT_LEFT);
+    ck_assert_int_eq(keys_action(KC_INSPECT, 'l'), ACT_RIGHT);
+    ck_assert_int_eq(keys_action(KC_INSPECT, 'k'), ACT_UP);
+    ck_assert_int_eq(keys_action(KC_INSPECT, UI_K_DOWN), ACT_DOWN);
+    ck_assert_int_eq(keys_action(KC_INSPECT, ' '), ACT_NONE); /* Space still steps */
 }
 END_TEST
 
@@ -56,7 +56,7 @@ START_TEST(test_no_key_bound_twice)
      * context could never fire.  KC_ALL (Ctrl-L) counts in every context. */
     for (int bit = 0; bit < KC_COUNT; bit++) {
         unsigned ctx = 1u << bit;
-        for (const KeyBinding *a = app_keys; a->key; a++)
+        for (const KeyBinding *a = keys_table; a->key; a++)
             for (const KeyBinding *b = a + 1; b->key && (a->ctx & ctx); b++) {
                 if (!(b->ctx & ctx)) continue;
                 int alast = a->last ? a->last : a->key, blast = b->last ? b->last : b->key;
@@ -73,10 +73,10 @@ END_TEST
 static void help_section(unsigned ctx, char *buf, size_t n)
 {
     char line[200];
-    int i = app_help_section(ctx);
+    int i = keys_help_section(ctx);
     ck_assert_msg(i >= 0, "context %u has no help section", ctx);
     buf[0] = 0;
-    for (const char *l; (l = app_help_line(i, line, sizeof line)) && l[0]; i++) {
+    for (const char *l; (l = keys_help_line(i, line, sizeof line)) && l[0]; i++) {
         strncat(buf, l, n - strlen(buf) - 2);
         strcat(buf, "\n");
     }
@@ -92,7 +92,7 @@ START_TEST(test_every_context_in_help)
         help_section(ctx, sec, sizeof sec);
         int keys = 0;
         const char *help = NULL;
-        for (const KeyBinding *b = app_keys; b->key; b++) {
+        for (const KeyBinding *b = keys_table; b->key; b++) {
             if (b->help) help = b->help;
             int in = ctx == KC_ALL ? b->ctx == KC_ALL : (b->ctx & ctx) && b->ctx != KC_ALL;
             if (!in) continue;
@@ -108,43 +108,68 @@ START_TEST(test_every_context_in_help)
     }
     /* The sections have their titles, and the lesson and quiz screens are in. */
     char line[200];
-    ck_assert_str_eq(app_help_line(app_help_section(KC_ALL), line, sizeof line), "Everywhere");
-    ck_assert_str_eq(app_help_line(app_help_section(KC_PAGE), line, sizeof line), "Lesson page");
+    ck_assert_str_eq(keys_help_line(keys_help_section(KC_ALL), line, sizeof line), "Everywhere");
+    ck_assert_str_eq(keys_help_line(keys_help_section(KC_PAGE), line, sizeof line), "Lesson page");
     help_section(KC_KV, sec, sizeof sec);
-    ck_assert_ptr_nonnull(strstr(sec, "Up k "));
-    ck_assert_ptr_nonnull(strstr(sec, "double the batch"));
+    ck_assert_ptr_nonnull(strstr(sec, "Up Down k j "));
+    ck_assert_ptr_nonnull(strstr(sec, "batch (double or halve it)"));
     help_section(KC_QUIZ_ASK, sec, sizeof sec);
     ck_assert_ptr_nonnull(strstr(sec, "Esc "));
     ck_assert_ptr_nonnull(strstr(sec, "end quiz"));
     ck_assert_ptr_null(strstr(sec, "q ")); /* q is typed into the answer */
-    ck_assert_int_eq(app_help_section(KC_WALK | KC_HOME), -1);
+    ck_assert_int_eq(keys_help_section(KC_WALK | KC_HOME), -1);
 }
 END_TEST
 
 START_TEST(test_hints_from_the_table)
 {
     char hint[240];
-    size_t l = app_hint(KC_QUIZ_PICK, 0, hint, sizeof hint);
+    size_t l = keys_hint(KC_QUIZ_PICK, 0, hint, sizeof hint);
     ck_assert_str_eq(hint, "Enter start  Up/Down/k/j topic  Left/Right/h/l length  t timed  q/Esc back");
     ck_assert_uint_eq(l, strlen(hint));
-    size_t terse = app_hint(KC_QUIZ_PICK, 1, hint, sizeof hint);
+    size_t terse = keys_hint(KC_QUIZ_PICK, 1, hint, sizeof hint);
     ck_assert_str_eq(hint, "Enter start  Up/Down topic  Left/Right length  t timed  q/Esc back");
-    app_hint(KC_QUIZ_ASK, 0, hint, sizeof hint);
+    keys_hint(KC_QUIZ_ASK, 0, hint, sizeof hint);
     ck_assert_str_eq(hint, "Enter answer (empty: skip)  Bksp erase  Up/Down/PgUp/PgDn scroll  Esc end quiz");
     /* a short buffer still gets a terminated prefix and the whole length back */
     char small[8];
-    ck_assert_uint_eq(app_hint(KC_QUIZ_PICK, 1, small, sizeof small), terse);
+    ck_assert_uint_eq(keys_hint(KC_QUIZ_PICK, 1, small, sizeof small), terse);
     ck_assert_str_eq(small, "Enter s");
     /* the quiz's generated hints fit an 80-column status line whole, terse */
     const unsigned quiz[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
     for (int i = 0; i < 4; i++)
-        ck_assert_int_le((int)app_hint(quiz[i], 1, hint, sizeof hint), 78);
-    ck_assert_int_eq(app_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
-    ck_assert_int_eq(app_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
-    ck_assert_int_eq(app_action(KC_LESSONS, '9'), ACT_DIGIT);
-    ck_assert_int_eq(app_action(KC_LESSONS, '0'), ACT_NONE);
-    ck_assert_int_eq(app_action(KC_VARIANTS, 'H'), ACT_HEADS);
-    ck_assert_int_eq(app_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
+        ck_assert_int_le((int)keys_hint(quiz[i], 1, hint, sizeof hint), 78);
+    ck_assert_int_eq(keys_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
+    ck_assert_int_eq(keys_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
+    ck_assert_int_eq(keys_action(KC_LESSONS, '9'), ACT_DIGIT);
+    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_NONE);
+    ck_assert_int_eq(keys_action(KC_VARIANTS, 'H'), ACT_HEADS);
+    ck_assert_int_eq(keys_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
+}
+END_TEST
+
+/* The home menu and the form draw hints picked from the key table: each
+ * group's first names and its help up to " (", and the line fits. */
+START_TEST(test_picked_hints_fit)
+{
+    static const Action home[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
+    char hint[400];
+    keys_hint_pick(KC_HOME, home, 5, 2, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  c config  ? keys  q/Esc quit");
+    ck_assert_int_le((int)strlen(hint), 78);
+    Ui fu;
+    ui_with(&fu, NULL, NULL);
+    Screen *f = form_open(&fu);
+    ck_assert(shows(f, &fu, 80, 24, "Up/Down field  Right/Left change  0-9 type  Enter apply  Esc cancel  ? keys"));
+    f->free(f);
+    ui_free(&fu);
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    keys_hint_pick(KC_HOME, home, 5, 2, hint, sizeof hint);
+    ck_assert(shows(h, &ui, 80, 24, hint));
+    h->free(h);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -152,7 +177,7 @@ START_TEST(test_every_action_is_bound)
 {
     for (int act = ACT_NONE + 1; act < ACT_COUNT; act++) {
         int found = 0;
-        for (const KeyBinding *b = app_keys; b->key; b++)
+        for (const KeyBinding *b = keys_table; b->key; b++)
             found |= b->action == (Action)act;
         ck_assert_msg(found, "action %d has no key", act);
     }
@@ -163,19 +188,19 @@ START_TEST(test_help_is_generated_from_the_table)
 {
     char all[8192] = "", line[200];
     int n = 0;
-    for (const char *l; (l = app_help_line(n, line, sizeof line)); n++) {
+    for (const char *l; (l = keys_help_line(n, line, sizeof line)); n++) {
         ck_assert_int_le((int)strlen(l), 78); /* fits an 80-column help screen */
         strncat(all, l, sizeof all - strlen(all) - 2);
         strcat(all, "\n");
     }
     ck_assert_int_gt(n, 20);
-    for (const KeyBinding *b = app_keys; b->key; b++) {
+    for (const KeyBinding *b = keys_table; b->key; b++) {
         ck_assert_msg(strstr(all, b->name) != NULL, "help lacks key %s", b->name);
         if (b->help) ck_assert_msg(strstr(all, b->help) != NULL, "help lacks '%s'", b->help);
     }
     ck_assert_ptr_nonnull(strstr(all, "Space Right l j PgDn Enter"));
     ck_assert_ptr_nonnull(strstr(all, "Inspect mode"));
-    ck_assert_ptr_null(app_help_line(n, line, sizeof line));
+    ck_assert_ptr_null(keys_help_line(n, line, sizeof line));
 }
 END_TEST
 
@@ -184,11 +209,11 @@ END_TEST
 START_TEST(test_setup_flags)
 {
     Ui ui;
-    AppOptions o;
+    InteractiveOptions o;
     char *argv[] = {
         "walk", "--heads",       "4",       "--kv-heads", "2",     "--no-animation", "--autoplay",
         "3",    "--color=never", "--ascii", "--step",     "split", "--no-save",      NULL};
-    ck_assert_int_eq(app_setup(&ui, &o, 13, argv, 1, 1, "u"), -1);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 13, argv, 1, 1, "u"), -1);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert_int_eq(ui.cfg.kv_heads, 2);
     ck_assert_int_eq(ui.animation, 0);
@@ -197,24 +222,24 @@ START_TEST(test_setup_flags)
     ck_assert_int_eq(o.ascii, 1);
     ck_assert_int_eq(o.step, MS_SPLIT);
     ck_assert_int_eq(ui.no_save, 1);
-    app_ui_free(&ui);
+    ui_free(&ui);
 
     char *bad1[] = {"walk", "--heads", "3", NULL};
-    ck_assert_int_eq(app_setup(&ui, &o, 3, bad1, 1, 1, "u"), 2);
-    app_ui_free(&ui);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 3, bad1, 1, 1, "u"), 2);
+    ui_free(&ui);
     char *bad2[] = {"walk", "--color=sometimes", NULL};
-    ck_assert_int_eq(app_setup(&ui, &o, 2, bad2, 1, 1, "u"), 2);
-    app_ui_free(&ui);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 2, bad2, 1, 1, "u"), 2);
+    ui_free(&ui);
     char *bad3[] = {"", "--step", "split", NULL}; /* home takes no --step */
-    ck_assert_int_eq(app_setup(&ui, &o, 3, bad3, 1, 0, "u"), 2);
-    app_ui_free(&ui);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 3, bad3, 1, 0, "u"), 2);
+    ui_free(&ui);
     char *bad4[] = {"walk", "--autoplay", "0", NULL};
-    ck_assert_int_eq(app_setup(&ui, &o, 3, bad4, 1, 1, "u"), 2);
-    app_ui_free(&ui);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 3, bad4, 1, 1, "u"), 2);
+    ui_free(&ui);
     char *heads[] = {"walk", "--heads", "4", NULL}; /* kv_heads follows heads */
-    ck_assert_int_eq(app_setup(&ui, &o, 3, heads, 1, 1, "u"), -1);
+    ck_assert_int_eq(interactive_setup(&ui, &o, 3, heads, 1, 1, "u"), -1);
     ck_assert_int_eq(ui.cfg.kv_heads, 4);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -234,7 +259,7 @@ START_TEST(test_set_config_refuses_and_keeps_state)
     ck_assert_int_eq(ui_set_config(&ui, &c), 0);
     ck_assert_int_eq(ui.mha->cfg.heads, 4);
     ck_assert_int_eq(ui.mha->d_head, 2);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -242,24 +267,24 @@ START_TEST(test_quick_config_keys)
 {
     Ui ui;
     ui_with(&ui, NULL, NULL);
-    ck_assert_int_eq(app_quick_config(&ui, ACT_HEADS), UI_REDRAW);
+    ck_assert_int_eq(screen_quick_config(&ui, ACT_HEADS), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);    /* next divisor of 8 */
     ck_assert_int_eq(ui.cfg.kv_heads, 4); /* MHA stays MHA */
-    app_quick_config(&ui, ACT_KV_HEADS);
+    screen_quick_config(&ui, ACT_KV_HEADS);
     ck_assert_int_eq(ui.cfg.kv_heads, 2); /* GQA */
-    app_quick_config(&ui, ACT_KV_HEADS);
+    screen_quick_config(&ui, ACT_KV_HEADS);
     ck_assert_int_eq(ui.cfg.kv_heads, 1); /* MQA */
-    app_quick_config(&ui, ACT_KV_HEADS);
+    screen_quick_config(&ui, ACT_KV_HEADS);
     ck_assert_int_eq(ui.cfg.kv_heads, 4); /* back to MHA */
-    app_quick_config(&ui, ACT_SEQ);
+    screen_quick_config(&ui, ACT_SEQ);
     ck_assert_int_eq(ui.cfg.seq, 5);
-    app_quick_config(&ui, ACT_CAUSAL);
+    screen_quick_config(&ui, ACT_CAUSAL);
     ck_assert_int_eq(ui.cfg.causal, 1);
-    app_quick_config(&ui, ACT_SEED);
+    screen_quick_config(&ui, ACT_SEED);
     ck_assert_int_eq((int)ui.cfg.seed, 2);
     ck_assert_int_eq(ui.mha->cfg.seed, 2); /* the run follows */
     ck_assert_ptr_nonnull(strstr(ui.status, "seed 2"));
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -307,7 +332,7 @@ START_TEST(test_walk_steps)
     ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK | UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, 'Z'), UI_NONE);
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -317,7 +342,7 @@ START_TEST(test_walk_inspect_takes_the_arrows)
     ui_with(&ui, "--no-animation", "--step=split");
     Screen *s = walk_open_at(&ui, MS_SPLIT);
     ck_assert_int_eq(press(s, &ui, 'i'), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* the cursor, not the step */
     ck_assert_int_eq(press(s, &ui, UI_K_DOWN), UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, UI_K_ESC), UI_REDRAW); /* leaves inspect, does not quit */
@@ -325,7 +350,7 @@ START_TEST(test_walk_inspect_takes_the_arrows)
     ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* now l is next step again */
     ck_assert(step_shown(s, &ui, MS_SPLIT + 1));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -364,7 +389,7 @@ START_TEST(test_walk_animation_is_short_and_skippable)
     ck_assert_int_eq(ui.animation, 0);
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, 0);
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -393,7 +418,7 @@ START_TEST(test_walk_autoplay)
     ck_assert_int_eq(s->tick(s, &ui, 45.0) & UI_REDRAW, UI_REDRAW); /* the end: stops */
     ck_assert(ui.autoplay == 0);
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -420,10 +445,10 @@ START_TEST(test_walk_mouse_click_inspects)
     ui.mouse_x = px;
     ui.mouse_y = py;
     ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_REDRAW);
-    ck_assert(shows(s, &ui, 80, 24, "inspect:"));
+    ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert(shows(s, &ui, 80, 24, "x[0, 1, 0]"));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -434,7 +459,7 @@ START_TEST(test_walk_opens_form_and_help)
     Screen *s = walk_open(&ui);
     ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(ui.push);
-    ck_assert(shows(ui.push, &ui, 80, 24, "next step"));
+    ck_assert(shows(ui.push, &ui, 80, 24, "next (step)"));
     ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
     ui.push->free(ui.push);
     ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
@@ -444,7 +469,7 @@ START_TEST(test_walk_opens_form_and_help)
     press(s, &ui, 'm');
     ck_assert_ptr_nonnull(strstr(ui.status, "softmax"));
     s->free(s);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -485,7 +510,7 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert_int_eq(ui.cfg.causal, 0);
     ck_assert_int_eq((int)ui.cfg.seed, 1);
     f->free(f);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -499,6 +524,12 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
     ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
     ck_assert(shows(h, &ui, 200, 60, "Walkthrough"));
+    MhaConfig big = ui.cfg; /* a long configuration line wraps instead of losing "causal" */
+    big.seq = 1000, big.d_model = 1000, big.heads = 4, big.kv_heads = 4, big.seed = 4000000000u,
+    big.causal = 1;
+    ui.cfg = big; /* drawn only: ui.mha stays the small run */
+    ck_assert(shows(h, &ui, 80, 24, "causal"));
+    ui.cfg = mha_config_default();
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(ui.push);
     ck_assert(shows(ui.push, &ui, 80, 24, "step 0/10"));
@@ -507,12 +538,14 @@ START_TEST(test_home_menu)
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
     ui.push->free(ui.push);
-    ck_assert_int_eq(press(h, &ui, '9'), UI_NONE); /* no ninth entry */
+    ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
+    ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));
+    ui.push->free(ui.push);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
     ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK);
     h->free(h);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -526,12 +559,16 @@ START_TEST(test_help_scrolls_and_fits)
     ck_assert(shows(h, &ui, 40, 10, "enlarge to 80x24 (now 40x10)"));
     for (int i = 0; i < 20; i++)
         press(h, &ui, UI_K_PGDN);
-    ck_assert(shows(h, &ui, 80, 24, "close the help")); /* the last lines */
+    ck_assert(shows(h, &ui, 80, 24, "on an empty line q too")); /* the last lines */
     ck_assert(!shows(h, &ui, 80, 24, "lines 1-"));
-    ck_assert(shows(h, &ui, 200, 60, "next step"));
-    ck_assert(shows(h, &ui, 200, 60, "close the help")); /* all of it fits */
+    /* all of it fits in two columns once they are tall enough (130 lines
+     * since the play screen's section: 200x68) */
+    ck_assert(shows(h, &ui, 200, 68, "next (step)"));
+    ck_assert(shows(h, &ui, 200, 68, "close the help"));
+    ck_assert(shows(h, &ui, 200, 68, "layout HF/Meta"));
+    ck_assert(shows(h, &ui, 200, 68, "on an empty line q too"));
     h->free(h);
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
@@ -570,11 +607,11 @@ START_TEST(test_screens_fit_80x24)
             }
         s[i]->free(s[i]);
     }
-    app_ui_free(&ui);
+    ui_free(&ui);
 }
 END_TEST
 
-int main(void)
+static Suite *app_suite(void)
 {
     Suite *s = suite_create("app");
     TCase *t = tcase_create("keys");
@@ -601,12 +638,11 @@ int main(void)
     t = tcase_create("screens");
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_picked_hints_fit);
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);
     suite_add_tcase(s, t);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }
+
+CHECK_MAIN(app_suite)

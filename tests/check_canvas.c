@@ -1,10 +1,10 @@
 /* check_canvas.c - the cell grid: text, UTF-8, clipping, wrap, ASCII, writer. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "draw/canvas.h"
+#include "check_main.h"
 
 static char *row(const Canvas *c, int y)
 {
@@ -206,6 +206,7 @@ START_TEST(test_ascii_map)
     ck_assert_int_eq(canvas_ascii(0x2500), '-');
     ck_assert_int_eq(canvas_ascii(0x2502), '|');
     ck_assert_int_eq(canvas_ascii(0x250C), '+');
+    ck_assert_int_eq(canvas_ascii(0x2699), '*'); /* the page-configuration mark is not a '?' */
     ck_assert_int_eq(canvas_ascii(0x253C), '+');
     ck_assert_int_eq(canvas_ascii(0x2591), '.');
     ck_assert_int_eq(canvas_ascii(0x2592), ':');
@@ -331,11 +332,4 @@ static Suite *canvas_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(canvas_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(canvas_suite)

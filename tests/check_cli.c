@@ -69,7 +69,8 @@ START_TEST(test_long)
     ck_assert_int_eq(cli_long("--seq", "99999999999999999999999", 1, 1024, &v, err, sizeof err),
                      -1);
     ck_assert_str_eq(err, "--seq 99999999999999999999999: must be between 1 and 1024");
-    static const char *nan[] = {"abc", "", "4x", "1.5", "0x10", "4 "};
+    /* one rule for every number flag: digits only (" 5" and "+5" used to pass) */
+    static const char *nan[] = {"abc", "", "4x", "1.5", "0x10", "4 ", " 4", "+4", "\t4", "-"};
     for (size_t k = 0; k < sizeof nan / sizeof *nan; k++) {
         ck_assert_int_eq(cli_long("--heads", nan[k], 1, 8, &v, err, sizeof err), -1);
         ck_assert_ptr_nonnull(strstr(err, "--heads: '"));

@@ -7,8 +7,8 @@
 #include <sys/wait.h>
 
 #include "content/kv.h"
-#include "lessons_testutil.h"
 #include "content/presets.h"
+#include "lessons_testutil.h"
 
 static PresetList P;
 
@@ -183,6 +183,40 @@ START_TEST(command_refuses_bad_input)
 }
 END_TEST
 
+/* One sentence for "beyond the trained context", from kv_hypothetical: the
+ * command prints it, the calculator screen shows it (it had no mark). */
+START_TEST(hypothetical_past_the_trained_context)
+{
+    char b[120];
+    static char out[8192];
+    const Preset *p = presets_find(&P, "llama-3-8b");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(kv_hypothetical(p, 8192, b, sizeof b), 0);
+    ck_assert_str_eq(b, "");
+    ck_assert_int_eq(kv_hypothetical(p, 16384, b, sizeof b), 1);
+    ck_assert_str_eq(b,
+                     "hypothetical: 16,384 tokens is beyond the 8,192 the model was trained for");
+    ck_assert_int_eq(tu_run("kv --preset llama-3-8b --context 16384", out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, b));
+    ck_assert_int_eq(tu_run("decode --plain --preset llama-3-8b --context 16384", out, sizeof out),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, b));
+}
+END_TEST
+
+/* kv --list lines its columns up whatever the longest title (Llama 4
+ * Maverick's overflowed a fixed 40-wide column): every row as long as the
+ * header. */
+START_TEST(list_columns_line_up)
+{
+    static char out[8192];
+    ck_assert_int_eq(tu_run("kv --list", out, sizeof out), 0);
+    size_t first = strcspn(out, "\n");
+    for (const char *l = out; *l; l += strcspn(l, "\n") + (l[strcspn(l, "\n")] != 0))
+        ck_assert_msg(strcspn(l, "\n") == first, "row out of line: %.60s", l);
+}
+END_TEST
+
 static Suite *kv_suite(void)
 {
     Suite *s = suite_create("kv");
@@ -199,6 +233,8 @@ static Suite *kv_suite(void)
     tcase_add_test(tc, format_helpers);
     tcase_add_test(tc, command_prints_formula_and_table);
     tcase_add_test(tc, command_refuses_bad_input);
+    tcase_add_test(tc, hypothetical_past_the_trained_context);
+    tcase_add_test(tc, list_columns_line_up);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1,7 +1,6 @@
 /* check_lesson.c - the lesson format (src/lesson.c, lessonvar.c, lessonview.c,
  * lessonfiles.c): parsing, errors, expressions against the engine, every
  * built-in page rendered at 80x24 and 120x40, and `mhaviz lesson` as a process. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +10,7 @@
 #include "content/lesson.h"
 #include "draw/lessonpage.h"
 #include "lessons_testutil.h"
+#include "check_main.h"
 
 static PresetList P;
 static void setup(void)
@@ -124,10 +124,11 @@ START_TEST(variants_picture)
     ck_assert(canvas_contains(c, "Shared: q0 q1 -> kv0, q2 q3 -> kv1."));
     canvas_free(c);
     c = canvas_new(80, 24);
-    v.pane = 1; /* narrow: the picture alone */
+    v.pane = 1; /* narrow: the picture alone, the caller's key hint under it */
+    v.hint = "the key hint";
     lesson_draw(c, l, 0, &t, m, &v);
     ck_assert(canvas_contains(c, "MQA  kv_heads 1"));
-    ck_assert(canvas_contains(c, "Tab text"));
+    ck_assert(canvas_contains(c, "the key hint"));
     canvas_free(c);
     lesson_text_free(&t);
     mha_free(m);
@@ -340,6 +341,40 @@ START_TEST(bad_expressions_are_errors)
     ck_assert_int_eq(expand(&c, "{kv llama-2-70b fp64}", out, sizeof out, err), -1);
     ck_assert_int_eq(expand(&c, "{error view Q}", out, sizeof out, err), -1); /* Q can be viewed */
     ck_assert_int_eq(expand(&c, "{kvhead 7}", out, sizeof out, err), -1);
+    /* numbers are whole decimals: atoi read "x" as head 0 and printed "0:4" */
+    ck_assert_int_eq(expand(&c, "{cols x}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "{cols x}: query heads are 0..1");
+    ck_assert_int_eq(expand(&c, "{cols 1x}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{word -1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{wrongrow 0 1.5}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{kvctx llama-2-7b fp16 4k}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{error config heads=two}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{error view Q_heads 1,4,x}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{cols 1}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "4:8");
+}
+END_TEST
+
+/* {noscalerow} reads the softmax of the unscaled scores, not attn: each
+ * value is the engine's attn_noscale, and differs from attn's row. */
+START_TEST(noscalerow_reads_the_unscaled_softmax)
+{
+    MhaConfig c = mha_config_default();
+    char out[256], err[300], want[256] = "", e[300];
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    const Tensor *t = m->t[MT_ATTN_NOSCALE];
+    for (int k = 0; k < c.seq; k++) {
+        int idx[4] = {0, 1, 2, k};
+        snprintf(want + strlen(want), sizeof want - strlen(want), "%s%.2f", k ? " " : "",
+                 (double)tensor_get(t, idx));
+    }
+    ck_assert_int_eq(expand(&c, "{noscalerow 0,1,2}", out, sizeof out, err), 0);
+    ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "got '%s' want '%s'", out, want);
+    char scaled[256];
+    ck_assert_int_eq(expand(&c, "{row attn 0,1,2}", scaled, sizeof scaled, err), 0);
+    ck_assert_str_ne(out, scaled);
+    mha_free(m);
 }
 END_TEST
 
@@ -385,7 +420,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
         }
         lesson_free(l);
     }
-    ck_assert_int_eq(lessons, 7);
+    ck_assert_int_eq(lessons, 8); /* 01-pipeline .. 08-decode */
     ck_assert_int_ge(pages, 35);
 }
 END_TEST
@@ -437,8 +472,134 @@ START_TEST(load_by_name_number_and_env)
     free(text);
     unsetenv("MHAVIZ_LESSONS");
     n = lesson_list(&paths, err, sizeof err);
-    ck_assert_int_eq(n, 7);
+    ck_assert_int_eq(n, 8);
     lesson_list_free(paths, n);
+    unlink(file);
+    rmdir(dir);
+}
+END_TEST
+
+
+/* @expect and @do parsed into the page; the checks use the quiz's reader. */
+START_TEST(exercises_parse_and_check)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title Ex\n@page A\nText.\n@question Shape?\n@expect shape {shape Q_heads}\n"
+                      "@answer Because.\n"
+                      "@page B\nText.\n@question Press H.\n@do heads 4\n@answer {heads} heads.\n"
+                      "@page C\n@step heads\n@question Find it.\n@do inspect 0,1,2,3\n",
+                      &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].expect, LE_SHAPE);
+    ck_assert_str_eq(l->pages[0].expect_value, "{shape Q_heads}");
+    ck_assert_int_eq(l->pages[0].expect_line, 5);
+    ck_assert_int_eq(l->pages[1].todo, LD_HEADS);
+    ck_assert_int_eq(l->pages[1].do_arg[0], 4);
+    ck_assert_int_eq(l->pages[2].todo, LD_INSPECT);
+    ck_assert_int_eq(l->pages[2].do_arg[3], 3);
+    /* The page text: the value expanded; a @do's answer at the target. */
+    char err[300], why[200];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    LessonPageText t;
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    ck_assert_str_eq(t.expect, "(1, 2, 4, 4)");
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4, 4)", why, sizeof why), 1);
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "[1 2 4 4]", why, sizeof why), 1);
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 4, 2, 4)", why, sizeof why), 0);
+    ck_assert_str_eq(why, "off at positions 2 and 3");
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4, 5)", why, sizeof why), 0);
+    ck_assert_str_eq(why, "off at position 4");
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2, 4)", why, sizeof why), 0);
+    ck_assert_str_eq(why, "you typed 3 numbers; the answer has 4");
+    ck_assert_int_eq(lesson_expect_check(LE_SHAPE, t.expect, "(1, 2", why, sizeof why), -1);
+    lesson_text_free(&t);
+    ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524288", why, sizeof why), 1);
+    ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524_288", why, sizeof why), 1);
+    ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "128", "64", why, sizeof why), 0);
+    ck_assert_str_eq(why, "64 is too low");
+    ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "1,048,576", why, sizeof why), 0);
+    ck_assert_str_eq(why, "1048576 is too high");
+    ck_assert_int_eq(lesson_page_text(l, 1, m, &P, &t, err, sizeof err), 0);
+    ck_assert_str_eq(t.answer, "4 heads."); /* the page runs 2 heads: the answer is at 4 */
+    lesson_text_free(&t);
+    MhaConfig c = l->pages[1].cfg, target;
+    ck_assert_int_eq(lesson_do_target(&l->pages[1], &target), 0);
+    ck_assert_int_eq(target.heads, 4);
+    ck_assert(!lesson_do_reached(&l->pages[1], &c, NULL));
+    lesson_config_next(&c, LD_HEADS); /* 2 -> 4, as the walkthrough's H */
+    ck_assert(lesson_do_reached(&l->pages[1], &c, NULL));
+    int cur[4] = {0, 1, 2, 3};
+    ck_assert(lesson_do_reached(&l->pages[2], &c, cur));
+    ck_assert(!lesson_do_reached(&l->pages[2], &c, NULL)); /* not inspecting */
+    mha_free(m);
+    lesson_free(l);
+    fails_with("@title Ex\n@page A\nText.\n@question Q?\n@do seq 1\n",
+               "t.lesson:5: @do seq 1: pressing the key never gets there from this page's "
+               "configuration (seq 4)");
+    fails_with("@title Ex\n@page A\nText.\n@question Q?\n@do heads 2\n",
+               "t.lesson:5: @do heads: the page starts there already");
+    fails_with("@title Ex\n@page A\nText.\n@question Q?\n@do heads 4,1\n",
+               "t.lesson:5: @do: expected 'heads N', 'kv_heads N', 'seq N' or 'inspect i,j,k,l'; "
+               "got 'heads 4,1'");
+}
+END_TEST
+
+/* A page that changes the configuration says so, from the change itself. */
+START_TEST(config_change_notice_is_generated)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title N\n@page A\nText.\n@page B\n@config d_model=12 heads=1 seq=6\nText.\n"
+                      "@page C\nText.\n",
+                      &e);
+    ck_assert_ptr_nonnull(l);
+    char err[300];
+    const char *want[] = {"", "This page's configuration: seq 4 -> 6, d_model 8 -> 12, heads 2 -> "
+                              "1, d_head 4 -> 12, kv_heads 2 -> 1.",
+                          "This page's configuration: seq 6 -> 4, d_model 12 -> 8, heads 1 -> "
+                          "2, d_head 12 -> 4, kv_heads 1 -> 2."};
+    for (int p = 0; p < 3; p++) {
+        Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
+        LessonPageText t;
+        ck_assert_int_eq(lesson_page_text(l, p, m, &P, &t, err, sizeof err), 0);
+        ck_assert_str_eq(t.notice, want[p]);
+        lesson_text_free(&t);
+        mha_free(m);
+    }
+    lesson_free(l);
+}
+END_TEST
+
+/* With MHAVIZ_LESSONS, a number or a name is one of that folder's lessons,
+ * as the menu lists them, never a built-in one. */
+START_TEST(numbers_resolve_against_the_menus_list)
+{
+    char dir[] = "/tmp/mhaviz-lessons-XXXXXX", file[600], *text = NULL, path[600], err[300];
+    size_t len;
+    ck_assert_ptr_nonnull(mkdtemp(dir));
+    snprintf(file, sizeof file, "%s/01-mine.lesson", dir);
+    FILE *fp = fopen(file, "w");
+    fputs("@title Mine\n@page P\nHi.\n", fp);
+    fclose(fp);
+    setenv("MHAVIZ_LESSONS", dir, 1);
+    ck_assert_int_eq(lesson_load_text("1", &text, &len, path, sizeof path, err, sizeof err), 0);
+    ck_assert_str_eq(path, file);
+    free(text);
+    ck_assert_int_eq(lesson_load_text("01", &text, &len, path, sizeof path, err, sizeof err), 0);
+    ck_assert_str_eq(path, file);
+    free(text);
+    ck_assert_int_eq(lesson_load_text("01-mine", &text, &len, path, sizeof path, err, sizeof err),
+                     0);
+    free(text);
+    ck_assert_int_eq(lesson_load_text("2", &text, &len, path, sizeof path, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "no such lesson in MHAVIZ_LESSONS=") != NULL, "%s", err);
+    ck_assert_int_eq(lesson_load_text("02-heads", &text, &len, path, sizeof path, err, sizeof err),
+                     -1);
+    static char out[4096];
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "lesson --frames 1 --page 1");
+    ck_assert_int_eq(tu_run(cmd, out, sizeof out), 0);
+    ck_assert_msg(strstr(out, "--- 01-mine page 1/1") != NULL, "%s", out);
+    unsetenv("MHAVIZ_LESSONS");
     unlink(file);
     rmdir(dir);
 }
@@ -461,6 +622,12 @@ START_TEST(check_command_on_bad_corpus)
         {"bad-inspect", ":4: @inspect 0,9,0,0 is outside"},
         {"too-long", ":2: page 'Too much' does not fit at 80x24"},
         {"text-before-page", ":1: text before the first @page"},
+        {"expect-without-question", ":4: @expect without a @question before it"},
+        {"expect-bad-kind", ":5: @expect: expected 'shape|strides|number VALUE'"},
+        {"expect-not-a-number", ":5: @expect number: '(1, 4, 8)' does not read as a whole"},
+        {"do-unreachable", ":5: @do heads 3: pressing the key never gets there"},
+        {"do-inspect-outside", ":5: @do inspect 0,9,0,0 is outside Q_heads (1, 2, 4, 4)"},
+        {"two-exercises", ":6: a page has one exercise (@expect on line 5)"},
     };
     static char out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -551,7 +718,7 @@ START_TEST(pipeline_answer_reads_as_a_sentence)
     ck_assert_ptr_nonnull(t.answer);
     ck_assert_int_eq(lesson_expand("{copied total}", m, &P, total, sizeof total, err, sizeof err),
                      0);
-    snprintf(want, sizeof want, "%s bytes, and all %s of them were copied by", total, total);
+    snprintf(want, sizeof want, "All %s of them in `contiguous()`, the one copy", total);
     ck_assert_msg(strstr(t.answer, want) != NULL, "%s", t.answer);
     ck_assert_msg(strstr(t.answer, "`: ") == NULL, "%s", t.answer);
     lesson_text_free(&t);
@@ -572,7 +739,7 @@ START_TEST(narrow_text_pane_shows_the_memory_strip)
     ck_assert(strstr(out, "31 -0.70") != NULL); /* the last float of the strip, with its value */
     /* The inspect page lights its float; a variants page only points at Tab. */
     ck_assert_int_eq(tu_run("lesson --frames 2 --page 3", out, sizeof out), 0);
-    ck_assert(strstr(out, "memory of Q_split, the inspected float lit") != NULL);
+    ck_assert(strstr(out, "memory of Q_split, [0,1,1,2] lit: offset 14") != NULL);
     ck_assert_int_eq(tu_run("lesson --frames 6", out, sizeof out), 0);
     ck_assert(strstr(out, "Tab: the picture (MHA | GQA | MQA side by side)") != NULL);
     /* Wide: the whole picture is beside the text, no strip. */
@@ -595,6 +762,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, binary_utf8_and_long_lines);
     tcase_add_test(tc, suggestions);
     tcase_add_test(tc, expressions_come_from_the_engine);
+    tcase_add_test(tc, noscalerow_reads_the_unscaled_softmax);
     tcase_add_test(tc, bad_expressions_are_errors);
     tcase_add_test(tc, every_builtin_lesson_checks_and_fits);
     tcase_add_test(tc, lessons_have_no_typed_engine_numbers);
@@ -604,15 +772,11 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, check_command_on_quiz_banks);
     tcase_add_test(tc, narrow_text_pane_shows_the_memory_strip);
     tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);
+    tcase_add_test(tc, exercises_parse_and_check);
+    tcase_add_test(tc, config_change_notice_is_generated);
+    tcase_add_test(tc, numbers_resolve_against_the_menus_list);
     suite_add_tcase(s, tc);
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(lesson_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(lesson_suite)

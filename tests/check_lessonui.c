@@ -1,11 +1,13 @@
-/* check_lessonui.c - the lesson screens (src/lessonui.c) driven without a
- * terminal: keys in, flags and canvases out. */
+/* check_lessonui.c - the lesson screens (src/ui/lessons.c, page_screen.c,
+ * variants_screen.c, kvcalc.c) driven without a terminal: keys in, flags and
+ * canvases out. */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "store/progress.h"
 
@@ -62,14 +64,15 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
     Screen *p = ui.push;
     ck_assert_ptr_nonnull(p);
-    ck_assert(shows(p, 80, 24, "2. Heads are views  1/6  The candy bar"));
+    ck_assert(shows(p, 80, 24, "2. Heads are views  1/7  The candy bar"));
     ck_assert(shows(p, 120, 40, "The candy bar"));
     ck_assert(shows(p, 120, 40, "step 1/10")); /* the scene beside the text */
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "2/6  d_model = heads x d_head"));
+    ck_assert(shows(p, 80, 24, "2/7  d_model = heads x d_head"));
     /* The menu sees the finished page, and so does the next run. */
-    ck_assert(shows(m, 80, 24, "1/6"));
+    ck_assert(shows(m, 80, 24, "1/7"));
     Progress pr;
+    p->tick(p, &ui, 1.0); /* the save comes in a tick after the frame */
     progress_load(&pr, 0);
     ck_assert(progress_done(&pr, "02-heads", 0));
     /* The question pauses: first Space shows the answer, the second goes on. */
@@ -77,9 +80,9 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "64: d_model / heads"));
     ck_assert_int_eq(press(p, UI_K_PGDN), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "3/6"));
+    ck_assert(shows(p, 80, 24, "3/7"));
     ck_assert_int_eq(press(p, UI_K_PGUP), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "2/6"));
+    ck_assert(shows(p, 80, 24, "2/7"));
     /* Narrow: Tab shows the picture alone. */
     ck_assert_int_eq(press(p, UI_K_TAB), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "Tab text"));
@@ -88,15 +91,16 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     /* ? opens the one help (app.c's key table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "Lesson page"));
-    ck_assert(shows(ui.push, 80, 24, "reload the lesson file from disk"));
+    ck_assert(shows(ui.push, 80, 24, "reload (the lesson file, from disk)"));
     ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
-    ck_assert(shows(ui.push, 80, 24, "next page (answer first); last page: next lesson"));
+    ck_assert(shows(ui.push, 80, 24, "next (answer first; last page: next lesson)"));
     ck_assert_int_eq(press(ui.push, 'q'), UI_BACK | UI_REDRAW);
     ui.push->free(ui.push);
     ui.push = NULL;
     /* To the end: the last page goes on to the next lesson, in its place. */
     ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
-    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its question */
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its typed question: what it waits for */
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* then the answer */
     ck_assert_int_eq(press(p, ' '), UI_BACK | UI_PUSH | UI_REDRAW);
     ck_assert_msg(strstr(ui.status, "lesson finished: 2. Heads are views. Next: 3.") != NULL, "%s",
                   ui.status);
@@ -139,7 +143,7 @@ START_TEST(space_goes_through_every_lesson)
             ck_assert_int_eq(f, UI_REDRAW);
         }
     }
-    ck_assert_int_eq(lessons, 7);
+    ck_assert_int_eq(lessons, 8);
     ck_assert_msg(strstr(ui.status, "that was the last lesson") != NULL, "%s", ui.status);
     p->free(p);
     m->free(m);
@@ -217,9 +221,9 @@ START_TEST(variants_side_by_side)
     /* heads 2: no GQA in between, said plainly, with the way to get one. */
     ck_assert(shows(v, 80, 24, "2 query heads: no GQA."));
     ck_assert(shows(v, 80, 24, "4 query"));
-    ck_assert(shows(v, 80, 24, "H: more heads, for a GQA column"));
+    ck_assert(shows(v, 80, 24, "no GQA column for these heads:  H heads"));
     ck_assert_int_eq(press(v, 'K'), UI_REDRAW);
-    ck_assert(strstr(ui.status, "press H for more heads") != NULL);
+    ck_assert(strstr(ui.status, "press H for more") != NULL);
     ck_assert_int_eq(press(v, 'H'), UI_REDRAW);
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 2"));
@@ -272,11 +276,175 @@ START_TEST(kv_calculator_screen)
     press(k, 'k');
     press(k, 'k');
     press(k, 'k');
-    press(k, 'k'); /* wraps to falcon-7b */
+    press(k, 'k'); /* wraps to llama-4-maverick: its chunked layers capped */
+    ck_assert(shows(k, 80, 24, "Llama 4 Maverick"));
+    ck_assert(shows(k, 80, 24, "36 of 48 layers keep 8,192 tokens (chunk)"));
+    press(k, 'k');
     ck_assert(shows(k, 80, 24, "Falcon 7B"));
     ck_assert(shows(k, 80, 24, "num_kv_heads trap"));
+    press(k, 'k'); /* mistral-7b at 8192: its 4096-token window halves the cache */
+    ck_assert(shows(k, 80, 24, "Mistral 7B v0.1"));
+    ck_assert(shows(k, 80, 24, "32 of 32 layers keep 4,096 tokens (window)"));
+    ck_assert(shows(k, 80, 24, "512.0 MiB"));
     ck_assert_int_eq(press(k, 'q'), UI_BACK);
     k->free(k);
+}
+END_TEST
+
+
+/* An @expect page: the answer is typed and checked by the engine's numbers;
+ * a wrong one says why and waits, a right one shows the explanation. */
+START_TEST(typed_exercise_is_checked)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "1");
+    ck_assert_ptr_nonnull(p);
+    press(p, ' ');
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/7  The first reshape: split"));
+    ck_assert(shows(p, 80, 24, "Type your answer, then Enter."));
+    ck_assert(shows(p, 80, 24, "Enter check  Backspace erase")); /* the hint, from the table */
+    const char *wrong = "(1, 4, 2, 4)"; /* Q_split's shape, not Q_heads' */
+    for (const char *k = wrong; *k; k++)
+        ck_assert_int_eq(press(p, *k), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "> (1, 4, 2, 4)_"));
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Not yet ("));
+    ck_assert(!shows(p, 80, 24, "the transpose swapped S and H"));
+    ck_assert(shows(p, 80, 24, "3/7")); /* q was typed, h and l too: still here */
+    for (size_t i = 0; i < strlen(wrong); i++)
+        press(p, UI_K_BACKSPACE);
+    for (const char *k = "1,2,4,4"; *k; k++) /* the quiz's spellings are accepted */
+        press(p, *k);
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Right: (1, 2, 4, 4)."));
+    ck_assert(shows(p, 80, 24, "the transpose swapped S and H"));
+    ck_assert(strstr(ui.status, "Right.") != NULL);
+    ui.status[0] = 0;
+    ck_assert(shows(p, 80, 24, "Space next")); /* the page's keys again */
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "4/7"));
+    /* Enter on an empty answer shows it (a skip); Space first says what waits. */
+    press(p, 'G');
+    ck_assert(shows(p, 80, 24, "7/7"));
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
+    ck_assert(strstr(ui.status, "Not yet: type the answer") != NULL);
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "The answer: 128."));
+    p->free(p);
+}
+END_TEST
+
+/* A @do page waits for H, says where the learner is, and confirms. */
+START_TEST(do_exercise_waits_for_the_key)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "02-heads");
+    for (int i = 0; i < 5 && !shows(p, 80, 24, "5/7"); i++)
+        press(p, ' ');
+    ck_assert(shows(p, 80, 24, "5/7  Same bytes, more heads"));
+    ck_assert(shows(p, 80, 24, "Waiting for you: press H until heads is 4 (now 2)."));
+    ck_assert(shows(p, 80, 24, "H heads  "));
+    ck_assert(!shows(p, 80, 24, "Q_split is (1, 4, 4, 2)"));
+    ck_assert_int_eq(press(p, 'H'), UI_REDRAW);
+    ck_assert(strstr(ui.status, "Done: heads reached") != NULL);
+    ck_assert(shows(p, 80, 24, "Done."));
+    ck_assert(shows(p, 80, 24, "4 heads: Q_split is (1, 4, 4, 2), strides (32, 8, 2, 1)"));
+    press(p, 'H'); /* on to 8 heads: still done, the picture follows */
+    ck_assert(shows(p, 80, 24, "Done."));
+    ck_assert(strstr(ui.status, "heads 2 -> 8") != NULL);
+    press(p, UI_K_PGUP); /* another page keeps its configuration */
+    ck_assert_int_eq(press(p, 'H'), UI_REDRAW);
+    ck_assert(strstr(ui.status, "keeps its configuration") != NULL);
+    p->free(p);
+}
+END_TEST
+
+/* @do inspect: i, then the cursor keys, to the element asked for. */
+START_TEST(do_inspect_exercise)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "3");
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "2/6  Walking a head"));
+    ck_assert(shows(p, 80, 24, "press i, then move the cursor to Q_heads[0,1,2,3]"));
+    ck_assert_int_eq(press(p, 'i'), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "move the cursor to Q_heads[0,1,2,3] (now [0,0,0,0])"));
+    ck_assert(shows(p, 80, 24, "Left/Right/Up/Down move  i leave  Space next  q back"));
+    for (int i = 0; i < 6; i++)
+        press(p, 'j');
+    for (int i = 0; i < 2; i++)
+        press(p, 'l');
+    ck_assert(shows(p, 80, 24, "(now [0,1,2,2])"));
+    ck_assert(shows(p, 80, 24, "memory of Q_heads, [0,1,2,2] lit: offset 22"));
+    press(p, 'l');
+    ck_assert(strstr(ui.status, "Done: inspect found") != NULL);
+    ck_assert(shows(p, 80, 24, "0 + 0*32 + 1*4 + 2*8 + 3*1 = 23"));
+    ck_assert_int_eq(press(p, 'i'), UI_REDRAW); /* leaves inspect mode */
+    ck_assert(shows(p, 80, 24, "Space next  PgUp previous"));
+    p->free(p);
+}
+END_TEST
+
+/* Space on a waiting @do: says what it waits for, then does it for the
+ * learner (the picture moves there), then goes on. */
+START_TEST(space_skips_a_do_exercise)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "6");
+    press(p, ' ');
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/11  Who shares which kv head"));
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
+    ck_assert(strstr(ui.status, "press K until kv_heads is 1 (now 2)") != NULL);
+    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "q0 q1 q2 q3 -> kv0"));
+    press(p, UI_K_TAB); /* the picture is the one the answer talks about */
+    ck_assert(shows(p, 80, 24, "MQA  kv_heads 1"));
+    press(p, UI_K_TAB);
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "4/11"));
+    p->free(p);
+}
+END_TEST
+
+/* The bottom lines of the lesson screens are the key table's. */
+START_TEST(hints_come_from_the_key_table)
+{
+    char hint[200];
+    Screen *m = lessons_open(&ui);
+    static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
+    keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  1-9 open  ? keys  q/Esc back");
+    ck_assert(shows(m, 80, 24, hint));
+    m->free(m);
+    lessonui_page_hint(0, hint, sizeof hint);
+    ck_assert_str_eq(hint, "Space next  PgUp previous  Tab text/picture  r reload  q back  ? keys");
+    Screen *k = kvcalc_open(&ui);
+    ck_assert(shows(k, 80, 24, "Up/Down model  d/Right dtype  +/- context  B/b batch"));
+    k->free(k);
+}
+END_TEST
+
+/* Home's "Continue": the last lesson with progress, at its first unfinished
+ * page; the next lesson once that one is finished. */
+START_TEST(continue_where_you_left_off)
+{
+    Screen *s = lessons_continue(&ui);
+    ck_assert(shows(s, 80, 24, "1. The pipeline end to end  1/7"));
+    s->free(s);
+    Progress pr;
+    progress_load(&pr, 0);
+    progress_mark(&pr, "03-transpose", 0);
+    progress_mark(&pr, "03-transpose", 1);
+    s = lessons_continue(&ui);
+    ck_assert(shows(s, 80, 24, "3. Transpose and contiguity  3/6"));
+    s->free(s);
+    for (int p = 2; p < 6; p++)
+        progress_mark(&pr, "03-transpose", p);
+    s = lessons_continue(&ui);
+    ck_assert(shows(s, 80, 24, "4. Per-head softmax  1/5"));
+    s->free(s);
 }
 END_TEST
 
@@ -292,6 +460,12 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, mhaviz_lessons_dir_replaces_the_list);
     tcase_add_test(tc, variants_side_by_side);
     tcase_add_test(tc, kv_calculator_screen);
+    tcase_add_test(tc, typed_exercise_is_checked);
+    tcase_add_test(tc, do_exercise_waits_for_the_key);
+    tcase_add_test(tc, do_inspect_exercise);
+    tcase_add_test(tc, space_skips_a_do_exercise);
+    tcase_add_test(tc, hints_come_from_the_key_table);
+    tcase_add_test(tc, continue_where_you_left_off);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -26,22 +26,22 @@
     }
 
 /* The directory state_dir_setup made ("" before). */
-static char state_dir[64];
+static char test_state_dir[64];
 
 static inline void state_dir_setup(void)
 {
-    snprintf(state_dir, sizeof state_dir, "/tmp/mhaviz-test-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(state_dir));
-    setenv("XDG_STATE_HOME", state_dir, 1);
+    snprintf(test_state_dir, sizeof test_state_dir, "/tmp/mhaviz-test-XXXXXX");
+    ck_assert_ptr_nonnull(mkdtemp(test_state_dir));
+    setenv("XDG_STATE_HOME", test_state_dir, 1);
 }
 
 static inline void state_dir_teardown(void)
 {
     char cmd[128];
-    if (!state_dir[0]) return;
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", state_dir);
-    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", state_dir);
-    state_dir[0] = 0;
+    if (!test_state_dir[0]) return;
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", test_state_dir);
+    if (system(cmd) != 0) fprintf(stderr, "could not remove %s\n", test_state_dir);
+    test_state_dir[0] = 0;
 }
 
 #endif

@@ -52,7 +52,7 @@ START_TEST(test_every_help_key_in_the_man_page)
     char keys[80], want[200];
     const char *what, *title = "";
     int sec_no, kind, names = 0;
-    for (int i = 0; (kind = app_help_entry(i, keys, sizeof keys, &what, &sec_no)) >= 0; i++) {
+    for (int i = 0; (kind = keys_help_entry(i, keys, sizeof keys, &what, &sec_no)) >= 0; i++) {
         if (kind == 1) {
             title = what;
             roff(want, sizeof want, ".SS ", what, strlen(what), "\n");

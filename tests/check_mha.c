@@ -2,19 +2,19 @@
  * one big projection then a split equals per-head projections; MHA, GQA and MQA
  * equal a per-head loop written out by hand; expand and repeat_interleave give
  * the same scores but only the second copies; many heads are not one big head;
- * the trace says what DESIGN.md's table says; bad configurations are refused
+ * the trace says what src/README.md's table says; bad configurations are refused
  * with a message naming the flag.  Plus a 2-token example worked out by hand.
  *
  * Shapes: B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H.
  */
-#include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_testutil.h"
 #include "engine/mha.h"
 #include "engine/tensor.h"
+#include "engine_testutil.h"
+#include "check_main.h"
 
 static char err[256];
 
@@ -718,6 +718,43 @@ START_TEST(test_config_messages)
 }
 END_TEST
 
+/* The one pipeline table: each step's symbolic shape is its output's shape
+ * in every configuration, its output is the trace's, and the part of the
+ * program it runs is on the line it names. */
+START_TEST(test_step_table_is_the_one_source)
+{
+    int n;
+    const MhaConfig *cs = configs(&n);
+    for (int ci = 0; ci < n; ci++) {
+        Mha *m = run_ok(&cs[ci]);
+        for (int i = 0; i < MS_COUNT; i++) {
+            const MhaStepInfo *si = &mha_steps[i];
+            const Tensor *t = m->t[si->output];
+            int dims[8], k = mha_shape_of(&cs[ci], si->shape, dims, 8);
+            ck_assert_int_eq(m->steps[i].output, si->output);
+            ck_assert_str_eq(m->steps[i].code, si->code);
+            ck_assert_msg(k == t->ndim, "step %d: %s is rank %d", i, si->shape, t->ndim);
+            for (int d = 0; d < k; d++)
+                ck_assert_msg(dims[d] == t->shape[d], "step %d: %s, dim %d is %d", i, si->shape, d,
+                              t->shape[d]);
+            if (si->line >= 0) {
+                ck_assert_int_lt(si->line, MHA_PROGRAM_LINES);
+                if (si->span) ck_assert_ptr_nonnull(strstr(mha_program[si->line], si->span));
+            }
+        }
+        for (int v = MV_WRONG_VIEW; v < MV_COUNT; v++) {
+            ck_assert_ptr_nonnull(mha_views[v].code);
+            if (mha_views[v].span)
+                ck_assert_ptr_nonnull(strstr(mha_program[mha_views[v].line], mha_views[v].span));
+        }
+        mha_free(m);
+    }
+    int dims[4];
+    ck_assert_int_eq(mha_shape_of(&cs[0], "(B, Q)", dims, 4), -1);
+    ck_assert_int_eq(mha_shape_of(&cs[0], "(B, S, D, H, dh)", dims, 4), -1);
+}
+END_TEST
+
 static Suite *mha_suite(void)
 {
     Suite *s = suite_create("mha");
@@ -740,15 +777,9 @@ static Suite *mha_suite(void)
     tcase_add_test(t, test_q_wrong_scrambles_tokens);
     tcase_add_test(t, test_names_and_indices);
     tcase_add_test(t, test_config_messages);
+    tcase_add_test(t, test_step_table_is_the_one_source);
     suite_add_tcase(s, t);
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(mha_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(mha_suite)

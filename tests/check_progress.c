@@ -5,9 +5,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include "store/progress.h"
 #include "store/state.h"
+#include "ui/lessonui.h"
+#include "ui/ui.h"
 
 static char tmpdir[256];
 
@@ -95,12 +99,24 @@ START_TEST(corrupt_file_is_reported_kept_and_replaced)
         Progress p;
         progress_load(&p, 0);
         ck_assert_msg(strstr(p.warning, "corrupt") != NULL, "case %zu: '%s'", i, p.warning);
-        ck_assert(strstr(p.warning, "progress.bad") != NULL);
+        /* numbered: an earlier copy is never overwritten */
+        char name[32];
+        if (i == 0)
+            snprintf(name, sizeof name, PROGRESS_FILE ".bad");
+        else
+            snprintf(name, sizeof name, PROGRESS_FILE ".bad.%zu", i + 1);
+        ck_assert_msg(strstr(p.warning, name) != NULL, "case %zu: '%s'", i, p.warning);
         ck_assert_int_eq(p.n, 0);
-        char *kept = slurp(PROGRESS_FILE ".bad");
-        ck_assert_ptr_nonnull(kept);
-        ck_assert_str_eq(kept, bad[i]);
-        free(kept);
+        for (size_t k = 0; k <= i; k++) {
+            if (k == 0)
+                snprintf(name, sizeof name, PROGRESS_FILE ".bad");
+            else
+                snprintf(name, sizeof name, PROGRESS_FILE ".bad.%zu", k + 1);
+            char *kept = slurp(name);
+            ck_assert_ptr_nonnull(kept);
+            ck_assert_str_eq(kept, bad[k]);
+            free(kept);
+        }
         /* The next save writes a good file. */
         ck_assert_int_eq(progress_mark(&p, "01-pipeline", 0), 0);
         Progress q;
@@ -154,6 +170,92 @@ START_TEST(failed_save_is_reported_once)
 }
 END_TEST
 
+/* Finding 1: two runs (two terminals) loaded the same file; the second
+ * save used to overwrite the first one's pages. */
+START_TEST(two_runs_keep_both_pages)
+{
+    Progress a, b;
+    progress_load(&a, 0);
+    progress_load(&b, 0);
+    ck_assert_int_eq(progress_mark(&a, "02-heads", 0), 0);
+    ck_assert_int_eq(progress_mark(&b, "02-heads", 1), 0);
+    ck_assert_int_eq(progress_mark(&b, "03-kv", 4), 0);
+    ck_assert(progress_done(&b, "02-heads", 0)); /* b now sees a's page too */
+    Progress c;
+    progress_load(&c, 0);
+    ck_assert(progress_done(&c, "02-heads", 0));
+    ck_assert(progress_done(&c, "02-heads", 1));
+    ck_assert(progress_done(&c, "03-kv", 4));
+}
+END_TEST
+
+START_TEST(concurrent_processes_keep_every_page)
+{
+    enum { N = 24 };
+    pid_t pid[N];
+    for (int i = 0; i < N; i++) {
+        pid[i] = fork();
+        ck_assert_int_ge(pid[i], 0);
+        if (pid[i] == 0) {
+            Progress p;
+            progress_load(&p, 0);
+            _exit(progress_mark(&p, i % 2 ? "01-pipeline" : "05-gqa", i) == 0 ? 0 : 3);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int st;
+        ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert_str_eq(p.warning, "");
+    for (int i = 0; i < N; i++)
+        ck_assert_msg(progress_done(&p, i % 2 ? "01-pipeline" : "05-gqa", i), "page %d lost", i);
+}
+END_TEST
+
+/* Finding 12: the page-turn key handler never writes (the frame goes out
+ * first); the screen's tick saves, once for several quick turns. */
+static int file_exists(const char *name)
+{
+    char path[600];
+    struct stat sb;
+    snprintf(path, sizeof path, "%s/mhaviz/%s", tmpdir, name);
+    return stat(path, &sb) == 0;
+}
+
+START_TEST(page_turn_saves_after_the_frame)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = mha_config_default();
+    char err[200];
+    ui.mha = mha_run(&ui.cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(ui.mha);
+    Screen *s = lesson_open(&ui, "02-heads");
+    ck_assert_ptr_nonnull(s);
+    ck_assert(s->tick != NULL);
+    for (int i = 0; i < 3; i++) /* page 1, its answer shown, page 2 */
+        ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
+    ck_assert(!file_exists(PROGRESS_FILE));         /* nothing written in the key handler */
+    ck_assert(s->tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
+    ck_assert(!file_exists(PROGRESS_FILE));
+    ck_assert(s->tick(s, &ui, 100.1) & UI_ANIMATE);
+    ck_assert_int_eq(s->tick(s, &ui, 101.0) & UI_ANIMATE, 0); /* saved */
+    Progress p;
+    progress_load(&p, 0);
+    ck_assert(progress_done(&p, "02-heads", 0));
+    ck_assert(progress_done(&p, "02-heads", 1));
+    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
+    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW); /* page 2 done, either way */
+    s->free(s); /* the last turn is saved on the way out */
+    progress_load(&p, 0);
+    ck_assert(progress_done(&p, "02-heads", 2));
+    mha_free(ui.mha);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -165,6 +267,9 @@ static Suite *progress_suite(void)
     tcase_add_test(tc, corrupt_file_is_reported_kept_and_replaced);
     tcase_add_test(tc, unreadable_file_turns_saving_off);
     tcase_add_test(tc, failed_save_is_reported_once);
+    tcase_add_test(tc, two_runs_keep_both_pages);
+    tcase_add_test(tc, concurrent_processes_keep_every_page);
+    tcase_add_test(tc, page_turn_saves_after_the_frame);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -11,7 +11,7 @@
 #include "content/quiz.h"
 #include "engine/tensor.h"
 
-#define SEEDS 1000
+#define SEEDS 200 /* per kind: each question is a full mha_run of its configuration */
 
 /* ---- oracles: what the answer must be, derived here, not by quiz.c ---- */
 
@@ -26,7 +26,7 @@ static Dims dims(int n, long long a, long long b, long long c, long long d, long
     return x;
 }
 
-/* The shape of a pipeline tensor for cfg, by the pipeline table of DESIGN.md. */
+/* The shape of a pipeline tensor for cfg, by the pipeline table of src/README.md. */
 static Dims oracle_shape(const MhaConfig *c, int t)
 {
     long long B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H, G = H / KV;
@@ -162,32 +162,45 @@ static void assert_offset(const QuizQuestion *q)
     mha_free(m);
 }
 
-static const char *const right_lines[] = {
-    "q = (x @ W_q).view(B, S, H, dh).transpose(1, 2)",
-    "k = (x @ W_k).view(B, S, KV, dh).transpose(1, 2)",
-    "v = (x @ W_v).view(B, S, KV, dh).transpose(1, 2)",
-    "k, v = k.repeat_interleave(H // KV, 1), v.repeat_interleave(H // KV, 1)",
-    "a = torch.softmax(q @ k.transpose(-2, -1) / math.sqrt(dh), dim=-1)",
-    "y = (a @ v).transpose(1, 2).contiguous().view(B, S, H * dh) @ W_o",
-};
+/* The bugs program: the line the question names is the one that differs
+ * from the right program in the same code shape (a mask moved past the
+ * softmax shifts one more), and the engine's run of it differs from the
+ * right output, which the right program reproduces. */
+static int q_line_of(const int *lines)
+{
+    for (int i = 0; i < 20; i++)
+        if (lines[i]) return i;
+    return 0;
+}
 
-/* The one line of the snippet that is not a correct attention line. */
 static void assert_bug(const QuizQuestion *q)
 {
-    int wrong = 0, wrong_line = 0;
-    for (int ln = 1; ln <= 6; ln++) {
-        char tag[16];
-        snprintf(tag, sizeof tag, "  %d  ", ln);
-        const char *p = strstr(q->prompt, tag);
-        ck_assert_msg(p != NULL, "line %d missing in %s", ln, q->id);
-        p += strlen(tag);
-        size_t len = strcspn(p, "\n");
-        int ok = 0;
-        for (size_t k = 0; k < 6; k++) ok |= strlen(right_lines[k]) == len && !strncmp(right_lines[k], p, len);
-        if (!ok) wrong++, wrong_line = ln;
+    char bad[20][QUIZ_BUG_LINE], good[20][QUIZ_BUG_LINE], err[300];
+    int nb = quiz_bug_lines(q, 0, bad, 20), ng = quiz_bug_lines(q, 1, good, 20);
+    ck_assert_int_eq(nb, ng);
+    ck_assert_int_ge(q->number, 1);
+    ck_assert_int_le(q->number, nb);
+    ck_assert_str_ne(bad[q->number - 1], good[q->number - 1]);
+    int differ = 0;
+    for (int i = 0; i < nb; i++) {
+        differ += strcmp(bad[i], good[i]) != 0;
+        char numbered[QUIZ_BUG_LINE + 16];
+        snprintf(numbered, sizeof numbered, "%3d  %.119s\n", i + 1, bad[i]);
+        ck_assert_msg(strstr(q->prompt, numbered) != NULL, "%s: line %d not shown", q->id, i + 1);
     }
-    ck_assert_msg(wrong == 1, "%s: %d wrong lines", q->id, wrong);
-    ck_assert_int_eq(q->number, wrong_line);
+    ck_assert_int_le(differ, (q->aux == QUIZ_BUG_MASK_AFTER ? 2 : 1));
+    ck_assert_int_le(nb, 14); /* the whole program fits 80x24 beside its feedback */
+    Mha *m = mha_run(&q->cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Tensor *right = quiz_bug_run(m, QUIZ_BUG_NONE, q->idx[0], err, sizeof err);
+    ck_assert_msg(right != NULL, "%s: the right program fails: %s", q->id, err);
+    ck_assert_msg(quiz_bug_diff(m, right) < 1e-4, "%s: the right program is off", q->id);
+    Tensor *y = quiz_bug_run(m, q->aux, q->idx[0], err, sizeof err);
+    ck_assert_msg(quiz_bug_diff(m, y) > 1e-4, "%s: bug %s changes nothing", q->id,
+                  quiz_bug_name(q->aux));
+    tensor_free(y);
+    tensor_free(right);
+    mha_free(m);
     ck_assert(q->working[0]);
 }
 
@@ -205,6 +218,21 @@ static int viewcopy_oracle(const QuizQuestion *q)
     }
 }
 
+/* The right choice names the exact byte count (in its parentheses), the
+ * others do not. */
+static void assert_bytes_key(const QuizQuestion *q, const char *digits)
+{
+    for (int i = 0; i < q->n_choices; i++) {
+        char plain[QUIZ_CHOICE_MAX];
+        size_t k = 0;
+        const char *paren = strchr(q->choices[i], '(');
+        for (const char *s = paren; s && *s && k + 1 < sizeof plain; s++)
+            if (*s >= '0' && *s <= '9') plain[k++] = *s;
+        plain[k] = 0;
+        ck_assert_msg((strcmp(plain, digits) == 0) == (i == q->correct), "%s choice %d", q->id, i);
+    }
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -214,7 +242,8 @@ static void check_one(int kind, uint64_t seed)
     ck_assert_int_eq(q.gen, kind + 1);
     ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
     const MhaConfig *c = &q.cfg;
-    if (kind != QG_KVCACHE) ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
+    if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS && kind != QG_GROUPS)
+        ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
     switch (kind) {
     case QG_SHAPE: case QG_KVSHAPE: {
         Dims want = oracle_shape(c, q.tensor);
@@ -237,11 +266,14 @@ static void check_one(int kind, uint64_t seed)
     case QG_OFFSET:
         assert_offset(&q);
         break;
-    case QG_VIEWCOPY:
+    case QG_VIEWCOPY: {
+        static const char *const outcome[3] = {"a view", "a copy", "an error"};
         assert_choices(&q);
-        ck_assert_msg(q.correct == viewcopy_oracle(&q), "%s op %d: choice %d, want %d", q.id, q.aux, q.correct,
-                      viewcopy_oracle(&q));
+        int want = viewcopy_oracle(&q);
+        ck_assert_msg(!strncmp(q.choices[q.correct], outcome[want], strlen(outcome[want])),
+                      "%s op %d: key '%s', want %s", q.id, q.aux, q.choices[q.correct], outcome[want]);
         break;
+    }
     case QG_KVHEAD:
         ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
         break;
@@ -259,22 +291,57 @@ static void check_one(int kind, uint64_t seed)
         /* the right choice names the exact byte count, the others do not */
         char digits[40];
         snprintf(digits, sizeof digits, "%lld", want);
-        for (int i = 0; i < q.n_choices; i++) {
-            char plain[QUIZ_CHOICE_MAX];
-            size_t k = 0;
-            const char *paren = strchr(q.choices[i], '(');
-            for (const char *s = paren; s && *s && k + 1 < sizeof plain; s++)
-                if (*s >= '0' && *s <= '9') plain[k++] = *s;
-            plain[k] = 0;
-            ck_assert_msg((strcmp(plain, digits) == 0) == (i == q.correct), "%s choice %d", q.id, i);
-        }
+        assert_bytes_key(&q, digits);
         break;
     }
     case QG_BUG:
         assert_bug(&q);
         break;
+    case QG_DECODE: {
+        long long B = c->batch, H = c->heads, KV = c->kv_heads, dh = c->d_model / c->heads, T = q.idx[0];
+        Dims want[4] = {dims(4, B, H, 1, dh, 0), dims(4, B, KV, T + 1, dh, 0), dims(4, B, H, 1, T + 1, 0),
+                        dims(4, B, H, 1, dh, 0)};
+        ck_assert_int_eq(c->seq, 1);
+        assert_tuple_choice(&q, want[q.aux]);
+        break;
+    }
+    case QG_SCORES_MEM: {
+        assert_choices(&q);
+        long long want = (long long)q.idx[1] * c->heads * q.aux * q.aux * q.idx[0];
+        ck_assert_int_eq(q.number, want);
+        char digits[40];
+        snprintf(digits, sizeof digits, "%lld", want);
+        assert_bytes_key(&q, digits);
+        break;
+    }
+    case QG_CACHE_WEIGHTS: {
+        assert_choices(&q);
+        /* the weights as the prompt gives them, 2 bytes each; the cache per token
+         * from the shape: the first context where the cache is bigger */
+        long long params = 0;
+        for (const char *p = strstr(q.prompt, ": "); p && *p && *p != 'p'; p++)
+            if (*p >= '0' && *p <= '9') params = params * 10 + (*p - '0');
+        long long per = 2LL * q.idx[0] * c->kv_heads * q.idx[1] * 2 * q.aux;
+        ck_assert_msg((q.number - 1) * per <= 2 * params && q.number * per > 2 * params, "%s", q.id);
+        break;
+    }
+    case QG_GROUPS:
+        if (q.kind == QK_NUMBER) {
+            ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
+            ck_assert_int_ne(q.number, q.aux % c->kv_heads);
+        } else
+            assert_tuple_choice(&q, dims(4, c->batch, c->heads, c->seq, c->d_model / c->heads, 0));
+        ck_assert_int_ne(c->heads / c->kv_heads & (c->heads / c->kv_heads - 1), 0); /* no power of two */
+        break;
     default:
         ck_abort_msg("kind %d", kind);
+    }
+    /* code lines fit an 80-column screen whole (prose may wrap, code must not) */
+    for (const char *p = q.prompt; *p;) {
+        int len = (int)strcspn(p, "\n");
+        ck_assert_msg(*p != ' ' || len <= 78, "%s: a code line of %d columns", q.id, len);
+        p += len;
+        if (*p) p++;
     }
     /* the expected answer, typed back, is right; the question rebuilds from its id */
     quiz_answer_text(&q, ans, sizeof ans);
@@ -291,6 +358,63 @@ START_TEST(generated_match_engine)
 {
     int kind = _i;
     for (uint64_t s = 1; s <= SEEDS; s++) check_one(kind, s * 2654435761ULL + (uint64_t)kind);
+}
+END_TEST
+
+/* Every bug kind, several seeds: a real bug, the wrong line at different
+ * places across code shapes. */
+START_TEST(every_bug_kind_differs)
+{
+    int bug = _i, lines[20] = {0};
+    char err[300];
+    for (uint64_t s = 1; s <= 12; s++) {
+        QuizQuestion q;
+        ck_assert_msg(quiz_generate_bug(bug, s * 7919, &q, err, sizeof err) == 0, "%s: %s",
+                      quiz_bug_name(bug), err);
+        ck_assert_int_eq(q.aux, bug);
+        assert_bug(&q);
+        lines[q.number]++;
+        QuizQuestion again;
+        ck_assert_int_eq(quiz_from_id(NULL, q.id, &again), 0);
+        ck_assert_str_eq(again.prompt, q.prompt);
+    }
+    int places = 0;
+    for (int i = 0; i < 20; i++) places += lines[i] > 0;
+    ck_assert_msg(places >= 2, "%s: the wrong line is always %d", quiz_bug_name(bug), q_line_of(lines));
+}
+END_TEST
+
+/* Over 2,000 generated multiple-choice questions each key position holds
+ * its fair share within 5% (of that share); yes/no keys are balanced too;
+ * the bugs topic's wrong line is not one favourite. */
+START_TEST(keys_are_uniform)
+{
+    static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_VIEWS, QT_GQA, QT_KVCACHE};
+    long pos[QUIZ_MAX_CHOICES + 1][QUIZ_MAX_CHOICES] = {{0}};
+    long per_n[QUIZ_MAX_CHOICES + 1] = {0}, yes = 0, yesno = 0, mc = 0;
+    char err[300];
+    QuizQuestion q;
+    for (uint64_t s = 1; mc < 2000; s++) {
+        int t = topics[s % 5];
+        ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s", err);
+        if (q.kind != QK_CHOICE) continue;
+        mc++;
+        per_n[q.n_choices]++;
+        pos[q.n_choices][q.correct]++;
+        if (q.n_choices == 2 && !strcmp(q.choices[0], "yes")) yesno++, yes += q.correct == 0;
+    }
+    for (int n = 2; n <= QUIZ_MAX_CHOICES; n++) {
+        if (per_n[n] < 100) continue; /* too few to judge */
+        for (int k = 0; k < n; k++) { /* the share within 5 points of 1/n */
+            double share = (double)pos[n][k] / per_n[n];
+            fprintf(stderr, "keys: %d choices, position %c: %ld of %ld\n", n, 'a' + k, pos[n][k], per_n[n]);
+            ck_assert_msg(fabs(share - 1.0 / n) <= 0.05, "%d choices: key at %c %.1f%%, fair %.1f%%", n,
+                          'a' + k, 100 * share, 100.0 / n);
+        }
+    }
+    fprintf(stderr, "keys: yes %ld of %ld yes/no questions\n", yes, yesno);
+    ck_assert(yesno >= 100);
+    ck_assert_msg(fabs((double)yes / yesno - 0.5) <= 0.05, "yes %ld of %ld", yes, yesno);
 }
 END_TEST
 
@@ -532,7 +656,8 @@ START_TEST(check_choice_spellings)
     ck_assert_int_eq(chosen, 2);
     ck_assert_int_eq(quiz_check(&q, "d", &chosen, why, sizeof why), -1);
     ck_assert_str_eq(why, "type a letter a-c, or the text, number or shape of one choice");
-    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), -1);
+    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), 0); /* a shape, no choice */
+    ck_assert_str_eq(why, "not one of the choices");
     ck_assert_int_eq(quiz_check(&q, "(2, 8", &chosen, why, sizeof why), -1);
     q.kind = QK_TUPLE;
     q.n_tuple = 2;
@@ -574,11 +699,13 @@ START_TEST(check_choice_values_in_text)
     ck_assert_int_eq(quiz_check(&q, "16777216", &chosen, why, sizeof why), 0);
     ck_assert_int_eq(chosen, 3);
     /* no part of a decimal, a group or a word is a value */
-    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "16", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "741", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "2147483649", &chosen, why, sizeof why), -1);
-    ck_assert_str_eq(why, "type a letter a-d, or the text, number or shape of one choice");
+    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_int_eq(quiz_check(&q, "16", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(quiz_check(&q, "741", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(quiz_check(&q, "2147483649", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_str_eq(why, "not one of the choices");
 
     /* shapes in brackets inside a choice; a number in two choices picks none */
     q.n_choices = 3;
@@ -591,8 +718,9 @@ START_TEST(check_choice_values_in_text)
     ck_assert_int_eq(chosen, 0);
     ck_assert_int_eq(quiz_check(&q, "0", &chosen, why, sizeof why), 0);
     ck_assert_int_eq(chosen, 0);
-    ck_assert_int_eq(quiz_check(&q, "4096", &chosen, why, sizeof why), -1);
-    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), -1);
+    ck_assert_int_eq(quiz_check(&q, "4096", &chosen, why, sizeof why), -1); /* in two: ask again */
+    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);    /* in none */
+    ck_assert_str_eq(why, "not one of the choices");
 
     /* a generated KV-cache question: its bytes, as printed in the right choice */
     char err[300];
@@ -609,6 +737,63 @@ START_TEST(check_choice_values_in_text)
         ck_assert_msg(quiz_check(&q, digits, &chosen, why, sizeof why) == 1, "seed %llu: '%s' for '%s': %s",
                       (unsigned long long)seed, digits, q.choices[q.correct], why);
     }
+}
+END_TEST
+
+/* #11.4: sizes and torch.Size as people type them; a value that is no
+ * choice says so instead of "could not read". */
+START_TEST(answers_as_typed)
+{
+    QuizAnswer a;
+    ck_assert_int_eq(quiz_parse_answer("2 GiB", &a), 0);
+    ck_assert_int_eq(a.kind, QA_SIZE);
+    ck_assert_int_eq(a.number, 2147483648LL);
+    ck_assert_int_eq(quiz_parse_answer("2GiB", &a), 0);
+    ck_assert_int_eq(a.number, 2147483648LL);
+    ck_assert_int_eq(quiz_parse_answer("1.5 mib", &a), 0);
+    ck_assert_int_eq(a.number, 1572864);
+    ck_assert_int_eq(quiz_parse_answer("torch.Size([2, 12, 4, 32])", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+    ck_assert_int_eq(a.n, 4);
+    ck_assert(a.v[0] == 2 && a.v[1] == 12 && a.v[2] == 4 && a.v[3] == 32);
+    ck_assert_int_eq(quiz_parse_answer("Size([7])", &a), 0);
+    ck_assert_int_eq(a.kind, QA_TUPLE);
+
+    QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.kind = QK_CHOICE;
+    q.n_choices = 3;
+    snprintf(q.choices[0], QUIZ_CHOICE_MAX, "1.41 GiB (1,513,975,808 bytes)");
+    snprintf(q.choices[1], QUIZ_CHOICE_MAX, "2.00 GiB (2,147,483,648 bytes)");
+    snprintf(q.choices[2], QUIZ_CHOICE_MAX, "288.0 MiB (301,989,888 bytes)");
+    q.correct = 1;
+    int chosen;
+    char why[120];
+    ck_assert_int_eq(quiz_check(&q, "2 GiB", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "2GiB", &chosen, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "1.41 GiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 0);
+    ck_assert_int_eq(quiz_check(&q, "288 MiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, 2);
+    ck_assert_int_eq(quiz_check(&q, "5 GiB", &chosen, why, sizeof why), 0);
+    ck_assert_int_eq(chosen, -1);
+    ck_assert_str_eq(why, "not one of the choices");
+    ck_assert_int_eq(quiz_check(&q, "(2, 3)", &chosen, why, sizeof why), 0);
+    ck_assert_str_eq(why, "not one of the choices");
+
+    /* a shape question takes torch.Size */
+    memset(&q, 0, sizeof q);
+    q.kind = QK_TUPLE;
+    q.n_tuple = 4;
+    long long t[4] = {2, 12, 4, 32};
+    memcpy(q.tuple, t, sizeof t);
+    ck_assert_int_eq(quiz_check(&q, "torch.Size([2, 12, 4, 32])", NULL, why, sizeof why), 1);
+    ck_assert_int_eq(quiz_check(&q, "torch.Size([2, 4, 12, 32])", NULL, why, sizeof why), 0);
+    /* a number question takes a whole size */
+    memset(&q, 0, sizeof q);
+    q.kind = QK_NUMBER;
+    q.number = 2147483648LL;
+    ck_assert_int_eq(quiz_check(&q, "2 GiB", NULL, why, sizeof why), 1);
 }
 END_TEST
 
@@ -639,7 +824,7 @@ START_TEST(answer_fuzz)
         int rc = quiz_parse_answer(buf, &a);
         ck_assert(rc == 0 || rc == -1);
         if (rc == 0) {
-            ck_assert(a.kind >= QA_EMPTY && a.kind <= QA_TEXT);
+            ck_assert(a.kind >= QA_EMPTY && a.kind <= QA_SIZE);
             ck_assert(strlen(a.text) < sizeof a.text);
             if (a.kind == QA_TUPLE) ck_assert(a.n >= 1 && a.n <= QUIZ_MAX_TUPLE);
         }
@@ -826,6 +1011,8 @@ static Suite *quiz_suite(void)
     TCase *g = tcase_create("generated");
     tcase_set_timeout(g, 600);
     tcase_add_loop_test(g, generated_match_engine, 0, QG_COUNT);
+    tcase_add_loop_test(g, every_bug_kind_differs, 1, QUIZ_BUG_COUNT);
+    tcase_add_test(g, keys_are_uniform);
     tcase_add_test(g, generated_topics_and_sessions);
     tcase_add_test(g, weight_transpose_shows_real_strides);
     tcase_add_test(g, working_views_copy_nothing);
@@ -837,6 +1024,7 @@ static Suite *quiz_suite(void)
     suite_add_tcase(s, b);
     TCase *a = tcase_create("answers");
     tcase_set_timeout(a, 120);
+    tcase_add_test(a, answers_as_typed);
     tcase_add_test(a, answer_spellings);
     tcase_add_test(a, check_choice_spellings);
     tcase_add_test(a, check_choice_values_in_text);

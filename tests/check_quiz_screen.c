@@ -13,6 +13,7 @@
 #include "ui/screen.h"
 #include "ui/walk.h"
 #include "ui/quiz_screen.h"
+#include "base/clock.h"
 
 static char tmpdir[256];
 static Ui ui;
@@ -33,7 +34,7 @@ static void setup(void)
 static void teardown(void)
 {
     canvas_free(cv);
-    app_ui_free(&ui);
+    ui_free(&ui);
     char cmd[300];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
     ck_assert_int_eq(system(cmd), 0);
@@ -108,7 +109,8 @@ START_TEST(picker_question_feedback_summary)
     s->key(s, &ui, 'q');
     draw(s);
     ck_assert(canvas_contains(cv, "Score: 1/2 (50%)"));
-    ck_assert(canvas_contains(cv, "Revisit: offsets"));
+    ck_assert(canvas_contains(cv, "To revisit:"));
+    ck_assert(canvas_contains(cv, "reread mhaviz lesson 2"));
     ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_BACK, UI_BACK);
     s->free(s);
     quiz_bank_free(&bank);
@@ -130,8 +132,8 @@ START_TEST(choice_letters_and_small_terminal)
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
     draw(s);
-    ck_assert(canvas_contains(cv, "a) a view: same storage, 0 bytes copied"));
-    ck_assert(canvas_contains(cv, "c) an error"));
+    ck_assert(canvas_contains(cv, ") a view: same storage, 0 bytes copied"));
+    ck_assert(canvas_contains(cv, ") an error"));
     s->key(s, &ui, 'z');
     s->key(s, &ui, UI_K_ENTER);
     draw(s);
@@ -377,7 +379,7 @@ START_TEST(choice_by_its_number)
     type(s, "12345");
     s->key(s, &ui, UI_K_ENTER);
     draw(s);
-    ck_assert(canvas_contains(cv, "or the text, number or shape of one choice"));
+    ck_assert(canvas_contains(cv, "not one of the choices")); /* asked again */
     ck_assert(canvas_contains(cv, "score 0/0"));
     for (int i = 0; i < 5; i++) s->key(s, &ui, UI_K_BACKSPACE);
     type(s, digits);
@@ -393,6 +395,95 @@ START_TEST(choice_by_its_number)
     draw(s);
     ck_assert(canvas_contains(cv, "a choice's text, number or shape"));
     ck_assert(canvas_contains(cv, "asked again (--plain counts it wrong)"));
+    s->free(s);
+}
+END_TEST
+
+/* Every code line of the prompt is on the 80x24 screen. */
+static void assert_code_on_screen(const QuizQuestion *q, const char *when)
+{
+    for (const char *p = q->prompt; *p;) {
+        int len = (int)strcspn(p, "\n");
+        if (*p == ' ') {
+            char line[200];
+            snprintf(line, sizeof line, "%.*s", len, p);
+            ck_assert_msg(canvas_contains(cv, line + strspn(line, " ")), "%s %s: '%s' not on screen",
+                          q->id, when, line);
+        }
+        p += len;
+        if (*p) p++;
+    }
+}
+
+/* At 80x24 the question's code is always on screen, asked and answered
+ * (the explanation scrolls, not the code): every bug kind, several shapes. */
+START_TEST(code_stays_on_screen)
+{
+    char err[300];
+    for (int bug = 1; bug < QUIZ_BUG_COUNT; bug++)
+        for (uint64_t seed = 1; seed <= 8; seed++) {
+            QuizQuestion q;
+            ck_assert_int_eq(quiz_generate_bug(bug, seed * 31, &q, err, sizeof err), 0);
+            Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+            draw(s);
+            assert_code_on_screen(&q, "asked");
+            type(s, "1");
+            s->key(s, &ui, UI_K_ENTER);
+            draw(s);
+            ck_assert(canvas_contains(cv, "Right") || canvas_contains(cv, "Wrong"));
+            assert_code_on_screen(&q, "answered");
+            s->key(s, &ui, UI_K_PGDN); /* the feedback scrolls, the code stays */
+            draw(s);
+            assert_code_on_screen(&q, "scrolled");
+            s->free(s);
+        }
+}
+END_TEST
+
+/* A wrong offset is marked in the strip beside the right one, and said. */
+START_TEST(wrong_offset_marked)
+{
+    char err[300];
+    QuizQuestion q;
+    ck_assert_int_eq(quiz_generate_kind(QG_OFFSET, 11, &q, err, sizeof err), 0);
+    long wrong = q.number > 0 ? q.number - 1 : q.number + 1;
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    char num[32];
+    snprintf(num, sizeof num, "%ld", wrong);
+    type(s, num);
+    s->key(s, &ui, UI_K_ENTER);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Wrong"));
+    char legend[64];
+    snprintf(legend, sizeof legend, "%ld (marked) is yours", wrong);
+    ck_assert_msg(canvas_contains(cv, legend), "no legend for %ld", wrong);
+    int lit = 0, bad = 0;
+    for (int y = 0; y < cv->h; y++)
+        for (int x = 0; x < cv->w; x++) {
+            int st = canvas_at(cv, x, y)->style;
+            lit += st == ST_LIT, bad += st == ST_BAD && y > 2;
+        }
+    ck_assert_int_gt(lit, 0);
+    ck_assert_int_gt(bad, 0);
+    s->free(s);
+}
+END_TEST
+
+/* --timed N: the title counts down; at 0 the question is out of time. */
+START_TEST(countdown_times_out)
+{
+    char err[300];
+    QuizQuestion q;
+    ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, 3, &q, err, sizeof err), 0);
+    Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
+    quiz_set_limit(s, 30);
+    s->tick(s, &ui, clock_now());
+    draw(s);
+    ck_assert(canvas_contains(cv, "0:30 left") || canvas_contains(cv, "0:29 left"));
+    s->tick(s, &ui, clock_now() + 31);
+    draw(s);
+    ck_assert(canvas_contains(cv, "Out of time (30 s)"));
+    ck_assert(canvas_contains(cv, "score 0/1"));
     s->free(s);
 }
 END_TEST
@@ -440,6 +531,9 @@ int main(void)
     tcase_add_test(t, skip_is_not_wrong);
     tcase_add_test(t, wrapped_choice_hangs_under_its_text);
     tcase_add_test(t, choice_by_its_number);
+    tcase_add_test(t, code_stays_on_screen);
+    tcase_add_test(t, wrong_offset_marked);
+    tcase_add_test(t, countdown_times_out);
     suite_add_tcase(s, t);
     SRunner *sr = srunner_create(s);
     srunner_run_all(sr, CK_NORMAL);

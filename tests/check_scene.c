@@ -6,8 +6,8 @@
 #include <string.h>
 
 #include "draw/canvas.h"
-#include "engine/mha.h"
 #include "draw/scene.h"
+#include "engine/mha.h"
 #include "scene_util.h"
 
 static Mha *run_default(void)
@@ -432,29 +432,39 @@ END_TEST
 
 /* ---- layout: nothing clipped ----------------------------------------------- */
 
-/* Draws s into a canvas wider and taller than the frame: nothing may land
- * outside it, the frame's last column stays blank (so no word runs into the
- * edge), and no text is shortened with "...". */
-static void check_unclipped(const Mha *m, const SceneState *s, int w, int h, int allow_dots)
+/* What is wrong with a w x h frame drawn at the top left of the larger canvas
+ * c, written to why; 0 when nothing: nothing lands outside the frame, the
+ * frame's last column stays blank (a word that runs into the edge would be cut
+ * there), and, unless allow_dots, no text is shortened with "...". */
+static int clip_problem(const Canvas *c, int w, int h, int allow_dots, char *why, size_t n)
 {
-    Canvas *c = canvas_new(w + 10, h + 2);
     char buf[2048];
-    scene_draw(c, 0, 0, w, h, m, s);
     for (int y = 0; y < c->h; y++) {
         for (int x = 0; x < c->w; x++) {
             const Cell *cell = canvas_at(c, x, y);
-            if (x >= w - 1 || y >= h)
-                ck_assert_msg(cell->ch == ' ', "step %d view %d %dx%d: '%c' at %d,%d outside",
-                              s->step, s->view, w, h, canvas_ascii(cell->ch), x, y);
+            if ((x >= w - 1 || y >= h) && cell->ch != ' ') {
+                snprintf(why, n, "'%c' at %d,%d outside", canvas_ascii(cell->ch), x, y);
+                return 1;
+            }
         }
-        su_row(c, y, buf, sizeof buf);
-        /* a letter right against the frame's edge is a clipped word */
-        ck_assert(!(isalnum((unsigned char)buf[w - 2]) && isalnum((unsigned char)buf[w - 1])));
         canvas_row(c, y, 0, buf, sizeof buf); /* UTF-8: a shade is not a '.' here */
-        if (!allow_dots)
-            ck_assert_msg(strstr(buf, "...") == NULL, "step %d view %d %dx%d row %d: %s", s->step,
-                          s->view, w, h, y, buf);
+        if (!allow_dots && strstr(buf, "...")) {
+            snprintf(why, n, "row %d shortened: %s", y, buf);
+            return 1;
+        }
     }
+    return 0;
+}
+
+/* Draws s into a canvas wider and taller than the frame and asks
+ * clip_problem; test_clip_check_can_fail shows that it can say no. */
+static void check_unclipped(const Mha *m, const SceneState *s, int w, int h, int allow_dots)
+{
+    Canvas *c = canvas_new(w + 10, h + 2);
+    char why[2200] = "";
+    scene_draw(c, 0, 0, w, h, m, s);
+    ck_assert_msg(!clip_problem(c, w, h, allow_dots, why, sizeof why), "step %d view %d %dx%d: %s",
+                  s->step, s->view, w, h, why);
     canvas_free(c);
 }
 
@@ -508,20 +518,33 @@ START_TEST(test_nothing_clipped_variants)
 }
 END_TEST
 
-/* A word is clipped when a row's text stops at the frame's edge mid-word; the
- * test above must be able to see that: a deliberately long status. */
+/* The check the tests above rely on must be able to fail: a clean frame
+ * passes, and each way of clipping planted in it is caught: a word running
+ * into the last column, text below the frame, a status the frame had to
+ * shorten with "...". */
 START_TEST(test_clip_check_can_fail)
 {
     Mha *m = run_default();
     SceneState s = scene_state_default();
+    char why[2200];
     Canvas *c = canvas_new(90, 26);
-    char buf[256];
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    ck_assert_msg(!clip_problem(c, 80, 24, 0, why, sizeof why), "%s", why);
+    canvas_text(c, 76, 5, "edge", ST_NORMAL); /* its 'e' in column 79 */
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why));
+    ck_assert_ptr_nonnull(strstr(why, "'e' at 79,5 outside"));
+    canvas_clear(c);
+    scene_draw(c, 0, 0, 80, 24, m, &s);
+    canvas_text(c, 1, 24, "below", ST_NORMAL);
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why));
+    canvas_free(c);
+    c = canvas_new(90, 26);
     s.status = "a status line far too long for eighty columns, so the frame has to shorten "
                "it somewhere";
     scene_draw(c, 0, 0, 80, 24, m, &s);
-    su_row(c, 23, buf, sizeof buf);
-    ck_assert_ptr_nonnull(strstr(buf, "...")); /* shortened, and it says so */
-    ck_assert_int_eq(buf[79], ' ');
+    ck_assert(clip_problem(c, 80, 24, 0, why, sizeof why)); /* shortened, and it says so */
+    ck_assert_ptr_nonnull(strstr(why, "row 23 shortened"));
+    ck_assert(!clip_problem(c, 80, 24, 1, why, sizeof why)); /* allowed, still inside */
     canvas_free(c);
     mha_free(m);
 }
@@ -831,9 +854,9 @@ START_TEST(test_softmax_heatmaps_rows_sum_to_one)
         Mha *m = mha_run(&cfg, err, sizeof err);
         ck_assert_ptr_nonnull(m);
         Canvas *c = draw_step(m, MS_SOFTMAX, 80, 24);
-        int y = su_find_row(c, "one heatmap per head", 0), rows = 0;
+        int y = su_find_row(c, "rows sum to 1", 0), rows = 0;
         ck_assert_int_ge(y, 0);
-        ck_assert(canvas_contains(c, "head 0") && canvas_contains(c, "head 1"));
+        ck_assert(canvas_contains(c, "h0  the") && canvas_contains(c, "h1  the"));
         for (int r = y + 2; r < y + 2 + cfg.seq; r++) {
             Tok t[64];
             int k = tokens(su_row(c, r, buf, sizeof buf), t, 64);
@@ -865,6 +888,171 @@ START_TEST(test_softmax_heatmaps_rows_sum_to_one)
 }
 END_TEST
 
+/* Who attends to whom can be read: each heatmap's key columns are labelled
+ * with their token over the column, and the shades have a scale, also when
+ * eight heads leave no room for the numbers. */
+START_TEST(test_heatmap_keys_and_legend)
+{
+    Mha *m = run_default();
+    char buf[1024];
+    Canvas *c = draw_step(m, MS_SOFTMAX, 80, 24);
+    int y = su_find_row(c, "h0  the", 0);
+    ck_assert_int_gt(y, 0);
+    ck_assert(canvas_contains(c, "weights: "));
+    for (int k = 0; k < m->cfg.seq; k++) {
+        /* the key's word sits over its column: the weight of row 0, key k */
+        int idx[4] = {0, 0, 0, k}, col = su_find_col(c, y, mha_token_word(k));
+        char want[16];
+        snprintf(want, sizeof want, "%.2f", tensor_get(m->t[MT_ATTN], idx));
+        ck_assert_int_ge(col, 0);
+        ck_assert_msg(!strncmp(su_row(c, y + 1, buf, sizeof buf) + col + 1, want, strlen(want)),
+                      "key %d '%s' at col %d over '%s'", k, mha_token_word(k), col, buf + col);
+    }
+    canvas_free(c);
+    mha_free(m);
+    MhaConfig cfg = mha_config_default();
+    char err[256];
+    cfg.heads = cfg.kv_heads = 8;
+    m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    c = draw_step(m, MS_SOFTMAX, 80, 24);
+    ck_assert(canvas_contains(c, "weights: "));
+    ck_assert(canvas_contains(c, "h7  t c s o")); /* initials where words do not fit */
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* Inspect at step 3 in the walkthrough (status line, one bar row): past
+ * offset 24 the bar still shows the cell one token back (stride 8), so the
+ * "jumps 8 floats per token" can be seen, not only the last 8 cells. */
+START_TEST(test_inspect_keeps_jump_context)
+{
+    Mha *m = run_default();
+    SceneState s = scene_state_default();
+    s.step = MS_HEADS, s.inspect = 1, s.status = "status";
+    s.cur[1] = 1, s.cur[2] = 3, s.cur[3] = 2; /* offset 4 + 24 + 2 = 30 */
+    Canvas *c = draw(m, &s, 80, 24);
+    long off = (long)tensor_offset_of(m->t[MT_Q_HEADS], s.cur);
+    int y = su_find_row(c, "memory S", 0);
+    char want[32], buf[1024];
+    ck_assert_int_eq(off, 30);
+    ck_assert_int_gt(y, 0);
+    su_row(c, y + 1, buf, sizeof buf);
+    snprintf(want, sizeof want, " %ld ", off - m->t[MT_Q_HEADS]->strides[2]);
+    ck_assert_msg(strstr(buf, want) != NULL, "no offset %s in '%s'", want, buf);
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* The panel's text on row y: what is right of the rule beside the program,
+ * runs of spaces made one, "" when the row has no rule. */
+static char *panel_text(const Canvas *c, int y, char *out, size_t n)
+{
+    char row[1024];
+    size_t k = 0;
+    int rule = -1;
+    for (int x = 0; x < c->w && rule < 0; x++)
+        if (canvas_at(c, x, y)->ch == 0x2502) rule = x;
+    out[0] = '\0';
+    if (rule < 0) return out;
+    su_row(c, y, row, sizeof row);
+    for (const char *p = row + rule + 1; *p && k + 1 < n; p++)
+        if (*p != ' ' || (k > 0 && out[k - 1] != ' ')) out[k++] = *p;
+    while (k > 0 && out[k - 1] == ' ')
+        k--;
+    out[k] = '\0';
+    return out;
+}
+
+/* The panel's strides rows hold the engine's strides, in their places: the
+ * step's input on the "strides" row, then exactly the step's output on the
+ * "->" row below it (a panel showing the previous step's strides there was
+ * missed while the narrative printed the right ones elsewhere on screen). */
+START_TEST(test_panel_arrow_row_holds_this_steps_strides)
+{
+    Mha *m = run_default();
+    for (int i = 0; i < MS_COUNT; i++) {
+        Canvas *c = draw_step(m, i, 80, 24);
+        const MhaStep *st = &m->steps[i];
+        char got[256], want[256], s[128];
+        int y = 1;
+        while (y < c->h && strncmp(panel_text(c, y, got, sizeof got), "strides ", 8) != 0)
+            y++;
+        ck_assert_msg(y < c->h, "step %d: no strides row", i);
+        if (st->n_inputs == 0) { /* the input: one strides row, its own */
+            tensor_fmt_strides(s, sizeof s, m->t[st->output]);
+            snprintf(want, sizeof want, "strides %s", s);
+            ck_assert_str_eq(got, want);
+        } else {
+            tensor_fmt_strides(s, sizeof s, m->t[st->inputs[0]]);
+            snprintf(want, sizeof want, "strides %s", s);
+            ck_assert_msg(strcmp(got, want) == 0, "step %d: '%s', not '%s'", i, got, want);
+            tensor_fmt_strides(s, sizeof s, m->t[st->output]);
+            snprintf(want, sizeof want, "-> %s", s);
+            panel_text(c, y + 1, got, sizeof got);
+            ck_assert_msg(strcmp(got, want) == 0, "step %d: '->' row '%s', not '%s'", i, got, want);
+        }
+        canvas_free(c);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* Panels that read as what they are: a rule between the program and the
+ * shape/strides panel on every program row; tall cells' index rows say
+ * their axes ((s, h, d) for merged, the bars of step 8); step 10's grid is
+ * named y, as the code names it. */
+START_TEST(test_panels_read_right)
+{
+    Mha *m = run_default();
+    for (int step = 0; step < MS_COUNT; step++) {
+        Canvas *c = draw_step(m, step, 80, 24);
+        for (int y = 1; y <= 6; y++)
+            ck_assert_int_eq(canvas_at(c, 51, y)->ch, 0x2502);
+        if (step == MS_OUT) ck_assert(canvas_contains(c, "logical view: y (1, 4, 8)"));
+        canvas_free(c);
+    }
+    Canvas *c = draw_step(m, MS_CONTIG, 200, 60);
+    ck_assert(canvas_contains(c, "from: storage S11 (head_out), heads first; each cell: offset, "
+                                 "value, head, index (s, h, d)"));
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
+/* GQA and MQA are drawn, not only narrated: at steps 4 and 6 the shared K
+ * (V) buffer under its expand view's strides, the 0 read from the engine,
+ * and which query heads read which kv head.  MHA keeps the scores' bar. */
+START_TEST(test_gqa_draws_the_expand)
+{
+    static const int kvs[] = {2, 1, 4}; /* GQA, MQA, MHA of 4 heads */
+    for (int i = 0; i < 3; i++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256], want[96], st[64];
+        cfg.heads = 4, cfg.kv_heads = kvs[i];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_ptr_nonnull(m);
+        for (int v = 0; v < 2; v++) {
+            const Tensor *ex = m->t[v ? MT_V_EXPAND : MT_K_EXPAND];
+            Canvas *c = draw_step(m, v ? MS_WEIGHTED : MS_SCORES, 80, 24);
+            tensor_fmt_strides(st, sizeof st, ex);
+            snprintf(want, sizeof want, "%s_expand", v ? "V" : "K");
+            ck_assert_int_eq(canvas_contains(c, want), m->groups > 1);
+            ck_assert_int_eq(canvas_contains(c, st), m->groups > 1);
+            if (m->groups > 1) ck_assert_int_eq(ex->strides[2], 0);
+            if (m->groups > 1) {
+                snprintf(want, sizeof want, "q%d -> kv0", m->groups - 1);
+                ck_assert_msg(canvas_contains(c, want), "no '%s'", want);
+            }
+            canvas_free(c);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
 START_TEST(test_softmax_single_head_beside)
 {
     Mha *m = run_default();
@@ -881,7 +1069,7 @@ START_TEST(test_softmax_single_head_beside)
     ck_assert(flat_contains(c, "(m hides it)"));
     ck_assert(canvas_contains(c, "one big head"));
     ck_assert(canvas_contains(c, "Why they differ"));
-    ck_assert(canvas_contains(c, "head 1"));
+    ck_assert(canvas_contains(c, "h1  the"));
     canvas_free(c);
     mha_free(m);
 }
@@ -929,7 +1117,7 @@ START_TEST(test_narrative_width_capped)
         ck_assert_msg(n <= 100, "row %d is %zu wide: %s", y, n, buf);
         lines++;
     }
-    ck_assert_int_ge(lines, 2);                  /* it wrapped */
+    ck_assert_int_ge(lines, 2);                      /* it wrapped */
     ck_assert(flat_contains(c, "in .contiguous()")); /* and all of it is there */
     canvas_free(c);
     mha_free(m);
@@ -1062,8 +1250,10 @@ START_TEST(test_heads_first_stays_stacked)
                         /* a head's label starts a block: at column 0, or after a
                          * gap when the blocks sit side by side */
                         for (int p = 0; buf[p]; p++)
-                            if (buf[p] == 'h' && (p == 0 || (p >= 2 && !strncmp(buf + p - 2, "  ", 2))) &&
-                                sscanf(buf + p + 1, "%d", &h) == 1 && isdigit((unsigned char)buf[p + 1])) {
+                            if (buf[p] == 'h' &&
+                                (p == 0 || (p >= 2 && !strncmp(buf + p - 2, "  ", 2))) &&
+                                sscanf(buf + p + 1, "%d", &h) == 1 &&
+                                isdigit((unsigned char)buf[p + 1])) {
                                 ck_assert_int_gt(h, last); /* h0, h1, ... in order */
                                 last = h, heads++;
                             }
@@ -1487,6 +1677,7 @@ static Suite *scene_suite(void)
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_steps_show_code_shape_strides);
+    tcase_add_test(tc, test_panel_arrow_row_holds_this_steps_strides);
     tcase_add_test(tc, test_candy_bar_offsets_and_heads);
     tcase_add_test(tc, test_candy_bar_values_are_the_storage);
     tcase_add_test(tc, test_public_candy_bar);
@@ -1508,6 +1699,10 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_click_selects_cells);
     tcase_add_test(tc, test_softmax_heatmaps_rows_sum_to_one);
     tcase_add_test(tc, test_softmax_single_head_beside);
+    tcase_add_test(tc, test_heatmap_keys_and_legend);
+    tcase_add_test(tc, test_inspect_keeps_jump_context);
+    tcase_add_test(tc, test_panels_read_right);
+    tcase_add_test(tc, test_gqa_draws_the_expand);
     tcase_add_test(tc, test_failure_views);
     tcase_add_test(tc, test_heads_first_stays_stacked);
     tcase_add_test(tc, test_text_holds_without_colour);

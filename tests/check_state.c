@@ -1,10 +1,15 @@
 /* check_state.c - state directory resolution and atomic writes (src/state.c). */
 #include <check.h>
+#include <dirent.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/time.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -168,6 +173,183 @@ START_TEST(kill_during_save_leaves_old_or_new)
 }
 END_TEST
 
+/* Files in the state dir whose name starts with prefix. */
+static int count_files(const char *prefix)
+{
+    char dir[512];
+    snprintf(dir, sizeof dir, "%s/mhaviz", tmpdir);
+    DIR *d = opendir(dir);
+    int n = 0;
+    for (struct dirent *e; d && (e = readdir(d));)
+        n += !strncmp(e->d_name, prefix, strlen(prefix));
+    if (d) closedir(d);
+    return n;
+}
+
+static char *read_name(const char *name)
+{
+    char *out = NULL, err[200];
+    size_t len;
+    ck_assert_int_eq(state_read(name, &out, &len, err, sizeof err), 0);
+    return out;
+}
+
+/* #8 item 6: a write that fails half way (here: RLIMIT_FSIZE below the data
+ * length, so write(2) stops with EFBIG) leaves the old file and no temp. */
+START_TEST(failed_write_keeps_old_file_and_no_temp)
+{
+    char err[200];
+    ck_assert_int_eq(state_write("progress", "old\n", 4, err, sizeof err), 0);
+    static char big[8192];
+    memset(big, 'x', sizeof big);
+    struct rlimit old, lim;
+    ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &old), 0);
+    void (*prev)(int) = signal(SIGXFSZ, SIG_IGN);
+    lim = old;
+    lim.rlim_cur = 1000;
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &lim), 0);
+    int rc = state_write("progress", big, sizeof big, err, sizeof err);
+    ck_assert_int_eq(setrlimit(RLIMIT_FSIZE, &old), 0);
+    signal(SIGXFSZ, prev);
+    ck_assert_int_eq(rc, -1);
+    ck_assert_msg(strstr(err, "/mhaviz/progress: File too large"), "%s", err);
+    char *out = read_name("progress");
+    ck_assert_str_eq(out, "old\n");
+    free(out);
+    ck_assert_int_eq(count_files("progress.tmp."), 0);
+}
+END_TEST
+
+/* The fsyncs an atomic write needs: the data before the rename (else a
+ * crash can leave the new name on an empty file), the directory after it. */
+static char fsync_seen[4][16];
+static int nfsync;
+static int record_fsync(int fd)
+{
+    struct stat sb;
+    char *cur = NULL, err[200];
+    size_t len = 0;
+    if (fstat(fd, &sb) == 0 && nfsync < 4) {
+        int r = state_read("progress", &cur, &len, err, sizeof err);
+        snprintf(fsync_seen[nfsync++], sizeof fsync_seen[0], "%s:%s",
+                 S_ISDIR(sb.st_mode)   ? "dir"
+                 : S_ISREG(sb.st_mode) ? "file"
+                                       : "?",
+                 r == 0 ? cur : "none");
+        free(cur);
+    }
+    return fsync(fd);
+}
+
+START_TEST(write_syncs_data_then_directory)
+{
+    char err[200];
+    ck_assert_int_eq(state_write("progress", "old", 3, err, sizeof err), 0);
+    int (*prev)(int) = state_fsync_hook;
+    state_fsync_hook = record_fsync;
+    nfsync = 0;
+    int rc = state_write("progress", "new", 3, err, sizeof err);
+    state_fsync_hook = prev;
+    ck_assert_int_eq(rc, 0);
+    ck_assert_int_eq(nfsync, 2);
+    ck_assert_str_eq(fsync_seen[0], "file:old"); /* the temp file, before the rename */
+    ck_assert_str_eq(fsync_seen[1], "dir:new");  /* the directory, after it */
+}
+END_TEST
+
+/* Finding 6: a writer killed between mkstemp and rename left a full copy
+ * that nothing removed.  The next save removes ours (old enough), and no
+ * other file. */
+START_TEST(stale_temp_files_are_removed)
+{
+    char err[200], dir[512], path[600];
+    ck_assert_int_eq(state_dir(dir, sizeof dir, 1, err, sizeof err), 0);
+    static const char *names[] = {"quiz-history.tmp.AAAAAA", "quiz-history.tmp.BBBBBB",
+                                  "quiz-history.tmp.CCCCCC", "quiz-history.tmpx",
+                                  "notes.tmp.DDDDDD"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, names[i]);
+        FILE *f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("left by a kill", f);
+        fclose(f);
+        if (i == 2) continue; /* just written: may be a writer at work, spared */
+        struct timeval tv[2] = {{time(NULL) - 60, 0}, {time(NULL) - 60, 0}};
+        ck_assert_int_eq(utimes(path, tv), 0);
+    }
+    ck_assert_int_eq(state_write("quiz-history", "x", 1, err, sizeof err), 0);
+    ck_assert_int_eq(count_files("quiz-history.tmp."), 1); /* CCCCCC */
+    ck_assert_int_eq(count_files("quiz-history.tmpx"), 1);
+    ck_assert_int_eq(count_files("notes.tmp."), 1);
+}
+END_TEST
+
+/* Finding 4: kept copies are numbered, an earlier one is never replaced. */
+START_TEST(keep_bad_never_overwrites)
+{
+    char err[200], kept[64];
+    const char *want[] = {"progress.bad", "progress.bad.2", "progress.bad.3"};
+    const char *data[] = {"one", "two", "three"};
+    for (int i = 0; i < 3; i++) {
+        ck_assert_int_eq(state_keep_bad("progress", data[i], strlen(data[i]), kept, sizeof kept,
+                                        err, sizeof err),
+                         0);
+        ck_assert_str_eq(kept, want[i]);
+    }
+    for (int i = 0; i < 3; i++) {
+        char *out = read_name(want[i]);
+        ck_assert_str_eq(out, data[i]);
+        free(out);
+    }
+    ck_assert_int_eq(count_files("progress.tmp."), 0);
+}
+END_TEST
+
+/* The lock is exclusive: another process cannot take it while it is held. */
+START_TEST(lock_is_exclusive)
+{
+    char err[200], path[600];
+    int fd = state_lock(err, sizeof err);
+    ck_assert_int_ge(fd, 0);
+    snprintf(path, sizeof path, "%s/mhaviz/" STATE_LOCK_FILE, tmpdir);
+    pid_t pid = fork();
+    ck_assert_int_ge(pid, 0);
+    if (pid == 0) {
+        int f = open(path, O_RDWR);
+        _exit(f >= 0 && flock(f, LOCK_EX | LOCK_NB) != 0 ? 0 : 1);
+    }
+    int st;
+    ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+    ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    state_unlock(fd);
+    fd = state_lock(err, sizeof err); /* free again */
+    ck_assert_int_ge(fd, 0);
+    state_unlock(fd);
+}
+END_TEST
+
+/* Finding 5: a FIFO (or a directory) as a state file is refused at once
+ * with one line; it used to block the open forever. */
+START_TEST(fifo_state_file_is_refused)
+{
+    char err[200], path[600];
+    ck_assert_int_eq(state_dir(path, sizeof path, 1, err, sizeof err), 0);
+    strcat(path, "/quiz-history");
+    ck_assert_int_eq(mkfifo(path, 0600), 0);
+    alarm(10); /* the old code hung here: die rather than hang the suite */
+    char *out = NULL;
+    size_t len;
+    ck_assert_int_eq(state_read("quiz-history", &out, &len, err, sizeof err), -1);
+    alarm(0);
+    ck_assert_ptr_null(out);
+    ck_assert_msg(strstr(err, "quiz-history: is not a regular file (a FIFO)"), "%s", err);
+    ck_assert_int_eq(unlink(path), 0);
+    ck_assert_int_eq(mkdir(path, 0700), 0);
+    ck_assert_int_eq(state_read("quiz-history", &out, &len, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "quiz-history: is a directory"), "%s", err);
+}
+END_TEST
+
 static Suite *state_suite(void)
 {
     Suite *s = suite_create("state");
@@ -181,6 +363,12 @@ static Suite *state_suite(void)
     tcase_add_test(tc, bad_names_are_refused);
     tcase_add_test(tc, unusable_dir_is_an_error_not_a_crash);
     tcase_add_test(tc, kill_during_save_leaves_old_or_new);
+    tcase_add_test(tc, failed_write_keeps_old_file_and_no_temp);
+    tcase_add_test(tc, write_syncs_data_then_directory);
+    tcase_add_test(tc, stale_temp_files_are_removed);
+    tcase_add_test(tc, keep_bad_never_overwrites);
+    tcase_add_test(tc, lock_is_exclusive);
+    tcase_add_test(tc, fifo_state_file_is_refused);
     suite_add_tcase(s, tc);
     return s;
 }

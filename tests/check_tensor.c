@@ -7,13 +7,13 @@
  *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).stride()              == (32, 8, 4, 1)
  *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).transpose(1, 2).stride() == (32, 4, 8, 1)
  */
-#include <check.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "engine_testutil.h"
 #include "engine/tensor.h"
+#include "check_main.h"
 
 static char err[256];
 
@@ -793,11 +793,4 @@ static Suite *tensor_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(tensor_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(tensor_suite)

@@ -1,9 +1,10 @@
 /* check_textutil.c - the shared trim and edit distance (src/textutil.c). */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/textutil.h"
+#include "base/utf8.h"
+#include "check_main.h"
 
 START_TEST(edit_distance_counts_edits)
 {
@@ -39,17 +40,43 @@ START_TEST(trim_removes_space_at_both_ends)
 }
 END_TEST
 
-int main(void)
+/* The one decoder: valid sequences of each length, and every kind of bad one
+ * (overlong, surrogate, past U+10FFFF, truncated, a stray continuation byte). */
+START_TEST(utf8_decodes_strictly)
+{
+    int len;
+    ck_assert_uint_eq(utf8_decode("A", 1, &len), 'A');
+    ck_assert_int_eq(len, 1);
+    ck_assert_uint_eq(utf8_decode("\xc3\xa9", 2, &len), 0xE9);
+    ck_assert_int_eq(len, 2);
+    ck_assert_uint_eq(utf8_decode("\xe2\x96\x88", 3, &len), 0x2588);
+    ck_assert_int_eq(len, 3);
+    ck_assert_uint_eq(utf8_decode("\xf0\x9f\x98\x80", 4, &len), 0x1F600);
+    ck_assert_int_eq(len, 4);
+    const char *bad[] = {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x96", "\x80", "\xff"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_uint_eq(utf8_decode(bad[i], strlen(bad[i]), &len), UTF8_INVALID);
+        ck_assert_int_eq(len, 1);
+    }
+    ck_assert_uint_eq(utf8_decode("\xe2\x96\x88", 2, &len), UTF8_INVALID); /* avail cuts it */
+    char out[4];
+    ck_assert_int_eq(utf8_encode(0x2588, out), 3);
+    ck_assert_int_eq(memcmp(out, "\xe2\x96\x88", 3), 0);
+    ck_assert_uint_eq(utf8_bad_at("ok \xc3\xa9 \xc3(", 9), 7);
+    ck_assert_uint_eq(utf8_bad_at("ok \xc3\xa9", 5), 0);
+}
+END_TEST
+
+static Suite *textutil_suite(void)
 {
     Suite *s = suite_create("textutil");
     TCase *tc = tcase_create("core");
     tcase_add_test(tc, edit_distance_counts_edits);
     tcase_add_test(tc, edit_distance_of_long_words_is_far);
     tcase_add_test(tc, trim_removes_space_at_both_ends);
+    tcase_add_test(tc, utf8_decodes_strictly);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+CHECK_MAIN(textutil_suite)

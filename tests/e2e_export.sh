@@ -1,34 +1,22 @@
 #!/usr/bin/env bash
 # e2e_export.sh - `mhaviz export` from the outside: valid JSON that follows
-# DESIGN.md's schema, numbers that agree with an independent Python
+# the export schema of src/README.md, numbers that agree with an independent Python
 # implementation (tests/ref_mha.py), and one-line exit-2 errors naming the
 # flag for every kind of bad input.  Also --help and --version.
 #
 # $MHAVIZ_BIN is the binary to drive; $MODE is plain or asan.
-set -u
-BIN=${MHAVIZ_BIN:-.build/mhaviz}
+# capture/usage_error/full_disk come from e2e_lib.sh.
+. "$(dirname "$0")/e2e_lib.sh"
 HERE=$(cd "$(dirname "$0")" && pwd)
-TMP=$(mktemp -d)
-trap 'rm -rf "$TMP"' EXIT
-pass=0
-fail=0
-
-ok() { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
-
-# run ARGS...: runs the binary (never more than 60 s), sets $rc, $TMP/out, $TMP/err
-run() {
-    timeout 60 "$BIN" "$@" >"$TMP/out" 2>"$TMP/err"
-    rc=$?
-}
 
 # --- the JSON and its schema ------------------------------------------------
-run export
-if [ "$rc" -eq 0 ] && [ ! -s "$TMP/err" ]; then ok; else bad "export: exit $rc, stderr: $(head -c 200 "$TMP/err")"; fi
-if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out" 2>"$TMP/pyerr"; then ok; else
-    bad "export: not valid JSON: $(tail -1 "$TMP/pyerr")"; fi
+capture "$BIN" export
+if [ "$rc" -eq 0 ] && [ ! -s "$tmp/err" ]; then ok "export: exit 0, nothing on stderr"; else
+    fail "export" "exit $rc, stderr: $(head -c 200 "$tmp/err")"; fi
+if python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out" 2>"$tmp/pyerr"; then ok "export: valid JSON"; else
+    fail "export: valid JSON" "$(tail -1 "$tmp/pyerr")"; fi
 
-schema_errs=$(python3 - "$TMP/out" <<'EOF'
+schema_errs=$(python3 - "$tmp/out" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 errs = []
@@ -41,7 +29,7 @@ for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "s
 want = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": 2, "d_head": 4,
         "causal": False, "seed": 1}
 if cfg != want:
-    errs.append("default config %r, DESIGN.md says %r" % (cfg, want))
+    errs.append("default config %r, README.md says %r" % (cfg, want))
 names = ("x W_Q W_K W_V W_O Q K V Q_split K_split V_split Q_heads K_heads V_heads "
          "scores attn head_out merged merged_contig concat out attn_single Q_wrong").split()
 tens = doc.get("tensors", {})
@@ -92,7 +80,7 @@ for i, s in enumerate(steps):
 print("\n".join(errs))
 EOF
 )
-if [ -z "$schema_errs" ]; then ok; else bad "schema: $schema_errs"; fi
+if [ -z "$schema_errs" ]; then ok "export: follows the schema"; else fail "export: follows the schema" "${schema_errs//$'\n'/; }"; fi
 
 # --- numbers against the independent reference -------------------------------
 configs=(
@@ -108,102 +96,83 @@ configs=(
 )
 for c in "${configs[@]}"; do
     # shellcheck disable=SC2086
-    run export $c
+    capture "$BIN" export $c
     if [ "$rc" -ne 0 ]; then
-        bad "export $c: exit $rc: $(head -c 200 "$TMP/err")"
+        fail "export $c agrees with ref_mha.py" "exit $rc: $(head -c 200 "$tmp/err")"
         continue
     fi
     # shellcheck disable=SC2086
-    if python3 "$HERE/ref_mha.py" "$TMP/out" $c >"$TMP/ref" 2>&1; then ok; else
-        bad "export $c disagrees with ref_mha.py:"; cat "$TMP/ref"; fi
+    if python3 "$HERE/ref_mha.py" "$tmp/out" $c >"$tmp/ref" 2>&1; then ok "export $c agrees with ref_mha.py"; else
+        fail "export $c agrees with ref_mha.py" "it disagrees:"; sed 's/^/# /' "$tmp/ref"; fi
 done
 
 # same seed -> the same bytes; another seed -> other numbers
-run export --seed 9 --heads 4; cp "$TMP/out" "$TMP/a"
-run export --seed 9 --heads 4; cp "$TMP/out" "$TMP/b"
-run export --seed 10 --heads 4; cp "$TMP/out" "$TMP/c"
-if cmp -s "$TMP/a" "$TMP/b"; then ok; else bad "export --seed 9 twice gave different output"; fi
-if ! cmp -s "$TMP/a" "$TMP/c"; then ok; else bad "export --seed 9 and --seed 10 gave the same output"; fi
+capture "$BIN" export --seed 9 --heads 4; cp "$tmp/out" "$tmp/a"
+capture "$BIN" export --seed 9 --heads 4; cp "$tmp/out" "$tmp/b"
+capture "$BIN" export --seed 10 --heads 4; cp "$tmp/out" "$tmp/c"
+check "export --seed 9 twice: the same bytes" cmp -s "$tmp/a" "$tmp/b"
+if ! cmp -s "$tmp/a" "$tmp/c"; then ok "export --seed 9 and --seed 10: other numbers"; else
+    fail "export --seed 9 and --seed 10: other numbers" "the same output"; fi
 # --flag=value is the same as --flag value
-run export --seed=9 --heads=4
-if cmp -s "$TMP/a" "$TMP/out"; then ok; else bad "export --seed=9 --heads=4 differs from --seed 9 --heads 4"; fi
+capture "$BIN" export --seed=9 --heads=4
+check "export --seed=9 --heads=4 is --seed 9 --heads 4" cmp -s "$tmp/a" "$tmp/out"
 
 # --- bad input: exit 2, empty stdout, ONE line on stderr naming the flag -----
-# usage_err NEEDLE ARGS...: the stderr line must contain NEEDLE
-usage_err() {
-    local needle=$1
-    shift
-    run "$@"
-    local lines
-    lines=$(wc -l <"$TMP/err")
-    if [ "$rc" -eq 2 ] && [ "$lines" -eq 1 ] && [ ! -s "$TMP/out" ] &&
-        grep -qF -- "$needle" "$TMP/err" && grep -q '^mhaviz: ' "$TMP/err"; then
-        ok
-    else
-        bad "mhaviz $*: exit $rc (want 2), $lines stderr lines (want 1), stdout $(wc -c <"$TMP/out") bytes," \
-            "stderr: $(head -c 300 "$TMP/err") (want it to name '$needle')"
-    fi
-}
-
+# (usage_error NEEDLE ARGS...: the stderr line must contain NEEDLE)
 for flag in --batch --seq --d-model --heads --kv-heads --seed; do
-    usage_err "$flag" export "$flag" abc            # non-numeric
-    usage_err "$flag" export "$flag" 3x             # trailing junk
-    usage_err "$flag" export "$flag" 1.5            # not whole
-    usage_err "$flag" export "$flag" ""             # empty
-    usage_err "$flag" export "$flag" -1             # negative
-    usage_err "$flag" export "$flag" 99999999999999999999999  # huge, overflows long
-    usage_err "$flag" export "$flag"                # missing value
-    usage_err "$flag" export "$flag=x"
+    usage_error "$flag" export "$flag" abc            # non-numeric
+    usage_error "$flag" export "$flag" 3x             # trailing junk
+    usage_error "$flag" export "$flag" 1.5            # not whole
+    usage_error "$flag" export "$flag" ""             # empty
+    usage_error "$flag" export "$flag" -1             # negative
+    usage_error "$flag" export "$flag" 99999999999999999999999  # huge, overflows long
+    usage_error "$flag" export "$flag"                # missing value
+    usage_error "$flag" export "$flag=x"
 done
 for flag in --batch --seq --d-model --heads --kv-heads; do
-    usage_err "$flag" export "$flag" 0              # zero
+    usage_error "$flag" export "$flag" 0              # zero
 done
-usage_err "--batch" export --batch 65
-usage_err "64" export --batch 65                    # the limit is in the message
-usage_err "--seq" export --seq 1025
-usage_err "1024" export --seq 1025
-usage_err "--d-model" export --d-model 1025
-usage_err "--d-model" export --d-model 2000000
-usage_err "--seed" export --seed 4294967296
-usage_err "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)" export --heads 3
-usage_err "--heads 5" export --d-model 12 --heads 5
-usage_err "--heads 16" export --heads 16            # more heads than d_model
-usage_err "--kv-heads 3: heads 4 is not divisible by 3 (try 1, 2 or 4)" export --heads 4 --kv-heads 3
-usage_err "--kv-heads 4" export --heads 2 --kv-heads 4
-usage_err "--kv-heads" export --kv-heads 3          # heads stays 2
-usage_err "--causal" export --causal=1              # takes no value
-usage_err "--bogus" export --bogus
-usage_err "--hedas" export --hedas 2
-usage_err "-x" export -x
-usage_err "stray" export stray
-usage_err "frobnicate" frobnicate
-usage_err "--batch" export --batch 64 --seq 1024 --d-model 1024 # over the memory limit
+usage_error "--batch" export --batch 65
+usage_error "64" export --batch 65                    # the limit is in the message
+usage_error "--seq" export --seq 1025
+usage_error "1024" export --seq 1025
+usage_error "--d-model" export --d-model 1025
+usage_error "--d-model" export --d-model 2000000
+usage_error "--seed" export --seed 4294967296
+usage_error "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)" export --heads 3
+usage_error "--heads 5" export --d-model 12 --heads 5
+usage_error "--heads 16" export --heads 16            # more heads than d_model
+usage_error "--kv-heads 3: heads 4 is not divisible by 3 (try 1, 2 or 4)" export --heads 4 --kv-heads 3
+usage_error "--kv-heads 4" export --heads 2 --kv-heads 4
+usage_error "--kv-heads" export --kv-heads 3          # heads stays 2
+usage_error "--causal" export --causal=1              # takes no value
+usage_error "--bogus" export --bogus
+usage_error "--hedas" export --hedas 2
+usage_error "-x" export -x
+usage_error "stray" export stray
+usage_error "frobnicate" frobnicate
+usage_error "--batch" export --batch 64 --seq 1024 --d-model 1024 # over the memory limit
 
 # --- a full disk is a runtime failure: exit 1, one line ---------------------------
-if [ -w /dev/full ]; then
-    timeout 60 "$BIN" export >/dev/full 2>"$TMP/err"
-    rc=$?
-    if [ "$rc" -eq 1 ] && [ "$(wc -l <"$TMP/err")" -eq 1 ] && grep -q 'write error' "$TMP/err"; then ok; else
-        bad "export >/dev/full: exit $rc (want 1), stderr: $(head -c 200 "$TMP/err")"; fi
-fi
+full_disk export
 
 # --- help and version ------------------------------------------------------------
-run --help
-if [ "$rc" -eq 0 ] && grep -q export "$TMP/out" && grep -q -- --kv-heads "$TMP/out"; then ok; else
-    bad "mhaviz --help: exit $rc"; fi
-run export --help
-if [ "$rc" -eq 0 ] && grep -q 'usage: mhaviz export' "$TMP/out" && grep -q -- --causal "$TMP/out"; then ok; else
-    bad "mhaviz export --help: exit $rc"; fi
-run --version
-if [ "$rc" -eq 0 ] && grep -Eq '^mhaviz [0-9]+\.[0-9]+' "$TMP/out"; then ok; else
-    bad "mhaviz --version: exit $rc, '$(cat "$TMP/out")'"; fi
+capture "$BIN" --help
+if [ "$rc" -eq 0 ] && grep -q export "$tmp/out" && grep -q -- --kv-heads "$tmp/out"; then ok "mhaviz --help"; else
+    fail "mhaviz --help" "exit $rc"; fi
+capture "$BIN" export --help
+if [ "$rc" -eq 0 ] && grep -q 'usage: mhaviz export' "$tmp/out" && grep -q -- --causal "$tmp/out"; then ok "mhaviz export --help"; else
+    fail "mhaviz export --help" "exit $rc"; fi
+capture "$BIN" --version
+if [ "$rc" -eq 0 ] && grep -Eq '^mhaviz [0-9]+\.[0-9]+' "$tmp/out"; then ok "mhaviz --version"; else
+    fail "mhaviz --version" "exit $rc, '$(cat "$tmp/out")'"; fi
 
 # --- the largest allowed sizes run (and do not hang) in plain mode ----------------
 if [ "${MODE:-plain}" = plain ]; then
-    run export --seq 256 --d-model 256 --heads 8
-    if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$TMP/out"; then ok; else
-        bad "export --seq 256 --d-model 256: exit $rc"; fi
+    capture "$BIN" export --seq 256 --d-model 256 --heads 8
+    if [ "$rc" -eq 0 ] && python3 -c 'import json,sys; json.load(open(sys.argv[1]))' "$tmp/out"; then
+        ok "export --seq 256 --d-model 256: the largest sizes run"; else
+        fail "export --seq 256 --d-model 256" "exit $rc"; fi
 fi
 
-echo "e2e_export: $pass passed, $fail failed"
-[ "$fail" -eq 0 ]
+finish

@@ -1,25 +1,18 @@
 #!/usr/bin/env bash
 # e2e_frames.sh - `mhaviz frames`: every step under its header, sizes, colour,
 # ASCII, and one-line errors with exit 2 for bad flags.
-set -u
-BIN=${MHAVIZ_BIN:?set MHAVIZ_BIN to the mhaviz binary}
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
-fails=0
-pass=0
-
-ok() { pass=$((pass + 1)); }
-fail() { echo "FAIL: $*" >&2; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh"
 
 # --- every step, default size ---------------------------------------------------
 "$BIN" frames --step all >"$tmp/all" 2>"$tmp/err"
 rc=$?
-[ "$rc" = 0 ] && ok || fail "frames --step all exited $rc: $(cat "$tmp/err")"
-[ ! -s "$tmp/err" ] && ok || fail "frames --step all wrote to stderr: $(cat "$tmp/err")"
+check "frames --step all exits 0" test "$rc" = 0
+check "frames --step all writes nothing to stderr" test ! -s "$tmp/err"
 
 # the headers name the engine's steps, in order (names from `mhaviz export`)
-"$BIN" export >"$tmp/json" || fail "export failed"
-python3 - "$tmp/json" "$tmp/all" <<'EOF' && ok || fail "headers do not match the engine's steps"
+"$BIN" export >"$tmp/json"
+check "export (the step names) exits 0" test $? = 0
+python3 - "$tmp/json" "$tmp/all" <<'EOF' && ok "headers name the engine's steps; 24 lines, code, bytes each" || fail "headers match the engine's steps"
 import json, re, sys
 steps = json.load(open(sys.argv[1]))["steps"]
 text = open(sys.argv[2], encoding="utf-8").read().split("\n")
@@ -42,33 +35,39 @@ for i, f in enumerate(frames):
 EOF
 
 # --- one step, by name and by number: the same frame ----------------------------
-"$BIN" frames --step split >"$tmp/a" && "$BIN" frames --step 2 >"$tmp/b" && ok || fail "--step split/2"
-cmp -s "$tmp/a" "$tmp/b" && ok || fail "--step split and --step 2 differ"
-[ "$(grep -c '^=== ' "$tmp/a")" = 1 ] && ok || fail "--step split printed more than one frame"
-grep -q '^=== step 2/10: split heads (80x24) ===$' "$tmp/a" && ok || fail "split header"
+"$BIN" frames --step split >"$tmp/a" && "$BIN" frames --step 2 >"$tmp/b" && ok "--step split and --step 2 exit 0" || fail "--step split/2"
+check "--step split and --step 2: the same frame" cmp -s "$tmp/a" "$tmp/b"
+check "--step split prints one frame" test "$(grep -c '^=== ' "$tmp/a")" = 1
+check "--step split: its header" grep -q '^=== step 2/10: split heads (80x24) ===$' "$tmp/a"
 
 # --- sizes ------------------------------------------------------------------------
-"$BIN" frames --step heads --cols 200 --rows 60 >"$tmp/big" && ok || fail "200x60"
-[ "$(wc -l <"$tmp/big")" = 61 ] && ok || fail "200x60 frame is not 60 lines"
-grep -q '(200x60) ===$' "$tmp/big" && ok || fail "200x60 header"
-"$BIN" frames --step 2 --cols 80 --rows 24 >"$tmp/min" && ok || fail "80x24, the minimum, refused"
-"$BIN" frames --seq 16 --d-model 64 --heads 8 --kv-heads 2 --causal >/dev/null && ok || fail "big config"
+"$BIN" frames --step heads --cols 200 --rows 60 >"$tmp/big"
+check "200x60 exits 0" test $? = 0
+check "200x60: the frame is 60 lines under its header" test "$(wc -l <"$tmp/big")" = 61
+check "200x60: header" grep -q '(200x60) ===$' "$tmp/big"
+"$BIN" frames --step 2 --cols 80 --rows 24 >"$tmp/min"
+check "80x24, the minimum, is accepted" test $? = 0
+"$BIN" frames --seq 16 --d-model 64 --heads 8 --kv-heads 2 --causal >/dev/null
+check "a big config (seq 16, d_model 64, 8 heads) exits 0" test $? = 0
 
 # --- colour and glyphs ------------------------------------------------------------
 esc=$(printf '\033')
-"$BIN" frames --step 2 --color=always >"$tmp/col" && ok || fail "--color=always"
-grep -q "$esc\[" "$tmp/col" && ok || fail "--color=always has no SGR"
-"$BIN" frames --step 2 --color=never >"$tmp/nocol" && ok || fail "--color=never"
-grep -q "$esc" "$tmp/nocol" && fail "--color=never wrote escapes" || ok
-grep -q "$esc" "$tmp/a" && fail "a pipe got colour by default" || ok
-"$BIN" frames --step all --ascii >"$tmp/ascii" && ok || fail "--ascii"
-LC_ALL=C grep -q '[^ -~]' "$tmp/ascii" && fail "--ascii printed non-ASCII bytes" || ok
+"$BIN" frames --step 2 --color=always >"$tmp/col"
+check "--color=always exits 0" test $? = 0
+check "--color=always writes SGR escapes" grep -q "$esc\[" "$tmp/col"
+"$BIN" frames --step 2 --color=never >"$tmp/nocol"
+check "--color=never exits 0" test $? = 0
+check "--color=never writes no escapes" not grep -q "$esc" "$tmp/nocol"
+check "a pipe gets no colour by default" not grep -q "$esc" "$tmp/a"
+"$BIN" frames --step all --ascii >"$tmp/ascii"
+check "--ascii exits 0" test $? = 0
+check "--ascii prints only ASCII bytes" not env LC_ALL=C grep -q '[^ -~]' "$tmp/ascii"
 # before -> after reads as an arrow in ASCII, never as a comparison '>'
-grep -q 'contiguous yes -> no' "$tmp/ascii" && ok || fail "--ascii: no 'contiguous yes -> no'"
-grep -Eq '(yes|no) > (yes|no)|S[0-9]+ > S' "$tmp/ascii" && fail "--ascii: '>' between before and after" || ok
+check "--ascii: 'contiguous yes -> no'" grep -q 'contiguous yes -> no' "$tmp/ascii"
+check "--ascii: no '>' between before and after" not grep -Eq '(yes|no) > (yes|no)|S[0-9]+ > S' "$tmp/ascii"
 # step 8 without colour: the copy's reorder is in the text (heads first, then tokens first)
 "$BIN" frames --step 8 --ascii --color=never >"$tmp/s8"
-python3 - "$tmp/s8" <<'PY' && ok || fail "step 8 bars do not show the reorder as text"
+python3 - "$tmp/s8" <<'PY' && ok "step 8 bars show the reorder as text" || fail "step 8 bars show the reorder as text"
 import sys
 rows = open(sys.argv[1]).read().split("\n")
 def tags(title):
@@ -82,34 +81,32 @@ f, t = tags("from: "), tags("to: ")
 assert f[:2] == ["h0 the", "h0 cat"], f
 assert t[:2] == ["h0 the", "h1 the"], t
 PY
-grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' <("$BIN" frames --step 2 --ascii --inspect 0,2,1,3) \
-    && ok || fail "--inspect offset line"
+check "--inspect 0,2,1,3: the offset line" grep -q 'offset = 0\*32 + 2\*8 + 1\*4 + 3\*1 = 23' \
+    <("$BIN" frames --step 2 --ascii --inspect 0,2,1,3)
 
 # --- extra views --------------------------------------------------------------------
-"$BIN" frames --step softmax --single | grep -q 'one big head' && ok || fail "--single"
-"$BIN" frames --step softmax --single --batch 2 --seq 6 --d-model 24 --heads 3 | grep -q 'big head ' && ok || fail "--single title whole"
+out=$("$BIN" frames --step softmax --single)
+check "--single: one big head" grep -q 'one big head' <<<"$out"
+out=$("$BIN" frames --step softmax --single --batch 2 --seq 6 --d-model 24 --heads 3)
+check "--single: the title whole at batch 2, 3 heads" grep -q 'big head ' <<<"$out"
 out=$("$BIN" frames --step softmax --seq 8 --d-model 16 --heads 8 --kv-heads 2)
-{ grep -q 'head 7' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } && ok || fail "8 heatmaps at 80x24"
+{ grep -q 'head 7' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } && ok "8 heatmaps fit at 80x24" || fail "8 heatmaps fit at 80x24"
 out=$("$BIN" frames --step 3 --heads 4 --kv-heads 2 --d-model 16)
-{ grep -q '^h2 ' <<<"$out" && grep -q 'h3 ' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } && ok || fail "4 heads x 4 tokens at 80x24"
-"$BIN" frames --view wrong --step 2 | grep -q 'Q_wrong' && ok || fail "--view wrong"
-"$BIN" frames --view noscale --step 5 | grep -q 'without / sqrt(dh)' && ok || fail "--view noscale"
+{ grep -q '^h2 ' <<<"$out" && grep -q 'h3 ' <<<"$out" && ! grep -q 'hidden' <<<"$out"; } &&
+    ok "4 heads x 4 tokens fit at 80x24" || fail "4 heads x 4 tokens fit at 80x24"
+out=$("$BIN" frames --view wrong --step 2)
+check "--view wrong shows Q_wrong" grep -q 'Q_wrong' <<<"$out"
+out=$("$BIN" frames --view noscale --step 5)
+check "--view noscale: without / sqrt(dh)" grep -q 'without / sqrt(dh)' <<<"$out"
 half=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["steps"][8]["bytes_copied"] // 2)' "$tmp/json")
-"$BIN" frames --step 8 --anim 0.5 | grep -q "this step: $half B copied" && ok || fail "--anim 0.5 counter"
-"$BIN" frames --help | grep -q -- '--step' && ok || fail "--help"
+out=$("$BIN" frames --step 8 --anim 0.5)
+check "--anim 0.5: the counter at half the copy ($half B)" grep -q "this step: $half B copied" <<<"$out"
+out=$("$BIN" frames --help)
+check "--help names --step" grep -q -- '--step' <<<"$out"
 
 # --- bad input: one line on stderr naming the flag, exit 2 ---------------------------
-bad() { # expected-text args...
-    local want=$1; shift
-    "$BIN" frames "$@" >"$tmp/out" 2>"$tmp/err"
-    local rc=$?
-    if [ "$rc" != 2 ]; then fail "frames $* exited $rc (want 2)"; return; fi
-    if [ "$(wc -l <"$tmp/err")" != 1 ] || ! grep -q -- "^mhaviz: .*$want" "$tmp/err"; then
-        fail "frames $*: stderr '$(cat "$tmp/err")' lacks '$want'"; return
-    fi
-    [ ! -s "$tmp/out" ] || { fail "frames $* printed a frame"; return; }
-    ok
-}
+# bad NEEDLE ARGS...: `mhaviz frames ARGS` is a usage error naming NEEDLE
+bad() { local want=$1; shift; usage_error "$want" frames "$@"; }
 bad --step --step nope
 bad --step --step 11
 bad --step --step
@@ -128,12 +125,7 @@ bad --kv-heads --kv-heads 3
 bad "unknown option '--bogus'" --bogus
 bad --ascii --ascii=yes
 
-# --- a full disk is a runtime failure, exit 1 ------------------------------------------
-if [ -w /dev/full ]; then
-    "$BIN" frames --step 2 >/dev/full 2>"$tmp/err"
-    rc=$?
-    [ "$rc" = 1 ] && ok || fail "frames >/dev/full exited $rc (want 1)"
-fi
+# --- a full disk is a runtime failure: exit 1, one line ------------------------------
+full_disk frames --step 2
 
-echo "e2e_frames: $pass passed, $fails failed"
-[ "$fails" = 0 ]
+finish

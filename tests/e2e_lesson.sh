@@ -2,50 +2,27 @@
 # e2e_lesson.sh - lessons end to end: `lesson --check` on every lesson and on
 # the bad corpus, then lesson 2 in a real terminal (tmux): page through it,
 # quit, start again, and the finished pages are shown.  Waits poll the screen
-# with a deadline; nothing depends on a fixed sleep.
-set -u
-BIN=$(realpath "${MHAVIZ_BIN:?set MHAVIZ_BIN to the mhaviz binary}")
-MODE=${MODE:-plain}
-TIMEOUT=${E2E_TIMEOUT:-20}
-BASE="mhaviz-e2e-lesson-$$-$RANDOM"
-RUNS=0
-SOCK="$BASE-0"
-TMP=$(mktemp -d)
-PASS=0
-FAIL=0
+# with a deadline (20 s); nothing depends on a fixed sleep.
+. "$(dirname "$0")/e2e_lib.sh"
 cd "$(dirname "$0")/.."
-
-T() { tmux -L "$SOCK" -f /dev/null "$@"; }
-cleanup() {
-    for i in $(seq 0 "$RUNS"); do tmux -L "$BASE-$i" kill-server 2>/dev/null; done
-    rm -rf "$TMP"
-}
-trap cleanup EXIT
-
-ok() { PASS=$((PASS + 1)); }
-bad() {
-    FAIL=$((FAIL + 1))
-    echo "FAIL: $*"
-    echo "---- screen ----"
-    T capture-pane -p -t main 2>/dev/null | sed 's/^/| /'
-    echo "----------------"
-}
+STATE=$XDG_STATE_HOME
+# The sessions run on a tmux server of this script's own (see e2e_lib.sh).
+E2E_TMUX_SOCKET="e2e-lesson-$$"
 
 # --- lesson --check ---------------------------------------------------------------
 for f in lessons/*.lesson; do
-    if "$BIN" lesson --check "$f" >"$TMP/out" 2>&1; then ok; else bad "lesson --check $f: $(cat "$TMP/out")"; fi
+    if "$BIN" lesson --check "$f" >"$tmp/out" 2>&1; then ok "lesson --check $f"; else fail "lesson --check $f" "$(cat "$tmp/out")"; fi
 done
 for f in tests/lessons-bad/*.lesson; do
-    "$BIN" lesson --check "$f" >"$TMP/out" 2>"$TMP/err"
+    "$BIN" lesson --check "$f" >"$tmp/out" 2>"$tmp/err"
     rc=$?
     # exit 2 and the first line is file:line: message
-    if [ "$rc" = 2 ] && head -n1 "$TMP/err" | grep -qE "^$f:[0-9]+: "; then ok
-    else bad "lesson --check $f: exit $rc, stderr: $(head -c 300 "$TMP/err")"; fi
+    if [ "$rc" = 2 ] && head -n1 "$tmp/err" | grep -qE "^$f:[0-9]+: "; then ok "lesson --check $f: exit 2, file:line:"
+    else fail "lesson --check $f" "exit $rc (want 2), stderr: $(head -c 300 "$tmp/err")"; fi
 done
 # The TUI refuses a pipe with a clear message.
-"$BIN" lesson 2 >"$TMP/out" 2>"$TMP/err" </dev/null
-rc=$?
-if [ "$rc" = 2 ]; then ok; else bad "lesson 2 without a terminal: exit $rc"; fi
+"$BIN" lesson 2 >"$tmp/out" 2>"$tmp/err" </dev/null
+check "lesson 2 without a terminal: exit 2" test $? = 2
 
 # --- the numbers on a page are the numbers `mhaviz export` gives ------------------
 # export_tuple ARGS -- TENSOR FIELD: "(32, 8, 4, 1)" from the JSON.
@@ -60,85 +37,110 @@ page_has() {
     "$BIN" lesson --frames "$1" --page "$2" | tr '\n' ' ' | tr -s ' ' | grep -qF -- "$3"
 }
 s=$(export_tuple -- Q_split strides)
-if page_has 2 3 "strides $s"; then ok; else bad "lesson 2 page 3 does not show export's Q_split strides $s"; fi
+check "lesson 2 page 3 shows export's Q_split strides $s" page_has 2 3 "strides $s"
 s=$(export_tuple -- Q_heads strides)
-if page_has 3 1 "Q_heads (1, 2, 4, 4) $s"; then ok; else bad "lesson 3 page 1 does not show export's Q_heads strides $s"; fi
+check "lesson 3 page 1 shows export's Q_heads strides $s" page_has 3 1 "Q_heads (1, 2, 4, 4) $s"
 s=$(export_tuple --d-model 16 --heads 4 --kv-heads 2 -- K_expand strides)
-if page_has 6 4 "strides $s"; then ok; else bad "lesson 6 page 4 does not show export's K_expand strides $s"; fi
+check "lesson 6 page 4 shows export's K_expand strides $s" page_has 6 4 "strides $s"
 s=$(export_tuple --d-model 16 --heads 4 --kv-heads 2 -- K_heads shape)
-if page_has 6 2 "K_heads is $s"; then ok; else bad "lesson 6 page 2 does not show export's K_heads shape $s"; fi
+check "lesson 6 page 2 shows export's K_heads shape $s" page_has 6 2 "K_heads is $s"
 b=$("$BIN" export | python3 -c 'import json,sys; print(sum(s["bytes_copied"] for s in json.load(sys.stdin)["steps"]))')
-if page_has 1 7 "$b bytes, and all $b of them were"; then ok; else bad "lesson 1 page 7 does not show export's $b bytes copied"; fi
+check "lesson 1 page 7 shows export's $b bytes copied" page_has 1 7 "The answer: $b."
 
 # --- lesson 2 in tmux --------------------------------------------------------------
-STATE="$TMP/state"
-# Each run gets its own tmux server: a new session on a server that is still
-# shutting down fails with "server exited unexpectedly".
+# run ARGS...: `mhaviz ARGS` in a new 80x24 session $S; the shell prints EXIT=rc
+# when it ends. Earlier sessions stay (asleep) so the server never exits between runs.
+RUNS=0
 run() {
-    T kill-server 2>/dev/null
     RUNS=$((RUNS + 1))
-    SOCK="$BASE-$RUNS"
+    S=run$RUNS
     local cmd="trap '' INT; env XDG_STATE_HOME=$STATE LANG=C.UTF-8 TERM=xterm-256color $BIN $*; echo EXIT=\$?; sleep 600"
-    T new-session -d -s main -x 80 -y 24 "sh -c \"$cmd\""
+    tmux_start "$S" 80 24 sh -c "$cmd"
 }
-screen() { T capture-pane -p -t main 2>/dev/null; }
-wait_for() {
-    local end=$((SECONDS + TIMEOUT))
-    while :; do
-        screen | grep -qF -- "$1" && return 0
-        [ "$SECONDS" -ge "$end" ] && return 1
-        sleep 0.05
-    done
+keys() { tmux_keys "$S" "$@"; }
+# see NAME TEXT: ok once TEXT is on the screen (20 s at most); if not, the screen as '# |' lines
+see() {
+    if tmux_wait "$S" "$2" 200; then ok "$1"; else
+        fail "$1" "'$2' not on screen"
+        tmux_screen "$S" | sed 's/^/# | /'
+    fi
 }
-keys() { T send-keys -t main "$@"; }
 
 run lesson 2
-if wait_for "2. Heads are views  1/6  The candy bar"; then ok; else bad "lesson 2 did not open"; fi
+see "lesson 2 opens on page 1" "2. Heads are views  1/7  The candy bar"
 keys Space
-if wait_for "2/6  d_model = heads x d_head"; then ok; else bad "Space did not turn the page"; fi
+see "Space turns the page" "2/7  d_model = heads x d_head"
 keys Space   # the question of page 2: shows the answer
-if wait_for "d_model / heads"; then ok; else bad "the answer was not shown"; fi
+see "Space on a question shows the answer" "d_model / heads"
 keys Space
-if wait_for "3/6  Strides of the split"; then ok; else bad "page 3 not reached"; fi
+see "Space reaches page 3" "3/7  Strides of the split"
 keys Tab
-if wait_for "Tab text"; then ok; else bad "Tab did not show the picture"; fi
+see "Tab shows the picture" "Tab text"
 keys Tab
 keys q
-if wait_for "EXIT=0"; then ok; else bad "q did not quit with exit 0"; fi
-if grep -qxF "02-heads 1,2" "$STATE/mhaviz/progress"; then ok; else bad "progress file: $(cat "$STATE/mhaviz/progress" 2>&1)"; fi
+see "q quits with exit 0" "EXIT=0"
+if grep -qxF "02-heads 1,2" "$STATE/mhaviz/progress"; then ok "progress records pages 1,2 of lesson 2"; else
+    fail "progress records pages 1,2 of lesson 2" "progress file: $(cat "$STATE/mhaviz/progress" 2>&1)"; fi
 
 # Restart: the menu shows pages 1 and 2 done, and the lesson resumes at page 3.
 run lesson
-if wait_for "Heads are views"; then ok; else bad "lesson menu did not open"; fi
-if screen | grep -qF "■■···· 2/6"; then ok; else bad "menu does not show 2/6 pages of lesson 2 finished"; fi
+see "the lesson menu opens" "Heads are views"
+check "the menu shows 2/7 pages of lesson 2 finished" grep -qF "■■····· 2/7" <<<"$(tmux_screen "$S")"
 keys 2
-if wait_for "3/6  Strides of the split"; then ok; else bad "lesson 2 did not resume at page 3"; fi
+see "lesson 2 resumes at page 3" "3/7  Strides of the split"
 keys q
-if wait_for "Lessons"; then ok; else bad "q did not go back to the menu"; fi
+see "q goes back to the menu" "Lessons"
 keys q
-if wait_for "EXIT=0"; then ok; else bad "q from the menu did not quit"; fi
+see "q from the menu quits" "EXIT=0"
 
 # A corrupt progress file: reported once, kept as .bad, the program runs.
 printf 'not a progress file\n' >"$STATE/mhaviz/progress"
 run lesson
-if wait_for "progress file was corrupt"; then ok; else bad "corrupt progress not reported"; fi
+see "a corrupt progress file is reported" "progress file was corrupt"
 keys q
-if wait_for "EXIT=0"; then ok; else bad "did not quit after a corrupt progress file"; fi
-if [ -f "$STATE/mhaviz/progress.bad" ]; then ok; else bad "no progress.bad kept"; fi
+see "q quits after a corrupt progress file" "EXIT=0"
+check "the corrupt file is kept as progress.bad" test -f "$STATE/mhaviz/progress.bad"
 
 # --no-save: nothing written.
 rm -rf "$STATE"
 run lesson 1 --no-save
-if wait_for "1/7"; then ok; else bad "lesson 1 --no-save did not open"; fi
+see "lesson 1 --no-save opens" "1/7"
 keys Space
-if wait_for "2/7"; then ok; else bad "page 2 of lesson 1 not reached"; fi
+see "Space reaches page 2 of lesson 1" "2/7"
 keys q
-if wait_for "EXIT=0"; then ok; else bad "lesson 1 --no-save did not quit"; fi
-if [ ! -e "$STATE/mhaviz/progress" ]; then ok; else bad "--no-save wrote a progress file"; fi
+see "lesson 1 --no-save quits" "EXIT=0"
+check "--no-save writes no progress file" test ! -e "$STATE/mhaviz/progress"
+
+# A typed exercise in a real terminal: lesson 1 page 3 asks for Q_heads' shape;
+# a wrong answer waits, the export's shape is right.
+shape=$(export_tuple -- Q_heads shape)
+run lesson 1 --no-save
+see "lesson 1 opens (typed exercise)" "1/7"
+keys Space Space
+see "page 3 asks for a typed answer" "Type your answer, then Enter."
+keys -l "(9, 9)"
+keys Enter
+see "a wrong answer is refused" "Not yet ("
+keys BSpace BSpace BSpace BSpace BSpace BSpace
+keys -l "$shape"
+keys Enter
+see "the right shape $shape is accepted" "Right: $shape."
+keys q
+see "q after the typed exercise quits" "EXIT=0"
+
+# A do exercise: lesson 2 page 5 waits for H, then confirms with 4 heads.
+run lesson 2 --no-save
+see "lesson 2 opens (do exercise)" "1/7"
+keys G PgUp PgUp
+see "page 5 waits for H" "press H until heads is 4 (now 2)"
+keys H
+see "H finishes the exercise" "Done."
+keys q
+see "q after the do exercise quits" "EXIT=0"
 
 # Every `mhaviz ...` command a lesson or quiz bank tells the learner to run
 # works as written (exit 0), apart from the interactive ones.
-grep -oh '`mhaviz [^`]*`' lessons/*.lesson lessons/*.quiz | tr -d '`' | sort -u >"$TMP/cmds"
+grep -oh '`mhaviz [^`]*`' lessons/*.lesson lessons/*.quiz | tr -d '`' | sort -u >"$tmp/cmds"
 while read -r cmd; do
     case "$cmd" in # the TUI ones need a terminal: those are driven above
     *--plain* | *--check* | *--list* | *--frames*) ;;
@@ -147,9 +149,9 @@ while read -r cmd; do
     # shellcheck disable=SC2086 # the command's words, as the lesson wrote them
     set -- $cmd
     shift
-    if "$BIN" "$@" </dev/null >"$TMP/out" 2>&1; then ok; else bad "the lessons say to run '$cmd', which fails: $(head -c 200 "$TMP/out")"; fi
-done <"$TMP/cmds"
-if [ -s "$TMP/cmds" ]; then ok; else bad "no mhaviz command found in the lessons (the grep is broken)"; fi
+    if "$BIN" "$@" </dev/null >"$tmp/out" 2>&1; then ok "the lessons say to run '$cmd': it works"; else
+        fail "the lessons say to run '$cmd'" "it fails: $(head -c 200 "$tmp/out")"; fi
+done <"$tmp/cmds"
+check "the lessons name mhaviz commands (the grep works)" test -s "$tmp/cmds"
 
-echo "e2e_lesson ($MODE): $PASS passed, $FAIL failed"
-[ "$FAIL" = 0 ]
+finish

@@ -2,8 +2,10 @@
 #
 #   . "$(dirname "$0")/e2e_lib.sh"
 #   check "frames exits 0" test "$rc" = 0      # runs the command; ok/not ok
+#   check "no colour" not grep -q "$esc" FILE  # ... or its failure
 #   ok "name" / fail "name" "why"              # when the test is written out
 #   tmux_start NAME COLS ROWS CMD...; tmux_keys NAME keys...; tmux_wait NAME TEXT; tmux_screen NAME
+#   capture CMD...; usage_error NEEDLE ARGS...; full_disk ARGS...   # command-line checks
 #   finish                                     # prints the count, exits 1 on any failure
 #
 # Every line of output is "ok - name" or "not ok - name: why", so a failure is
@@ -17,9 +19,18 @@ e2e_name=$(basename "$0" .sh)
 e2e_pass=0
 e2e_fail=0
 e2e_tmux_sessions=()
+# E2E_TMUX_SOCKET=NAME before tmux_start: the sessions run on a tmux server of
+# their own (tmux -L NAME, no config), started with this script's environment
+# (XDG_STATE_HOME, ASAN_OPTIONS); unset, they share the default server.
+e2e_tmux() { tmux ${E2E_TMUX_SOCKET:+-L "$E2E_TMUX_SOCKET" -f /dev/null} "$@"; }
 e2e_cleanup() {
   local s
-  for s in "${e2e_tmux_sessions[@]}"; do tmux kill-session -t "$s" 2>/dev/null; done
+  for s in "${e2e_tmux_sessions[@]}"; do e2e_tmux kill-session -t "$s" 2>/dev/null; done
+  # a server of our own: end it and remove its socket file, which tmux leaves behind
+  if [ -n "${E2E_TMUX_SOCKET:-}" ]; then
+    e2e_tmux kill-server 2>/dev/null
+    rm -f "${TMUX_TMPDIR:-/tmp}/tmux-$(id -u)/$E2E_TMUX_SOCKET"
+  fi
   rm -rf "$tmp"
 }
 trap e2e_cleanup EXIT
@@ -28,14 +39,16 @@ ok() { e2e_pass=$((e2e_pass + 1)); echo "ok - $1"; }
 fail() { e2e_fail=$((e2e_fail + 1)); echo "not ok - $1${2:+: $2}"; }
 # check NAME CMD...: ok when CMD succeeds
 check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi; }
+# not CMD...: succeeds when CMD fails, for check: check "no escapes" not grep -q "$esc" FILE
+not() { ! "$@"; }
 
 # tmux_start NAME COLS ROWS CMD...: a detached session running CMD
 tmux_start() {
   local name=$1 cols=$2 rows=$3; shift 3
-  tmux new-session -d -s "$name" -x "$cols" -y "$rows" "$@" && e2e_tmux_sessions+=("$name")
+  e2e_tmux new-session -d -s "$name" -x "$cols" -y "$rows" "$@" && e2e_tmux_sessions+=("$name")
 }
-tmux_keys() { local name=$1; shift; tmux send-keys -t "$name" "$@"; }
-tmux_screen() { tmux capture-pane -p -t "$1" 2>/dev/null; }
+tmux_keys() { local name=$1; shift; e2e_tmux send-keys -t "$name" "$@"; }
+tmux_screen() { e2e_tmux capture-pane -p -t "$1" 2>/dev/null; }
 # tmux_wait NAME TEXT [TENTHS]: 0 once TEXT is on screen (default 5 s)
 tmux_wait() {
   local i
@@ -44,6 +57,39 @@ tmux_wait() {
     sleep 0.1
   done
   return 1
+}
+
+# capture CMD...: runs CMD under a 60 s guard (a hang is rc 124); sets $rc,
+# stdout in $tmp/out, stderr in $tmp/err
+capture() {
+  timeout 60 "$@" >"$tmp/out" 2>"$tmp/err"
+  rc=$?
+}
+# usage_error NEEDLE ARGS...: `mhaviz ARGS` is refused as bad usage: exit 2,
+# nothing on stdout, one stderr line "mhaviz: ..." containing NEEDLE (fixed text)
+usage_error() {
+  local needle=$1 lines
+  shift
+  capture "$BIN" "$@"
+  lines=$(wc -l <"$tmp/err")
+  if [ "$rc" = 2 ] && [ "$lines" = 1 ] && [ ! -s "$tmp/out" ] &&
+    grep -q '^mhaviz: ' "$tmp/err" && grep -qF -- "$needle" "$tmp/err"; then
+    ok "mhaviz $*: exit 2, one line naming '$needle'"
+  else
+    fail "mhaviz $*" "exit $rc (want 2), $lines stderr lines (want 1), $(wc -c <"$tmp/out") B on stdout (want 0), stderr '$(head -c 300 "$tmp/err")' (want '$needle')"
+  fi
+}
+# full_disk ARGS...: `mhaviz ARGS >/dev/full` is a run-time failure: exit 1,
+# one stderr line saying "write error"; nothing is checked where /dev/full is missing
+full_disk() {
+  [ -w /dev/full ] || return 0
+  timeout 60 "$BIN" "$@" >/dev/full 2>"$tmp/err"
+  rc=$?
+  if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'write error' "$tmp/err"; then
+    ok "mhaviz $* >/dev/full: exit 1, one line"
+  else
+    fail "mhaviz $* >/dev/full" "exit $rc (want 1), stderr '$(head -c 200 "$tmp/err")'"
+  fi
 }
 
 finish() {

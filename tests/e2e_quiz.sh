@@ -1,14 +1,10 @@
 #!/usr/bin/env bash
 # e2e_quiz.sh - mhaviz quiz end to end: --plain with piped answers, EOF,
 # seeds, --check, bad flags, --review and --no-save; the TUI quiz in tmux.
-set -u
-BIN=${MHAVIZ_BIN:?MHAVIZ_BIN not set}
-T=$(mktemp -d /tmp/mhaviz-e2e-quiz.XXXXXX)
-trap 'tmux -L "mhq$$" kill-server 2>/dev/null; rm -rf "$T"' EXIT
-export XDG_STATE_HOME="$T/state"
-fails=0
-ok() { echo "ok - $*"; }
-bad() { echo "FAIL - $*"; fails=$((fails + 1)); }
+. "$(dirname "$0")/e2e_lib.sh"
+T=$tmp
+trap 'tmux -L "mhq$$" kill-server 2>/dev/null; e2e_cleanup' EXIT
+bad() { fail "$@"; }
 expect() { # expect DESC FILE PATTERN: grep -E must find PATTERN in FILE
     if grep -qE -- "$3" "$2"; then ok "$1"; else bad "$1 (no /$3/ in $2)"; sed 's/^/    /' "$2" | head -40; fi
 }
@@ -58,7 +54,7 @@ done < "$T/answers.raw" > "$T/answers"
 rc=$?
 [ $rc -eq 0 ] && ok "all right: exit 0" || bad "all right: exit $rc"
 expect "all right: full score" "$T/right.out" "^Score: $N/$N \(100%\)"
-expect "all right: nothing to revisit" "$T/right.out" "^Nothing to revisit"
+expect "all right: nothing to revisit" "$T/right.out" "nothing to revisit"
 [ "$(grep -c '^Right\.' "$T/right.out")" -eq $N ] && ok "each answer marked right" || bad "right count"
 
 # Same seed, same questions; another seed, other questions.
@@ -142,7 +138,7 @@ for f in tests/quiz-bad/*.quiz; do
     else bad "--check $f: exit $rc: $(cat "$T/bad.out")"; fi
 done
 "$BIN" quiz --check /nonexistent.quiz > "$T/nf.out" 2>&1; rc=$?
-[ $rc -eq 2 ] && ok "--check of a missing file: exit 2" || bad "missing file exit $rc"
+[ $rc -eq 1 ] && ok "--check of a missing file: exit 1 (I/O, as lesson --check)" || bad "missing file exit $rc"
 printf 'a\0b\n' > "$T/nul.quiz"
 "$BIN" quiz --check "$T/nul.quiz" > "$T/nul.out" 2>&1; rc=$?
 [ $rc -eq 2 ] && ok "--check of a binary file: exit 2" || bad "binary exit $rc"
@@ -155,7 +151,32 @@ for args in "--count 0" "--count 1001" "--count x" "--seed -1" "--topic nope" "-
 done
 "$BIN" quiz < /dev/null > "$T/notty.out" 2> "$T/notty.err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '--plain' "$T/notty.err" && ok "no terminal: points to --plain" || bad "notty exit $rc"
-"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "kvcache, bugs, concepts"
+"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "bugs, decode, memory"
+
+# --review with no missed question left but a topic below 100%: fresh
+# questions of that topic, never "Nothing to revisit" (#11.5).
+mkdir -p "$T/weak/mhaviz"
+printf '# mhaviz quiz history v1\ntopic views 5 4\n' > "$T/weak/mhaviz/quiz-history"
+XDG_STATE_HOME="$T/weak" "$BIN" quiz --plain --review --count 2 < /dev/null > "$T/weak.out" 2>&1
+expect "review of a topic below 100% asks it" "$T/weak.out" "^\[1/2\] views"
+if grep -qi "nothing to" "$T/weak.out"; then bad "review said nothing to do at 80%"; else ok "review: no 'nothing to' below 100%"; fi
+expect "the report names the lesson" "$T/weak.out" "reread mhaviz lesson 3: Transpose and contiguity"
+
+# --timed N: an answer after N seconds is wrong, whatever it says.
+{ sleep 2; echo a; } | "$BIN" quiz --plain --timed 1 --count 1 --seed 2 --no-save > "$T/late.out" 2>&1
+expect "--timed 1: a late answer is out of time" "$T/late.out" "^Wrong: out of time"
+"$BIN" quiz --plain --timed 0 < /dev/null > /dev/null 2> "$T/t0.err"; rc=$?
+[ $rc -eq 2 ] && grep -q -- "--timed" "$T/t0.err" && ok "--timed 0: usage error" || bad "--timed 0: exit $rc"
+
+# Answers as people type them: a size, a torch.Size, a value that is no choice.
+printf '2GiB\ntorch.Size([1, 8, 4, 64])\n' | "$BIN" quiz --plain --topic kvcache --count 2 --seed 4 --no-save > "$T/typed.out" 2>&1
+if grep -q "could not read" "$T/typed.out"; then bad "a size or torch.Size was not read"; else ok "sizes and torch.Size are read"; fi
+expect "a value that is no choice says so" "$T/typed.out" "is not one of the choices"
+
+# The bugs topic: the wrong line moves around (not 5 or 6 most of the time).
+yes '' | head -n 40 | "$BIN" quiz --plain --topic bugs --count 40 --seed 5 --no-save > "$T/bugs.out" 2>&1
+top=$(grep -o "^Skipped: the answer is [0-9]*" "$T/bugs.out" | grep -o "[0-9]*$" | sort | uniq -c | sort -rn | head -1 | awk '{print $1}')
+[ -n "$top" ] && [ "$top" -le 12 ] && ok "bugs: no line number answers more than 12 of 40 (top: $top)" || bad "bugs: one line answers $top of 40"
 
 # The TUI quiz in tmux: answer three questions, see feedback, quit.
 if ! command -v tmux > /dev/null; then
@@ -186,7 +207,18 @@ else
     tm send-keys -t q q
     if wait_for "EXITED 0"; then ok "TUI: quit, exit 0"; else bad "TUI: no clean exit"; screen; fi
     [ -s "$T/tui/mhaviz/quiz-history" ] && ok "TUI: scores saved" || bad "TUI: no history"
+    tm kill-session -t q 2> /dev/null; sleep 0.2
+
+    # --ascii --color=never are taken like the other TUI commands; --timed 2
+    # counts down and then marks the question out of time.
+    tm new-session -d -s q -x 80 -y 24 "XDG_STATE_HOME='$T/tui2' $BIN quiz --ascii --color=never --count 2 --seed 7 --timed 2; echo EXITED \$?; sleep 30"
+    if wait_for "Quiz: interview prep"; then ok "TUI: --ascii --color=never accepted"; else bad "TUI: --ascii refused"; screen; fi
+    tm send-keys -t q Enter
+    if wait_for "0:0[12] left"; then ok "TUI: --timed 2 counts down"; else bad "TUI: no countdown"; screen; fi
+    if wait_for "Out of time"; then ok "TUI: out of time at 0"; else bad "TUI: no time-out"; screen; fi
+    tm send-keys -t q q
+    tm send-keys -t q q
+    if wait_for "EXITED 0"; then ok "TUI: timed quiz exits 0"; else bad "TUI: timed quiz did not exit"; screen; fi
 fi
 
-if [ $fails -ne 0 ]; then echo "e2e_quiz: $fails failed"; exit 1; fi
-echo "e2e_quiz: all passed"
+finish

@@ -5,14 +5,11 @@
 #
 #   MHAVIZ_BIN=BIN bash tests/e2e_snapshots.sh          compare (make test)
 #   MHAVIZ_BIN=BIN bash tests/e2e_snapshots.sh update   rewrite tests/snapshots/ (make snapshots)
-set -u
-BIN=${MHAVIZ_BIN:?set MHAVIZ_BIN to the mhaviz binary}
-MODE=${1:-check}
+. "$(dirname "$0")/e2e_lib.sh"
+action=${1:-check} # $MODE (plain or asan) is the build, as in every e2e script
 here=$(cd "$(dirname "$0")" && pwd)
 dir=$here/snapshots
-out=$(mktemp -d)
-trap 'rm -rf "$out"' EXIT
-export XDG_STATE_HOME=$out/state NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8
+export NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8
 unset MHAVIZ_LESSONS
 
 # name | command line (after the binary)
@@ -43,27 +40,26 @@ for s in 1 2 3; do snaps+=("quiz-seed$s|quiz --plain --no-save --count 12 --seed
 # the answers fed to every quiz transcript: letters, numbers, shapes, a skip
 answers=$'a\n4\n(1, 2, 4, 4)\nb\n\n32\nyes\nc\n1\n[2 8 16 64]\nno\nd\n'
 
-mkdir -p "$out/got"
+mkdir -p "$tmp/got"
 for s in "${snaps[@]}"; do
   name=${s%%|*} args=${s#*|}
   # shellcheck disable=SC2086
-  printf '%s' "$answers" | "$BIN" $args > "$out/got/$name.txt" 2>&1
-  echo "exit $?" >> "$out/got/$name.txt"
+  printf '%s' "$answers" | "$BIN" $args > "$tmp/got/$name.txt" 2>&1
+  echo "exit $?" >> "$tmp/got/$name.txt"
 done
 
-if [ "$MODE" = update ]; then
-  rm -f "$dir"/*.txt && mkdir -p "$dir" && cp "$out"/got/*.txt "$dir"/
+if [ "$action" = update ]; then
+  rm -f "$dir"/*.txt && mkdir -p "$dir" && cp "$tmp"/got/*.txt "$dir"/
   echo "snapshots: wrote ${#snaps[@]} files to tests/snapshots/"
   exit 0
 fi
-fail=0
 for s in "${snaps[@]}"; do
   name=${s%%|*}
-  if ! cmp -s "$dir/$name.txt" "$out/got/$name.txt"; then
-    echo "not ok - snapshot $name differs (mhaviz ${s#*|}):"
-    diff -u "$dir/$name.txt" "$out/got/$name.txt" | head -20
-    fail=1
+  if cmp -s "$dir/$name.txt" "$tmp/got/$name.txt"; then
+    ok "snapshot $name unchanged"
+  else
+    fail "snapshot $name" "differs (mhaviz ${s#*|}):"
+    diff -u "$dir/$name.txt" "$tmp/got/$name.txt" | head -20 | sed 's/^/# /'
   fi
 done
-[ "$fail" = 0 ] && echo "snapshots: ${#snaps[@]} unchanged"
-exit $fail
+finish

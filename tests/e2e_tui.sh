@@ -150,7 +150,7 @@ keys Enter; expect "digits + Enter" "step 8/10"
 
 # inspect mode takes the arrows
 keys 2 Enter; expect "jump to split" "step 2/10"
-keys i; expect "inspect on" "inspect:"
+keys i; expect "inspect on" "i/Esc leave"
 keys Right Down l j; expect "inspect moves the cursor" "offset = 0·32 + 2·8 + 0·4 + 2·1 = 18"
 if screen | grep -qF "step 2/10"; then ok; else bad "inspect: the arrows changed the step"; fi
 keys Escape; expect "inspect off" "step 2/10"
@@ -169,7 +169,7 @@ if [ "$(screen)" = "$before" ]; then ok; else bad "m twice: not back to the per-
 
 # help, generated from the key table
 keys '?'; expect "help opens" "mhaviz keys"
-expect "help lists next" "next step"
+expect "help lists next" "next (step)"
 keys q; expect "help closes" "step 5/10"
 
 # the configuration form refuses an invalid value, keeps the last valid state
@@ -216,18 +216,18 @@ run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
 entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
 if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
-n=$(screen | sed -n 's/^   \([1-9]\)  Explore.*/\1/p')
-keys "$n"; expect "Explore opens with the inspect cursor and its arithmetic" "offset = "
-keys q; expect "q leaves Explore for home" "multi-head attention, the way"
+n=$(screen | sed -n 's/^   \([1-9]\)  Inspect.*/\1/p')
+keys "$n"; expect "Inspect opens with the inspect cursor and its arithmetic" "offset = "
+keys q; expect "q leaves Inspect for home" "multi-head attention, the way"
 for n in $entries; do
     keys "$n"
     if wait_gone "multi-head attention, the way"; then ok; else bad "home entry $n did not open"; fi
     keys q
     expect "back home from entry $n" "multi-head attention, the way"
 done
-keys Down Enter; expect "home opens the walk" "step 0/10" # Down wraps from Help, the last opened
+keys 1; expect "home opens the walk" "step 0/10" # 1 selects the first entry
 keys q; expect "q goes back home" "multi-head attention"
-keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys"
+keys Up Enter; expect "home opens help (the last entry)" "mhaviz keys" # Up wraps from the first
 keys Escape; expect "Esc goes back home" "Walkthrough"
 keys q
 if wait_for "EXIT="; then ok; else bad "home q: did not exit"; fi

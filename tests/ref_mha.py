@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """ref_mha.py - an independent reference for `mhaviz export`.
 
-Recomputes the whole multi-head attention pipeline of DESIGN.md in plain
+Recomputes the whole multi-head attention pipeline of src/README.md in plain
 Python (double precision, nested lists, no numpy) from the same seed, and
 compares it with the JSON that `mhaviz export` printed:
 
@@ -13,7 +13,7 @@ compares it with the JSON that `mhaviz export` printed:
 
 Usage: ref_mha.py EXPORT.json [--batch N --seq N --d-model N --heads N
                                --kv-heads N --seed N --causal]
-The flags are the ones the export was run with (defaults as in DESIGN.md).
+The flags are the ones the export was run with (defaults as in README.md).
 Exit 0 when everything agrees, 1 with a list of the differences otherwise.
 """
 import json
@@ -204,7 +204,7 @@ VIEWS = {
     "merged": "head_out", "concat": "merged_contig",
 }
 
-# (name, inputs, output, is_view) per DESIGN.md's pipeline table, steps 0..10.
+# (name, inputs, output, is_view) per src/README.md's pipeline table, steps 0..10.
 STEPS = [
     ("input", [], "x", False),
     ("project", ["x", "W_Q", "W_K", "W_V"], "Q", False),
@@ -306,7 +306,7 @@ def compare(doc, cfg):
             if a < b and root[a] != root[b] and a in sto and b in sto and sto[a] == sto[b]:
                 bad("%s and %s share storage %s but neither views the other" % (a, b, sto[a]))
 
-    # Trace: as DESIGN's table; the only bytes copied are step 8's B*S*D floats
+    # Trace: as src/README.md's table; the only bytes copied are step 8's B*S*D floats
     # (none when the transposed heads already are contiguous: H == 1 or S == 1).
     steps = doc.get("steps", [])
     if len(steps) != len(STEPS):

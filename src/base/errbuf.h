@@ -12,4 +12,12 @@ void err_set(char *err, size_t n, const char *fmt, ...)
 #endif
     ;
 
+/* err_set with the place first: "file:line: " then the reason, the one
+ * format of every error found inside a file (lessons, quiz banks, presets). */
+void err_at(char *err, size_t n, const char *file, int line, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 5, 6)))
+#endif
+    ;
+
 #endif

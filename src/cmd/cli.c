@@ -20,6 +20,17 @@ int cli_usage(const char *fmt, ...)
     return EXIT_USAGE;
 }
 
+int cli_io_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("mhaviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return EXIT_IO;
+}
+
 int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
               size_t errlen)
 {
@@ -47,13 +58,14 @@ int cli_match(int argc, char **argv, int *i, const char *flag, const char **val,
 int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
              size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long v = strtol(val, &end, 10);
-    if (!*val || *end || end == val) {
+    /* strtol alone would take " 5" and "+5" but not "5 ": digits only */
+    const char *digits = val + (val[0] == '-'); /* "-4": out of range, said so */
+    if (!*digits || strspn(digits, "0123456789") != strlen(digits)) {
         err_set(err, errlen, "%s: '%.40s' is not a whole number", flag, val);
         return -1;
     }
+    errno = 0;
+    long v = strtol(val, NULL, 10);
     if (errno == ERANGE || v < min || v > max) {
         err_set(err, errlen, "%s %.40s: must be between %ld and %ld", flag, val, min, max);
         return -1;

@@ -11,7 +11,16 @@
 
 #include "engine/mha.h"
 
+/* The one rule for exit codes (README "Exit codes", mhaviz(1) EXIT STATUS):
+ *   2 EXIT_USAGE  what the user wrote is wrong: a flag, a number, a
+ *                 configuration, a lesson or quiz file's content (file:line:)
+ *   1 EXIT_IO     a file cannot be read as a file (missing, a directory, a
+ *                 FIFO or device, no permission, too big), a save failed, the
+ *                 terminal went away
+ * The message is one line, "mhaviz: FILE: is a directory" and the like, the
+ * reason from file_read (base/fileio.h). */
 #define EXIT_USAGE 2
+#define EXIT_IO 1
 
 /* Does argv[*i] name flag (exactly, or as "flag=...")?  If so, and the flag
  * takes a value, sets *val to it (advancing *i past a separate value) and
@@ -20,7 +29,8 @@
 int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
               size_t errlen);
 
-/* Parses a whole decimal number in [min, max] for flag; -1 with err set. */
+/* Parses a whole decimal number in [min, max] for flag: digits only (no
+ * sign, no space, no 0x), as every number flag is read.  -1 with err set. */
 int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
              size_t errlen);
 
@@ -36,6 +46,13 @@ extern const char cli_config_help[];
 
 /* Prints "mhaviz: msg" to stderr and returns EXIT_USAGE (for `return cli_usage(...)`). */
 int cli_usage(const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 1, 2)))
+#endif
+    ;
+
+/* Prints "mhaviz: msg" to stderr and returns EXIT_IO (for `return cli_io_error(...)`). */
+int cli_io_error(const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 1, 2)))
 #endif

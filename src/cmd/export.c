@@ -1,10 +1,11 @@
 /* export.c - `mhaviz export`: the whole pipeline as one JSON object (schema in
- * DESIGN.md), for scripts, tests and anyone checking our numbers. */
+ * src/README.md, The pipeline), for scripts, tests and anyone checking our numbers. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmtfloat.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "engine/mha.h"
@@ -16,12 +17,21 @@ static const char export_help[] =
     "trace of steps (code, inputs, output, is_view, bytes_copied).\n\n"
     "Options:\n";
 
-static void put_float(FILE *f, float v)
+/* The shortest text that reads back to the same float (base/fmtfloat.h):
+ * half the bytes of %.9g and a tenth of its time. */
+static void put_floats(FILE *f, size_t n, const float *v)
 {
-    if (isfinite(v))
-        fprintf(f, "%.9g", v);
-    else
-        fputs("null", f); /* JSON has no inf/nan; the engine never exports one */
+    char line[64 * FMTFLOAT_SIZE];
+    size_t len = 0;
+    for (size_t i = 0; i < n; i++) {
+        if (len > sizeof line - FMTFLOAT_SIZE - 1) fwrite(line, 1, len, f), len = 0;
+        if (i) line[len++] = ',';
+        if (isfinite(v[i]))
+            len += (size_t)fmtfloat_write(line + len, v[i]);
+        else /* JSON has no inf/nan; the engine never exports one */
+            memcpy(line + len, "null", 4), len += 4;
+    }
+    fwrite(line, 1, len, f);
 }
 
 static void put_ints(FILE *f, int n, const int *v)
@@ -41,11 +51,7 @@ static void put_tensor(FILE *f, const char *name, const Tensor *t, float *buf)
         fprintf(f, "%s%ld", i ? "," : "", t->strides[i]);
     fprintf(f, "], \"offset\": %zu, \"storage\": \"S%d\", \"contiguous\": %s, \"data\": [",
             t->offset, t->st->id, tensor_is_contiguous(t) ? "true" : "false");
-    size_t n = tensor_to_array(t, buf);
-    for (size_t i = 0; i < n; i++) {
-        if (i) fputc(',', f);
-        put_float(f, buf[i]);
-    }
+    put_floats(f, tensor_to_array(t, buf), buf);
     fputs("]}", f);
 }
 

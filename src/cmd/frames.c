@@ -1,7 +1,8 @@
-/* frames.c - `mhaviz frames`: the walkthrough's canvases as plain text.
+/* frames.c - `mhaviz frames`: the walkthrough's canvases as text, ANSI, SVG,
+ * HTML or an asciicast recording.
  *
- * The same scene_draw the TUI blits, written with canvas_write, one frame per
- * step under a header line, so scripts, tests and lesson authors can see a
+ * The same scene_draw the TUI blits, one frame per step (text: under a header
+ * line), so scripts, tests, lesson authors and teachers' slides can show a
  * frame without a terminal.
  */
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <unistd.h>
 
 #include "draw/canvas.h"
+#include "draw/canvas_export.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "engine/mha.h"
@@ -34,10 +36,14 @@ static const char frames_help[] =
     "  --single            on the softmax step, the one big-head softmax beside\n"
     "  --anim PHASE        an animation frame, PHASE in [0, 1) (steps 2, 3, 8)\n"
     "  --no-narrative      leave out the narrative lines\n"
+    "  --format FMT        text (default: colour as --color says), ansi (colour\n"
+    "                      always), svg (one frame: give --step N), html (every\n"
+    "                      frame in one page), cast (the walkthrough with its\n"
+    "                      animations, an asciicast v2 file for asciinema play)\n"
     "\n"
     "Configuration:\n";
 
-/* "0,2,1,3" into cur (missing trailing entries are 0).  -1 if malformed. */
+/* "0,2,1,3" into cur.  The count of indices, or -1 if malformed. */
 static int parse_index(const char *val, int *cur)
 {
     const char *p = val;
@@ -56,7 +62,33 @@ static int parse_index(const char *val, int *cur)
         else if (*p)
             return -1;
     }
-    return n > 0 ? 0 : -1;
+    return n > 0 ? n : -1;
+}
+
+/* Does the inspect index fit step s's tensor (its dimensions, each index in
+ * range)?  0, or -1 with "0,1,2,3: Q_split (1, 4, 2, 4): ..." in err. */
+static int check_inspect(const Mha *m, SceneState *st, int s, int n, char *err, size_t errlen)
+{
+    char dims[64], idx[48];
+    int k = 0;
+    st->step = s;
+    int ti = scene_inspect_tensor(st);
+    const Tensor *t = m->t[ti];
+    tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
+    for (int i = 0; i < n; i++)
+        k += snprintf(idx + k, sizeof idx - (size_t)k, "%s%d", i ? "," : "", st->cur[i]);
+    if (n != t->ndim) {
+        snprintf(err, errlen, "%s: step %d shows %s %s, %d dimensions (give %d indices)", idx, s,
+                 mha_tensor_names[ti], dims, t->ndim, t->ndim);
+        return -1;
+    }
+    for (int i = 0; i < n; i++)
+        if (st->cur[i] >= t->shape[i]) {
+            snprintf(err, errlen, "%s: index %d is outside dimension %d of %s %s (size %d)", idx,
+                     st->cur[i], i, mha_tensor_names[ti], dims, t->shape[i]);
+            return -1;
+        }
+    return 0;
 }
 
 static int parse_phase(const char *val, double *out)
@@ -68,13 +100,85 @@ static int parse_phase(const char *val, double *out)
     return 0;
 }
 
+enum { F_TEXT, F_ANSI, F_SVG, F_HTML, F_CAST, F_COUNT };
+static const char *const format_names[F_COUNT] = {"text", "ansi", "svg", "html", "cast"};
+
+/* What every writer needs: the canvas, the run, the steps and how to draw them. */
+typedef struct Frames {
+    Canvas *c;
+    const Mha *m;
+    SceneState *st;
+    int first, last, ascii, color; /* color: 0 none, 1 colour, 2 attributes only */
+    const char *view_name;          /* --view other than step, for the header */
+} Frames;
+
+/* "step 2/10: split heads (80x24)" */
+static void frame_title(const Frames *fr, int s, char *buf, size_t n)
+{
+    snprintf(buf, n, "step %d/%d: %s%s%s (%dx%d)", s, MS_COUNT - 1, fr->m->steps[s].name,
+             fr->view_name ? ", view " : "", fr->view_name ? fr->view_name : "", fr->c->w,
+             fr->c->h);
+}
+
+/* text, ansi, svg, html: one frame per step. */
+static int write_frames(Frames *fr, int format)
+{
+    char title[160];
+    int rc = format == F_HTML ? canvas_html_head(stdout, "mhaviz frames") : 0;
+    for (int s = fr->first; s <= fr->last && rc == 0; s++) {
+        fr->st->step = s;
+        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        frame_title(fr, s, title, sizeof title);
+        if (format == F_SVG) {
+            rc = canvas_write_svg(fr->c, stdout, fr->ascii, fr->color != 1);
+        } else if (format == F_HTML) {
+            rc = canvas_write_html(fr->c, stdout, title, fr->ascii, fr->color != 1);
+        } else {
+            printf("=== %s ===\n", title);
+            rc = canvas_write(fr->c, stdout, fr->ascii, fr->color);
+        }
+    }
+    if (rc == 0 && format == F_HTML) rc = canvas_html_tail(stdout);
+    return rc ? 1 : 0;
+}
+
+/* The walkthrough as a recording: each step's animation at CAST_FPS (as the
+ * TUI plays it, WALK-like length), then the step held for CAST_HOLD_SEC. */
+#define CAST_FPS 25
+#define CAST_ANIM_SEC 0.9
+#define CAST_HOLD_SEC 2.5
+static int write_cast(Frames *fr)
+{
+    double t = 0;
+    int mono = fr->color != 1, fixed = fr->st->anim >= 0; /* --anim: that phase only */
+    int rc = canvas_cast_head(stdout, fr->c->w, fr->c->h, "mhaviz walkthrough");
+    for (int s = fr->first; s <= fr->last && rc == 0; s++) {
+        fr->st->step = s;
+        if (!fixed && scene_step_animates(s)) {
+            int n = (int)(CAST_ANIM_SEC * CAST_FPS);
+            for (int k = 0; k < n && rc == 0; k++, t += 1.0 / CAST_FPS) {
+                fr->st->anim = (double)k / n;
+                scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+                rc = canvas_cast_frame(fr->c, stdout, t, fr->ascii, mono);
+            }
+            fr->st->anim = -1;
+        }
+        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        if (rc == 0) rc = canvas_cast_frame(fr->c, stdout, t, fr->ascii, mono);
+        t += CAST_HOLD_SEC;
+    }
+    if (rc == 0) rc = canvas_cast_end(stdout, t); /* the last frame is held too */
+    return rc ? 1 : 0;
+}
+
 int cmd_frames(int argc, char **argv)
 {
     MhaConfig cfg = mha_config_default();
     SceneState st = scene_state_default();
-    int kv_set = 0, first = 0, last = MS_COUNT - 1, color = -1, ascii = 0;
-    long cols = 80, rows = 24;
+    int kv_set = 0, first = 0, last = MS_COUNT - 1, color = -1, ascii = 0, format = F_TEXT;
+    long cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame, the default */
     const char *view_name = NULL;
+    int step_given = 0, inspect_n = 0;
     char err[256];
     Mha *m;
     Canvas *c;
@@ -92,6 +196,7 @@ int cmd_frames(int argc, char **argv)
         if ((r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             int s;
             if (r < 0) return cli_usage("%s", err);
+            step_given = 1;
             if (!strcmp(val, "all")) {
                 first = 0, last = MS_COUNT - 1;
                 continue;
@@ -139,9 +244,15 @@ int cmd_frames(int argc, char **argv)
             view_name = st.view == MV_STEP ? NULL : val;
         } else if ((r = cli_match(argc, argv, &i, "--inspect", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            if (parse_index(val, st.cur))
+            if ((inspect_n = parse_index(val, st.cur)) < 0)
                 return cli_usage("--inspect '%.40s': give up to 4 indices, e.g. 0,2,1,3", val);
             st.inspect = 1;
+        } else if ((r = cli_match(argc, argv, &i, "--format", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            for (format = 0; format < F_COUNT && strcmp(val, format_names[format]); format++)
+                ;
+            if (format == F_COUNT)
+                return cli_usage("--format '%.40s': use text, ansi, svg, html or cast", val);
         } else if ((r = cli_match(argc, argv, &i, "--anim", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             if (parse_phase(val, &st.anim))
@@ -154,26 +265,33 @@ int cmd_frames(int argc, char **argv)
     if (cols < SCENE_MIN_W || rows < SCENE_MIN_H)
         return cli_usage("--cols %ld --rows %ld: a frame needs at least %dx%d", cols, rows,
                          SCENE_MIN_W, SCENE_MIN_H);
+    if (format == F_SVG && first != last)
+        return cli_usage("--format svg: an SVG holds one frame; give --step N (0-%d)",
+                         MS_COUNT - 1);
     if (!kv_set) cfg.kv_heads = cfg.heads;
+    if (format == F_ANSI) color = 1;
+    if (color < 0 && format != F_TEXT) color = 1; /* pictures keep their colours */
     if (color < 0) {
         const char *nc = getenv("NO_COLOR");
         color = isatty(STDOUT_FILENO) && !(nc && *nc);
     }
+    if (st.view != MV_STEP && !step_given) /* a failure picture is one picture */
+        first = last = st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX;
     m = mha_run(&cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
+    for (int s = first; st.inspect && s <= last; s++)
+        if (check_inspect(m, &st, s, inspect_n, err, sizeof err) < 0) {
+            mha_free(m);
+            return cli_usage("--inspect %s", err);
+        }
     c = canvas_new((int)cols, (int)rows);
     if (!c) {
         mha_free(m);
         fprintf(stderr, "mhaviz: frames: out of memory\n");
         return 1;
     }
-    for (int s = first; s <= last && rc == 0; s++) {
-        st.step = s;
-        scene_draw(c, 0, 0, c->w, c->h, m, &st);
-        printf("=== step %d/%d: %s%s%s (%ldx%ld) ===\n", s, MS_COUNT - 1, m->steps[s].name,
-               view_name ? ", view " : "", view_name ? view_name : "", cols, rows);
-        if (canvas_write(c, stdout, ascii, color) != 0) rc = 1;
-    }
+    Frames fr = {c, m, &st, first, last, ascii, color, view_name};
+    rc = format == F_CAST ? write_cast(&fr) : write_frames(&fr, format);
     if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
     if (rc) fprintf(stderr, "mhaviz: frames: write error on stdout\n");
     canvas_free(c);

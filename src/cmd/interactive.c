@@ -11,6 +11,7 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "content/lesson.h"
 #include "ui/home.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -28,7 +29,7 @@ static const char app_flags_help[] =
     "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
     "  --no-save            do not write progress or scores\n";
 
-int app_setup(Ui *ui, AppOptions *o, int argc, char **argv, int first, int allow_step,
+int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first, int allow_step,
               const char *usage)
 {
     memset(ui, 0, sizeof *ui);
@@ -104,10 +105,10 @@ int app_setup(Ui *ui, AppOptions *o, int argc, char **argv, int first, int allow
     return -1;
 }
 
-int interactive_run(Ui *ui, Screen *first, const AppOptions *o)
+int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o)
 {
     int rc = first ? tui_run(ui, first, o->color, o->ascii) : 1;
-    app_ui_free(ui);
+    ui_free(ui);
     if (rc > 128) { /* ended by a signal, terminal restored: die of it, as the shell expects */
         /* Ctrl-\ is a request to quit, not a crash: no core file */
         if (rc - 128 == SIGQUIT) setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
@@ -120,14 +121,14 @@ int interactive_run(Ui *ui, Screen *first, const AppOptions *o)
 static int app_run(int argc, char **argv, int walk)
 {
     Ui ui;
-    AppOptions o;
+    InteractiveOptions o;
     const char *usage = walk ? "usage: mhaviz walk [OPTIONS]\n\nThe walkthrough: one step of "
                                "multi-head attention per screen, as it runs in memory.\n"
                              : "usage: mhaviz [OPTIONS]\n\nThe home menu of the interactive "
                                "program (mhaviz --help lists the commands).\n";
-    int rc = app_setup(&ui, &o, argc, argv, 1, walk, usage);
+    int rc = interactive_setup(&ui, &o, argc, argv, 1, walk, usage);
     if (rc >= 0) {
-        app_ui_free(&ui);
+        ui_free(&ui);
         return rc;
     }
     return interactive_run(&ui, walk ? walk_open_at(&ui, o.step) : home_open(&ui), &o);
@@ -146,20 +147,29 @@ int cmd_home(int argc, char **argv)
 int interactive_lesson(int argc, char **argv, const char *name)
 {
     Ui ui;
-    AppOptions o;
+    InteractiveOptions o;
     static const char usage[] =
         "usage: mhaviz lesson [NAME] [OPTIONS]\n\n"
         "The lessons, at the menu or at lesson NAME (2, 02-heads, or a file).\n"
         "mhaviz lesson --help also lists --check, --list and --frames.\n";
-    int rc = app_setup(&ui, &o, argc, argv, name ? 2 : 1, 0, usage);
+    int rc = interactive_setup(&ui, &o, argc, argv, name ? 2 : 1, 0, usage);
     if (rc >= 0) {
-        app_ui_free(&ui);
+        ui_free(&ui);
         return rc;
+    }
+    if (name) { /* a file that cannot be read is EXIT_IO, as in lesson --check (cli.h) */
+        char *text = NULL, path[4096], err[400];
+        size_t len = 0;
+        if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+            ui_free(&ui);
+            return cli_io_error("%s", err);
+        }
+        free(text);
     }
     Screen *s = name ? lesson_open(&ui, name) : lessons_open(&ui);
     if (!s && ui.status[0]) {
         fprintf(stderr, "mhaviz: %s\n", ui.status);
-        app_ui_free(&ui);
+        ui_free(&ui);
         return EXIT_USAGE;
     }
     return interactive_run(&ui, s, &o);

@@ -7,24 +7,24 @@
 #include "ui/ui.h"
 
 /* Options of the interactive commands (`mhaviz`, `mhaviz walk`). */
-typedef struct AppOptions {
+typedef struct InteractiveOptions {
     ColorMode color;
     int ascii; /* --ascii */
     int step;  /* --step NAME|N for walk; 0 by default */
-} AppOptions;
+} InteractiveOptions;
 
 /* Fills ui with defaults (config of mha_config_default, animation on, speed 1)
  * and parses argv[first..argc-1]: the shared configuration flags, --color=,
  * --ascii, --no-animation, --autoplay SECONDS, --no-save, and --step when
- * allow_step.  Runs the configuration (ui->mha, freed by app_ui_free).
+ * allow_step.  Runs the configuration (ui->mha, freed by ui_free).
  * Returns -1 to go on, or an exit code (0 after --help, 2 after printing a
  * one-line "mhaviz: --flag ..." error). */
-int app_setup(Ui *ui, AppOptions *o, int argc, char **argv, int first, int allow_step,
+int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first, int allow_step,
               const char *usage);
 /* Runs first (owned; NULL: out of memory, exit 1) on the terminal with the
  * options o, frees ui, and returns the exit code; when a signal ended it
  * (terminal restored) it dies of that signal, as the shell expects. */
-int interactive_run(Ui *ui, Screen *first, const AppOptions *o);
+int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o);
 
 /* `mhaviz lesson [NAME] [OPTIONS]`: the TUI at the lesson menu, or at NAME. */
 int interactive_lesson(int argc, char **argv, const char *name);

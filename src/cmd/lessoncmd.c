@@ -10,6 +10,7 @@
 #include "draw/lessonpage.h"
 #include "cmd/interactive.h"
 #include "content/quiz.h"
+#include "ui/lessonui.h"
 
 static const char lesson_help[] =
     "usage: mhaviz lesson [NAME] [OPTIONS]        open the lessons (at NAME: 2, 02-heads, a file)\n"
@@ -168,7 +169,9 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
             rc = EXIT_USAGE;
             break;
         }
-        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii};
+        char hint[200]; /* the TUI's, from the key table */
+        lessonui_page_hint(cols >= LESSON_WIDE_W && rows >= LESSON_WIDE_H, hint, sizeof hint);
+        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii, .hint = hint};
         lesson_draw(c, l, p, &t, m, &v);
         printf("--- %s page %d/%d (%ldx%ld)\n", l->name, p + 1, l->npages, cols, rows);
         if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;
@@ -184,7 +187,7 @@ int cmd_lesson(int argc, char **argv)
 {
     char err[300];
     int check = 0, list = 0, frames = 0, ascii = 0, pane = 0;
-    long page = 0, cols = 80, rows = 24;
+    long page = 0, cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame */
     int nfiles = 0;
     int tui = 1;
     for (int i = 1; i < argc; i++)

@@ -16,8 +16,10 @@ static const struct {
     {"frames", cmd_frames, "print walkthrough frames as text (the TUI's canvases)"},
     {"kv", cmd_kv, "KV-cache bytes for real models: MHA vs GQA vs MQA"},
     {"lesson", cmd_lesson, "check lesson files, print their pages, or open one"},
+    {"play", cmd_play, "the stride playground: type PyTorch tensor statements, see the memory"},
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
     {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
+    {"decode", cmd_decode, "prefill, then one token at a time: the KV cache, toy and real sizes"},
 };
 
 static int usage(FILE *f)

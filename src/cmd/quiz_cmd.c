@@ -7,18 +7,28 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "base/fileio.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/interactive.h"
 #include "content/content.h"
 #include "content/quiz.h"
-#include "cmd/interactive.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 
 #define QUIZ_MAX_COUNT 1000
 
+/* What the command line asked for. */
+typedef struct QuizArgs {
+    int plain, timed, limit, review, no_save, topic;
+    int missed; /* --review: how many of the questions were missed ones */
+    long count, seed;
+    InteractiveOptions o;
+} QuizArgs;
+
 static const char quiz_help[] =
-    "usage: mhaviz quiz [--plain] [--topic T] [--count N] [--seed N] [--timed] [--review] [--no-save]\n"
+    "usage: mhaviz quiz [--plain] [--topic T] [--count N] [--seed N] [--timed [N]] [--review] "
+    "[--no-save]\n"
     "       mhaviz quiz --check FILE...\n\n"
     "Interview-prep questions on multi-head attention in memory.  Generated questions\n"
     "(every answer computed by the engine) and a curated bank of concept questions.\n\n"
@@ -27,12 +37,16 @@ static const char quiz_help[] =
     "               (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
     "               an empty line skips; a line that is no answer counts as wrong;\n"
     "               end of input ends the quiz with the score so far\n"
-    "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, concepts (default: all)\n"
+    "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, decode, memory,\n"
+    "               concepts (default: all)\n"
     "  --count N    questions in the quiz (default 10, at most 1000)\n"
     "  --seed N     the same seed asks the same questions (default: from the clock)\n"
-    "  --timed      show the seconds each answer took (TUI: a clock per question)\n"
+    "  --timed [N]  show the seconds each answer took (TUI: a clock per question);\n"
+    "               with N, N seconds a question: the TUI counts down, a late answer is wrong\n"
     "  --review     ask the questions you missed most\n"
     "  --no-save    do not record scores in the history\n"
+    "  --color=WHEN auto (default), always or never; NO_COLOR=1 also means never\n"
+    "  --ascii      ASCII glyphs (automatic when the locale is not UTF-8)\n"
     "  --check [FILE...]  validate quiz bank files, or the built-in ones (exit 2 on the\n"
     "               first bad line of a file)\n";
 
@@ -41,13 +55,15 @@ static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
 {
     int ind = (int)strlen(indent);
     while (*s) {
-        while (*s == ' ') s++;
+        while (*s == ' ')
+            s++;
         if (!*s) break;
         int avail = width - ind, len = (int)strcspn(s, "\n");
         int cut = len;
         if (len > avail) {
             cut = avail;
-            while (cut > 0 && s[cut] != ' ') cut--;
+            while (cut > 0 && s[cut] != ' ')
+                cut--;
             if (cut == 0) cut = avail;
         }
         fprintf(f, "%s%.*s\n", indent, cut, s);
@@ -60,7 +76,8 @@ static void print_question(FILE *f, const QuizQuestion *q, int i, int n)
 {
     fprintf(f, "[%d/%d] %s%s\n", i + 1, n, quiz_topic_names[q->topic], q->gen ? "" : " (curated)");
     fprintf(f, "%s\n", q->prompt);
-    for (int c = 0; c < q->n_choices; c++) fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
+    for (int c = 0; c < q->n_choices; c++)
+        fprintf(f, "  %c) %s\n", 'a' + c, q->choices[c]);
 }
 
 /* The full stop after a sentence ending in s: none when s already ends one
@@ -73,18 +90,26 @@ static const char *stop(const char *s)
 
 /* right: 1 right, 0 wrong; skipped: an empty line; typed: the line as
  * shown; unread: the same when it could not be read as an answer to q, or "". */
-static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen, const char *typed,
-                           const char *unread, double secs, int timed)
+static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skipped, int chosen,
+                           const char *typed, const char *unread, const char *why, double secs,
+                           int timed)
 {
     char ans[QUIZ_CHOICE_MAX + 8], kind[40];
     quiz_answer_text(q, ans, sizeof ans);
-    if (right) fprintf(f, "Right.");
-    else if (skipped) fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
+    if (right)
+        fprintf(f, "Right.");
+    else if (skipped)
+        fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
     else if (unread[0])
         fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
                 quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
-    else if (chosen >= 0) fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
-    else fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
+    else if (why[0])
+        fprintf(f, "Wrong: %s%s%s; the answer is %s%s", strncmp(why, "out of", 6) ? typed : "",
+                strncmp(why, "out of", 6) ? " is " : "", why, ans, stop(ans));
+    else if (chosen >= 0)
+        fprintf(f, "Wrong: you chose %c); the answer is %s%s", 'a' + chosen, ans, stop(ans));
+    else
+        fprintf(f, "Wrong: you typed %s; the answer is %s%s", typed, ans, stop(ans));
     if (timed) fprintf(f, "  (%.1f s)", secs);
     fprintf(f, "\n");
     print_wrapped(f, q->explain, 78, "  ");
@@ -109,7 +134,8 @@ static void shown_line(const char *line, char *out, size_t n)
     size_t k = 0, i = 0;
     for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
         out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n) out[k++] = '.', out[k++] = '.', out[k++] = '.';
+    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n)
+        out[k++] = '.', out[k++] = '.', out[k++] = '.';
     out[k] = 0;
 }
 
@@ -128,20 +154,30 @@ static int read_line(char **line, size_t *cap)
     return 0;
 }
 
-static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, int review, int timed, int save)
+static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, const QuizArgs *a)
 {
+    int review = a->review, timed = a->timed, save = !a->no_save;
     QuizHistory h;
     char err[300];
     int have_hist = 0;
     if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
     else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
-    if (review) printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
-    else printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
-                (unsigned long long)seed);
-    printf("One line per question: a letter (or a choice's text, number or shape), a number or a shape\n"
-           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as wrong.\n\n");
+    if (review && a->missed == n)
+        printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
+    else if (review)
+        printf("mhaviz quiz: reviewing the %d question%s you missed most, then %d new on the "
+               "topics below 100%%.\n",
+               a->missed, a->missed == 1 ? "" : "s", n - a->missed);
+    else
+        printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
+               (unsigned long long)seed);
+    printf("One line per question: a letter (or a choice's text, number or shape), a number or a "
+           "shape\n"
+           "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as "
+           "wrong.\n\n");
     char *line = NULL;
     size_t cap = 0;
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
@@ -151,7 +187,10 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
         const QuizQuestion *q = &qs[i];
         print_question(stdout, q, i, n);
         double t0 = now_sec();
-        printf("answer> ");
+        if (a->limit)
+            printf("answer within %d s> ", a->limit);
+        else
+            printf("answer> ");
         fflush(stdout);
         if (read_line(&line, &cap)) {
             printf("\n(end of input)\n\n");
@@ -160,13 +199,16 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
         }
         char shown[48];
         shown_line(line, shown, sizeof shown);
-        if (!tty_in) printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
-        QuizAnswer a;
-        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &a) && a.kind == QA_EMPTY;
-        if (!skipped) {
-            char why[120];
-            rc = quiz_check(q, line, &chosen, why, sizeof why);
-        }
+        if (!tty_in)
+            printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
+        QuizAnswer ans;
+        char why[120] = "";
+        double secs = now_sec() - t0;
+        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
+        if (!skipped) rc = quiz_check(q, line, &chosen, why, sizeof why);
+        if (a->limit && secs > a->limit) /* too late: wrong, whatever was typed */
+            rc = 0, skipped = 0,
+            snprintf(why, sizeof why, "out of time (%.1f s of %d)", secs, a->limit);
         if (skipped) {
             quiz_score_skip(&sc, q->topic);
             if (have_hist) quiz_history_skip(&h, q);
@@ -174,12 +216,13 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
             quiz_score_add(&sc, q->topic, rc == 1);
             if (have_hist) quiz_history_record(&h, q, rc == 1);
         }
-        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "", now_sec() - t0, timed);
+        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "",
+                       rc == 0 ? why : "", secs, timed);
         done++;
     }
     free(line);
     char sum[2000];
-    quiz_summary(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
+    quiz_report(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
     if (done < n) printf("Input ended after %d of %d questions.\n", done, n);
     printf("%s", sum);
     int rc = 0;
@@ -192,7 +235,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, i
     return rc;
 }
 
-/* --check FILE...: 0 when every file is a valid bank, 2 otherwise. */
+#define QUIZ_MAX_FILE ((size_t)4 << 20) /* a quiz bank file, as a lesson file */
+
+/* --check FILE...: 0 when every file is a valid bank; else 1 or 2 (cli.h). */
 static int check_files(int argc, char **argv, int first)
 {
     int bad = 0;
@@ -204,159 +249,212 @@ static int check_files(int argc, char **argv, int first)
             char err[400];
             QuizBank bank = {0};
             int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
-            if (n < 0) fprintf(stderr, "%s\n", err), bad = 1;
-            else printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
+            if (n < 0)
+                fprintf(stderr, "%s\n", err), bad = 1;
+            else
+                printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
             quiz_bank_free(&bank);
             any = 1;
         }
         if (!any) return cli_usage("quiz --check: no quiz bank is built in; give FILE...");
         return bad ? EXIT_USAGE : 0;
     }
+    int rc = 0; /* the exit code of the first file that fails (cli.h: 1 unreadable, 2 invalid) */
     for (int i = first; i < argc; i++) {
-        FILE *f = fopen(argv[i], "rb");
-        if (!f) {
-            fprintf(stderr, "mhaviz: %s: %s\n", argv[i], strerror(errno));
-            bad = 1;
+        char *text = NULL, err[400];
+        size_t len = 0;
+        if (file_read(argv[i], QUIZ_MAX_FILE, &text, &len, err, sizeof err) != 0) {
+            int io = cli_io_error("%s", err);
+            if (!rc) rc = io;
             continue;
         }
-        char *text = NULL;
-        size_t len = 0, cap = 0;
-        int ok = 1;
-        for (;;) {
-            if (len + 4096 + 1 > cap) {
-                cap = cap ? 2 * cap : 8192;
-                if (cap > (64u << 20)) { ok = 0; break; }
-                char *t = realloc(text, cap);
-                if (!t) { ok = 0; break; }
-                text = t;
-            }
-            size_t r = fread(text + len, 1, 4096, f);
-            len += r;
-            if (r < 4096) break;
-        }
-        fclose(f);
-        if (!ok) {
-            fprintf(stderr, "mhaviz: %s: too big or out of memory\n", argv[i]);
-            free(text);
-            bad = 1;
-            continue;
-        }
-        text[len] = 0;
-        char err[400];
         QuizBank bank = {0};
         int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, argv[i], text, err, sizeof err);
-        if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
+        if (n < 0 && memchr(text, 0, len))
+            snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
         if (n < 0) {
             fprintf(stderr, "%s\n", err);
-            bad = 1;
+            if (!rc) rc = EXIT_USAGE;
         } else printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }
-    return bad ? EXIT_USAGE : 0;
+    return rc;
 }
 
 /* The quiz screen in the terminal, through the one interactive entry point. */
-static int quiz_tui(const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
-                    int no_save)
+static int quiz_tui(const QuizQuestion *qs, int n, const QuizArgs *a, uint64_t seed)
 {
     Ui ui;
-    AppOptions o = {COLOR_AUTO, 0, 0};
+    InteractiveOptions o = a->o;
     memset(&ui, 0, sizeof ui);
     ui.animation = 1;
     ui.anim_speed = 1.0;
-    ui.no_save = no_save;
+    ui.no_save = a->no_save;
     MhaConfig cfg = mha_config_default();
     if (ui_set_config(&ui, &cfg) < 0) return 1;
-    return interactive_run(&ui, quiz_open_with(&ui, qs, n, topic, count, seed, timed, no_save), &o);
+    Screen *s = quiz_open_with(&ui, qs, n, a->topic, (int)a->count, seed, a->timed, a->no_save);
+    quiz_set_limit(s, a->limit);
+    return interactive_run(&ui, s, &o);
 }
 
-int cmd_quiz(int argc, char **argv)
+/* --color=WHEN and --ascii, as every TUI command reads them: 1 taken, 0 not
+ * this flag, -1 bad (message printed). */
+static int display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
 {
-    int plain = 0, timed = 0, review = 0, no_save = 0, topic = -1;
-    long count = 10, seedv = -1;
+    char err[300];
+    const char *val = NULL;
+    int m = cli_match(argc, argv, i, "--color", &val, err, sizeof err);
+    if (m) {
+        if (m < 0) return cli_usage("%s", err), -1;
+        if (!strcmp(val, "auto"))
+            o->color = COLOR_AUTO;
+        else if (!strcmp(val, "always"))
+            o->color = COLOR_ALWAYS;
+        else if (!strcmp(val, "never"))
+            o->color = COLOR_NEVER;
+        else
+            return cli_usage("--color: '%.40s' is not auto, always or never", val), -1;
+        return 1;
+    }
+    if ((m = cli_match(argc, argv, i, "--ascii", NULL, err, sizeof err)) != 0) {
+        if (m < 0) return cli_usage("%s", err), -1;
+        o->ascii = 1;
+        return 1;
+    }
+    return 0;
+}
+
+/* --timed, --timed N or --timed=N: the stopwatch, and N seconds a question. */
+static int timed_flag(int argc, char **argv, int *i, QuizArgs *a)
+{
+    const char *arg = argv[*i], *val = NULL;
+    if (!strncmp(arg, "--timed=", 8))
+        val = arg + 8;
+    else if (strcmp(arg, "--timed"))
+        return 0;
+    else if (*i + 1 < argc && argv[*i + 1][0] >= '0' && argv[*i + 1][0] <= '9')
+        val = argv[++*i];
+    a->timed = 1;
+    long v;
+    char err[200];
+    if (val && cli_long("--timed", val, 1, 3600, &v, err, sizeof err))
+        return cli_usage("%s", err), -1;
+    if (val) a->limit = (int)v;
+    return 1;
+}
+
+/* 0 parsed, or the exit code (--help: 0 through *done; a bad flag: 2). */
+static int parse_args(int argc, char **argv, QuizArgs *a, int *done)
+{
     char err[300];
     for (int i = 1; i < argc; i++) {
         const char *val = NULL;
         int m;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             fputs(quiz_help, stdout);
-            return 0;
+            return *done = 1, 0;
         }
-        if (!strcmp(argv[i], "--check")) return check_files(argc, argv, i + 1);
-        if (!strcmp(argv[i], "--plain")) plain = 1;
-        else if (!strcmp(argv[i], "--timed")) timed = 1;
-        else if (!strcmp(argv[i], "--review")) review = 1;
-        else if (!strcmp(argv[i], "--no-save")) no_save = 1;
+        if (!strcmp(argv[i], "--check")) return *done = 1, check_files(argc, argv, i + 1);
+        if ((m = display_flag(argc, argv, &i, &a->o)) || (m = timed_flag(argc, argv, &i, a))) {
+            if (m < 0) return EXIT_USAGE;
+        } else if (!strcmp(argv[i], "--plain"))
+            a->plain = 1;
+        else if (!strcmp(argv[i], "--review"))
+            a->review = 1;
+        else if (!strcmp(argv[i], "--no-save"))
+            a->no_save = 1;
         else if ((m = cli_match(argc, argv, &i, "--topic", &val, err, sizeof err)) != 0) {
             if (m < 0) return cli_usage("%s", err);
-            topic = quiz_topic_index(val);
-            if (topic < 0 && strcmp(val, "all"))
-                return cli_usage("--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
-                                 "bugs, concepts or all)", val);
+            a->topic = quiz_topic_index(val);
+            if (a->topic < 0 && strcmp(val, "all"))
+                return cli_usage(
+                    "--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
+                    "bugs, decode, memory, concepts or all)",
+                    val);
         } else if ((m = cli_match(argc, argv, &i, "--count", &val, err, sizeof err)) != 0) {
-            if (m < 0 || cli_long("--count", val, 1, QUIZ_MAX_COUNT, &count, err, sizeof err))
+            if (m < 0 || cli_long("--count", val, 1, QUIZ_MAX_COUNT, &a->count, err, sizeof err))
                 return cli_usage("%s", err);
         } else if ((m = cli_match(argc, argv, &i, "--seed", &val, err, sizeof err)) != 0) {
-            if (m < 0 || cli_long("--seed", val, 0, (long)MHA_MAX_SEED, &seedv, err, sizeof err))
+            if (m < 0 || cli_long("--seed", val, 0, (long)MHA_MAX_SEED, &a->seed, err, sizeof err))
                 return cli_usage("%s", err);
         } else
             return cli_usage("quiz: unknown option '%s' (try mhaviz quiz --help)", argv[i]);
     }
-    uint64_t seed = seedv >= 0 ? (uint64_t)seedv : (uint64_t)time(NULL) % 100000;
-    if (!plain && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
-        return cli_usage("quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
-    if (!plain && !review) return quiz_tui(NULL, 0, topic, (int)count, seed, timed, no_save);
+    return 0;
+}
 
+/* --review: the questions missed most; when none is left but a topic is
+ * below 100%, fresh questions of those topics (weakest first).  Returns how
+ * many were written to qs, or -1 (I/O error printed). */
+static int review_questions(const QuizBank *bank, QuizArgs *a, uint64_t seed, QuizQuestion *qs,
+                            int *answered)
+{
+    QuizHistory h;
+    char err[300];
+    if (quiz_history_load(&h, err, sizeof err)) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return -1;
+    }
+    int n = 0, count = (int)a->count;
+    char(*ids)[64] = calloc((size_t)count, sizeof *ids);
+    int k = ids ? quiz_history_review(&h, ids, count) : 0;
+    for (int i = 0; i < k; i++)
+        if (quiz_from_id(bank, ids[i], &qs[n]) == 0 && (a->topic < 0 || qs[n].topic == a->topic))
+            n++;
+    free(ids);
+    a->missed = n;
+    *answered = 0;
+    for (int t = 0; t < QT_COUNT; t++)
+        *answered += h.total.asked[t];
+    QuizRng r;
+    quiz_rng_seed(&r, seed);
+    for (int t = 0; n < count && t < QT_COUNT; t++) { /* the topics below 100% */
+        if (!quiz_topic_below_full(NULL, &h, t) || (a->topic >= 0 && t != a->topic)) continue;
+        int want = count - n < 3 ? count - n : 3,
+            got = quiz_session(bank, t, want, quiz_rng_next(&r), qs + n, err, sizeof err);
+        if (got > 0) n += got;
+    }
+    quiz_history_free(&h);
+    return n;
+}
+
+int cmd_quiz(int argc, char **argv)
+{
+    QuizArgs a = {.topic = -1, .count = 10, .seed = -1, .o = {COLOR_AUTO, 0, 0}};
+    int done = 0, rc = parse_args(argc, argv, &a, &done);
+    if (rc || done) return rc;
+    uint64_t seed = a.seed >= 0 ? (uint64_t)a.seed : (uint64_t)time(NULL) % 100000;
+    if (!a.plain && (!isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)))
+        return cli_usage(
+            "quiz: the quiz screen needs a terminal; use mhaviz quiz --plain for scripts");
+    if (!a.plain && !a.review) return quiz_tui(NULL, 0, &a, seed);
+    char err[300];
     QuizBank bank = {0};
+    QuizQuestion *qs = NULL;
     if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
         fprintf(stderr, "mhaviz: %s\n", err);
         quiz_bank_free(&bank);
         return 1;
     }
-    QuizQuestion *qs = calloc((size_t)count, sizeof *qs);
-    if (!qs) {
-        quiz_bank_free(&bank);
-        fprintf(stderr, "mhaviz: quiz: out of memory\n");
-        return 1;
-    }
-    int n = 0;
-    if (review) {
-        QuizHistory h;
-        if (quiz_history_load(&h, err, sizeof err)) {
-            fprintf(stderr, "mhaviz: %s\n", err);
-            free(qs);
-            quiz_bank_free(&bank);
-            return 1;
-        }
-        char (*ids)[64] = calloc((size_t)count, sizeof *ids);
-        int k = ids ? quiz_history_review(&h, ids, (int)count) : 0;
-        for (int i = 0; i < k; i++)
-            if (quiz_from_id(&bank, ids[i], &qs[n]) == 0 && (topic < 0 || qs[n].topic == topic)) n++;
-        free(ids);
-        quiz_history_free(&h);
-        if (n == 0) {
-            printf("Nothing to review yet: no missed questions%s%s.\n", topic >= 0 ? " on " : "",
-                   topic >= 0 ? quiz_topic_names[topic] : "");
-            free(qs);
-            quiz_bank_free(&bank);
-            return 0;
-        }
-    } else {
-        n = quiz_session(&bank, topic, (int)count, seed, qs, err, sizeof err);
-        if (n < 0) {
-            fprintf(stderr, "mhaviz: %s\n", err);
-            free(qs);
-            quiz_bank_free(&bank);
-            return 1;
-        }
-    }
-    char what[64];
-    snprintf(what, sizeof what, "%s%s", topic >= 0 ? "topic " : "all topics",
-             topic >= 0 ? quiz_topic_names[topic] : "");
-    int rc;
-    if (plain) rc = run_plain(qs, n, what, seed, review, timed, !no_save);
-    else rc = quiz_tui(qs, n, topic, (int)count, seed, timed, no_save);
+    qs = calloc((size_t)a.count, sizeof *qs);
+    int answered = 0;
+    int n = !qs        ? -1
+            : a.review ? review_questions(&bank, &a, seed, qs, &answered)
+                       : quiz_session(&bank, a.topic, (int)a.count, seed, qs, err, sizeof err);
+    if (n < 0 && !a.review) fprintf(stderr, "mhaviz: %s\n", qs ? err : "quiz: out of memory");
+    if (n == 0 && a.review && !answered)
+        printf("Nothing to review yet: no answer recorded.\n");
+    else if (n == 0 && a.review)
+        printf("Nothing to review: every answer so far was right%s%s.\n",
+               a.topic >= 0 ? " on " : "", a.topic >= 0 ? quiz_topic_names[a.topic] : "");
+    if (n > 0) {
+        char what[64];
+        snprintf(what, sizeof what, "%s%s", a.topic >= 0 ? "topic " : "all topics",
+                 a.topic >= 0 ? quiz_topic_names[a.topic] : "");
+        rc = a.plain ? run_plain(qs, n, what, seed, &a) : quiz_tui(qs, n, &a, seed);
+    } else
+        rc = n < 0 ? 1 : 0;
     free(qs);
     quiz_bank_free(&bank);
     return rc;

@@ -11,6 +11,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The largest context and batch anyone may ask for: `mhaviz kv`'s flags and
+ * the calculator screen's +/B keys stop here. */
+#define KV_MAX_CONTEXT 1000000000000L /* 10^12 tokens */
+#define KV_MAX_BATCH 1000000000L      /* 10^9 sequences */
+
 typedef struct KvDtype {
     const char *name; /* "fp16" */
     int bits;         /* 16 */
@@ -39,17 +44,80 @@ typedef struct KvModel {
     long layers, heads, kv_heads, d_head;
 } KvModel;
 
+/* Which layers keep fewer tokens than the context (sliding window or chunked
+ * attention).  All zero: every layer caches every token. */
+typedef struct KvLimit {
+    long window;       /* tokens a local layer keeps at most; 0 = no local layers */
+    long local_layers; /* layers capped at window; the others keep every token */
+    int chunked;       /* 1: chunked attention (Llama 4), 0: sliding window (Mistral) */
+} KvLimit;
+
+struct Preset;
+/* The limit of a preset's layers (window / chunk / global_every fields). */
+KvLimit kv_limit_of(const struct Preset *p);
+
+/* Layer-tokens a sequence of `context` tokens keeps: the sum over layers of
+ * the tokens each layer's cache holds (min(context, window) for a local
+ * layer, context for the others).  lim may be NULL (no local layers). */
+uint64_t kv_layer_tokens(long layers, const KvLimit *lim, long context);
+
 /* A row of the comparison: MHA, the model's own layout, MQA (duplicates
  * dropped, in that order). */
 typedef struct KvRow {
     char label[32]; /* "MHA", "GQA (this model)", "MQA" */
     long kv_heads;
-    uint64_t per_token, per_context, total;
+    uint64_t per_token, per_context, total; /* per_token: all layers, if none is capped */
+    uint64_t per_token_layer;               /* K and V of one token in one layer */
     int is_model;
 } KvRow;
 
 /* Fills rows[0..*n) (at most 3).  0, or -1 with err set on overflow. */
 int kv_table(const KvModel *m, int bits, long context, long batch, KvRow rows[3], int *n, char *err,
              size_t errlen);
+/* The same with local layers capped at lim->window (lim may be NULL):
+ * per_context and total count only the tokens each layer keeps. */
+int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long context, long batch,
+                     KvRow rows[3], int *n, char *err, size_t errlen);
+
+/* The smallest context whose cache (one sequence, layers capped by lim) is
+ * larger than `bytes`; 0 if no context up to 2^40 tokens gets there (a
+ * windowed cache stops growing). */
+long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim,
+                          uint64_t bytes);
+
+/* When context is beyond the context p was trained for, writes "hypothetical:
+ * 16,384 tokens is beyond the 8,192 the model was trained for" into buf and
+ * returns 1; otherwise buf = "" and 0.  `mhaviz kv`, `decode --plain
+ * --preset` and the calculator screen all say it with these words. */
+int kv_hypothetical(const struct Preset *p, long context, char *buf, size_t n);
+
+/* What one generated token costs at context T (one sequence), for a preset:
+ * MHA, the model's own layout and MQA (rows as kv_table), with the model's
+ * local layers capped.  Each step appends one token's K and V to every layer
+ * (write = per_token) and reads every cached token back (read = the cache's
+ * size at T, per_context of the row). */
+typedef struct KvDecodeCost {
+    KvRow rows[3];
+    int n;
+    KvLimit lim;
+    long context;
+    uint64_t weights;      /* params x bytes/element; 0 when the preset has no params */
+    uint64_t weights_read; /* active_params x bytes/element: read once per step */
+    long outgrows[3];      /* context at which rows[i]'s cache outgrows the weights; 0 never */
+    int hypothetical;      /* context > the model's trained context */
+} KvDecodeCost;
+
+/* 0, or -1 with err set (overflow, bad context). */
+int kv_decode_cost(const struct Preset *p, int bits, long context, KvDecodeCost *out, char *err,
+                   size_t errlen);
+
+/* Tokens per second a device of `bw` bytes/s can generate at most for
+ * `batch` sequences when a step reads weights_read plus batch caches of
+ * cache_bytes: batch x bw / (weights_read + batch x cache_bytes). */
+double kv_tokens_per_s(uint64_t bw, uint64_t weights_read, uint64_t cache_bytes, long batch);
+
+/* Sequences whose caches fit beside the weights: (mem - weights) / cache_bytes;
+ * 0 when the weights alone do not fit. */
+uint64_t kv_sequences_fit(uint64_t mem, uint64_t weights, uint64_t cache_bytes);
 
 #endif

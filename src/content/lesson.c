@@ -14,7 +14,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "base/textutil.h"
+#include "base/utf8.h"
 
 /* --- errors and suggestions ------------------------------------------------ */
 
@@ -30,13 +32,12 @@ static void adderr(LessonErrors *e, const char *file, int line, const char *fmt,
         e->dropped++;
         return;
     }
-    char *m = e->msg[e->n++];
-    int k = snprintf(m, sizeof e->msg[0], "%s:%d: ", file, line);
-    if (k < 0 || (size_t)k >= sizeof e->msg[0]) return;
+    char reason[sizeof e->msg[0]];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(m + k, sizeof e->msg[0] - (size_t)k, fmt, ap);
+    vsnprintf(reason, sizeof reason, fmt, ap);
     va_end(ap);
+    err_at(e->msg[e->n++], sizeof e->msg[0], file, line, "%s", reason);
 }
 
 void lesson_error_add(LessonErrors *e, const char *msg)
@@ -94,43 +95,11 @@ static char *xstrdup(const char *s)
     return p;
 }
 
-/* Length of a valid UTF-8 sequence at s (1..4), or 0 if invalid. */
-static int utf8_len(const unsigned char *s, size_t avail)
-{
-    unsigned c = s[0];
-    int n = c < 0x80             ? 1
-            : (c & 0xE0) == 0xC0 ? 2
-            : (c & 0xF0) == 0xE0 ? 3
-            : (c & 0xF8) == 0xF0 ? 4
-                                 : 0;
-    if (n == 0 || (size_t)n > avail) return 0;
-    for (int i = 1; i < n; i++)
-        if ((s[i] & 0xC0) != 0x80) return 0;
-    unsigned cp = n == 1 ? c : n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
-    for (int i = 1; i < n; i++)
-        cp = (cp << 6) | (s[i] & 0x3F);
-    if ((n == 2 && cp < 0x80) || (n == 3 && cp < 0x800) ||
-        (n == 4 && (cp < 0x10000 || cp > 0x10FFFF)) || (cp >= 0xD800 && cp <= 0xDFFF))
-        return 0; /* overlong, out of range, or a surrogate */
-    return n;
-}
-
-/* Column (1-based, in bytes) of the first invalid UTF-8 byte, 0 if valid. */
-static size_t utf8_bad_at(const char *s, size_t n)
-{
-    for (size_t i = 0; i < n;) {
-        int k = utf8_len((const unsigned char *)s + i, n - i);
-        if (!k) return i + 1;
-        i += (size_t)k;
-    }
-    return 0;
-}
-
 /* --- the directive table ----------------------------------------------------- */
 
 static const char *const directives[] = {
-    "title",  "summary",  "page",   "config",    "step", "view", "inspect",
-    "single", "question", "answer", "highlight", "code", "end",  "show",
+    "title",    "summary", "page",      "config", "step", "view", "inspect", "single",
+    "question", "answer",  "highlight", "code",   "end",  "show", "expect",  "do",
 };
 enum {
     D_TITLE,
@@ -147,6 +116,8 @@ enum {
     D_CODE,
     D_END,
     D_SHOW,
+    D_EXPECT,
+    D_DO,
     D_COUNT
 };
 
@@ -327,6 +298,91 @@ static void new_page(Parser *p, int line, const char *title)
     if (!pg->title) p->oom = 1;
 }
 
+/* "@inspect i,j,k,l": the page's inspect cursor. */
+static void set_inspect(Parser *p, int line, const char *args)
+{
+    LessonPage *pg = p->page;
+    int idx[4] = {0, 0, 0, 0}, n = 0;
+    const char *s = args;
+    for (;;) {
+        char *end;
+        errno = 0;
+        long v = strtol(s, &end, 10);
+        if (end == s || errno || v < 0 || v > 100000 || n == 4) {
+            adderr(p->errs, p->file, line,
+                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+            return;
+        }
+        idx[n++] = (int)v;
+        s = end;
+        while (*s == ' ')
+            s++;
+        if (!*s) break;
+        if (*s != ',') {
+            adderr(p->errs, p->file, line,
+                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
+            return;
+        }
+        s++;
+    }
+    pg->inspect = 1;
+    memcpy(pg->cur, idx, sizeof idx);
+    pg->inspect_line = line;
+}
+
+/* "@question TEXT" (once per page) or "@answer TEXT" (after it, once). */
+static void question_answer(Parser *p, int line, int is_answer, const char *args)
+{
+    LessonPage *pg = p->page;
+    if (!is_answer) {
+        if (pg->question) {
+            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
+                   pg->question_line);
+            return;
+        }
+        pg->question = xstrdup(args);
+        pg->question_line = line;
+        return;
+    }
+    if (!pg->question) {
+        adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
+        return;
+    }
+    if (pg->answer) {
+        adderr(p->errs, p->file, line, "@answer given twice on this page");
+        return;
+    }
+    pg->answer = xstrdup(args);
+    pg->answer_line = line;
+}
+
+/* "@expect KIND VALUE" or "@do WHAT ARG": after the page's @question, one
+ * exercise per page. */
+static void exercise(Parser *p, int line, int is_do, const char *args)
+{
+    LessonPage *pg = p->page;
+    const char *name = is_do ? "@do" : "@expect";
+    char err[240];
+    if (!pg->question) {
+        adderr(p->errs, p->file, line, "%s without a @question before it on this page", name);
+        return;
+    }
+    if (pg->expect || pg->todo) {
+        adderr(p->errs, p->file, line, "a page has one exercise (@%s on line %d)",
+               pg->expect ? "expect" : "do", pg->expect ? pg->expect_line : pg->do_line);
+        return;
+    }
+    if ((is_do ? lesson_parse_do(pg, args, err, sizeof err)
+               : lesson_parse_expect(pg, args, err, sizeof err)) != 0) {
+        adderr(p->errs, p->file, line, "%s", err);
+        return;
+    }
+    if (is_do)
+        pg->do_line = line;
+    else
+        pg->expect_line = line;
+}
+
 /* Handles one "@name args" line. */
 static void directive(Parser *p, int line, char *name, char *args)
 {
@@ -414,35 +470,9 @@ static void directive(Parser *p, int line, char *name, char *args)
         pg->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
         break;
     }
-    case D_INSPECT: {
-        int idx[4] = {0, 0, 0, 0}, n = 0;
-        char *s = args;
-        for (;;) {
-            char *end;
-            errno = 0;
-            long v = strtol(s, &end, 10);
-            if (end == s || errno || v < 0 || v > 100000 || n == 4) {
-                adderr(p->errs, p->file, line,
-                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-                return;
-            }
-            idx[n++] = (int)v;
-            s = end;
-            while (*s == ' ')
-                s++;
-            if (!*s) break;
-            if (*s != ',') {
-                adderr(p->errs, p->file, line,
-                       "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-                return;
-            }
-            s++;
-        }
-        pg->inspect = 1;
-        memcpy(pg->cur, idx, sizeof idx);
-        pg->inspect_line = line;
+    case D_INSPECT:
+        set_inspect(p, line, args);
         break;
-    }
     case D_SINGLE:
         if (*args && strcmp(args, "on") && strcmp(args, "off")) {
             adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'",
@@ -452,25 +482,12 @@ static void directive(Parser *p, int line, char *name, char *args)
         pg->single = strcmp(args, "off") != 0;
         break;
     case D_QUESTION:
-        if (pg->question) {
-            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
-                   pg->question_line);
-            return;
-        }
-        pg->question = xstrdup(args);
-        pg->question_line = line;
-        break;
     case D_ANSWER:
-        if (!pg->question) {
-            adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
-            return;
-        }
-        if (pg->answer) {
-            adderr(p->errs, p->file, line, "@answer given twice on this page");
-            return;
-        }
-        pg->answer = xstrdup(args);
-        pg->answer_line = line;
+        question_answer(p, line, d == D_ANSWER, args);
+        break;
+    case D_EXPECT:
+    case D_DO:
+        exercise(p, line, d == D_DO, args);
         break;
     case D_HIGHLIGHT:
         add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
@@ -532,6 +549,7 @@ void lesson_free(Lesson *l)
         free(pg->title);
         free(pg->question);
         free(pg->answer);
+        free(pg->expect_value);
     }
     free(l->pages);
     free(l->path);
@@ -632,6 +650,16 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         LessonPage *pg = &l->pages[k];
         if (pg->nblocks == 0 && !pg->question)
             adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
+        MhaConfig target;
+        if (pg->todo && pg->todo != LD_INSPECT && lesson_do_target(pg, &target) != 0)
+            adderr(errs, path, pg->do_line,
+                   "@do %s %d: pressing the key never gets there from this page's "
+                   "configuration (%s %d)",
+                   lesson_do_names[pg->todo], pg->do_arg[0], lesson_do_names[pg->todo],
+                   lesson_do_value(pg, &pg->cfg));
+        else if (pg->todo && lesson_do_reached(pg, &pg->cfg, pg->inspect ? pg->cur : NULL))
+            adderr(errs, path, pg->do_line, "@do %s: the page starts there already",
+                   lesson_do_names[pg->todo]);
     }
     if (!l->summary) l->summary = xstrdup("");
     if (p.oom || !l->path || !l->name || !l->summary)

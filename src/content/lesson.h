@@ -15,14 +15,24 @@
 
 #include <stddef.h>
 
-#include "engine/mha.h"
 #include "content/presets.h"
+#include "engine/mha.h"
 
 #define LESSON_MAX_LINE 4096 /* bytes per line, newline excluded */
 #define LESSON_MAX_PAGES 64
 #define LESSON_MAX_ERRORS 32 /* --check lists at most this many, then "..." */
 
 typedef enum { LB_PARA, LB_CODE, LB_HIGHLIGHT } LessonBlockKind;
+
+/* A checked exercise (lessons/README.md).  @expect KIND VALUE: the page's
+ * @question takes a typed answer, checked as the quiz checks it against
+ * VALUE (an {expression}).  @do WHAT ARG: the page waits for an action on
+ * its picture (H, K, S change the page's configuration; i and the arrows
+ * move the inspect cursor) and confirms it with the @answer. */
+typedef enum { LE_NONE, LE_SHAPE, LE_STRIDES, LE_NUMBER, LE_COUNT } LessonExpect;
+typedef enum { LD_NONE, LD_HEADS, LD_KV_HEADS, LD_SEQ, LD_INSPECT, LD_COUNT } LessonDo;
+extern const char *const lesson_expect_names[LE_COUNT]; /* "", "shape", "strides", "number" */
+extern const char *const lesson_do_names[LD_COUNT]; /* "", "heads", "kv_heads", "seq", "inspect" */
 
 typedef struct LessonBlock {
     LessonBlockKind kind;
@@ -44,6 +54,12 @@ typedef struct LessonPage {
     int question_line;
     char *answer; /* revealed on the next key press; may be NULL */
     int answer_line;
+    LessonExpect expect; /* LE_NONE, or the question takes a typed answer */
+    char *expect_value;  /* the answer as written: "{shape Q_heads}" */
+    int expect_line;
+    LessonDo todo; /* LD_NONE, or what the page waits for */
+    int do_arg[4]; /* LD_INSPECT: the index; else the value to reach */
+    int do_line;
     LessonBlock *blocks;
     int nblocks;
 } LessonPage;
@@ -84,7 +100,10 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
 typedef struct LessonPageText {
     char **blocks; /* one per LessonBlock, same order */
     int n;
-    char *question, *answer; /* NULL when the page has none */
+    char *question, *answer; /* NULL when the page has none; a @do page's answer is
+                              * expanded against the configuration it asks for */
+    char *expect;            /* @expect: the value expanded ("(1, 2, 4, 4)"), else NULL */
+    char *notice;            /* "" or the configuration change this page makes, in words */
 } LessonPageText;
 
 /* Expands page p of l against m (a run of that page's cfg).  0, or -1 with
@@ -92,6 +111,45 @@ typedef struct LessonPageText {
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                      LessonPageText *t, char *err, size_t errlen);
 void lesson_text_free(LessonPageText *t);
+
+/* ---- exercises (lessonex.c) -------------------------------------------- */
+
+/* Parses the arguments of "@expect KIND VALUE" / "@do WHAT ARG" into pg.
+ * 0, or -1 with the message (no file:line) in err. */
+int lesson_parse_expect(LessonPage *pg, const char *args, char *err, size_t errlen);
+int lesson_parse_do(LessonPage *pg, const char *args, char *err, size_t errlen);
+
+/* The next value of the knob a key turns, as the walkthrough's H, K, S do:
+ * heads the next divisor of d_model (MHA stays MHA), kv_heads the next
+ * smaller divisor of heads (MHA -> GQA -> MQA -> MHA), seq 2..8.  0, or -1
+ * for a knob that is not a configuration field (LD_INSPECT, LD_NONE). */
+int lesson_config_next(MhaConfig *c, LessonDo knob);
+
+/* The configuration a @do heads/kv_heads/seq page asks for: the page's
+ * with that field set (kv_heads following heads as H does).  0, or -1
+ * when the page's @do is not about the configuration. */
+int lesson_do_target(const LessonPage *pg, MhaConfig *target);
+
+/* The field a config @do turns, read from c (heads, kv_heads or seq). */
+int lesson_do_value(const LessonPage *pg, const MhaConfig *c);
+
+/* Is the @do done?  live: the configuration on screen; cur: the inspect
+ * cursor (NULL when not inspecting). */
+int lesson_do_reached(const LessonPage *pg, const MhaConfig *live, const int *cur);
+
+/* Checks the expanded @expect value reads as its kind (a shape, strides: a
+ * tuple; a number).  0, or -1 with err. */
+int lesson_expect_valid(LessonExpect kind, const char *value, char *err, size_t errlen);
+
+/* Checks a typed answer against the expanded @expect value, with the quiz's
+ * answer reader (quiz.h): 1 right, 0 wrong, -1 when the text cannot be read
+ * as the kind; why says what was expected or what is off. */
+int lesson_expect_check(LessonExpect kind, const char *value, const char *typed, char *why,
+                        size_t whylen);
+
+/* "d_model 8 -> 16, heads 2 -> 4" for the fields that differ from a to b;
+ * "" when none.  Returns buf. */
+char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size_t n);
 
 /* The closest of candidates[0..nc) to word by edit distance, or NULL when none
  * is close enough to be a plausible typo. */

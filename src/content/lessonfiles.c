@@ -7,10 +7,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "base/fileio.h"
 #include "content/content.h"
 #include "content/lesson.h"
 
-#define LESSON_MAX_FILE (4L << 20)
+#define LESSON_MAX_FILE ((size_t)4 << 20)
 
 static int ends_with(const char *s, const char *suffix)
 {
@@ -18,54 +19,10 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
-static int is_file(const char *path)
+static int exists(const char *path)
 {
     struct stat sb;
-    return stat(path, &sb) == 0 && S_ISREG(sb.st_mode);
-}
-
-/* Reads a whole file (at most LESSON_MAX_FILE bytes); 0 or -1 with err set. */
-static int read_file(const char *path, char **text, size_t *len, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 1 << 16, n = 0;
-    char *buf = malloc(cap + 1);
-    while (buf) {
-        if (n == cap) {
-            if ((long)cap >= LESSON_MAX_FILE) {
-                snprintf(err, errlen, "%s:1: file is larger than %ld bytes", path, LESSON_MAX_FILE);
-                free(buf);
-                fclose(f);
-                return -1;
-            }
-            char *nb = realloc(buf, cap * 2 + 1);
-            if (!nb) {
-                free(buf);
-                buf = NULL;
-                break;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    if (!buf || ferror(f)) {
-        snprintf(err, errlen, "%s: %s", path, buf ? strerror(errno) : "out of memory");
-        free(buf);
-        fclose(f);
-        return -1;
-    }
-    fclose(f);
-    buf[n] = 0;
-    *text = buf;
-    *len = n;
-    return 0;
+    return stat(path, &sb) == 0;
 }
 
 /* The compiled-in lesson for "02-heads", "lessons/02-heads.lesson", "02" or "2". */
@@ -84,24 +41,64 @@ static const ContentFile *builtin(const char *name)
     return NULL;
 }
 
+/* Does the file at path answer to name: its name ("01-mine", "01-mine.lesson")
+ * or its number ("1", "01": the number it starts with)? */
+static int names_lesson(const char *path, const char *name)
+{
+    const char *b = strrchr(path, '/');
+    b = b ? b + 1 : path;
+    size_t bl = strlen(b) - (ends_with(b, ".lesson") ? 7 : 0);
+    if (!strcmp(b, name) || (strlen(name) == bl && !strncmp(b, name, bl))) return 1;
+    char *end, *bend;
+    long k = strtol(name, &end, 10);
+    return *name >= '0' && *name <= '9' && !*end && k == strtol(b, &bend, 10) && bend != b &&
+           (*bend < '0' || *bend > '9');
+}
+
+/* A name without '/' resolved against the list the menu shows (lesson_list):
+ * the lesson of that name or number, else for a number N the Nth of the list.
+ * Into out; 0, or -1 when the list has no such lesson. */
+static int resolve(const char *name, char *out, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), found = -1;
+    for (int i = 0; i < np && found < 0; i++)
+        if (names_lesson(paths[i], name)) found = i;
+    char *end;
+    long k = strtol(name, &end, 10);
+    if (found < 0 && *name >= '0' && *name <= '9' && !*end && k >= 1 && k <= np) found = (int)k - 1;
+    if (found >= 0) snprintf(out, n, "%s", paths[found]);
+    if (np >= 0) lesson_list_free(paths, np);
+    return found >= 0 ? 0 : -1;
+}
+
 int lesson_load_text(const char *name, char **text, size_t *len, char *path, size_t pathn,
                      char *err, size_t errlen)
 {
     const char *dir = getenv("MHAVIZ_LESSONS");
-    /* A path on disk wins, so `r` picks up a teacher's edits. */
-    if (is_file(name)) {
+    char listed[4096];
+    /* A path on disk wins, so `r` picks up a teacher's edits; whatever it
+     * is (a directory, a FIFO), file_read says why it cannot be read. */
+    if (exists(name)) {
         snprintf(path, pathn, "%s", name);
-        return read_file(name, text, len, err, errlen);
+        return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
     }
-    if (dir && *dir && !strchr(name, '/')) {
-        char p[4096];
-        snprintf(p, sizeof p, "%s/%s%s", dir, name, ends_with(name, ".lesson") ? "" : ".lesson");
-        if (is_file(p)) {
-            snprintf(path, pathn, "%s", p);
-            return read_file(p, text, len, err, errlen);
+    if (!strchr(name, '/')) {
+        if (resolve(name, listed, sizeof listed) == 0) {
+            name = listed; /* a path of the list: on disk, or compiled in */
+            if (exists(name)) {
+                snprintf(path, pathn, "%s", name);
+                return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
+            }
+        } else if (dir && *dir) {
+            snprintf(err, errlen, "%s: no such lesson in MHAVIZ_LESSONS=%s (mhaviz lesson --list)",
+                     name, dir);
+            return -1;
         }
     }
     const ContentFile *f = builtin(name);
+    if (!f && strchr(name, '/')) /* a path: say what the system says */
+        return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
     if (!f) {
         snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)",
                  name);

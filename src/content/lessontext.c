@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/lesson.h"
 
 /* Expanded text can be longer than what was written ({groupmap}); a page
@@ -17,6 +18,8 @@ void lesson_text_free(LessonPageText *t)
     free(t->blocks);
     free(t->question);
     free(t->answer);
+    free(t->expect);
+    free(t->notice);
     memset(t, 0, sizeof *t);
 }
 
@@ -27,16 +30,49 @@ static char *expand_one(const Lesson *l, int line, const char *text, const Mha *
     char *buf = malloc(EXPANDED_MAX);
     char e[300];
     if (!buf) {
-        snprintf(err, errlen, "%s:%d: out of memory", l->path, line);
+        err_at(err, errlen, l->path, line, "out of memory");
         return NULL;
     }
     if (lesson_expand(text, m, presets, buf, EXPANDED_MAX, e, sizeof e) != 0) {
-        snprintf(err, errlen, "%s:%d: %s", l->path, line, e);
+        err_at(err, errlen, l->path, line, "%s", e);
         free(buf);
         return NULL;
     }
     char *shrunk = realloc(buf, strlen(buf) + 1);
     return shrunk ? shrunk : buf;
+}
+
+/* A page's answer; a @do heads/kv_heads/seq page's confirms what the learner
+ * did, so it is expanded against the configuration the @do asks for. */
+static char *expand_answer(const Lesson *l, const LessonPage *pg, const Mha *m,
+                           const PresetList *presets, char *err, size_t errlen)
+{
+    MhaConfig target;
+    if (lesson_do_target(pg, &target) != 0)
+        return expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen);
+    char e[300];
+    Mha *done = mha_run(&target, e, sizeof e);
+    if (!done) {
+        err_at(err, errlen, l->path, pg->do_line, "@do: %s", e);
+        return NULL;
+    }
+    char *s = expand_one(l, pg->answer_line, pg->answer, done, presets, err, errlen);
+    mha_free(done);
+    return s;
+}
+
+/* "" or the configuration change page p makes, from the page before it (the
+ * first page: from the defaults every lesson starts from). */
+static char *config_notice(const Lesson *l, int p)
+{
+    MhaConfig before = p > 0 ? l->pages[p - 1].cfg : mha_config_default();
+    char diff[200], buf[260] = "";
+    if (lesson_config_diff(&before, &l->pages[p].cfg, diff, sizeof diff)[0])
+        snprintf(buf, sizeof buf, "This page's configuration: %s.", diff);
+    size_t n = strlen(buf) + 1;
+    char *s = malloc(n);
+    if (s) memcpy(s, buf, n);
+    return s;
 }
 
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,
@@ -46,7 +82,7 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
     memset(t, 0, sizeof *t);
     t->blocks = calloc((size_t)pg->nblocks + 1, sizeof *t->blocks);
     if (!t->blocks) {
-        snprintf(err, errlen, "%s:%d: out of memory", l->path, pg->line);
+        err_at(err, errlen, l->path, pg->line, "out of memory");
         return -1;
     }
     for (int i = 0; i < pg->nblocks; i++) {
@@ -58,9 +94,14 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
     if (pg->question &&
         !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
         goto fail;
-    if (pg->answer &&
-        !(t->answer = expand_one(l, pg->answer_line, pg->answer, m, presets, err, errlen)))
+    if (pg->answer && !(t->answer = expand_answer(l, pg, m, presets, err, errlen))) goto fail;
+    if (pg->expect &&
+        !(t->expect = expand_one(l, pg->expect_line, pg->expect_value, m, presets, err, errlen)))
         goto fail;
+    if (!(t->notice = config_notice(l, p))) {
+        err_at(err, errlen, l->path, pg->line, "out of memory");
+        goto fail;
+    }
     return 0;
 fail:
     lesson_text_free(t);

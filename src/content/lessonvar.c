@@ -2,8 +2,9 @@
  *
  * Every number a lesson shows comes through here: from the run of the page's
  * configuration (shapes, strides, offsets, bytes copied, error texts the
- * engine gives) or from assets/models.presets (real model sizes).  The list of
- * expressions is in lessons/README.md; keep the two in step.
+ * engine gives) or from assets/models.presets (real model sizes, in
+ * lessonvar_models.c).  The list of expressions is in lessons/README.md; keep
+ * the two in step.
  */
 #include <math.h>
 #include <stdarg.h>
@@ -13,36 +14,7 @@
 
 #include "content/kv.h"
 #include "content/lesson.h"
-
-typedef struct Out {
-    char *buf;
-    size_t n, len;
-} Out;
-
-static void put(Out *o, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 2, 3)))
-#endif
-    ;
-static void put(Out *o, const char *fmt, ...)
-{
-    if (o->len + 1 >= o->n) return;
-    va_list ap;
-    va_start(ap, fmt);
-    int k = vsnprintf(o->buf + o->len, o->n - o->len, fmt, ap);
-    va_end(ap);
-    if (k > 0) o->len += (size_t)k < o->n - o->len ? (size_t)k : o->n - o->len - 1;
-}
-
-static const char *const expr_names[] = {
-    "batch",      "seq",        "d_model",     "heads",    "kv_heads", "d_head",  "groups",
-    "seed",       "causal",     "sqrt_d_head", "scale",    "shape",    "strides", "offset",
-    "offsetcalc", "contiguous", "storage",     "numel",    "bytes",    "value",   "ndim",
-    "code",       "copied",     "kvhead",      "groupmap", "tilemap",  "error",   "preset",
-    "kv",         "kvctx",      "ratio",       "kvtoy",    "word",     "words",   "cols",
-    "row",        "noscalerow", "sliceproof",  "wrongrow",
-};
-#define N_EXPR ((int)(sizeof expr_names / sizeof *expr_names))
+#include "content/lessonvar.h"
 
 /* The tensor named a[1]; NULL with err set. */
 static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, size_t errlen)
@@ -106,21 +78,6 @@ static int step_arg(const char *s, char *err, size_t errlen)
     return k;
 }
 
-static const Preset *preset_arg(const PresetList *p, const char *s, char *err, size_t errlen)
-{
-    const Preset *r = p ? presets_find(p, s) : NULL;
-    if (!r) {
-        const char *names[64];
-        int n = 0;
-        for (int i = 0; p && i < p->n && n < 64; i++)
-            names[n++] = p->v[i].name;
-        const char *sug = lesson_suggest(s, names, n);
-        snprintf(err, errlen, "unknown preset '%.40s'%s%s%s", s,
-                 sug ? " (did you mean '" : " (see mhaviz kv --list)", sug ? sug : "",
-                 sug ? "'?)" : "");
-    }
-    return r;
-}
 
 /* "q0 q1 -> kv0, q2 q3 -> kv1": which kv head each query head reads, grouped
  * (tile = 0, Llama's repeat_kv / repeat_interleave) or the wrong tiled order
@@ -165,314 +122,409 @@ static int row_of(Out *o, const Tensor *t, const char *name, const char *s, char
     return 0;
 }
 
+/* {batch} {seq} ... {scale}: the configuration and what the run derived from it. */
+static int ex_config(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    const MhaConfig *c = e->c;
+    if (argc != 1) return WRONG_ARGS;
+    if (!strcmp(f, "batch"))
+        put(e->o, "%d", c->batch);
+    else if (!strcmp(f, "seq"))
+        put(e->o, "%d", c->seq);
+    else if (!strcmp(f, "d_model"))
+        put(e->o, "%d", c->d_model);
+    else if (!strcmp(f, "heads"))
+        put(e->o, "%d", c->heads);
+    else if (!strcmp(f, "kv_heads"))
+        put(e->o, "%d", c->kv_heads);
+    else if (!strcmp(f, "d_head"))
+        put(e->o, "%d", e->m->d_head);
+    else if (!strcmp(f, "groups"))
+        put(e->o, "%d", e->m->groups);
+    else if (!strcmp(f, "seed"))
+        put(e->o, "%u", (unsigned)c->seed);
+    else if (!strcmp(f, "causal"))
+        put(e->o, "%s", c->causal ? "on" : "off");
+    else if (!strcmp(f, "sqrt_d_head"))
+        put(e->o, "%.4g", 1.0 / e->m->scale);
+    else
+        put(e->o, "%.4g", (double)e->m->scale); /* scale */
+    return 0;
+}
+
+/* {groupmap} {tilemap} */
+static int ex_groupmap(Eval *e, int argc, char **argv)
+{
+    if (argc != 1) return WRONG_ARGS;
+    group_map(e->o, e->m, !strcmp(argv[0], "tilemap"));
+    return 0;
+}
+
+/* {kvtoy [mha|mqa]}: one layer of the toy config, float32: 2 (K, V) x kv_heads x d_head x 4 bytes.
+ */
+static int ex_kvtoy(Eval *e, int argc, char **argv)
+{
+    if (argc > 2) return WRONG_ARGS;
+    if (argc == 2 && strcmp(argv[1], "mha") && strcmp(argv[1], "mqa")) {
+        snprintf(e->err, e->errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
+        return -1;
+    }
+    int kvh = argc == 1 ? e->c->kv_heads : !strcmp(argv[1], "mha") ? e->c->heads : 1;
+    uint64_t bytes;
+    if (kv_bytes_per_token(1, kvh, e->m->d_head, 32, &bytes)) {
+        snprintf(e->err, e->errlen, "{kvtoy}: overflow");
+        return -1;
+    }
+    put(e->o, "%llu", (unsigned long long)bytes);
+    return 0;
+}
+
+/* {shape T} {strides T} {contiguous T} {storage T} {numel T} {bytes T} {ndim T} */
+static int ex_tensor_fact(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    char buf[160];
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    if (argc != 2) {
+        snprintf(e->err, e->errlen, "{%s} takes one tensor name", f);
+        return -1;
+    }
+    if (!strcmp(f, "shape"))
+        put(e->o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
+    else if (!strcmp(f, "strides"))
+        put(e->o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
+    else if (!strcmp(f, "contiguous"))
+        put(e->o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
+    else if (!strcmp(f, "storage"))
+        put(e->o, "S%d", t->st->id);
+    else if (!strcmp(f, "numel"))
+        put(e->o, "%zu", tensor_numel(t));
+    else if (!strcmp(f, "bytes"))
+        put(e->o, "%zu", tensor_numel(t) * sizeof(float));
+    else
+        put(e->o, "%d", t->ndim); /* ndim */
+    return 0;
+}
+
+/* {offset T i,j,k} {offsetcalc T i,j,k} {value T i,j,k} */
+static int ex_element(Eval *e, int argc, char **argv)
+{
+    const char *f = argv[0];
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    int idx[TENSOR_MAXDIM];
+    if (argc != 3) {
+        snprintf(e->err, e->errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}",
+                 f, f);
+        return -1;
+    }
+    if (index_arg(t, argv[1], argv[2], idx, e->err, e->errlen)) return -1;
+    if (!strcmp(f, "offset")) {
+        put(e->o, "%zu", tensor_offset_of(t, idx));
+    } else if (!strcmp(f, "value")) {
+        put(e->o, "%.4g", (double)tensor_get(t, idx));
+    } else { /* "0 + 1*32 + 2*4 + 3*1 = 43": the stride arithmetic written out */
+        put(e->o, "%zu", t->offset);
+        for (int i = 0; i < t->ndim; i++)
+            put(e->o, " + %d*%ld", idx[i], t->strides[i]);
+        put(e->o, " = %zu", tensor_offset_of(t, idx));
+    }
+    return 0;
+}
+
+/* {code STEP} {copied STEP} {copied total} */
+static int ex_step(Eval *e, int argc, char **argv)
+{
+    if (argc != 2) return WRONG_ARGS;
+    if (!strcmp(argv[0], "copied") && !strcmp(argv[1], "total")) {
+        put(e->o, "%zu", e->m->bytes_copied_total);
+        return 0;
+    }
+    int s = step_arg(argv[1], e->err, e->errlen);
+    if (s < 0) return -1;
+    if (!strcmp(argv[0], "code"))
+        put(e->o, "%s", e->m->steps[s].code);
+    else
+        put(e->o, "%zu", e->m->steps[s].bytes_copied);
+    return 0;
+}
+
+/* {words}: the token words of the run, the first 16 */
+static int ex_words(Eval *e, int argc, char **argv)
+{
+    (void)argv;
+    if (argc != 1) return WRONG_ARGS;
+    for (int i = 0; i < e->c->seq && i < 16; i++)
+        put(e->o, "%s%s", i ? " " : "", mha_token_word(i));
+    if (e->c->seq > 16) put(e->o, " ...");
+    return 0;
+}
+
+/* A query head number: {cols h}, {sliceproof h}, {kvhead h}. */
+static int head_arg(Eval *e, int argc, char **argv, long *h)
+{
+    if (argc != 2) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, e->c->heads - 1, h)) {
+        snprintf(e->err, e->errlen, "{%s %.40s}: query heads are 0..%d", argv[0], argv[1],
+                 e->c->heads - 1);
+        return -1;
+    }
+    return 0;
+}
+
+/* {cols h}: the columns of Q that are head h, "4:8" */
+static int ex_cols(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    put(e->o, "%ld:%ld", h * e->m->d_head, (h + 1) * e->m->d_head);
+    return 0;
+}
+
+/* {sliceproof h}: head h computed on its own by the engine, x @ W_Q[:, h*dh:(h+1)*dh]
+ * (a narrowed view of W_Q), against the slice of the one big projection: the
+ * largest difference. */
+static int ex_sliceproof(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    const Mha *m = e->m;
+    int dh = m->d_head;
+    Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, (int)h * dh, dh, e->err, e->errlen); /* (D, dh) */
+    Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, e->err, e->errlen) : NULL;     /* (B, S, dh) */
+    tensor_free(w);
+    if (!alone) return -1;
+    const Tensor *q = m->t[MT_Q_SPLIT]; /* (B, S, H, dh) */
+    double worst = 0;
+    int count = 0;
+    for (int b = 0; b < e->c->batch; b++)
+        for (int si = 0; si < e->c->seq; si++)
+            for (int d = 0; d < dh; d++) {
+                int ia[3] = {b, si, d}, iq[4] = {b, si, (int)h, d};
+                double diff = fabs((double)tensor_get(alone, ia) - tensor_get(q, iq));
+                if (diff > worst) worst = diff;
+                count++;
+            }
+    tensor_free(alone);
+    put(e->o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count);
+    return 0;
+}
+
+/* {kvhead h}: the kv head query head h reads */
+static int ex_kvhead(Eval *e, int argc, char **argv)
+{
+    long h;
+    int r = head_arg(e, argc, argv, &h);
+    if (r) return r;
+    put(e->o, "%d", mha_kv_head_of(e->c, (int)h));
+    return 0;
+}
+
+/* {word s}: token s's word */
+static int ex_word(Eval *e, int argc, char **argv)
+{
+    long s;
+    if (argc != 2) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, e->c->seq - 1, &s)) {
+        snprintf(e->err, e->errlen, "{word %.40s}: tokens are 0..%d", argv[1], e->c->seq - 1);
+        return -1;
+    }
+    put(e->o, "%s", mha_token_word((int)s));
+    return 0;
+}
+
+/* {row T i,j,k}: a row of T with its sum; {noscalerow b,h,s}: a row of the
+ * softmax of the unscaled scores (the missing-scale bug) */
+static int ex_row(Eval *e, int argc, char **argv)
+{
+    if (!strcmp(argv[0], "noscalerow")) {
+        if (argc != 2) {
+            snprintf(e->err, e->errlen, "{noscalerow b,h,s}: one index");
+            return -1;
+        }
+        return row_of(e->o, e->m->t[MT_ATTN_NOSCALE], "attn_noscale", argv[1], e->err, e->errlen);
+    }
+    if (argc < 2) return WRONG_ARGS;
+    const Tensor *t = tensor_arg(e->m, argc, argv, e->err, e->errlen);
+    if (!t) return -1;
+    if (argc != 3) {
+        snprintf(e->err, e->errlen, "{row T i,j,k}: a tensor and the index of the row");
+        return -1;
+    }
+    return row_of(e->o, t, argv[1], argv[2], e->err, e->errlen);
+}
+
+/* {wrongrow h s}: Q.view(B, H, S, dh) without the transpose: which token's
+ * features "head h, token s" really holds. */
+static int ex_wrongrow(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    long h, si;
+    if (argc != 3) return WRONG_ARGS;
+    if (int_arg(e, argv[0], argv[1], 0, c->heads - 1, &h) ||
+        int_arg(e, argv[0], argv[2], 0, c->seq - 1, &si)) {
+        snprintf(e->err, e->errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1,
+                 c->seq - 1);
+        return -1;
+    }
+    int idx[4] = {0, (int)h, (int)si, 0};
+    size_t off = tensor_offset_of(e->m->t[MT_Q_WRONG], idx) - e->m->t[MT_Q]->offset;
+    int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
+    put(e->o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + e->m->d_head - 1, tok,
+        mha_token_word(tok), feat / e->m->d_head);
+    return 0;
+}
+
+/* {error view T d0,d1,...}: the engine's own refusal to view T as that shape */
+static int error_view(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    const Tensor *t = tensor_arg(e->m, 3, argv + 1, e->err, e->errlen);
+    if (!t) return -1;
+    int shape[TENSOR_MAXDIM] = {c->batch, c->seq, c->d_model}, n = argc == 3 ? 3 : 0;
+    for (char *p = argc == 4 ? argv[3] : ""; *p;) {
+        char *end;
+        long v = strtol(p, &end, 10);
+        if (end == p || v < 0 || v > 1 << 20 || n == TENSOR_MAXDIM || (*end && *end != ',')) {
+            snprintf(e->err, e->errlen,
+                     "{error view %.40s}: bad shape '%.40s' (numbers like 1,4,2,4)", argv[2],
+                     argv[3]);
+            return -1;
+        }
+        shape[n++] = (int)v;
+        p = *end == ',' ? end + 1 : end;
+    }
+    char msg[300] = "";
+    Tensor *v = tensor_view(t, n, shape, msg, sizeof msg);
+    if (v) {
+        tensor_free(v);
+        snprintf(e->err, e->errlen,
+                 "{error view %s}: the engine allows this view; no error to show", argv[2]);
+        return -1;
+    }
+    put(e->o, "%s", msg);
+    return 0;
+}
+
+/* {error config key=value ...}: the engine's refusal of that configuration */
+static int error_config(Eval *e, int argc, char **argv)
+{
+    const MhaConfig *c = e->c;
+    MhaConfig k = *c;
+    int kv_set = 0;
+    for (int i = 2; i < argc; i++) {
+        char *eq = strchr(argv[i], '=');
+        long v;
+        if (!eq) {
+            snprintf(e->err, e->errlen, "{error config}: expected key=value, got '%.40s'", argv[i]);
+            return -1;
+        }
+        *eq = 0;
+        if (int_arg(e, "error config", eq + 1, 0, 1 << 20, &v)) return -1;
+        if (!strcmp(argv[i], "d_model"))
+            k.d_model = (int)v;
+        else if (!strcmp(argv[i], "heads"))
+            k.heads = (int)v;
+        else if (!strcmp(argv[i], "kv_heads"))
+            k.kv_heads = (int)v, kv_set = 1;
+        else if (!strcmp(argv[i], "seq"))
+            k.seq = (int)v;
+        else if (!strcmp(argv[i], "batch"))
+            k.batch = (int)v;
+        else {
+            snprintf(e->err, e->errlen, "{error config}: unknown key '%.40s'", argv[i]);
+            return -1;
+        }
+    }
+    if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
+    char msg[300];
+    if (mha_config_check(&k, msg, sizeof msg) == 0) {
+        snprintf(e->err, e->errlen,
+                 "{error config ...}: that configuration is valid; no error to show");
+        return -1;
+    }
+    put(e->o, "%s", msg);
+    return 0;
+}
+
+/* {error view ...} or {error config ...} */
+static int ex_error(Eval *e, int argc, char **argv)
+{
+    if (argc < 2) return WRONG_ARGS;
+    if (!strcmp(argv[1], "view") && (argc == 3 || argc == 4)) return error_view(e, argc, argv);
+    if (!strcmp(argv[1], "config") && argc >= 3) return error_config(e, argc, argv);
+    snprintf(e->err, e->errlen, "{error} takes 'view TENSOR d0,d1,...' or 'config key=value ...'");
+    return -1;
+}
+
+/* Every expression, by name (lessons/README.md lists them for authors). */
+static const struct {
+    const char *name;
+    ExprFn fn;
+} exprs[] = {
+    {"batch", ex_config},
+    {"seq", ex_config},
+    {"d_model", ex_config},
+    {"heads", ex_config},
+    {"kv_heads", ex_config},
+    {"d_head", ex_config},
+    {"groups", ex_config},
+    {"seed", ex_config},
+    {"causal", ex_config},
+    {"sqrt_d_head", ex_config},
+    {"scale", ex_config},
+    {"shape", ex_tensor_fact},
+    {"strides", ex_tensor_fact},
+    {"contiguous", ex_tensor_fact},
+    {"storage", ex_tensor_fact},
+    {"numel", ex_tensor_fact},
+    {"bytes", ex_tensor_fact},
+    {"ndim", ex_tensor_fact},
+    {"offset", ex_element},
+    {"offsetcalc", ex_element},
+    {"value", ex_element},
+    {"code", ex_step},
+    {"copied", ex_step},
+    {"kvhead", ex_kvhead},
+    {"groupmap", ex_groupmap},
+    {"tilemap", ex_groupmap},
+    {"error", ex_error},
+    {"preset", lessonvar_preset},
+    {"kv", lessonvar_kv},
+    {"kvctx", lessonvar_kv},
+    {"ratio", lessonvar_ratio},
+    {"kvtoy", ex_kvtoy},
+    {"word", ex_word},
+    {"words", ex_words},
+    {"cols", ex_cols},
+    {"row", ex_row},
+    {"noscalerow", ex_row},
+    {"sliceproof", ex_sliceproof},
+    {"wrongrow", ex_wrongrow},
+    {"decode", lessonvar_decode},
+    {"decodetoy", lessonvar_decodetoy},
+};
+#define N_EXPR ((int)(sizeof exprs / sizeof *exprs))
+
 static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *presets, char *err,
                 size_t errlen)
 {
-    const MhaConfig *c = &m->cfg;
-    const char *f = argv[0];
-    char buf[160];
-    if (argc == 1) {
-        if (!strcmp(f, "batch")) return put(o, "%d", c->batch), 0;
-        if (!strcmp(f, "seq")) return put(o, "%d", c->seq), 0;
-        if (!strcmp(f, "d_model")) return put(o, "%d", c->d_model), 0;
-        if (!strcmp(f, "heads")) return put(o, "%d", c->heads), 0;
-        if (!strcmp(f, "kv_heads")) return put(o, "%d", c->kv_heads), 0;
-        if (!strcmp(f, "d_head")) return put(o, "%d", m->d_head), 0;
-        if (!strcmp(f, "groups")) return put(o, "%d", m->groups), 0;
-        if (!strcmp(f, "seed")) return put(o, "%u", (unsigned)c->seed), 0;
-        if (!strcmp(f, "causal")) return put(o, "%s", c->causal ? "on" : "off"), 0;
-        if (!strcmp(f, "sqrt_d_head")) return put(o, "%.4g", 1.0 / m->scale), 0;
-        if (!strcmp(f, "scale")) return put(o, "%.4g", (double)m->scale), 0;
-        if (!strcmp(f, "groupmap")) return group_map(o, m, 0), 0;
-        if (!strcmp(f, "tilemap")) return group_map(o, m, 1), 0;
+    Eval e = {o, m, &m->cfg, presets, err, errlen};
+    const char *names[N_EXPR];
+    for (int i = 0; i < N_EXPR; i++) {
+        names[i] = exprs[i].name;
+        if (strcmp(argv[0], exprs[i].name)) continue;
+        int r = exprs[i].fn(&e, argc, argv);
+        if (r == WRONG_ARGS)
+            snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", argv[0]);
+        return r ? -1 : 0;
     }
-    if (!strcmp(f, "kvtoy") && argc <= 2) {
-        /* One layer of the toy config, float32: 2 (K, V) x kv_heads x d_head x 4 bytes. */
-        int kvh = argc == 2 && !strcmp(argv[1], "mha")   ? c->heads
-                  : argc == 2 && !strcmp(argv[1], "mqa") ? 1
-                                                         : c->kv_heads;
-        if (argc == 2 && strcmp(argv[1], "mha") && strcmp(argv[1], "mqa")) {
-            snprintf(err, errlen, "{kvtoy} takes nothing, 'mha' or 'mqa'");
-            return -1;
-        }
-        uint64_t bytes;
-        if (kv_bytes_per_token(1, kvh, m->d_head, 32, &bytes)) {
-            snprintf(err, errlen, "{kvtoy}: overflow");
-            return -1;
-        }
-        return put(o, "%llu", (unsigned long long)bytes), 0;
-    }
-    if (!strcmp(f, "shape") || !strcmp(f, "strides") || !strcmp(f, "contiguous") ||
-        !strcmp(f, "storage") || !strcmp(f, "numel") || !strcmp(f, "bytes") || !strcmp(f, "ndim")) {
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        if (argc != 2) {
-            snprintf(err, errlen, "{%s} takes one tensor name", f);
-            return -1;
-        }
-        if (!strcmp(f, "shape"))
-            put(o, "%s", tensor_fmt_dims(buf, sizeof buf, t->ndim, t->shape));
-        else if (!strcmp(f, "strides"))
-            put(o, "%s", tensor_fmt_strides(buf, sizeof buf, t));
-        else if (!strcmp(f, "contiguous"))
-            put(o, "%s", tensor_is_contiguous(t) ? "contiguous" : "not contiguous");
-        else if (!strcmp(f, "storage"))
-            put(o, "S%d", t->st->id);
-        else if (!strcmp(f, "numel"))
-            put(o, "%zu", tensor_numel(t));
-        else if (!strcmp(f, "bytes"))
-            put(o, "%zu", tensor_numel(t) * sizeof(float));
-        else
-            put(o, "%d", t->ndim);
-        return 0;
-    }
-    if (!strcmp(f, "offset") || !strcmp(f, "offsetcalc") || !strcmp(f, "value")) {
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        int idx[TENSOR_MAXDIM];
-        if (argc != 3) {
-            snprintf(err, errlen, "{%s} takes a tensor and an index, e.g. {%s Q_heads 0,1,2,3}", f,
-                     f);
-            return -1;
-        }
-        if (index_arg(t, argv[1], argv[2], idx, err, errlen)) return -1;
-        if (!strcmp(f, "offset"))
-            put(o, "%zu", tensor_offset_of(t, idx));
-        else if (!strcmp(f, "value"))
-            put(o, "%.4g", (double)tensor_get(t, idx));
-        else {
-            /* "0 + 1*32 + 2*4 + 3*1 = 43": the stride arithmetic written out. */
-            put(o, "%zu", t->offset);
-            for (int i = 0; i < t->ndim; i++)
-                put(o, " + %d*%ld", idx[i], t->strides[i]);
-            put(o, " = %zu", tensor_offset_of(t, idx));
-        }
-        return 0;
-    }
-    if ((!strcmp(f, "code") || !strcmp(f, "copied")) && argc == 2) {
-        if (!strcmp(f, "copied") && !strcmp(argv[1], "total"))
-            return put(o, "%zu", m->bytes_copied_total), 0;
-        int s = step_arg(argv[1], err, errlen);
-        if (s < 0) return -1;
-        if (!strcmp(f, "code"))
-            put(o, "%s", m->steps[s].code);
-        else
-            put(o, "%zu", m->steps[s].bytes_copied);
-        return 0;
-    }
-    if (!strcmp(f, "words") && argc == 1) {
-        for (int i = 0; i < c->seq && i < 16; i++)
-            put(o, "%s%s", i ? " " : "", mha_token_word(i));
-        if (c->seq > 16) put(o, " ...");
-        return 0;
-    }
-    if ((!strcmp(f, "cols") || !strcmp(f, "sliceproof")) && argc == 2) {
-        int h = atoi(argv[1]);
-        if (h < 0 || h >= c->heads) {
-            snprintf(err, errlen, "{%s %s}: query heads are 0..%d", f, argv[1], c->heads - 1);
-            return -1;
-        }
-        if (!strcmp(f, "cols")) return put(o, "%d:%d", h * m->d_head, (h + 1) * m->d_head), 0;
-        /* Head h computed on its own by the engine, x @ W_Q[:, h*dh:(h+1)*dh]
-         * (a narrowed view of W_Q), against the slice of the one big
-         * projection: the largest difference. */
-        int dh = m->d_head;
-        Tensor *w = tensor_narrow(m->t[MT_W_Q], 1, h * dh, dh, err, errlen); /* (D, dh) view */
-        Tensor *alone = w ? tensor_matmul(m->t[MT_X], w, err, errlen) : NULL; /* (B, S, dh) */
-        tensor_free(w);
-        if (!alone) return -1;
-        const Tensor *q = m->t[MT_Q_SPLIT]; /* (B, S, H, dh) */
-        double worst = 0;
-        int count = 0;
-        for (int b = 0; b < c->batch; b++)
-            for (int si = 0; si < c->seq; si++)
-                for (int d = 0; d < dh; d++) {
-                    int ia[3] = {b, si, d}, iq[4] = {b, si, h, d};
-                    double diff = fabs((double)tensor_get(alone, ia) - tensor_get(q, iq));
-                    if (diff > worst) worst = diff;
-                    count++;
-                }
-        tensor_free(alone);
-        return put(o, "%.2g over %d numbers", worst < 1e-5 ? 0.0 : worst, count), 0;
-    }
-    if ((!strcmp(f, "row") || !strcmp(f, "noscalerow")) && argc >= 2) {
-        int unscale = !strcmp(f, "noscalerow");
-        if (unscale) {
-            if (argc != 2) {
-                snprintf(err, errlen, "{noscalerow b,h,s}: one index");
-                return -1;
-            }
-            return row_of(o, m->t[MT_ATTN_NOSCALE], "attn_noscale", argv[1], err, errlen);
-        }
-        const Tensor *t = tensor_arg(m, argc, argv, err, errlen);
-        if (!t) return -1;
-        if (argc != 3) {
-            snprintf(err, errlen, "{row T i,j,k}: a tensor and the index of the row");
-            return -1;
-        }
-        return row_of(o, t, argv[1], argv[2], err, errlen);
-    }
-    if (!strcmp(f, "wrongrow") && argc == 3) {
-        /* Q.view(B, H, S, dh) without the transpose: which token's features
-         * "head h, token s" really holds. */
-        int h = atoi(argv[1]), si = atoi(argv[2]);
-        if (h < 0 || h >= c->heads || si < 0 || si >= c->seq) {
-            snprintf(err, errlen, "{wrongrow h s}: h in 0..%d, s in 0..%d", c->heads - 1,
-                     c->seq - 1);
-            return -1;
-        }
-        int idx[4] = {0, h, si, 0};
-        size_t off = tensor_offset_of(m->t[MT_Q_WRONG], idx) - m->t[MT_Q]->offset;
-        int tok = (int)(off / (size_t)c->d_model), feat = (int)(off % (size_t)c->d_model);
-        return put(o, "features %d..%d of token %d '%s' (its head %d)", feat, feat + m->d_head - 1,
-                   tok, mha_token_word(tok), feat / m->d_head),
-               0;
-    }
-    if (!strcmp(f, "kvhead") && argc == 2) {
-        int h = atoi(argv[1]);
-        if (h < 0 || h >= c->heads) {
-            snprintf(err, errlen, "{kvhead %s}: query heads are 0..%d", argv[1], c->heads - 1);
-            return -1;
-        }
-        return put(o, "%d", mha_kv_head_of(c, h)), 0;
-    }
-    if (!strcmp(f, "word") && argc == 2) {
-        int s = atoi(argv[1]);
-        if (s < 0 || s >= c->seq) {
-            snprintf(err, errlen, "{word %s}: tokens are 0..%d", argv[1], c->seq - 1);
-            return -1;
-        }
-        return put(o, "%s", mha_token_word(s)), 0;
-    }
-    if (!strcmp(f, "error") && argc >= 2) {
-        if (!strcmp(argv[1], "view") && (argc == 3 || argc == 4)) {
-            /* The engine's own refusal: view T as the given shape. */
-            const Tensor *t = tensor_arg(m, 3, argv + 1, err, errlen);
-            if (!t) return -1;
-            int shape[TENSOR_MAXDIM] = {c->batch, c->seq, c->d_model}, n = argc == 3 ? 3 : 0;
-            for (char *p = argc == 4 ? argv[3] : ""; *p && n < TENSOR_MAXDIM;) {
-                char *end;
-                shape[n++] = (int)strtol(p, &end, 10);
-                if (end == p) break;
-                p = *end == ',' ? end + 1 : end;
-            }
-            char e[300] = "";
-            Tensor *v = tensor_view(t, n, shape, e, sizeof e);
-            if (v) {
-                tensor_free(v);
-                snprintf(err, errlen,
-                         "{error view %s}: the engine allows this view; no error to show", argv[2]);
-                return -1;
-            }
-            return put(o, "%s", e), 0;
-        }
-        if (!strcmp(argv[1], "config") && argc >= 3) {
-            MhaConfig k = *c;
-            int kv_set = 0;
-            for (int i = 2; i < argc; i++) {
-                char *eq = strchr(argv[i], '=');
-                if (!eq) {
-                    snprintf(err, errlen, "{error config}: expected key=value, got '%.40s'",
-                             argv[i]);
-                    return -1;
-                }
-                *eq = 0;
-                long v = atol(eq + 1);
-                if (!strcmp(argv[i], "d_model"))
-                    k.d_model = (int)v;
-                else if (!strcmp(argv[i], "heads"))
-                    k.heads = (int)v;
-                else if (!strcmp(argv[i], "kv_heads"))
-                    k.kv_heads = (int)v, kv_set = 1;
-                else if (!strcmp(argv[i], "seq"))
-                    k.seq = (int)v;
-                else if (!strcmp(argv[i], "batch"))
-                    k.batch = (int)v;
-                else {
-                    snprintf(err, errlen, "{error config}: unknown key '%.40s'", argv[i]);
-                    return -1;
-                }
-            }
-            if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
-            char e[300];
-            if (mha_config_check(&k, e, sizeof e) == 0) {
-                snprintf(err, errlen,
-                         "{error config ...}: that configuration is valid; no error to show");
-                return -1;
-            }
-            return put(o, "%s", e), 0;
-        }
-        snprintf(err, errlen, "{error} takes 'view TENSOR d0,d1,...' or 'config key=value ...'");
-        return -1;
-    }
-    if (!strcmp(f, "preset") && argc == 3) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        const char *k = argv[2];
-        if (!strcmp(k, "title")) return put(o, "%s", p->title), 0;
-        long v = !strcmp(k, "layers")     ? p->layers
-                 : !strcmp(k, "heads")    ? p->heads
-                 : !strcmp(k, "kv_heads") ? p->kv_heads
-                 : !strcmp(k, "d_head")   ? p->d_head
-                 : !strcmp(k, "d_model")  ? p->d_model
-                 : !strcmp(k, "context")  ? p->context
-                                          : -1;
-        if (v < 0) {
-            snprintf(
-                err, errlen,
-                "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context",
-                argv[1], k);
-            return -1;
-        }
-        return put(o, "%ld", v), 0;
-    }
-    if (!strcmp(f, "ratio") && argc == 2) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        return put(o, "%ld", p->heads / p->kv_heads), 0;
-    }
-    if ((!strcmp(f, "kv") || !strcmp(f, "kvctx")) && (argc == 3 || argc == 4)) {
-        const Preset *p = preset_arg(presets, argv[1], err, errlen);
-        if (!p) return -1;
-        const KvDtype *d = kv_dtype(argv[2]);
-        if (!d) {
-            snprintf(err, errlen, "{%s}: unknown dtype '%.20s' (fp32 fp16 bf16 fp8 int4)", f,
-                     argv[2]);
-            return -1;
-        }
-        long kvh = p->kv_heads, ctx = p->context ? p->context : 4096;
-        if (argc == 4) {
-            if (!strcmp(f, "kv") && !strcmp(argv[3], "mha"))
-                kvh = p->heads;
-            else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa"))
-                kvh = 1;
-            else if (!strcmp(f, "kvctx") && atol(argv[3]) > 0)
-                ctx = atol(argv[3]);
-            else {
-                snprintf(err, errlen, "{%s}: last argument must be %s", f,
-                         !strcmp(f, "kv") ? "mha or mqa" : "a context length");
-                return -1;
-            }
-        }
-        uint64_t per = 0, tot = 0;
-        if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
-            kv_bytes_total(per, ctx, 1, &tot)) {
-            snprintf(err, errlen, "{%s}: overflow", f);
-            return -1;
-        }
-        if (!strcmp(f, "kv"))
-            put(o, "%s", kv_fmt_int(buf, sizeof buf, per));
-        else
-            put(o, "%s", kv_fmt_size(buf, sizeof buf, tot));
-        return 0;
-    }
-    for (int i = 0; i < N_EXPR; i++)
-        if (!strcmp(f, expr_names[i])) {
-            snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", f);
-            return -1;
-        }
-    const char *s = lesson_suggest(f, expr_names, N_EXPR);
-    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", f,
+    const char *s = lesson_suggest(argv[0], names, N_EXPR);
+    snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", argv[0],
              s ? " (did you mean '{" : " (see lessons/README.md)", s ? s : "", s ? "}'?)" : "");
     return -1;
 }
@@ -520,8 +572,9 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
         expr[k] = 0;
         char *argv[12], *save = NULL;
         int argc = 0;
-        for (char *t = strtok_r(expr, " \t", &save); t && argc < 12;
-             t = strtok_r(NULL, " \t", &save))
+        /* a line break inside the braces (a code block keeps them) is a space */
+        for (char *t = strtok_r(expr, " \t\r\n", &save); t && argc < 12;
+             t = strtok_r(NULL, " \t\r\n", &save))
             argv[argc++] = t;
         if (argc == 0) {
             snprintf(err, errlen, "empty expression '{}'");

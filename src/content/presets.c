@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/content.h"
 #include "base/textutil.h"
 
@@ -44,6 +45,9 @@ static long *int_field(Preset *p, const char *key)
     if (!strcmp(key, "d_head")) return &p->d_head;
     if (!strcmp(key, "d_model")) return &p->d_model;
     if (!strcmp(key, "context")) return &p->context;
+    if (!strcmp(key, "window")) return &p->window;
+    if (!strcmp(key, "chunk")) return &p->chunk;
+    if (!strcmp(key, "global_every")) return &p->global_every;
     return NULL;
 }
 
@@ -59,17 +63,27 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
                           : !p->source[0] ? "source"
                                           : NULL;
     if (missing) {
-        snprintf(err, errlen, "%s:%d: [%s] has no %s", file, p->line, p->name, missing);
+        err_at(err, errlen, file, p->line, "[%s] has no %s", p->name, missing);
         return -1;
     }
     if (p->heads % p->kv_heads != 0) {
-        snprintf(err, errlen, "%s:%d: [%s] kv_heads %ld does not divide heads %ld", file, p->line,
-                 p->name, p->kv_heads, p->heads);
+        err_at(err, errlen, file, p->line, "[%s] kv_heads %ld does not divide heads %ld", p->name, p->kv_heads, p->heads);
+        return -1;
+    }
+    if (p->window && p->chunk) {
+        err_at(err, errlen, file, p->line, "[%s] has both window and chunk (one kind of local layer)", p->name);
+        return -1;
+    }
+    if (p->global_every && !p->window && !p->chunk) {
+        err_at(err, errlen, file, p->line, "[%s] global_every without window or chunk", p->name);
+        return -1;
+    }
+    if (p->active_params > p->params) {
+        err_at(err, errlen, file, p->line, "[%s] active_params is more than params", p->name);
         return -1;
     }
     if (p->heads * p->d_head != p->d_model) {
-        snprintf(err, errlen, "%s:%d: [%s] d_model %ld is not heads %ld x d_head %ld", file,
-                 p->line, p->name, p->d_model, p->heads, p->d_head);
+        err_at(err, errlen, file, p->line, "[%s] d_model %ld is not heads %ld x d_head %ld", p->name, p->d_model, p->heads, p->d_head);
         return -1;
     }
     return 0;
@@ -88,8 +102,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
         lineno++;
         if (n >= sizeof line) {
-            snprintf(err, errlen, "%s:%d: line longer than %zu bytes", file, lineno,
-                     sizeof line - 1);
+            err_at(err, errlen, file, lineno, "line longer than %zu bytes", sizeof line - 1);
             goto fail;
         }
         memcpy(line, s, n);
@@ -100,20 +113,20 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         if (*l == '[') {
             char *close = strchr(l, ']');
             if (!close || close[1] || close == l + 1) {
-                snprintf(err, errlen, "%s:%d: expected [name]", file, lineno);
+                err_at(err, errlen, file, lineno, "expected [name]");
                 goto fail;
             }
             *close = 0;
             if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
             if (presets_find(out, l + 1)) {
-                snprintf(err, errlen, "%s:%d: preset '%s' is defined twice", file, lineno, l + 1);
+                err_at(err, errlen, file, lineno, "preset '%s' is defined twice", l + 1);
                 goto fail;
             }
             if (out->n == cap) {
                 cap = cap ? cap * 2 : 16;
                 Preset *nv = realloc(out->v, (size_t)cap * sizeof *nv);
                 if (!nv) {
-                    snprintf(err, errlen, "%s:%d: out of memory", file, lineno);
+                    err_at(err, errlen, file, lineno, "out of memory");
                     goto fail;
                 }
                 out->v = nv;
@@ -122,20 +135,20 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             memset(cur, 0, sizeof *cur);
             cur->line = lineno;
             if (copy_field(cur->name, sizeof cur->name, l + 1) != 0) {
-                snprintf(err, errlen, "%s:%d: preset name is too long", file, lineno);
+                err_at(err, errlen, file, lineno, "preset name is too long");
                 goto fail;
             }
             continue;
         }
         char *eq = strchr(l, '=');
         if (!eq) {
-            snprintf(err, errlen, "%s:%d: expected 'key = value' or [name]", file, lineno);
+            err_at(err, errlen, file, lineno, "expected 'key = value' or [name]");
             goto fail;
         }
         *eq = 0;
         char *key = text_trim(l), *val = text_trim(eq + 1);
         if (!cur) {
-            snprintf(err, errlen, "%s:%d: '%s' before the first [name]", file, lineno, key);
+            err_at(err, errlen, file, lineno, "'%s' before the first [name]", key);
             goto fail;
         }
         long *iv = int_field(cur, key);
@@ -143,33 +156,38 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             char *end;
             errno = 0;
             long v = strtol(val, &end, 10);
-            if (errno || end == val || *end || v < 1 || v > 1000000) {
-                snprintf(err, errlen, "%s:%d: %s '%s' is not a whole number in 1..1000000", file,
-                         lineno, key, val);
+            if (errno || end == val || *end || v < 1 || v > 100000000) {
+                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..100000000", key, val);
                 goto fail;
             }
             *iv = v;
+        } else if (!strcmp(key, "params") || !strcmp(key, "active_params")) {
+            char *end;
+            errno = 0;
+            long long v = strtoll(val, &end, 10);
+            if (errno || end == val || *end || v < 1 || v > 100000000000000LL) {
+                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..10^14", key, val);
+                goto fail;
+            }
+            *(!strcmp(key, "params") ? &cur->params : &cur->active_params) = v;
         } else if (!strcmp(key, "title") || !strcmp(key, "source") || !strcmp(key, "note")) {
             char *dst = !strcmp(key, "title")    ? cur->title
                         : !strcmp(key, "source") ? cur->source
                                                  : cur->note;
             size_t cap_dst = !strcmp(key, "title") ? sizeof cur->title : sizeof cur->source;
             if (copy_field(dst, cap_dst, val) != 0) {
-                snprintf(err, errlen, "%s:%d: %s is longer than %zu bytes", file, lineno, key,
-                         cap_dst - 1);
+                err_at(err, errlen, file, lineno, "%s is longer than %zu bytes", key, cap_dst - 1);
                 goto fail;
             }
         } else {
-            snprintf(err, errlen,
-                     "%s:%d: unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                     "context source note)",
-                     file, lineno, key);
+            err_at(err, errlen, file, lineno, "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
+                     "context window chunk global_every params active_params source note)", key);
             goto fail;
         }
     }
     if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
     if (out->n == 0) {
-        snprintf(err, errlen, "%s:%d: no presets", file, lineno ? lineno : 1);
+        err_at(err, errlen, file, lineno ? lineno : 1, "no presets");
         goto fail;
     }
     return 0;

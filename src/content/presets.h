@@ -16,8 +16,16 @@ typedef struct Preset {
     char title[80]; /* "Llama 2 70B" */
     long layers, heads, kv_heads, d_head, d_model;
     long context; /* trained context length; 0 when the file gives none */
-    char source[400];
-    char note[400]; /* "" when none */
+    /* Local attention (0 when every layer attends to every earlier token):
+     * window: a sliding window of this many tokens (Mistral's rolling buffer);
+     * chunk: attention within chunks of this many tokens (Llama 4);
+     * global_every: every Nth layer (1-based: layers N, 2N, ...) is global,
+     * the others local; 0 = all layers local. */
+    long window, chunk, global_every;
+    long long params;        /* weights, all of them; 0 when the file gives none */
+    long long active_params; /* weights read per token (MoE: fewer); 0 = params */
+    char source[640];
+    char note[640]; /* "" when none */
     int line;       /* line of its "[name]" in the file */
 } Preset;
 

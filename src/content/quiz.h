@@ -29,7 +29,9 @@ enum {
     QT_VIEWS,    /* view, copy or error? */
     QT_GQA,      /* K/V shapes, which kv head serves query head h, expand vs repeat */
     QT_KVCACHE,  /* KV-cache bytes for a model preset and a context length */
-    QT_BUGS,     /* spot the wrong line in a 6-line attention snippet */
+    QT_BUGS,     /* spot the wrong line in an attention program */
+    QT_DECODE,   /* decode shapes: one new token against a KV cache */
+    QT_MEMORY,   /* the scores at real sizes; when the cache outgrows the weights */
     QT_CONCEPTS, /* curated only: why heads, W_O, GQA/MQA, uptraining, ... */
     QT_COUNT
 };
@@ -62,19 +64,19 @@ typedef struct QuizPicture {
 } QuizPicture;
 
 typedef struct QuizQuestion {
-    int topic;                 /* QT_* */
-    int kind;                  /* QK_* */
-    char id[64];               /* "g:shapes:1f2e..." or "c:9a0b1c2d": history key */
-    char source[96];           /* "generated" or "lessons/concepts.quiz:12" */
+    int topic;       /* QT_* */
+    int kind;        /* QK_* */
+    char id[64];     /* "g:shapes:1f2e..." or "c:9a0b1c2d": history key */
+    char source[96]; /* "generated" or "lessons/concepts.quiz:12" */
     char prompt[QUIZ_PROMPT_MAX];
     int n_choices;
     char choices[QUIZ_MAX_CHOICES][QUIZ_CHOICE_MAX];
-    int correct;               /* QK_CHOICE: index of the one correct choice */
-    long long number;          /* QK_NUMBER */
-    int n_tuple;               /* QK_TUPLE */
+    int correct;      /* QK_CHOICE: index of the one correct choice */
+    long long number; /* QK_NUMBER */
+    int n_tuple;      /* QK_TUPLE */
     long long tuple[QUIZ_MAX_TUPLE];
-    unsigned tuple_free;       /* QK_TUPLE: bit i = any value accepted at i (the stride of
-                                * a size-1 axis is never used, so it is not asked) */
+    unsigned tuple_free;        /* QK_TUPLE: bit i = any value accepted at i (the stride of
+                                 * a size-1 axis is never used, so it is not asked) */
     char text[QUIZ_ANSWER_MAX]; /* QK_TEXT: spellings separated by '|' */
     char explain[QUIZ_EXPLAIN_MAX];
     char working[QUIZ_WORKING_MAX]; /* the engine's working; "" for curated */
@@ -82,41 +84,95 @@ typedef struct QuizQuestion {
 
     /* What a generated question asked, so a test can recompute the answer
      * on its own (all zero for curated questions). */
-    int gen;                   /* QG_* + 1, 0 = curated */
-    MhaConfig cfg;             /* the configuration of the question */
-    int tensor;                /* MT_* asked about */
-    int idx[4];                /* QG_OFFSET: the logical index */
-    int aux;                   /* QG_KVHEAD: the query head; QG_VIEWCOPY: the op (QUIZ_OP_*);
-                                * QG_BUG: the bug; QG_KVCACHE: layers (cfg.seq = context,
-                                * cfg.batch = sequences, idx[0] = bits per number) */
+    int gen;       /* QG_* + 1, 0 = curated */
+    MhaConfig cfg; /* the configuration of the question */
+    int tensor;    /* MT_* asked about */
+    int idx[4];    /* QG_OFFSET: the logical index */
+    int aux;       /* QG_KVHEAD: the query head; QG_VIEWCOPY: the op (QUIZ_OP_*);
+                    * QG_BUG: the bug; QG_KVCACHE: layers (cfg.seq = context,
+                    * cfg.batch = sequences, idx[0] = bits per number) */
 } QuizQuestion;
 
 /* The generated kinds (QuizQuestion.gen - 1). */
 enum {
-    QG_SHAPE, QG_STRIDES, QG_CONTIG, QG_OFFSET, QG_VIEWCOPY,
-    QG_KVSHAPE, QG_KVHEAD, QG_REPEAT_BYTES, QG_KVCACHE, QG_BUG,
+    QG_SHAPE,
+    QG_STRIDES,
+    QG_CONTIG,
+    QG_OFFSET,
+    QG_VIEWCOPY,
+    QG_KVSHAPE,
+    QG_KVHEAD,
+    QG_REPEAT_BYTES,
+    QG_KVCACHE,
+    QG_BUG,
+    QG_DECODE,
+    QG_SCORES_MEM,
+    QG_CACHE_WEIGHTS,
+    QG_GROUPS,
     QG_COUNT
 };
 
 /* The view-or-copy operations (QuizQuestion.aux of QG_VIEWCOPY). */
 enum {
-    QUIZ_OP_VIEW_SPLIT,      /* Q.view(B, S, H, dh) */
-    QUIZ_OP_VIEW_MERGED,     /* out.view(B, S, D) after the transpose back */
-    QUIZ_OP_TRANSPOSE,       /* Q.transpose(1, 2) */
-    QUIZ_OP_PERMUTE,         /* Q.permute(0, 2, 1, 3) */
-    QUIZ_OP_CONTIG_HEADS,    /* Q_heads.contiguous() */
-    QUIZ_OP_CONTIG_SPLIT,    /* Q_split.contiguous() */
-    QUIZ_OP_RESHAPE_HEADS,   /* Q_heads.reshape(B, H, S * dh) */
-    QUIZ_OP_RESHAPE_SPLIT,   /* Q.reshape(B, S, H, dh) */
-    QUIZ_OP_RESHAPE_MERGED,  /* out.reshape(B, S, D) after the transpose back */
-    QUIZ_OP_EXPAND,          /* K.unsqueeze(2).expand(B, KV, G, S, dh) */
-    QUIZ_OP_REPEAT,          /* K.repeat_interleave(G, dim=1) */
-    QUIZ_OP_DOT_T,           /* W_Q.T */
+    QUIZ_OP_VIEW_SPLIT,     /* Q.view(B, S, H, dh) */
+    QUIZ_OP_VIEW_MERGED,    /* out.view(B, S, D) after the transpose back */
+    QUIZ_OP_TRANSPOSE,      /* Q.transpose(1, 2) */
+    QUIZ_OP_PERMUTE,        /* Q.permute(0, 2, 1, 3) */
+    QUIZ_OP_CONTIG_HEADS,   /* Q_heads.contiguous() */
+    QUIZ_OP_CONTIG_SPLIT,   /* Q_split.contiguous() */
+    QUIZ_OP_RESHAPE_HEADS,  /* Q_heads.reshape(B, H, S * dh) */
+    QUIZ_OP_RESHAPE_SPLIT,  /* Q.reshape(B, S, H, dh) */
+    QUIZ_OP_RESHAPE_MERGED, /* out.reshape(B, S, D) after the transpose back */
+    QUIZ_OP_EXPAND,         /* K.unsqueeze(2).expand(B, KV, G, S, dh) */
+    QUIZ_OP_REPEAT,         /* K.repeat_interleave(G, dim=1) */
+    QUIZ_OP_DOT_T,          /* W_Q.T */
     QUIZ_OP_COUNT
 };
 
-/* The bugs of QG_BUG (QuizQuestion.aux). */
-enum { QUIZ_BUG_VIEW, QUIZ_BUG_REPEAT, QUIZ_BUG_SOFTMAX_DIM, QUIZ_BUG_SCALE, QUIZ_BUG_CONTIG, QUIZ_BUG_COUNT };
+/* The bugs of QG_BUG (QuizQuestion.aux; idx[0] = the tensor hit, 0 q 1 k 2 v;
+ * idx[1] = the code shape).  QUIZ_BUG_NONE is the right program. */
+enum {
+    QUIZ_BUG_NONE,
+    QUIZ_BUG_MASK_DIAG,    /* triu(diagonal=0): the causal mask off by one */
+    QUIZ_BUG_MASK_SIDE,    /* tril(diagonal=-1): the mask on the wrong side */
+    QUIZ_BUG_MASK_AFTER,   /* the mask applied after the softmax */
+    QUIZ_BUG_SCALE_DMODEL, /* / sqrt(d_model) */
+    QUIZ_BUG_SCALE_DH,     /* / dh */
+    QUIZ_BUG_SOFTMAX_DIM,  /* softmax(dim=-2) */
+    QUIZ_BUG_TRANSPOSE_23, /* transpose(2, 3) for (1, 2) */
+    QUIZ_BUG_VIEW,         /* view(B, H, S, dh) without the transpose */
+    QUIZ_BUG_CONTIG,       /* view after transpose without contiguous */
+    QUIZ_BUG_GQA_MOD,      /* kv head h % KV for h // G */
+    QUIZ_BUG_REPEAT,       /* .repeat for .repeat_interleave */
+    QUIZ_BUG_K_NOT_T,      /* q @ k, K not transposed */
+    QUIZ_BUG_WO_PER_HEAD,  /* W_O applied per head before the concat */
+    QUIZ_BUG_CONCAT_ORDER, /* permute(0, 2, 3, 1): heads concatenated in the wrong order */
+    QUIZ_BUG_NO_BACK,      /* merged without transposing back */
+    QUIZ_BUG_BATCH_FIRST,  /* (S, B, D) input viewed as (B, S, D) */
+    QUIZ_BUG_KV_AS_H,      /* view(B, S, H, dh) on K/V of a GQA model */
+    QUIZ_BUG_COUNT
+};
+#define QUIZ_BUG_LINE 120
+
+/* "causal mask off by one", ...: the bug's name. */
+const char *quiz_bug_name(int bug);
+
+/* A bugs question for one bug kind (the tests cover every kind).  0, or -1
+ * with err set (an unknown kind, or no configuration where it shows). */
+int quiz_generate_bug(int bug, uint64_t qseed, QuizQuestion *q, char *err, size_t errlen);
+
+/* The lines of a bugs question's program (right = 0) or of the right
+ * program in the same code shape (right = 1).  Returns how many (<= max). */
+int quiz_bug_lines(const QuizQuestion *q, int right, char (*lines)[QUIZ_BUG_LINE], int max);
+
+/* Runs the program with bug on the engine, from m's input and weights (m is
+ * the right run of the question's configuration).  Returns y (B, S, D), owned
+ * by the caller, or NULL with the error PyTorch would raise in err. */
+Tensor *quiz_bug_run(const Mha *m, int bug, int which, char *err, size_t errlen);
+
+/* The largest |y - m's y| (INFINITY when y is NULL, of another shape, or
+ * holds a NaN). */
+double quiz_bug_diff(const Mha *m, const Tensor *y);
 
 /* The quiz's own generator: splitmix64 (Steele, Lea, Flood 2014) over a
  * 64-bit state, independent of the engine's weight stream. */
@@ -135,18 +191,22 @@ int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, si
 
 /* ---- answers ------------------------------------------------------------ */
 
-enum { QA_EMPTY, QA_LETTER, QA_NUMBER, QA_TUPLE, QA_TEXT };
+enum { QA_EMPTY, QA_LETTER, QA_NUMBER, QA_TUPLE, QA_TEXT, QA_SIZE };
 
 typedef struct QuizAnswer {
-    int kind;                      /* QA_* */
-    int letter;                    /* QA_LETTER: 0 = 'a' */
-    long long number;              /* QA_NUMBER */
-    int n;                         /* QA_TUPLE */
+    int kind;         /* QA_* */
+    int letter;       /* QA_LETTER: 0 = 'a' */
+    long long number; /* QA_NUMBER */
+    int n;            /* QA_TUPLE */
     long long v[QUIZ_MAX_TUPLE];
-    char text[QUIZ_ANSWER_MAX];    /* QA_TEXT (and every kind): lower case, single spaces */
+    char text[QUIZ_ANSWER_MAX];   /* QA_TEXT (and every kind): lower case, single spaces */
+    double size;                  /* QA_SIZE: "2 GiB", "1.5MiB" in bytes (number: when whole) */
+    int size_unit, size_decimals; /* QA_SIZE: 1024^unit, digits after the point typed */
 } QuizAnswer;
 
-/* Parses one typed answer: a letter ("b", "B)", "b."), a whole number
+/* Parses one typed answer: a letter ("b", "B)", "b."), a byte size ("2 GiB",
+ * "2GiB", "1.5 MiB", "512 KB"; KB/MB/GB are read as KiB/MiB/GiB), a shape as
+ * PyTorch prints it ("torch.Size([2, 12, 4, 32])"), a whole number
  * ("4096", "1_048_576"), a shape or strides ("(2, 8, 16, 64)",
  * "2,8,16,64", "[2 8 16 64]", "(4,)"), or words.  Returns 0, or -1 for
  * input that is none of these (control bytes, unbalanced brackets, a number
@@ -180,6 +240,24 @@ typedef struct QuizBank {
  * holds none of this file's questions). */
 int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *err, size_t errlen);
 
+/* quiz_bank_parse in its two passes, apart so that the parser can be tested
+ * and fuzzed without the engine.  quiz_bank_read checks everything the text
+ * says on its own and returns the questions as written (*drafts, a new array
+ * the caller frees; NULL on error): count >= 1, or -1 with err set.
+ * quiz_bank_add fills in the {expressions} of drafts[0..n) from a run of each
+ * question's @config (the engine runs only for a question that has one),
+ * checks what depends on them (answer, repeated choices, the same question
+ * twice) and appends them to bank: n, or -1 with err set and bank as before.
+ * The drafts are changed (filled in). */
+typedef struct QuizDraft {
+    QuizQuestion q;               /* prompt, choices, explain as written */
+    char answer[QUIZ_ANSWER_MAX]; /* as written */
+    MhaConfig cfg;                /* its @config, or the default */
+    int q_line, answer_line, config_line; /* config_line 0: no @config */
+} QuizDraft;
+int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char *err, size_t errlen);
+int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err,
+                  size_t errlen);
 /* Loads every lessons/NAME.quiz file compiled into the binary.  -1 with err set if
  * one is malformed (a build-time bug: the tests validate them). */
 int quiz_bank_load_builtin(QuizBank *bank, char *err, size_t errlen);
@@ -210,26 +288,42 @@ void quiz_score_add(QuizScore *s, int topic, int right);
 void quiz_score_skip(QuizScore *s, int topic);
 
 /* What is remembered between runs (state file "quiz-history", state.h rules:
- * atomic replace): lifetime scores per topic and how often each question was
- * missed (a right answer later takes one miss off). */
+ * atomic replace, merged under the lock): lifetime scores per topic and how
+ * often each question was missed (a right answer later takes one miss off).
+ * Counts stop at QUIZ_HISTORY_MAX_COUNT; at most QUIZ_HISTORY_MAX_MISSES
+ * questions are kept, the ones first missed longest ago age out. */
+#define QUIZ_HISTORY_MAX_COUNT 100000000
+#define QUIZ_HISTORY_MAX_MISSES 2000
+
 typedef struct QuizMiss {
     char id[64];
     int count;
 } QuizMiss;
 
 typedef struct QuizHistory {
-    QuizScore total;
-    QuizMiss *miss; /* owned */
+    QuizScore total;    /* as loaded, plus this run */
+    QuizMiss *miss;     /* owned; in the order first missed */
     int n, cap;
+    int *slot, nslot;   /* owned; hash of miss ids: index + 1, 0 = empty */
+    QuizScore run;      /* this run's answers, added to the file by the save */
+    QuizMiss *ops;      /* owned; this run's miss changes in order (count +1 or -1) */
+    int nops, capops;
+    char warning[320];  /* "" or one line to show once (the file was corrupt) */
 } QuizHistory;
 
-/* Loads the history (empty when there is none yet).  Lines it cannot read
- * are skipped.  0, or -1 with err set on an I/O error. */
+/* Loads the history (empty when there is none yet), in time linear in the
+ * file.  A file with a line it cannot read (or a NUL byte) is still used for
+ * the lines it can read, h->warning says so, and the save keeps the file as
+ * quiz-history.bad (state_keep_bad) before replacing it.  0, or -1 with err
+ * set on an I/O error (then h is empty and should not be saved). */
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right);
 /* A skipped question: no score, but one more miss, so --review asks it. */
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q);
-int quiz_history_save(const QuizHistory *h, char *err, size_t errlen);
+/* Adds this run's answers to the file as it is now (another mhaviz may have
+ * saved meanwhile: its answers are kept), under the state lock, then forgets
+ * them (a second save adds only what came after).  0, or -1 with err set. */
+int quiz_history_save(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_free(QuizHistory *h);
 
 /* The ids missed most (ties: the order they were first missed), at most max.
@@ -242,5 +336,21 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
  * sessions when h != NULL and the topic was answered at least 3 times), and
  * apart from them the topics that were skipped but are not weak. */
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
+
+/* ---- the report at the end (quiz_report.c) -------------------------------- */
+
+/* The lesson that teaches topic (1-7), or 0. */
+int quiz_topic_lesson(int topic);
+
+/* 1 when topic t has a wrong answer this session (s) or over all sessions
+ * (h; either may be NULL). */
+int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t);
+
+/* The end-of-quiz text: score over the answered questions (skips apart), a
+ * line per topic, and for every topic below 100% (this session, or over all
+ * sessions when h != NULL) the lesson to reread, "mhaviz lesson 3 (3.
+ * Transpose and contiguity)", then the topic to practise.  "nothing to
+ * revisit" only when every answer was right.  buf is always NUL-terminated. */
+void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
 
 #endif

@@ -45,7 +45,8 @@ static int read_num(const char **p, const char *end, long long *v, int *ndigits)
     if (s >= end || !isdigit((unsigned char)*s)) return -1;
     while (s < end && (isdigit((unsigned char)*s) || *s == '_')) {
         if (*s == '_') {
-            if (s + 1 >= end || !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[-1])) return -1;
+            if (s + 1 >= end || !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[-1]))
+                return -1;
             s++;
             continue;
         }
@@ -74,22 +75,29 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
     int n = 0, commas = 0, groups_ok = 1, nd0 = 0;
     long long grouped = 0;
     for (;;) {
-        while (s < end && (*s == ' ' || *s == '\t')) s++;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
         if (s >= end) break;
         if (n == QUIZ_MAX_TUPLE) return -1;
         long long v;
         int nd;
         if (read_num(&s, end, &v, &nd)) return -1;
-        if (n == 0) nd0 = nd, grouped = v;
-        else if (nd != 3 || v < 0) groups_ok = 0;
-        else if (grouped <= (NUM_MAX - 999) / 1000) grouped = grouped * 1000 + v;
-        else groups_ok = 0;
+        if (n == 0)
+            nd0 = nd, grouped = v;
+        else if (nd != 3 || v < 0)
+            groups_ok = 0;
+        else if (grouped <= (NUM_MAX - 999) / 1000)
+            grouped = grouped * 1000 + v;
+        else
+            groups_ok = 0;
         a->v[n++] = v;
-        while (s < end && (*s == ' ' || *s == '\t')) s++;
+        while (s < end && (*s == ' ' || *s == '\t'))
+            s++;
         if (s < end && *s == ',') {
             commas++;
             s++;
-            while (s < end && (*s == ' ' || *s == '\t')) s++;
+            while (s < end && (*s == ' ' || *s == '\t'))
+                s++;
             if (s < end && *s == ',') return -1; /* ",," */
         } else if (s < end && !isdigit((unsigned char)*s) && *s != '-')
             return -1;
@@ -105,10 +113,63 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
     } else {
         a->kind = QA_TUPLE;
         /* "1,048,576" typed where a number is expected */
-        if (!open && n > 1 && commas == n - 1 && groups_ok && nd0 <= 3 && a->v[0] >= 0) a->number = grouped;
-        else a->number = -1;
+        if (!open && n > 1 && commas == n - 1 && groups_ok && nd0 <= 3 && a->v[0] >= 0)
+            a->number = grouped;
+        else
+            a->number = -1;
     }
     return 0;
+}
+
+/* "2 GiB", "2GiB", "1.5 mib", "512 KB": a byte size.  0 and a filled, or -1. */
+static int parse_size(const char *s, const char *end, QuizAnswer *a)
+{
+    static const char *const units[] = {"b", "kib", "mib", "gib", "tib", "pib"};
+    static const char *const loose[] = {"bytes", "kb", "mb", "gb", "tb", "pb"};
+    double v = 0, frac = 0.1;
+    int digits = 0, decimals = 0, dot = 0;
+    const char *p = s;
+    for (; p < end && (isdigit((unsigned char)*p) || (*p == '.' && !dot) || *p == ','); p++) {
+        if (*p == ',') continue; /* "1,024 MiB" */
+        if (*p == '.')
+            dot = 1;
+        else if (!dot)
+            v = v * 10 + (*p - '0'), digits++;
+        else
+            v += (*p - '0') * frac, frac /= 10, decimals++;
+    }
+    if (!digits || digits > 15) return -1;
+    while (p < end && *p == ' ')
+        p++;
+    char u[8];
+    size_t ul = (size_t)(end - p);
+    if (ul == 0 || ul >= sizeof u) return -1;
+    for (size_t i = 0; i < ul; i++)
+        u[i] = (char)tolower((unsigned char)p[i]);
+    u[ul] = 0;
+    for (int k = 0; k < 6; k++)
+        if (!strcmp(u, units[k]) || !strcmp(u, loose[k])) {
+            double bytes = v;
+            for (int j = 0; j < k; j++)
+                bytes *= 1024;
+            a->kind = QA_SIZE;
+            a->size = bytes;
+            a->size_unit = k;
+            a->size_decimals = decimals;
+            a->number = bytes == (double)(long long)bytes && bytes < 9e18 ? (long long)bytes : -1;
+            return 0;
+        }
+    return -1;
+}
+
+/* "torch.Size([2, 12, 4, 32])" or "Size([...])": the bracket inside, or NULL. */
+static const char *torch_size(const char *s, const char **end)
+{
+    const char *p = s;
+    if (!strncmp(p, "torch.", 6)) p += 6;
+    if (strncmp(p, "Size(", 5) || (*end)[-1] != ')') return NULL;
+    (*end)--;
+    return p + 5;
 }
 
 int quiz_parse_answer(const char *line, QuizAnswer *a)
@@ -119,8 +180,10 @@ int quiz_parse_answer(const char *line, QuizAnswer *a)
     size_t len = strnlen(line, 4 * QUIZ_ANSWER_MAX);
     if (len >= 4 * QUIZ_ANSWER_MAX) return -1;
     const char *s = line, *end = line + len;
-    while (s < end && isspace((unsigned char)*s)) s++;
-    while (end > s && isspace((unsigned char)end[-1])) end--;
+    while (s < end && isspace((unsigned char)*s))
+        s++;
+    while (end > s && isspace((unsigned char)end[-1]))
+        end--;
     for (const char *p = s; p < end; p++) {
         unsigned char c = (unsigned char)*p;
         if ((c < 0x20 && c != '\t') || c == 0x7f) return -1;
@@ -131,6 +194,9 @@ int quiz_parse_answer(const char *line, QuizAnswer *a)
         return 0;
     }
     size_t n = (size_t)(end - s);
+    const char *inner = torch_size(s, &end);
+    if (inner) return parse_numeric(inner, end, a);
+    if (isdigit((unsigned char)s[0]) && parse_size(s, end, a) == 0) return 0;
     if (isalpha((unsigned char)s[0]) && (n == 1 || (n == 2 && (s[1] == ')' || s[1] == '.')))) {
         a->kind = QA_LETTER;
         a->letter = tolower((unsigned char)s[0]) - 'a';
@@ -175,36 +241,66 @@ static int value_in_choice(const QuizAnswer *a, const char *c)
             const char *close = strchr(p, *p == '(' ? ')' : ']');
             QuizAnswer ca;
             memset(&ca, 0, sizeof ca);
-            if (close && parse_numeric(p, close + 1, &ca) == 0 && ca.kind == QA_TUPLE && ca.n == a->n &&
-                !memcmp(ca.v, a->v, sizeof(long long) * (size_t)a->n))
+            if (close && parse_numeric(p, close + 1, &ca) == 0 && ca.kind == QA_TUPLE &&
+                ca.n == a->n && !memcmp(ca.v, a->v, sizeof(long long) * (size_t)a->n))
                 return 1;
             continue;
         }
         if (!isdigit((unsigned char)*p)) continue;
         if (p > c && (isalnum((unsigned char)p[-1]) || strchr("._=*/^-+", p[-1]))) {
-            while (p + 1 < end && isdigit((unsigned char)p[1])) p++; /* the rest of that token */
+            while (p + 1 < end && isdigit((unsigned char)p[1]))
+                p++; /* the rest of that token */
             continue;
         }
         long long v = 0;
         const char *q = p;
         int ok = 1;
         while (q < end && isdigit((unsigned char)*q) && ok) {
-            if (v > (NUM_MAX - 9) / 10) ok = 0;
-            else v = v * 10 + (*q++ - '0');
+            if (v > (NUM_MAX - 9) / 10)
+                ok = 0;
+            else
+                v = v * 10 + (*q++ - '0');
         }
         /* thousands groups: ",ddd" not followed by another digit */
-        while (ok && end - q > 3 && q[0] == ',' && isdigit((unsigned char)q[1]) && isdigit((unsigned char)q[2]) &&
-               isdigit((unsigned char)q[3]) && !(q + 4 < end && isdigit((unsigned char)q[4]))) {
-            if (v > (NUM_MAX - 999) / 1000) ok = 0;
-            else v = v * 1000 + (q[1] - '0') * 100 + (q[2] - '0') * 10 + (q[3] - '0'), q += 4;
+        while (ok && end - q > 3 && q[0] == ',' && isdigit((unsigned char)q[1]) &&
+               isdigit((unsigned char)q[2]) && isdigit((unsigned char)q[3]) &&
+               !(q + 4 < end && isdigit((unsigned char)q[4]))) {
+            if (v > (NUM_MAX - 999) / 1000)
+                ok = 0;
+            else
+                v = v * 1000 + (q[1] - '0') * 100 + (q[2] - '0') * 10 + (q[3] - '0'), q += 4;
         }
         int standalone = !(q < end && (isalnum((unsigned char)*q) || strchr("_=*/^", *q) ||
                                        (*q == '.' && q + 1 < end && isdigit((unsigned char)q[1]))));
-        long long typed = a->kind == QA_NUMBER ? a->number : a->kind == QA_TUPLE ? a->number : -1;
+        long long typed = a->kind == QA_NUMBER || a->kind == QA_SIZE ? a->number
+                          : a->kind == QA_TUPLE                      ? a->number
+                                                                     : -1;
         if (ok && standalone && typed >= 0 && v == typed) return 1;
         p = q - 1;
     }
     return 0;
+}
+
+/* Does a typed size name choice c's size?  Exactly its byte count, or its
+ * shown size ("1.41 GiB") to the decimals typed, in the unit typed. */
+static int size_in_choice(const QuizAnswer *a, const char *c)
+{
+    QuizAnswer ca;
+    memset(&ca, 0, sizeof ca);
+    const char *open = strchr(c, '(');
+    const char *end = open ? open : c + strlen(c);
+    while (end > c && end[-1] == ' ')
+        end--;
+    if (parse_size(c, end, &ca) || ca.kind != QA_SIZE) return 0;
+    if (a->number >= 0 && value_in_choice(a, c)) return 1; /* the exact bytes */
+    double unit = 1;
+    for (int j = 0; j < a->size_unit; j++)
+        unit *= 1024;
+    double scale = 1;
+    for (int j = 0; j < a->size_decimals; j++)
+        scale *= 10;
+    double typed = a->size / unit * scale, shown = ca.size / unit * scale;
+    return (long long)(typed + 0.5) == (long long)(shown + 0.5);
 }
 
 /* Is the typed text a whole-word prefix of choice c ("view" of "a view: ...")? */
@@ -239,9 +335,11 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
     if (quiz_parse_answer(line, &a) || a.kind == QA_EMPTY) {
         if (why) {
             if (q->kind == QK_CHOICE)
-                snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
+                snprintf(why, whylen,
+                         "type a letter a-%c, or the text, number or shape of one choice",
                          'a' + q->n_choices - 1);
-            else snprintf(why, whylen, "type %s", expect);
+            else
+                snprintf(why, whylen, "type %s", expect);
         }
         return -1;
     }
@@ -258,6 +356,13 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                 for (int i = 0; i < q->n_choices; i++)
                     if (value_in_choice(&a, q->choices[i])) hits++, pickd = i;
             }
+            if (a.kind == QA_SIZE)
+                for (int i = 0; i < q->n_choices; i++)
+                    if (size_in_choice(&a, q->choices[i])) hits++, pickd = i;
+            if (hits == 0 && a.kind != QA_TEXT) { /* a value, but none of these */
+                if (why) snprintf(why, whylen, "not one of the choices");
+                return 0;
+            }
             if (hits != 1 && a.kind == QA_TEXT) {
                 hits = 0;
                 for (int i = 0; i < q->n_choices; i++)
@@ -266,15 +371,18 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
             if (hits != 1) pickd = -1;
         }
         if (pickd < 0) {
-            if (why) snprintf(why, whylen, "type a letter a-%c, or the text, number or shape of one choice",
-                              'a' + q->n_choices - 1);
+            if (why)
+                snprintf(why, whylen,
+                         "type a letter a-%c, or the text, number or shape of one choice",
+                         'a' + q->n_choices - 1);
             return -1;
         }
         *chosen = pickd;
         return pickd == q->correct;
     }
     case QK_NUMBER:
-        if (a.kind == QA_NUMBER) return a.number == q->number;
+        if (a.kind == QA_NUMBER || (a.kind == QA_SIZE && a.number >= 0))
+            return a.number == q->number;
         if (a.kind == QA_TUPLE && a.n == 1) return a.v[0] == q->number;
         if (a.kind == QA_TUPLE && a.number >= 0) return a.number == q->number;
         break;
@@ -298,9 +406,11 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                 alt[l] = 0;
                 char norm[QUIZ_ANSWER_MAX];
                 const char *b = alt;
-                while (*b == ' ') b++;
+                while (*b == ' ')
+                    b++;
                 size_t bl = strlen(b);
-                while (bl && b[bl - 1] == ' ') bl--;
+                while (bl && b[bl - 1] == ' ')
+                    bl--;
                 if (!normalize(b, bl, norm, sizeof norm) && !strcmp(norm, a.text)) return 1;
             }
             if (!bar) break;
@@ -335,7 +445,8 @@ char *quiz_answer_text(const QuizQuestion *q, char *buf, size_t n)
     default: {
         const char *bar = strchr(q->text, '|');
         size_t l = bar ? (size_t)(bar - q->text) : strlen(q->text);
-        while (l && q->text[l - 1] == ' ') l--;
+        while (l && q->text[l - 1] == ' ')
+            l--;
         snprintf(buf, n, "%.*s", (int)l, q->text);
         break;
     }
@@ -347,10 +458,18 @@ char *quiz_answer_kind(const QuizQuestion *q, char *buf, size_t n)
 {
     if (!n) return buf;
     switch (q->kind) {
-    case QK_CHOICE: snprintf(buf, n, "a letter a-%c", 'a' + (q->n_choices > 0 ? q->n_choices - 1 : 0)); break;
-    case QK_NUMBER: snprintf(buf, n, "a whole number"); break;
-    case QK_TUPLE: snprintf(buf, n, q->n_tuple == 1 ? "a shape like (4,)" : "a shape"); break;
-    default: snprintf(buf, n, "words"); break;
+    case QK_CHOICE:
+        snprintf(buf, n, "a letter a-%c", 'a' + (q->n_choices > 0 ? q->n_choices - 1 : 0));
+        break;
+    case QK_NUMBER:
+        snprintf(buf, n, "a whole number");
+        break;
+    case QK_TUPLE:
+        snprintf(buf, n, q->n_tuple == 1 ? "a shape like (4,)" : "a shape");
+        break;
+    default:
+        snprintf(buf, n, "words");
+        break;
     }
     return buf;
 }

@@ -12,7 +12,12 @@
  * Text may hold the lessons' {expressions} (lesson.h): they are filled in from
  * a run of the question's configuration and the model presets when the file
  * is loaded, so no number the engine can compute is typed by hand.
- * Blank lines end a field; '#' starts a comment line. */
+ * Blank lines end a field; '#' starts a comment line.
+ *
+ * Two passes: quiz_bank_read checks what the text says on its own and keeps
+ * each question as written (a QuizDraft); quiz_bank_add runs the engine for
+ * the questions that have {expressions}, fills them in and checks what
+ * depends on them.  The first pass is fast enough to fuzz (no engine). */
 #include "content/quiz.h"
 
 #include <ctype.h>
@@ -20,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "content/presets.h"
@@ -32,22 +38,19 @@ typedef struct Parser {
     char *err;
     size_t errlen;
     int topic;
-    QuizQuestion cur;
-    int open, q_line, answer_line, field;
-    char answer[QUIZ_ANSWER_MAX];
-    MhaConfig cfg;               /* the question's @config (default otherwise) */
-    int config_line;
-    PresetList presets;
+    QuizDraft cur;               /* the open question */
+    int open, field;
+    QuizDraft *drafts;           /* the questions closed so far */
+    int n, cap;
+    PresetList presets;          /* quiz_bank_add: loaded with the first expression */
     int have_presets;
-    QuizBank *bank;
-    int first;                   /* bank->n before this file */
 } Parser;
 
 static int fail(Parser *p, int line, const char *fmt, const char *a, const char *b)
 {
     char msg[400];
     snprintf(msg, sizeof msg, fmt, a ? a : "", b ? b : "");
-    snprintf(p->err, p->errlen, "%s:%d: %s", p->path, line, msg);
+    err_at(p->err, p->errlen, p->path, line, "%s", msg);
     return -1;
 }
 
@@ -70,10 +73,24 @@ static uint32_t fnv1a(const char *s)
     return h;
 }
 
+static int has_braces(const char *s)
+{
+    return strchr(s, '{') || strchr(s, '}');
+}
+
+/* Does any field of d hold an {expression}? */
+static int draft_has_expressions(const QuizDraft *d)
+{
+    int any = has_braces(d->q.prompt) || has_braces(d->answer) || has_braces(d->q.explain);
+    for (int i = 0; !any && i < d->q.n_choices; i++)
+        any = has_braces(d->q.choices[i]);
+    return any;
+}
+
 /* Fills the {expressions} of one field in place; -1 with the error at line. */
 static int expand_field(Parser *p, const Mha *m, char *field, size_t n, int line)
 {
-    if (!strchr(field, '{') && !strchr(field, '}')) return 0;
+    if (!has_braces(field)) return 0;
     char out[QUIZ_PROMPT_MAX > QUIZ_EXPLAIN_MAX ? QUIZ_PROMPT_MAX : QUIZ_EXPLAIN_MAX], err[300];
     if (lesson_expand(field, m, p->have_presets ? &p->presets : NULL, out, sizeof out, err, sizeof err))
         return fail(p, line, "%s", err, 0);
@@ -82,17 +99,20 @@ static int expand_field(Parser *p, const Mha *m, char *field, size_t n, int line
     return 0;
 }
 
-/* Every field of the open question, against a run of its configuration. */
-static int expand_all(Parser *p)
+/* Every field of d, against a run of its configuration (the engine runs only
+ * when a field has an expression). */
+static int expand_all(Parser *p, QuizDraft *d)
 {
-    QuizQuestion *q = &p->cur;
+    QuizQuestion *q = &d->q;
     char err[300];
-    Mha *m = mha_run(&p->cfg, err, sizeof err);
-    if (!m) return fail(p, p->config_line ? p->config_line : p->q_line, "%s", err, 0);
-    int rc = expand_field(p, m, q->prompt, sizeof q->prompt, p->q_line);
-    for (int i = 0; !rc && i < q->n_choices; i++) rc = expand_field(p, m, q->choices[i], QUIZ_CHOICE_MAX, p->q_line);
-    if (!rc && p->answer_line) rc = expand_field(p, m, p->answer, sizeof p->answer, p->answer_line);
-    if (!rc) rc = expand_field(p, m, q->explain, sizeof q->explain, p->q_line);
+    if (!draft_has_expressions(d)) return 0;
+    if (!p->have_presets) p->have_presets = presets_builtin(&p->presets, err, sizeof err) == 0;
+    Mha *m = mha_run(&d->cfg, err, sizeof err);
+    if (!m) return fail(p, d->config_line ? d->config_line : d->q_line, "%s", err, 0);
+    int rc = expand_field(p, m, q->prompt, sizeof q->prompt, d->q_line);
+    for (int i = 0; !rc && i < q->n_choices; i++) rc = expand_field(p, m, q->choices[i], QUIZ_CHOICE_MAX, d->q_line);
+    if (!rc) rc = expand_field(p, m, d->answer, sizeof d->answer, d->answer_line);
+    if (!rc) rc = expand_field(p, m, q->explain, sizeof q->explain, d->q_line);
     mha_free(m);
     return rc;
 }
@@ -129,54 +149,48 @@ static int parse_config(Parser *p, int ln, const char *arg)
     if (!kv_set) c.kv_heads = c.heads;
     char err[300];
     if (mha_config_check(&c, err, sizeof err)) return fail(p, ln, "@config: %s", err, 0);
-    p->cfg = c;
-    p->config_line = ln;
+    p->cur.cfg = c;
+    p->cur.config_line = ln;
     return 0;
 }
 
-/* Validates the open question and adds it to the bank. */
-static int close_question(Parser *p)
+/* The checks on a question's answer and choices: on the text as written when
+ * it has no expressions, and again once they are filled in.  Sets the kind
+ * and the expected answer of d->q. */
+static int check_answer(Parser *p, QuizDraft *d)
 {
-    if (!p->open) return 0;
-    QuizQuestion *q = &p->cur;
-    p->open = 0;
-    p->field = F_NONE;
-    if (!q->prompt[0]) return fail(p, p->q_line, "@q has no question text", 0, 0);
-    if (expand_all(p)) return -1;
-    if (!p->answer_line) return fail(p, p->q_line, "question has no @answer", 0, 0);
-    if (!q->explain[0]) return fail(p, p->q_line, "question has no @explain (every question teaches)", 0, 0);
-    if (q->n_choices == 1) return fail(p, p->q_line, "a multiple-choice question needs at least 2 choices", 0, 0);
+    QuizQuestion *q = &d->q;
     for (int i = 0; i < q->n_choices; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(q->choices[i], q->choices[j])) {
                 char a[8], b[8];
                 snprintf(a, sizeof a, "%c)", 'a' + i);
                 snprintf(b, sizeof b, "%c)", 'a' + j);
-                return fail(p, p->q_line, "choice %s repeats choice %s", a, b);
+                return fail(p, d->q_line, "choice %s repeats choice %s", a, b);
             }
     QuizAnswer a;
-    if (quiz_parse_answer(p->answer, &a) || a.kind == QA_EMPTY)
-        return fail(p, p->answer_line, "@answer '%s' is not a letter, number, shape or words", p->answer, 0);
+    if (quiz_parse_answer(d->answer, &a) || a.kind == QA_EMPTY)
+        return fail(p, d->answer_line, "@answer '%s' is not a letter, number, shape or words", d->answer, 0);
     if (q->n_choices) {
         if (a.kind != QA_LETTER) {
             /* "a, c" / "a c": more than one letter */
             int letters = 0, other = 0;
-            for (const char *s = p->answer; *s; s++) {
+            for (const char *s = d->answer; *s; s++) {
                 if (isalpha((unsigned char)*s) && !isalpha((unsigned char)s[1]) &&
-                    (s == p->answer || !isalpha((unsigned char)s[-1])))
+                    (s == d->answer || !isalpha((unsigned char)s[-1])))
                     letters++;
                 else if (isalnum((unsigned char)*s)) other = 1;
             }
             if (letters > 1 && !other)
-                return fail(p, p->answer_line, "@answer '%s' names more than one choice: exactly one is correct",
-                            p->answer, 0);
-            return fail(p, p->answer_line, "@answer '%s' must be one letter for a multiple-choice question",
-                        p->answer, 0);
+                return fail(p, d->answer_line, "@answer '%s' names more than one choice: exactly one is correct",
+                            d->answer, 0);
+            return fail(p, d->answer_line, "@answer '%s' must be one letter for a multiple-choice question",
+                        d->answer, 0);
         }
         if (a.letter >= q->n_choices) {
             char n[40];
             snprintf(n, sizeof n, "%d choices (a-%c)", q->n_choices, 'a' + q->n_choices - 1);
-            return fail(p, p->answer_line, "@answer %s is out of range: the question has %s", p->answer, n);
+            return fail(p, d->answer_line, "@answer %s is out of range: the question has %s", d->answer, n);
         }
         q->kind = QK_CHOICE;
         q->correct = a.letter;
@@ -191,32 +205,43 @@ static int close_question(Parser *p)
         q->n_tuple = a.n;
         memcpy(q->tuple, a.v, sizeof a.v);
     } else if (a.kind == QA_LETTER) {
-        return fail(p, p->answer_line, "@answer %s is a letter, but the question has no choices a) b) ...",
-                    p->answer, 0);
+        return fail(p, d->answer_line, "@answer %s is a letter, but the question has no choices a) b) ...",
+                    d->answer, 0);
     } else {
-        for (const char *s = p->answer, *bar; *s; s = bar + 1) {
+        for (const char *s = d->answer, *bar; *s; s = bar + 1) {
             bar = strchr(s, '|');
             const char *e = bar ? bar : s + strlen(s);
             int words = 0;
             for (const char *t = s; t < e; t++) words |= !isspace((unsigned char)*t);
-            if (!words) return fail(p, p->answer_line, "@answer has an empty alternative between '|'", 0, 0);
+            if (!words) return fail(p, d->answer_line, "@answer has an empty alternative between '|'", 0, 0);
             if (!bar) break;
         }
         q->kind = QK_TEXT;
-        snprintf(q->text, sizeof q->text, "%s", p->answer);
+        snprintf(q->text, sizeof q->text, "%s", d->answer);
     }
-    snprintf(q->id, sizeof q->id, "c:%08x", (unsigned)fnv1a(q->prompt));
-    for (int i = 0; i < p->bank->n; i++)
-        if (!strcmp(p->bank->q[i].id, q->id))
-            return fail(p, p->q_line, "the same question as %s", p->bank->q[i].source, 0);
-    if (p->bank->n == p->bank->cap) {
-        int cap = p->bank->cap ? 2 * p->bank->cap : 64;
-        QuizQuestion *v = realloc(p->bank->q, sizeof *v * (size_t)cap);
-        if (!v) return fail(p, p->q_line, "out of memory", 0, 0);
-        p->bank->q = v;
-        p->bank->cap = cap;
+    return 0;
+}
+
+/* Checks the open question as written and keeps it as a draft. */
+static int close_question(Parser *p)
+{
+    if (!p->open) return 0;
+    QuizDraft *d = &p->cur;
+    p->open = 0;
+    p->field = F_NONE;
+    if (!d->q.prompt[0]) return fail(p, d->q_line, "@q has no question text", 0, 0);
+    if (!d->answer_line) return fail(p, d->q_line, "question has no @answer", 0, 0);
+    if (!d->q.explain[0]) return fail(p, d->q_line, "question has no @explain (every question teaches)", 0, 0);
+    if (d->q.n_choices == 1) return fail(p, d->q_line, "a multiple-choice question needs at least 2 choices", 0, 0);
+    if (!draft_has_expressions(d) && check_answer(p, d)) return -1;
+    if (p->n == p->cap) {
+        int cap = p->cap ? 2 * p->cap : 16;
+        QuizDraft *v = realloc(p->drafts, sizeof *v * (size_t)cap);
+        if (!v) return fail(p, d->q_line, "out of memory", 0, 0);
+        p->drafts = v;
+        p->cap = cap;
     }
-    p->bank->q[p->bank->n++] = *q;
+    p->drafts[p->n++] = *d;
     return 0;
 }
 
@@ -227,7 +252,8 @@ static int parse_line(Parser *p, int ln, char *s)
         p->field = F_NONE;
         return 0;
     }
-    QuizQuestion *q = &p->cur;
+    QuizDraft *d = &p->cur;
+    QuizQuestion *q = &d->q;
     if (s[0] == '@') {
         char word[32];
         size_t wl = strcspn(s, " \t");
@@ -247,16 +273,13 @@ static int parse_line(Parser *p, int ln, char *s)
         }
         if (!strcmp(word, "@q")) {
             if (close_question(p)) return -1;
-            memset(q, 0, sizeof *q);
+            memset(d, 0, sizeof *d);
             q->topic = p->topic;
             q->pic.lit = -1;
             snprintf(q->source, sizeof q->source, "%s:%d", p->path, ln);
             p->open = 1;
-            p->q_line = ln;
-            p->cfg = mha_config_default();
-            p->config_line = 0;
-            p->answer_line = 0;
-            p->answer[0] = 0;
+            d->q_line = ln;
+            d->cfg = mha_config_default();
             p->field = F_PROMPT;
             if (*arg && append(q->prompt, sizeof q->prompt, "\n", arg))
                 return fail(p, ln, "question text is too long (at most %s characters)", "1599", 0);
@@ -264,21 +287,21 @@ static int parse_line(Parser *p, int ln, char *s)
         }
         if (!p->open) return fail(p, ln, "%s outside a question (start one with @q)", word, 0);
         if (!strcmp(word, "@answer")) {
-            if (p->answer_line) {
+            if (d->answer_line) {
                 char prev[16];
-                snprintf(prev, sizeof prev, "%d", p->answer_line);
+                snprintf(prev, sizeof prev, "%d", d->answer_line);
                 return fail(p, ln, "second @answer (the first is on line %s): exactly one answer per question",
                             prev, 0);
             }
             if (!*arg) return fail(p, ln, "@answer is empty", 0, 0);
-            if (strlen(arg) >= sizeof p->answer) return fail(p, ln, "@answer is too long", 0, 0);
-            snprintf(p->answer, sizeof p->answer, "%s", arg);
-            p->answer_line = ln;
+            if (strlen(arg) >= sizeof d->answer) return fail(p, ln, "@answer is too long", 0, 0);
+            snprintf(d->answer, sizeof d->answer, "%s", arg);
+            d->answer_line = ln;
             p->field = F_NONE;
             return 0;
         }
         if (!strcmp(word, "@config")) {
-            if (p->config_line) return fail(p, ln, "second @config in one question", 0, 0);
+            if (d->config_line) return fail(p, ln, "second @config in one question", 0, 0);
             p->field = F_NONE;
             return parse_config(p, ln, arg);
         }
@@ -292,8 +315,8 @@ static int parse_line(Parser *p, int ln, char *s)
         const char *best = NULL;
         int bd = 3;
         for (size_t i = 0; i < sizeof directives / sizeof *directives; i++) {
-            int d = text_edit_distance(word, directives[i]);
-            if (d < bd) bd = d, best = directives[i];
+            int dist = text_edit_distance(word, directives[i]);
+            if (dist < bd) bd = dist, best = directives[i];
         }
         if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);
         return fail(p, ln, "unknown directive '%s' (directives: @topic @q @answer @explain @config)", word, 0);
@@ -301,7 +324,7 @@ static int parse_line(Parser *p, int ln, char *s)
     /* a choice: "a) text" */
     if (p->open && islower((unsigned char)s[0]) && s[0] <= 'z' && s[1] == ')' && (s[2] == ' ' || !s[2]) &&
         p->field != F_EXPLAIN) {
-        if (p->answer_line) return fail(p, ln, "choice after @answer (put the choices first)", 0, 0);
+        if (d->answer_line) return fail(p, ln, "choice after @answer (put the choices first)", 0, 0);
         int want = q->n_choices;
         if (s[0] - 'a' != want) {
             char a[8], b[8];
@@ -336,7 +359,7 @@ static int parse_line(Parser *p, int ln, char *s)
     }
 }
 
-int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *err, size_t errlen)
+int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char *err, size_t errlen)
 {
     Parser p;
     memset(&p, 0, sizeof p);
@@ -344,11 +367,6 @@ int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *er
     p.err = err;
     p.errlen = errlen;
     p.topic = QT_CONCEPTS;
-    p.bank = bank;
-    p.first = bank->n;
-    p.cfg = mha_config_default();
-    char perr[300];
-    p.have_presets = presets_builtin(&p.presets, perr, sizeof perr) == 0;
     int ln = 0, rc = 0;
     const char *s = text;
     while (*s && !rc) {
@@ -373,13 +391,58 @@ int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *er
         if (!nl) break;
     }
     if (!rc) rc = close_question(&p);
-    if (!rc && bank->n == p.first) rc = fail(&p, ln ? ln : 1, "no questions (a quiz file needs at least one @q)", 0, 0);
-    if (p.have_presets) presets_free(&p.presets);
+    if (!rc && p.n == 0) rc = fail(&p, ln ? ln : 1, "no questions (a quiz file needs at least one @q)", 0, 0);
     if (rc) {
-        bank->n = p.first;
+        free(p.drafts);
+        *drafts = NULL;
         return -1;
     }
-    return bank->n - p.first;
+    *drafts = p.drafts;
+    return p.n;
+}
+
+int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err, size_t errlen)
+{
+    Parser p;
+    memset(&p, 0, sizeof p);
+    p.path = path;
+    p.err = err;
+    p.errlen = errlen;
+    int first = bank->n, rc = 0;
+    for (int k = 0; k < n && !rc; k++) {
+        QuizDraft *d = &drafts[k];
+        QuizQuestion *q = &d->q;
+        if (expand_all(&p, d) || check_answer(&p, d)) {
+            rc = -1;
+            break;
+        }
+        snprintf(q->id, sizeof q->id, "c:%08x", (unsigned)fnv1a(q->prompt));
+        for (int i = 0; i < bank->n && !rc; i++)
+            if (!strcmp(bank->q[i].id, q->id)) rc = fail(&p, d->q_line, "the same question as %s", bank->q[i].source, 0);
+        if (!rc && bank->n == bank->cap) {
+            int cap = bank->cap ? 2 * bank->cap : 64;
+            QuizQuestion *v = realloc(bank->q, sizeof *v * (size_t)cap);
+            if (!v) rc = fail(&p, d->q_line, "out of memory", 0, 0);
+            else bank->q = v, bank->cap = cap;
+        }
+        if (!rc) bank->q[bank->n++] = *q;
+    }
+    if (p.have_presets) presets_free(&p.presets);
+    if (rc) {
+        bank->n = first;
+        return -1;
+    }
+    return n;
+}
+
+int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *err, size_t errlen)
+{
+    QuizDraft *drafts;
+    int n = quiz_bank_read(path, text, &drafts, err, errlen);
+    if (n < 0) return -1;
+    n = quiz_bank_add(bank, path, drafts, n, err, errlen);
+    free(drafts);
+    return n;
 }
 
 int quiz_bank_load_builtin(QuizBank *bank, char *err, size_t errlen)

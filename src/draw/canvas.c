@@ -10,6 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/utf8.h"
+
 /* ---- styles ---------------------------------------------------------------
  * The one table of what each Style looks like; tui.c builds its ncurses
  * colour pairs from it, canvas_write its SGR sequences.
@@ -53,64 +55,16 @@ const CanvasStyleSpec canvas_styles_mono[ST_COUNT] = {
 
 #define REPLACEMENT 0xFFFDu
 
-/* Decodes one code point at *p (advancing it).  Invalid, overlong, truncated
- * or surrogate sequences give U+FFFD and consume one byte; control characters
- * give U+FFFD too, so nothing written to a cell can move a terminal's cursor. */
+/* Decodes one code point at *p (advancing it).  Invalid sequences give
+ * U+FFFD and consume one byte; control characters (and C1 controls) give
+ * U+FFFD too, so nothing written to a cell can move a terminal's cursor. */
 static uint32_t utf8_next(const unsigned char **pp)
 {
-    const unsigned char *p = *pp;
-    uint32_t c = p[0];
     int len;
-    uint32_t min;
-    if (c < 0x80) {
-        *pp = p + 1;
-        return (c < 0x20 || c == 0x7f) ? REPLACEMENT : c;
-    } else if ((c & 0xE0) == 0xC0) {
-        len = 2, c &= 0x1F, min = 0x80;
-    } else if ((c & 0xF0) == 0xE0) {
-        len = 3, c &= 0x0F, min = 0x800;
-    } else if ((c & 0xF8) == 0xF0) {
-        len = 4, c &= 0x07, min = 0x10000;
-    } else {
-        *pp = p + 1;
-        return REPLACEMENT;
-    }
-    for (int i = 1; i < len; i++) {
-        if ((p[i] & 0xC0) != 0x80) { /* also stops at the NUL */
-            *pp = p + 1;
-            return REPLACEMENT;
-        }
-        c = (c << 6) | (p[i] & 0x3F);
-    }
-    if (c < min || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF) || (c >= 0x80 && c < 0xA0)) {
-        *pp = p + 1;
-        return REPLACEMENT;
-    }
-    *pp = p + len;
+    uint32_t c = utf8_decode((const char *)*pp, 4, &len); /* stops at the NUL */
+    *pp += len;
+    if (c == UTF8_INVALID || c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xA0)) return REPLACEMENT;
     return c;
-}
-
-/* Encodes c into out (4 bytes room); returns the byte count. */
-static int utf8_put(uint32_t c, char *out)
-{
-    if (c < 0x80) {
-        out[0] = (char)c;
-        return 1;
-    } else if (c < 0x800) {
-        out[0] = (char)(0xC0 | (c >> 6));
-        out[1] = (char)(0x80 | (c & 0x3F));
-        return 2;
-    } else if (c < 0x10000) {
-        out[0] = (char)(0xE0 | (c >> 12));
-        out[1] = (char)(0x80 | ((c >> 6) & 0x3F));
-        out[2] = (char)(0x80 | (c & 0x3F));
-        return 3;
-    }
-    out[0] = (char)(0xF0 | (c >> 18));
-    out[1] = (char)(0x80 | ((c >> 12) & 0x3F));
-    out[2] = (char)(0x80 | ((c >> 6) & 0x3F));
-    out[3] = (char)(0x80 | (c & 0x3F));
-    return 4;
 }
 
 /* The whole string as code points; *n gets the count.  NULL on no memory. */
@@ -352,7 +306,7 @@ char *canvas_row(const Canvas *c, int y, int ascii, char *buf, size_t n)
             tmp[0] = canvas_ascii(ch);
             len = 1;
         } else {
-            len = utf8_put(ch, tmp);
+            len = utf8_encode(ch, tmp);
         }
         if (k + (size_t)len > n - 1) break; /* never split a character */
         memcpy(buf + k, tmp, (size_t)len);
@@ -467,6 +421,8 @@ char canvas_ascii(uint32_t ch)
         return '*'; /* · • ⋅ ∙ */
     case 0x00D7:
         return 'x'; /* × */
+    case 0x2699:
+        return '*'; /* ⚙ a page's own configuration: not '?', which marks a question */
     case 0x2013:
     case 0x2014:
     case 0x2212:
@@ -526,7 +482,7 @@ int canvas_write(const Canvas *c, FILE *f, int ascii, int color)
                 tmp[0] = canvas_ascii(row[x].ch);
                 len = 1;
             } else {
-                len = utf8_put(row[x].ch, tmp);
+                len = utf8_encode(row[x].ch, tmp);
             }
             fwrite(tmp, 1, (size_t)len, f);
         }

@@ -1,6 +1,6 @@
 /* lessonpage.c - a lesson page on a canvas, and the checks that need the
  * engine and the drawing (lesson_check).  No terminal: the lesson screens
- * (ui/lessonui.c) and `mhaviz lesson --frames` both draw through lesson_draw().
+ * (ui/page_screen.c) and `mhaviz lesson --frames` both draw through lesson_draw().
  *
  *   wide (>= LESSON_WIDE_W x LESSON_WIDE_H):  header / text | picture / hint
  *   narrow:  header / text / the step's memory strip in the rows left / hint,
@@ -10,16 +10,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
+#include "base/utf8.h"
 #include "draw/lessonpage.h"
 #include "draw/variants.h"
 
-SceneState lesson_scene_state(const LessonPage *pg)
+SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
 {
     SceneState s = scene_state_default();
     s.step = pg->step;
     s.view = pg->view;
     s.inspect = pg->inspect;
     memcpy(s.cur, pg->cur, sizeof s.cur);
+    if (v && v->inspecting) {
+        s.inspect = 1;
+        memcpy(s.cur, v->cur, sizeof s.cur);
+    } else if (v && v->revealed && pg->todo == LD_INSPECT) { /* the answer: the cell found */
+        s.inspect = 1;
+        memcpy(s.cur, pg->do_arg, sizeof s.cur);
+    }
     s.show_single = pg->single;
     s.narrative = 0;
     s.anim = -1;
@@ -33,29 +42,13 @@ typedef struct Glyph {
     Style st;
 } Glyph;
 
-/* Decodes UTF-8 (already validated by the parser; a bad byte becomes '?'). */
+/* The code point at s into *cp ('?' for an invalid byte); returns what follows it. */
 static const char *next_cp(const char *s, uint32_t *cp)
 {
-    const unsigned char *u = (const unsigned char *)s;
-    if (u[0] < 0x80) {
-        *cp = u[0];
-        return s + 1;
-    }
-    int n = (u[0] & 0xE0) == 0xC0 ? 2 : (u[0] & 0xF0) == 0xE0 ? 3 : (u[0] & 0xF8) == 0xF0 ? 4 : 0;
-    uint32_t v = n == 2 ? u[0] & 0x1F : n == 3 ? u[0] & 0x0F : u[0] & 0x07;
-    for (int i = 1; i < n; i++) {
-        if ((u[i] & 0xC0) != 0x80) {
-            *cp = '?';
-            return s + 1;
-        }
-        v = (v << 6) | (u[i] & 0x3F);
-    }
-    if (!n) {
-        *cp = '?';
-        return s + 1;
-    }
-    *cp = v;
-    return s + n;
+    int len;
+    *cp = utf8_decode(s, 4, &len);
+    if (*cp == UTF8_INVALID) *cp = '?';
+    return s + len;
 }
 
 #define NBSP 0xA0
@@ -169,11 +162,55 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
     return row;
 }
 
+/* Under the question: the answer once revealed (a typed answer that was
+ * right, a @do done, or Space), else what the exercise is waiting for.
+ * Returns the rows it needs. */
+static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonPage *pg,
+                         const LessonPageText *t, const LessonView *v)
+{
+    char line[400];
+    int row = 0;
+    if (pg->expect && v->verdict == 1) {
+        snprintf(line, sizeof line, "Right: %s.", t->expect);
+        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
+    } else if (pg->expect && v->revealed) {
+        snprintf(line, sizeof line, "The answer: %s.", t->expect);
+        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
+    } else if (pg->expect) {
+        snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
+        row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
+        if (v->verdict == -1)
+            snprintf(line, sizeof line, "Not yet (%s). Try again; Enter on an empty line shows it.",
+                     v->why && v->why[0] ? v->why : "wrong");
+        else
+            snprintf(line, sizeof line, "Type your answer, then Enter.");
+        row += draw_rich(c, x, y + row, w, left - row > 0 ? left - row : 0, line,
+                         v->verdict == -1 ? ST_BAD : ST_DIM, 2);
+    } else if (pg->todo && !v->done && !v->revealed) {
+        snprintf(line, sizeof line, "Waiting for you: %s.", v->doing ? v->doing : "do it");
+        return draw_rich(c, x, y, w, left, line, ST_DIM, 2);
+    } else if (pg->todo && v->done && !v->revealed) {
+        row += draw_rich(c, x, y, w, left, "Done.", ST_GOOD, 2);
+    }
+    int shown = v->revealed || v->verdict == 1 || (pg->todo && v->done);
+    if (t->answer && shown) {
+        int l2 = left - row > 0 ? left - row : 0;
+        row += draw_rich(c, x, y + row, w, l2, t->answer, ST_GOOD, 2);
+    } else if (t->answer && !pg->expect && !pg->todo) {
+        row += draw_rich(c, x, y + row, w, left, "(Space shows the answer)", ST_DIM, 2);
+    }
+    return row;
+}
+
 /* The page's text in the rectangle; 1 if it did not fit.  *used: rows drawn. */
 static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
                      const LessonPageText *t, const LessonView *v, int *used)
 {
     int row = 0, too_wide = 0;
+    if (t->notice && t->notice[0]) { /* the page changes the configuration: say so */
+        if (h > 0) canvas_put(c, x, y, 0x2699, ST_WARN); /* ⚙ */
+        row += draw_rich(c, x, y, w, h, t->notice, ST_WARN, 2);
+    }
     for (int i = 0; i < t->n; i++) {
         if (row > 0) row++; /* a blank line between blocks */
         int left = h - row > 0 ? h - row : 0;
@@ -195,11 +232,7 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
         int left = h - row > 0 ? h - row : 0;
         if (left > 0) canvas_text(c, x, y + row, "?", ST_KEY);
         row += draw_rich(c, x, y + row, w, left, t->question, ST_BOLD, 2);
-        left = h - row > 0 ? h - row : 0;
-        if (v->revealed && t->answer)
-            row += draw_rich(c, x, y + row, w, left, t->answer, ST_GOOD, 2);
-        else if (t->answer)
-            row += draw_rich(c, x, y + row, w, left, "(Space shows the answer)", ST_DIM, 2);
+        row += draw_exercise(c, x, y + row, w, h - row > 0 ? h - row : 0, pg, t, v);
     }
     if (used) *used = row;
     return row > h || too_wide;
@@ -244,34 +277,59 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
         return;
     }
     const Tensor *t = m->t[scene_inspect_tensor(ss)];
-    long lit = pg->inspect ? (long)tensor_offset_of(t, pg->cur) : -1;
+    long lit = ss->inspect ? (long)tensor_offset_of(t, ss->cur) : -1;
     int wrap = storage_row(m, t);
     int heads = wrap == m->cfg.d_model ? m->cfg.heads : 0;
-    char what[120];
-    snprintf(what, sizeof what, "memory of %s%s (Tab: the whole picture)",
-             mha_tensor_names[scene_inspect_tensor(ss)],
-             pg->inspect ? ", the inspected float lit" : "");
+    int ti = scene_inspect_tensor(ss);
+    const char *name = ti == MT_OUT ? "y" : mha_tensor_names[ti]; /* y = out @ W_O */
+    char what[160];
+    if (ss->inspect) {
+        char idx[48];
+        size_t o = 0;
+        for (int i = 0; i < t->ndim && o < sizeof idx; i++)
+            o += (size_t)snprintf(idx + o, sizeof idx - o, "%s%d", i ? "," : "", ss->cur[i]);
+        snprintf(what, sizeof what, "memory of %s, [%s] lit: offset %ld (Tab: the picture)", name,
+                 idx, lit);
+    } else
+        snprintf(what, sizeof what, "memory of %s (Tab: the whole picture)", name);
     canvas_text(c, 1, y + 1, what, ST_DIM);
     scene_candy_bar(c, 1, y + 2, c->w - 2, h - 2, t, wrap, heads, m->d_head, lit);
 }
 
+static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
+                     const LessonView *v);
+
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
+{
+    /* A @do page's answer is shown: the picture is the configuration the
+     * answer talks about (the screen passes that run; `--frames` does not). */
+    MhaConfig target;
+    Mha *own = NULL;
+    char err[200];
+    if (v->revealed && lesson_do_target(&l->pages[p], &target) == 0 &&
+        memcmp(&m->cfg, &target, sizeof target) != 0 && (own = mha_run(&target, err, sizeof err)))
+        m = own;
+    int r = draw_page(c, l, p, t, m, v);
+    mha_free(own);
+    return r;
+}
+
+static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
+                     const LessonView *v)
 {
     const LessonPage *pg = &l->pages[p];
     canvas_clear(c);
     int wide = c->w >= LESSON_WIDE_W && c->h >= LESSON_WIDE_H;
     char head[300];
-    const char *hint = v->hint ? v->hint
-                       : wide  ? "Space/PgDn next  PgUp back  r reload  q lessons  ? keys"
-                               : "Space/PgDn next  PgUp back  Tab picture  r reload  q lessons";
-    SceneState ss = lesson_scene_state(pg);
+    const char *hint = v->hint ? v->hint : "";
+    SceneState ss = lesson_scene_state(pg, v);
 
     if (!wide && v->pane == 1) {
         /* The picture alone, with the key hint as its status line. */
-        ss.status = v->hint ? v->hint : "Tab text  Space/PgDn next  PgUp back  q lessons";
+        ss.status = hint;
         if (pg->variants) {
-            draw_variants(c, 0, 0, c->w, c->h - 1, &pg->cfg);
+            draw_variants(c, 0, 0, c->w, c->h - 1, &m->cfg);
             canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
             canvas_text(c, 1, c->h - 1, ss.status, ST_STATUS);
         } else {
@@ -280,9 +338,9 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
-             !v->done   ? ""
-             : v->ascii ? "(done)"
-                        : "\xE2\x9C\x93"); /* ✓ */
+             !v->finished ? ""
+             : v->ascii   ? "(done)"
+                          : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
     canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
@@ -302,13 +360,45 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     for (int yy = 1; yy <= bottom; yy++)
         canvas_put(c, tw, yy, 0x2502, ST_FRAME); /* │ */
     if (pg->variants)
-        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &pg->cfg);
+        draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &m->cfg);
     else
         scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
     return over;
 }
 
 /* --- checks that need the engine -------------------------------------------------- */
+
+/* What only the engine can check of an exercise: a @do inspect index inside
+ * the tensor the picture inspects, an @expect value that reads as its kind. */
+static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPageText *t,
+                           LessonErrors *errs)
+{
+    const LessonPage *pg = &l->pages[p];
+    char msg[480], err[300];
+    if (pg->expect && lesson_expect_valid(pg->expect, t->expect, err, sizeof err) != 0) {
+        err_at(msg, sizeof msg, l->path, pg->expect_line, "%s", err);
+        lesson_error_add(errs, msg);
+    }
+    if (pg->todo != LD_INSPECT) return;
+    if (pg->variants) {
+        err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect on a @view variants page (no cursor there)");
+        lesson_error_add(errs, msg);
+        return;
+    }
+    SceneState ss = lesson_scene_state(pg, NULL);
+    int ti = scene_inspect_tensor(&ss);
+    const Tensor *tt = m->t[ti];
+    for (int i = 0; i < 4; i++)
+        if ((i >= tt->ndim && pg->do_arg[i] != 0) ||
+            (i < tt->ndim && pg->do_arg[i] >= tt->shape[i])) {
+            char dims[64];
+            tensor_fmt_dims(dims, sizeof dims, tt->ndim, tt->shape);
+            err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect %d,%d,%d,%d is outside %s %s, the tensor "
+                     "this page's picture inspects", pg->do_arg[0], pg->do_arg[1], pg->do_arg[2], pg->do_arg[3], mha_tensor_names[ti], dims);
+            lesson_error_add(errs, msg);
+            return;
+        }
+}
 
 int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
 {
@@ -319,8 +409,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         const LessonPage *pg = &l->pages[p];
         Mha *m = mha_run(&pg->cfg, err, sizeof err);
         if (!m) {
-            snprintf(msg, sizeof msg, "%s:%d: %s", l->path, pg->cfg_line ? pg->cfg_line : pg->line,
-                     err);
+            err_at(msg, sizeof msg, l->path, pg->cfg_line ? pg->cfg_line : pg->line, "%s", err);
             lesson_error_add(errs, msg);
             continue;
         }
@@ -331,11 +420,7 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
                     (i < t->ndim && pg->cur[i] >= t->shape[i])) {
                     char dims[64];
                     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
-                    snprintf(msg, sizeof msg,
-                             "%s:%d: @inspect %d,%d,%d,%d is outside %s %s of step '%s'", l->path,
-                             pg->inspect_line, pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3],
-                             mha_tensor_names[m->steps[pg->step].output], dims,
-                             m->steps[pg->step].key);
+                    err_at(msg, sizeof msg, l->path, pg->inspect_line, "@inspect %d,%d,%d,%d is outside %s %s of step '%s'", pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3], mha_tensor_names[m->steps[pg->step].output], dims, m->steps[pg->step].key);
                     lesson_error_add(errs, msg);
                     break;
                 }
@@ -346,14 +431,23 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
             mha_free(m);
             continue;
         }
-        for (size_t k = 0; k < sizeof sizes / sizeof *sizes; k++) {
-            Canvas *c = canvas_new(sizes[k][0], sizes[k][1]);
+        check_exercise(l, p, m, &t, errs);
+        /* Both ends of an exercise must fit: waiting (a wrong answer said
+         * why) and answered. */
+        LessonView waiting = {.typed = "(1, 2, 4, 4)",
+                              .verdict = -1,
+                              .why = "you typed 3 numbers; the answer has 4",
+                              .doing = "press H until heads is 4 (now 2)"};
+        for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
+            Canvas *c = canvas_new(sizes[k / 2][0], sizes[k / 2][1]);
             if (!c) break;
             LessonView v = {.revealed = 1};
-            if (lesson_draw(c, l, p, &t, m, &v)) {
-                snprintf(msg, sizeof msg,
-                         "%s:%d: page '%.40s' does not fit at %dx%d: shorten it or split it in two",
-                         l->path, pg->line, pg->title, sizes[k][0], sizes[k][1]);
+            if (k % 2 && !pg->expect && !pg->todo) {
+                canvas_free(c);
+                continue;
+            }
+            if (lesson_draw(c, l, p, &t, m, k % 2 ? &waiting : &v)) {
+                err_at(msg, sizeof msg, l->path, pg->line, "page '%.40s' does not fit at %dx%d: shorten it or split it in two", pg->title, sizes[k / 2][0], sizes[k / 2][1]);
                 lesson_error_add(errs, msg);
             }
             canvas_free(c);

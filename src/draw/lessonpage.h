@@ -10,9 +10,17 @@
 typedef struct LessonView {
     int pane;         /* narrow terminals: 0 the text, 1 the picture */
     int revealed;     /* the answer to the page's question is shown */
-    int done;         /* the page was finished before (a mark in the header) */
+    int finished;     /* the page was finished before (a mark in the header) */
     int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
-    const char *hint; /* bottom line; NULL for the default key hint */
+    const char *hint; /* the bottom line (the key hint); NULL: none */
+    /* The page's exercise (@expect, @do), as the page screen holds it. */
+    const char *typed; /* @expect, not yet revealed: the answer being typed */
+    int verdict;       /* 1 right, -1 wrong (why says what is off), 0 not checked */
+    const char *why;   /* with verdict -1 */
+    int done;          /* @do: the action is done (the answer confirms it) */
+    const char *doing; /* @do, not done: where the learner is ("heads 2, want 4") */
+    int inspecting;    /* the live inspect cursor cur overrides the page's @inspect */
+    int cur[4];
 } LessonView;
 
 /* Side by side needs this many columns (text column + an 80-column picture). */
@@ -26,8 +34,9 @@ typedef struct LessonView {
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v);
 
-/* The scene state a page asks for (step, view, inspect cursor, single). */
-SceneState lesson_scene_state(const LessonPage *pg);
+/* The scene state a page asks for (step, view, inspect cursor, single);
+ * v (may be NULL) adds the live inspect cursor. */
+SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v);
 
 /* Checks what needs the engine: each page's config runs, @inspect fits the
  * step's tensor, every {expression} expands, and each page fits at 80x24 and

@@ -9,28 +9,22 @@
 #define MHAVIZ_SCENE_H
 
 #include "draw/canvas.h"
+#include "draw/scenestate.h"
 #include "engine/mha.h"
 
-#define SCENE_MIN_W 80
-#define SCENE_MIN_H 24
-
-
-typedef struct SceneState {
-    int step;          /* MS_* */
-    MhaView view;
-    int inspect;       /* 1: cursor on the logical view, matching cell lit in the candy bar */
-    int cur[4];        /* cursor index into the step's logical tensor (up to 4-D) */
-    int show_single;   /* softmax step: the one big-head softmax beside the per-head ones */
-    double anim;       /* animation phase in [0, 1); anything else: no animation, final frame */
-    int narrative;     /* 1: draw the step's narrative lines; 0: the caller draws its own text */
-    const char *status;/* bottom line, may be NULL */
-} SceneState;
-
+/* The state of step 0: no inspect, anim -1 (the final frame), narrative 1. */
 SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 1 */
 
 /* Draws the whole picture for s into the rectangle (x, y, w, h) of c.  Below
  * SCENE_MIN_W x SCENE_MIN_H it draws the "enlarge to 80x24 (now WxH)" screen. */
 void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s);
+
+/* The sentences the frame of s writes under its picture, as one paragraph
+ * into buf (n bytes); on the softmax step with show_single, followed by the
+ * line under the heatmaps saying why the big head differs (or does not).
+ * Every fact in them (contiguous or not, bytes copied, view or copy, how
+ * many heads) is read from m. */
+void scene_narrative(const Mha *m, const SceneState *s, char *buf, size_t n);
 
 /* The tensor (MT_*) the state's picture shows in its logical view and
  * inspects: step 2 Q_split, 3 Q_heads, 5 attn, 7 merged, 8 merged_contig ...;
@@ -52,7 +46,7 @@ int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py);
  * float with its offset, wrapped every `wrap` elements (a token's row), cells
  * coloured by head when heads > 0 (head of element = (offset % width) / d_head).
  * `lit` is a storage offset to highlight (-1 none).  Returns rows used. */
-int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap,
-                    int heads, int d_head, long lit);
+int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,
+                    int d_head, long lit);
 
 #endif

@@ -84,9 +84,16 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
     canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
     canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, %zu bytes copied", Ke->st->id,
                   m->steps[MS_SCORES].bytes_copied); /* the step that expands K */
-    canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
-    canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD, "S%d, %zu bytes copied",
-                  Kr->st->id, Kr->st->bytes_copied);
+    if (m->groups == 1) {
+        /* one query head per kv head: nothing to repeat (Llama's repeat_kv
+         * returns K as it is when n_rep is 1) */
+        canvas_text(c, x, y++, "repeat_interleave:", ST_DIM);
+        canvas_text(c, x + 1, y++, "not needed (G = 1)", ST_GOOD);
+    } else {
+        canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
+        canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD,
+                      "S%d, %zu bytes copied", Kr->st->id, Kr->st->bytes_copied);
+    }
     /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
     uint64_t per_tok = 0;
     kv_bytes_per_token(1, m->cfg.kv_heads, m->d_head, 32, &per_tok); /* toy sizes: no overflow */
@@ -172,8 +179,7 @@ void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRun
                              "%d query heads: no GQA. It needs a kv_heads that divides %d, "
                              "strictly between 1 and %d.",
                              cfg->heads, cfg->heads, cfg->heads);
-            if (more)
-                snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
+            if (more) snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
         }
         canvas_text(c, cx, y, kind[i], ST_TITLE);
         canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);

@@ -1,5 +1,5 @@
 /* mha.c - the multi-head attention forward pass on the tensor engine,
- * recording a trace of DESIGN.md's steps 0..10.
+ * recording a trace of the steps 0..10 (src/README.md, The pipeline).
  *
  * Shapes (B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H):
  *   x (B,S,D)  W_Q (D,D)  W_K, W_V (D,KV*dh)  W_O (D,D)
@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* clang-format off: grouped by step, as in DESIGN.md */
+/* clang-format off: grouped by step, as in src/README.md */
 const char *const mha_tensor_names[MT_COUNT] = {
     "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
     "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",
@@ -23,21 +23,39 @@ const char *const mha_tensor_names[MT_COUNT] = {
 };
 /* clang-format on */
 
-static const struct {
-    const char *name, *key, *code;
-} step_info[MS_COUNT] = {
-    {"input", "input", "x"},
-    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V"},
-    {"split heads", "split", "Q = Q.view(B, S, H, dh)"},
-    {"heads first", "heads", "Q = Q.transpose(1, 2)"},
-    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)"},
-    {"softmax", "softmax", "attn = softmax(scores, dim=-1)"},
-    {"weighted sum", "weighted", "out = attn @ V"},
-    {"back to tokens", "back", "out = out.transpose(1, 2)"},
-    {"make contiguous", "contiguous", "out = out.contiguous()"},
-    {"concat", "concat", "out = out.view(B, S, D)"},
-    {"output projection", "output", "y = out @ W_O"},
+/* One row per step, as in DESIGN.md's pipeline table. */
+/* clang-format off */
+const char *const mha_program[MHA_PROGRAM_LINES] = {
+    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",
+    "Q = Q.view(B, S, H, dh).transpose(1, 2)",
+    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",
+    "attn = softmax(scores, dim=-1)",
+    "out = (attn @ V).transpose(1, 2).contiguous()",
+    "y = out.view(B, S, D) @ W_O",
 };
+
+const MhaStepInfo mha_steps[MS_COUNT] = {
+    /* name, key, code, program line, span, shape, output, var */
+    {"input", "input", "x", -1, NULL, "(B, S, D)", MT_X, "x"},
+    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", 0, NULL, "(B, S, D)", MT_Q, "Q"},
+    {"split heads", "split", "Q = Q.view(B, S, H, dh)", 1, ".view(B, S, H, dh)", "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
+    {"heads first", "heads", "Q = Q.transpose(1, 2)", 1, ".transpose(1, 2)", "(B, H, S, dh)", MT_Q_HEADS, "Q"},
+    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", 2, NULL, "(B, H, S, S)", MT_SCORES, "scores"},
+    {"softmax", "softmax", "attn = softmax(scores, dim=-1)", 3, NULL, "(B, H, S, S)", MT_ATTN, "attn"},
+    {"weighted sum", "weighted", "out = attn @ V", 4, "(attn @ V)", "(B, H, S, dh)", MT_HEAD_OUT, "out"},
+    {"back to tokens", "back", "out = out.transpose(1, 2)", 4, ".transpose(1, 2)", "(B, S, H, dh)", MT_MERGED, "out"},
+    {"make contiguous", "contiguous", "out = out.contiguous()", 4, ".contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
+    {"concat", "concat", "out = out.view(B, S, D)", 5, "out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
+    {"output projection", "output", "y = out @ W_O", 5, NULL, "(B, S, D)", MT_OUT, "y"},
+};
+
+const MhaViewInfo mha_views[MV_COUNT] = {
+    [MV_WRONG_VIEW] = {"wrong", "Q.view(B, H, S, dh) without the transpose",
+                       "Q_wrong = Q.view(B, H, S, dh)", 1, NULL, MT_Q_WRONG},
+    [MV_NO_SCALE] = {"noscale", "softmax without / sqrt(dh)",
+                     "attn = softmax(Q @ K.transpose(-2, -1), dim=-1)", 2, "/ sqrt(dh)", MT_ATTN_NOSCALE},
+};
+/* clang-format on */
 
 static const char *const words[] = {"the",  "cat", "sat",   "on",  "a",   "warm", "mat", "and",
                                     "then", "it",  "slept", "all", "day", "in",   "its", "box"};
@@ -165,6 +183,35 @@ static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
     return t;
 }
 
+/* The value of one symbol of a shape, or -1. */
+static int shape_symbol(const MhaConfig *c, const char *sym, size_t len)
+{
+    static const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "KV*dh"};
+    int dh = c->d_model / c->heads, G = c->heads / c->kv_heads;
+    int vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, G, dh, c->kv_heads * dh};
+    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
+        if (strlen(names[i]) == len && !strncmp(names[i], sym, len)) return vals[i];
+    return -1;
+}
+
+int mha_shape_of(const MhaConfig *c, const char *shape, int *dims, int max)
+{
+    int n = 0;
+    const char *p = shape;
+    if (*p++ != '(') return -1;
+    while (*p && *p != ')') {
+        size_t len = strcspn(p, ",)");
+        int v = shape_symbol(c, p, len);
+        if (v < 0 || n >= max) return -1;
+        dims[n++] = v;
+        p += len;
+        if (*p == ',') p++;
+        while (*p == ' ')
+            p++;
+    }
+    return *p == ')' ? n : -1;
+}
+
 int mha_kv_head_of(const MhaConfig *c, int query_head)
 {
     return query_head / (c->heads / c->kv_heads);
@@ -183,7 +230,7 @@ int mha_step_index(const char *s)
     long n = strtol(s, &end, 10);
     if (*s && !*end) return n >= 0 && n < MS_COUNT ? (int)n : -1;
     for (int i = 0; i < MS_COUNT; i++)
-        if (!strcmp(s, step_info[i].key) || !strcmp(s, step_info[i].name)) return i;
+        if (!strcmp(s, mha_steps[i].key) || !strcmp(s, mha_steps[i].name)) return i;
     return -1;
 }
 
@@ -200,9 +247,9 @@ void mha_free(Mha *m)
 static void record(Mha *m, int step, size_t copied_before, int output, int n_in, ...)
 {
     MhaStep *s = &m->steps[step];
-    s->name = step_info[step].name;
-    s->key = step_info[step].key;
-    snprintf(s->code, sizeof s->code, "%s", step_info[step].code);
+    s->name = mha_steps[step].name;
+    s->key = mha_steps[step].key;
+    snprintf(s->code, sizeof s->code, "%s", mha_steps[step].code);
     s->output = output;
     s->n_inputs = n_in;
     va_list ap;
@@ -234,6 +281,218 @@ static Tensor *softmax_of(const Tensor *scores, int causal)
         __VA_ARGS__                                                                                \
     }
 
+/* The run's sizes, named as in the shape comments. */
+typedef struct Sizes {
+    int B, S, D, H, KV, dh, G;
+} Sizes;
+
+static Sizes sizes_of(const Mha *m)
+{
+    const MhaConfig *c = &m->cfg;
+    return (Sizes){c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head, m->groups};
+}
+
+/* Frees the n temporaries of a phase and clears them. */
+static void free_tmp(Tensor **tmp, int n)
+{
+    for (int i = 0; i < n; i++)
+        tensor_free(tmp[i]), tmp[i] = NULL;
+}
+
+/* Each phase below fills its tensors of m->t and records its steps; on a
+ * failure it frees its temporaries, leaves the reason in e (or e's "out of
+ * memory") and returns -1, and mha_run frees m. */
+
+/* 0. input, and the weights: drawn in this order from the seed */
+static int draw_inputs(Mha *m, MhaRng *rng)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_X] = random_tensor(rng, DIMS(z.B, z.S, z.D)));      /* (B, S, D) */
+    TRY(t[MT_W_Q] = random_tensor(rng, DIMS(z.D, z.D)));         /* (D, D) */
+    TRY(t[MT_W_K] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_V] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_O] = random_tensor(rng, DIMS(z.D, z.D)));         /* (D, D) */
+    record(m, MS_INPUT, before, MT_X, 0);
+    return 0;
+fail:
+    return -1;
+}
+
+/* 1. project: three matmuls, three new buffers */
+static int project(Mha *m, char *e, size_t el)
+{
+    Tensor **t = m->t;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_Q] = tensor_matmul(t[MT_X], t[MT_W_Q], e, el)); /* (B, S, D) */
+    TRY(t[MT_K] = tensor_matmul(t[MT_X], t[MT_W_K], e, el)); /* (B, S, KV*dh) */
+    TRY(t[MT_V] = tensor_matmul(t[MT_X], t[MT_W_V], e, el)); /* (B, S, KV*dh) */
+    record(m, MS_PROJECT, before, MT_Q, 4, MT_X, MT_W_Q, MT_W_K, MT_W_V);
+    return 0;
+fail:
+    return -1;
+}
+
+/* 2. split heads: a view, the same bytes relabelled;
+ * 3. heads first: strides swapped, now non-contiguous */
+static int split_heads(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_Q_SPLIT] = tensor_view(t[MT_Q], DIMS(z.B, z.S, z.H, z.dh), e, el));  /* (B,S,H,dh) */
+    TRY(t[MT_K_SPLIT] = tensor_view(t[MT_K], DIMS(z.B, z.S, z.KV, z.dh), e, el)); /* (B,S,KV,dh) */
+    TRY(t[MT_V_SPLIT] = tensor_view(t[MT_V], DIMS(z.B, z.S, z.KV, z.dh), e, el));
+    record(m, MS_SPLIT, before, MT_Q_SPLIT, 1, MT_Q);
+
+    before = tensor_bytes_copied();
+    TRY(t[MT_Q_HEADS] = tensor_transpose(t[MT_Q_SPLIT], 1, 2, e, el)); /* (B,H,S,dh) */
+    TRY(t[MT_K_HEADS] = tensor_transpose(t[MT_K_SPLIT], 1, 2, e, el)); /* (B,KV,S,dh) */
+    TRY(t[MT_V_HEADS] = tensor_transpose(t[MT_V_SPLIT], 1, 2, e, el));
+    record(m, MS_HEADS, before, MT_Q_HEADS, 1, MT_Q_SPLIT);
+    return 0;
+fail:
+    return -1;
+}
+
+/* 4. scores.  Query heads are grouped G to a kv head: Q viewed (B,KV,G,S,dh),
+ * K expanded to the same shape with stride 0 on G (no copy), one batched matmul.
+ * 5. softmax: per head, per row */
+static int scores_softmax(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t, *tmp[4] = {0};
+    size_t before = tensor_bytes_copied();
+    TRY(tmp[0] = tensor_view(t[MT_Q_HEADS], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
+    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, el)); /* (B,KV,1,S,dh) */
+    TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
+    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, el)); /* (B,KV,G,dh,S) */
+    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, el));            /* (B,KV,G,S,S) */
+    m->scale = 1.0f / sqrtf((float)z.dh);
+    tensor_scale_(tmp[3], m->scale);
+    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(z.B, z.H, z.S, z.S), e, el)); /* (B,H,S,S) */
+    record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
+    free_tmp(tmp, 4);
+
+    before = tensor_bytes_copied();
+    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], m->cfg.causal)); /* (B,H,S,S) */
+    record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
+    return 0;
+fail:
+    free_tmp(tmp, 4);
+    return -1;
+}
+
+/* 6. weighted sum, V shared by G query heads the same way as K */
+static int weighted_sum(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t, *tmp[3] = {0};
+    size_t before = tensor_bytes_copied();
+    TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(z.B, z.KV, z.G, z.S, z.S), e, el));
+    TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, el));
+    TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
+    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, el));                  /* (B,KV,G,S,dh) */
+    TRY(t[MT_HEAD_OUT] = tensor_view(tmp[2], DIMS(z.B, z.H, z.S, z.dh), e, el)); /* (B,H,S,dh) */
+    record(m, MS_WEIGHTED, before, MT_HEAD_OUT, 2, MT_ATTN, MT_V_HEADS);
+    free_tmp(tmp, 3);
+    return 0;
+fail:
+    free_tmp(tmp, 3);
+    return -1;
+}
+
+/* 7. back to tokens: a view, non-contiguous; 8. the one real copy;
+ * 9. concat: a view of the copy */
+static int merge_heads(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_MERGED] = tensor_transpose(t[MT_HEAD_OUT], 1, 2, e, el)); /* (B,S,H,dh) */
+    record(m, MS_BACK, before, MT_MERGED, 1, MT_HEAD_OUT);
+
+    before = tensor_bytes_copied();
+    TRY(t[MT_MERGED_CONTIG] = tensor_contiguous(t[MT_MERGED])); /* (B,S,H,dh) */
+    record(m, MS_CONTIG, before, MT_MERGED_CONTIG, 1, MT_MERGED);
+
+    before = tensor_bytes_copied();
+    TRY(t[MT_CONCAT] = tensor_view(t[MT_MERGED_CONTIG], DIMS(z.B, z.S, z.D), e, el)); /* (B,S,D) */
+    record(m, MS_CONCAT, before, MT_CONCAT, 1, MT_MERGED_CONTIG);
+    return 0;
+fail:
+    return -1;
+}
+
+/* 10. output projection */
+static int out_projection(Mha *m, char *e, size_t el)
+{
+    Tensor **t = m->t;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_OUT] = tensor_matmul(t[MT_CONCAT], t[MT_W_O], e, el)); /* (B,S,D) */
+    record(m, MS_OUT, before, MT_OUT, 2, MT_CONCAT, MT_W_O);
+    m->bytes_copied_total = tensor_bytes_copied();
+    return 0;
+fail:
+    return -1;
+}
+
+/* For teaching, outside the trace: GQA by copying, repeat_interleave K/V
+ * heads G times along the head axis (B,H,S,dh). */
+static int repeat_kv(Mha *m, char *e, size_t el)
+{
+    Tensor **t = m->t;
+    const int G = m->groups;
+    TRY(t[MT_K_REPEAT] = tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, el)); /* (B,H,S,dh) */
+    TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, el));
+    return 0;
+fail:
+    return -1;
+}
+
+/* For teaching: one big head over the full width D: softmax(Q K_full^T /
+ * sqrt(D)), K_full being K with every query head's kv head laid side by side
+ * (B,S,D). */
+static int big_head(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t, *tmp[6] = {0};
+    TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, el)); /* (B,S,H,dh) */
+    TRY(tmp[1] = tensor_contiguous(tmp[0]));
+    TRY(tmp[2] = tensor_view(tmp[1], DIMS(z.B, 1, z.S, z.D), e, el));
+    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, el)); /* (B,1,D,S) */
+    TRY(tmp[4] = tensor_view(t[MT_Q], DIMS(z.B, 1, z.S, z.D), e, el));
+    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, el)); /* (B,1,S,S) */
+    tensor_scale_(tmp[5], 1.0f / sqrtf((float)z.D));
+    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], m->cfg.causal));
+    free_tmp(tmp, 6);
+    return 0;
+fail:
+    free_tmp(tmp, 6);
+    return -1;
+}
+
+/* For teaching, outside the trace, in the order the run has always made
+ * them: the failure pictures (the view(B, H, S, dh) straight from Q with no
+ * transpose; the missing 1/sqrt(dh): the same scores unscaled, softmaxed),
+ * with the GQA-by-copy and big-head tensors between the two. */
+static int teaching_tensors(Mha *m, char *e, size_t el)
+{
+    const Sizes z = sizes_of(m);
+    Tensor **t = m->t, *tmp = NULL;
+    TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(z.B, z.H, z.S, z.dh), e, el));
+    if (repeat_kv(m, e, el) || big_head(m, e, el)) goto fail;
+    TRY(tmp = tensor_clone_compute(t[MT_SCORES]));
+    tensor_scale_(tmp, 1.0f / m->scale);                      /* undo step 4's scale */
+    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp, m->cfg.causal)); /* (B,H,S,S) */
+    tensor_free(tmp);
+    return 0;
+fail:
+    tensor_free(tmp);
+    return -1;
+}
+
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
 {
     if (mha_config_check(c, err, errlen)) return NULL;
@@ -243,130 +502,19 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
         return NULL;
     }
     char e[256] = "out of memory";
-    Tensor **t = m->t;
-    Tensor *tmp[6] = {0};
-    const int B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads;
-    const int dh = D / H, G = H / KV;
     m->cfg = *c;
-    m->d_head = dh;
-    m->groups = G;
+    m->d_head = c->d_model / c->heads;
+    m->groups = c->heads / c->kv_heads;
     tensor_reset_counters();
     MhaRng rng;
     mha_rng_seed(&rng, c->seed);
-    size_t before;
-
-    /* 0. input, and the weights: drawn in this order from the seed */
-    before = tensor_bytes_copied();
-    TRY(t[MT_X] = random_tensor(&rng, DIMS(B, S, D)));      /* (B, S, D) */
-    TRY(t[MT_W_Q] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
-    TRY(t[MT_W_K] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
-    TRY(t[MT_W_V] = random_tensor(&rng, DIMS(D, KV * dh))); /* (D, KV*dh) */
-    TRY(t[MT_W_O] = random_tensor(&rng, DIMS(D, D)));       /* (D, D) */
-    record(m, MS_INPUT, before, MT_X, 0);
-
-    /* 1. project: three matmuls, three new buffers */
-    before = tensor_bytes_copied();
-    TRY(t[MT_Q] = tensor_matmul(t[MT_X], t[MT_W_Q], e, sizeof e)); /* (B, S, D) */
-    TRY(t[MT_K] = tensor_matmul(t[MT_X], t[MT_W_K], e, sizeof e)); /* (B, S, KV*dh) */
-    TRY(t[MT_V] = tensor_matmul(t[MT_X], t[MT_W_V], e, sizeof e)); /* (B, S, KV*dh) */
-    record(m, MS_PROJECT, before, MT_Q, 4, MT_X, MT_W_Q, MT_W_K, MT_W_V);
-
-    /* 2. split heads: a view, the same bytes relabelled */
-    before = tensor_bytes_copied();
-    TRY(t[MT_Q_SPLIT] = tensor_view(t[MT_Q], DIMS(B, S, H, dh), e, sizeof e));  /* (B,S,H,dh) */
-    TRY(t[MT_K_SPLIT] = tensor_view(t[MT_K], DIMS(B, S, KV, dh), e, sizeof e)); /* (B,S,KV,dh) */
-    TRY(t[MT_V_SPLIT] = tensor_view(t[MT_V], DIMS(B, S, KV, dh), e, sizeof e));
-    record(m, MS_SPLIT, before, MT_Q_SPLIT, 1, MT_Q);
-
-    /* 3. heads first: strides swapped, now non-contiguous */
-    before = tensor_bytes_copied();
-    TRY(t[MT_Q_HEADS] = tensor_transpose(t[MT_Q_SPLIT], 1, 2, e, sizeof e)); /* (B,H,S,dh) */
-    TRY(t[MT_K_HEADS] = tensor_transpose(t[MT_K_SPLIT], 1, 2, e, sizeof e)); /* (B,KV,S,dh) */
-    TRY(t[MT_V_HEADS] = tensor_transpose(t[MT_V_SPLIT], 1, 2, e, sizeof e));
-    record(m, MS_HEADS, before, MT_Q_HEADS, 1, MT_Q_SPLIT);
-
-    /* 4. scores.  Query heads are grouped G to a kv head: Q viewed (B,KV,G,S,dh),
-     * K expanded to the same shape with stride 0 on G (no copy), one batched matmul. */
-    before = tensor_bytes_copied();
-    TRY(tmp[0] = tensor_view(t[MT_Q_HEADS], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, sizeof e)); /* (B,KV,1,S,dh) */
-    TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, sizeof e)); /* (B,KV,G,dh,S) */
-    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, sizeof e));            /* (B,KV,G,S,S) */
-    m->scale = 1.0f / sqrtf((float)dh);
-    tensor_scale_(tmp[3], m->scale);
-    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(B, H, S, S), e, sizeof e)); /* (B,H,S,S) */
-    record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
-    for (int i = 0; i < 4; i++)
-        tensor_free(tmp[i]), tmp[i] = NULL;
-
-    /* 5. softmax: per head, per row */
-    before = tensor_bytes_copied();
-    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], c->causal)); /* (B,H,S,S) */
-    record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
-
-    /* 6. weighted sum, V shared by G query heads the same way as K */
-    before = tensor_bytes_copied();
-    TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(B, KV, G, S, S), e, sizeof e));
-    TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, sizeof e));
-    TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(B, KV, G, S, dh), e, sizeof e));
-    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, sizeof e));          /* (B,KV,G,S,dh) */
-    TRY(t[MT_HEAD_OUT] = tensor_view(tmp[2], DIMS(B, H, S, dh), e, sizeof e)); /* (B,H,S,dh) */
-    record(m, MS_WEIGHTED, before, MT_HEAD_OUT, 2, MT_ATTN, MT_V_HEADS);
-    for (int i = 0; i < 3; i++)
-        tensor_free(tmp[i]), tmp[i] = NULL;
-
-    /* 7. back to tokens: a view, non-contiguous */
-    before = tensor_bytes_copied();
-    TRY(t[MT_MERGED] = tensor_transpose(t[MT_HEAD_OUT], 1, 2, e, sizeof e)); /* (B,S,H,dh) */
-    record(m, MS_BACK, before, MT_MERGED, 1, MT_HEAD_OUT);
-
-    /* 8. the one real copy */
-    before = tensor_bytes_copied();
-    TRY(t[MT_MERGED_CONTIG] = tensor_contiguous(t[MT_MERGED])); /* (B,S,H,dh) */
-    record(m, MS_CONTIG, before, MT_MERGED_CONTIG, 1, MT_MERGED);
-
-    /* 9. concat: a view of the copy */
-    before = tensor_bytes_copied();
-    TRY(t[MT_CONCAT] = tensor_view(t[MT_MERGED_CONTIG], DIMS(B, S, D), e, sizeof e)); /* (B,S,D) */
-    record(m, MS_CONCAT, before, MT_CONCAT, 1, MT_MERGED_CONTIG);
-
-    /* 10. output projection */
-    before = tensor_bytes_copied();
-    TRY(t[MT_OUT] = tensor_matmul(t[MT_CONCAT], t[MT_W_O], e, sizeof e)); /* (B,S,D) */
-    record(m, MS_OUT, before, MT_OUT, 2, MT_CONCAT, MT_W_O);
-    m->bytes_copied_total = tensor_bytes_copied();
-
-    /* For teaching, outside the trace. */
-    /* The bug: view(B, H, S, dh) straight from Q, no transpose. */
-    TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(B, H, S, dh), e, sizeof e));
-    /* GQA by copying: repeat_interleave K/V heads G times along the head axis. */
-    TRY(t[MT_K_REPEAT] =
-            tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, sizeof e)); /* (B,H,S,dh) */
-    TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, sizeof e));
-    /* One big head over the full width D: softmax(Q K_full^T / sqrt(D)), K_full
-     * being K with every query head's kv head laid side by side (B,S,D). */
-    TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, sizeof e)); /* (B,S,H,dh) */
-    TRY(tmp[1] = tensor_contiguous(tmp[0]));
-    TRY(tmp[2] = tensor_view(tmp[1], DIMS(B, 1, S, D), e, sizeof e));
-    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, sizeof e)); /* (B,1,D,S) */
-    TRY(tmp[4] = tensor_view(t[MT_Q], DIMS(B, 1, S, D), e, sizeof e));
-    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, sizeof e)); /* (B,1,S,S) */
-    tensor_scale_(tmp[5], 1.0f / sqrtf((float)D));
-    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], c->causal));
-    for (int i = 0; i < 6; i++)
-        tensor_free(tmp[i]), tmp[i] = NULL;
-    /* The bug of a missing 1/sqrt(dh): the same scores, unscaled, softmaxed. */
-    TRY(tmp[0] = tensor_clone_compute(t[MT_SCORES]));
-    tensor_scale_(tmp[0], 1.0f / m->scale); /* undo step 4's scale */
-    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp[0], c->causal)); /* (B,H,S,S) */
-    tensor_free(tmp[0]);
+    if (draw_inputs(m, &rng) || project(m, e, sizeof e) || split_heads(m, e, sizeof e) ||
+        scores_softmax(m, e, sizeof e) || weighted_sum(m, e, sizeof e) ||
+        merge_heads(m, e, sizeof e) || out_projection(m, e, sizeof e) ||
+        teaching_tensors(m, e, sizeof e)) {
+        mha_free(m);
+        err_set(err, errlen, "%s", e);
+        return NULL;
+    }
     return m;
-
-fail:
-    for (int i = 0; i < 6; i++)
-        tensor_free(tmp[i]);
-    mha_free(m);
-    err_set(err, errlen, "%s", e);
-    return NULL;
 }

@@ -1,6 +1,6 @@
 /* mha.h - multi-head attention on the tensor engine, with a trace.
  *
- * mha_run() runs the pipeline of DESIGN.md (steps 0..10) on a seeded toy input
+ * mha_run() runs the pipeline of src/README.md (steps 0..10) on a seeded toy input
  * and keeps every intermediate tensor by name, plus one MhaStep per step with
  * its PyTorch-style code line and the bytes the engine counted as copied.
  * Convention: y = x @ W, W is (in, out), no bias, float32, row-major.
@@ -32,7 +32,7 @@ MhaConfig mha_config_default(void);
  * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)". */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
-/* The tensors a run keeps, in export order.  Names as in DESIGN.md, plus the
+/* The tensors a run keeps, in export order.  Names as in `mhaviz export`, plus the
  * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
  * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies. */
 /* clang-format off */
@@ -52,7 +52,7 @@ enum {
 /* clang-format on */
 extern const char *const mha_tensor_names[MT_COUNT];
 
-/* Steps, numbered as in DESIGN.md's pipeline table. */
+/* Steps, numbered as in src/README.md, The pipeline. */
 /* clang-format off */
 enum {
     MS_INPUT, MS_PROJECT, MS_SPLIT, MS_HEADS, MS_SCORES, MS_SOFTMAX,
@@ -61,10 +61,32 @@ enum {
 };
 /* clang-format on */
 
+/* The program the walkthrough steps through, as one would write it in
+ * PyTorch: six lines, each step running one line or a part of it. */
+#define MHA_PROGRAM_LINES 6
+extern const char *const mha_program[MHA_PROGRAM_LINES];
+
+/* One row of the pipeline table (DESIGN.md): the one place that names a
+ * step, gives its code and says what shape it makes.  The engine records
+ * from it (MhaStep), the scene draws the program from it, the quiz and the
+ * lessons quote it.  Shapes are in symbols: B batch, S seq, D d_model,
+ * H heads, KV kv_heads, dh d_head; mha_shape_of() puts the numbers in. */
+typedef struct MhaStepInfo {
+    const char *name;  /* "split heads" */
+    const char *key;   /* "split": for --step NAME */
+    const char *code;  /* "Q = Q.view(B, S, H, dh)": this step alone, as PyTorch */
+    int line;          /* the line of mha_program this step runs; -1: none (the input) */
+    const char *span;  /* the part of that line it runs; NULL: the whole line */
+    const char *shape; /* the output's shape: "(B, S, H, dh)" */
+    int output;        /* MT_*: the tensor the step makes (its logical tensor) */
+    const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */
+} MhaStepInfo;
+extern const MhaStepInfo mha_steps[MS_COUNT];
+
 typedef struct MhaStep {
-    const char *name;        /* "split heads" */
-    const char *key;         /* "split": for --step NAME */
-    char code[96];           /* "Q = Q.view(B, S, H, dh)": the PyTorch line of this step */
+    const char *name;        /* "split heads": mha_steps[i].name */
+    const char *key;         /* "split": mha_steps[i].key */
+    char code[96];           /* "Q = Q.view(B, S, H, dh)": mha_steps[i].code */
     int inputs[4], n_inputs; /* MT_* */
     int output;              /* MT_* */
     int is_view;             /* output shares its input's storage */
@@ -110,5 +132,23 @@ typedef enum {
     MV_NO_SCALE,   /* softmax without 1/sqrt(dh): saturation */
     MV_COUNT
 } MhaView;
+
+/* The failure pictures, as mha_steps gives the steps: the code of the bug,
+ * and the program line and part of it that it gets wrong. */
+typedef struct MhaViewInfo {
+    const char *key;   /* "wrong": for --view NAME */
+    const char *title; /* "Q.view(B, H, S, dh) without the transpose" */
+    const char *code;  /* "Q_wrong = Q.view(B, H, S, dh)" */
+    int line;          /* the line of mha_program it replaces */
+    const char *span;  /* the part of that line it is about; NULL: the whole line */
+    int tensor;        /* MT_*: the tensor it shows */
+} MhaViewInfo;
+extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
+
+/* The numbers of a symbolic shape for config c: "(B, S, H, dh)" with
+ * batch 1, seq 4, heads 2, d_model 8 gives {1, 4, 2, 4}, 4.  Symbols: B, S,
+ * D, H, KV, G, dh, and KV*dh.  Returns the rank, or -1 on an unknown
+ * symbol or more than max dims. */
+int mha_shape_of(const MhaConfig *c, const char *shape, int *dims, int max);
 
 #endif

@@ -426,6 +426,51 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
     return out;
 }
 
+/* c[j] += a * b[j] for j < n, eight at a time (one SIMD multiply and add
+ * where the compiler has them; each c[j] is still one rounding step). */
+static void axpy(float *restrict c, float a, const float *restrict b, int n)
+{
+    int j = 0;
+    for (; j + 8 <= n; j += 8) {
+        c[j + 0] += a * b[j + 0], c[j + 1] += a * b[j + 1];
+        c[j + 2] += a * b[j + 2], c[j + 3] += a * b[j + 3];
+        c[j + 4] += a * b[j + 4], c[j + 5] += a * b[j + 5];
+        c[j + 6] += a * b[j + 6], c[j + 7] += a * b[j + 7];
+    }
+    for (; j < n; j++)
+        c[j] += a * b[j];
+}
+
+/* C (m, n) = A (m, k) @ B (k, n), A and B strided, C contiguous and zero.
+ * Every C[i][j] is summed over p in the same order, 0 to k-1, starting from
+ * 0, in every branch: the branch only changes how memory is walked, never a
+ * bit of the result. */
+static void matmul_2d(float *restrict C, const float *A, long am, long ak, const float *B, long bk,
+                      long bn, int m, int k, int n)
+{
+    if (bn == 1) { /* rows of B contiguous (x @ W, P @ V): i-p-j streams B and C */
+        for (int i = 0; i < m; i++, C += n)
+            for (int p = 0; p < k; p++)
+                axpy(C, A[i * am + p * ak], B + p * bk, n);
+    } else if (bk == 1 && ak == 1) { /* columns of B contiguous (Q @ K^T): dot products */
+        for (int i = 0; i < m; i++, C += n)
+            for (int j = 0; j < n; j++) {
+                const float *arow = A + i * am, *bcol = B + j * bn;
+                float sum = 0;
+                for (int p = 0; p < k; p++)
+                    sum += arow[p] * bcol[p];
+                C[j] = sum;
+            }
+    } else { /* any strides */
+        for (int i = 0; i < m; i++, C += n)
+            for (int p = 0; p < k; p++) {
+                float av = A[i * am + p * ak];
+                for (int j = 0; j < n; j++)
+                    C[j] += av * B[p * bk + j * bn];
+            }
+    }
+}
+
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen)
 {
     char sa[96], sb[96];
@@ -463,15 +508,8 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
             ao += idx[i] * a->strides[i];
             if (!shared) bo += idx[i] * b->strides[i];
         }
-        /* (m, k) @ (k, n): i-p-j order streams rows of B and C when they are contiguous */
-        for (int i = 0; i < m; i++, C += n) {
-            for (int p = 0; p < k; p++) {
-                float av = A[ao + i * am + p * ak];
-                const float *brow = Bd + bo + p * bk;
-                for (int j = 0; j < n; j++)
-                    C[j] += av * brow[j * bn];
-            }
-        }
+        matmul_2d(C, A + ao, am, ak, Bd + bo, bk, bn, m, k, n);
+        C += (size_t)m * n;
     } while (nd > 2 && next_index(idx, nd - 2, a->shape));
     return c;
 }
@@ -542,4 +580,21 @@ void tensor_softmax_lastdim_(Tensor *t)
         for (int j = 0; j < n; j++)
             row[j * st] = (float)(row[j * st] / sum);
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
+}
+
+Tensor *tensor_new_storage(size_t n)
+{
+    Storage *st = storage_new(n);
+    if (!st) return NULL;
+    int shape[1] = {(int)n};
+    long strides[1] = {1};
+    Tensor *t = tensor_on(st, 0, 1, shape, strides);
+    storage_release(st);
+    return t;
+}
+
+Tensor *tensor_restride(const Tensor *t, size_t offset, int ndim, const int *shape,
+                        const long *strides)
+{
+    return tensor_on(t->st, offset, ndim, shape, strides);
 }

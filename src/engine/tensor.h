@@ -94,4 +94,13 @@ Tensor *tensor_clone_compute(const Tensor *t);
 char *tensor_fmt_dims(char *buf, size_t n, int ndim, const int *dims);
 char *tensor_fmt_strides(char *buf, size_t n, const Tensor *t);
 
+/* For engines built on this one (engine/tensorops.c: the playground's ops).
+ * tensor_new_storage: a new zeroed storage of n floats (n may be 0) seen as
+ * the 1-D tensor (n,).  tensor_restride: any geometry on t's storage (ndim 0..
+ * TENSOR_MAXDIM, sizes >= 0); the caller keeps every element it can reach
+ * inside the storage.  Both NULL when out of memory. */
+Tensor *tensor_new_storage(size_t n);
+Tensor *tensor_restride(const Tensor *t, size_t offset, int ndim, const int *shape,
+                        const long *strides);
+
 #endif

@@ -100,6 +100,38 @@ char *progress_format(const Progress *p)
     return out;
 }
 
+/* Keeps the unparsable text (len bytes) and replaces the file with an empty
+ * one, under the lock, unless another mhaviz replaced it meanwhile.  Sets
+ * p->warning; turns saving off when the copy could not be made. */
+static void keep_bad(Progress *p, const char *why)
+{
+    char err[256], kept[160] = PROGRESS_FILE ".bad", *text = NULL;
+    size_t len = 0;
+    Progress now;
+    int lock = state_lock(err, sizeof err), rc = -1;
+    if (lock >= 0 && state_read(PROGRESS_FILE, &text, &len, err, sizeof err) >= 0) {
+        if (!text || (strlen(text) == len && progress_parse(&now, text, err, sizeof err) == 0))
+            rc = 0; /* already replaced by another run */
+        else if (state_keep_bad(PROGRESS_FILE, text, len, kept, sizeof kept, err, sizeof err) ==
+                 0) {
+            /* The copy is safe; should the reset fail, a save keeps one more. */
+            static const char empty[] = "# mhaviz lesson progress v1\n";
+            (void)state_write(PROGRESS_FILE, empty, sizeof empty - 1, err, sizeof err);
+            rc = 0;
+        }
+    }
+    state_unlock(lock);
+    free(text);
+    if (rc == 0)
+        snprintf(p->warning, sizeof p->warning,
+                 "progress file was corrupt (%.100s): kept as %.60s, starting afresh", why, kept);
+    else {
+        snprintf(p->warning, sizeof p->warning,
+                 "progress file is corrupt (%.100s) and could not be kept: not saving", why);
+        p->no_save = 1;
+    }
+}
+
 void progress_load(Progress *p, int no_save)
 {
     memset(p, 0, sizeof *p);
@@ -116,27 +148,19 @@ void progress_load(Progress *p, int no_save)
     if (strlen(text) != len || progress_parse(p, text, why, sizeof why) != 0) {
         if (strlen(text) != len) snprintf(why, sizeof why, "binary data");
         p->n = 0;
-        /* Keep the bad file before anything overwrites it. */
-        if (!no_save && state_write(PROGRESS_FILE ".bad", text, len, err, sizeof err) == 0)
-            snprintf(p->warning, sizeof p->warning,
-                     "progress file was corrupt (%.100s): kept as progress.bad, starting afresh",
-                     why);
-        else if (!no_save) {
-            snprintf(p->warning, sizeof p->warning,
-                     "progress file is corrupt (%.100s) and could not be backed up: not saving",
-                     why);
-            p->no_save = 1;
-        } else
+        if (!no_save)
+            keep_bad(p, why); /* before anything overwrites it */
+        else
             snprintf(p->warning, sizeof p->warning, "progress file is corrupt (%.100s): ignored",
                      why);
     }
     free(text);
 }
 
-int progress_mark(Progress *p, const char *lesson, int page)
+int progress_set(Progress *p, const char *lesson, int page)
 {
     if (page < 0 || page >= 64 || !name_ok(lesson, strlen(lesson)))
-        return 0; /* not something we can record; nothing to report */
+        return 0; /* not something we can record */
     int i = find(p, lesson);
     if (i < 0) {
         if (p->n >= PROGRESS_MAX_LESSONS) return 0;
@@ -147,17 +171,68 @@ int progress_mark(Progress *p, const char *lesson, int page)
     uint64_t bit = (uint64_t)1 << page;
     if (p->v[i].done & bit) return 0;
     p->v[i].done |= bit;
-    if (p->no_save) return 0;
-    char *text = progress_format(p), err[256];
-    if (!text || state_write(PROGRESS_FILE, text, strlen(text), err, sizeof err) != 0) {
-        snprintf(p->warning, sizeof p->warning, "progress not saved: %.250s",
-                 text ? err : "out of memory");
-        p->no_save = 1; /* report once, not on every page */
-        free(text);
-        return -1;
+    p->dirty = 1;
+    return 1;
+}
+
+/* Adds the file's pages (another run's) to p: the union of both.  A file
+ * that does not parse adds nothing (it is kept aside by the caller). */
+static void merge_file(Progress *p, const char *text, size_t len)
+{
+    Progress f;
+    char why[160];
+    if (strlen(text) != len || progress_parse(&f, text, why, sizeof why) != 0) return;
+    for (int k = 0; k < f.n; k++) {
+        int i = find(p, f.v[k].name);
+        if (i < 0 && p->n < PROGRESS_MAX_LESSONS) {
+            i = p->n++;
+            memcpy(p->v[i].name, f.v[k].name, sizeof p->v[i].name);
+            p->v[i].done = 0;
+        }
+        if (i >= 0) p->v[i].done |= f.v[k].done;
+    }
+}
+
+/* The save itself: lock, re-read, union, write.  0 or -1 with err set. */
+static int save_merged(Progress *p, char *err, size_t errlen)
+{
+    int lock = state_lock(err, errlen);
+    if (lock < 0) return -1;
+    char *text = NULL, kept[160], why[160];
+    size_t len = 0;
+    int rc = state_read(PROGRESS_FILE, &text, &len, err, errlen);
+    if (rc == 0) {
+        Progress f;
+        if (strlen(text) != len || progress_parse(&f, text, why, sizeof why) != 0)
+            rc = state_keep_bad(PROGRESS_FILE, text, len, kept, sizeof kept, err, errlen);
+        else
+            merge_file(p, text, len);
     }
     free(text);
+    char *out = rc >= 0 ? progress_format(p) : NULL;
+    if (rc >= 0 && !out) snprintf(err, errlen, "out of memory");
+    rc = out ? state_write(PROGRESS_FILE, out, strlen(out), err, errlen) : -1;
+    state_unlock(lock);
+    free(out);
+    return rc;
+}
+
+int progress_save(Progress *p)
+{
+    if (!p->dirty || p->no_save) return 0;
+    char err[256];
+    p->dirty = 0;
+    if (save_merged(p, err, sizeof err) != 0) {
+        snprintf(p->warning, sizeof p->warning, "progress not saved: %.250s", err);
+        p->no_save = 1; /* report once, not on every page */
+        return -1;
+    }
     return 0;
+}
+
+int progress_mark(Progress *p, const char *lesson, int page)
+{
+    return progress_set(p, lesson, page) ? progress_save(p) : 0;
 }
 
 int progress_done(const Progress *p, const char *lesson, int page)

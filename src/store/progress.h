@@ -3,8 +3,9 @@
  * File "progress" in the state directory (state.h), written atomically:
  *     # mhaviz lesson progress v1
  *     02-heads 1,2,3
- * A file that cannot be parsed is reported once (Progress.warning), copied to
- * "progress.bad" so nothing is lost silently, and replaced on the next save.
+ * A file that cannot be parsed is reported once (Progress.warning), kept as
+ * "progress.bad" (or .bad.2, ...: never over an earlier copy) so nothing is
+ * lost silently, and replaced by an empty one.
  * A file that cannot be read at all turns saving off (it is never overwritten
  * unseen).  No function here crashes or exits on bad input.
  */
@@ -24,6 +25,7 @@ typedef struct Progress {
     } v[PROGRESS_MAX_LESSONS];
     int n;
     int no_save;       /* --no-save, or the file could not be read */
+    int dirty;         /* marked since the last save */
     char warning[320]; /* "" or one line to show once */
 } Progress;
 
@@ -37,8 +39,17 @@ char *progress_format(const Progress *p);
  * p->warning when the file was corrupt or unreadable.  Never fails. */
 void progress_load(Progress *p, int no_save);
 
-/* Marks page (0-based) of lesson done and saves (unless no_save).  Returns 0,
- * or -1 with p->warning set when the save failed (the mark is kept in memory). */
+/* Marks page (0-based) of lesson done in memory only; 1 if that is new (p is
+ * then dirty until progress_save), 0 if it was done or cannot be recorded. */
+int progress_set(Progress *p, const char *lesson, int page);
+
+/* Saves when dirty (and saving is on), as a merge: under the state lock the
+ * file is read again and the pages another mhaviz saved meanwhile are added
+ * to p, so neither run loses the other's.  Returns 0, or -1 with p->warning
+ * set (saving is then off: reported once; the marks stay in memory). */
+int progress_save(Progress *p);
+
+/* progress_set, then progress_save.  0 or -1 as progress_save. */
 int progress_mark(Progress *p, const char *lesson, int page);
 
 int progress_done(const Progress *p, const char *lesson, int page);

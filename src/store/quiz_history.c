@@ -4,6 +4,8 @@
  *   # mhaviz quiz history v1
  *   topic shapes 17 12          asked, right over all sessions
  *   miss 3 g:bugs:0123456789abcdef   times missed (net of later right answers), id
+ * Loading is linear (misses are found through a hash of their ids); a save
+ * merges this run's changes into the file as it is at that moment (quiz.h).
  */
 #include "content/quiz.h"
 
@@ -14,7 +16,7 @@
 #include "store/state.h"
 
 #define HISTORY_FILE "quiz-history"
-#define HISTORY_MAX_COUNT 100000000 /* larger counts in the file are a hand edit: ignored */
+#define HISTORY_HEADER "# mhaviz quiz history v1"
 
 void quiz_score_add(QuizScore *s, int topic, int right)
 {
@@ -29,15 +31,55 @@ void quiz_score_skip(QuizScore *s, int topic)
     s->skipped[topic]++;
 }
 
-static QuizMiss *find_miss(QuizHistory *h, const char *id)
+/* a + b, stopping at the cap (both in [0, cap]: no overflow on the way) */
+static int sat_add(int a, int b)
 {
-    for (int i = 0; i < h->n; i++)
-        if (!strcmp(h->miss[i].id, id)) return &h->miss[i];
-    return NULL;
+    return b > QUIZ_HISTORY_MAX_COUNT - a ? QUIZ_HISTORY_MAX_COUNT : a + b;
 }
 
+/* ---- the miss table: a list in first-missed order, hashed by id ---------- */
+
+static unsigned hash_id(const char *id)
+{
+    unsigned h = 2166136261u; /* FNV-1a */
+    for (; *id; id++)
+        h = (h ^ (unsigned char)*id) * 16777619u;
+    return h;
+}
+
+/* The slot for id: holding it, or the empty one where it would go. */
+static int *slot_of(const QuizHistory *h, const char *id)
+{
+    unsigned mask = (unsigned)h->nslot - 1;
+    for (unsigned i = hash_id(id) & mask;; i = (i + 1) & mask)
+        if (!h->slot[i] || !strcmp(h->miss[h->slot[i] - 1].id, id)) return &h->slot[i];
+}
+
+static QuizMiss *find_miss(const QuizHistory *h, const char *id)
+{
+    if (!h->nslot) return NULL;
+    int *s = slot_of(h, id);
+    return *s ? &h->miss[*s - 1] : NULL;
+}
+
+/* Doubles the hash table (at most half full after); 0 or -1. */
+static int grow_slots(QuizHistory *h)
+{
+    int n = h->nslot ? 2 * h->nslot : 64;
+    int *v = calloc((size_t)n, sizeof *v);
+    if (!v) return -1;
+    free(h->slot);
+    h->slot = v;
+    h->nslot = n;
+    for (int i = 0; i < h->n; i++)
+        *slot_of(h, h->miss[i].id) = i + 1;
+    return 0;
+}
+
+/* A new entry for id (not in the table) with count 0, or NULL out of memory. */
 static QuizMiss *add_miss(QuizHistory *h, const char *id)
 {
+    if (2 * (h->n + 1) > h->nslot && grow_slots(h) != 0) return NULL;
     if (h->n == h->cap) {
         int cap = h->cap ? 2 * h->cap : 32;
         QuizMiss *v = realloc(h->miss, sizeof *v * (size_t)cap);
@@ -48,7 +90,112 @@ static QuizMiss *add_miss(QuizHistory *h, const char *id)
     QuizMiss *m = &h->miss[h->n++];
     snprintf(m->id, sizeof m->id, "%s", id);
     m->count = 0;
+    *slot_of(h, id) = h->n;
     return m;
+}
+
+/* One miss more (step 1) or less (step -1, never below 0; an entry at 0
+ * stays in the table and is not saved). */
+static void step_miss(QuizHistory *h, const char *id, int step)
+{
+    QuizMiss *m = find_miss(h, id);
+    if (!m && step > 0) m = add_miss(h, id);
+    if (m) m->count = step > 0 ? sat_add(m->count, 1) : m->count > 0 ? m->count - 1 : 0;
+}
+
+/* Remembers a miss change of this run for the save; out of memory, it is lost. */
+static void log_op(QuizHistory *h, const char *id, int step)
+{
+    if (h->nops == h->capops) {
+        int cap = h->capops ? 2 * h->capops : 16;
+        QuizMiss *v = realloc(h->ops, sizeof *v * (size_t)cap);
+        if (!v) return;
+        h->ops = v;
+        h->capops = cap;
+    }
+    snprintf(h->ops[h->nops].id, sizeof h->ops[h->nops].id, "%s", id);
+    h->ops[h->nops++].count = step;
+}
+
+/* ---- the file ------------------------------------------------------------ */
+
+/* A whole decimal count in [0, QUIZ_HISTORY_MAX_COUNT] at *s, followed by a
+ * space or the end; advances *s.  0 or -1. */
+static int parse_count(const char **s, int *out)
+{
+    const char *p = *s;
+    long v = 0;
+    if (*p < '0' || *p > '9') return -1;
+    for (; *p >= '0' && *p <= '9'; p++) {
+        v = v * 10 + (*p - '0');
+        if (v > QUIZ_HISTORY_MAX_COUNT) return -1;
+    }
+    if (*p && *p != ' ') return -1;
+    *out = (int)v;
+    *s = *p ? p + 1 : p;
+    return 0;
+}
+
+/* One line into h; 0, or -1 if it is not a line this version writes. */
+static int parse_line(QuizHistory *h, const char *line)
+{
+    if (line[0] == '#' || line[0] == 0) return 0;
+    int a, r;
+    if (!strncmp(line, "topic ", 6)) {
+        const char *sp = strchr(line + 6, ' ');
+        char name[32];
+        if (!sp || sp - (line + 6) >= (int)sizeof name) return -1;
+        memcpy(name, line + 6, (size_t)(sp - (line + 6)));
+        name[sp - (line + 6)] = 0;
+        int t = quiz_topic_index(name);
+        const char *p = sp + 1;
+        if (t < 0 || parse_count(&p, &a) || parse_count(&p, &r) || *p || r > a || h->total.asked[t])
+            return -1;
+        h->total.asked[t] = a;
+        h->total.right[t] = r;
+        return 0;
+    }
+    if (!strncmp(line, "miss ", 5)) {
+        const char *p = line + 5;
+        size_t n;
+        if (parse_count(&p, &a) || a == 0 || (n = strlen(p)) == 0 || n >= 64 || strchr(p, ' '))
+            return -1;
+        QuizMiss *m = find_miss(h, p);
+        if (!m && !(m = add_miss(h, p))) return 0; /* out of memory: the line is lost */
+        m->count = sat_add(m->count, a);
+        return 0;
+    }
+    return -1;
+}
+
+/* Parses text (len bytes, left as it is) into the empty h.  Returns 0, or
+ * the number of the first line it could not read (the others are in h all
+ * the same; a NUL byte ends the text and counts as a bad line). */
+static int parse_history(QuizHistory *h, const char *text, size_t len)
+{
+    int bad = 0, line = 0;
+    for (const char *s = text; *s;) {
+        const char *eol = strchr(s, '\n');
+        size_t n = eol ? (size_t)(eol - s) : strlen(s);
+        char buf[160]; /* the longest line written is under 100 bytes */
+        line++;
+        if (n < sizeof buf) {
+            memcpy(buf, s, n);
+            buf[n] = 0;
+        }
+        if ((n >= sizeof buf || parse_line(h, buf) != 0) && !bad) bad = line;
+        s += n + (eol != NULL);
+    }
+    if (strlen(text) != len && !bad) bad = line + 1; /* the line holding the NUL */
+    return bad;
+}
+
+static void history_clear(QuizHistory *h)
+{
+    free(h->miss);
+    free(h->slot);
+    free(h->ops);
+    memset(h, 0, sizeof *h);
 }
 
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
@@ -59,66 +206,104 @@ int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
     int rc = state_read(HISTORY_FILE, &text, &len, err, errlen);
     if (rc < 0) return -1;
     if (rc == 1 || !text) return 0;
-    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n")) {
-        char name[32], id[64];
-        int a, r, c;
-        if (sscanf(line, "topic %31s %d %d", name, &a, &r) == 3) {
-            int t = quiz_topic_index(name);
-            if (t >= 0 && a >= 0 && r >= 0 && r <= a && a <= HISTORY_MAX_COUNT) /* room to add to */
-                h->total.asked[t] = a, h->total.right[t] = r;
-        } else if (sscanf(line, "miss %d %63s", &c, id) == 2 && c > 0 && c <= HISTORY_MAX_COUNT &&
-                   !find_miss(h, id)) {
-            QuizMiss *m = add_miss(h, id);
-            if (m) m->count = c;
-        }
-    }
+    int bad = parse_history(h, text, len);
+    if (bad)
+        snprintf(h->warning, sizeof h->warning,
+                 "quiz history: line %d cannot be read; the file is kept as " HISTORY_FILE
+                 ".bad at the next save, the rest is used",
+                 bad);
     free(text);
     return 0;
 }
 
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right)
 {
-    quiz_score_add(&h->total, q->topic, right);
-    QuizMiss *m = find_miss(h, q->id);
-    if (!right) {
-        if (!m) m = add_miss(h, q->id);
-        if (m) m->count++;
-    } else if (m && --m->count <= 0) {
-        *m = h->miss[--h->n];
+    int t = q->topic;
+    if (t >= 0 && t < QT_COUNT) {
+        h->total.asked[t] = sat_add(h->total.asked[t], 1);
+        if (right && h->total.right[t] < h->total.asked[t]) h->total.right[t]++;
+        quiz_score_add(&h->run, t, right);
     }
+    step_miss(h, q->id, right ? -1 : 1);
+    log_op(h, q->id, right ? -1 : 1);
 }
 
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q)
 {
-    QuizMiss *m = find_miss(h, q->id);
-    if (!m) m = add_miss(h, q->id);
-    if (m) m->count++;
+    step_miss(h, q->id, 1);
+    log_op(h, q->id, 1);
 }
 
-int quiz_history_save(const QuizHistory *h, char *err, size_t errlen)
+/* The file's text for h: at most QUIZ_HISTORY_MAX_MISSES misses, the newest.
+ * A new string (caller frees) or NULL. */
+static char *format_history(const QuizHistory *h, size_t *len)
 {
     size_t cap = 256 + (size_t)QT_COUNT * 64 + (size_t)h->n * 96, l = 0;
     char *buf = malloc(cap);
-    if (!buf) {
-        snprintf(err, errlen, "quiz history: out of memory");
-        return -1;
-    }
-    l += (size_t)snprintf(buf + l, cap - l, "# mhaviz quiz history v1\n");
+    if (!buf) return NULL;
+    l += (size_t)snprintf(buf + l, cap - l, HISTORY_HEADER "\n");
     for (int t = 0; t < QT_COUNT; t++)
         if (h->total.asked[t])
-            l += (size_t)snprintf(buf + l, cap - l, "topic %s %d %d\n", quiz_topic_names[t], h->total.asked[t],
-                                  h->total.right[t]);
+            l += (size_t)snprintf(buf + l, cap - l, "topic %s %d %d\n", quiz_topic_names[t],
+                                  h->total.asked[t], h->total.right[t]);
+    int live = 0;
     for (int i = 0; i < h->n; i++)
-        if (h->miss[i].count > 0) l += (size_t)snprintf(buf + l, cap - l, "miss %d %s\n", h->miss[i].count, h->miss[i].id);
-    int rc = state_write(HISTORY_FILE, buf, l, err, errlen);
-    free(buf);
+        live += h->miss[i].count > 0;
+    int skip = live > QUIZ_HISTORY_MAX_MISSES ? live - QUIZ_HISTORY_MAX_MISSES : 0;
+    for (int i = 0; i < h->n; i++) {
+        if (h->miss[i].count <= 0 || skip-- > 0) continue;
+        l += (size_t)snprintf(buf + l, cap - l, "miss %d %s\n", h->miss[i].count, h->miss[i].id);
+    }
+    *len = l;
+    return buf;
+}
+
+int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
+{
+    int lock = state_lock(err, errlen);
+    if (lock < 0) return -1;
+    char *text = NULL;
+    size_t len = 0;
+    int rc = state_read(HISTORY_FILE, &text, &len, err, errlen);
+    if (rc < 0) {
+        state_unlock(lock);
+        return -1;
+    }
+    QuizHistory f = {0};
+    if (text && parse_history(&f, text, len)) {
+        char kept[160];
+        if (state_keep_bad(HISTORY_FILE, text, len, kept, sizeof kept, err, errlen) != 0) {
+            free(text);
+            history_clear(&f);
+            state_unlock(lock);
+            return -1; /* never replace a file we could not keep */
+        }
+    }
+    free(text);
+    /* this run's changes, on top of the file as it is now */
+    for (int t = 0; t < QT_COUNT; t++) {
+        f.total.asked[t] = sat_add(f.total.asked[t], h->run.asked[t]);
+        f.total.right[t] = sat_add(f.total.right[t], h->run.right[t]);
+        if (f.total.right[t] > f.total.asked[t]) f.total.right[t] = f.total.asked[t];
+    }
+    for (int i = 0; i < h->nops; i++)
+        step_miss(&f, h->ops[i].id, h->ops[i].count);
+    char *out = format_history(&f, &len);
+    rc = out ? state_write(HISTORY_FILE, out, len, err, errlen) : -1;
+    if (!out) snprintf(err, errlen, "quiz history: out of memory");
+    state_unlock(lock);
+    free(out);
+    history_clear(&f);
+    if (rc == 0) {
+        memset(&h->run, 0, sizeof h->run);
+        h->nops = 0;
+    }
     return rc;
 }
 
 void quiz_history_free(QuizHistory *h)
 {
-    free(h->miss);
-    memset(h, 0, sizeof *h);
+    history_clear(h);
 }
 
 int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max)
@@ -129,7 +314,9 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max)
     while (n < max) {
         int best = -1;
         for (int i = 0; i < h->n; i++)
-            if (!taken[i] && h->miss[i].count > 0 && (best < 0 || h->miss[i].count > h->miss[best].count)) best = i;
+            if (!taken[i] && h->miss[i].count > 0 &&
+                (best < 0 || h->miss[i].count > h->miss[best].count))
+                best = i;
         if (best < 0) break;
         taken[best] = 1;
         snprintf(ids[n++], 64, "%s", h->miss[best].id);
@@ -138,28 +325,34 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max)
     return n;
 }
 
+/* right / asked in whole percent, rounded; exact for any int counts (the
+ * product is taken in 64 bits: 100 * right overflows int from 21,474,837). */
 static int pct(int right, int asked)
 {
-    return asked ? (100 * right + asked / 2) / asked : 0;
+    return asked ? (int)((100 * (long long)right + asked / 2) / asked) : 0;
 }
 
 void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
 {
     int asked = 0, right = 0, skipped = 0;
     size_t l = 0;
-#define PUT(...)                                                                                                      \
-    do {                                                                                                              \
-        if (l < n) l += (size_t)snprintf(buf + l, n - l, __VA_ARGS__);                                                \
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (l < n) l += (size_t)snprintf(buf + l, n - l, __VA_ARGS__);                             \
     } while (0)
     buf[0] = 0;
-    for (int t = 0; t < QT_COUNT; t++) asked += s->asked[t], right += s->right[t], skipped += s->skipped[t];
+    for (int t = 0; t < QT_COUNT; t++)
+        asked += s->asked[t], right += s->right[t], skipped += s->skipped[t];
     if (!asked && !skipped) {
         PUT("No questions answered.\n");
         return;
     }
-    if (!asked) PUT("No questions answered, %d skipped.\n", skipped);
-    else if (skipped) PUT("Score: %d/%d (%d%%), %d skipped\n", right, asked, pct(right, asked), skipped);
-    else PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
+    if (!asked)
+        PUT("No questions answered, %d skipped.\n", skipped);
+    else if (skipped)
+        PUT("Score: %d/%d (%d%%), %d skipped\n", right, asked, pct(right, asked), skipped);
+    else
+        PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
     for (int t = 0; t < QT_COUNT; t++) {
         if (!s->asked[t] && !s->skipped[t]) continue;
         PUT("  %-9s %d/%d", quiz_topic_names[t], s->right[t], s->asked[t]);
@@ -178,12 +371,16 @@ void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
         int weak = s->asked[t] && pct(s->right[t], s->asked[t]) < 70;
         if (h && h->total.asked[t] >= 3 && pct(h->total.right[t], h->total.asked[t]) < 70) weak = 1;
         if (weak && rl < sizeof rev)
-            rl += (size_t)snprintf(rev + rl, sizeof rev - rl, "%s%s", rl ? ", " : "", quiz_topic_names[t]);
+            rl += (size_t)snprintf(rev + rl, sizeof rev - rl, "%s%s", rl ? ", " : "",
+                                   quiz_topic_names[t]);
         else if (!weak && s->skipped[t] && kl < sizeof skp)
-            kl += (size_t)snprintf(skp + kl, sizeof skp - kl, "%s%s", kl ? ", " : "", quiz_topic_names[t]);
+            kl += (size_t)snprintf(skp + kl, sizeof skp - kl, "%s%s", kl ? ", " : "",
+                                   quiz_topic_names[t]);
     }
-    if (rev[0]) PUT("Revisit: %s  (mhaviz quiz --topic NAME; --review asks the ones you missed)\n", rev);
-    else if (asked) PUT("Nothing to revisit: every topic answered at 70%% or better.\n");
+    if (rev[0])
+        PUT("Revisit: %s  (mhaviz quiz --topic NAME; --review asks the ones you missed)\n", rev);
+    else if (asked)
+        PUT("Nothing to revisit: every topic answered at 70%% or better.\n");
     if (skp[0]) PUT("Skipped, not scored: %s  (skips do not count as weak)\n", skp);
 #undef PUT
 }

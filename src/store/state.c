@@ -1,18 +1,23 @@
 /* state.c - files that mhaviz keeps between runs, written atomically.
  *
- * Every write goes to "name.tmp.PID" in the state directory, is fsync'd, then
+ * Every write goes to "name.tmp.XXXXXX" in the state directory, is fsync'd, then
  * renamed over "name" and the directory fsync'd: rename(2) is atomic within a
  * directory, so a reader (or a run after a kill -9) sees the old file or the
  * new one, never a torn mix.
  */
 #include "store/state.h"
 
+#include "base/fileio.h"
+
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 /* A file name inside the state dir: no path separators, no leading dot. */
@@ -96,54 +101,7 @@ int state_read(const char *name, char **out, size_t *len, char *err, size_t errl
     *out = NULL;
     if (len) *len = 0;
     if (state_path(name, path, sizeof path, 0, err, errlen) != 0) return -1;
-    FILE *f = fopen(path, "rb");
-    if (!f) {
-        if (errno == ENOENT) return 1;
-        snprintf(err, errlen, "%s: %s", path, strerror(errno));
-        return -1;
-    }
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    if (!buf) {
-        fclose(f);
-        snprintf(err, errlen, "%s: out of memory", path);
-        return -1;
-    }
-    for (;;) {
-        if (n + 1 >= cap) {
-            /* State files are small; refuse anything absurd rather than eat memory. */
-            if (cap >= (size_t)64 << 20) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: file is larger than 64 MiB", path);
-                return -1;
-            }
-            char *nb = realloc(buf, cap * 2);
-            if (!nb) {
-                free(buf);
-                fclose(f);
-                snprintf(err, errlen, "%s: out of memory", path);
-                return -1;
-            }
-            buf = nb;
-            cap *= 2;
-        }
-        size_t got = fread(buf + n, 1, cap - 1 - n, f);
-        n += got;
-        if (got == 0) break;
-    }
-    int bad = ferror(f);
-    int saved = errno;
-    fclose(f);
-    if (bad) {
-        free(buf);
-        snprintf(err, errlen, "%s: %s", path, strerror(saved));
-        return -1;
-    }
-    buf[n] = 0;
-    *out = buf;
-    if (len) *len = n;
-    return 0;
+    return file_read(path, STATE_MAX_FILE, out, len, err, errlen);
 }
 
 /* Writes all of data to fd, retrying short writes; 0 or -1 with errno. */
@@ -161,6 +119,65 @@ static int write_all(int fd, const char *data, size_t len)
     return 0;
 }
 
+int (*state_fsync_hook)(int fd) = fsync;
+
+/* Removes "name.tmp.XXXXXX" files older than STATE_STALE_SEC: copies a
+ * writer killed between mkstemp and rename left behind.  The caller holds the
+ * lock, so no cooperating writer is between those two steps now; the age
+ * spares a writer that does not take the lock (an older mhaviz). */
+static void remove_stale(const char *dir, const char *name)
+{
+    DIR *d = opendir(dir);
+    if (!d) return;
+    char prefix[160];
+    int pn = snprintf(prefix, sizeof prefix, "%s.tmp.", name);
+    time_t now = time(NULL);
+    for (struct dirent *e; (e = readdir(d));) {
+        if (strncmp(e->d_name, prefix, (size_t)pn) || strlen(e->d_name) != (size_t)pn + 6) continue;
+        struct stat sb;
+        if (fstatat(dirfd(d), e->d_name, &sb, AT_SYMLINK_NOFOLLOW) != 0 || !S_ISREG(sb.st_mode))
+            continue;
+        if (now - sb.st_mtime >= STATE_STALE_SEC) (void)unlinkat(dirfd(d), e->d_name, 0);
+    }
+    closedir(d);
+}
+
+/* A new temp file "dir/name.tmp.XXXXXX" holding data, fsync'd and closed;
+ * its path in tmp.  0, or -1 with err set (and nothing left behind). */
+static int write_tmp(const char *dir, const char *name, const char *data, size_t len, char *tmp,
+                     size_t tmpn, char *err, size_t errlen)
+{
+    /* mkstemp: a fresh name only we opened (O_EXCL), never a planted link */
+    snprintf(tmp, tmpn, "%s/%s.tmp.XXXXXX", dir, name);
+    int fd = mkstemp(tmp);
+    if (fd < 0) { /* errors name the file being saved: the temp is gone */
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
+        return -1;
+    }
+    if (write_all(fd, data, len) != 0 || state_fsync_hook(fd) != 0) {
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
+        close(fd);
+        unlink(tmp);
+        return -1;
+    }
+    if (close(fd) != 0) {
+        snprintf(err, errlen, "%s/%s: %s", dir, name, strerror(errno));
+        unlink(tmp);
+        return -1;
+    }
+    return 0;
+}
+
+/* Makes a rename or link in dir durable; failure here is not worth an error. */
+static void sync_dir(const char *dir)
+{
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) {
+        (void)state_fsync_hook(dfd);
+        close(dfd);
+    }
+}
+
 int state_write(const char *name, const char *data, size_t len, char *err, size_t errlen)
 {
     char dir[4096], path[4352], tmp[4400];
@@ -170,35 +187,89 @@ int state_write(const char *name, const char *data, size_t len, char *err, size_
     }
     if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    /* mkstemp: a fresh name only we opened (O_EXCL), never a planted link */
-    snprintf(tmp, sizeof tmp, "%s/%s.tmp.XXXXXX", dir, name);
-
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        return -1;
-    }
-    if (write_all(fd, data, len) != 0 || fsync(fd) != 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        close(fd);
-        unlink(tmp);
-        return -1;
-    }
-    if (close(fd) != 0) {
-        snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
-        unlink(tmp);
-        return -1;
-    }
+    remove_stale(dir, name);
+    if (write_tmp(dir, name, data, len, tmp, sizeof tmp, err, errlen) != 0) return -1;
     if (rename(tmp, path) != 0) {
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         unlink(tmp);
         return -1;
     }
-    /* Make the rename itself durable; failure here is not worth an error. */
-    int dfd = open(dir, O_RDONLY);
-    if (dfd >= 0) {
-        (void)fsync(dfd);
-        close(dfd);
-    }
+    sync_dir(dir);
     return 0;
+}
+
+int state_keep_bad(const char *name, const char *data, size_t len, char *kept, size_t keptn,
+                   char *err, size_t errlen)
+{
+    char dir[4096], path[4400], tmp[4400];
+    if (!name_ok(name)) {
+        snprintf(err, errlen, "bad state file name '%s'", name ? name : "(null)");
+        return -1;
+    }
+    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
+    remove_stale(dir, name);
+    if (write_tmp(dir, name, data, len, tmp, sizeof tmp, err, errlen) != 0) return -1;
+    /* link(2) never replaces: the first free number wins, even against a
+     * second mhaviz keeping its own copy at the same moment. */
+    for (int k = 1; k <= STATE_MAX_BAD; k++) {
+        char bad[160];
+        if (k == 1)
+            snprintf(bad, sizeof bad, "%s.bad", name);
+        else
+            snprintf(bad, sizeof bad, "%s.bad.%d", name, k);
+        snprintf(path, sizeof path, "%s/%s", dir, bad);
+        if (link(tmp, path) == 0) {
+            unlink(tmp);
+            sync_dir(dir);
+            snprintf(kept, keptn, "%s", bad);
+            return 0;
+        }
+        if (errno != EEXIST) {
+            snprintf(err, errlen, "%s: %s", path, strerror(errno));
+            unlink(tmp);
+            return -1;
+        }
+    }
+    snprintf(err, errlen, "%s/%s.bad.%d: too many kept copies (remove the old ones)", dir, name,
+             STATE_MAX_BAD);
+    unlink(tmp);
+    return -1;
+}
+
+int state_lock(char *err, size_t errlen)
+{
+    char dir[4096], path[4352];
+    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
+    snprintf(path, sizeof path, "%s/%s", dir, STATE_LOCK_FILE);
+    int fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0600);
+    if (fd < 0 && (errno == EROFS || errno == EACCES)) {
+        int e = errno; /* flock works on a read-only descriptor too */
+        fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) errno = e; /* the reason is the read-only dir, not the missing lock */
+    }
+    if (fd < 0) {
+        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+        return -1;
+    }
+    /* A holder keeps the lock for one read-merge-write (milliseconds); poll
+     * rather than block so a stopped holder cannot hang us for good. */
+    for (int waited_ms = 0;; waited_ms += 2) {
+        if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
+        if (errno != EWOULDBLOCK && errno != EINTR) break;
+        if (waited_ms >= STATE_LOCK_WAIT_MS) {
+            errno = ETIMEDOUT;
+            break;
+        }
+        struct timespec ts = {0, 2000000};
+        nanosleep(&ts, NULL);
+    }
+    snprintf(err, errlen, "%s: %s", path,
+             errno == ETIMEDOUT ? "held by another mhaviz for too long" : strerror(errno));
+    close(fd);
+    return -1;
+}
+
+void state_unlock(int fd)
+{
+    if (fd >= 0) close(fd); /* closing the last descriptor releases the flock */
 }

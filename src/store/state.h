@@ -3,22 +3,58 @@
  * Files live in $XDG_STATE_HOME/mhaviz/ (default ~/.local/state/mhaviz/).
  * Writes are atomic: a temp file in the same directory, fsync, rename, so a
  * kill at any moment leaves the old file or the new one, never a torn one.
+ *
+ * Two mhaviz may run at once (two terminals, a class of students on one
+ * account).  A save is a merge, never a blind overwrite:
+ *     fd = state_lock(...);                  one writer at a time
+ *     state_read(...);                       what the others saved meanwhile
+ *     ... add this run's changes ...
+ *     state_write(...);  state_unlock(fd);
+ * A file that cannot be parsed is kept aside with state_keep_bad before it
+ * is replaced, under names that never overwrite an earlier copy.
  */
 #ifndef MHAVIZ_STATE_H
 #define MHAVIZ_STATE_H
 
 #include <stddef.h>
 
+#define STATE_MAX_FILE ((size_t)64 << 20) /* a state file is refused above this */
+#define STATE_LOCK_FILE "lock"            /* flock'd by every save */
+#define STATE_LOCK_WAIT_MS 10000          /* a save gives up on the lock after this */
+#define STATE_STALE_SEC 5                 /* a temp file this old is an orphan */
+#define STATE_MAX_BAD 99                  /* name.bad, name.bad.2 ... name.bad.99 */
+
 /* The state directory into buf (created with parents when create != 0).
  * -1 with err set when there is no HOME/XDG_STATE_HOME or mkdir fails. */
 int state_dir(char *buf, size_t n, int create, char *err, size_t errlen);
 
 /* Reads the whole file name (inside the state dir) into a new NUL-terminated
- * buffer (*out, caller frees).  Returns 0, 1 if the file does not exist
- * (*out = NULL), -1 with err set on an I/O error. */
+ * buffer (*out, caller frees) through file_read (fileio.h: never blocks, only
+ * regular files).  Returns 0, 1 if the file does not exist (*out = NULL), -1
+ * with err set on an I/O error. */
 int state_read(const char *name, char **out, size_t *len, char *err, size_t errlen);
 
-/* Replaces file name (inside the state dir) with data, atomically. 0 or -1. */
+/* Replaces file name (inside the state dir) with data, atomically, after
+ * removing the temp files of name that a killed writer left (older than
+ * STATE_STALE_SEC).  Call it holding state_lock.  0, or -1 with err set (the
+ * old file is then unchanged and no temp file is left). */
 int state_write(const char *name, const char *data, size_t len, char *err, size_t errlen);
+
+/* Keeps data as "name.bad" or, when that exists, the first free of
+ * "name.bad.2" ... "name.bad.99" (an earlier copy is never replaced); the
+ * name chosen into kept.  0, or -1 with err set. */
+int state_keep_bad(const char *name, const char *data, size_t len, char *kept, size_t keptn,
+                   char *err, size_t errlen);
+
+/* Takes the state dir's lock (flock on STATE_LOCK_FILE, created with the
+ * dir), waiting at most STATE_LOCK_WAIT_MS for another mhaviz's save.
+ * Returns the descriptor to give to state_unlock, or -1 with err set. */
+int state_lock(char *err, size_t errlen);
+void state_unlock(int fd);
+
+/* fsync(2) as state_write calls it, for the file and then the directory.
+ * Tests point it at a recorder to see that both happen before the rename
+ * counts; nothing else changes it. */
+extern int (*state_fsync_hook)(int fd);
 
 #endif

@@ -79,10 +79,10 @@ static void form_set(MhaConfig *c, int f, long v)
 static void form_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Form *f = s->st;
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "Configuration", ST_TITLE);
     char line[160];
-    app_cfg_line(line, sizeof line, &ui->cfg);
+    screen_cfg_line(line, sizeof line, &ui->cfg);
     canvas_text(c, 1, 2, "now:", ST_DIM);
     canvas_text(c, 6, 2, line, ST_NORMAL);
     for (int i = 0; i < F_COUNT; i++) {
@@ -106,14 +106,20 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 3, y, "invalid:", ST_BAD);
         canvas_wrap(c, 12, y, c->w - 13, 2, err, ST_BAD);
     }
-    app_draw_status(
-        c, ui, "Up/Down field, Left/Right or digits change it, Enter apply, Esc cancel, ? keys");
+    static const Action two[] = {ACT_UP, ACT_INC}, one[] = {ACT_DIGIT, ACT_APPLY, ACT_BACK, ACT_HELP};
+    char hint[160];
+    size_t k = keys_hint_pick(KC_FORM, two, 2, 2, hint, sizeof hint); /* Up/Down, Right/Left */
+    if (k + 2 < sizeof hint) {
+        memcpy(hint + k, "  ", 3);
+        keys_hint_pick(KC_FORM, one, 4, 1, hint + k + 2, sizeof hint - k - 2);
+    }
+    screen_draw_status(c, ui, hint);
 }
 
 static int form_key(Screen *s, Ui *ui, int key)
 {
     Form *f = s->st;
-    Action a = app_action(KC_FORM, key);
+    Action a = keys_action(KC_FORM, key);
     if (a != ACT_DIGIT) f->typing = 0;
     long v = form_get(&f->draft, f->sel);
     switch (a) {
@@ -151,7 +157,7 @@ static int form_key(Screen *s, Ui *ui, int key)
         if (ui_set_config(ui, &f->draft) < 0) return UI_REDRAW; /* reason in the status line */
         {
             char line[150];
-            app_cfg_line(line, sizeof line, &ui->cfg);
+            screen_cfg_line(line, sizeof line, &ui->cfg);
             snprintf(ui->status, sizeof ui->status, "now %s", line);
         }
         return UI_BACK | UI_REDRAW;
@@ -167,7 +173,7 @@ static int form_key(Screen *s, Ui *ui, int key)
 
 Screen *form_open(Ui *ui)
 {
-    Screen *s = app_screen_new("Configuration", sizeof(Form));
+    Screen *s = screen_new("Configuration", sizeof(Form));
     if (!s) return NULL;
     Form *f = s->st;
     f->draft = ui->cfg;
@@ -176,7 +182,7 @@ Screen *form_open(Ui *ui)
     return s;
 }
 
-int app_shared_action(Ui *ui, Action a)
+int form_shared_action(Ui *ui, Action a)
 {
     switch (a) {
     case ACT_CONFIG:
@@ -190,7 +196,7 @@ int app_shared_action(Ui *ui, Action a)
     case ACT_SEQ:
     case ACT_CAUSAL:
     case ACT_SEED:
-        return app_quick_config(ui, a);
+        return screen_quick_config(ui, a);
     default:
         return UI_NONE;
     }

@@ -12,6 +12,6 @@ Screen *form_open(Ui *ui);
 /* The actions the home menu and the walkthrough share: the configuration
  * form (c), the help (?), and the quick configuration keys.  UI_* flags (a
  * pushed screen in ui->push), or UI_NONE when a is not one of them. */
-int app_shared_action(Ui *ui, Action a);
+int form_shared_action(Ui *ui, Action a);
 
 #endif

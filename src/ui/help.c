@@ -1,4 +1,4 @@
-/* help.c - the `?` screen: every context's keys, generated from app_keys. */
+/* help.c - the `?` screen: every context's keys, generated from keys_table. */
 #include "ui/help.h"
 
 #include <stdio.h>
@@ -18,7 +18,7 @@ static int help_count(void)
 {
     char buf[160];
     int n = 0;
-    while (app_help_line(n, buf, sizeof buf))
+    while (keys_help_line(n, buf, sizeof buf))
         n++;
     return n;
 }
@@ -26,7 +26,7 @@ static int help_count(void)
 static void help_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Help *h = s->st;
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "mhaviz keys", ST_TITLE);
     canvas_text(c, 14, 0, "(from the key table; q closes)", ST_DIM);
     int total = help_count();
@@ -40,7 +40,7 @@ static void help_draw(Screen *s, const Ui *ui, Canvas *c)
         int line = h->top + i;
         char keys[80];
         const char *what = "";
-        int kind = app_help_entry(line, keys, sizeof keys, &what, NULL);
+        int kind = keys_help_entry(line, keys, sizeof keys, &what, NULL);
         if (kind < 0) break;
         int x = 1 + (i / rows) * colw, y = 2 + i % rows;
         if (kind == 1) {
@@ -56,7 +56,7 @@ static void help_draw(Screen *s, const Ui *ui, Canvas *c)
                  h->top + 1, h->top + h->shown < total ? h->top + h->shown : total, total);
     else
         snprintf(hint, sizeof hint, "q closes");
-    app_draw_status(c, ui, hint);
+    screen_draw_status(c, ui, hint);
 }
 
 static int help_key(Screen *s, Ui *ui, int key)
@@ -64,7 +64,7 @@ static int help_key(Screen *s, Ui *ui, int key)
     Help *h = s->st;
     (void)ui;
     int page = h->shown > 1 ? h->shown - 1 : 1;
-    switch (app_action(KC_HELP, key)) {
+    switch (keys_action(KC_HELP, key)) {
     case ACT_DOWN:
         h->top++;
         return UI_REDRAW; /* clamped by draw */
@@ -87,11 +87,11 @@ static int help_key(Screen *s, Ui *ui, int key)
 Screen *help_open_at(Ui *ui, unsigned ctx)
 {
     (void)ui;
-    Screen *s = app_screen_new("Help", sizeof(Help));
+    Screen *s = screen_new("Help", sizeof(Help));
     if (!s) return NULL;
     s->draw = help_draw;
     s->key = help_key;
-    int top = ctx ? app_help_section(ctx) : 0;
+    int top = ctx ? keys_help_section(ctx) : 0;
     ((Help *)s->st)->top = top > 0 ? top : 0; /* clamped by draw */
     return s;
 }

@@ -5,7 +5,7 @@
 
 /* Screen constructors: a new Screen the caller owns (push it with UI_PUSH or
  * pass it to tui_run; its free() releases it), or NULL when out of memory.
- * The help screen is generated from app_keys: every context's keys, one
+ * The help screen is generated from keys_table: every context's keys, one
  * section each.  help_open shows it from the top, help_open_at from the
  * section of ctx (one KC_* bit: the screen it was opened from). */
 Screen *help_open(Ui *ui);

@@ -6,26 +6,32 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ui/decode.h"
 #include "ui/form.h"
 #include "ui/help.h"
+#include "ui/keys.h"
 #include "ui/lessonui.h"
+#include "ui/play.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
 
 /* ---- the home menu --------------------------------------------------------- */
 
-/* One line per screen that exists, in DESIGN's order; new screens go above Help. */
+/* One line per screen that exists; new screens go above Help. */
 static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
-    {"Lessons", "a guided course in seven lessons, progress remembered", lessons_open},
+    {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
-    {"Explore", "inspect any element: its offset and the stride arithmetic", explore_open},
+    {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},
+    {"Inspect", "inspect any element: its offset and the stride arithmetic", walk_open_explore},
     {"Variants", "MHA | GQA | MQA side by side: who shares which K/V head", variants_open},
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
+    {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},
+    {"Continue", "the lesson and page where you left off", lessons_continue},
     {"Help", "every key, in one table", help_open}, /* stays last */
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
@@ -37,13 +43,13 @@ typedef struct Home {
 static void home_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Home *h = s->st;
-    if (app_draw_enlarge(c)) return;
+    if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "mhaviz", ST_TITLE);
     canvas_text(c, 8, 0, "multi-head attention, the way it runs in memory", ST_BOLD);
     char line[160];
-    app_cfg_line(line, sizeof line, &ui->cfg);
+    screen_cfg_line(line, sizeof line, &ui->cfg);
     canvas_text(c, 1, 2, "config:", ST_DIM);
-    canvas_text(c, 9, 2, line, ST_NORMAL);
+    canvas_wrap(c, 9, 2, c->w - 10, 2, line, ST_NORMAL); /* row 3 is free for a long one */
     for (int i = 0; i < HOME_N; i++) {
         int y = 4 + 2 * i;
         Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;
@@ -51,13 +57,16 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
         canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
     }
-    app_draw_status(c, ui, "Up/Down choose, Enter open, c config, ? keys, q quit");
+    static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
+    char hint[160];
+    keys_hint_pick(KC_HOME, picks, 5, 2, hint, sizeof hint);
+    screen_draw_status(c, ui, hint);
 }
 
 static int home_key(Screen *s, Ui *ui, int key)
 {
     Home *h = s->st;
-    Action a = app_action(KC_HOME, key);
+    Action a = keys_action(KC_HOME, key);
     switch (a) {
     case ACT_UP:
         h->sel = (h->sel + HOME_N - 1) % HOME_N;
@@ -75,7 +84,7 @@ static int home_key(Screen *s, Ui *ui, int key)
     case ACT_BACK:
         return UI_BACK;
     default:
-        return app_shared_action(ui, a);
+        return form_shared_action(ui, a);
     }
     if (!ui->push) {
         snprintf(ui->status, sizeof ui->status, "out of memory");
@@ -87,7 +96,7 @@ static int home_key(Screen *s, Ui *ui, int key)
 Screen *home_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = app_screen_new("Home", sizeof(Home));
+    Screen *s = screen_new("Home", sizeof(Home));
     if (!s) return NULL;
     s->draw = home_draw;
     s->key = home_key;

@@ -8,24 +8,25 @@
 /* ---- the key table ------------------------------------------------------- */
 
 /* One line per key, for every screen of the program (walk.c, app.c,
- * lessonui.c, quiz_screen.c look keys up here; no other key table exists).
+ * lessons.c, page_screen.c, variants_screen.c, kvcalc.c, quiz_screen.c look
+ * keys up here; no other key table exists).
  * A line with help starts a group; the lines after it with help NULL add
  * their key names to that group.  The `?` screen lists each context's groups
- * under its title, and a screen's hint line (app_hint) joins them.  No key is
+ * under its title, and a screen's hint line (keys_hint) joins them.  No key is
  * bound twice in one context (tests/check_app.c); the walkthrough looks
  * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
-const KeyBinding app_keys[] = {
+const KeyBinding keys_table[] = {
     /* everywhere */
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
 
     /* the walkthrough */
-    {KC_WALK, ' ', 0, ACT_NEXT, "Space", "next step"},
+    {KC_WALK, ' ', 0, ACT_NEXT, "Space", "next (step)"},
     {KC_WALK, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_WALK, 'l', 0, ACT_NEXT, "l", NULL},
     {KC_WALK, 'j', 0, ACT_NEXT, "j", NULL},
     {KC_WALK, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
     {KC_WALK, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
-    {KC_WALK, UI_K_LEFT, 0, ACT_PREV, "Left", "previous step"},
+    {KC_WALK, UI_K_LEFT, 0, ACT_PREV, "Left", "back (the previous step)"},
     {KC_WALK, 'h', 0, ACT_PREV, "h", NULL},
     {KC_WALK, 'k', 0, ACT_PREV, "k", NULL},
     {KC_WALK, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
@@ -35,17 +36,19 @@ const KeyBinding app_keys[] = {
     {KC_WALK, 'G', 0, ACT_LAST, "G", "last step"},
     {KC_WALK, UI_K_END, 0, ACT_LAST, "End", NULL},
     {KC_WALK, '0', '9', ACT_DIGIT, "0-9 Enter", "jump to step N"},
-    {KC_WALK, 'p', 0, ACT_AUTOPLAY, "p", "autoplay on/off (presenter mode)"},
-    {KC_WALK, '+', 0, ACT_FASTER, "+", "faster autoplay and animations"},
+    {KC_WALK, 'p', 0, ACT_AUTOPLAY, "p", "stop (autoplay on/off: presenter mode)"},
+    {KC_WALK, '+', 0, ACT_FASTER, "+", "speed (faster or slower autoplay and animations)"},
+    {KC_WALK, '-', 0, ACT_SLOWER, "-", NULL},
     {KC_WALK, '=', 0, ACT_FASTER, "=", NULL},
-    {KC_WALK, '-', 0, ACT_SLOWER, "-", "slower autoplay and animations"},
     {KC_WALK, 'a', 0, ACT_ANIM, "a", "animations on/off"},
-    {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect: a cursor on the logical view"},
+    {KC_WALK, 'i', 0, ACT_INSPECT, "i", "inspect (a cursor on the logical view)"},
     {KC_WALK, UI_K_MOUSE, 0, ACT_OPEN, "click", "inspect the element clicked"},
     {KC_WALK, 'm', 0, ACT_SINGLE, "m", "softmax: one big head beside the heads"},
+    {KC_WALK, 'v', 0, ACT_FAILURE, "v", "failure pictures: no transpose, no scale"},
+    {KC_WALK, 'b', 0, ACT_BLANK, "b", "blank the screen; any key brings it back"},
 
     /* inspect mode: the arrows move the cursor instead of the step */
-    {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move the cursor"},
+    {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move (the cursor)"},
     {KC_INSPECT, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
     {KC_INSPECT, UI_K_UP, 0, ACT_UP, "Up", NULL},
     {KC_INSPECT, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
@@ -53,102 +56,114 @@ const KeyBinding app_keys[] = {
     {KC_INSPECT, 'j', 0, ACT_DOWN, "j", NULL},
     {KC_INSPECT, 'k', 0, ACT_UP, "k", NULL},
     {KC_INSPECT, 'l', 0, ACT_RIGHT, "l", NULL},
-    {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave inspect mode"},
+    {KC_INSPECT, 'i', 0, ACT_INSPECT, "i", "leave (inspect mode)"},
     {KC_INSPECT, UI_K_ESC, 0, ACT_INSPECT, "Esc", NULL},
 
-    /* the home menu */
-    {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "previous entry"},
+    /* the home menu (home.c); a hint line shows each help up to " (" */
+    {KC_HOME, UI_K_UP, 0, ACT_UP, "Up", "choose (the previous or next entry)"},
+    {KC_HOME, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_HOME, 'k', 0, ACT_UP, "k", NULL},
-    {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
-    {KC_HOME, UI_K_DOWN, 0, ACT_DOWN, "Down", "next entry"},
     {KC_HOME, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
     {KC_HOME, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
-    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the entry"},
+    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (the entry; 1-9: entry N)"},
     {KC_HOME, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_HOME, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
     {KC_HOME, 'l', 0, ACT_OPEN, "l", NULL},
-    {KC_HOME, '1', '9', ACT_DIGIT, "1-9", "open entry N"},
+    {KC_HOME, '1', '9', ACT_DIGIT, "1-9", NULL},
 
     /* the walkthrough and the home menu */
-    {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "configuration form"},
+    {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "config (the configuration form)"},
     {KC_WALK | KC_HOME, 'H', 0, ACT_HEADS, "H", "next number of heads (divides d_model)"},
     {KC_WALK | KC_HOME, 'K', 0, ACT_KV_HEADS, "K", "next number of kv heads: MHA, GQA, MQA"},
     {KC_WALK | KC_HOME, 'S', 0, ACT_SEQ, "S", "one more token (2 to 8, then 2)"},
     {KC_WALK | KC_HOME, 'C', 0, ACT_CAUSAL, "C", "causal mask on/off"},
     {KC_WALK | KC_HOME, 'R', 0, ACT_SEED, "R", "next seed (new numbers)"},
-    {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "this help"},
-    {KC_WALK | KC_HOME, 'q', 0, ACT_BACK, "q", "back; quit from the first screen"},
-    {KC_WALK | KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_WALK | KC_HOME, '?', 0, ACT_HELP, "?", "keys (this help)"},
+    {KC_HOME, 'q', 0, ACT_BACK, "q", "quit"},
+    {KC_HOME, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+    {KC_WALK, 'q', 0, ACT_BACK, "q", "back (quit from the first screen)"},
+    {KC_WALK, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
 
-    /* the configuration form */
-    {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "previous field"},
+    /* the configuration form (form.c) */
+    {KC_FORM, UI_K_UP, 0, ACT_UP, "Up", "field (the previous or next one)"},
+    {KC_FORM, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_FORM, 'k', 0, ACT_UP, "k", NULL},
-    {KC_FORM, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
-    {KC_FORM, UI_K_DOWN, 0, ACT_DOWN, "Down", "next field"},
     {KC_FORM, 'j', 0, ACT_DOWN, "j", NULL},
+    {KC_FORM, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
     {KC_FORM, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
-    {KC_FORM, UI_K_RIGHT, 0, ACT_INC, "Right", "increase the value"},
+    {KC_FORM, UI_K_RIGHT, 0, ACT_INC, "Right", "change (increase or decrease the value)"},
+    {KC_FORM, UI_K_LEFT, 0, ACT_DEC, "Left", NULL},
     {KC_FORM, 'l', 0, ACT_INC, "l", NULL},
-    {KC_FORM, '+', 0, ACT_INC, "+", NULL},
-    {KC_FORM, UI_K_LEFT, 0, ACT_DEC, "Left", "decrease the value"},
     {KC_FORM, 'h', 0, ACT_DEC, "h", NULL},
+    {KC_FORM, '+', 0, ACT_INC, "+", NULL},
     {KC_FORM, '-', 0, ACT_DEC, "-", NULL},
-    {KC_FORM, '0', '9', ACT_DIGIT, "0-9", "type the value"},
-    {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase a digit"},
-    {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal mask on/off"},
+    {KC_FORM, '0', '9', ACT_DIGIT, "0-9", "type (the value; Backspace erases)"},
+    {KC_FORM, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", NULL},
+    {KC_FORM, ' ', 0, ACT_TOGGLE, "Space", "causal (the mask on/off)"},
     {KC_FORM, UI_K_ENTER, 0, ACT_APPLY, "Enter", "apply (refused with the reason if invalid)"},
-    {KC_FORM, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_FORM, '?', 0, ACT_HELP, "?", "keys (this help)"},
     {KC_FORM, UI_K_ESC, 0, ACT_BACK, "Esc", "cancel"},
     {KC_FORM, 'q', 0, ACT_BACK, "q", NULL},
 
-    /* the lesson menu (lessonui.c) */
-    {KC_LESSONS, UI_K_UP, 0, ACT_UP, "Up", "previous lesson"},
+    /* the lesson menu (lessons.c); a hint line shows each help up to " (" */
+    {KC_LESSONS, UI_K_UP, 0, ACT_UP, "Up", "choose (the previous or next lesson)"},
+    {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
-    {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", "next lesson"},
     {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
-    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open the lesson (at its first unfinished page)"},
+    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (1-9: lesson N; first unfinished page)"},
     {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
-    {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", "open lesson N"},
+    {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", NULL},
 
-    /* a lesson page */
-    {KC_PAGE, ' ', 0, ACT_NEXT, "Space", "next page (answer first); last page: next lesson"},
+    /* a lesson page (page_screen.c) */
+    {KC_PAGE, ' ', 0, ACT_NEXT, "Space", "next (answer first; last page: next lesson)"},
     {KC_PAGE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
     {KC_PAGE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_PAGE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
     {KC_PAGE, 'l', 0, ACT_NEXT, "l", NULL},
-    {KC_PAGE, UI_K_PGUP, 0, ACT_PREV, "PgUp", "previous page"},
+    {KC_PAGE, UI_K_PGUP, 0, ACT_PREV, "PgUp", "previous (page)"},
     {KC_PAGE, UI_K_LEFT, 0, ACT_PREV, "Left", NULL},
     {KC_PAGE, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
     {KC_PAGE, 'h', 0, ACT_PREV, "h", NULL},
-    {KC_PAGE, UI_K_HOME, 0, ACT_FIRST, "Home", "first page"},
+    {KC_PAGE, UI_K_HOME, 0, ACT_FIRST, "Home", "first or last page"},
+    {KC_PAGE, UI_K_END, 0, ACT_LAST, "End", NULL},
     {KC_PAGE, 'g', 0, ACT_FIRST, "g", NULL},
-    {KC_PAGE, UI_K_END, 0, ACT_LAST, "End", "last page"},
     {KC_PAGE, 'G', 0, ACT_LAST, "G", NULL},
-    {KC_PAGE, UI_K_TAB, 0, ACT_PANE, "Tab", "text or picture (below 115 columns)"},
-    {KC_PAGE, 'r', 0, ACT_RELOAD, "r", "reload the lesson file from disk"},
+    {KC_PAGE, UI_K_TAB, 0, ACT_PANE, "Tab", "text/picture (below 115 columns)"},
+    {KC_PAGE, 'r', 0, ACT_RELOAD, "r", "reload (the lesson file, from disk)"},
+    {KC_PAGE, 'i', 0, ACT_INSPECT, "i", "inspect (a cursor; the arrows move it)"},
+    {KC_PAGE, 'H', 0, ACT_HEADS, "H", "heads (next number, on an exercise page)"},
+    {KC_PAGE, 'K', 0, ACT_KV_HEADS, "K", "kv heads (next number, on an exercise page)"},
+    {KC_PAGE, 'S', 0, ACT_SEQ, "S", "seq (one more token, on an exercise page)"},
+
+    /* a lesson page's typed answer (@expect): other printable keys type it */
+    {KC_PAGE_TYPE, UI_K_ENTER, 0, ACT_APPLY, "Enter", "check (the answer; empty: show it)"},
+    {KC_PAGE_TYPE, UI_K_BACKSPACE, 0, ACT_ERASE, "Backspace", "erase"},
+    {KC_PAGE_TYPE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", "next (Space too, before typing)"},
+    {KC_PAGE_TYPE, UI_K_ESC, 0, ACT_BACK, "Esc", "back (to the lessons)"},
 
     /* MHA | GQA | MQA */
-    {KC_VARIANTS, 'K', 0, ACT_GQA_NEXT, "K", "GQA column: next kv_heads"},
+    {KC_VARIANTS, 'K', 0, ACT_GQA_NEXT, "K", "next GQA kv_heads (the GQA column)"},
     {KC_VARIANTS, UI_K_RIGHT, 0, ACT_GQA_NEXT, "Right", NULL},
-    {KC_VARIANTS, UI_K_LEFT, 0, ACT_GQA_PREV, "Left", "GQA column: previous kv_heads"},
-    {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "next number of query heads"},
+    {KC_VARIANTS, UI_K_LEFT, 0, ACT_GQA_PREV, "Left", "previous GQA kv_heads"},
+    {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "heads (the next number of query heads)"},
 
     /* the KV calculator */
-    {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "previous model"},
+    {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "model (the previous or next one)"},
+    {KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_KV, 'k', 0, ACT_UP, "k", NULL},
-    {KC_KV, UI_K_DOWN, 0, ACT_DOWN, "Down", "next model"},
     {KC_KV, 'j', 0, ACT_DOWN, "j", NULL},
-    {KC_KV, 'd', 0, ACT_DTYPE, "d", "next dtype: fp32 fp16 bf16 fp8 int4"},
+    {KC_KV, 'd', 0, ACT_DTYPE, "d", "dtype (next: fp32 fp16 bf16 fp8 int4)"},
     {KC_KV, UI_K_RIGHT, 0, ACT_DTYPE, "Right", NULL},
-    {KC_KV, '+', 0, ACT_CONTEXT_UP, "+", "double the context"},
+    {KC_KV, '+', 0, ACT_CONTEXT_UP, "+", "context (double or halve it)"},
+    {KC_KV, '-', 0, ACT_CONTEXT_DOWN, "-", NULL},
     {KC_KV, '=', 0, ACT_CONTEXT_UP, "=", NULL},
-    {KC_KV, '-', 0, ACT_CONTEXT_DOWN, "-", "halve the context"},
-    {KC_KV, 'B', 0, ACT_BATCH_UP, "B", "double the batch"},
-    {KC_KV, 'b', 0, ACT_BATCH_DOWN, "b", "halve the batch"},
+    {KC_KV, 'B', 0, ACT_BATCH_UP, "B", "batch (double or halve it)"},
+    {KC_KV, 'b', 0, ACT_BATCH_DOWN, "b", NULL},
 
     /* the four lesson screens */
-    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "this help"},
+    {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, '?', 0, ACT_HELP, "?", "keys (this help)"},
     {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, 'q', 0, ACT_BACK, "q",
      "back (quit from the first screen)"},
     {KC_LESSONS | KC_PAGE | KC_VARIANTS | KC_KV, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
@@ -192,12 +207,42 @@ const KeyBinding app_keys[] = {
     {KC_HELP, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
     {KC_HELP, '?', 0, ACT_BACK, "?", NULL},
     {KC_HELP, UI_K_ENTER, 0, ACT_BACK, "Enter", NULL},
+
+    /* the decode screen */
+    {KC_DECODE, ' ', 0, ACT_NEXT, "Space", "next token"},
+    {KC_DECODE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_DECODE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_DECODE, 'g', 0, ACT_FIRST, "g", "prefill"},
+    {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
+    {KC_DECODE, 'K', 0, ACT_KV_HEADS, "K", "MHA/GQA/MQA"},
+    {KC_DECODE, 'L', 0, ACT_LAYOUT, "L", "layout HF/Meta"},
+    {KC_DECODE, '?', 0, ACT_HELP, "?", "keys (this help)"},
+    {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
+    {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
+    /* the stride playground (ui/play.c): every other printable key is typed
+     * into the statement, so q and ? act only on an empty line */
+    {KC_PLAY, UI_K_ENTER, 0, ACT_APPLY, "Enter", "run (the statement)"},
+    {KC_PLAY, UI_K_UP, 0, ACT_UP, "Up", "history"},
+    {KC_PLAY, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
+    {KC_PLAY, UI_K_LEFT, 0, ACT_LEFT, "Left", "move (in the line)"},
+    {KC_PLAY, UI_K_RIGHT, 0, ACT_RIGHT, "Right", NULL},
+    {KC_PLAY, UI_K_HOME, 0, ACT_HOME_LINE, "Home", NULL},
+    {KC_PLAY, UI_K_END, 0, ACT_END_LINE, "End", NULL},
+    {KC_PLAY, 1, 0, ACT_HOME_LINE, "^A", NULL},
+    {KC_PLAY, 5, 0, ACT_END_LINE, "^E", NULL},
+    {KC_PLAY, UI_K_TAB, 0, ACT_COMPLETE, "Tab", "complete (a name or method)"},
+    {KC_PLAY, UI_K_BACKSPACE, 0, ACT_ERASE, "Bksp", "erase (a char; ^K/^U end/start; ^W a word)"},
+    {KC_PLAY, 11, 0, ACT_KILL_END, "^K", NULL},
+    {KC_PLAY, 21, 0, ACT_KILL_START, "^U", NULL},
+    {KC_PLAY, 23, 0, ACT_KILL_WORD, "^W", NULL},
+    {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (on an empty line q too; ? this help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
 
-Action app_action(unsigned ctx, int key)
+Action keys_action(unsigned ctx, int key)
 {
-    for (const KeyBinding *b = app_keys; b->key; b++) {
+    for (const KeyBinding *b = keys_table; b->key; b++) {
         if (!(b->ctx & ctx)) continue;
         if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
     }
@@ -209,7 +254,7 @@ Action app_action(unsigned ctx, int key)
 /* Section titles, one per KC_* bit in bit order. */
 static const char *const ctx_titles[KC_COUNT] = {
     "Walkthrough",
-    "Inspect mode (after i in the walkthrough)",
+    "Inspect mode (after i in the walkthrough or on a lesson page)",
     "Home menu",
     "Configuration form (c)",
     "Lesson menu",
@@ -221,6 +266,9 @@ static const char *const ctx_titles[KC_COUNT] = {
     "Quiz: after an answer",
     "Quiz: the summary",
     "This help",
+    "Lesson page: typing an answer (other keys type)",
+    "Decode: prefill, then one token at a time",
+    "Stride playground (other keys type the statement)",
 };
 
 /* A group is a binding with help and the bindings right after it without
@@ -242,27 +290,58 @@ static int group_names(const KeyBinding *g, unsigned ctx, int exact, const char 
     return k;
 }
 
-size_t app_hint(unsigned ctx, int terse, char *buf, size_t n)
+size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n)
 {
     size_t l = 0;
     if (n) buf[0] = 0;
-    for (const KeyBinding *g = app_keys; g->key; g++) {
+    for (const KeyBinding *g = keys_table; g->key; g++) {
         char names[80];
         if (!g->help || !group_names(g, ctx, 0, "/", terse, names, sizeof names)) continue;
         size_t room = l < n ? n - l : 0;
-        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
+        l +=
+            (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %s", l ? "  " : "", names, g->help);
     }
     return l;
 }
 
-int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
+size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
+                     size_t n)
+{
+    size_t l = 0;
+    if (n) buf[0] = 0;
+    for (int i = 0; i < npicks; i++) {
+        const KeyBinding *g = NULL, *head = NULL; /* the group holding picks[i] in ctx */
+        char names[80];
+        for (const KeyBinding *e = keys_table; e->key && !g; e++) {
+            if (e->help) head = e;
+            if (head && e->action == picks[i] && (e->ctx & ctx) && e->ctx != KC_ALL) g = head;
+        }
+        if (!g) continue;
+        size_t o = 0;
+        int k = 0, all = g->action == picks[i]; /* else only the keys of picks[i] */
+        names[0] = 0; /* the first maxnames names bound in ctx */
+        for (const KeyBinding *e = g; e->key && (e == g || !e->help) && k < maxnames; e++)
+            if ((e->ctx & ctx) && e->ctx != KC_ALL && (all || e->action == picks[i]) &&
+                o < sizeof names)
+                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", k++ ? "/" : "",
+                                      e->name);
+        const char *cut = strstr(g->help, " (");
+        int hl = cut ? (int)(cut - g->help) : (int)strlen(g->help);
+        size_t room = l < n ? n - l : 0;
+        l += (size_t)snprintf(room ? buf + l : NULL, room, "%s%s %.*s", l ? "  " : "", names, hl,
+                              g->help);
+    }
+    return l;
+}
+
+int keys_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
 {
     int line = 0;
     for (int s = 0; s <= KC_COUNT; s++) {
         unsigned ctx = s ? 1u << (s - 1) : (unsigned)KC_ALL;
         int title = 0;
         if (sec) *sec = s;
-        for (const KeyBinding *g = app_keys; g->key; g++) {
+        for (const KeyBinding *g = keys_table; g->key; g++) {
             if (!g->help || !group_names(g, ctx, s == 0, " ", 0, keys, kn)) continue;
             if (!title++ && line++ == i) {
                 *what = s ? ctx_titles[s - 1] : "Everywhere";
@@ -278,11 +357,11 @@ int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec)
     return -1;
 }
 
-const char *app_help_line(int i, char *buf, size_t n)
+const char *keys_help_line(int i, char *buf, size_t n)
 {
     char keys[80];
     const char *what = "";
-    int kind = app_help_entry(i, keys, sizeof keys, &what, NULL);
+    int kind = keys_help_entry(i, keys, sizeof keys, &what, NULL);
     if (kind < 0) return NULL;
     if (kind == 0)
         snprintf(buf, n, "%s", "");
@@ -293,7 +372,7 @@ const char *app_help_line(int i, char *buf, size_t n)
     return buf;
 }
 
-int app_help_section(unsigned ctx)
+int keys_help_section(unsigned ctx)
 {
     int want = -1;
     if (ctx == KC_ALL) want = 0;
@@ -302,7 +381,7 @@ int app_help_section(unsigned ctx)
     char keys[80];
     const char *what;
     int sec, kind;
-    for (int i = 0; want >= 0 && (kind = app_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+    for (int i = 0; want >= 0 && (kind = keys_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
         if (kind == 1 && sec == want) return i;
     return -1;
 }

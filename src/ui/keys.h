@@ -15,7 +15,7 @@ enum {
     KC_INSPECT = 1 << 1,        /* walkthrough in inspect mode: looked up before KC_WALK */
     KC_HOME = 1 << 2,           /* the home menu */
     KC_FORM = 1 << 3,           /* the configuration form */
-    KC_LESSONS = 1 << 4,        /* the lesson menu (lessonui.c) */
+    KC_LESSONS = 1 << 4,        /* the lesson menu (lessons.c) */
     KC_PAGE = 1 << 5,           /* a lesson page */
     KC_VARIANTS = 1 << 6,       /* MHA | GQA | MQA */
     KC_KV = 1 << 7,             /* the KV-cache calculator */
@@ -24,8 +24,11 @@ enum {
     KC_QUIZ_FEEDBACK = 1 << 10, /* the feedback after an answer */
     KC_QUIZ_SUMMARY = 1 << 11,  /* the quiz's summary */
     KC_HELP = 1 << 12,          /* the help screen */
-    KC_COUNT = 13,              /* bits in use */
-    KC_ALL = (1 << 13) - 1      /* every screen: one "Everywhere" section */
+    KC_PAGE_TYPE = 1 << 13,     /* a lesson page's @expect: other printable keys type */
+    KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
+    KC_PLAY = 1 << 15,          /* the stride playground (ui/play.c): other keys type */
+    KC_COUNT = 16,              /* bits in use */
+    KC_ALL = (1 << 16) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -73,6 +76,15 @@ typedef enum {
     ACT_PAGE_UP,     /* quiz: scroll a page */
     ACT_PAGE_DOWN,
     ACT_TIMED,       /* quiz picker: timed on/off */
+    ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
+    ACT_FAILURE,     /* walkthrough: the next failure picture */
+    ACT_BLANK,       /* walkthrough: blank the screen while presenting */
+    ACT_HOME_LINE,   /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
+    ACT_END_LINE,
+    ACT_KILL_END,
+    ACT_KILL_START,
+    ACT_KILL_WORD,
+    ACT_COMPLETE,
     ACT_COUNT
 } Action;
 
@@ -85,33 +97,42 @@ typedef struct KeyBinding {
 } KeyBinding;
 
 /* The key table, ended by an entry with key 0. */
-extern const KeyBinding app_keys[];
+extern const KeyBinding keys_table[];
 
 /* The action of key in a context (the first binding whose ctx has a bit of
  * ctx and whose key or range holds key), or ACT_NONE. */
-Action app_action(unsigned ctx, int key);
+Action keys_action(unsigned ctx, int key);
 
-/* The one-line key hint of context ctx (one KC_* bit), from app_keys: each
+/* The one-line key hint of context ctx (one KC_* bit), from keys_table: each
  * group as "Up/Down scroll" (the names of its keys bound in ctx joined by
  * '/', then its help), groups apart by two spaces.  terse: a group's
  * one-character names after its first are left out.  Returns the length
  * the whole hint needs (snprintf-like; buf holds at most n - 1 of it). */
-size_t app_hint(unsigned ctx, int terse, char *buf, size_t n);
+size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n);
+
+/* A short hint of context ctx made of the groups picked, in pick order: the
+ * first group whose first binding has action picks[i] and whose keys are
+ * bound in ctx, as "Space/PgDn next page": at most maxnames of its key
+ * names, then its help up to the first " (" (the `?` screen shows the whole
+ * help).  Groups apart by two spaces.  Returns the length the hint needs
+ * (snprintf-like). */
+size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
+                     size_t n);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
  * "  keys   what they do"), written into buf; NULL past the last line.
  * Sections: "Everywhere" (bindings of KC_ALL), then one per KC_* bit with
  * every binding of that bit, each ended by a blank line. */
-const char *app_help_line(int i, char *buf, size_t n);
+const char *keys_help_line(int i, char *buf, size_t n);
 
 /* The index of the help line that is the title of ctx's section (one KC_*
  * bit, or KC_ALL for "Everywhere"); -1 if ctx has no section. */
-int app_help_section(unsigned ctx);
+int keys_help_section(unsigned ctx);
 
 /* Help line i: a section title (1, its text in *what), a blank line (0) or
  * a group of keys (2: names joined in keys, its help in *what).  Section 0
  * is "Everywhere" (bindings of exactly KC_ALL), section 1 + b the bindings
  * with bit b; sec, if not NULL, gets line i's section.  -1 past the end. */
-int app_help_entry(int i, char *keys, size_t kn, const char **what, int *sec);
+int keys_help_entry(int i, char *keys, size_t kn, const char **what, int *sec);
 
 #endif

@@ -14,7 +14,12 @@ Screen *quiz_open(Ui *ui);
 /* The picker preset to topic (-1 all), count and seed; or, with qs != NULL,
  * straight to the questions qs[0..n) (copied; --review).  Scores go to the
  * history unless no_save or ui->no_save. */
-Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed, int timed,
-                       int no_save);
+Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int count, uint64_t seed,
+                       int timed, int no_save);
+
+/* --timed N: each question counts down from seconds (shown in the title);
+ * at 0 it counts as wrong and the feedback says so.  0 turns it off (the
+ * stopwatch of `timed` stays). */
+void quiz_set_limit(Screen *s, int seconds);
 
 #endif

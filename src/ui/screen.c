@@ -10,7 +10,7 @@
 
 /* ---- shared drawing ------------------------------------------------------- */
 
-int app_draw_enlarge(Canvas *c)
+int screen_draw_enlarge(Canvas *c)
 {
     if (c->w >= SCENE_MIN_W && c->h >= SCENE_MIN_H) return 0;
     char msg[64];
@@ -26,21 +26,21 @@ int app_draw_enlarge(Canvas *c)
     return 1;
 }
 
-void app_draw_status(Canvas *c, const Ui *ui, const char *hint)
+void screen_draw_status(Canvas *c, const Ui *ui, const char *hint)
 {
     int y = c->h - 1;
     canvas_fill(c, 0, y, c->w, 1, ' ', ST_STATUS);
     canvas_text(c, 1, y, ui->status[0] ? ui->status : hint, ST_STATUS);
 }
 
-void app_screen_free(Screen *s)
+void screen_free(Screen *s)
 {
     if (!s) return;
     free(s->st);
     free(s);
 }
 
-Screen *app_screen_new(const char *title, size_t st_size)
+Screen *screen_new(const char *title, size_t st_size)
 {
     Screen *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -50,7 +50,7 @@ Screen *app_screen_new(const char *title, size_t st_size)
         return NULL;
     }
     s->title = title;
-    s->free = app_screen_free;
+    s->free = screen_free;
     return s;
 }
 
@@ -76,7 +76,7 @@ static const char *cfg_kind(const MhaConfig *c)
     return c->kv_heads == c->heads ? "MHA" : c->kv_heads == 1 ? "MQA" : "GQA";
 }
 
-void app_cfg_line(char *buf, size_t n, const MhaConfig *c)
+void screen_cfg_line(char *buf, size_t n, const MhaConfig *c)
 {
     snprintf(buf, n, "seq %d, d_model %d, heads %d (d_head %d), kv_heads %d (%s), seed %lu%s",
              c->seq, c->d_model, c->heads, c->heads ? c->d_model / c->heads : 0, c->kv_heads,
@@ -93,7 +93,7 @@ static int gcd(int a, int b)
     return a;
 }
 
-int app_quick_config(Ui *ui, Action a)
+int screen_quick_config(Ui *ui, Action a)
 {
     MhaConfig c = ui->cfg;
     switch (a) {
@@ -127,13 +127,13 @@ int app_quick_config(Ui *ui, Action a)
     }
     if (ui_set_config(ui, &c) == 0) {
         char line[150];
-        app_cfg_line(line, sizeof line, &ui->cfg);
+        screen_cfg_line(line, sizeof line, &ui->cfg);
         snprintf(ui->status, sizeof ui->status, "now %s", line);
     }
     return UI_REDRAW;
 }
 
-void app_ui_free(Ui *ui)
+void ui_free(Ui *ui)
 {
     mha_free(ui->mha);
     ui->mha = NULL;

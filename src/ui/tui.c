@@ -207,6 +207,12 @@ static int tui_key(int r, wint_t wch, Ui *ui)
         return UI_K_BACKSPACE;
     case 12:
         return UI_K_CTRL_L;
+    case 1:  /* Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W: line editing (ui/play.c) */
+    case 5:
+    case 11:
+    case 21:
+    case 23:
+        return (int)wch;
     default:
         return wch < 0x20 ? -1 : (int)wch;
     }
@@ -396,7 +402,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
             top->key(top, ui, k);
             continue;
         }
-        if (app_action(KC_ALL, k) == ACT_REDRAW) {
+        if (keys_action(KC_ALL, k) == ACT_REDRAW) {
             clearok(curscr, TRUE); /* repaint every cell on the next flush */
             redraw = 1;
             continue;

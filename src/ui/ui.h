@@ -64,4 +64,7 @@ struct Screen {
  * the last valid state, writes the reason to ui->status and returns -1. */
 int ui_set_config(Ui *ui, const MhaConfig *cfg);
 
+/* Frees ui->mha (the run the screens share). */
+void ui_free(Ui *ui);
+
 #endif

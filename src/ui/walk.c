@@ -10,11 +10,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "ui/keys.h"
+#include "draw/scene.h"
 #include "ui/form.h"
+#include "ui/keys.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
-#include "draw/scene.h"
 
 #define WALK_ANIM_SEC 0.9     /* an animation at speed 1 */
 #define WALK_ANIM_MAX_SEC 1.2 /* never longer, whatever the speed */
@@ -31,6 +31,7 @@ typedef struct Walk {
     double autoplay_next;  /* tick time of the next autoplay step; < 0: set at the next tick */
     double autoplay_saved; /* seconds per step that p turns back on */
     int w, h;              /* size of the last frame (for mouse clicks) */
+    int blank;             /* b: the screen is blank until the next key */
     char hint[160];
 } Walk;
 
@@ -57,8 +58,9 @@ static int walk_go(Walk *w, Ui *ui, int step, int animate)
     if (step < 0) step = 0;
     if (step >= MS_COUNT) step = MS_COUNT - 1;
     w->autoplay_next = -1;
-    if (step == w->ss.step) return UI_REDRAW;
+    if (step == w->ss.step && w->ss.view == MV_STEP) return UI_REDRAW;
     w->ss.step = step;
+    w->ss.view = MV_STEP; /* stepping leaves a failure picture */
     walk_cursor_reset(w);
     if (animate && ui->animation && scene_step_animates(step)) {
         w->animating = 1;
@@ -77,39 +79,94 @@ static void walk_stop_anim(Walk *w)
     w->ss.anim = -1;
 }
 
+/* The bottom line's keys, picked from the key table (keys.c) for what the
+ * walkthrough is doing: inspecting, autoplaying, or stepping. */
+static void walk_hint(Walk *w, const Ui *ui)
+{
+    static const Action inspect[] = {ACT_LEFT, ACT_INSPECT}, play[] = {ACT_AUTOPLAY, ACT_FASTER},
+                        step[] = {ACT_NEXT, ACT_PREV, ACT_INSPECT, ACT_CONFIG},
+                        last[] = {ACT_HELP, ACT_BACK};
+    char *b = w->hint;
+    size_t n = sizeof w->hint, k = 0;
+    if (w->ss.inspect) {
+        k = keys_hint_pick(KC_INSPECT, inspect, 2, 4, b, n);
+    } else if (ui->autoplay > 0) {
+        k = (size_t)snprintf(b, n, "autoplay every %.1f s  ", walk_autoplay_seconds(ui));
+        k += keys_hint_pick(KC_WALK, play, 2, 2, b + k, n - k);
+    } else {
+        k = keys_hint_pick(KC_WALK, step, 4, 1, b, n);
+    }
+    if (k + 2 < n) {
+        memcpy(b + k, "  ", 3);
+        keys_hint_pick(KC_WALK, last, 2, 1, b + k + 2, n - k - 2);
+    }
+}
+
 static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Walk *w = s->st;
     w->w = c->w; /* what was drawn, for scene_click */
     w->h = c->h;
+    if (w->blank) { /* presenting: nothing on the screen, not even the status */
+        canvas_fill(c, 0, 0, c->w, c->h, ' ', ST_NORMAL);
+        return;
+    }
     const char *status = ui->status;
     if (!status[0]) {
         if (w->jump >= 0)
             snprintf(w->hint, sizeof w->hint, "go to step %d_  (Enter jumps, Esc cancels)",
                      w->jump);
-        else if (w->ss.inspect)
-            snprintf(w->hint, sizeof w->hint,
-                     "inspect: arrows/hjkl move the cursor, i or Esc leaves, ? keys");
-        else if (ui->autoplay > 0)
-            snprintf(w->hint, sizeof w->hint,
-                     "autoplay every %.1f s (p stops, + - speed)  Space next  ? keys  q back",
-                     walk_autoplay_seconds(ui));
         else
-            snprintf(w->hint, sizeof w->hint,
-                     "Space next  Left back  i inspect  c config  ? keys  q back");
+            walk_hint(w, ui);
         status = w->hint;
     }
     w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
     scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
 }
 
+/* + and -: animations and autoplay 1.5 times faster or slower, clamped. */
+static int walk_speed(Ui *ui, int faster)
+{
+    ui->anim_speed *= faster ? 1.5 : 1 / 1.5;
+    if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
+    if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
+    if (ui->autoplay > 0)
+        snprintf(ui->status, sizeof ui->status,
+                 "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
+                 walk_anim_seconds(ui), walk_autoplay_seconds(ui));
+    else
+        snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s", ui->anim_speed,
+                 walk_anim_seconds(ui));
+    return UI_REDRAW;
+}
+
+/* v: the step's picture, then each failure picture in turn (mha_views),
+ * then the step's again.  The cursor starts over: each picture inspects
+ * its own tensor. */
+static int walk_failure(Walk *w, Ui *ui)
+{
+    w->ss.view = (MhaView)((w->ss.view + 1) % MV_COUNT);
+    walk_cursor_reset(w);
+    if (w->ss.view == MV_STEP)
+        snprintf(ui->status, sizeof ui->status, "back to step %d (v: the failure pictures)",
+                 w->ss.step);
+    else
+        snprintf(ui->status, sizeof ui->status, "failure: %s  (v: next, Space: back to step %d)",
+                 mha_views[w->ss.view].title, w->ss.step);
+    return UI_REDRAW;
+}
+
 static int walk_key(Screen *s, Ui *ui, int key)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
+    if (w->blank) { /* any key brings the picture back, and does nothing else */
+        w->blank = 0;
+        return UI_REDRAW;
+    }
     Action a = ACT_NONE;
-    if (w->ss.inspect) a = app_action(KC_INSPECT, key);
-    if (a == ACT_NONE) a = app_action(KC_WALK, key);
+    if (w->ss.inspect) a = keys_action(KC_INSPECT, key);
+    if (a == ACT_NONE) a = keys_action(KC_WALK, key);
     if (w->animating) { /* any key skips to the final frame; only q / Esc do more */
         walk_stop_anim(w);
         if (a != ACT_BACK) return UI_REDRAW;
@@ -127,6 +184,12 @@ static int walk_key(Screen *s, Ui *ui, int key)
             return walk_go(w, ui, n, 0);
         }
         if (key == UI_K_ESC || key == UI_K_BACKSPACE) return UI_REDRAW;
+    }
+
+    if (w->ss.view != MV_STEP && (a == ACT_NEXT || a == ACT_PREV)) {
+        w->ss.view = MV_STEP; /* from a failure picture, back to the step it came from */
+        walk_cursor_reset(w);
+        return UI_REDRAW;
     }
 
     switch (a) {
@@ -165,17 +228,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW | UI_ANIMATE;
     case ACT_FASTER:
     case ACT_SLOWER:
-        ui->anim_speed *= a == ACT_FASTER ? 1.5 : 1 / 1.5;
-        if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
-        if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
-        if (ui->autoplay > 0)
-            snprintf(ui->status, sizeof ui->status,
-                     "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
-                     walk_anim_seconds(ui), walk_autoplay_seconds(ui));
-        else
-            snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s",
-                     ui->anim_speed, walk_anim_seconds(ui));
-        return UI_REDRAW;
+        return walk_speed(ui, a == ACT_FASTER);
     case ACT_ANIM:
         ui->animation = !ui->animation;
         snprintf(ui->status, sizeof ui->status, "animations %s", ui->animation ? "on" : "off");
@@ -202,10 +255,15 @@ static int walk_key(Screen *s, Ui *ui, int key)
                      "the big-head softmax is %s; it shows on step %d (softmax)",
                      w->ss.show_single ? "on" : "off", MS_SOFTMAX);
         return UI_REDRAW;
+    case ACT_FAILURE:
+        return walk_failure(w, ui);
+    case ACT_BLANK:
+        w->blank = 1;
+        return UI_REDRAW;
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        return app_shared_action(ui, a);
+        return form_shared_action(ui, a);
     }
 }
 
@@ -251,7 +309,7 @@ static int walk_tick(Screen *s, Ui *ui, double now)
 
 Screen *walk_open_at(Ui *ui, int step)
 {
-    Screen *s = app_screen_new("Walkthrough", sizeof(Walk));
+    Screen *s = screen_new("Walkthrough", sizeof(Walk));
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss = scene_state_default();
@@ -271,7 +329,7 @@ Screen *walk_open(Ui *ui)
     return walk_open_at(ui, 0);
 }
 
-Screen *explore_open(Ui *ui)
+Screen *walk_open_explore(Ui *ui)
 {
     Screen *s = walk_open_at(ui, MS_HEADS);
     if (!s) return NULL;

@@ -1,0 +1,239 @@
+/* play_cmd.c - `mhaviz play`: the stride playground.  On a terminal, the play
+ * screen (ui/play.c); with --plain, a read-eval-print loop on stdin/stdout
+ * for people; with --json, one JSON object per statement for scripts. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <unistd.h>
+
+#include <editline/readline.h> /* libedit: line editing for --plain on a terminal */
+
+#include "cmd/cli.h"
+#include "cmd/commands.h"
+#include "cmd/interactive.h"
+#include "content/play.h"
+#include "store/state.h"
+#include "ui/play.h"
+#include "ui/screen.h"
+
+static const char play_usage[] =
+    "usage: mhaviz play [--plain | --json] [OPTIONS]\n\n"
+    "The stride playground: type PyTorch tensor statements (b = torch.arange(24).view(2, 12),\n"
+    "Q_heads.transpose(1, 2).contiguous(), x[:, 1:3].stride()) and see each result's shape,\n"
+    "strides, storage offset, storage, contiguity, view or copy and bytes copied.  The\n"
+    "pipeline's tensors of the configuration (x, Q, K, V, Q_split, Q_heads, scores, attn,\n"
+    "head_out, concat, ...) are preloaded by name.\n\n"
+    "  --plain              read statements from stdin, answer in text (no screen)\n"
+    "  --json               read statements from stdin, one JSON object per line\n"
+    "  --no-save            do not write the history (play_history in the state dir)\n\n"
+    "On a terminal --plain edits the line (libedit): Up/Down history, Tab completes\n"
+    "names and methods.  The play screen's keys: press ? on an empty line.\n";
+
+/* ---- --plain on a terminal: libedit's line editor ---------------------------------
+ * History in the state dir's play_history (one statement a line, the file the
+ * play screen keeps too), Tab completion from play_complete. */
+
+#define HIST_MAX 500
+
+static Play *edit_play; /* the playground the completion reads */
+static char edit_cand[64][PLAY_NAME_MAX];
+static int edit_ncand, edit_next;
+
+static char *edit_candidate(const char *text, int state)
+{
+    (void)text;
+    if (state == 0) {
+        int start;
+        edit_next = 0;
+        edit_ncand = play_complete(edit_play, rl_line_buffer, (int)strlen(rl_line_buffer),
+                                   edit_cand, 64, &start);
+    }
+    return edit_next < edit_ncand ? strdup(edit_cand[edit_next++]) : NULL;
+}
+
+static char **edit_complete(const char *text, int start, int end)
+{
+    (void)start;
+    (void)end;
+    rl_attempted_completion_over = 1; /* no file names */
+    return rl_completion_matches(text, edit_candidate);
+}
+
+typedef struct History {
+    char *lines[HIST_MAX];
+    int n;
+} History;
+
+static void hist_add(History *h, const char *s)
+{
+    if (!s[0] || (h->n && !strcmp(h->lines[h->n - 1], s))) return;
+    if (h->n == HIST_MAX) {
+        free(h->lines[0]);
+        memmove(h->lines, h->lines + 1, sizeof *h->lines * (HIST_MAX - 1));
+        h->n--;
+    }
+    if ((h->lines[h->n] = strdup(s)) != NULL) h->n++;
+    add_history(s);
+}
+
+static void hist_load(History *h)
+{
+    char *data = NULL, err[200];
+    size_t len;
+    if (state_read("play_history", &data, &len, err, sizeof err) != 0 || !data) return;
+    for (char *s = data, *nl; *s; s = nl + 1) {
+        nl = strchr(s, '\n');
+        if (nl) *nl = 0;
+        hist_add(h, s);
+        if (!nl) break;
+    }
+    free(data);
+}
+
+static void hist_save(const History *h)
+{
+    size_t n = 0, k = 0;
+    for (int i = 0; i < h->n; i++)
+        n += strlen(h->lines[i]) + 1;
+    char *data = malloc(n + 1), err[200];
+    if (!data) return;
+    for (int i = 0; i < h->n; i++) {
+        size_t l = strlen(h->lines[i]);
+        memcpy(data + k, h->lines[i], l);
+        k += l;
+        data[k++] = '\n';
+    }
+    if (state_write("play_history", data, k, err, sizeof err) != 0)
+        fprintf(stderr, "mhaviz: play: history not saved: %s\n", err);
+    free(data);
+}
+
+/* ---- the loop ---------------------------------------------------------------------- */
+
+/* Reads statements until end of input; prints one answer per statement.
+ * edit: libedit reads the lines (a terminal), else getline. */
+static int play_loop(Play *p, int json, int edit, int save)
+{
+    int tty_in = isatty(STDIN_FILENO), lineno = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    static char out[8192];
+    History hist = {{0}, 0};
+    PlayResult r = {0};
+    r.error_col = -1;
+    if (edit) {
+        edit_play = p;
+        rl_readline_name = "mhaviz";
+        rl_basic_word_break_characters = " \t\n()[],.=:-";
+        rl_completion_append_character = '\0';
+        rl_attempted_completion_function = edit_complete;
+        hist_load(&hist);
+    }
+    for (;;) {
+        ssize_t n;
+        if (edit) {
+            free(line);
+            line = readline(">>> ");
+            if (!line) break;
+            n = (ssize_t)strlen(line);
+        } else {
+            if (!json && tty_in) {
+                fputs(">>> ", stdout);
+                fflush(stdout);
+            }
+            n = getline(&line, &cap, stdin);
+            if (n < 0) break;
+        }
+        lineno++;
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = 0;
+        PlayKind k = play_eval(p, line, &r);
+        if (edit && k != PR_EMPTY) {
+            hist_add(&hist, line);
+            if (save) hist_save(&hist);
+        }
+        if (json) {
+            if (k == PR_EMPTY) continue;
+            play_result_json(&r, lineno, out, sizeof out);
+            puts(out);
+        } else {
+            if (!tty_in && k != PR_EMPTY) printf(">>> %s\n", line);
+            play_result_text(&r, line, out, sizeof out);
+            fputs(out, stdout);
+        }
+        fflush(stdout);
+        if (ferror(stdout)) break;
+    }
+    if (!json && tty_in) putchar('\n');
+    for (int i = 0; i < hist.n; i++)
+        free(hist.lines[i]);
+    play_result_clear(&r);
+    free(line);
+    if (fflush(stdout) != 0 || ferror(stdout)) {
+        fprintf(stderr, "mhaviz: play: cannot write the output\n");
+        return 1;
+    }
+    return 0;
+}
+
+static int play_text(int argc, char **argv, int json)
+{
+    MhaConfig cfg = mha_config_default();
+    int kv_set = 0, save = 1;
+    char err[200];
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) continue;
+        if (!strcmp(argv[i], "--no-save")) {
+            save = 0;
+            continue;
+        }
+        int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
+        if (r < 0) return cli_usage("%s", err);
+        if (r == 0)
+            return cli_usage("play: unknown option '%.60s' (try mhaviz play --help)", argv[i]);
+    }
+    if (!kv_set) cfg.kv_heads = cfg.heads;
+    if (mha_config_check(&cfg, err, sizeof err) < 0) return cli_usage("%s", err);
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    if (!m) {
+        fprintf(stderr, "mhaviz: %s\n", err);
+        return 1;
+    }
+    Play *p = play_new(m);
+    mha_free(m);
+    if (!p) {
+        fprintf(stderr, "mhaviz: play: out of memory\n");
+        return 1;
+    }
+    int edit = !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
+    int rc = play_loop(p, json, edit, save);
+    play_free(p);
+    return rc;
+}
+
+int cmd_play(int argc, char **argv)
+{
+    int plain = 0, json = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s\nConfiguration:\n%s", play_usage, cli_config_help);
+            return 0;
+        }
+        if (!strcmp(argv[i], "--plain")) plain = 1;
+        if (!strcmp(argv[i], "--json")) json = 1;
+    }
+    if (plain && json) return cli_usage("play: --plain and --json do not go together");
+    if (plain || json) return play_text(argc, argv, json);
+    Ui ui;
+    InteractiveOptions o;
+    int rc = interactive_setup(&ui, &o, argc, argv, 1, 0, play_usage); /* flags first: a bad one exits 2 */
+    if (rc < 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
+        rc = cli_usage("play: the play screen needs a terminal; use mhaviz play --plain or "
+                       "--json for scripts");
+    if (rc >= 0) {
+        ui_free(&ui);
+        return rc;
+    }
+    return interactive_run(&ui, play_open(&ui), &o);
+}

@@ -1,0 +1,142 @@
+/* play.h - the stride playground: PyTorch tensor statements, evaluated.
+ *
+ * A Play holds named tensors (the pipeline's, preloaded, and the ones the
+ * user names); play_eval() reads one statement, `NAME = EXPR` or `EXPR`,
+ * and fills a PlayResult: the tensor (shape, strides, offset, storage),
+ * whether it is a view of memory that existed before the statement or a
+ * copy and how many bytes were copied, which names share its storage, or a
+ * query's value, or an error in PyTorch's words (a syntax error also has
+ * the column to put a caret under).  The semantics are PyTorch's; the ops
+ * are engine/tensorops.h.  The grammar is in play_parse.c, the evaluator in play_eval.c.
+ */
+#ifndef MHAVIZ_PLAY_H
+#define MHAVIZ_PLAY_H
+
+#include <stddef.h>
+
+#include "engine/mha.h"
+#include "engine/tensor.h"
+
+#define PLAY_MAX_VARS 4096
+#define PLAY_NAME_MAX 32
+#define PLAY_LINE_MAX 1024 /* longer statements are refused */
+
+typedef enum { PD_FLOAT32, PD_INT64 } PlayDtype;
+
+typedef struct PlayVar {
+    char name[PLAY_NAME_MAX];
+    Tensor *t; /* owned */
+    PlayDtype dtype;
+} PlayVar;
+
+typedef struct Play {
+    PlayVar vars[PLAY_MAX_VARS];
+    int n;
+    int preloaded; /* vars[0..preloaded-1] came from the pipeline */
+} Play;
+
+typedef enum {
+    PR_EMPTY,  /* a blank line or a # comment: nothing to show */
+    PR_TENSOR, /* t is the result */
+    PR_VALUE,  /* a query: value_text / value_json */
+    PR_ERROR   /* error (error_col >= 0: a syntax error at that column) */
+} PlayKind;
+
+typedef enum { PM_VIEW, PM_COPY, PM_NEW } PlayMemory;
+
+typedef struct PlayResult {
+    PlayKind kind;
+    char name[PLAY_NAME_MAX]; /* "" for a bare expression */
+    Tensor *t; /* PR_TENSOR: owned by the result (a named one also lives in the Play) */
+    PlayDtype dtype;
+    PlayMemory memory;    /* view of memory that existed, a copy, or a new tensor */
+    size_t copied_bytes;  /* bytes this statement copied */
+    char shares[256];     /* other names on the same storage: "Q, Q_split" */
+    char value_text[256]; /* PR_VALUE, as Python prints it: torch.Size([2, 12]) */
+    char value_json[256]; /* the same as JSON: [2, 12] */
+    char warning[400];    /* PyTorch's UserWarning, if the statement raises one */
+    char error[400];
+    int error_col; /* 0-based column of a syntax error; -1 otherwise */
+} PlayResult;
+
+/* A new playground with the tensors of run m preloaded by their names
+ * (mha_tensor_names); m may be NULL.  The Play keeps its own references, so
+ * m may be freed afterwards.  NULL when out of memory. */
+Play *play_new(const Mha *m);
+void play_free(Play *p);
+
+/* Evaluates one statement (no newline).  Always fills r (cleared first with
+ * play_result_clear, so r must be zeroed or a previous result); returns
+ * r->kind.  A statement that fails changes no name. */
+PlayKind play_eval(Play *p, const char *line, PlayResult *r);
+void play_result_clear(PlayResult *r); /* frees r->t; r stays reusable */
+
+/* The names on t's storage, other than skip (may be NULL): "Q, Q_split". */
+void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n);
+
+/* One JSON object on one line (no newline) for the result of input line
+ * `line`: {"line": 1, "name": "b", "ok": true, "shape": [...], ...}. */
+void play_result_json(const PlayResult *r, int line, char *buf, size_t n);
+/* The same for people (--plain): a few lines, each ending in '\n'. */
+void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n);
+
+/* "torch.float32" / "torch.int64"; element size 4 / 8. */
+const char *play_dtype_name(PlayDtype d);
+size_t play_dtype_size(PlayDtype d);
+
+/* Tab completion of the word that ends at column pos of line: names after
+ * a space or '(' etc, methods and attributes after "NAME." (any tensor
+ * expression), torch functions after "torch.".  Writes up to max matches
+ * (each at most PLAY_NAME_MAX bytes) into out, sorted; returns their count
+ * and sets *word_start to the column where the completed word starts. */
+int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAME_MAX], int max,
+                  int *word_start);
+
+/* ---- play_parse.c: the statement grammar ------------------------------------ */
+
+typedef enum {
+    PN_NAME,
+    PN_INT,
+    PN_NONE,
+    PN_TRUE,
+    PN_FALSE,
+    PN_TUPLE,
+    PN_LIST,
+    PN_ATTR,
+    PN_CALL,
+    PN_INDEX,
+    PN_SLICE,
+    PN_ELLIPSIS,
+    PN_NEG
+} PlayNodeKind;
+
+#define PLAY_MAX_KIDS 16
+#define PLAY_MAX_NODES 512
+
+/* One node of a parsed statement.  ATTR: kid 0 the object, name the
+ * attribute.  CALL: kid 0 the callee, then the arguments (kw: the keyword or
+ * ""); INDEX: kid 0 the object, then the subscripts; SLICE: kids 0..2 start,
+ * stop, step (-1 when omitted); TUPLE/LIST: the items; NEG: kid 0. */
+typedef struct PlayNode {
+    PlayNodeKind kind;
+    int col;
+    long ival;
+    char name[PLAY_NAME_MAX];
+    char kw[PLAY_NAME_MAX];
+    int kids[PLAY_MAX_KIDS];
+    int nkids;
+} PlayNode;
+
+typedef struct PlayAst {
+    PlayNode nodes[PLAY_MAX_NODES];
+    int n;
+    int root;                   /* the expression */
+    char target[PLAY_NAME_MAX]; /* NAME of `NAME = EXPR`, or "" */
+    int empty;                  /* blank or a comment */
+} PlayAst;
+
+/* Parses line into ast.  0, or -1 with a message and the column to put a
+ * caret under. */
+int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *col);
+
+#endif

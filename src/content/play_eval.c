@@ -1,0 +1,386 @@
+/* play_eval.c - the playground's names and its evaluator: a parsed statement
+ * (play_parse.c) walked into values (play_val.h), methods dispatched to
+ * play_methods.c, the result described in a PlayResult. */
+#include "content/play.h"
+
+#include "base/errbuf.h"
+#include "content/play_val.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
+
+const char *play_dtype_name(PlayDtype d)
+{
+    return d == PD_INT64 ? "torch.int64" : "torch.float32";
+}
+
+size_t play_dtype_size(PlayDtype d)
+{
+    return d == PD_INT64 ? 8 : 4;
+}
+
+void val_free(Val *v)
+{
+    if (v->k == V_TENSOR) tensor_free(v->t);
+    v->k = V_NONE;
+    v->t = NULL;
+}
+
+const char *val_type_name(const Val *v)
+{
+    switch (v->k) {
+    case V_NONE:
+        return "NoneType";
+    case V_INT:
+        return "int";
+    case V_BOOL:
+        return "bool";
+    case V_TENSOR:
+        return "Tensor";
+    case V_SEQ:
+        return v->is_size ? "torch.Size" : "tuple";
+    case V_STR:
+        return "torch.dtype";
+    case V_TORCH:
+        return "module";
+    }
+    return "object";
+}
+
+/* ---- the names ------------------------------------------------------------- */
+
+static PlayVar *var_find(const Play *p, const char *name)
+{
+    for (int i = 0; i < p->n; i++)
+        if (!strcmp(p->vars[i].name, name)) return (PlayVar *)&p->vars[i];
+    return NULL;
+}
+
+/* Binds name to t (takes t); replaces an existing binding. */
+static int var_set(Play *p, const char *name, Tensor *t, PlayDtype dt)
+{
+    PlayVar *v = var_find(p, name);
+    if (!v) {
+        if (p->n >= PLAY_MAX_VARS) return -1;
+        v = &p->vars[p->n++];
+        snprintf(v->name, sizeof v->name, "%s", name);
+    } else
+        tensor_free(v->t);
+    v->t = t;
+    v->dtype = dt;
+    return 0;
+}
+
+Play *play_new(const Mha *m)
+{
+    Play *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    for (int i = 0; m && i < MT_COUNT; i++) {
+        if (!m->t[i]) continue;
+        Tensor *t = tensorops_alias(m->t[i]);
+        if (!t || var_set(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
+            tensor_free(t);
+            play_free(p);
+            return NULL;
+        }
+    }
+    p->preloaded = p->n;
+    return p;
+}
+
+void play_free(Play *p)
+{
+    if (!p) return;
+    for (int i = 0; i < p->n; i++)
+        tensor_free(p->vars[i].t);
+    free(p);
+}
+
+void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n)
+{
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < p->n && k < n; i++) {
+        if (p->vars[i].t->st != t->st || (skip && !strcmp(skip, p->vars[i].name))) continue;
+        k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", p->vars[i].name);
+    }
+}
+
+/* ---- evaluation ------------------------------------------------------------------ */
+
+static int eval(Eval *e, int node, Val *out);
+
+static int eval_int(Eval *e, int node, long *v, const char *what)
+{
+    Val x = {0};
+    if (eval(e, node, &x) < 0) return -1;
+    if (x.k != V_INT) {
+        int r = EFAIL(e, "%s must be an integer, not %s", what, val_type_name(&x));
+        val_free(&x);
+        return r;
+    }
+    *v = x.i;
+    return 0;
+}
+
+/* t[...] as torch's applySlicing: ints select, slices slice, None adds a
+ * dim, one ... stands for the dims not named. */
+static int eval_index(Eval *e, const PlayNode *n, Val *obj, Val *out)
+{
+    const PlayAst *a = e->ast;
+    int nsub = n->nkids - 1, specified = 0, ellipses = 0;
+    for (int i = 1; i <= nsub; i++) {
+        PlayNodeKind k = a->nodes[n->kids[i]].kind;
+        if (k == PN_ELLIPSIS)
+            ellipses++;
+        else if (k != PN_NONE)
+            specified++;
+    }
+    if (obj->k == V_SEQ) { /* t.shape[0] */
+        long i;
+        if (nsub != 1 || eval_int(e, n->kids[1], &i, "index") < 0)
+            return nsub != 1 ? EFAIL(e, "tuple indices must be integers") : -1;
+        if (i < -obj->n || i >= obj->n) return EFAIL(e, "tuple index out of range");
+        *out = (Val){.k = V_INT, .i = obj->seq[i < 0 ? i + obj->n : i]};
+        return 0;
+    }
+    if (obj->k != V_TENSOR) return EFAIL(e, "'%s' object is not subscriptable", val_type_name(obj));
+    Tensor *t = tensorops_alias(obj->t);
+    if (!t) return EFAIL(e, "out of memory");
+    int ndim0 = t->ndim;
+    if (specified > ndim0 && !(nsub == 1 && ndim0 == 0)) {
+        tensor_free(t);
+        return EFAIL(e, "too many indices for tensor of dimension %d", ndim0);
+    }
+    int dim = 0;
+    for (int i = 1; i <= nsub; i++) {
+        const PlayNode *s = &a->nodes[n->kids[i]];
+        Tensor *r = NULL;
+        if (s->kind == PN_ELLIPSIS) {
+            dim += ndim0 - specified;
+            continue;
+        } else if (s->kind == PN_NONE) {
+            r = tensorops_unsqueeze(t, dim, &e->ops);
+            dim++;
+        } else if (s->kind == PN_SLICE) {
+            long v[3] = {0, 0, 1};
+            int has[3] = {0, 0, 0};
+            for (int k = 0; k < 3; k++) {
+                if (s->kids[k] < 0 || a->nodes[s->kids[k]].kind == PN_NONE) continue;
+                if (eval_int(e, s->kids[k], &v[k], "slice indices") < 0) goto fail;
+                has[k] = 1;
+            }
+            r = tensorops_slice(t, dim, has[0], v[0], has[1], v[1], has[2] ? v[2] : 1, &e->ops);
+            dim++;
+        } else {
+            long v;
+            if (eval_int(e, n->kids[i], &v, "index") < 0) goto fail;
+            r = tensorops_select(t, dim, v, i - 1, &e->ops);
+        }
+        if (!r) goto fail;
+        tensor_free(t);
+        t = r;
+    }
+    *out = (Val){.k = V_TENSOR, .t = t, .dtype = obj->dtype};
+    return 0;
+fail:
+    tensor_free(t);
+    return -1;
+}
+
+static int eval_call(Eval *e, const PlayNode *n, Val *out)
+{
+    const PlayAst *a = e->ast;
+    const PlayNode *callee = &a->nodes[n->kids[0]];
+    Val args[PLAY_MAX_KIDS] = {{0}}, self = {0};
+    char kw[PLAY_MAX_KIDS][PLAY_NAME_MAX];
+    int nargs = 0, r = -1;
+    if (callee->kind != PN_ATTR) {
+        Val f = {0};
+        if (eval(e, n->kids[0], &f) < 0) return -1;
+        r = EFAIL(e, "'%s' object is not callable", val_type_name(&f));
+        val_free(&f);
+        return r;
+    }
+    if (eval(e, callee->kids[0], &self) < 0) return -1;
+    for (int i = 1; i < n->nkids; i++, nargs++) {
+        snprintf(kw[nargs], sizeof kw[nargs], "%s", a->nodes[n->kids[i]].kw);
+        if (eval(e, n->kids[i], &args[nargs]) < 0) goto out;
+    }
+    if (self.k == V_TORCH)
+        r = play_call_torch(e, callee->name, args, kw, nargs, out);
+    else if (self.k == V_TENSOR)
+        r = play_call_method(e, &self, callee->name, args, kw, nargs, out);
+    else
+        r = EFAIL(e, "'%s' object has no attribute '%s'", val_type_name(&self), callee->name);
+out:
+    for (int i = 0; i < nargs; i++)
+        val_free(&args[i]);
+    val_free(&self);
+    return r;
+}
+
+static int eval_seq(Eval *e, const PlayNode *n, Val *out)
+{
+    *out = (Val){.k = V_SEQ, .n = n->nkids};
+    for (int i = 0; i < n->nkids; i++)
+        if (eval_int(e, n->kids[i], &out->seq[i], "a shape entry") < 0) return -1;
+    return 0;
+}
+
+static int eval(Eval *e, int node, Val *out)
+{
+    const PlayNode *n = &e->ast->nodes[node];
+    Val obj = {0};
+    int r;
+    *out = (Val){0};
+    switch (n->kind) {
+    case PN_INT:
+        *out = (Val){.k = V_INT, .i = n->ival};
+        return 0;
+    case PN_NONE:
+        return 0;
+    case PN_TRUE:
+    case PN_FALSE:
+        *out = (Val){.k = V_BOOL, .i = n->kind == PN_TRUE};
+        return 0;
+    case PN_NEG:
+        if (eval(e, n->kids[0], &obj) < 0) return -1;
+        if (obj.k != V_INT) {
+            r = EFAIL(e, "bad operand type for unary -: '%s'", val_type_name(&obj));
+            val_free(&obj);
+            return r;
+        }
+        *out = (Val){.k = V_INT, .i = -obj.i};
+        return 0;
+    case PN_NAME: {
+        if (!strcmp(n->name, "torch")) {
+            out->k = V_TORCH;
+            return 0;
+        }
+        const PlayVar *v = var_find(e->p, n->name);
+        if (!v) return EFAIL(e, "name '%s' is not defined", n->name);
+        out->t = tensorops_alias(v->t);
+        if (!out->t) return EFAIL(e, "out of memory");
+        out->k = V_TENSOR;
+        out->dtype = v->dtype;
+        return 0;
+    }
+    case PN_TUPLE:
+    case PN_LIST:
+        return eval_seq(e, n, out);
+    case PN_ELLIPSIS:
+    case PN_SLICE:
+        return EFAIL(e, "'...' and ':' only go inside [ ]");
+    case PN_ATTR:
+        if (eval(e, n->kids[0], &obj) < 0) return -1;
+        r = play_get_attr(e, &obj, n->name, out);
+        val_free(&obj);
+        return r;
+    case PN_CALL:
+        return eval_call(e, n, out);
+    case PN_INDEX:
+        if (eval(e, n->kids[0], &obj) < 0) return -1;
+        r = eval_index(e, n, &obj, out);
+        val_free(&obj);
+        return r;
+    }
+    return EFAIL(e, "invalid syntax");
+}
+
+/* ---- results --------------------------------------------------------------------- */
+
+void play_result_clear(PlayResult *r)
+{
+    tensor_free(r->t);
+    memset(r, 0, sizeof *r);
+    r->error_col = -1;
+}
+
+static int storage_known(const Play *p, const Storage *st)
+{
+    for (int i = 0; i < p->n; i++)
+        if (p->vars[i].t->st == st) return 1;
+    return 0;
+}
+
+static void fmt_value(const Val *v, char *text, size_t tn, char *json, size_t jn)
+{
+    size_t a = 0, b = 0;
+    switch (v->k) {
+    case V_INT:
+        snprintf(text, tn, "%ld", v->i);
+        snprintf(json, jn, "%ld", v->i);
+        break;
+    case V_BOOL:
+        snprintf(text, tn, "%s", v->i ? "True" : "False");
+        snprintf(json, jn, "%s", v->i ? "true" : "false");
+        break;
+    case V_STR:
+        snprintf(text, tn, "%s", v->str);
+        snprintf(json, jn, "\"%s\"", v->str);
+        break;
+    case V_SEQ:
+        a = (size_t)snprintf(text, tn, v->is_size ? "torch.Size([" : "(");
+        b = (size_t)snprintf(json, jn, "[");
+        for (int i = 0; i < v->n && a < tn && b < jn; i++) {
+            a += (size_t)snprintf(text + a, tn - a, "%s%ld", i ? ", " : "", v->seq[i]);
+            b += (size_t)snprintf(json + b, jn - b, "%s%ld", i ? ", " : "", v->seq[i]);
+        }
+        if (a < tn) snprintf(text + a, tn - a, "%s", v->is_size ? "])" : v->n == 1 ? ",)" : ")");
+        if (b < jn) snprintf(json + b, jn - b, "]");
+        break;
+    case V_TORCH:
+        snprintf(text, tn, "<module 'torch'>");
+        snprintf(json, jn, "\"<module 'torch'>\"");
+        break;
+    default:
+        snprintf(text, tn, "None");
+        snprintf(json, jn, "null");
+    }
+}
+
+PlayKind play_eval(Play *p, const char *line, PlayResult *r)
+{
+    static PlayAst ast; /* 40 KB: kept off the stack */
+    play_result_clear(r);
+    if (play_parse(line, &ast, r->error, sizeof r->error, &r->error_col) < 0)
+        return r->kind = PR_ERROR;
+    if (ast.empty) return r->kind = PR_EMPTY;
+    Eval e = {.p = p, .ast = &ast};
+    Val v = {0};
+    if (eval(&e, ast.root, &v) < 0) {
+        snprintf(r->error, sizeof r->error, "%s", e.ops.err);
+        return r->kind = PR_ERROR;
+    }
+    snprintf(r->warning, sizeof r->warning, "%s", e.warning);
+    if (v.k != V_TENSOR) {
+        if (ast.target[0]) {
+            snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is a %s)",
+                     val_type_name(&v));
+            return r->kind = PR_ERROR;
+        }
+        fmt_value(&v, r->value_text, sizeof r->value_text, r->value_json, sizeof r->value_json);
+        return r->kind = PR_VALUE;
+    }
+    r->t = v.t;
+    r->dtype = v.dtype;
+    r->copied_bytes = e.copied_bytes;
+    r->memory = storage_known(p, v.t->st) ? PM_VIEW : e.copied_bytes ? PM_COPY : PM_NEW;
+    snprintf(r->name, sizeof r->name, "%s", ast.target);
+    if (ast.target[0]) {
+        Tensor *keep = tensorops_alias(v.t);
+        if (!keep || var_set(p, ast.target, keep, v.dtype) < 0) {
+            tensor_free(keep);
+            snprintf(r->error, sizeof r->error, "too many names (at most %d)", PLAY_MAX_VARS);
+            tensor_free(r->t);
+            r->t = NULL;
+            return r->kind = PR_ERROR;
+        }
+    }
+    play_shares(p, v.t, ast.target, r->shares, sizeof r->shares);
+    return r->kind = PR_TENSOR;
+}

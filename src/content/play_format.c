@@ -1,0 +1,194 @@
+/* play_format.c - a playground result as one JSON line (--json) or as text
+ * for people (--plain), and Tab completion of names and methods. */
+#include "content/play_val.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Buf {
+    char *s;
+    size_t n, k;
+} Buf;
+
+static void put(Buf *b, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
+
+#include <stdarg.h>
+static void put(Buf *b, const char *fmt, ...)
+{
+    if (b->k >= b->n) return;
+    va_list ap;
+    va_start(ap, fmt);
+    int w = vsnprintf(b->s + b->k, b->n - b->k, fmt, ap);
+    va_end(ap);
+    if (w > 0) b->k += (size_t)w;
+    if (b->k >= b->n) b->k = b->n - 1;
+}
+
+static void put_json_str(Buf *b, const char *s)
+{
+    put(b, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            put(b, "\\%c", c);
+        else if (c < 0x20)
+            put(b, "\\u%04x", c);
+        else
+            put(b, "%c", c);
+    }
+    put(b, "\"");
+}
+
+static void put_dims(Buf *b, const char *open, const char *close, int n, const int *v,
+                     const long *lv)
+{
+    put(b, "%s", open);
+    for (int i = 0; i < n; i++)
+        put(b, "%s%ld", i ? ", " : "", v ? (long)v[i] : lv[i]);
+    put(b, "%s", close);
+}
+
+void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
+{
+    Buf b = {buf, n, 0};
+    buf[0] = 0;
+    put(&b, "{\"line\": %d, ", line);
+    if (r->kind == PR_ERROR) {
+        put(&b, "\"ok\": false, \"error\": ");
+        put_json_str(&b, r->error);
+        if (r->error_col >= 0) put(&b, ", \"column\": %d", r->error_col + 1);
+        put(&b, "}");
+        return;
+    }
+    put(&b, "\"name\": ");
+    if (r->name[0])
+        put_json_str(&b, r->name);
+    else
+        put(&b, "null");
+    put(&b, ", \"ok\": true, ");
+    if (r->kind == PR_VALUE || r->kind == PR_EMPTY) {
+        put(&b, "\"value\": %s}", r->kind == PR_EMPTY ? "null" : r->value_json);
+        return;
+    }
+    const Tensor *t = r->t;
+    put_dims(&b, "\"shape\": [", "], ", t->ndim, t->shape, NULL);
+    put_dims(&b, "\"strides\": [", "], ", t->ndim, NULL, t->strides);
+    put(&b, "\"offset\": %zu, \"storage\": %d, \"contiguous\": %s, \"copied_bytes\": %zu, ",
+        t->offset, t->st->id, tensorops_is_contiguous(t) ? "true" : "false", r->copied_bytes);
+    put(&b, "\"view\": %s, \"dtype\": \"%s\"", r->memory == PM_VIEW ? "true" : "false",
+        play_dtype_name(r->dtype));
+    if (r->warning[0]) {
+        put(&b, ", \"warning\": ");
+        put_json_str(&b, r->warning);
+    }
+    put(&b, "}");
+}
+
+/* "reads offsets 0, 4, 8, 1, ... (24 elements)": the order the tensor walks
+ * its storage in, row-major over its shape. */
+static void put_reads(Buf *b, const Tensor *t)
+{
+    size_t numel = tensorops_numel(t), show = numel < 12 ? numel : 12;
+    int idx[TENSOR_MAXDIM] = {0};
+    put(b, "  reads storage offsets ");
+    for (size_t k = 0; k < show; k++) {
+        put(b, "%s%zu", k ? " " : "", tensor_offset_of(t, idx));
+        for (int i = t->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < t->shape[i]) break;
+            idx[i] = 0;
+        }
+    }
+    put(b, "%s (%zu element%s of storage S%d's %zu)\n",
+        numel > show ? " ..."
+        : numel      ? ""
+                     : "none",
+        numel, numel == 1 ? "" : "s", t->st->id, t->st->n);
+}
+
+void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n)
+{
+    Buf b = {buf, n, 0};
+    buf[0] = 0;
+    if (r->kind == PR_EMPTY) return;
+    if (r->kind == PR_ERROR) {
+        if (r->error_col >= 0) {
+            (void)line;
+            put(&b, "    %*s^\nSyntaxError: %s\n", r->error_col, "", r->error);
+        } else
+            put(&b, "error: %s\n", r->error);
+        return;
+    }
+    if (r->warning[0]) put(&b, "%s\n", r->warning);
+    if (r->kind == PR_VALUE) {
+        put(&b, "%s\n", r->value_text);
+        return;
+    }
+    const Tensor *t = r->t;
+    put(&b, "  %s", r->name[0] ? r->name : "tensor");
+    put_dims(&b, ": shape (", "", t->ndim, t->shape, NULL);
+    put(&b, "%s", t->ndim == 1 ? ",)" : ")");
+    put_dims(&b, "  strides (", "", t->ndim, NULL, t->strides);
+    put(&b, "%s", t->ndim == 1 ? ",)" : ")");
+    put(&b, "  offset %zu  storage S%d  %s\n", t->offset, t->st->id, play_dtype_name(r->dtype));
+    put(&b, "  %s  ", tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
+    if (r->memory == PM_VIEW)
+        put(&b, "view: same storage, 0 bytes copied");
+    else if (r->memory == PM_COPY)
+        put(&b, "copy: %zu bytes copied into a new storage", r->copied_bytes);
+    else
+        put(&b, "new storage");
+    if (r->shares[0]) put(&b, "  shares storage with %s", r->shares);
+    put(&b, "\n");
+    put_reads(&b, t);
+}
+
+/* ---- completion ------------------------------------------------------------------ */
+
+static int cmp_names(const void *a, const void *b)
+{
+    return strcmp((const char *)a, (const char *)b);
+}
+
+static void offer(char (*out)[PLAY_NAME_MAX], int max, int *k, const char *name, const char *prefix,
+                  size_t plen)
+{
+    if (strncmp(name, prefix, plen) || *k >= max) return;
+    for (int i = 0; i < *k; i++)
+        if (!strcmp(out[i], name)) return;
+    snprintf(out[(*k)++], PLAY_NAME_MAX, "%s", name);
+}
+
+int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAME_MAX], int max,
+                  int *word_start)
+{
+    int s = pos, k = 0;
+    while (s > 0 && (isalnum((unsigned char)line[s - 1]) || line[s - 1] == '_'))
+        s--;
+    *word_start = s;
+    char prefix[PLAY_NAME_MAX];
+    size_t plen = (size_t)(pos - s) < sizeof prefix - 1 ? (size_t)(pos - s) : sizeof prefix - 1;
+    memcpy(prefix, line + s, plen);
+    prefix[plen] = 0;
+    if (s > 0 && line[s - 1] == '.') {
+        int ws = s - 1;
+        while (ws > 0 && (isalnum((unsigned char)line[ws - 1]) || line[ws - 1] == '_'))
+            ws--;
+        int is_torch =
+            s - 1 - ws == 5 && !strncmp(line + ws, "torch", 5) && (ws == 0 || line[ws - 1] != '.');
+        const char *const *names = is_torch ? play_torch_names : play_method_names;
+        for (int i = 0; names[i]; i++)
+            offer(out, max, &k, names[i], prefix, plen);
+    } else {
+        for (int i = 0; i < p->n; i++)
+            offer(out, max, &k, p->vars[i].name, prefix, plen);
+        offer(out, max, &k, "torch", prefix, plen);
+    }
+    qsort(out, (size_t)k, sizeof *out, cmp_names);
+    return k;
+}

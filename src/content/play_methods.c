@@ -1,0 +1,471 @@
+/* play_methods.c - the tensor methods, attributes and torch.* functions the
+ * playground knows, each bound to its arguments the way Python binds them
+ * (positional, then keywords) and run with engine/tensorops.h. */
+#include "base/errbuf.h"
+#include "content/play_val.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
+
+typedef char Kw[PLAY_NAME_MAX];
+
+const char *const play_method_names[] = {"T",
+                                         "clone",
+                                         "contiguous",
+                                         "dim",
+                                         "dtype",
+                                         "element_size",
+                                         "expand",
+                                         "expand_as",
+                                         "flatten",
+                                         "is_contiguous",
+                                         "mT",
+                                         "narrow",
+                                         "ndim",
+                                         "numel",
+                                         "permute",
+                                         "repeat",
+                                         "repeat_interleave",
+                                         "reshape",
+                                         "reshape_as",
+                                         "shape",
+                                         "size",
+                                         "squeeze",
+                                         "storage_offset",
+                                         "stride",
+                                         "swapaxes",
+                                         "swapdims",
+                                         "t",
+                                         "transpose",
+                                         "unflatten",
+                                         "unsqueeze",
+                                         "view",
+                                         "view_as",
+                                         NULL};
+
+const char *const play_torch_names[] = {
+    "arange",    "clone",   "flatten",  "narrow",   "ones", "permute",   "repeat_interleave",
+    "reshape",   "squeeze", "swapaxes", "swapdims", "t",    "transpose", "unflatten",
+    "unsqueeze", "zeros",   NULL};
+
+/* ---- argument binding ---------------------------------------------------------- */
+
+/* Binds args to params[0..np-1] (the first nreq required); slot[i] is the
+ * argument of params[i] or NULL when omitted. */
+static int bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,
+                Kw *kw, int n, Val **slot)
+{
+    for (int i = 0; i < np; i++)
+        slot[i] = NULL;
+    int pos = 0;
+    for (int i = 0; i < n; i++) {
+        if (!kw[i][0]) {
+            if (pos >= np)
+                return EFAIL(e, "%s() takes %d argument%s but %d were given", fn, np,
+                             np == 1 ? "" : "s", n);
+            slot[pos++] = &args[i];
+            continue;
+        }
+        int k = 0;
+        while (k < np && strcmp(params[k], kw[i]))
+            k++;
+        if (k == np) return EFAIL(e, "%s() got an unexpected keyword argument '%s'", fn, kw[i]);
+        if (slot[k]) return EFAIL(e, "%s() got multiple values for argument '%s'", fn, kw[i]);
+        slot[k] = &args[i];
+    }
+    for (int i = 0; i < nreq; i++)
+        if (!slot[i]) return EFAIL(e, "%s() missing required argument '%s'", fn, params[i]);
+    return 0;
+}
+
+static int as_int(Eval *e, const char *fn, const char *param, const Val *v, long *out)
+{
+    if (v->k != V_INT)
+        return EFAIL(e, "%s(): argument '%s' must be int, not %s", fn, param, val_type_name(v));
+    *out = v->i;
+    return 0;
+}
+
+/* An optional int: 1 and *out set, 0 when omitted or None, -1 on error. */
+static int opt_int(Eval *e, const char *fn, const char *param, const Val *v, long *out)
+{
+    if (!v || v->k == V_NONE) return 0;
+    return as_int(e, fn, param, v, out) < 0 ? -1 : 1;
+}
+
+/* *sizes: several ints, or one tuple/list/torch.Size. */
+static int get_sizes(Eval *e, const char *fn, Val *args, Kw *kw, int n, long *out, int *count)
+{
+    for (int i = 0; i < n; i++)
+        if (kw[i][0]) return EFAIL(e, "%s() got an unexpected keyword argument '%s'", fn, kw[i]);
+    if (n == 0) {
+        static const char *const need[][2] = {
+            {"permute", "dims"}, {"repeat", "repeats"}, {"expand", "size"}, {"reshape", "shape"}};
+        for (size_t i = 0; i < sizeof need / sizeof *need; i++)
+            if (!strcmp(fn, need[i][0]))
+                return EFAIL(e, "%s() missing 1 required positional arguments: \"%s\"", fn,
+                             need[i][1]);
+        return EFAIL(e,
+                     "%s() received an invalid combination of arguments - got (), but expected "
+                     "(tuple of ints %s)",
+                     fn, fn[0] == 'v' ? "shape" : "size");
+    }
+    if (n == 1 && args[0].k == V_SEQ) {
+        *count = args[0].n;
+        memcpy(out, args[0].seq, sizeof(long) * (size_t)args[0].n);
+        return 0;
+    }
+    for (int i = 0; i < n; i++)
+        if (args[i].k != V_INT)
+            return EFAIL(e,
+                         "%s(): argument 'size' must be tuple of ints, but found element of "
+                         "type %s at pos %d",
+                         fn, val_type_name(&args[i]), i);
+        else
+            out[i] = args[i].i;
+    *count = n;
+    return 0;
+}
+
+static int no_args(Eval *e, const char *fn, int n)
+{
+    return n ? EFAIL(e, "%s() takes no arguments (%d given)", fn, n) : 0;
+}
+
+/* The op's result into out; copies it made are counted in bytes of dt. */
+static int ret(Eval *e, Tensor *t, PlayDtype dt, size_t before, Val *out)
+{
+    if (!t) return -1;
+    e->copied_bytes += (e->ops.copied - before) * play_dtype_size(dt);
+    *out = (Val){.k = V_TENSOR, .t = t, .dtype = dt};
+    return 0;
+}
+
+static void ret_int(Val *out, long v)
+{
+    *out = (Val){.k = V_INT, .i = v};
+}
+
+static void ret_seq(Val *out, int n, const long *v, int is_size)
+{
+    *out = (Val){.k = V_SEQ, .n = n, .is_size = is_size};
+    memcpy(out->seq, v, sizeof(long) * (size_t)n);
+}
+
+/* ---- queries ------------------------------------------------------------------ */
+
+static void sizes_of(const Tensor *t, long *v)
+{
+    for (int i = 0; i < t->ndim; i++)
+        v[i] = t->shape[i];
+}
+
+/* size(dim=None) and stride(dim=None) */
+static int query_dim(Eval *e, const Tensor *t, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim"};
+    Val *s[1];
+    long d, v[TENSOR_MAXDIM];
+    int is_size = fn[1] == 'i';
+    if (bind(e, fn, params, 1, 0, args, kw, n, s) < 0) return -1;
+    int has = opt_int(e, fn, "dim", s[0], &d);
+    if (has < 0) return -1;
+    if (!has) {
+        for (int i = 0; i < t->ndim; i++)
+            v[i] = is_size ? t->shape[i] : t->strides[i];
+        ret_seq(out, t->ndim, v, is_size);
+        return 0;
+    }
+    if (t->ndim == 0) return EFAIL(e, "Dimension specified as %ld but tensor has no dimensions", d);
+    int w = tensorops_wrap_dim(d, t->ndim, &e->ops);
+    if (w < 0) return -1;
+    ret_int(out, is_size ? t->shape[w] : t->strides[w]);
+    return 0;
+}
+
+int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
+{
+    if (self->k == V_TORCH) {
+        if (!strcmp(name, "float32") || !strcmp(name, "int64") || !strcmp(name, "float") ||
+            !strcmp(name, "long")) {
+            *out = (Val){.k = V_STR, .str = name[0] == 'f' ? "torch.float32" : "torch.int64"};
+            return 0;
+        }
+        return EFAIL(e, "module 'torch' has no attribute '%s'", name);
+    }
+    if (self->k != V_TENSOR)
+        return EFAIL(e, "'%s' object has no attribute '%s'", val_type_name(self), name);
+    const Tensor *t = self->t;
+    size_t before = e->ops.copied;
+    long v[TENSOR_MAXDIM];
+    if (!strcmp(name, "shape")) {
+        sizes_of(t, v);
+        ret_seq(out, t->ndim, v, 1);
+        return 0;
+    }
+    if (!strcmp(name, "ndim")) {
+        ret_int(out, t->ndim);
+        return 0;
+    }
+    if (!strcmp(name, "dtype")) {
+        *out = (Val){.k = V_STR, .str = play_dtype_name(self->dtype)};
+        return 0;
+    }
+    if (!strcmp(name, "T")) {
+        if (t->ndim != 2 && t->ndim != 0)
+            snprintf(e->warning, sizeof e->warning,
+                     "UserWarning: The use of `x.T` on tensors of dimension other than 2 to "
+                     "reverse their shape is deprecated and it will throw an error in a future "
+                     "release. Consider `x.mT` to transpose batches of matrices or "
+                     "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
+                     "of a tensor.");
+        return ret(e, tensorops_numpy_T(t, &e->ops), self->dtype, before, out);
+    }
+    if (!strcmp(name, "mT")) {
+        if (t->ndim == 0)
+            snprintf(e->warning, sizeof e->warning,
+                     "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
+                     "identity in these cases.");
+        return ret(e, tensorops_mT(t, &e->ops), self->dtype, before, out);
+    }
+    for (int i = 0; play_method_names[i]; i++)
+        if (!strcmp(play_method_names[i], name))
+            return EFAIL(e, "%s is a method: call it, %s(...)", name, name);
+    return EFAIL(e, "'Tensor' object has no attribute '%s'", name);
+}
+
+/* ---- methods ------------------------------------------------------------------- */
+
+/* transpose(dim0, dim1) and its aliases */
+static int m_transpose(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const dims[] = {"dim0", "dim1"}, *const axes[] = {"axis0", "axis1"};
+    Val *s[2];
+    long a = 0, b = 0;
+    size_t before = e->ops.copied;
+    const char *const *params = !strcmp(fn, "swapaxes") ? axes : dims;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, params[0], s[0], &a) < 0 ||
+        as_int(e, fn, params[1], s[1], &b) < 0)
+        return -1;
+    return ret(e, tensorops_transpose(self->t, a, b, &e->ops), self->dtype, before, out);
+}
+
+/* view / reshape / expand / repeat / permute: (*sizes) */
+static int m_sizes(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.copied;
+    const Tensor *t = self->t;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    e->ops.type_name = self->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
+    Tensor *r = !strcmp(fn, "view")      ? tensorops_view(t, k, v, &e->ops)
+                : !strcmp(fn, "reshape") ? tensorops_reshape(t, k, v, &e->ops)
+                : !strcmp(fn, "expand")  ? tensorops_expand(t, k, v, &e->ops)
+                : !strcmp(fn, "repeat")  ? tensorops_repeat(t, k, v, &e->ops)
+                                         : tensorops_permute(t, k, v, &e->ops);
+    return ret(e, r, self->dtype, before, out);
+}
+
+/* view_as / reshape_as / expand_as (other) */
+static int m_as(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"other"};
+    Val *s[1], sz = {0};
+    if (bind(e, fn, params, 1, 1, args, kw, n, s) < 0) return -1;
+    if (s[0]->k != V_TENSOR)
+        return EFAIL(e, "%s(): argument 'other' must be Tensor, not %s", fn, val_type_name(s[0]));
+    sz.k = V_SEQ;
+    sz.n = s[0]->t->ndim;
+    sizes_of(s[0]->t, sz.seq);
+    Kw none = "";
+    char base[16];
+    snprintf(base, sizeof base, "%.*s", (int)(strlen(fn) - 3), fn);
+    return m_sizes(e, self, base, &sz, &none, 1, out);
+}
+
+static int m_unsqueeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim"};
+    Val *s[1];
+    long d = 0;
+    size_t before = e->ops.copied;
+    if (bind(e, "unsqueeze", params, 1, 1, args, kw, n, s) < 0 ||
+        as_int(e, "unsqueeze", "dim", s[0], &d) < 0)
+        return -1;
+    return ret(e, tensorops_unsqueeze(self->t, d, &e->ops), self->dtype, before, out);
+}
+
+static int m_squeeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim"};
+    Val *s[1];
+    size_t before = e->ops.copied;
+    if (bind(e, "squeeze", params, 1, 0, args, kw, n, s) < 0) return -1;
+    Tensor *r;
+    if (!s[0] || s[0]->k == V_NONE)
+        r = tensorops_squeeze(self->t, -1, NULL, &e->ops);
+    else if (s[0]->k == V_SEQ)
+        r = tensorops_squeeze(self->t, s[0]->n, s[0]->seq, &e->ops);
+    else if (s[0]->k == V_INT)
+        r = tensorops_squeeze(self->t, 1, &s[0]->i, &e->ops);
+    else
+        return EFAIL(e, "squeeze(): argument 'dim' must be int or tuple of ints, not %s",
+                     val_type_name(s[0]));
+    return ret(e, r, self->dtype, before, out);
+}
+
+static int m_flatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"start_dim", "end_dim"};
+    Val *s[2];
+    long a = 0, b = -1;
+    size_t before = e->ops.copied;
+    if (bind(e, "flatten", params, 2, 0, args, kw, n, s) < 0 ||
+        (s[0] && as_int(e, "flatten", "start_dim", s[0], &a) < 0) ||
+        (s[1] && as_int(e, "flatten", "end_dim", s[1], &b) < 0))
+        return -1;
+    return ret(e, tensorops_flatten(self->t, a, b, &e->ops), self->dtype, before, out);
+}
+
+static int m_unflatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim", "sizes"};
+    Val *s[2];
+    long d = 0;
+    size_t before = e->ops.copied;
+    if (bind(e, "unflatten", params, 2, 2, args, kw, n, s) < 0 ||
+        as_int(e, "unflatten", "dim", s[0], &d) < 0)
+        return -1;
+    if (s[1]->k != V_SEQ)
+        return EFAIL(e, "unflatten(): argument 'sizes' must be tuple of ints, not %s",
+                     val_type_name(s[1]));
+    return ret(e, tensorops_unflatten(self->t, d, s[1]->n, s[1]->seq, &e->ops), self->dtype, before,
+               out);
+}
+
+static int m_narrow(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim", "start", "length"};
+    Val *s[3];
+    long d = 0, st = 0, len = 0;
+    size_t before = e->ops.copied;
+    if (bind(e, "narrow", params, 3, 3, args, kw, n, s) < 0 ||
+        as_int(e, "narrow", "dim", s[0], &d) < 0 || as_int(e, "narrow", "start", s[1], &st) < 0 ||
+        as_int(e, "narrow", "length", s[2], &len) < 0)
+        return -1;
+    return ret(e, tensorops_narrow(self->t, d, st, len, &e->ops), self->dtype, before, out);
+}
+
+static int m_repeat_interleave(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"repeats", "dim"};
+    Val *s[2];
+    long reps = 0, d = 0;
+    size_t before = e->ops.copied;
+    if (bind(e, "repeat_interleave", params, 2, 1, args, kw, n, s) < 0 ||
+        as_int(e, "repeat_interleave", "repeats", s[0], &reps) < 0)
+        return -1;
+    int has = opt_int(e, "repeat_interleave", "dim", s[1], &d);
+    if (has < 0) return -1;
+    return ret(e, tensorops_repeat_interleave(self->t, reps, has, d, &e->ops), self->dtype, before,
+               out);
+}
+
+int play_call_method(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    const Tensor *t = self->t;
+    size_t before = e->ops.copied;
+    if (!strcmp(fn, "transpose") || !strcmp(fn, "swapaxes") || !strcmp(fn, "swapdims"))
+        return m_transpose(e, self, fn, args, kw, n, out);
+    if (!strcmp(fn, "view") || !strcmp(fn, "reshape") || !strcmp(fn, "expand") ||
+        !strcmp(fn, "repeat") || !strcmp(fn, "permute"))
+        return m_sizes(e, self, fn, args, kw, n, out);
+    if (!strcmp(fn, "view_as") || !strcmp(fn, "reshape_as") || !strcmp(fn, "expand_as"))
+        return m_as(e, self, fn, args, kw, n, out);
+    if (!strcmp(fn, "unsqueeze")) return m_unsqueeze(e, self, args, kw, n, out);
+    if (!strcmp(fn, "squeeze")) return m_squeeze(e, self, args, kw, n, out);
+    if (!strcmp(fn, "flatten")) return m_flatten(e, self, args, kw, n, out);
+    if (!strcmp(fn, "unflatten")) return m_unflatten(e, self, args, kw, n, out);
+    if (!strcmp(fn, "narrow")) return m_narrow(e, self, args, kw, n, out);
+    if (!strcmp(fn, "repeat_interleave")) return m_repeat_interleave(e, self, args, kw, n, out);
+    if (!strcmp(fn, "size") || !strcmp(fn, "stride")) return query_dim(e, t, fn, args, kw, n, out);
+    if (!strcmp(fn, "t"))
+        return no_args(e, fn, n) < 0 ? -1
+                                     : ret(e, tensorops_t(t, &e->ops), self->dtype, before, out);
+    if (!strcmp(fn, "contiguous"))
+        return no_args(e, fn, n) < 0
+                   ? -1
+                   : ret(e, tensorops_contiguous(t, &e->ops), self->dtype, before, out);
+    if (!strcmp(fn, "clone"))
+        return no_args(e, fn, n) < 0
+                   ? -1
+                   : ret(e, tensorops_clone(t, &e->ops), self->dtype, before, out);
+    if (no_args(e, fn, n) < 0) return -1;
+    if (!strcmp(fn, "storage_offset"))
+        ret_int(out, (long)t->offset);
+    else if (!strcmp(fn, "is_contiguous"))
+        *out = (Val){.k = V_BOOL, .i = tensorops_is_contiguous(t)};
+    else if (!strcmp(fn, "dim") || !strcmp(fn, "ndimension"))
+        ret_int(out, t->ndim);
+    else if (!strcmp(fn, "numel") || !strcmp(fn, "nelement"))
+        ret_int(out, (long)tensorops_numel(t));
+    else if (!strcmp(fn, "element_size"))
+        ret_int(out, (long)play_dtype_size(self->dtype));
+    else
+        return EFAIL(e, "'Tensor' object has no attribute '%s'", fn);
+    return 0;
+}
+
+/* ---- torch.* ------------------------------------------------------------------------ */
+
+static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"start", "end", "step"};
+    Val *s[3];
+    long a = 0, b, step = 1;
+    size_t before = e->ops.copied;
+    if (bind(e, "arange", params, 3, 1, args, kw, n, s) < 0) return -1;
+    if (!s[1]) { /* arange(end) */
+        if (as_int(e, "arange", "end", s[0], &b) < 0) return -1;
+    } else if (as_int(e, "arange", "start", s[0], &a) < 0 ||
+               as_int(e, "arange", "end", s[1], &b) < 0 ||
+               (s[2] && as_int(e, "arange", "step", s[2], &step) < 0))
+        return -1;
+    if (step == 0) return EFAIL(e, "step must be nonzero");
+    if ((step > 0 && b < a) || (step < 0 && b > a))
+        return EFAIL(e, "upper bound and larger bound inconsistent with step sign");
+    long count = step > 0 ? (b - a + step - 1) / step : (a - b - step - 1) / -step;
+    Tensor *r = tensorops_arange(count, &e->ops);
+    for (long i = 0; r && i < count; i++)
+        r->st->data[i] = (float)(a + i * step);
+    return ret(e, r, PD_INT64, before, out);
+}
+
+static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.copied;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    Tensor *r = tensorops_zeros(k, v, &e->ops);
+    if (r && fn[0] == 'o')
+        for (size_t i = 0; i < r->st->n; i++)
+            r->st->data[i] = 1;
+    return ret(e, r, PD_FLOAT32, before, out);
+}
+
+int play_call_torch(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    if (!strcmp(fn, "arange")) return t_arange(e, args, kw, n, out);
+    if (!strcmp(fn, "zeros") || !strcmp(fn, "ones")) return t_fill(e, fn, args, kw, n, out);
+    for (int i = 0; play_torch_names[i]; i++) {
+        if (strcmp(play_torch_names[i], fn)) continue;
+        if (n < 1 || args[0].k != V_TENSOR || kw[0][0])
+            return EFAIL(e, "%s(): argument 'input' (position 1) must be Tensor", fn);
+        return play_call_method(e, &args[0], fn, args + 1, kw + 1, n - 1, out);
+    }
+    return EFAIL(e, "module 'torch' has no attribute '%s'", fn);
+}

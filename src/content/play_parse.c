@@ -1,0 +1,344 @@
+/* play_parse.c - the playground's statement grammar (a slice of Python's):
+ *
+ *   stmt    := [NAME '='] expr | (blank) | '#' comment
+ *   expr    := '-' expr | postfix
+ *   postfix := atom ( '.' NAME | '(' args ')' | '[' subs ']' )*
+ *   atom    := NAME | INT | None | True | False | '...' | '(' [expr (',' expr)* [',']] ')'
+ *            | '[' [expr (',' expr)* [',']] ']'
+ *   args    := [arg (',' arg)* [',']]        arg := [NAME '='] expr
+ *   subs    := sub (',' sub)* [',']          sub := [expr] ':' [expr] [':' [expr]] | expr
+ *
+ * Recursive descent over a hand lexer; errors carry the column of the
+ * offending character so the REPL can put a caret under it.
+ */
+#include "content/play.h"
+
+#include "base/errbuf.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef enum { TK_END, TK_NAME, TK_INT, TK_PUNCT, TK_ELLIPSIS } TokKind;
+
+typedef struct Parser {
+    const char *s;
+    int pos;    /* next character */
+    TokKind tk; /* current token */
+    int tcol;   /* its column */
+    int tlen;
+    char punct; /* TK_PUNCT */
+    long ival;  /* TK_INT */
+    char name[PLAY_NAME_MAX];
+    PlayAst *ast;
+    char *err;
+    size_t errlen;
+    int ecol;
+    int failed;
+} Parser;
+
+static int fail(Parser *p, int col, const char *msg)
+{
+    if (!p->failed) {
+        err_set(p->err, p->errlen, "%s", msg);
+        p->ecol = col;
+        p->failed = 1;
+    }
+    return -1;
+}
+
+static void next(Parser *p)
+{
+    const char *s = p->s;
+    while (s[p->pos] == ' ' || s[p->pos] == '\t')
+        p->pos++;
+    p->tcol = p->pos;
+    char c = s[p->pos];
+    if (!c || c == '#') {
+        p->tk = TK_END;
+        p->tlen = 0;
+        return;
+    }
+    if (isalpha((unsigned char)c) || c == '_') {
+        int k = 0;
+        while (isalnum((unsigned char)s[p->pos]) || s[p->pos] == '_') {
+            if (k < PLAY_NAME_MAX - 1)
+                p->name[k++] = s[p->pos];
+            else if (!p->failed)
+                fail(p, p->tcol, "name too long");
+            p->pos++;
+        }
+        p->name[k] = 0;
+        p->tk = TK_NAME;
+    } else if (isdigit((unsigned char)c)) {
+        char *end;
+        errno = 0;
+        long v = strtol(s + p->pos, &end, 10);
+        if (errno == ERANGE) fail(p, p->tcol, "integer too large");
+        p->ival = v;
+        p->pos = (int)(end - s);
+        if (isalpha((unsigned char)s[p->pos]) || s[p->pos] == '_' || s[p->pos] == '.') {
+            fail(p, p->pos,
+                 s[p->pos] == '.' ? "only integers are supported here" : "invalid decimal literal");
+        }
+        p->tk = TK_INT;
+    } else if (c == '.' && s[p->pos + 1] == '.' && s[p->pos + 2] == '.') {
+        p->pos += 3;
+        p->tk = TK_ELLIPSIS;
+    } else if (strchr("()[],.=:-", c)) {
+        p->pos++;
+        p->tk = TK_PUNCT;
+        p->punct = c;
+    } else {
+        fail(p, p->pos, "invalid character");
+        p->tk = TK_END;
+    }
+    p->tlen = p->pos - p->tcol;
+}
+
+static int is_punct(const Parser *p, char c)
+{
+    return p->tk == TK_PUNCT && p->punct == c;
+}
+
+static int node_new(Parser *p, PlayNodeKind kind, int col)
+{
+    if (p->ast->n >= PLAY_MAX_NODES) return fail(p, col, "statement too complex");
+    int i = p->ast->n++;
+    PlayNode *n = &p->ast->nodes[i];
+    memset(n, 0, sizeof *n);
+    n->kind = kind;
+    n->col = col;
+    return i;
+}
+
+static int add_kid(Parser *p, int parent, int kid)
+{
+    PlayNode *n = &p->ast->nodes[parent];
+    if (kid < -1) return -1;
+    if (n->nkids >= PLAY_MAX_KIDS) return fail(p, p->tcol, "too many items (at most 16)");
+    n->kids[n->nkids++] = kid;
+    return 0;
+}
+
+static int expect(Parser *p, char c)
+{
+    if (!is_punct(p, c)) {
+        char msg[40];
+        err_set(msg, sizeof msg, p->tk == TK_END ? "'%c' expected at the end" : "'%c' expected", c);
+        return fail(p, p->tcol, msg);
+    }
+    next(p);
+    return 0;
+}
+
+static int parse_expr(Parser *p);
+
+/* items of ( ... ) or [ ... ] after the opening bracket; closes with `close`. */
+static int parse_items(Parser *p, int node, char close, int *trailing_comma)
+{
+    *trailing_comma = 0;
+    while (!is_punct(p, close)) {
+        int e = parse_expr(p);
+        if (e < 0 || add_kid(p, node, e) < 0) return -1;
+        if (is_punct(p, ',')) {
+            next(p);
+            *trailing_comma = 1;
+        } else {
+            *trailing_comma = 0;
+            break;
+        }
+    }
+    return expect(p, close);
+}
+
+static int parse_atom(Parser *p)
+{
+    int col = p->tcol, n, comma;
+    switch (p->tk) {
+    case TK_NAME:
+        if (!strcmp(p->name, "None"))
+            n = node_new(p, PN_NONE, col);
+        else if (!strcmp(p->name, "True"))
+            n = node_new(p, PN_TRUE, col);
+        else if (!strcmp(p->name, "False"))
+            n = node_new(p, PN_FALSE, col);
+        else {
+            n = node_new(p, PN_NAME, col);
+            if (n >= 0) strcpy(p->ast->nodes[n].name, p->name);
+        }
+        next(p);
+        return n;
+    case TK_INT:
+        n = node_new(p, PN_INT, col);
+        if (n >= 0) p->ast->nodes[n].ival = p->ival;
+        next(p);
+        return n;
+    case TK_ELLIPSIS:
+        next(p);
+        return node_new(p, PN_ELLIPSIS, col);
+    case TK_PUNCT:
+        if (p->punct == '(') {
+            next(p);
+            n = node_new(p, PN_TUPLE, col);
+            if (n < 0 || parse_items(p, n, ')', &comma) < 0) return -1;
+            PlayNode *t = &p->ast->nodes[n];
+            if (t->nkids == 1 && !comma) return t->kids[0]; /* (expr) */
+            return n;
+        }
+        if (p->punct == '[') {
+            next(p);
+            n = node_new(p, PN_LIST, col);
+            if (n < 0 || parse_items(p, n, ']', &comma) < 0) return -1;
+            return n;
+        }
+        return fail(p, col, "invalid syntax");
+    case TK_END:
+    default:
+        return fail(p, col, "an expression was expected");
+    }
+}
+
+static int parse_args(Parser *p, int call)
+{
+    while (!is_punct(p, ')')) {
+        char kw[PLAY_NAME_MAX] = "";
+        if (p->tk == TK_NAME && p->s[p->pos] == '=' && p->s[p->pos + 1] != '=') {
+            strcpy(kw, p->name);
+            next(p);
+            next(p); /* '=' */
+        } else if (p->tk == TK_NAME) {
+            /* look past spaces: `dim = 1` */
+            int k = p->pos;
+            while (p->s[k] == ' ')
+                k++;
+            if (p->s[k] == '=' && p->s[k + 1] != '=') {
+                strcpy(kw, p->name);
+                p->pos = k + 1;
+                next(p);
+            }
+        }
+        int e = parse_expr(p);
+        if (e < 0) return -1;
+        strcpy(p->ast->nodes[e].kw, kw);
+        if (add_kid(p, call, e) < 0) return -1;
+        if (!is_punct(p, ',')) break;
+        next(p);
+    }
+    return expect(p, ')');
+}
+
+/* One subscript: an expression or a slice. */
+static int parse_sub(Parser *p)
+{
+    int col = p->tcol, parts[3] = {-1, -1, -1}, k = 0;
+    if (!is_punct(p, ':')) {
+        parts[0] = parse_expr(p);
+        if (parts[0] < 0) return -1;
+        if (!is_punct(p, ':')) return parts[0];
+    }
+    int n = node_new(p, PN_SLICE, col);
+    if (n < 0) return -1;
+    while (is_punct(p, ':') && k < 2) {
+        next(p);
+        k++;
+        if (!is_punct(p, ':') && !is_punct(p, ',') && !is_punct(p, ']')) {
+            parts[k] = parse_expr(p);
+            if (parts[k] < 0) return -1;
+        }
+    }
+    for (int i = 0; i < 3; i++)
+        if (add_kid(p, n, parts[i]) < 0 && parts[i] != -1) return -1;
+    return n;
+}
+
+static int parse_postfix(Parser *p)
+{
+    int e = parse_atom(p);
+    while (e >= 0) {
+        int col = p->tcol, n;
+        if (is_punct(p, '.')) {
+            next(p);
+            if (p->tk != TK_NAME) return fail(p, p->tcol, "a name was expected after '.'");
+            n = node_new(p, PN_ATTR, col);
+            if (n < 0 || add_kid(p, n, e) < 0) return -1;
+            strcpy(p->ast->nodes[n].name, p->name);
+            next(p);
+        } else if (is_punct(p, '(')) {
+            next(p);
+            n = node_new(p, PN_CALL, col);
+            if (n < 0 || add_kid(p, n, e) < 0 || parse_args(p, n) < 0) return -1;
+        } else if (is_punct(p, '[')) {
+            next(p);
+            n = node_new(p, PN_INDEX, col);
+            if (n < 0 || add_kid(p, n, e) < 0) return -1;
+            if (is_punct(p, ']')) return fail(p, p->tcol, "an index was expected");
+            while (!is_punct(p, ']')) {
+                int s = parse_sub(p);
+                if (s < 0 || add_kid(p, n, s) < 0) return -1;
+                if (!is_punct(p, ',')) break;
+                next(p);
+            }
+            if (expect(p, ']') < 0) return -1;
+        } else
+            break;
+        e = n;
+    }
+    return e;
+}
+
+static int parse_expr(Parser *p)
+{
+    if (is_punct(p, '-')) {
+        int col = p->tcol;
+        next(p);
+        int n = node_new(p, PN_NEG, col), e = parse_expr(p);
+        if (n < 0 || e < 0 || add_kid(p, n, e) < 0) return -1;
+        return n;
+    }
+    return parse_postfix(p);
+}
+
+int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *col)
+{
+    Parser p = {.s = line, .ast = ast, .err = err, .errlen = errlen, .ecol = -1};
+    ast->n = 0;
+    ast->root = -1;
+    ast->target[0] = 0;
+    ast->empty = 0;
+    *col = -1;
+    if (strlen(line) > PLAY_LINE_MAX) {
+        err_set(err, errlen, "statement too long (at most %d characters)", PLAY_LINE_MAX);
+        *col = PLAY_LINE_MAX;
+        return -1;
+    }
+    next(&p);
+    if (p.tk == TK_END && !p.failed) {
+        ast->empty = 1;
+        return 0;
+    }
+    /* NAME '=' (but not '==') starts an assignment */
+    if (p.tk == TK_NAME) {
+        int k = p.pos;
+        while (line[k] == ' ' || line[k] == '\t')
+            k++;
+        if (line[k] == '=' && line[k + 1] != '=') {
+            strcpy(ast->target, p.name);
+            if (!strcmp(p.name, "None") || !strcmp(p.name, "True") || !strcmp(p.name, "False") ||
+                !strcmp(p.name, "torch")) {
+                fail(&p, p.tcol, "cannot assign to this name");
+            }
+            p.pos = k + 1;
+            next(&p);
+        }
+    }
+    if (!p.failed) ast->root = parse_expr(&p);
+    if (!p.failed && p.tk != TK_END) fail(&p, p.tcol, "invalid syntax");
+    if (p.failed) {
+        *col = p.ecol;
+        return -1;
+    }
+    return 0;
+}

@@ -1,0 +1,56 @@
+/* play_val.h - the values a playground expression evaluates to (private to
+ * play.c, play_methods.c and play_format.c). */
+#ifndef MHAVIZ_PLAY_VAL_H
+#define MHAVIZ_PLAY_VAL_H
+
+#include "content/play.h"
+#include "engine/tensorops.h"
+
+typedef enum {
+    V_NONE,
+    V_INT,
+    V_BOOL,
+    V_TENSOR,
+    V_SEQ, /* tuple/list of ints; is_size: torch.Size */
+    V_STR,
+    V_TORCH /* a dtype name; the torch module */
+} VKind;
+
+typedef struct Val {
+    VKind k;
+    long i;          /* V_INT, V_BOOL */
+    Tensor *t;       /* V_TENSOR: owned */
+    PlayDtype dtype; /* V_TENSOR */
+    long seq[PLAY_MAX_KIDS];
+    int n;           /* V_SEQ */
+    int is_size;     /* V_SEQ: torch.Size */
+    const char *str; /* V_STR: static */
+} Val;
+
+/* An evaluation: the Play, the parsed statement, the op context (copied
+ * elements are counted in ops.copied; bytes by dtype in copied_bytes). */
+typedef struct Eval {
+    const Play *p;
+    const PlayAst *ast;
+    OpCtx ops;
+    size_t copied_bytes;
+    char warning[400];
+} Eval;
+
+void val_free(Val *v);
+const char *val_type_name(const Val *v); /* Python's: "int", "Tensor", "tuple" */
+
+/* A method or attribute of a tensor, or a torch.* function: args[0..n-1]
+ * evaluated, kw[i] their keywords ("" for positional).  0 with *out set, or
+ * -1 with e->ops.err set.  self is borrowed. */
+int play_call_method(Eval *e, const Val *self, const char *name, Val *args,
+                     char (*kw)[PLAY_NAME_MAX], int n, Val *out);
+int play_get_attr(Eval *e, const Val *self, const char *name, Val *out);
+int play_call_torch(Eval *e, const char *name, Val *args, char (*kw)[PLAY_NAME_MAX], int n,
+                    Val *out);
+
+/* Names for completion. */
+extern const char *const play_method_names[];
+extern const char *const play_torch_names[];
+
+#endif

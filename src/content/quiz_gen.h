@@ -1,0 +1,114 @@
+/* quiz_gen.h - what the question generators share (inside content/ only).
+ *
+ * A generator gets a Gen (the question to fill, its own random stream) and
+ * builds its tensors with the engine: qb_begin() runs mha_run() on the
+ * question's configuration and qb_need() picks the tensors the question
+ * shows, in the order a program would make them, with the code line of each
+ * (read off the engine's step table, m->steps[i].code, with the sizes written
+ * in), the bytes the engine counted and the strides it produced.
+ */
+#ifndef MHAVIZ_QUIZ_GEN_H
+#define MHAVIZ_QUIZ_GEN_H
+
+#include <stddef.h>
+
+#include "content/quiz.h"
+
+typedef struct Gen {
+    QuizQuestion *q;
+    QuizRng r;
+    char *err;
+    size_t errlen;
+} Gen;
+
+/* ---- text (quiz_text.c) --------------------------------------------------- */
+
+/* Appends printf-style text to buf (NUL-terminated, size n); never overflows. */
+void qt_cat(char *buf, size_t n, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* "(2, 8, 16, 64)", "(4,)": k values into buf.  Returns buf. */
+char *qt_fmt_tuple(char *buf, size_t n, int k, const long long *v);
+/* Row-major strides for t's shape, formatted: what "contiguous" means. */
+char *qt_rowmajor(char *buf, size_t n, const Tensor *t);
+/* "x is (B, S, D): batch B, S tokens, ...; H heads (d_head dh)[, KV kv heads (GQA)].\n" */
+void qt_config_line(const MhaConfig *c, char *buf, size_t n);
+/* One sentence on what the step that made tensor id does. */
+const char *qt_step_note(int id);
+
+/* ---- choices (quiz_choice.c) ---------------------------------------------- */
+
+/* Adds choice s to q unless it repeats one.  1 added, 0 not. */
+int qc_add(QuizQuestion *q, const char *s);
+/* Turns q into multiple choice: `correct` and up to `want` distinct
+ * distractors from cand (repeats of the answer dropped), the key placed at a
+ * position drawn uniformly from r.  cand is shuffled in place. */
+void qc_make(QuizQuestion *q, QuizRng *r, const char *correct, char (*cand)[QUIZ_CHOICE_MAX],
+             int ncand, int want);
+/* Fixed choices (as given) in an order drawn from r; correct indexes the
+ * given order.  The key lands uniformly on every position. */
+void qc_fixed(QuizQuestion *q, QuizRng *r, const char *const *texts, int n, int correct);
+/* A uniform draw from v[0..n). */
+int qc_pick(QuizRng *r, const int *v, int n);
+
+/* ---- building with the engine (quiz_build.c) ------------------------------ */
+
+typedef struct QBuild {
+    Mha *m; /* the engine's run of c (owned): every tensor shown is one of its */
+    MhaConfig c;
+    int B, S, D, H, KV, dh, G;
+    char line[MT_COUNT][96]; /* the code that made t[i] as shown; "" for inputs */
+    size_t copied[MT_COUNT]; /* bytes the engine copied to make t[i] */
+    int shown[MT_COUNT];
+    int order[MT_COUNT], n; /* the tensors shown, in program order */
+    char err[240];
+} QBuild;
+
+/* Runs the pipeline on c.  0, or -1 with b->err set (nothing to free). */
+int qb_run(QBuild *b, const MhaConfig *c);
+/* Shows tensor id and, first, what it is made from.  0, or -1 (err set). */
+int qb_need(QBuild *b, int id);
+const Tensor *qb_t(const QBuild *b, int id);
+void qb_free(QBuild *b);
+/* The variable a code line assigns ("Q", "K_e", "out"). */
+const char *qb_var(int id);
+/* The shown code lines, one per line, indented by four spaces. */
+void qb_code_lines(const QBuild *b, char *buf, size_t n);
+/* "The engine ran:" and each shown line with its shape, strides, view/copy. */
+void qb_working(const QBuild *b, char *buf, size_t n);
+/* Runs c, shows target, and records topic/cfg/tensor in g->q.  0 or -1. */
+int qb_begin(Gen *g, QBuild *b, const MhaConfig *c, int target, int topic);
+/* The tensor whose storage a view lives in (what the candy bar draws). */
+int qb_storage_owner(int id);
+
+/* ---- configurations (quiz_config.c) --------------------------------------- */
+
+/* A realistic config whose run stays small: B*S*D*D <= work_cap.
+ * kv_mode 0: MHA, GQA or MQA; 1: shared kv heads only. */
+MhaConfig qcfg_real(QuizRng *r, int kv_mode, double work_cap);
+/* A toy config the candy bar can draw: B <= 2, S <= 6, D <= 16. */
+MhaConfig qcfg_toy(QuizRng *r, int need_heads2);
+
+/* ---- the generators (one file per topic) ---------------------------------- */
+
+/* Half the shape questions become multiple choice: the answer among three
+ * distractors (swapped dims, other tensors' shapes, the usual confusions). */
+void quiz_shape_choices(QuizQuestion *q, QuizRng *r, const QBuild *b);
+int quiz_gen_shape(Gen *g);         /* quiz_gen_layout.c */
+int quiz_gen_strides(Gen *g);       /* quiz_gen_layout.c */
+int quiz_gen_contig(Gen *g);        /* quiz_gen_layout.c */
+int quiz_gen_offset(Gen *g);        /* quiz_gen_layout.c */
+int quiz_gen_viewcopy(Gen *g);      /* quiz_gen_views.c */
+int quiz_gen_kvshape(Gen *g);       /* quiz_gen_gqa.c */
+int quiz_gen_kvhead(Gen *g);        /* quiz_gen_gqa.c */
+int quiz_gen_repeat_bytes(Gen *g);  /* quiz_gen_gqa.c */
+int quiz_gen_groups(Gen *g);        /* quiz_gen_gqa.c */
+int quiz_gen_kvcache(Gen *g);       /* quiz_gen_kv.c */
+int quiz_gen_decode(Gen *g);        /* quiz_gen_decode.c */
+int quiz_gen_scores_mem(Gen *g);    /* quiz_gen_memory.c */
+int quiz_gen_cache_weights(Gen *g); /* quiz_gen_memory.c */
+int quiz_gen_bug(Gen *g);           /* quiz_bugs.c */
+
+#endif

@@ -1,0 +1,118 @@
+/* quiz_report.c - the end of a quiz: the score by topic, and for every
+ * topic below 100% what to do next, the lesson to reread first
+ * ("mhaviz lesson 3"), then the topic's questions. */
+#include <stdio.h>
+#include <string.h>
+
+#include "content/content.h"
+#include "content/quiz.h"
+
+/* The lesson that teaches each topic (lessons/0N-*.lesson). */
+static const int topic_lesson[QT_COUNT] = {
+    [QT_SHAPES] = 1,  [QT_STRIDES] = 3, [QT_OFFSETS] = 2, [QT_VIEWS] = 3,  [QT_GQA] = 6,
+    [QT_KVCACHE] = 6, [QT_BUGS] = 7,    [QT_DECODE] = 6,  [QT_MEMORY] = 4, [QT_CONCEPTS] = 1,
+};
+
+int quiz_topic_lesson(int topic)
+{
+    return topic >= 0 && topic < QT_COUNT ? topic_lesson[topic] : 0;
+}
+
+/* Lesson n's @title from the built-in files, without its number ("Transpose
+ * and contiguity"),
+ * or "" when there is none. */
+static void lesson_title(int n, char *buf, size_t len)
+{
+    char prefix[24];
+    snprintf(prefix, sizeof prefix, "lessons/%02d-", n);
+    buf[0] = 0;
+    for (const ContentFile *f = content_files; f->path; f++) {
+        if (strncmp(f->path, prefix, strlen(prefix))) continue;
+        const char *t = strstr(f->text, "\n@title ");
+        if (!t) return;
+        t += 8;
+        while (*t >= '0' && *t <= '9')
+            t++;
+        if (*t == '.') t++; /* "3. Transpose ..." -> "Transpose ..." */
+        while (*t == ' ')
+            t++;
+        snprintf(buf, len, "%.*s", (int)strcspn(t, "\n"), t);
+        return;
+    }
+}
+
+static int pct(int right, int asked)
+{
+    return asked ? (100 * right + asked / 2) / asked : 0;
+}
+
+#define PUT(...)                                                                                   \
+    do {                                                                                           \
+        if (l < n) l += (size_t)snprintf(buf + l, n - l, __VA_ARGS__);                             \
+    } while (0)
+
+/* The score lines: the total, then one per topic asked or skipped. */
+static size_t score_lines(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+{
+    int asked = 0, right = 0, skipped = 0;
+    size_t l = 0;
+    for (int t = 0; t < QT_COUNT; t++)
+        asked += s->asked[t], right += s->right[t], skipped += s->skipped[t];
+    if (!asked && !skipped)
+        PUT("No questions answered.\n");
+    else if (!asked)
+        PUT("No questions answered, %d skipped.\n", skipped);
+    else if (skipped)
+        PUT("Score: %d/%d (%d%%), %d skipped\n", right, asked, pct(right, asked), skipped);
+    else
+        PUT("Score: %d/%d (%d%%)\n", right, asked, pct(right, asked));
+    for (int t = 0; t < QT_COUNT; t++) {
+        if (!s->asked[t] && !s->skipped[t]) continue;
+        PUT("  %-9s %d/%d", quiz_topic_names[t], s->right[t], s->asked[t]);
+        if (s->skipped[t]) PUT(", %d skipped", s->skipped[t]);
+        if (h && h->total.asked[t])
+            PUT("   (all sessions: %d/%d, %d%%)", h->total.right[t], h->total.asked[t],
+                pct(h->total.right[t], h->total.asked[t]));
+        PUT("\n");
+    }
+    return l;
+}
+
+int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t)
+{
+    return (s && s->right[t] < s->asked[t]) || (h && h->total.right[t] < h->total.asked[t]);
+}
+
+void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+{
+    if (!n) return;
+    buf[0] = 0;
+    size_t l = score_lines(s, h, buf, n);
+    int any = 0, asked = 0;
+    for (int t = 0; t < QT_COUNT; t++) {
+        asked += s->asked[t];
+        if (!quiz_topic_below_full(s, h, t)) continue;
+        int lesson = quiz_topic_lesson(t);
+        char title[80];
+        lesson_title(lesson, title, sizeof title);
+        if (!any) PUT("To revisit:\n");
+        any = 1;
+        int now =
+            s->asked[t] ? pct(s->right[t], s->asked[t]) : pct(h->total.right[t], h->total.asked[t]);
+        PUT("  %-9s %3d%%  reread mhaviz lesson %d%s%s\n", quiz_topic_names[t], now, lesson,
+            title[0] ? ": " : "", title);
+    }
+    if (any)
+        PUT("Then practise with mhaviz quiz --topic NAME; mhaviz quiz --review asks again\n"
+            "the questions you missed.\n");
+    else if (asked)
+        PUT("Every answer right: nothing to revisit.\n");
+    int skipped_only = 0;
+    for (int t = 0; t < QT_COUNT; t++)
+        if (s->skipped[t] && !quiz_topic_below_full(s, h, t)) {
+            if (!skipped_only) PUT("Skipped, not scored:");
+            PUT("%s %s", skipped_only ? "," : "", quiz_topic_names[t]);
+            skipped_only = 1;
+        }
+    if (skipped_only) PUT("  (skips do not count as weak)\n");
+}

@@ -1,0 +1,164 @@
+/* decode.c - the decode frame (see draw/decode.h).
+ *
+ *   title      layout, MHA/GQA/MQA
+ *   the step   prefill or token t, its shapes, where RoPE acts, the cache write
+ *   the cache  K's storage, one row per cap*dh floats: each cell shows the token
+ *              it holds (coloured by kv head), empty slots dotted, this step's lit
+ *   the read   the (B, KV, T, dh) view and its stride-0 expand: GQA after reading
+ *   scores     one row per query head over the T cached tokens
+ *   bytes      written and read this step and since the prefill
+ */
+#include "draw/decode.h"
+
+#include <stdio.h>
+#include <string.h>
+
+/* Heat level of a softmax weight (the scene's scale: 0.05 0.2 0.4 0.7). */
+static int level(double v)
+{
+    return v < 0.05 ? 0 : v < 0.2 ? 1 : v < 0.4 ? 2 : v < 0.7 ? 3 : 4;
+}
+
+static const char *kind(const MhaConfig *c)
+{
+    return c->kv_heads == c->heads ? "MHA" : c->kv_heads == 1 ? "MQA" : "GQA";
+}
+
+static int draw_step_lines(Canvas *c, const Decode *d, int y)
+{
+    char a[64], b[64], s[64];
+    const MhaConfig *cfg = &d->m->cfg;
+    if (d->n > 1)
+        canvas_printf(c, 1, y++, ST_BOLD, "prefill: the %d prompt tokens in one block (%s .. %s)",
+                      d->n, mha_token_word(0), mha_token_word(d->n - 1));
+    else
+        canvas_printf(c, 1, y++, ST_BOLD, "decode: token %d \"%s\", one query row", d->start,
+                      mha_token_word(d->start));
+    canvas_printf(c, 1, y++, ST_NORMAL, "q %s over K, V %s",
+                  tensor_fmt_dims(a, sizeof a, d->q->ndim, d->q->shape),
+                  tensor_fmt_dims(b, sizeof b, d->k_read->ndim, d->k_read->shape));
+    canvas_text(c, 1, y, "k = rope(k, pos)", ST_CODE);
+    canvas_text(c, 19, y++, "# RoPE would rotate k here, before caching", ST_DIM);
+    if (d->layout == DECODE_HF)
+        snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
+                 d->start + d->n);
+    else
+        snprintf(s, sizeof s, "cache_k[:, %d:%d] = k", d->start, d->start + d->n);
+    canvas_text(c, 1, y++, s, ST_CODE_HI);
+    (void)cfg;
+    return y;
+}
+
+/* K's storage as rows of cap * dh cells. */
+static int draw_cache(Canvas *c, const Decode *d, int y)
+{
+    const MhaConfig *cfg = &d->m->cfg;
+    int dh = d->m->d_head, per_row = d->cap * dh, cw = 3;
+    char a[64], b[64];
+    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d",
+                  d->layout == DECODE_HF ? "HF (B,KV,T,dh)" : "Meta (B,T,KV,dh)",
+                  tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
+                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->len, d->cap);
+    while (per_row * cw + 8 > c->w && cw > 2)
+        cw--;
+    /* every storage cell: a dot while empty, the token it holds once written */
+    size_t n = tensor_numel(d->cache_k);
+    int rows = (int)((n + (size_t)per_row - 1) / (size_t)per_row);
+    if (rows > c->h - 11 - y) rows = c->h - 11 - y;
+    for (int r = 0; r < rows; r++) {
+        canvas_printf(c, 1, y + r, ST_DIM, "%5d", r * per_row);
+        for (int k = 0; k < per_row; k++)
+            canvas_put(c, 7 + k * cw, y + r, 0x00B7, ST_DIM);
+    }
+    for (int bb = 0; bb < cfg->batch; bb++)
+        for (int kv = 0; kv < cfg->kv_heads; kv++)
+            for (int t = 0; t < d->len; t++)
+                for (int i = 0; i < dh; i++) {
+                    size_t off = decode_cache_offset(d, bb, kv, t, i);
+                    int r = (int)(off / (size_t)per_row), k = (int)(off % (size_t)per_row);
+                    if (r >= rows) continue;
+                    /* this step's token lit, the others in their kv head's colour */
+                    Style st = t >= d->start ? ST_LIT : ST_HEAD(kv);
+                    canvas_printf(c, 7 + k * cw, y + r, st, "%d", t % 10);
+                }
+    canvas_text(c, 1, y + rows,
+                "a cell: the token whose k it holds (kv head colour; lit: this step), · empty",
+                ST_DIM);
+    return y + rows + 1;
+}
+
+static int draw_read(Canvas *c, const Decode *d, int y)
+{
+    char a[64], b[64], e[64], f[64];
+    canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
+                  tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
+                  tensor_fmt_strides(b, sizeof b, d->k_read));
+    if (d->m->groups > 1)
+        canvas_printf(c, 1, y++, ST_NORMAL, "expand %s strides %s: shared after reading",
+                      tensor_fmt_dims(e, sizeof e, d->k_shared->ndim, d->k_shared->shape),
+                      tensor_fmt_strides(f, sizeof f, d->k_shared));
+    else
+        canvas_text(c, 1, y++, "MHA: each query head has its own kv head", ST_DIM);
+    return y;
+}
+
+/* One scores row per query head: the last query row of this step. */
+static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
+{
+    const MhaConfig *cfg = &d->m->cfg;
+    int G = d->m->groups, T = d->len, row = d->n - 1;
+    canvas_printf(c, 1, y++, ST_NORMAL,
+                  "softmax of \"%s\" over the %d cached tokens, per query head",
+                  mha_token_word(d->start + row), T);
+    for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
+        int kv = h / G, g = h % G;
+        if (y == ymax - 1 && h < cfg->heads - 1) { /* no room for the rest: say so */
+            canvas_printf(c, 1, y++, ST_DIM, "(%d more query heads: a taller terminal shows them)",
+                          cfg->heads - h);
+            break;
+        }
+        canvas_printf(c, 1, y, ST_HEAD(kv), "q%d->kv%d", h, kv);
+        for (int t = 0; t < T; t++) {
+            int idx[5] = {0, kv, g, row, t};
+            float v = tensor_get(d->attn, idx);
+            int x = 10 + t * 5;
+            if (x + 4 >= c->w - 9 && t < T - 1) { /* the rest, counted */
+                canvas_printf(c, x, y, ST_DIM, "+%d more", T - t);
+                break;
+            }
+            canvas_printf(c, x, y, ST_HEAT(level(v)), "%4.2f", (double)v);
+        }
+    }
+    return y;
+}
+
+void decode_draw(Canvas *c, const Decode *d, double check)
+{
+    const MhaConfig *cfg = &d->m->cfg;
+    canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query heads, %d kv head%s",
+                  kind(cfg), cfg->heads, cfg->kv_heads, cfg->kv_heads == 1 ? "" : "s");
+    int y = draw_step_lines(c, d, 1);
+    y = draw_cache(c, d, y);
+    y = draw_read(c, d, y);
+    char a[40], b[40], step[80], total[80];
+    snprintf(step, sizeof step, "step: wrote %zu B, read %zu B of cache", d->written_step,
+             d->read_step);
+    snprintf(total, sizeof total, "since prefill: wrote %zu B, read %zu B", d->written_total,
+             d->read_total);
+    int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
+    int ymax = c->h - 3 - !one_line;
+    y = draw_scores(c, d, y, ymax);
+    if (one_line) {
+        canvas_printf(c, 1, c->h - 3, ST_NORMAL, "%s   %s", step, total);
+    } else {
+        canvas_text(c, 1, c->h - 4, step, ST_NORMAL);
+        canvas_text(c, 1, c->h - 3, total, ST_NORMAL);
+    }
+    if (check >= 0) {
+        snprintf(a, sizeof a, "%g", check);
+        snprintf(b, sizeof b, "%d..%d", d->start, d->start + d->n - 1);
+        canvas_printf(c, 1, c->h - 2, check < 1e-5 ? ST_GOOD : ST_BAD,
+                      "rows %s = the full causal pass at those rows (largest difference %s)", b, a);
+    }
+    (void)y;
+}

@@ -1,0 +1,267 @@
+/* layout.c - the layout planners: how the body's rows are shared between
+ * the candy bar, the logical view and the heatmaps, tallest cells first on
+ * frames taller than 80x24, and the compact plan at 80x24.
+ */
+#include "draw/scenectx.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Pitches tried on a frame taller than the minimum, the tallest first: a
+ * bar cell can be 4 rows (offset, value, head, and a row of its colour). */
+#define PITCH_MAX 3
+
+#define BAR_PITCH_MAX 4
+
+/* `spare` rows as n gaps between sections, as even as they go; the inner
+ * gaps get the remainder (n >= 1).  The last gap counts the blank row the
+ * frame keeps above the narrative (for the inspect line) as one of its own. */
+void plan_spread(const Ctx *x, int spare, int n, int *gap)
+{
+    int tail = x->s.narrative && x->h >= TALL_NARRATIVE_H;
+    spare += tail;
+    for (int i = 0; i < n; i++)
+        gap[i] = spare / n;
+    for (int i = 0, r = spare % n; r > 0; i = (i + 1) % n)
+        if (n < 3 || (i > 0 && i < n - 1) || r > n - 2) gap[i]++, r--;
+    gap[n - 1] -= tail; /* >= 0: spare was at least n - 1 */
+}
+
+/* Plans body_step on a tall frame: the tallest cells (bar and grid pitches)
+ * that show every row of the bars and the grid, the rows left spread evenly
+ * between the sections.  Returns 0 when nothing taller than the compact
+ * plan fits. */
+int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &scene_views[x->s.step];
+    const Tensor *t = m->t[mha_steps[x->s.step].output], *from = m->t[MT_MERGED];
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int stacked = sv->layout == LV_HEAD, two_bars = x->s.step == MS_CONTIG;
+    int n = two_bars ? 4 : 3, best = 0, bp = 0, gp = 0, bhb = 0, gap[4], y = by;
+    if (x->h <= SCENE_MIN_H) return 0;
+    for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
+        for (int pg = PITCH_MAX; pg >= 1; pg--) {
+            int need = grid_need_p(t, sv->layout, dh, stacked, pg), wrap = -1;
+            Grid g;
+            if (pb == 1 && pg == 1) continue;
+            grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, need, stacked, pg);
+            if (g.hidden_rows) continue;
+            /* bar heights from all of it down: each new wrap is a candidate */
+            for (int hb = bh; hb >= 2; hb--) {
+                Bar b1, b2;
+                int used = need;
+                bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
+                if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
+                wrap = b1.wrap;
+                if (!b1.values || b1.rows_shown < b1.rows) continue;
+                used += bar_rows_used(&b1);
+                if (two_bars) {
+                    bar_plan_p(&b2, from, sc_storage_row(m, from), bx, by, bw, hb, pb);
+                    if (!b2.values || b2.rows_shown < b2.rows) continue;
+                    used += bar_rows_used(&b2);
+                }
+                /* a blank row between sections, at least */
+                /* the most rows; of equals, the taller grid (its offsets teach),
+                 * except on step 8 where the bars (their heads) are the lesson */
+                if (used + n - 1 <= bh && (used > best || (used == best && pg > gp && !two_bars)))
+                    best = used, bp = pb, gp = pg, bhb = hb;
+            }
+        }
+    if (!best) return 0;
+    plan_spread(x, bh - best, n, gap);
+    p->spare = bh - best, p->ngaps = n;
+    y += gap[0];
+    if (two_bars) {
+        bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, bw, bhb, bp);
+        y += bar_rows_used(&p->src) + gap[1];
+    }
+    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, bw, bhb, bp);
+    p->bar.h = bar_rows_used(&p->bar);
+    y += p->bar.h + gap[n - 2];
+    p->gy = y;
+    p->gpitch = gp;
+    p->need = grid_need_p(t, sv->layout, dh, stacked, gp);
+    return 1;
+}
+
+/* Plans body_step on a frame with no rows to spare (80x24): the grid at the
+ * bottom, the bar above it in the rows left. */
+void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &scene_views[x->s.step];
+    const Tensor *t = m->t[mha_steps[x->s.step].output];
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int stacked = sv->layout == LV_HEAD;
+    int need, candy_min = 3, two_bars = x->s.step == MS_CONTIG, candy_h, yy = by;
+
+    p->gpitch = 1;
+    if (two_bars) candy_min = 6;
+    need = grid_need(t, sv->layout, dh, stacked);
+    /* heads first stays heads first: short of room the candy bar gives a
+     * row, then each head shows a window of its tokens (grid_plan) */
+    if (stacked && need + candy_min > bh && need + 2 <= bh) candy_min = 2;
+    if (need > bh - candy_min) need = bh - candy_min > 3 ? bh - candy_min : 3;
+    if (stacked && need < grid_need(t, sv->layout, dh, 1)) {
+        Grid g;
+        grid_plan_p(&g, t, sv->layout, dh, 0, bx, by, bw, need, 1, 1);
+        if (g.bcols > 1) /* head blocks side by side: title and blocks, the rest to the bar */
+            need = 1 + grid_block_rows(&g) * g.R;
+        else if ((need - 2) / t->shape[1] >= 1)
+            need = 2 + (need - 2) / t->shape[1] * t->shape[1]; /* title, windows, note: the
+                                                                   rows left go to the bar */
+    }
+    candy_h = bh - need - 1; /* a blank row between, when there is room */
+    if (candy_h < candy_min) candy_h = bh - need;
+    if (two_bars) {
+        /* step 8: the non-contiguous source, then the new buffer filling up */
+        const Tensor *from = m->t[MT_MERGED];
+        bar_plan(&p->src, from, sc_storage_row(m, from), bx, yy, bw, candy_h / 2);
+        if (!p->src.values) bar_plan_tags(&p->src, from, sc_storage_row(m, from));
+        yy += bar_rows_used(&p->src);
+        bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+        if (p->src.tagt) bar_plan_tags(&p->bar, t, sc_storage_row(m, t));
+    } else {
+        bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h);
+    }
+    yy += bar_rows_used(&p->bar);
+    p->gy = by + bh - need > yy ? yy + 1 : by + bh - need;
+    p->need = need;
+}
+
+#define HEAT_PITCH_MAX 5 /* a 10 x 5 cell is about square on a terminal */
+
+int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh, int noscale)
+{
+    const Mha *m = x->m;
+    const Tensor *t = m->t[MT_ATTN];
+    int H = t->shape[1], S = t->shape[2], single = x->s.show_single && !noscale;
+    int want = noscale ? H : H + single, note_rows = single ? 2 : noscale ? 1 : 0;
+    int n = noscale ? 2 : 3, best = 0, bp = 0, hp = 0, bhb = 0, hh = 0, gap[3], stack = 0;
+    if (x->h <= SCENE_MIN_H) return 0;
+    /* pass 0: the whole storage in the bar; pass 1 (nothing fitted): part of it */
+    for (int pass = 0; pass < 2 && !best; pass++) {
+        for (int ph = HEAT_PITCH_MAX; ph >= 1; ph--) {
+            Heat p;
+            int heat_h, wrap = -1;
+            if (noscale) {
+                if (pass) break;
+                /* side by side, or stacked when that gives cells wide enough for values */
+                for (int st = 1; st >= 0; st--) {
+                    int score;
+                    heat_plan_p(&p, want, S, 0, 0, 0, st ? bw : (bw - 2) / 2, bh, ph);
+                    if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+                    if (ph > 2 && ph > p.hw / 2) continue;
+                    heat_h = (1 + heat_rows_used(&p)) * (st ? 2 : 1) + note_rows;
+                    score = heat_h + (p.hw >= (ph > 1 ? 7 : 6) ? 1000 : 0);
+                    if (ph > 1 && heat_h + n - 1 <= bh && score > best)
+                        best = score, hp = ph, hh = heat_rows_used(&p), stack = st, bhb = heat_h;
+                }
+                continue;
+            }
+            heat_plan_p(&p, want, S, 0, 0, 0, bw, bh, ph);
+            if (p.heads_shown < want || p.rows_shown < S || p.cols < S) continue;
+            if (ph > 2 && ph > p.hw / 2) continue; /* cells about square, no taller */
+            heat_h = 1 + heat_rows_used(&p) + note_rows;
+            for (int pb = BAR_PITCH_MAX; pb >= 1 && !pass; pb--)
+                for (int hb = bh; hb >= 2; hb--) {
+                    Bar b1;
+                    int used;
+                    bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
+                    if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
+                    wrap = b1.wrap;
+                    if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
+                    used = heat_h + bar_rows_used(&b1);
+                    if (used + n - 1 <= bh && used > best)
+                        best = used, hp = ph, bp = pb, bhb = hb, hh = heat_rows_used(&p);
+                }
+            if (pass && !best && ph > 1 && bh - heat_h - (n - 1) >= 2) {
+                /* storage too big to show whole: a few rows of it, as on 80x24 */
+                Bar b1;
+                int hb = bh - heat_h - (n - 1) < 7 ? bh - heat_h - (n - 1) : 7;
+                bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, 1);
+                if (b1.wrap) best = heat_h + hb, hp = ph, bp = 1, bhb = hb, hh = heat_rows_used(&p);
+            }
+        }
+    }
+    if (!best) return 0;
+    memset(sp, 0, sizeof *sp);
+    if (noscale) best = bhb; /* the rows, without the score's bonus */
+    sp->stack = stack;
+    sp->spare = bh - best, sp->ngaps = n;
+    plan_spread(x, bh - best, n, gap);
+    sp->hy = by + gap[0];
+    if (!noscale) {
+        bar_plan_p(&sp->bar, t, sc_storage_row(m, t), bx, by + gap[0], bw, bhb, bp);
+        sp->hy += bar_rows_used(&sp->bar) + gap[1];
+    }
+    sp->hh = hh;
+    sp->ph = hp;
+    return 1;
+}
+
+/* MV_WRONG_VIEW on a tall frame: Q's storage as a candy bar, the two grids
+ * (heads stacked) at *gy with cells *gp rows tall, the rows left spread.
+ * Returns 0 when nothing taller than the compact plan fits. */
+int plan_wrong_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw, int bh,
+                    int *spare)
+{
+    const Mha *m = x->m;
+    const Tensor *q = m->t[MT_Q], *wrong = m->t[MT_Q_WRONG];
+    int best = 0, bp = 0, gbest = 0, bhb = 0, gap[3], half = (bw - 2) / 2;
+    if (x->h <= SCENE_MIN_H) return 0;
+    for (int pb = BAR_PITCH_MAX; pb >= 1; pb--)
+        for (int pg = PITCH_MAX; pg >= 1; pg--) {
+            int need = grid_need_p(wrong, LV_HEAD, 0, 1, pg), wrap = -1;
+            Grid g;
+            if (pb == 1 && pg == 1) continue;
+            grid_plan_p(&g, wrong, LV_HEAD, 0, 0, bx, by, half, need, 1, pg);
+            if (g.hidden_rows) continue;
+            for (int hb = bh; hb >= 2; hb--) {
+                Bar b1;
+                int used;
+                bar_plan_p(&b1, q, sc_storage_row(m, q), bx, by, bw, hb, pb);
+                if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
+                wrap = b1.wrap;
+                if (!b1.values || b1.rows_shown < b1.rows) continue;
+                used = need + bar_rows_used(&b1);
+                if (used + 2 <= bh && (used > best || (used == best && pg > gbest)))
+                    best = used, bp = pb, gbest = pg, bhb = hb;
+            }
+        }
+    if (!best) return 0;
+    *gp = gbest;
+    *spare = bh - best;
+    plan_spread(x, bh - best, 3, gap);
+    bar_plan_p(bar, q, sc_storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
+    *gy = by + gap[0] + bar_rows_used(bar) + gap[1];
+    return 1;
+}
+
+/* The rows a tall plan of the body leaves blank, and over how many gaps
+ * (0: the compact plan, nothing to spare). */
+int plan_body_spare(const Ctx *x, int bx, int by, int bw, int bh, int *ngaps)
+{
+    *ngaps = 1;
+    if (x->s.view == MV_WRONG_VIEW) {
+        Bar bar;
+        int gy, gp, spare;
+        *ngaps = 3;
+        return plan_wrong_tall(x, &bar, &gy, &gp, bx, by, bw, bh, &spare) ? spare : 0;
+    }
+    if (x->s.view == MV_NO_SCALE || x->s.step == MS_SOFTMAX) {
+        SoftPlan sp;
+        if (!plan_softmax_tall(x, &sp, bx, by, bw, bh, x->s.view == MV_NO_SCALE)) return 0;
+        *ngaps = sp.ngaps;
+        return sp.spare;
+    } else {
+        StepPlan p;
+        if (!plan_step_tall(x, &p, bx, by, bw, bh)) return 0;
+        *ngaps = p.ngaps;
+        return p.spare;
+    }
+}

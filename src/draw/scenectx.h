@@ -1,0 +1,234 @@
+/* scenectx.h - what the scene's files share: the drawing context, the
+ * sections' plans (Bar, Grid, Heat) and the functions each file gives the
+ * others.  Private to src/draw/scene*.c and the files scene.c is split into;
+ * everything outside draws through draw/scene.h.
+ *
+ * A frame is drawn top to bottom: scene.c (draw_all) lays out the top rows
+ * (toprows.c), the narrative (narrative.c) and the body (bodies.c), whose
+ * sections are planned by layout.c and drawn by candybar.c, grid.c and
+ * heatmap.c with the helpers of scenefmt.c.
+ */
+#ifndef MHAVIZ_SCENECTX_H
+#define MHAVIZ_SCENECTX_H
+
+#include <stddef.h>
+
+#include "draw/canvas.h"
+#include "draw/scenestate.h"
+#include "engine/mha.h"
+
+/* How the logical view lays a tensor out. */
+enum {
+    LV_FLAT, /* (B, S, D): rows = tokens, columns = D (split into head groups when coloured) */
+    LV_TOK,  /* (B, S, H, X): rows = tokens, column groups = heads */
+    LV_HEAD  /* (B, H, S, X): a block of token rows per head */
+};
+
+/* How a step's logical tensor (mha_steps[step].output) is drawn. */
+typedef struct StepView {
+    int layout; /* LV_* */
+    int colour; /* colour cells by head */
+} StepView;
+
+#define TOP_ROWS 8          /* title, program (6), code line */
+#define PROGRAM_W 50        /* "  1  " + the longest program line; then a gap, a rule, the panel */
+#define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
+#define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
+
+/* Frame heights (rows) from which a taller frame gets more room: */
+#define TALL_NARRATIVE_H 30 /* a 4-line narrative, a blank row above it for the inspect line */
+#define TALL_GAP1_H 36      /* one blank row under the title and one over the code line (Ctx.tg) */
+#define TALL_GAP2_H 50      /* two of each */
+
+/* Drawing context: the canvas, the run, the state (cursor clamped), and an
+ * optional hit test (scene_click) filled by the cell drawers. */
+typedef struct Ctx {
+    Canvas *c;
+    const Mha *m;
+    SceneState s;
+    int x0, y0, w, h;
+    int tg;      /* tall frames: blank rows under the title and over the code line */
+    int hx, hy;  /* point to hit-test; -1: none */
+    int hit;     /* 0 none, 1 a logical cell, 2 a storage cell */
+    int hidx[4]; /* logical index hit */
+    long hoff;   /* storage offset hit */
+} Ctx;
+
+/* Which head a storage offset belongs to: axis `axis` of t is the head index,
+ * or (axis -1) the last axis divided by dh.  When wrap > 0 the formula
+ * (offset % wrap) / dh % heads is used instead (scene_candy_bar). */
+typedef struct HeadMap {
+    const Tensor *t; /* NULL and wrap 0: no colour */
+    int axis, dh;
+    long wrap;
+    int heads;
+} HeadMap;
+
+typedef struct Bar {
+    const Tensor *t; /* whose storage */
+    int x, y, w, h;  /* area, header row included */
+    long n;          /* floats in the storage */
+    int wrap, cw, offw, rows, rows_shown, values;
+    int dec; /* decimals, the same for every cell shown */
+    int r0;  /* first row shown (scrolled to keep the lit cell visible) */
+    /* Tags (bar_tag): each run of d_head cells says which element it holds,
+     * "h0 the", instead of offsets; the row's first offset sits in a margin
+     * left of x.  tagt (B, S, H, dh) is read through: NULL = no tags. */
+    const Tensor *tagt;
+    int margin;
+    int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3": the first that fits every run */
+    /* Rows per storage row (1: "off value" on one line; 2: offset above
+     * value; 3: and the cell's head below, "h1"), chosen on tall frames. */
+    int pitch;
+    /* A click on a cell selects the element of this tensor stored there (a
+     * logical hit) instead of the storage offset of the inspected tensor:
+     * step 8's source bar, whose storage is not the inspected one's. */
+    const Tensor *hit_t;
+    int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
+} Bar;
+
+typedef struct Grid {
+    const Tensor *t;
+    int layout, b, stacked;
+    int groups, R, C;
+    int x, y, w, h;
+    int labelw, vw, gap, head_rows;
+    int rows_shown, vcols_shown, hidden_rows, hidden_cols;
+    int src_labels; /* label rows by the token their storage row came from (the bug view) */
+    int dec;        /* decimals, the same for every value shown */
+    int d_model, seq;
+    int r0, c0; /* first visual row and column shown (scrolled to the cursor) */
+    /* Stacked: each head's block shows tokens t0..t0+tok_rows-1 (all R unless
+     * every head would not fit; then `windowed`, the same tokens for each). */
+    int tok_rows, t0, windowed;
+    int pitch; /* rows per visual row: 1, or 2 with each value's storage offset under it */
+    int nohit; /* a picture to compare with, not the inspected tensor: clicks pass through */
+    /* Stacked, short of rows: head blocks `bcols` to a row of blocks, each w
+     * wide (labels and all), BLOCK_GAP apart, every head and token shown. */
+    int bcols, fullw;
+} Grid;
+
+typedef struct Heat {
+    int x, y, w, h;
+    int H, S, b; /* heads in data, tokens, batch shown */
+    int hw, labelw, blockw, per_row, rows_shown, heads_shown;
+    int cols;       /* key columns shown (all S unless S is wider than the screen) */
+    int s0, k0, h0; /* first row, column and head shown (scrolled to the cursor) */
+    int pitch;      /* rows per query row: tall cells on tall frames, value inside */
+    /* Tight (many heads): the token words once, left of the first block of a
+     * row (lead columns), no sum column, blocks a column apart. */
+    int lead, sumw, gap;
+} Heat;
+
+/* Where a heatmap's weights come from: a (B, Hd, S, S) tensor of weights.
+ * Rows are read one at a time, so a big run costs only what is drawn. */
+typedef struct HeatSrc {
+    const Tensor *t;
+    int causal;
+} HeatSrc;
+
+/* The step's sections, planned: the candy bar (and step 8's source bar),
+ * then the logical grid at gy, need rows, its cells gpitch rows tall. */
+typedef struct StepPlan {
+    Bar src, bar;
+    int gy, need, gpitch;
+    int spare, ngaps; /* tall: the blank rows spread over ngaps gaps */
+} StepPlan;
+
+/* The softmax step on a tall frame: the candy bar (not on MV_NO_SCALE) at
+ * bar.y, the heatmaps' title at hy, hh rows of heatmaps with cells ph rows
+ * tall under it; the rows left spread between.  bar.wrap 0: no bar. */
+typedef struct SoftPlan {
+    Bar bar;
+    int hy, hh, ph;
+    int stack; /* MV_NO_SCALE: "without" under "with", each the full width */
+    int spare, ngaps;
+} SoftPlan;
+
+/* What each step shows: its logical tensor, layout and program line (scene.c). */
+extern const StepView scene_views[MS_COUNT];
+
+/* scenefmt.c: text in a width, numbers, the hit test, heads of offsets */
+int sc_round(double v);
+int sc_digits(long v);
+int sc_text_fit(Canvas *c, int x, int y, int maxw, const char *str, Style st);
+int sc_fitf(Canvas *c, int x, int y, int maxw, Style st, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 6, 7)))
+#endif
+    ;
+void sc_fmt_num_dec(char *buf, size_t n, double v, int width, int dec);
+void sc_fmt_num(char *buf, size_t n, double v, int width);
+int sc_dec_fit(double v, int width);
+int sc_word_w(int n);
+void sc_hit_test(Ctx *x, int cx, int cy, int cw, int kind, const int *idx, long off);
+HeadMap hm_of(const Tensor *t, int axis, int dh);
+int sc_offset_index(const Tensor *t, long off, int *idx);
+int hm_head(const HeadMap *h, long off);
+HeadMap hm_step(const Mha *m, int tensor, int layout, int colour);
+int sc_storage_row(const Mha *m, const Tensor *t);
+long sc_copy_landed(const Ctx *x);
+const char *sc_tensor_label(int step);
+int sc_area_free(const Canvas *c, int x, int y, int w, int h);
+
+/* candybar.c: the storage as a strip of cells */
+void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch);
+void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h);
+void bar_plan_tags(Bar *b, const Tensor *t, int base);
+void bar_scroll(Bar *b, long lit);
+int bar_rows_used(const Bar *b);
+int bar_pos(const Bar *b, long o, int *px, int *py);
+void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty, int head);
+void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long lit, double sweep,
+              long filled);
+
+/* grid.c: the logical view */
+int grid_block_rows(const Grid *g);
+int grid_need_p(const Tensor *t, int layout, int dh, int stacked, int pitch);
+int grid_need(const Tensor *t, int layout, int dh, int stacked);
+void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w, int h,
+                 int stacked, int pitch);
+void grid_scroll(Grid *g, const int *cur);
+void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur);
+void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, const HeadMap *hm,
+                       double t);
+
+/* heatmap.c: one S x S block of weights per head */
+void heat_plan_p(Heat *p, int H, int S, int b, int x, int y, int w, int h, int pitch);
+void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h);
+int heat_rows_used(const Heat *p);
+void heat_row(const HeatSrc *src, int b, int h, int s, float *row);
+void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, const char *title,
+                const int *cur, int hit_kind);
+void heat_scroll(Heat *p, const int *cur, int slots);
+int heat_legend_w(void);
+int heat_legend(Ctx *x, int px, int y);
+void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *single,
+              const int *cur, int hit_kind);
+
+/* toprows.c: title, program, shape/strides panel */
+void top_program(Ctx *x, int line, const char *span);
+void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi);
+void top_title(Ctx *x, const char *left);
+void top_rows(Ctx *x, int bw);
+
+/* narrative.c: the sentences under the picture */
+void narr_text(const Ctx *x, char *buf, size_t n);
+void narr_single_why(const Ctx *x, char *buf, size_t n);
+void narr_inspect_line(const Tensor *t, const char *name, const int *cur, char *buf, size_t n);
+
+/* layout.c: how the body's rows are shared */
+void plan_spread(const Ctx *x, int spare, int n, int *gap);
+int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
+void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
+int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh, int noscale);
+int plan_wrong_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw, int bh,
+                    int *spare);
+int plan_body_spare(const Ctx *x, int bx, int by, int bw, int bh, int *ngaps);
+
+/* bodies.c: the body of a frame */
+void body_step(Ctx *x, int bx, int by, int bw, int bh);
+void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale);
+void body_wrong(Ctx *x, int bx, int by, int bw, int bh);
+
+#endif

@@ -1,0 +1,26 @@
+/* scenestate.h - what a scene frame shows: the step, the picture, the
+ * inspect cursor and the animation phase.  Its own header so the scene's
+ * private files (scenectx.h) and its users (scene.h) share it without
+ * including each other.
+ */
+#ifndef MHAVIZ_SCENESTATE_H
+#define MHAVIZ_SCENESTATE_H
+
+#include "engine/mha.h"
+
+/* The smallest frame the scene draws; below it, "enlarge to 80x24". */
+#define SCENE_MIN_W 80
+#define SCENE_MIN_H 24
+
+typedef struct SceneState {
+    int step; /* MS_* */
+    MhaView view;
+    int inspect;        /* 1: cursor on the logical view, matching cell lit in the candy bar */
+    int cur[4];         /* cursor index into the step's logical tensor (up to 4-D) */
+    int show_single;    /* softmax step: the one big-head softmax beside the per-head ones */
+    double anim;        /* animation phase in [0, 1); anything else: no animation, final frame */
+    int narrative;      /* 1: draw the step's narrative lines; 0: the caller draws its own text */
+    const char *status; /* bottom line, may be NULL */
+} SceneState;
+
+#endif

@@ -1,0 +1,169 @@
+/* toprows.c - the rows above the body: the title with the copy counter,
+ * the six-line program with the current statement lit, and the shape /
+ * strides panel beside it.
+ */
+#include "draw/scenectx.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The whole program, as the walkthrough steps through it (DESIGN's table). */
+
+static const char *yes_no(int b)
+{
+    return b ? "yes" : "no";
+}
+
+void top_program(Ctx *x, int line, const char *span)
+{
+    for (int i = 0; i < MHA_PROGRAM_LINES; i++) {
+        int py = x->y0 + 1 + x->tg + i, px = x->x0;
+        const char *l = mha_program[i];
+        canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
+        canvas_text(x->c, px + 5, py, l, ST_CODE);
+        if (i == line) {
+            const char *at = span ? strstr(l, span) : l;
+            int len = span ? (int)strlen(span) : (int)strlen(l);
+            if (at) canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
+            canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
+        }
+        /* a rule between the program and the panel beside it, so the
+         * panel's "->" rows do not read as the program's lines */
+        canvas_put(x->c, px + PROGRAM_W + 1, py, 0x2502, ST_DIM); /* │ */
+    }
+}
+
+/* Shape, strides, contiguity and storage, before -> after.  The arrow is
+ * "->", two ASCII cells, so it reads the same in the ASCII backend. */
+void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi)
+{
+    int px = x->x0 + PROGRAM_W + 3, py = x->y0 + 1 + x->tg;
+    int pw = x->x0 + x->w - RIGHT_MARGIN - px;
+    char a[128], b[128];
+    if (pw < 10) return;
+    tensor_fmt_dims(b, sizeof b, after->ndim, after->shape);
+    if (before) {
+        tensor_fmt_dims(a, sizeof a, before->ndim, before->shape);
+        sc_fitf(x->c, px, py, pw, ST_NORMAL, "shape   %s", a);
+        sc_fitf(x->c, px, py + 1, pw, ST_BOLD, "   ->   %s", b);
+    } else {
+        sc_fitf(x->c, px, py, pw, ST_BOLD, "shape   %s", b);
+    }
+    tensor_fmt_strides(b, sizeof b, after);
+    if (before) {
+        tensor_fmt_strides(a, sizeof a, before);
+        sc_fitf(x->c, px, py + 2, pw, ST_NORMAL, "strides %s", a);
+        sc_fitf(x->c, px, py + 3, pw, swap_hi ? ST_WARN : ST_BOLD, "   ->   %s", b);
+        sc_fitf(x->c, px, py + 4, pw, ST_NORMAL, "contiguous %s -> %s",
+                yes_no(tensor_is_contiguous(before)), yes_no(tensor_is_contiguous(after)));
+        if (tensor_same_storage(before, after))
+            sc_fitf(x->c, px, py + 5, pw, ST_GOOD, "storage S%d -> S%d (view)", before->st->id,
+                    after->st->id);
+        else
+            sc_fitf(x->c, px, py + 5, pw, ST_WARN, "storage S%d -> S%d (new)", before->st->id,
+                    after->st->id);
+    } else {
+        sc_fitf(x->c, px, py + 1, pw, ST_BOLD, "strides %s", b);
+        sc_fitf(x->c, px, py + 2, pw, ST_NORMAL, "contiguous %s",
+                yes_no(tensor_is_contiguous(after)));
+        sc_fitf(x->c, px, py + 3, pw, ST_NORMAL, "storage S%d (own buffer)", after->st->id);
+    }
+}
+
+/* Bytes copied this step, as the counter shows it now (climbing in step 8's
+ * animation, float by float; the engine's number otherwise). */
+static size_t shown_bytes(const Ctx *x)
+{
+    const MhaStep *ms = &x->m->steps[x->s.step];
+    long landed = sc_copy_landed(x);
+    if (landed < 0) return ms->bytes_copied;
+    /* whole floats only: the bytes of the floats the picture shows landed */
+    return (size_t)landed * (ms->bytes_copied / tensor_numel(x->m->t[ms->output]));
+}
+
+/* Bytes copied by the pass up to and including this step, from the engine's
+ * per-step counts (this step's as shown_bytes climbs it). */
+static size_t pass_bytes(const Ctx *x)
+{
+    size_t total = shown_bytes(x);
+    for (int i = 0; i < x->s.step; i++)
+        total += x->m->steps[i].bytes_copied;
+    return total;
+}
+
+void top_title(Ctx *x, const char *left)
+{
+    char right[96];
+    int rw;
+    snprintf(right, sizeof right, "this step: %zu B copied, pass so far: %zu B", shown_bytes(x),
+             pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        /* a big run beside a long step name: the short form */
+        snprintf(right, sizeof right, "this step: %zu B copied, pass: %zu B", shown_bytes(x),
+                 pass_bytes(x));
+    if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
+        snprintf(right, sizeof right, "this step: %zu B copied", shown_bytes(x));
+    rw = canvas_text_width(right);
+    canvas_fill(x->c, x->x0, x->y0, x->w, 1, ' ', ST_TITLE);
+    sc_text_fit(x->c, x->x0, x->y0, x->w - rw - 3, left, ST_TITLE);
+    canvas_text(x->c, x->x0 + x->w - RIGHT_MARGIN - rw, x->y0, right,
+                shown_bytes(x) ? ST_WARN : ST_GOOD);
+}
+
+/* The code line under the program: the step's own line and what it did to
+ * memory, or the failure picture's line of code marked as the bug. */
+static void top_code_line(Ctx *x, int bw, const Tensor *after)
+{
+    const MhaStep *ms = &x->m->steps[x->s.step];
+    int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
+    char code[128], buf[160];
+    if (x->s.view != MV_STEP)
+        snprintf(code, sizeof code, "%s  # the bug", mha_views[x->s.view].code);
+    else
+        snprintf(code, sizeof code, "%s", ms->code);
+    canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
+    used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
+    if (x->s.view != MV_STEP) return;
+    if (ms->is_view)
+        snprintf(buf, sizeof buf, "a view: storage S%d kept, %zu bytes copied", after->st->id,
+                 ms->bytes_copied);
+    else if (ms->bytes_copied)
+        snprintf(buf, sizeof buf, "a copy: %zu bytes into storage S%d", ms->bytes_copied,
+                 after->st->id);
+    else if (x->s.step == MS_INPUT)
+        snprintf(buf, sizeof buf, "the input: storage S%d", after->st->id);
+    else
+        snprintf(buf, sizeof buf, "computed into a new storage S%d", after->st->id);
+    if (used + 3 + canvas_text_width(buf) <= bw)
+        canvas_text(x->c, x->x0 + used + 3, cy, buf, ms->is_view ? ST_GOOD : ST_NORMAL);
+}
+
+/* The rows above the body: title, program, panel, code line.  A step shows
+ * its input -> output; a failure picture what the bug reads -> makes:
+ * Q -> Q_wrong, scores -> attn_noscale. */
+void top_rows(Ctx *x, int bw)
+{
+    const Mha *m = x->m;
+    const MhaStep *ms = &m->steps[x->s.step];
+    const Tensor *before = ms->n_inputs > 0 ? m->t[ms->inputs[0]] : NULL;
+    const Tensor *after = m->t[ms->output];
+    char buf[160];
+    if (x->s.view != MV_STEP) {
+        const MhaViewInfo *v = &mha_views[x->s.view];
+        snprintf(buf, sizeof buf, "failure mode: %s", v->title);
+        top_title(x, buf);
+        top_program(x, v->line, v->span);
+        before = m->t[x->s.view == MV_WRONG_VIEW ? MT_Q : MT_SCORES];
+        after = m->t[v->tensor];
+    } else {
+        snprintf(buf, sizeof buf, "step %d/%d  %s", x->s.step, MS_COUNT - 1, ms->name);
+        top_title(x, buf);
+        top_program(x, mha_steps[x->s.step].line, mha_steps[x->s.step].span);
+    }
+    top_panel(x, before, after,
+              x->s.view == MV_STEP && x->s.step == MS_HEADS && x->s.anim >= 0 && x->s.anim < 1);
+    top_code_line(x, bw, after);
+}

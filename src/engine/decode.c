@@ -1,0 +1,260 @@
+/* decode.c - prefill and one-token decode steps over a KV cache (see decode.h). */
+#include "engine/decode.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+const char *decode_layout_name(DecodeLayout l)
+{
+    return l == DECODE_META ? "Meta (B, T, KV, dh)" : "HF (B, KV, T, dh)";
+}
+
+/* The step's tensors: freed before the next step. */
+static void clear_step(Decode *d)
+{
+    Tensor **t[] = {&d->q,        &d->k_new, &d->k_read,   &d->v_read,
+                    &d->k_shared, &d->attn,  &d->head_out, &d->out};
+    for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+        tensor_free(*t[i]);
+        *t[i] = NULL;
+    }
+}
+
+void decode_free(Decode *d)
+{
+    if (!d) return;
+    clear_step(d);
+    tensor_free(d->cache_k);
+    tensor_free(d->cache_v);
+    free(d);
+}
+
+Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, size_t errlen)
+{
+    const MhaConfig *c = &m->cfg;
+    if (prompt < 1 || prompt > c->seq) {
+        snprintf(err, errlen, "prompt %d: must be 1 to seq %d", prompt, c->seq);
+        return NULL;
+    }
+    Decode *d = calloc(1, sizeof *d);
+    if (!d) goto oom;
+    d->m = m;
+    d->layout = layout;
+    d->cap = c->seq;
+    d->prompt = prompt;
+    int hf[4] = {c->batch, c->kv_heads, c->seq, m->d_head};   /* (B, KV, Tmax, dh) */
+    int meta[4] = {c->batch, c->seq, c->kv_heads, m->d_head}; /* (B, Tmax, KV, dh) */
+    d->cache_k = tensor_zeros(4, layout == DECODE_META ? meta : hf);
+    d->cache_v = tensor_zeros(4, layout == DECODE_META ? meta : hf);
+    if (!d->cache_k || !d->cache_v) goto oom;
+    return d;
+oom:
+    decode_free(d);
+    snprintf(err, errlen, "out of memory for the KV cache");
+    return NULL;
+}
+
+int decode_prompt_default(int seq)
+{
+    return seq / 2 > 0 ? seq / 2 : 1;
+}
+
+size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
+{
+    int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};
+    return tensor_offset_of(d->cache_k, d->layout == DECODE_META ? meta : hf);
+}
+
+/* The cache's (B, KV, T, dh) view over positions start .. start + n - 1:
+ * HF narrows the T axis in place; Meta narrows its T axis, then swaps T and
+ * KV (a view: no byte moves). */
+static Tensor *cache_window(const Decode *d, const Tensor *cache, int start, int n, char *err,
+                            size_t errlen)
+{
+    if (d->layout == DECODE_HF) return tensor_narrow(cache, 2, start, n, err, errlen);
+    Tensor *w = tensor_narrow(cache, 1, start, n, err, errlen); /* (B, n, KV, dh) */
+    Tensor *r = w ? tensor_transpose(w, 1, 2, err, errlen) : NULL;
+    tensor_free(w);
+    return r;
+}
+
+/* dst[i] = src[i] over two tensors of one shape, any strides: the cache write
+ * (PyTorch's cache_k[:, pos] = xk, or index_copy_).  Returns the bytes written. */
+static size_t copy_into(Tensor *dst, const Tensor *src)
+{
+    int idx[TENSOR_MAXDIM] = {0};
+    size_t n = tensor_numel(src);
+    for (size_t e = 0; e < n; e++) {
+        tensor_set(dst, idx, tensor_get(src, idx));
+        for (int a = src->ndim - 1; a >= 0 && ++idx[a] == src->shape[a]; a--)
+            idx[a] = 0;
+    }
+    return n * sizeof(float);
+}
+
+/* Projects positions start .. start+n-1 of x with W (D, out): (B, n, out). */
+static Tensor *project(const Decode *d, int w, int start, int n, char *err, size_t errlen)
+{
+    Tensor *xs = tensor_narrow(d->m->t[MT_X], 1, start, n, err, errlen); /* (B, n, D) view */
+    Tensor *r = xs ? tensor_matmul(xs, d->m->t[w], err, errlen) : NULL;
+    tensor_free(xs);
+    return r;
+}
+
+/* (B, n, heads * dh) -> (B, n, heads, dh) view. */
+static Tensor *split(const Tensor *t, int heads, int dh, char *err, size_t errlen)
+{
+    int sh[4] = {t->shape[0], t->shape[1], heads, dh};
+    return tensor_view(t, 4, sh, err, errlen);
+}
+
+/* Writes k and v of this step into the cache at start..start+n-1.  k_new is
+ * kept: it is where a real model's RoPE rotation has just happened. */
+static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
+{
+    const Tensor *src[2] = {k4, v4};
+    Tensor *cache[2] = {d->cache_k, d->cache_v};
+    d->written_step = 0;
+    for (int i = 0; i < 2; i++) {
+        /* (B, KV, n, dh) window of the cache; the source (B, n, KV, dh) swapped to match */
+        Tensor *dst = cache_window(d, cache[i], d->start, d->n, err, errlen);
+        Tensor *s = dst ? tensor_transpose(src[i], 1, 2, err, errlen) : NULL;
+        if (s) d->written_step += copy_into(dst, s);
+        tensor_free(dst);
+        tensor_free(s);
+        if (!s) return -1;
+    }
+    d->written_total += d->written_step;
+    return 0;
+}
+
+/* Attention of q (B, H, n, dh) over the cache's first len tokens: GQA's
+ * groups as a stride-0 axis of the read view, then scores, softmax, A @ V. */
+static int attend(Decode *d, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head, T = d->len;
+    int rc = -1;
+    Tensor *v5 = NULL, *kT = NULL, *q5 = NULL, *scores = NULL, *o5 = NULL, *tmp = NULL;
+    d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
+    d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
+    if (!d->k_read || !d->v_read) goto done;
+    d->read_step = 2 * tensor_numel(d->k_read) * sizeof(float);
+    d->read_total += d->read_step;
+
+    int s5[5] = {B, KV, G, T, dh};
+    tmp = tensor_unsqueeze(d->k_read, 2, err, errlen); /* (B, KV, 1, T, dh) */
+    d->k_shared = tmp ? tensor_expand(tmp, 5, s5, err, errlen) : NULL;
+    tensor_free(tmp);
+    tmp = tensor_unsqueeze(d->v_read, 2, err, errlen);
+    v5 = tmp ? tensor_expand(tmp, 5, s5, err, errlen) : NULL;
+    if (!d->k_shared || !v5) goto done;
+
+    int q5s[5] = {B, KV, G, d->n, dh}; /* query head h = kv * G + g, as repeat_kv orders them */
+    q5 = tensor_view(d->q, 5, q5s, err, errlen);
+    kT = q5 ? tensor_transpose(d->k_shared, -2, -1, err, errlen) : NULL; /* (B, KV, G, dh, T) */
+    scores = kT ? tensor_matmul(q5, kT, err, errlen) : NULL;             /* (B, KV, G, n, T) */
+    if (!scores) goto done;
+    tensor_scale_(scores, d->m->scale);
+    if (d->n > 1) tensor_causal_mask_(scores); /* the prefill: n == T, square */
+    tensor_softmax_lastdim_(scores);
+    d->attn = scores;
+    scores = NULL;
+    o5 = tensor_matmul(d->attn, v5, err, errlen); /* (B, KV, G, n, dh) */
+    int h4[4] = {B, KV * G, d->n, dh};
+    d->head_out = o5 ? tensor_view(o5, 4, h4, err, errlen) : NULL;
+    if (!d->head_out) goto done;
+    rc = 0;
+done:
+    tensor_free(tmp);
+    tensor_free(v5);
+    tensor_free(kT);
+    tensor_free(q5);
+    tensor_free(scores);
+    tensor_free(o5);
+    return rc;
+}
+
+/* back to tokens, concat, W_O: (B, H, n, dh) -> (B, n, D). */
+static int output(Decode *d, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    Tensor *back = tensor_transpose(d->head_out, 1, 2, err, errlen);
+    Tensor *cont = back ? tensor_contiguous(back) : NULL;
+    int sh[3] = {c->batch, d->n, c->d_model};
+    Tensor *cat = cont ? tensor_view(cont, 3, sh, err, errlen) : NULL;
+    d->out = cat ? tensor_matmul(cat, d->m->t[MT_W_O], err, errlen) : NULL;
+    if (back && !cont) snprintf(err, errlen, "out of memory");
+    tensor_free(back);
+    tensor_free(cont);
+    tensor_free(cat);
+    return d->out ? 0 : -1;
+}
+
+/* One step over positions start .. start + n - 1. */
+static int run_step(Decode *d, int start, int n, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    int dh = d->m->d_head, rc = -1;
+    clear_step(d);
+    d->start = start;
+    d->n = n;
+    Tensor *Q = project(d, MT_W_Q, start, n, err, errlen); /* (B, n, D) */
+    Tensor *K = Q ? project(d, MT_W_K, start, n, err, errlen) : NULL;
+    Tensor *V = K ? project(d, MT_W_V, start, n, err, errlen) : NULL;
+    Tensor *q4 = V ? split(Q, c->heads, dh, err, errlen) : NULL;      /* (B, n, H, dh) */
+    Tensor *v4 = q4 ? split(V, c->kv_heads, dh, err, errlen) : NULL;  /* (B, n, KV, dh) */
+    d->k_new = v4 ? split(K, c->kv_heads, dh, err, errlen) : NULL;    /* (B, n, KV, dh) */
+    d->q = d->k_new ? tensor_transpose(q4, 1, 2, err, errlen) : NULL; /* (B, H, n, dh) */
+    /* a real model applies RoPE to q and k_new here, before k is cached */
+    if (d->q && write_cache(d, d->k_new, v4, err, errlen) == 0) {
+        d->len = start + n;
+        if (attend(d, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;
+    }
+    tensor_free(Q);
+    tensor_free(K);
+    tensor_free(V);
+    tensor_free(q4);
+    tensor_free(v4);
+    return rc;
+}
+
+int decode_prefill(Decode *d, char *err, size_t errlen)
+{
+    d->len = 0;
+    d->written_total = d->read_total = 0;
+    return run_step(d, 0, d->prompt, err, errlen);
+}
+
+int decode_step(Decode *d, char *err, size_t errlen)
+{
+    if (d->len >= d->cap) return 1;
+    return run_step(d, d->len, 1, err, errlen);
+}
+
+/* Largest |full[.., row + s, ..] - step[.., s, ..]| over the step's shape; the
+ * row axis is the second to last (head_out) or the middle one (out). */
+static float diff_rows(const Tensor *full, const Tensor *step, int row, int axis)
+{
+    int idx[TENSOR_MAXDIM] = {0}, fidx[TENSOR_MAXDIM];
+    float worst = 0;
+    for (size_t e = 0; e < tensor_numel(step); e++) {
+        for (int a = 0; a < step->ndim; a++)
+            fidx[a] = idx[a];
+        fidx[axis] += row;
+        float dlt = tensor_get(full, fidx) - tensor_get(step, idx);
+        if (dlt < 0) dlt = -dlt;
+        if (dlt > worst || dlt != dlt) worst = dlt != dlt ? 1e30f : dlt;
+        for (int a = step->ndim - 1; a >= 0 && ++idx[a] == step->shape[a]; a--)
+            idx[a] = 0;
+    }
+    return worst;
+}
+
+float decode_check(const Decode *d)
+{
+    if (!d->head_out || !d->out) return 1e30f;
+    float a = diff_rows(d->m->t[MT_HEAD_OUT], d->head_out, d->start, 2); /* (B, H, S, dh) */
+    float b = diff_rows(d->m->t[MT_OUT], d->out, d->start, 1);           /* (B, S, D) */
+    return a > b ? a : b;
+}

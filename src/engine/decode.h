@@ -1,0 +1,86 @@
+/* decode.h - generation with a KV cache, on the tensor engine: prefill the
+ * prompt, then one token at a time.
+ *
+ * A Decode runs over the input and weights of a full Mha run (its x is the
+ * whole sequence: the prompt, then the tokens "generated" one by one), so
+ * every step can be compared with row t of the full causal pass.  Each step
+ * computes q, k, v of its new tokens only, writes k and v into the cache at
+ * their positions, reads the cache back as (B, KV, T, dh) views and attends:
+ *
+ *   q (B, H, n, dh)  over  K, V (B, KV, T, dh)        n = prompt, then 1
+ *
+ * The cache is one storage per K and V, preallocated to the run's length
+ * (as Meta's llama and Hugging Face's StaticCache do) and filled position by
+ * position, in one of two layouts:
+ *
+ *   DECODE_HF    (B, KV, Tmax, dh)  transformers' cache: a head's tokens adjacent
+ *   DECODE_META  (B, Tmax, KV, dh)  Meta's llama: a token's heads adjacent
+ *
+ * GQA's sharing happens after reading, never in the cache: the read view gets
+ * a group axis of stride 0 (unsqueeze + expand, no copy), so the cache keeps
+ * kv_heads heads whatever the number of query heads.  The engine has no RoPE;
+ * a real model rotates k (and q) right before k is written to the cache.
+ */
+#ifndef MHAVIZ_DECODE_H
+#define MHAVIZ_DECODE_H
+
+#include <stddef.h>
+
+#include "engine/mha.h"
+
+typedef enum { DECODE_HF, DECODE_META, DECODE_LAYOUTS } DecodeLayout;
+
+typedef struct Decode {
+    const Mha *m; /* the full causal run: x, W_Q, W_K, W_V, W_O; not owned */
+    DecodeLayout layout;
+    int cap;                   /* tokens the cache holds when full: m->cfg.seq */
+    int prompt;                /* tokens of the prefill */
+    int len;                   /* tokens cached so far */
+    Tensor *cache_k, *cache_v; /* the whole buffers, in the layout's shape; owned */
+
+    /* the last step (prefill or one token), kept for drawing; owned */
+    int start, n;     /* it computed positions start .. start + n - 1 */
+    Tensor *q;        /* (B, H, n, dh) view of this step's Q */
+    Tensor *k_new;    /* (B, n, KV, dh) this step's k, as written (where RoPE would act) */
+    Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len) */
+    Tensor *v_read;   /* (B, KV, T, dh) */
+    Tensor *k_shared; /* (B, KV, G, T, dh) stride-0 view of k_read: GQA after reading */
+    Tensor *attn;     /* (B, KV, G, n, T) softmax weights */
+    Tensor *head_out; /* (B, H, n, dh) */
+    Tensor *out;      /* (B, n, D) after W_O */
+
+    size_t written_step, read_step;   /* bytes of K and V written / read this step */
+    size_t written_total, read_total; /* since the prefill */
+} Decode;
+
+/* A decode over m (m->cfg.causal need not be set: the cache makes every
+ * step causal) with a prompt of `prompt` tokens (1 .. seq).  Nothing is
+ * computed yet; call decode_prefill.  NULL with err set on a bad prompt or
+ * out of memory.  m must outlive the Decode. */
+Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, size_t errlen);
+void decode_free(Decode *d);
+
+/* The prompt decode uses when none is given: half the sequence, at least 1
+ * (the screen and `decode --plain` both take it from here). */
+int decode_prompt_default(int seq);
+
+/* Runs the prompt as one block (positions 0 .. prompt - 1, causal mask),
+ * filling the cache from empty.  0, or -1 with err set. */
+int decode_prefill(Decode *d, char *err, size_t errlen);
+
+/* Generates the next position (len): one q row over the len + 1 cached
+ * tokens.  0; 1 when the cache is already full (nothing done); -1 with err. */
+int decode_step(Decode *d, char *err, size_t errlen);
+
+/* The largest |difference| between the last step's head_out and out rows
+ * and rows start .. start + n - 1 of the full run's head_out and out (m must
+ * be a causal run for them to agree). */
+float decode_check(const Decode *d);
+
+/* "HF (B, KV, T, dh)" / "Meta (B, T, KV, dh)". */
+const char *decode_layout_name(DecodeLayout l);
+
+/* Storage offset of cache element (b, kv, t, i) in the layout of d. */
+size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i);
+
+#endif

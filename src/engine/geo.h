@@ -1,0 +1,55 @@
+/* geo.h - a tensor's geometry as ATen keeps it (int64 sizes, strides,
+ * offset), the context every shape operation reports to (OpCtx), and the
+ * steps each operation ends in: a view of the same storage, or a copy into a
+ * new one (engine/tensorops*.c build PyTorch's operations on these). */
+#ifndef MHAVIZ_GEO_H
+#define MHAVIZ_GEO_H
+
+#include <stddef.h>
+
+#include "base/errbuf.h"
+#include "engine/tensor.h"
+
+typedef struct OpCtx {
+    char err[320];         /* the reason of the last failure */
+    size_t copied;         /* elements written by copies, added to by every call */
+    const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
+} OpCtx;
+
+/* A new storage bigger than this is refused (the playground's budget). */
+#define TENSOROPS_MAX_STORAGE 1000000L
+
+#define GEO_MAX 16 /* room for a result that is then refused for its ndim */
+
+typedef struct Geo {
+    int n;
+    long size[GEO_MAX];
+    long stride[GEO_MAX];
+    long offset;
+} Geo;
+
+#define FAIL(ctx, ...) (err_set((ctx)->err, sizeof(ctx)->err, __VA_ARGS__), (Tensor *)NULL)
+
+void geo_of(const Tensor *t, Geo *g);
+/* Product of sizes, saturating at LONG_MAX (an expand can name any size). */
+long geo_numel(int n, const long *size);
+/* The result fits the engine's Tensor (TENSOR_MAXDIM dims of int sizes); 0 with ctx->err set if not. */
+int geo_fits(const Geo *g, OpCtx *ctx);
+/* A view of t's storage with geometry g; NULL with ctx->err set. */
+Tensor *geo_view(const Tensor *t, const Geo *g, OpCtx *ctx);
+/* Row-major strides as at::empty gives them. */
+void geo_contiguous_strides(Geo *g);
+int geo_contiguous(const Geo *g);
+int geo_dense(const Geo *g);
+/* dim wrapped into [0, ndim) as PyTorch does; -1 with ctx->err set. */
+int geo_wrap_dim(long dim, int ndim, OpCtx *ctx);
+/* src's elements copied into a new storage laid out as g; the engine counts the bytes. */
+Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx);
+Tensor *geo_copy_contiguous(const Tensor *t, OpCtx *ctx);
+/* At most GEO_MAX sizes in a shape; 0 with ctx->err set if more. */
+int geo_sizes_ok(int n, OpCtx *ctx);
+
+/* "[2, 3]" as PyTorch prints an IntArrayRef in its messages. */
+char *geo_fmt_list(char *buf, size_t n, int count, const long *v);
+
+#endif

@@ -1,0 +1,74 @@
+/* tensorops.h - PyTorch's shape operations, exactly, on the strided engine.
+ *
+ * The playground (mhaviz play) types PyTorch statements; these functions give
+ * each one the geometry PyTorch gives: the same sizes, strides and storage
+ * offset, a view where PyTorch makes a view and a copy (a new storage, laid
+ * out as PyTorch lays it out) where PyTorch copies.  Unlike tensor.h they
+ * accept 0-dim tensors and size-0 dimensions, and their errors are PyTorch's
+ * own words (aten/src/ATen/native/TensorShape.cpp, TensorUtils.cpp's
+ * computeStride, ATen/TensorIndexing.h, c10/core/WrapDimMinimal.h).
+ *
+ * Every function returns a new Tensor the caller frees with tensor_free(), or
+ * NULL with a one-line reason in ctx->err.  Sizes and dims arrive as long
+ * (PyTorch's int64) so a bad value is reported, never truncated.
+ */
+#ifndef MHAVIZ_TENSOROPS_H
+#define MHAVIZ_TENSOROPS_H
+
+#include <stddef.h>
+
+#include "engine/geo.h"
+#include "engine/tensor.h"
+
+
+
+/* Queries.  numel is the product of the sizes (1 for a 0-dim tensor). */
+size_t tensorops_numel(const Tensor *t);
+int tensorops_is_contiguous(const Tensor *t); /* c10's compute_contiguous */
+int tensorops_is_dense(const Tensor *t);      /* is_non_overlapping_and_dense */
+/* maybe_wrap_dim: a dim in [-n, n-1] (a 0-dim tensor counts as n = 1) into
+ * [0, n-1]; -1 with "Dimension out of range (...)" in ctx->err otherwise. */
+int tensorops_wrap_dim(long dim, int ndim, OpCtx *ctx);
+
+/* Sources: new storages.  arange(n): (n,) with values 0..n-1; zeros(sizes). */
+Tensor *tensorops_arange(long n, OpCtx *ctx);
+Tensor *tensorops_zeros(int n, const long *sizes, OpCtx *ctx);
+
+/* Views (0 elements copied).  sizes may hold one -1 where PyTorch allows it. */
+Tensor *tensorops_alias(const Tensor *t);
+Tensor *tensorops_view(const Tensor *t, int n, const long *sizes, OpCtx *ctx);
+Tensor *tensorops_transpose(const Tensor *t, long d0, long d1, OpCtx *ctx);
+Tensor *tensorops_permute(const Tensor *t, int n, const long *dims, OpCtx *ctx);
+Tensor *tensorops_t(const Tensor *t, OpCtx *ctx);       /* .t(): at most 2-D */
+Tensor *tensorops_numpy_T(const Tensor *t, OpCtx *ctx); /* .T: every dim reversed */
+Tensor *tensorops_mT(const Tensor *t, OpCtx *ctx);      /* .mT: the last two swapped */
+Tensor *tensorops_expand(const Tensor *t, int n, const long *sizes, OpCtx *ctx);
+Tensor *tensorops_unsqueeze(const Tensor *t, long dim, OpCtx *ctx);
+/* squeeze(): n < 0 removes every size-1 dim; else only those of dims[0..n-1]. */
+Tensor *tensorops_squeeze(const Tensor *t, int n, const long *dims, OpCtx *ctx);
+Tensor *tensorops_unflatten(const Tensor *t, long dim, int n, const long *sizes, OpCtx *ctx);
+Tensor *tensorops_narrow(const Tensor *t, long dim, long start, long length, OpCtx *ctx);
+
+/* Indexing, as t[...] does it: an integer (select) and a slice.  real_dim is
+ * the position in the index tuple, which PyTorch's message names. */
+Tensor *tensorops_select(const Tensor *t, int dim, long index, int real_dim, OpCtx *ctx);
+/* start/stop: has_* = 0 for an omitted bound (0 and the end). */
+Tensor *tensorops_slice(const Tensor *t, int dim, int has_start, long start, int has_stop,
+                        long stop, long step, OpCtx *ctx);
+
+/* View when PyTorch's rule allows it, else a copy: reshape and flatten. */
+Tensor *tensorops_reshape(const Tensor *t, int n, const long *sizes, OpCtx *ctx);
+Tensor *tensorops_flatten(const Tensor *t, long start, long end, OpCtx *ctx);
+/* contiguous(): t itself (an alias) when contiguous, else a row-major copy. */
+Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx);
+
+/* Copies.  clone (memory_format=torch.preserve_format) keeps t's strides
+ * when t is dense and non-overlapping, else gives the dense strides that
+ * keep t's order of dims in memory (empty_like's infer_dense_strides). */
+Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx);
+Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
+/* has_dim 0: the flattened tensor is repeated (dim=None). */
+Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx);
+
+
+#endif

@@ -1,0 +1,280 @@
+/* tensorops_copy.c - the shape operations that make new storage (clone,
+ * contiguous, arange, zeros, repeat, repeat_interleave) and the ones that
+ * pick elements (narrow, select, slice); tensorops.c holds the views. */
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "base/errbuf.h"
+#include "engine/tensorops.h"
+#include "engine/geo.h"
+
+/* ---- copies ---------------------------------------------------------------- */
+
+
+
+/* ATen's infer_dense_strides (what empty_like gives a strided tensor that
+ * is not dense): the dims ordered by stride as TensorIterator orders them
+ * (an insertion sort; a stride-0 dim stays put; equal strides put the
+ * smaller size first), then packed densely in that order. */
+static void infer_dense_strides(Geo *g)
+{
+    int n = g->n, perm[GEO_MAX];
+    long out[GEO_MAX], cur = 1;
+    if (n == 0) return;
+    if (n == 1) {
+        g->stride[0] = 1;
+        return;
+    }
+    for (int i = 0; i < n; i++)
+        perm[i] = n - 1 - i;
+    for (int i = 1; i < n; i++) {
+        int d1 = i;
+        for (int j = 1; j <= i; j++) {
+            int d0 = i - j, a = perm[d0], b = perm[d1], cmp;
+            long s0 = g->stride[a], s1 = g->stride[b];
+            if (s0 == 0 || s1 == 0)
+                cmp = 0;
+            else if (s0 != s1)
+                cmp = s0 < s1 ? -1 : 1;
+            else
+                cmp = g->size[a] > g->size[b] ? 1 : 0;
+            if (cmp > 0) {
+                perm[d0] = b, perm[d1] = a;
+                d1 = d0;
+            } else if (cmp < 0)
+                break;
+        }
+    }
+    for (int i = 0; i < n; i++) {
+        out[perm[i]] = cur;
+        if (g->size[perm[i]] > 1) cur *= g->size[perm[i]];
+    }
+    for (int i = 0; i < n; i++)
+        g->stride[i] = out[i];
+}
+
+Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx)
+{
+    Geo g;
+    geo_of(t, &g);
+    /* is_non_overlapping_and_dense (is_contiguous || ... || computed): the
+     * same strides; otherwise empty_like's inferred dense strides */
+    if (!geo_contiguous(&g) && !geo_dense(&g)) infer_dense_strides(&g);
+    return geo_copy(t, &g, ctx);
+}
+
+Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx)
+{
+    if (tensorops_is_contiguous(t)) return tensorops_alias(t);
+    return geo_copy_contiguous(t, ctx);
+}
+
+/* ---- sources ------------------------------------------------------------------ */
+
+Tensor *tensorops_arange(long n, OpCtx *ctx)
+{
+    if (n < 0) return FAIL(ctx, "upper bound and larger bound inconsistent with step sign");
+    long one = n;
+    Geo g = {.n = 1, .size = {n}, .stride = {1}};
+    if (n > TENSOROPS_MAX_STORAGE)
+        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", one,
+                    TENSOROPS_MAX_STORAGE);
+    Tensor *base = tensor_new_storage((size_t)n);
+    if (!base) return FAIL(ctx, "out of memory");
+    for (long i = 0; i < n; i++)
+        base->st->data[i] = (float)i;
+    Tensor *r = geo_view(base, &g, ctx);
+    tensor_free(base);
+    return r;
+}
+
+Tensor *tensorops_zeros(int n, const long *sizes, OpCtx *ctx)
+{
+    Geo g = {.n = n};
+    for (int i = 0; i < n && i < GEO_MAX; i++)
+        g.size[i] = sizes[i];
+    for (int i = 0; i < n; i++)
+        if (sizes[i] < 0) {
+            char b[200];
+            return FAIL(ctx, "Trying to create tensor with negative dimension %ld: %s", sizes[i],
+                        geo_fmt_list(b, sizeof b, n, sizes));
+        }
+    if (!geo_fits(&g, ctx)) return NULL;
+    long numel = geo_numel(n, g.size);
+    if (numel > TENSOROPS_MAX_STORAGE)
+        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
+                    numel, TENSOROPS_MAX_STORAGE);
+    geo_contiguous_strides(&g);
+    Tensor *base = tensor_new_storage((size_t)numel);
+    if (!base) return FAIL(ctx, "out of memory");
+    Tensor *r = geo_view(base, &g, ctx);
+    tensor_free(base);
+    return r;
+}
+
+/* ---- narrow, select, slice ----------------------------------------------------------- */
+
+static Tensor *slice_dim(const Tensor *t, int d, long start, long end, long step, OpCtx *ctx)
+{
+    Geo g;
+    geo_of(t, &g);
+    long size = g.size[d];
+    if (start < 0) start += size;
+    if (end < 0) end += size;
+    if (start < 0)
+        start = 0;
+    else if (start >= size)
+        start = size;
+    if (end < start)
+        end = start;
+    else if (end >= size)
+        end = size;
+    g.offset += start * g.stride[d];
+    g.size[d] = (end - start + step - 1) / step;
+    g.stride[d] *= step;
+    return geo_view(t, &g, ctx);
+}
+
+Tensor *tensorops_narrow(const Tensor *t, long dim, long start, long length, OpCtx *ctx)
+{
+    if (t->ndim == 0) return FAIL(ctx, "narrow() cannot be applied to a 0-dim tensor.");
+    if (length < 0) return FAIL(ctx, "narrow(): length must be non-negative.");
+    int d = geo_wrap_dim(dim, t->ndim, ctx);
+    if (d < 0) return NULL;
+    long cur = t->shape[d];
+    if (start < -cur || start > cur)
+        return FAIL(ctx, "start out of range (expected to be in range of [%ld, %ld], but got %ld)",
+                    -cur, cur, start);
+    if (start < 0) start += cur;
+    if (start > cur - length)
+        return FAIL(ctx, "start (%ld) + length (%ld) exceeds dimension size (%ld).", start, length,
+                    cur);
+    return slice_dim(t, d, start, start + length, 1, ctx);
+}
+
+Tensor *tensorops_select(const Tensor *t, int dim, long index, int real_dim, OpCtx *ctx)
+{
+    if (t->ndim == 0 && index == 0 && dim == 0)
+        return FAIL(ctx, "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                         "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    long size = dim < t->ndim ? t->shape[dim] : 0; /* a dim past the end (two ...) reads as 0 */
+    if (index < -size || index >= size)
+        return FAIL(ctx, "index %ld is out of bounds for dimension %d with size %ld", index,
+                    real_dim, size);
+    if (index < 0) index += size;
+    Geo g;
+    geo_of(t, &g);
+    g.offset += index * g.stride[dim];
+    for (int i = dim; i + 1 < g.n; i++)
+        g.size[i] = g.size[i + 1], g.stride[i] = g.stride[i + 1];
+    g.n--;
+    return geo_view(t, &g, ctx);
+}
+
+Tensor *tensorops_slice(const Tensor *t, int dim, int has_start, long start, int has_stop,
+                        long stop, long step, OpCtx *ctx)
+{
+    if (step == 0) return FAIL(ctx, "slice step cannot be zero");
+    if (step < 0) return FAIL(ctx, "step must be greater than zero");
+    if (t->ndim == 0) return FAIL(ctx, "slice() cannot be applied to a 0-dim tensor.");
+    if (geo_wrap_dim(dim, t->ndim, ctx) < 0) return NULL;
+    return slice_dim(t, dim, has_start ? start : 0, has_stop ? stop : LONG_MAX, step, ctx);
+}
+
+/* ---- repeat ------------------------------------------------------------------------- */
+
+Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx)
+{
+    if (n < t->ndim)
+        return FAIL(ctx, "Number of dimensions of repeat dims can not be smaller than number of "
+                         "dimensions of tensor");
+    if (!geo_sizes_ok(n, ctx)) return NULL;
+    Geo g = {.n = n};
+    long pad[GEO_MAX];
+    int lead = n - t->ndim;
+    for (int i = 0; i < n; i++) {
+        pad[i] = i < lead ? 1 : t->shape[i - lead];
+        g.size[i] = pad[i] * reps[i];
+    }
+    if (!geo_fits(&g, ctx)) return NULL;
+    geo_contiguous_strides(&g);
+    /* the source seen as (reps[0], pad[0], reps[1], pad[1], ...) is too many
+     * dims for a Tensor, so the copy walks the result and reads modulo */
+    long numel = geo_numel(n, g.size);
+    if (numel > TENSOROPS_MAX_STORAGE)
+        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
+                    numel, TENSOROPS_MAX_STORAGE);
+    Tensor *base = tensor_new_storage((size_t)numel);
+    if (!base) return FAIL(ctx, "out of memory");
+    Tensor *r = geo_view(base, &g, ctx);
+    tensor_free(base);
+    if (!r) return NULL;
+    int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM];
+    for (long k = 0; k < numel; k++) {
+        for (int i = lead; i < n; i++)
+            src[i - lead] = (int)(idx[i] % pad[i]);
+        r->st->data[k] = tensor_get(t, src);
+        for (int i = n - 1; i >= 0; i--) {
+            if (++idx[i] < r->shape[i]) break;
+            idx[i] = 0;
+        }
+    }
+    ctx->copied += (size_t)numel;
+    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    return r;
+}
+
+Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx)
+{
+    Tensor *in = has_dim ? tensorops_alias(t) : tensorops_flatten(t, 0, -1, ctx);
+    if (!in) return NULL;
+    Tensor *r = NULL;
+    if (in->ndim == 0) { /* input.size(dim), unwrapped */
+        r = FAIL(ctx, "Dimension specified as %ld but tensor has no dimensions", dim);
+        goto out;
+    }
+    int d = has_dim ? geo_wrap_dim(dim, in->ndim, ctx) : 0;
+    if (d < 0) goto out;
+    if (reps < 0) {
+        r = FAIL(ctx, "repeats can not be negative");
+        goto out;
+    }
+    Geo g;
+    geo_of(in, &g);
+    g.size[d] *= reps;
+    geo_contiguous_strides(&g);
+    if (!geo_fits(&g, ctx)) goto out;
+    /* index_select(dim, [0]*reps + [1]*reps + ...): a view of in with dim
+     * read at i / reps gives the values; it is built index by index */
+    long numel = geo_numel(g.n, g.size);
+    if (numel > TENSOROPS_MAX_STORAGE) {
+        r = FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", numel,
+                 TENSOROPS_MAX_STORAGE);
+        goto out;
+    }
+    Tensor *base = tensor_new_storage((size_t)numel);
+    if (!base) {
+        r = FAIL(ctx, "out of memory");
+        goto out;
+    }
+    g.offset = 0;
+    r = geo_view(base, &g, ctx);
+    tensor_free(base);
+    if (!r) goto out;
+    int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM];
+    for (long k = 0; k < numel; k++) {
+        for (int i = 0; i < r->ndim; i++)
+            src[i] = i == d ? (int)(idx[i] / reps) : idx[i];
+        r->st->data[k] = tensor_get(in, src);
+        for (int i = r->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < r->shape[i]) break;
+            idx[i] = 0;
+        }
+    }
+    ctx->copied += (size_t)numel;
+    r->st->bytes_copied += (size_t)numel * sizeof(float);
+out:
+    tensor_free(in);
+    return r;
+}

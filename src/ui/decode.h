@@ -1,0 +1,19 @@
+/* decode.h - the Decode screen: prefill, then one token at a time over a KV
+ * cache (engine/decode.h), drawn by draw/decode.c.  Space generates the next
+ * token, K cycles MHA / GQA / MQA, L switches the cache layout (HF / Meta). */
+#ifndef MHAVIZ_UI_DECODE_H
+#define MHAVIZ_UI_DECODE_H
+
+#include "engine/decode.h"
+#include "ui/ui.h"
+
+/* A new Decode screen on ui->cfg (the current configuration, made causal),
+ * HF's cache layout and a prompt of half the sequence; NULL when out of
+ * memory.  A configuration the engine refuses shows its error on the screen. */
+Screen *decode_open(Ui *ui);
+
+/* The same with a prompt of `prompt` tokens (0: half the sequence; more than
+ * ui->cfg.seq shows the error on the screen) and the cache layout. */
+Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout);
+
+#endif

@@ -1,0 +1,257 @@
+/* lessons.c - the lesson menu (finished pages marked), and what the lesson
+ * screens share: the progress the menu and its pages hold together, reading
+ * a lesson file, the `?` screen.  A ui.h Screen: draws from state, keys
+ * return UI_* flags; its keys are KC_LESSONS in keys.c's one table. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ui/help.h"
+#include "ui/keys.h"
+#include "ui/lessonui.h"
+#include "ui/screen.h"
+
+int lessonui_help(Ui *ui, unsigned ctx)
+{
+    ui->push = help_open_at(ui, ctx);
+    if (!ui->push) {
+        snprintf(ui->status, sizeof ui->status, "out of memory");
+        return UI_REDRAW;
+    }
+    return UI_PUSH | UI_REDRAW;
+}
+
+/* ---- progress shared by the menu and the pages it opens ------------------------ */
+
+SharedProgress *lessonui_progress_open(Ui *ui)
+{
+    SharedProgress *sp = malloc(sizeof *sp);
+    if (!sp) return NULL;
+    progress_load(&sp->p, ui->no_save);
+    sp->refs = 1;
+    sp->sel = 0;
+    if (sp->p.warning[0]) { /* reported once */
+        snprintf(ui->status, sizeof ui->status, "%.199s", sp->p.warning);
+        sp->p.warning[0] = 0;
+    }
+    return sp;
+}
+
+void lessonui_progress_release(SharedProgress *sp)
+{
+    if (sp && --sp->refs == 0) {
+        progress_save(&sp->p); /* the last page turns, at exit */
+        free(sp);
+    }
+}
+
+Lesson *lessonui_read(const char *src, char *path, size_t pathn, char *msg, size_t msgn)
+{
+    char *text = NULL, err[400];
+    size_t len = 0;
+    if (lesson_load_text(src, &text, &len, path, pathn, err, sizeof err) != 0) {
+        snprintf(msg, msgn, "%s", err);
+        return NULL;
+    }
+    LessonErrors e = {0};
+    Lesson *l = lesson_parse(path, text, len, &e);
+    free(text);
+    if (!l)
+        snprintf(msg, msgn, "%s%s", e.msg[0],
+                 e.n + e.dropped > 1 ? " (and more: mhaviz lesson --check)" : "");
+    return l;
+}
+
+/* ---- the lesson menu --------------------------------------------------------------- */
+
+typedef struct MenuItem {
+    char path[512], name[64], title[120], summary[200];
+    int npages;
+    char error[320]; /* "" or why it does not parse */
+} MenuItem;
+
+typedef struct Menu {
+    MenuItem *items;
+    int n, own_sel; /* own_sel: the selection when there is no shared progress */
+    SharedProgress *prog;
+} Menu;
+
+/* The selected lesson: shared with the pages, which move it on. */
+static int *menu_sel(Menu *mn)
+{
+    int *sel = mn->prog ? &mn->prog->sel : &mn->own_sel;
+    if (*sel < 0 || *sel >= mn->n) *sel = 0;
+    return sel;
+}
+
+static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    Menu *mn = s->st;
+    int sel = *menu_sel(mn);
+    canvas_clear(c);
+    if (screen_draw_enlarge(c)) return;
+    canvas_text(c, 1, 0, "Lessons", ST_TITLE);
+    canvas_text(c, 10, 0, "go through them in order; finished pages are marked", ST_DIM);
+    int y = 2;
+    for (int i = 0; i < mn->n && y < c->h - 3; i++) {
+        MenuItem *it = &mn->items[i];
+        Style st = i == sel ? ST_CURSOR : ST_NORMAL;
+        canvas_fill(c, 1, y, c->w - 2, 1, ' ', st);
+        canvas_printf(c, 2, y, st, "%-44.44s", it->title);
+        if (it->error[0]) {
+            canvas_text(c, 48, y, "cannot be opened", ST_BAD);
+        } else {
+            int done = mn->prog ? progress_count(&mn->prog->p, it->name) : 0;
+            int x = 48;
+            for (int p = 0; p < it->npages && x < c->w - 8; p++, x++)
+                canvas_put(c, x, y,
+                           mn->prog && progress_done(&mn->prog->p, it->name, p)
+                               ? (ui->ascii ? '#' : 0x25A0)
+                               : (ui->ascii ? '.' : 0x00B7),
+                           done == it->npages ? ST_GOOD : ST_HEAD0); /* ■ done, · not yet */
+            canvas_printf(c, x + 1, y, done == it->npages ? ST_GOOD : ST_DIM, "%d/%d", done,
+                          it->npages);
+        }
+        y++;
+    }
+    if (mn->n == 0) {
+        canvas_text(c, 2, 2, "No lessons found.", ST_WARN);
+    } else {
+        MenuItem *it = &mn->items[sel];
+        canvas_wrap(c, 2, c->h - 4, c->w - 4, 2, it->error[0] ? it->error : it->summary,
+                    it->error[0] ? ST_BAD : ST_NORMAL);
+    }
+    static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
+    char hint[160];
+    keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
+    screen_draw_status(c, ui, hint);
+}
+
+static int menu_key(Screen *s, Ui *ui, int key)
+{
+    Menu *mn = s->st;
+    int *sel = menu_sel(mn);
+    Action a = keys_action(KC_LESSONS, key);
+    if (mn->n == 0 && a != ACT_BACK && a != ACT_HELP) return UI_NONE;
+    switch (a) {
+    case ACT_UP:
+        *sel = (*sel + mn->n - 1) % mn->n;
+        return UI_REDRAW;
+    case ACT_DOWN:
+        *sel = (*sel + 1) % mn->n;
+        return UI_REDRAW;
+    case ACT_DIGIT:
+        if (key - '1' >= mn->n) return UI_NONE;
+        *sel = key - '1';
+        /* fall through */
+    case ACT_OPEN:
+        ui->push = lessonui_page_open(ui, mn->items[*sel].path, mn->prog);
+        return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+    case ACT_HELP:
+        return lessonui_help(ui, KC_LESSONS);
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        return UI_NONE;
+    }
+}
+
+static void menu_free(Screen *s)
+{
+    Menu *mn = s->st;
+    if (mn) {
+        free(mn->items);
+        lessonui_progress_release(mn->prog);
+    }
+    screen_free(s);
+}
+
+Screen *lessons_open(Ui *ui)
+{
+    Screen *s = screen_new("Lessons", sizeof(Menu));
+    if (!s) return NULL;
+    Menu *mn = s->st;
+    s->draw = menu_draw;
+    s->key = menu_key;
+    s->free = menu_free;
+    char **paths, err[300];
+    int n = lesson_list(&paths, err, sizeof err);
+    if (n < 0) {
+        snprintf(ui->status, sizeof ui->status, "%.199s", err);
+        n = 0;
+        paths = NULL;
+    }
+    mn->items = calloc((size_t)n + 1, sizeof *mn->items);
+    for (int i = 0; mn->items && i < n; i++) {
+        MenuItem *it = &mn->items[mn->n++];
+        char path[4096], msg[400];
+        snprintf(it->path, sizeof it->path, "%s", paths[i]);
+        Lesson *l = lessonui_read(paths[i], path, sizeof path, msg, sizeof msg);
+        if (l) {
+            snprintf(it->name, sizeof it->name, "%s", l->name);
+            snprintf(it->title, sizeof it->title, "%s", l->title);
+            snprintf(it->summary, sizeof it->summary, "%s", l->summary);
+            it->npages = l->npages;
+            lesson_free(l);
+        } else {
+            snprintf(it->title, sizeof it->title, "%s", paths[i]);
+            snprintf(it->error, sizeof it->error, "%.300s", msg);
+        }
+    }
+    lesson_list_free(paths, n);
+    mn->prog = lessonui_progress_open(ui);
+    /* Start on the first lesson not yet finished. */
+    int *sel = menu_sel(mn);
+    for (*sel = 0; mn->prog && *sel + 1 < mn->n; ++*sel)
+        if (progress_count(&mn->prog->p, mn->items[*sel].name) < mn->items[*sel].npages) break;
+    return s;
+}
+
+/* ---- continue where you left off ------------------------------------------------- */
+
+/* The lesson to continue in lesson_list() order: the last one with a page
+ * finished, or the one after it when that one is finished; the first when
+ * nothing is.  Its path in path; 1 when every lesson is finished, 0, -1
+ * when there is no lesson. */
+static int lesson_to_continue(const Progress *pr, char *path, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), at = 0, all_done = 0;
+    if (np < 0) return -1;
+    if (np == 0) {
+        lesson_list_free(paths, np);
+        return -1;
+    }
+    for (int i = 0; i < np; i++) {
+        char p[4096], msg[400];
+        Lesson *l = lessonui_read(paths[i], p, sizeof p, msg, sizeof msg);
+        if (!l) continue;
+        int done = progress_count(pr, l->name);
+        if (done > 0) {
+            at = i;
+            all_done = done >= l->npages;
+            if (all_done && i + 1 < np) at = i + 1, all_done = 0;
+        }
+        lesson_free(l);
+    }
+    snprintf(path, n, "%s", paths[at]);
+    lesson_list_free(paths, np);
+    return all_done;
+}
+
+Screen *lessons_continue(Ui *ui)
+{
+    SharedProgress *sp = lessonui_progress_open(ui);
+    if (!sp) return NULL;
+    char path[4096];
+    int r = lesson_to_continue(&sp->p, path, sizeof path);
+    if (r != 0) { /* all finished, or none: the menu says where things stand */
+        lessonui_progress_release(sp);
+        Screen *m = lessons_open(ui);
+        if (m && r == 1) snprintf(ui->status, sizeof ui->status, "every lesson is finished");
+        return m;
+    }
+    Screen *s = lessonui_page_open(ui, path, sp); /* at its first unfinished page */
+    lessonui_progress_release(sp);
+    return s;
+}

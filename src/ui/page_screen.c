@@ -1,0 +1,573 @@
+/* page_screen.c - a lesson page: the narrative beside the scene, drawn by
+ * draw/lessonpage.c.  A ui.h Screen: draws from state, keys return UI_*
+ * flags; its keys are KC_PAGE in keys.c's one table (KC_INSPECT while the
+ * cursor is on, KC_PAGE_TYPE while an @expect answer is typed).  Space goes
+ * through every page of every lesson in order; progress marks each page
+ * finished.  A page's exercise waits: a typed answer checked by the engine's
+ * numbers (@expect), or an action on the picture (@do: H, K, S change the
+ * page's configuration, i and the arrows move the inspect cursor). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/errbuf.h"
+#include "content/presets.h"
+#include "draw/lessonpage.h"
+#include "ui/keys.h"
+#include "ui/lessonui.h"
+#include "ui/screen.h"
+
+typedef struct PageScreen {
+    char src[4096]; /* what `r` reloads: the lesson's path */
+    Lesson *l;
+    PresetList presets;
+    int page;
+    Mha *m;        /* run of the page's configuration: its text, and its picture... */
+    Mha *live;     /* ...unless a @do changed the configuration: then this run's */
+    MhaConfig cfg; /* the configuration on screen */
+    LessonPageText t;
+    int have_text;
+    char error[400]; /* the page cannot be shown: why (file:line: ...) */
+    int pane, revealed;
+    int inspecting, cur[4]; /* the live inspect cursor */
+    char typed[96];         /* @expect: the answer being typed */
+    int verdict;            /* 1 right, -1 wrong, 0 not checked */
+    char why[160];
+    int did;    /* @do: reached once (stays done if the learner goes on pressing) */
+    int nagged; /* Space on an unfinished exercise once: the next shows the answer */
+    SharedProgress *prog;
+    double save_at; /* when the pages marked done are saved; 0 = none pending */
+} PageScreen;
+
+static LessonPage *cur_page(PageScreen *ps)
+{
+    return &ps->l->pages[ps->page];
+}
+
+/* The run the picture shows. */
+static const Mha *picture(const PageScreen *ps)
+{
+    return ps->live ? ps->live : ps->m;
+}
+
+/* Runs the current page's configuration and expands its text; the exercise
+ * starts afresh. */
+static void page_load(PageScreen *ps)
+{
+    LessonPage *pg = cur_page(ps);
+    mha_free(ps->m);
+    mha_free(ps->live);
+    ps->m = ps->live = NULL;
+    if (ps->have_text) lesson_text_free(&ps->t);
+    ps->have_text = 0;
+    ps->error[0] = 0;
+    ps->revealed = ps->verdict = ps->did = ps->nagged = ps->inspecting = 0;
+    ps->typed[0] = ps->why[0] = 0;
+    ps->cfg = pg->cfg;
+    memcpy(ps->cur, pg->cur, sizeof ps->cur);
+    char err[400];
+    ps->m = mha_run(&pg->cfg, err, sizeof err);
+    if (!ps->m) {
+        err_at(ps->error, sizeof ps->error, ps->l->path, pg->line, "%.300s", err);
+        return;
+    }
+    if (lesson_page_text(ps->l, ps->page, ps->m, &ps->presets, &ps->t, ps->error,
+                         sizeof ps->error) == 0)
+        ps->have_text = 1;
+}
+
+/* ---- the exercise ------------------------------------------------------------ */
+
+/* Is the page's exercise still waiting (its answer not shown yet)? */
+static int pending(const PageScreen *ps)
+{
+    const LessonPage *pg = &ps->l->pages[ps->page];
+    if (!ps->have_text || ps->revealed) return 0;
+    if (pg->expect) return ps->verdict != 1;
+    return pg->todo && !ps->did;
+}
+
+static int typing(const PageScreen *ps)
+{
+    return pending(ps) && ps->l->pages[ps->page].expect;
+}
+
+/* The key of action a on a page, from the table ("H"). */
+static void key_name(Action a, char *buf, size_t n)
+{
+    keys_hint_pick(KC_PAGE, &a, 1, 1, buf, n);
+    char *sp = strchr(buf, ' ');
+    if (sp) *sp = 0;
+}
+
+/* The action that does each kind of @do. */
+static const Action do_action[LD_COUNT] = {ACT_NONE, ACT_HEADS, ACT_KV_HEADS, ACT_SEQ, ACT_INSPECT};
+
+/* "press H until heads is 4 (now 2)", "press i, then move the cursor to
+ * Q_heads[0,1,2,3]", "move the cursor to Q_heads[0,1,2,3] (now [0,0,0,0])". */
+static void doing_text(const PageScreen *ps, char *buf, size_t n)
+{
+    const LessonPage *pg = &ps->l->pages[ps->page];
+    char key[32];
+    key_name(do_action[pg->todo], key, sizeof key);
+    if (pg->todo != LD_INSPECT) {
+        snprintf(buf, n, "press %s until %s is %d (now %d)", key, lesson_do_names[pg->todo],
+                 pg->do_arg[0], lesson_do_value(pg, &ps->cfg));
+        return;
+    }
+    LessonView v = {.inspecting = ps->inspecting};
+    memcpy(v.cur, ps->cur, sizeof v.cur);
+    SceneState ss = lesson_scene_state(pg, &v);
+    int ti = scene_inspect_tensor(&ss);
+    const Tensor *t = picture(ps)->t[ti];
+    char want[48], now[48];
+    size_t a = 0, b = 0;
+    for (int i = 0; i < t->ndim; i++) {
+        a += (size_t)snprintf(want + a, sizeof want - a, "%s%d", i ? "," : "", pg->do_arg[i]);
+        b += (size_t)snprintf(now + b, sizeof now - b, "%s%d", i ? "," : "", ps->cur[i]);
+    }
+    if (ps->inspecting)
+        snprintf(buf, n, "move the cursor to %s[%s] (now [%s])", mha_tensor_names[ti], want, now);
+    else
+        snprintf(buf, n, "press %s, then move the cursor to %s[%s]", key, mha_tensor_names[ti],
+                 want);
+}
+
+/* After a change on the picture: is the @do done now? */
+static void check_done(PageScreen *ps, Ui *ui)
+{
+    const LessonPage *pg = cur_page(ps);
+    if (ps->did || !pg->todo) return;
+    if (lesson_do_reached(pg, &ps->cfg, ps->inspecting ? ps->cur : NULL)) {
+        ps->did = 1;
+        snprintf(ui->status, sizeof ui->status, "Done: %s %s. Space goes on.",
+                 lesson_do_names[pg->todo], pg->todo == LD_INSPECT ? "found" : "reached");
+    }
+}
+
+/* H, K or S on a @do page: the page's configuration moves on; the picture
+ * follows (its own run), the text stays the page's. */
+static int turn_knob(PageScreen *ps, Ui *ui, LessonDo knob)
+{
+    const LessonPage *pg = cur_page(ps);
+    if (!pg->todo || pg->todo == LD_INSPECT) {
+        snprintf(ui->status, sizeof ui->status,
+                 "this page keeps its configuration (the walkthrough's keys change it)");
+        return UI_REDRAW;
+    }
+    MhaConfig c = ps->cfg;
+    char err[300];
+    lesson_config_next(&c, knob);
+    Mha *r = mha_run(&c, err, sizeof err);
+    if (!r) {
+        snprintf(ui->status, sizeof ui->status, "%.199s", err);
+        return UI_REDRAW;
+    }
+    mha_free(ps->live);
+    ps->live = r;
+    ps->cfg = c;
+    char diff[160];
+    snprintf(ui->status, sizeof ui->status, "now %s",
+             lesson_config_diff(&pg->cfg, &c, diff, sizeof diff));
+    if (!diff[0]) snprintf(ui->status, sizeof ui->status, "back to the page's configuration");
+    check_done(ps, ui);
+    return UI_REDRAW;
+}
+
+/* Space on a waiting exercise: first says what it waits for, then shows the
+ * answer (a @do is then done for the learner: the picture shows it). */
+static int skip(PageScreen *ps, Ui *ui)
+{
+    const LessonPage *pg = cur_page(ps);
+    if (!ps->nagged) {
+        char what[200];
+        if (pg->expect)
+            snprintf(what, sizeof what, "type the answer and Enter");
+        else
+            doing_text(ps, what, sizeof what);
+        snprintf(ui->status, sizeof ui->status, "Not yet: %.150s. Space again shows the answer.", what);
+        ps->nagged = 1;
+        return UI_REDRAW;
+    }
+    ps->revealed = 1;
+    MhaConfig target;
+    char err[300];
+    if (lesson_do_target(pg, &target) == 0) {
+        Mha *r = mha_run(&target, err, sizeof err);
+        if (r) {
+            mha_free(ps->live);
+            ps->live = r;
+            ps->cfg = target;
+        }
+    } else if (pg->todo == LD_INSPECT) {
+        ps->inspecting = 1;
+        memcpy(ps->cur, pg->do_arg, sizeof ps->cur);
+    }
+    return UI_REDRAW;
+}
+
+/* Enter on a typed answer: checked against the engine's value. */
+static int check_typed(PageScreen *ps, Ui *ui)
+{
+    const LessonPage *pg = cur_page(ps);
+    if (!ps->typed[0]) {
+        ps->revealed = 1; /* empty: show the answer */
+        return UI_REDRAW;
+    }
+    int r = lesson_expect_check(pg->expect, ps->t.expect, ps->typed, ps->why, sizeof ps->why);
+    ps->verdict = r == 1 ? 1 : -1;
+    if (r != 1 && !ps->why[0]) snprintf(ps->why, sizeof ps->why, "'%.60s' is not it", ps->typed);
+    snprintf(ui->status, sizeof ui->status, "%s", r == 1 ? "Right. Space goes on." : "Not yet.");
+    return UI_REDRAW;
+}
+
+/* A key while an answer is typed: the typing keys, else a printable
+ * character into the answer. */
+static int type_key(PageScreen *ps, Ui *ui, int key, Action a)
+{
+    size_t n = strlen(ps->typed);
+    switch (a) {
+    case ACT_APPLY:
+        return check_typed(ps, ui);
+    case ACT_ERASE:
+        if (n) ps->typed[n - 1] = 0;
+        return UI_REDRAW;
+    case ACT_NONE:
+        if (key < 32 || key > 126) return UI_NONE; /* answers are ASCII */
+        if (n + 1 < sizeof ps->typed) {
+            ps->typed[n] = (char)key;
+            ps->typed[n + 1] = 0;
+        }
+        ps->verdict = 0;
+        return UI_REDRAW;
+    default:
+        return -1; /* not a typing key: the page's */
+    }
+}
+
+/* The cursor keys of inspect mode over the picture's tensor. */
+static int move_cursor(PageScreen *ps, Ui *ui, int dx, int dy)
+{
+    LessonView v = {.inspecting = 1};
+    memcpy(v.cur, ps->cur, sizeof v.cur);
+    SceneState ss = lesson_scene_state(cur_page(ps), &v);
+    if (!scene_cursor_move(picture(ps), &ss, dx, dy)) return UI_HANDLED;
+    memcpy(ps->cur, ss.cur, sizeof ps->cur);
+    check_done(ps, ui);
+    return UI_REDRAW;
+}
+
+/* ---- drawing ------------------------------------------------------------------ */
+
+/* Appends the groups picked (one key name each) to the hint in buf, which
+ * holds *k bytes, two spaces apart. */
+static void hint_more(char *buf, size_t n, size_t *k, unsigned ctx, const Action *picks, int npicks)
+{
+    if (*k + 2 >= n) return;
+    memcpy(buf + *k, "  ", 3);
+    *k += 2;
+    *k += keys_hint_pick(ctx, picks, npicks, 1, buf + *k, n - *k);
+}
+
+/* The bottom line, from the key table: what the keys do in this state. */
+static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
+{
+    const LessonPage *pg = &ps->l->pages[ps->page];
+    if (typing(ps)) {
+        static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK};
+        keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+    } else if (ps->inspecting) {
+        static const Action move[] = {ACT_LEFT}, leave[] = {ACT_INSPECT},
+                            page[] = {ACT_NEXT, ACT_BACK};
+        size_t k = keys_hint_pick(KC_INSPECT, move, 1, 4, buf, n);
+        hint_more(buf, n, &k, KC_INSPECT, leave, 1);
+        hint_more(buf, n, &k, KC_PAGE, page, 2);
+    } else if (pg->todo && pending(ps)) {
+        Action a[] = {do_action[pg->todo], ACT_NEXT, ACT_PREV, ACT_BACK, ACT_HELP};
+        keys_hint_pick(KC_PAGE, a, 5, 1, buf, n);
+    } else {
+        lessonui_page_hint(wide, buf, n);
+    }
+}
+
+void lessonui_page_hint(int wide, char *buf, size_t n)
+{
+    static const Action narrow[] = {ACT_NEXT, ACT_PREV, ACT_PANE, ACT_RELOAD, ACT_BACK, ACT_HELP},
+                        widea[] = {ACT_NEXT, ACT_PREV, ACT_RELOAD, ACT_BACK, ACT_HELP};
+    if (wide)
+        keys_hint_pick(KC_PAGE, widea, 5, 1, buf, n);
+    else
+        keys_hint_pick(KC_PAGE, narrow, 6, 1, buf, n);
+}
+
+static void page_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    PageScreen *ps = s->st;
+    canvas_clear(c);
+    if (screen_draw_enlarge(c)) return;
+    char hint[200], doing[200] = "";
+    page_hint(ps, c->w >= LESSON_WIDE_W && c->h >= LESSON_WIDE_H, hint, sizeof hint);
+    if (!ps->have_text) {
+        static const Action a[] = {ACT_RELOAD, ACT_PREV, ACT_NEXT, ACT_BACK};
+        canvas_text(c, 1, 0, ps->l->title, ST_TITLE);
+        canvas_wrap(c, 1, 2, c->w - 2, c->h - 4, ps->error, ST_BAD);
+        canvas_wrap(c, 1, c->h - 4, c->w - 2, 2,
+                    "Fix the lesson file and press r to reload, or PgUp/PgDn for another page.",
+                    ST_DIM);
+        keys_hint_pick(KC_PAGE, a, 4, 1, hint, sizeof hint);
+        screen_draw_status(c, ui, hint);
+        return;
+    }
+    const LessonPage *pg = cur_page(ps);
+    if (pg->todo) doing_text(ps, doing, sizeof doing);
+    LessonView v = {.pane = ps->pane,
+                    .revealed = ps->revealed,
+                    .finished = ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page),
+                    .ascii = ui->ascii,
+                    .hint = ui->status[0] ? ui->status : hint,
+                    .typed = ps->typed,
+                    .verdict = ps->verdict,
+                    .why = ps->why,
+                    .done = ps->did,
+                    .doing = doing,
+                    .inspecting = ps->inspecting};
+    memcpy(v.cur, ps->cur, sizeof v.cur);
+    lesson_draw(c, ps->l, ps->page, &ps->t, picture(ps), &v);
+}
+
+/* Marks the page done in memory; page_tick saves it after the frame. */
+static void page_mark(PageScreen *ps, Ui *ui)
+{
+    (void)ui;
+    if (ps->prog) progress_set(&ps->prog->p, ps->l->name, ps->page);
+}
+
+/* A page turn never waits for the disk: the tick before the frame only asks
+ * for more ticks (UI_ANIMATE), the save comes PAGE_SAVE_SEC later, after the
+ * frame is out, and holds every page turned meanwhile (one save, not one per
+ * key).  The rest is saved when the screen closes (lessonui_progress_release). */
+#define PAGE_SAVE_SEC 0.5
+static int page_tick(Screen *s, Ui *ui, double now)
+{
+    PageScreen *ps = s->st;
+    if (!ps->prog || !ps->prog->p.dirty || ps->prog->p.no_save) return UI_NONE;
+    if (ps->save_at == 0) ps->save_at = now + PAGE_SAVE_SEC;
+    if (now < ps->save_at) return UI_ANIMATE;
+    ps->save_at = 0;
+    if (progress_save(&ps->prog->p) != 0 && ps->prog->p.warning[0]) {
+        snprintf(ui->status, sizeof ui->status, "%.199s", ps->prog->p.warning);
+        ps->prog->p.warning[0] = 0;
+        return UI_REDRAW;
+    }
+    return UI_NONE;
+}
+
+/* The lesson after the one named name in lesson_list() order: its path in
+ * path and its index returned; -1 when name is the last, -2 when it is not
+ * listed (a file opened by path). */
+static int lesson_after(const char *name, char *path, size_t n)
+{
+    char **paths, err[300];
+    int np = lesson_list(&paths, err, sizeof err), next = -2;
+    for (int i = 0; i < np && next == -2; i++) {
+        const char *b = strrchr(paths[i], '/');
+        b = b ? b + 1 : paths[i];
+        size_t k = strlen(b);
+        if (k > 7 && !strcmp(b + k - 7, ".lesson")) k -= 7;
+        if (k == strlen(name) && !strncmp(b, name, k)) {
+            next = i + 1 < np ? i + 1 : -1;
+            if (next > 0) snprintf(path, n, "%s", paths[next]);
+        }
+    }
+    if (np >= 0) lesson_list_free(paths, np);
+    return next;
+}
+
+/* The last page is done: on to the next lesson in place of this one (Space
+ * goes through all of them in order), or back to the menu after the last. */
+static int page_finish(PageScreen *ps, Ui *ui)
+{
+    char done[160], path[4096];
+    snprintf(done, sizeof done, "lesson finished: %.120s", ps->l->title);
+    int next = lesson_after(ps->l->name, path, sizeof path);
+    if (next >= 0) {
+        char warn[200];
+        snprintf(warn, sizeof warn, "%s", ui->status); /* a progress warning, if any */
+        ui->status[0] = 0;
+        ui->push = lessonui_page_open(ui, path, ps->prog);
+        if (ui->push) {
+            if (ps->prog) ps->prog->sel = next;
+            const Lesson *nl = ((PageScreen *)ui->push->st)->l;
+            if (warn[0])
+                snprintf(ui->status, sizeof ui->status, "%s", warn);
+            else
+                snprintf(ui->status, sizeof ui->status, "%.90s. Next: %.80s", done, nl->title);
+            return UI_BACK | UI_PUSH | UI_REDRAW;
+        }
+        if (warn[0]) snprintf(ui->status, sizeof ui->status, "%s", warn);
+    }
+    if (!ui->status[0])
+        snprintf(ui->status, sizeof ui->status, "%s%s", done,
+                 next == -1 ? ": that was the last lesson" : "");
+    return UI_BACK | UI_REDRAW;
+}
+
+/* ---- keys ----------------------------------------------------------------------- */
+
+/* The action of key: typing keys first while an answer is typed, the
+ * cursor's while inspecting, then the page's. */
+static Action page_action(const PageScreen *ps, int key)
+{
+    Action a = ACT_NONE;
+    if (typing(ps)) {
+        a = keys_action(KC_PAGE_TYPE, key);
+        if (a == ACT_NONE && (key < 32 || key > 126)) a = keys_action(KC_PAGE, key); /* PgUp, Tab */
+        return a;
+    }
+    if (ps->inspecting) a = keys_action(KC_INSPECT, key);
+    return a != ACT_NONE ? a : keys_action(KC_PAGE, key);
+}
+
+static int page_key(Screen *s, Ui *ui, int key)
+{
+    PageScreen *ps = s->st;
+    LessonPage *pg = cur_page(ps);
+    Action a = page_action(ps, key);
+    if (typing(ps) && key == ' ' && !ps->typed[0])
+        a = ACT_NEXT; /* no answer starts with a space: Space still turns the page */
+    else if (typing(ps)) {
+        int r = type_key(ps, ui, key, a);
+        if (r >= 0) return r;
+    }
+    switch (a) {
+    case ACT_NEXT:
+        if (pending(ps)) return skip(ps, ui);
+        if (ps->have_text && pg->question && pg->answer && !ps->revealed && !pg->todo &&
+            !pg->expect) {
+            ps->revealed = 1; /* pause on the question: the first press shows the answer */
+            return UI_REDRAW;
+        }
+        page_mark(ps, ui);
+        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui);
+        ps->page++;
+        page_load(ps);
+        return UI_REDRAW;
+    case ACT_PREV:
+        if (ps->page == 0) {
+            snprintf(ui->status, sizeof ui->status, "the first page (Space goes on)");
+            return UI_REDRAW;
+        }
+        ps->page--;
+        page_load(ps);
+        return UI_REDRAW;
+    case ACT_FIRST:
+        ps->page = 0;
+        page_load(ps);
+        return UI_REDRAW;
+    case ACT_LAST:
+        ps->page = ps->l->npages - 1;
+        page_load(ps);
+        return UI_REDRAW;
+    case ACT_PANE:
+        ps->pane = !ps->pane;
+        return UI_REDRAW;
+    case ACT_HEADS:
+        return turn_knob(ps, ui, LD_HEADS);
+    case ACT_KV_HEADS:
+        return turn_knob(ps, ui, LD_KV_HEADS);
+    case ACT_SEQ:
+        return turn_knob(ps, ui, LD_SEQ);
+    case ACT_INSPECT:
+        if (!ps->have_text || pg->variants) return UI_NONE;
+        ps->inspecting = !ps->inspecting;
+        if (ps->inspecting) check_done(ps, ui);
+        return UI_REDRAW;
+    case ACT_LEFT:
+        return move_cursor(ps, ui, -1, 0);
+    case ACT_RIGHT:
+        return move_cursor(ps, ui, 1, 0);
+    case ACT_UP:
+        return move_cursor(ps, ui, 0, -1);
+    case ACT_DOWN:
+        return move_cursor(ps, ui, 0, 1);
+    case ACT_RELOAD: {
+        char path[4096], msg[400];
+        Lesson *nl = lessonui_read(ps->src, path, sizeof path, msg, sizeof msg);
+        if (!nl) {
+            snprintf(ui->status, sizeof ui->status, "not reloaded: %.180s", msg);
+            return UI_REDRAW;
+        }
+        lesson_free(ps->l);
+        ps->l = nl;
+        if (ps->page >= nl->npages) ps->page = nl->npages - 1;
+        page_load(ps);
+        snprintf(ui->status, sizeof ui->status, "reloaded %.150s: %d pages", path, nl->npages);
+        return UI_REDRAW;
+    }
+    case ACT_HELP:
+        return lessonui_help(ui, KC_PAGE);
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        return UI_NONE;
+    }
+}
+
+static void page_free(Screen *s)
+{
+    PageScreen *ps = s->st;
+    if (ps) {
+        lesson_free(ps->l);
+        mha_free(ps->m);
+        mha_free(ps->live);
+        if (ps->have_text) lesson_text_free(&ps->t);
+        presets_free(&ps->presets);
+        if (ps->prog) progress_save(&ps->prog->p); /* back at the menu: saved */
+        lessonui_progress_release(ps->prog);
+    }
+    screen_free(s);
+}
+
+/* A page screen for lesson src; NULL with the reason in ui->status. */
+Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
+{
+    char path[4096], msg[400];
+    Lesson *l = lessonui_read(src, path, sizeof path, msg, sizeof msg);
+    if (!l) {
+        snprintf(ui->status, sizeof ui->status, "%.199s", msg);
+        return NULL;
+    }
+    Screen *s = screen_new("Lesson", sizeof(PageScreen));
+    if (!s) {
+        lesson_free(l);
+        snprintf(ui->status, sizeof ui->status, "out of memory");
+        return NULL;
+    }
+    PageScreen *ps = s->st;
+    s->draw = page_draw;
+    s->key = page_key;
+    s->tick = page_tick;
+    s->free = page_free;
+    ps->l = l;
+    snprintf(ps->src, sizeof ps->src, "%s", path);
+    if (presets_builtin(&ps->presets, msg, sizeof msg) != 0)
+        ps->presets.n = 0; /* {kv ...} expressions then say "unknown preset" */
+    if (prog) {
+        prog->refs++;
+        ps->prog = prog;
+    } else {
+        ps->prog = lessonui_progress_open(ui);
+    }
+    /* Start at the first unfinished page, as a bookmark. */
+    while (ps->prog && ps->page + 1 < l->npages && progress_done(&ps->prog->p, l->name, ps->page))
+        ps->page++;
+    if (ps->prog && progress_count(&ps->prog->p, l->name) >= l->npages)
+        ps->page = 0; /* finished before: start again from the top */
+    page_load(ps);
+    return s;
+}
+
+Screen *lesson_open(Ui *ui, const char *name)
+{
+    return lessonui_page_open(ui, name, NULL);
+}

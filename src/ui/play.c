@@ -1,0 +1,319 @@
+/* play.c - the stride playground's screen (mhaviz play, home's Explore).
+ *
+ * The input line is the screen's own: Left/Right, Home/End, Ctrl-A/E/K/U/W,
+ * Backspace, Up/Down through the history (kept in the state dir), Tab to
+ * complete a name or a method.  Enter evaluates the line (content/play.h)
+ * and the result is drawn (draw/play_draw.h); earlier statements stay above
+ * it, one line each. */
+#include "ui/play.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "content/play.h"
+#include "draw/play_draw.h"
+#include "store/state.h"
+#include "ui/help.h"
+#include "ui/screen.h"
+
+#define HIST_MAX 500
+#define LOG_MAX 8
+#define HIST_FILE "play_history"
+
+typedef struct PlayScreen {
+    Play *play;
+    char line[PLAY_LINE_MAX + 1];
+    int len, cur;
+    char *hist[HIST_MAX]; /* oldest first; owned */
+    int nhist, hpos;      /* hpos == nhist: the line being typed */
+    char draft[PLAY_LINE_MAX + 1];
+    PlayResult res;
+    char stmt[PLAY_LINE_MAX + 1]; /* the statement res is the result of */
+    char log[LOG_MAX][256];       /* earlier statements, one line each, newest last */
+    int nlog;
+} PlayScreen;
+
+/* ---- history ---------------------------------------------------------------- */
+
+static void hist_add(PlayScreen *p, const char *s)
+{
+    if (!s[0] || (p->nhist && !strcmp(p->hist[p->nhist - 1], s))) return;
+    char *copy = strdup(s);
+    if (!copy) return;
+    if (p->nhist == HIST_MAX) {
+        free(p->hist[0]);
+        memmove(p->hist, p->hist + 1, sizeof *p->hist * (HIST_MAX - 1));
+        p->nhist--;
+    }
+    p->hist[p->nhist++] = copy;
+}
+
+static void hist_load(PlayScreen *p)
+{
+    char *data = NULL, err[200];
+    size_t len;
+    if (state_read(HIST_FILE, &data, &len, err, sizeof err) != 0 || !data) return;
+    for (char *s = data, *nl; *s; s = nl + 1) {
+        nl = strchr(s, '\n');
+        if (nl) *nl = 0;
+        if (strlen(s) <= PLAY_LINE_MAX) hist_add(p, s);
+        if (!nl) break;
+    }
+    free(data);
+}
+
+static void hist_save(const PlayScreen *p, Ui *ui)
+{
+    size_t n = 0;
+    for (int i = 0; i < p->nhist; i++)
+        n += strlen(p->hist[i]) + 1;
+    char *data = malloc(n + 1), err[160];
+    if (!data) return;
+    size_t k = 0;
+    for (int i = 0; i < p->nhist; i++) {
+        size_t l = strlen(p->hist[i]);
+        memcpy(data + k, p->hist[i], l);
+        k += l;
+        data[k++] = '\n';
+    }
+    if (state_write(HIST_FILE, data, k, err, sizeof err) != 0)
+        snprintf(ui->status, sizeof ui->status, "history not saved: %s", err);
+    free(data);
+}
+
+static void set_line(PlayScreen *p, const char *s)
+{
+    snprintf(p->line, sizeof p->line, "%s", s);
+    p->len = p->cur = (int)strlen(p->line);
+}
+
+static void hist_move(PlayScreen *p, int d)
+{
+    int to = p->hpos + d;
+    if (to < 0 || to > p->nhist) return;
+    if (p->hpos == p->nhist) snprintf(p->draft, sizeof p->draft, "%s", p->line);
+    p->hpos = to;
+    set_line(p, to == p->nhist ? p->draft : p->hist[to]);
+}
+
+/* ---- editing ------------------------------------------------------------------ */
+
+static void erase(PlayScreen *p, int from, int to)
+{
+    if (from < 0) from = 0;
+    if (to > p->len) to = p->len;
+    if (from >= to) return;
+    memmove(p->line + from, p->line + to, (size_t)(p->len - to + 1));
+    p->len -= to - from;
+    p->cur = from;
+}
+
+static void insert(PlayScreen *p, const char *s, int n)
+{
+    if (p->len + n > PLAY_LINE_MAX) return;
+    memmove(p->line + p->cur + n, p->line + p->cur, (size_t)(p->len - p->cur + 1));
+    memcpy(p->line + p->cur, s, (size_t)n);
+    p->len += n;
+    p->cur += n;
+}
+
+static void complete(PlayScreen *p, Ui *ui)
+{
+    char cand[64][PLAY_NAME_MAX];
+    int start, n = play_complete(p->play, p->line, p->cur, cand, 64, &start);
+    if (n == 0) {
+        snprintf(ui->status, sizeof ui->status, "no completion");
+        return;
+    }
+    size_t common = strlen(cand[0]);
+    for (int i = 1; i < n; i++) {
+        size_t k = 0;
+        while (k < common && cand[i][k] == cand[0][k])
+            k++;
+        common = k;
+    }
+    int typed = p->cur - start;
+    if ((int)common > typed) insert(p, cand[0] + typed, (int)common - typed);
+    if (n == 1) return;
+    size_t k = 0;
+    for (int i = 0; i < n && k < sizeof ui->status; i++)
+        k += (size_t)snprintf(ui->status + k, sizeof ui->status - k, "%s%.31s", i ? " " : "",
+                              cand[i]);
+}
+
+/* One line for the log: "b = x.view(2, 12)   (2, 12) (12, 1) +0 S3 view". */
+static void log_add(PlayScreen *p)
+{
+    char *l;
+    if (p->res.kind == PR_EMPTY) return;
+    if (p->nlog == LOG_MAX) {
+        memmove(p->log, p->log + 1, sizeof p->log[0] * (LOG_MAX - 1));
+        p->nlog--;
+    }
+    l = p->log[p->nlog++];
+    const PlayResult *r = &p->res;
+    if (r->kind == PR_ERROR)
+        snprintf(l, sizeof p->log[0], ">>> %.60s   error", p->stmt);
+    else if (r->kind == PR_VALUE)
+        snprintf(l, sizeof p->log[0], ">>> %.60s   %.60s", p->stmt, r->value_text);
+    else {
+        char sh[48], st[64];
+        tensor_fmt_dims(sh, sizeof sh, r->t->ndim, r->t->shape);
+        tensor_fmt_strides(st, sizeof st, r->t);
+        snprintf(l, sizeof p->log[0], ">>> %.50s   %s %s +%zu S%d %s", p->stmt, sh, st,
+                 r->t->offset, r->t->st->id,
+                 r->memory == PM_VIEW   ? "view"
+                 : r->memory == PM_COPY ? "copy"
+                                        : "new");
+    }
+}
+
+static void run_line(PlayScreen *p, Ui *ui)
+{
+    if (p->res.kind != PR_EMPTY) log_add(p);
+    snprintf(p->stmt, sizeof p->stmt, "%s", p->line);
+    play_eval(p->play, p->line, &p->res);
+    if (p->line[0]) {
+        hist_add(p, p->line);
+        if (!ui->no_save) hist_save(p, ui);
+    }
+    p->hpos = p->nhist;
+    set_line(p, "");
+}
+
+/* ---- the screen ----------------------------------------------------------------- */
+
+static void play_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    PlayScreen *p = s->st;
+    if (screen_draw_enlarge(c)) return;
+    char cfg[160];
+    int tw = canvas_text(c, 1, 0, "Explore: the stride playground", ST_TITLE);
+    screen_cfg_line(cfg, sizeof cfg, &ui->cfg);
+    if (tw + 4 + canvas_text_width(cfg) < c->w) /* the config, right-aligned, when it fits */
+        canvas_text(c, c->w - 1 - canvas_text_width(cfg), 0, cfg, ST_DIM);
+    int y = 2, in_y = c->h - 3, body = in_y - 1 - y;
+    int logs = p->nlog < 3 ? p->nlog : 3;
+    if (p->res.kind == PR_EMPTY && !p->nlog) {
+        canvas_wrap(c, 2, y, c->w - 4, body,
+                    "Type a PyTorch statement and press Enter, e.g.  b = torch.arange(24).view(2, "
+                    "12)  then  b.t()  or  b.t().view(24)  or  Q_heads.stride().  The pipeline's "
+                    "tensors (x, Q, K, V, Q_split, Q_heads, scores, attn, head_out, concat, ...) "
+                    "are loaded.  Tab completes names and methods.",
+                    ST_DIM);
+    }
+    for (int i = 0; i < logs; i++)
+        canvas_text(c, 2, y++, p->log[p->nlog - logs + i], ST_DIM);
+    if (logs) y++;
+    play_draw_result(c, 2, y, c->w - 4, in_y - 1 - y, &p->res, p->stmt);
+    /* the input line, scrolled so the cursor shows */
+    int room = c->w - 6, first = p->cur > room - 1 ? p->cur - room + 1 : 0;
+    canvas_text(c, 1, in_y, ">>> ", ST_CODE_HI);
+    char vis[PLAY_LINE_MAX + 1];
+    snprintf(vis, sizeof vis, "%.*s", room, p->line + first);
+    canvas_text(c, 5, in_y, vis, ST_CODE);
+    canvas_put(c, 5 + p->cur - first, in_y, p->cur < p->len ? (unsigned char)p->line[p->cur] : ' ',
+               ST_CURSOR);
+    static const Action picks[] = {ACT_APPLY, ACT_UP, ACT_LEFT, ACT_COMPLETE, ACT_BACK};
+    char hint[300];
+    keys_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
+    screen_draw_status(c, ui, hint);
+}
+
+static int play_key(Screen *s, Ui *ui, int key)
+{
+    PlayScreen *p = s->st;
+    Action a = keys_action(KC_PLAY, key);
+    ui->status[0] = 0;
+    switch (a) {
+    case ACT_APPLY:
+        run_line(p, ui);
+        break;
+    case ACT_UP:
+        hist_move(p, -1);
+        break;
+    case ACT_DOWN:
+        hist_move(p, 1);
+        break;
+    case ACT_LEFT:
+        if (p->cur > 0) p->cur--;
+        break;
+    case ACT_RIGHT:
+        if (p->cur < p->len) p->cur++;
+        break;
+    case ACT_HOME_LINE:
+        p->cur = 0;
+        break;
+    case ACT_END_LINE:
+        p->cur = p->len;
+        break;
+    case ACT_ERASE:
+        erase(p, p->cur - 1, p->cur);
+        break;
+    case ACT_KILL_END:
+        erase(p, p->cur, p->len);
+        break;
+    case ACT_KILL_START:
+        erase(p, 0, p->cur);
+        break;
+    case ACT_KILL_WORD: { /* readline's unix-word-rubout: back to the last space */
+        int k = p->cur;
+        while (k > 0 && p->line[k - 1] == ' ')
+            k--;
+        while (k > 0 && p->line[k - 1] != ' ')
+            k--;
+        erase(p, k, p->cur);
+        break;
+    }
+    case ACT_COMPLETE:
+        complete(p, ui);
+        break;
+    case ACT_BACK:
+        return UI_BACK;
+    default:
+        if (key == UI_K_CTRL_L) return UI_REDRAW;
+        if (p->len == 0 && key == 'q') return UI_BACK;
+        if (p->len == 0 && key == '?') {
+            ui->push = help_open_at(ui, KC_PLAY);
+            return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+        }
+        if (key >= 0x20 && key < 0x7f) {
+            char ch = (char)key;
+            insert(p, &ch, 1);
+        } else
+            return UI_NONE;
+    }
+    return UI_REDRAW;
+}
+
+static void play_screen_free(Screen *s)
+{
+    PlayScreen *p = s->st;
+    if (p) {
+        play_free(p->play);
+        play_result_clear(&p->res);
+        for (int i = 0; i < p->nhist; i++)
+            free(p->hist[i]);
+    }
+    screen_free(s);
+}
+
+Screen *play_open(Ui *ui)
+{
+    Screen *s = screen_new("Explore", sizeof(PlayScreen));
+    if (!s) return NULL;
+    PlayScreen *p = s->st;
+    p->res.error_col = -1;
+    p->play = play_new(ui->mha);
+    if (!p->play) {
+        screen_free(s);
+        return NULL;
+    }
+    hist_load(p);
+    p->hpos = p->nhist;
+    s->draw = play_draw;
+    s->key = play_key;
+    s->free = play_screen_free;
+    return s;
+}

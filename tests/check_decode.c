@@ -1,0 +1,383 @@
+/* check_decode.c - the decode step (engine/decode.c): every generated row
+ * equals the full causal pass, for MHA, GQA and MQA and both cache layouts;
+ * the cache's bytes and strides; and the real-size arithmetic (content/kv.c)
+ * checked by hand for Llama 3 8B at 8192, with Mistral's window and Llama 4
+ * Maverick's chunks. */
+#include "check_main.h"
+#include <math.h>
+#include <string.h>
+
+#include "content/gpus.h"
+#include "content/kv.h"
+#include "content/presets.h"
+#include "content/quiz.h"
+#include "draw/decode.h"
+#include "engine/decode.h"
+#include "ui/decode.h"
+
+/* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
+ * run's head_out (B, H, S, dh), element by element, independently of
+ * decode_check. */
+static void assert_rows_equal(const Mha *m, const Decode *d)
+{
+    const Tensor *full = m->t[MT_HEAD_OUT], *st = d->head_out;
+    ck_assert_int_eq(st->shape[2], d->n);
+    for (int b = 0; b < st->shape[0]; b++)
+        for (int h = 0; h < st->shape[1]; h++)
+            for (int s = 0; s < d->n; s++)
+                for (int i = 0; i < st->shape[3]; i++) {
+                    int fi[4] = {b, h, d->start + s, i}, si[4] = {b, h, s, i};
+                    float a = tensor_get(full, fi), v = tensor_get(st, si);
+                    ck_assert_msg(fabsf(a - v) < 1e-5f, "b%d h%d row %d i%d: %g vs %g", b, h,
+                                  d->start + s, i, (double)a, (double)v);
+                }
+    for (int b = 0; b < d->out->shape[0]; b++)
+        for (int s = 0; s < d->n; s++)
+            for (int i = 0; i < d->out->shape[2]; i++) {
+                int fi[3] = {b, d->start + s, i}, si[3] = {b, s, i};
+                ck_assert(fabsf(tensor_get(m->t[MT_OUT], fi) - tensor_get(d->out, si)) < 1e-5f);
+            }
+}
+
+/* Runs a whole decode of cfg (prefill of `prompt`, then one token at a time)
+ * in layout l, checking every step. */
+static void run_all(MhaConfig cfg, int prompt, DecodeLayout l)
+{
+    char err[200];
+    cfg.causal = 1;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, l, prompt, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    int steps = 0;
+    size_t per_tok = 2 * (size_t)cfg.batch * (size_t)cfg.kv_heads * (size_t)m->d_head * 4;
+    size_t read = 0;
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert_float_eq(decode_check(d), 0.0f);
+        ck_assert_int_eq(d->len, d->start + d->n);
+        ck_assert_uint_eq(d->written_step, per_tok * (size_t)d->n);
+        ck_assert_uint_eq(d->read_step, per_tok * (size_t)d->len); /* the whole cache */
+        read += d->read_step;
+        ck_assert_uint_eq(d->read_total, read);
+        /* the cache keeps kv_heads heads: the read view is (B, KV, T, dh) */
+        ck_assert_int_eq(d->k_read->shape[1], cfg.kv_heads);
+        if (m->groups > 1) ck_assert_int_eq(d->k_shared->strides[2], 0); /* a stride-0 group axis */
+        ck_assert(tensor_same_storage(d->k_read, d->cache_k));
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+        steps++;
+    }
+    ck_assert_int_eq(steps, cfg.seq - prompt);
+    ck_assert_uint_eq(d->written_total, per_tok * (size_t)cfg.seq);
+    decode_free(d);
+    mha_free(m);
+}
+
+static MhaConfig cfg_of(int batch, int seq, int d_model, int heads, int kv)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = batch, c.seq = seq, c.d_model = d_model, c.heads = heads, c.kv_heads = kv;
+    return c;
+}
+
+START_TEST(every_row_equals_the_causal_pass)
+{
+    /* MHA, GQA, MQA; both layouts; batch 1 and 3; prompt 1 and longer */
+    static const int kv[3] = {4, 2, 1};
+    for (int l = 0; l < DECODE_LAYOUTS; l++)
+        for (int k = 0; k < 3; k++) {
+            run_all(cfg_of(1, 8, 8, 4, kv[k]), 3, (DecodeLayout)l);
+            run_all(cfg_of(3, 6, 16, 4, kv[k]), 1, (DecodeLayout)l);
+            run_all(cfg_of(2, 5, 12, 4, kv[k]), 5, (DecodeLayout)l); /* prefill only */
+        }
+}
+END_TEST
+
+START_TEST(layouts_and_their_strides)
+{
+    char err[200];
+    MhaConfig c = cfg_of(2, 8, 8, 4, 2);
+    c.causal = 1;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *hf = decode_new(m, DECODE_HF, 3, err, sizeof err);
+    Decode *meta = decode_new(m, DECODE_META, 3, err, sizeof err);
+    ck_assert_int_eq(decode_prefill(hf, err, sizeof err), 0);
+    ck_assert_int_eq(decode_prefill(meta, err, sizeof err), 0);
+    /* HF (B, KV, T, dh) = (2, 2, 8, 2): strides (32, 16, 2, 1) */
+    long want_hf[4] = {32, 16, 2, 1}, want_meta[4] = {32, 4, 2, 1};
+    for (int i = 0; i < 4; i++) {
+        ck_assert_int_eq(hf->cache_k->strides[i], want_hf[i]);
+        ck_assert_int_eq(meta->cache_k->strides[i], want_meta[i]);
+    }
+    ck_assert_int_eq(meta->cache_k->shape[1], 8); /* (B, T, KV, dh) */
+    /* the read views are both (B, KV, T, dh), with the layout's strides */
+    ck_assert_int_eq(hf->k_read->strides[2], 2);
+    ck_assert_int_eq(meta->k_read->strides[2], 4);
+    ck_assert_int_eq(meta->k_read->strides[1], 2);
+    /* element (b1, kv1, t2, i1) sits where each layout says */
+    ck_assert_uint_eq(decode_cache_offset(hf, 1, 1, 2, 1), 32 + 16 + 4 + 1);
+    ck_assert_uint_eq(decode_cache_offset(meta, 1, 1, 2, 1), 32 + 8 + 2 + 1);
+    /* and holds the same k in both */
+    int ih[4] = {1, 1, 2, 1}, im[4] = {1, 2, 1, 1};
+    ck_assert_float_eq(tensor_get(hf->cache_k, ih), tensor_get(meta->cache_k, im));
+    /* the cache is 2 x B x KV x T x dh floats for K and V */
+    ck_assert_uint_eq(tensor_numel(hf->cache_k) * 4 * 2, 2u * 2 * 2 * 8 * 2 * 4);
+    decode_free(hf);
+    decode_free(meta);
+    mha_free(m);
+}
+END_TEST
+
+START_TEST(bad_prompt_is_refused)
+{
+    char err[200];
+    MhaConfig c = cfg_of(1, 4, 8, 2, 2);
+    Mha *m = mha_run(&c, err, sizeof err);
+    ck_assert_ptr_null(decode_new(m, DECODE_HF, 0, err, sizeof err));
+    ck_assert_ptr_nonnull(strstr(err, "prompt 0"));
+    ck_assert_ptr_null(decode_new(m, DECODE_HF, 5, err, sizeof err));
+    mha_free(m);
+}
+END_TEST
+
+/* ---- real sizes ------------------------------------------------------------- */
+
+static PresetList P;
+static void setup(void)
+{
+    char err[300];
+    ck_assert_msg(presets_builtin(&P, err, sizeof err) == 0, "%s", err);
+}
+static void teardown(void)
+{
+    presets_free(&P);
+}
+
+START_TEST(llama3_8b_at_8192_by_hand)
+{
+    const Preset *p = presets_find(&P, "llama-3-8b");
+    ck_assert_ptr_nonnull(p);
+    KvDecodeCost k;
+    char err[200];
+    ck_assert_int_eq(kv_decode_cost(p, 16, 8192, &k, err, sizeof err), 0);
+    ck_assert_int_eq(k.n, 3);
+    const KvRow *own = &k.rows[1];
+    ck_assert(own->is_model);
+    /* per token per layer: 2 (K, V) x 8 kv heads x 128 x 2 B = 4096 */
+    ck_assert_uint_eq(own->per_token_layer, 4096);
+    ck_assert_uint_eq(own->per_token, 4096u * 32);               /* 131,072 written per token */
+    ck_assert_uint_eq(own->per_context, 131072ULL * 8192);       /* 1 GiB read per token */
+    ck_assert_uint_eq(k.rows[0].per_context, 4ULL * 1073741824); /* MHA: 32 kv heads */
+    ck_assert_uint_eq(k.rows[2].per_context, 1073741824ULL / 8); /* MQA */
+    ck_assert_uint_eq(k.weights, 8030261248ULL * 2);
+    /* 16,060,522,496 / 131,072 = 122,532.97...: the cache is larger from 122,533 */
+    ck_assert_int_eq(k.outgrows[1], 122533);
+    ck_assert_int_eq(k.outgrows[0], 30634); /* / 524,288 = 30,633.0... */
+    ck_assert(!k.hypothetical);
+    const Gpu *g = gpus_find("h100-sxm");
+    ck_assert_ptr_nonnull(g);
+    /* 3.35e12 / (16,060,522,496 + 1,073,741,824) = 195.51 tokens/s */
+    double t = kv_tokens_per_s(g->bw, k.weights_read, own->per_context, 1);
+    ck_assert_msg(fabs(t - 3.35e12 / 17134264320.0) < 1e-6, "%f", t);
+    /* (80e9 - 16,060,522,496) / 1,073,741,824 = 59.5...: 59 sequences */
+    ck_assert_uint_eq(kv_sequences_fit(g->mem_bytes, k.weights, own->per_context), 59);
+    ck_assert_int_eq(kv_decode_cost(p, 16, 8193, &k, err, sizeof err), 0);
+    ck_assert(k.hypothetical);
+}
+END_TEST
+
+START_TEST(mistral_window_caps_the_cache)
+{
+    const Preset *p = presets_find(&P, "mistral-7b");
+    ck_assert_int_eq(p->window, 4096);
+    KvLimit l = kv_limit_of(p);
+    ck_assert_int_eq(l.local_layers, 32);
+    KvRow rows[3];
+    int n;
+    char err[200];
+    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    ck_assert_int_eq(kv_table_limited(&m, &l, 16, 8192, 1, rows, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(rows[1].per_context, 512ULL << 20); /* 0.5 GiB, not 1 GiB */
+    ck_assert_int_eq(kv_table_limited(&m, &l, 16, 2048, 1, rows, &n, err, sizeof err), 0);
+    ck_assert_uint_eq(rows[1].per_context, 256ULL << 20); /* below the window: all of it */
+    /* a windowed cache stops growing: it never outgrows 14.5 GB of weights */
+    ck_assert_int_eq(kv_context_exceeding(4096, 32, &l, 7241732096ULL * 2), 0);
+}
+END_TEST
+
+START_TEST(maverick_chunks_in_three_of_four_layers)
+{
+    const Preset *p = presets_find(&P, "llama-4-maverick");
+    ck_assert_ptr_nonnull(p);
+    ck_assert_int_eq(p->layers, 48);
+    ck_assert_int_eq(p->heads, 40);
+    ck_assert_int_eq(p->kv_heads, 8);
+    ck_assert_int_eq(p->d_head, 128);
+    ck_assert_int_eq(p->d_model, 5120);
+    ck_assert_int_eq(p->chunk, 8192);
+    ck_assert_int_eq(p->global_every, 4);
+    KvLimit l = kv_limit_of(p);
+    ck_assert_int_eq(l.local_layers, 36);
+    ck_assert_int_eq(l.chunked, 1);
+    /* 12 global layers x 1M tokens + 36 x 8192, at 4096 B per token per layer */
+    ck_assert_uint_eq(kv_layer_tokens(48, &l, 1048576), 12ULL * 1048576 + 36ULL * 8192);
+    ck_assert_uint_eq(kv_layer_tokens(48, &l, 4000), 48ULL * 4000);
+}
+END_TEST
+
+START_TEST(presets_refuse_bad_local_fields)
+{
+    PresetList pl;
+    char err[200];
+    const char *both = "[m]\ntitle = M\nlayers = 2\nheads = 2\nkv_heads = 2\nd_head = 4\n"
+                       "d_model = 8\nsource = x\nwindow = 4\nchunk = 4\n";
+    ck_assert_int_eq(presets_parse("t.presets", both, &pl, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "both window and chunk"));
+    const char *ge = "[m]\ntitle = M\nlayers = 2\nheads = 2\nkv_heads = 2\nd_head = 4\n"
+                     "d_model = 8\nsource = x\nglobal_every = 4\n";
+    ck_assert_int_eq(presets_parse("t.presets", ge, &pl, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "global_every without"));
+}
+END_TEST
+
+START_TEST(gpus_have_sources)
+{
+    int n = 0;
+    for (const Gpu *g = gpus; g->name; g++, n++) {
+        ck_assert(g->mem_bytes > 0 && g->bw > 0);
+        ck_assert(strlen(g->source) > 20);
+    }
+    ck_assert_int_ge(n, 3);
+    ck_assert_ptr_null(gpus_find("nope"));
+}
+END_TEST
+
+START_TEST(kvcache_questions_stay_within_context_and_window)
+{
+    char err[300];
+    int seen_window = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        QuizQuestion q;
+        ck_assert_int_eq(quiz_generate_kind(QG_KVCACHE, seed, &q, err, sizeof err), 0);
+        const Preset *p = NULL;
+        for (int i = 0; i < P.n; i++)
+            if (!strncmp(q.prompt, P.v[i].title, strlen(P.v[i].title)) &&
+                q.prompt[strlen(P.v[i].title)] == ':')
+                p = &P.v[i];
+        ck_assert_msg(p != NULL, "no preset for: %.60s", q.prompt);
+        if (p->context) ck_assert_int_le(q.cfg.seq, p->context);
+        long local = p->window ? p->window : p->chunk;
+        if (local) {
+            ck_assert_int_le(q.cfg.seq, local); /* the full-cache formula holds */
+            seen_window = 1;
+        }
+    }
+    ck_assert(seen_window);
+}
+END_TEST
+
+/* The Decode screen drawn at 80x24 from a Ui whose configuration is cfg. */
+static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *text)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = cfg;
+    Screen *s = prompt || l != DECODE_HF ? decode_open_with(&ui, prompt, l) : decode_open(&ui);
+    ck_assert_ptr_nonnull(s);
+    Canvas *c = canvas_new(80, 24);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, &ui, c);
+    int found = canvas_contains(c, text);
+    if (!found)
+        for (int y = 0; y < c->h; y++) {
+            char row[256];
+            fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
+        }
+    canvas_free(c);
+    s->free(s);
+    return found;
+}
+
+/* The screen runs ui->cfg (the flags of `mhaviz decode`, the home menu's
+ * configuration), not sizes of its own: it always showed "GQA, 4 query
+ * heads, 2 kv heads" and 8 tokens. */
+START_TEST(screen_runs_the_configuration)
+{
+    MhaConfig c = mha_config_default();
+    c.heads = 2, c.kv_heads = 1, c.seq = 6, c.seed = 7;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "MQA, 2 query heads, 1 kv head"));
+    ck_assert(screen_shows(c, 0, DECODE_HF, "(1, 1, 6, 4) strides")); /* 6 tokens of cache */
+    c = mha_config_default();
+    c.seq = 64, c.d_model = 64, c.heads = 8, c.kv_heads = 2;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "GQA, 8 query heads, 2 kv heads"));
+    ck_assert(screen_shows(c, 5, DECODE_META, "Meta (B,T,KV,dh) (1, 64, 2, 8)"));
+}
+END_TEST
+
+/* One default prompt for the screen and --plain: half the sequence (the
+ * screen prefilled 3 of 8, --plain 4). */
+START_TEST(screen_prompt_is_half_the_sequence)
+{
+    ck_assert_int_eq(decode_prompt_default(8), 4);
+    ck_assert_int_eq(decode_prompt_default(1), 1);
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 4;
+    ck_assert(screen_shows(c, 0, DECODE_HF, "prefill: the 4 prompt tokens"));
+    ck_assert(screen_shows(c, 2, DECODE_HF, "prefill: the 2 prompt tokens"));
+}
+END_TEST
+
+/* A large configuration at 80x24 (reachable now that the flags reach the
+ * screen): the bytes line is whole (on two rows: "read 832" was cut), and
+ * the heads and tokens that do not fit are counted, not dropped silently. */
+START_TEST(large_configuration_is_not_cut_silently)
+{
+    MhaConfig cfg = mha_config_default();
+    cfg.seq = 64, cfg.d_model = 64, cfg.heads = 16, cfg.kv_heads = 2, cfg.causal = 1;
+    char err[200], want[120];
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Decode *d = decode_new(m, DECODE_HF, 32, err, sizeof err);
+    ck_assert_ptr_nonnull(d);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
+    Canvas *c = canvas_new(80, 24);
+    decode_draw(c, d, decode_check(d));
+    snprintf(want, sizeof want, "since prefill: wrote %zu B, read %zu B", d->written_total,
+             d->read_total);
+    ck_assert_msg(canvas_contains(c, want), "no \"%s\"", want);
+    ck_assert(canvas_contains(c, "more query heads"));
+    ck_assert(canvas_contains(c, "+21 more")); /* 33 tokens, 12 shown */
+    canvas_free(c);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
+static Suite *decode_suite(void)
+{
+    Suite *s = suite_create("decode");
+    TCase *t = tcase_create("engine");
+    tcase_add_test(t, every_row_equals_the_causal_pass);
+    tcase_add_test(t, layouts_and_their_strides);
+    tcase_add_test(t, bad_prompt_is_refused);
+    tcase_add_test(t, screen_runs_the_configuration);
+    tcase_add_test(t, screen_prompt_is_half_the_sequence);
+    tcase_add_test(t, large_configuration_is_not_cut_silently);
+    suite_add_tcase(s, t);
+    TCase *r = tcase_create("real sizes");
+    tcase_add_checked_fixture(r, setup, teardown);
+    tcase_add_test(r, llama3_8b_at_8192_by_hand);
+    tcase_add_test(r, mistral_window_caps_the_cache);
+    tcase_add_test(r, maverick_chunks_in_three_of_four_layers);
+    tcase_add_test(r, presets_refuse_bad_local_fields);
+    tcase_add_test(r, gpus_have_sources);
+    tcase_add_test(r, kvcache_questions_stay_within_context_and_window);
+    suite_add_tcase(s, r);
+    return s;
+}
+
+CHECK_MAIN(decode_suite)

@@ -1,0 +1,264 @@
+/* check_history.c - the quiz history file (src/store/quiz_history.c): saves
+ * that merge instead of overwrite, a bounded file, counts that never
+ * overflow, and a damaged file kept instead of dropped. */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "check_main.h"
+#include "content/quiz.h"
+#include "store/state.h"
+
+/* A question as the history sees it: a topic and an id. */
+static QuizQuestion *question(int topic, const char *id)
+{
+    static QuizQuestion q;
+    memset(&q, 0, sizeof q);
+    q.topic = topic;
+    snprintf(q.id, sizeof q.id, "%s", id);
+    return &q;
+}
+
+static char *slurp(const char *name, size_t *len)
+{
+    char *text = NULL, err[300];
+    size_t n = 0;
+    if (state_read(name, &text, &n, err, sizeof err) != 0) return NULL;
+    if (len) *len = n;
+    return text;
+}
+
+static void put(const char *name, const char *text, size_t len)
+{
+    char err[300];
+    ck_assert_int_eq(state_write(name, text, len, err, sizeof err), 0);
+}
+
+static int count_lines(const char *text, const char *prefix)
+{
+    int n = 0;
+    for (const char *s = text; s && *s; s = strchr(s, '\n') ? strchr(s, '\n') + 1 : "")
+        n += !strncmp(s, prefix, strlen(prefix));
+    return n;
+}
+
+/* Finding 1: two runs loaded the same file; the second save used to
+ * overwrite the first one's answers. */
+START_TEST(two_runs_both_counted)
+{
+    QuizHistory a, b;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&a, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_load(&b, err, sizeof err), 0);
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:1"), 0);
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:2"), 1);
+    quiz_history_record(&b, question(QT_SHAPES, "g:shapes:1"), 0);
+    quiz_history_record(&b, question(QT_VIEWS, "g:views:3"), 0);
+    ck_assert_int_eq(quiz_history_save(&a, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0); /* again: adds nothing */
+    quiz_history_free(&a);
+    quiz_history_free(&b);
+    ck_assert_int_eq(quiz_history_load(&a, err, sizeof err), 0);
+    ck_assert_int_eq(a.total.asked[QT_SHAPES], 3);
+    ck_assert_int_eq(a.total.right[QT_SHAPES], 1);
+    ck_assert_int_eq(a.total.asked[QT_VIEWS], 1);
+    char ids[4][64];
+    ck_assert_int_eq(quiz_history_review(&a, ids, 4), 2);
+    ck_assert_str_eq(ids[0], "g:shapes:1"); /* missed by both runs: 2 */
+    ck_assert_str_eq(ids[1], "g:views:3");
+    ck_assert_str_eq(a.warning, "");
+    quiz_history_free(&a);
+}
+END_TEST
+
+/* Finding 1, as it happened: many processes saving at once. */
+START_TEST(concurrent_processes_all_counted)
+{
+    enum { N = 24 };
+    pid_t pid[N];
+    for (int i = 0; i < N; i++) {
+        pid[i] = fork();
+        ck_assert_int_ge(pid[i], 0);
+        if (pid[i] == 0) {
+            QuizHistory h;
+            char err[300], id[32];
+            if (quiz_history_load(&h, err, sizeof err) != 0) _exit(3);
+            snprintf(id, sizeof id, "g:bugs:%d", i % 3);
+            quiz_history_record(&h, question(QT_BUGS, id), i % 2);
+            _exit(quiz_history_save(&h, err, sizeof err) == 0 ? 0 : 4);
+        }
+    }
+    for (int i = 0; i < N; i++) {
+        int st;
+        ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_BUGS], N);
+    ck_assert_int_eq(h.total.right[QT_BUGS], N / 2);
+    quiz_history_free(&h);
+}
+END_TEST
+
+/* Finding 2: the file is bounded; the misses first made longest ago go. */
+START_TEST(misses_age_out)
+{
+    enum { N = QUIZ_HISTORY_MAX_MISSES + 500 };
+    size_t cap = (size_t)N * 40 + 64, l = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    l += (size_t)snprintf(text + l, cap - l, "# mhaviz quiz history v1\n");
+    for (int i = 0; i < N; i++)
+        l += (size_t)snprintf(text + l, cap - l, "miss 1 g:shapes:%x\n", i);
+    put("quiz-history", text, l);
+    free(text);
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.n, N); /* all read */
+    quiz_history_record(&h, question(QT_SHAPES, "g:shapes:new"), 0);
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    quiz_history_free(&h);
+    text = slurp("quiz-history", NULL);
+    ck_assert_int_eq(count_lines(text, "miss "), QUIZ_HISTORY_MAX_MISSES);
+    ck_assert_ptr_null(strstr(text, "g:shapes:0\n"));          /* the oldest went */
+    ck_assert_ptr_null(strstr(text, "miss 1 g:shapes:1f4\n")); /* the 501st oldest too */
+    ck_assert_ptr_nonnull(strstr(text, "miss 1 g:shapes:1f5\n"));
+    ck_assert_ptr_nonnull(strstr(text, "miss 1 g:shapes:new\n")); /* the newest stays */
+    free(text);
+}
+END_TEST
+
+/* Finding 2: a large file loads whole and right (the time is in make bench). */
+START_TEST(large_file_loads)
+{
+    enum { N = 50000 };
+    size_t cap = (size_t)N * 40 + 64, l = 0;
+    char *text = malloc(cap);
+    ck_assert_ptr_nonnull(text);
+    l += (size_t)snprintf(text + l, cap - l, "# mhaviz quiz history v1\ntopic gqa 9 4\n");
+    for (int i = 0; i < N; i++) /* every id twice: the counts add */
+        l += (size_t)snprintf(text + l, cap - l, "miss %d g:gqa:%x\n", 1 + i % 2, i % (N / 2));
+    put("quiz-history", text, l);
+    free(text);
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_str_eq(h.warning, "");
+    ck_assert_int_eq(h.n, N / 2);
+    ck_assert_int_eq(h.miss[7].count, 2 * (1 + 7 % 2));
+    ck_assert_int_eq(h.total.asked[QT_GQA], 9);
+    quiz_history_free(&h);
+}
+END_TEST
+
+/* Finding 3: 100 * right overflowed int from 21,474,837 (UBSan stopped, a
+ * plain build printed -99%). */
+START_TEST(percent_right_at_every_count)
+{
+    static const int counts[] = {21474836, 21474837, 30000000, QUIZ_HISTORY_MAX_COUNT};
+    for (size_t i = 0; i < sizeof counts / sizeof *counts; i++) {
+        char text[200], sum[2000], want[100], err[300];
+        int n = snprintf(text, sizeof text, "# mhaviz quiz history v1\ntopic shapes %d %d\n",
+                         counts[i], counts[i]);
+        put("quiz-history", text, (size_t)n);
+        QuizHistory h;
+        ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+        ck_assert_int_eq(h.total.asked[QT_SHAPES], counts[i]);
+        QuizScore s;
+        memset(&s, 0, sizeof s);
+        quiz_score_add(&s, QT_SHAPES, 1);
+        quiz_summary(&s, &h, sum, sizeof sum);
+        snprintf(want, sizeof want, "(all sessions: %d/%d, 100%%)", counts[i], counts[i]);
+        ck_assert_msg(strstr(sum, want), "%s", sum);
+        quiz_history_free(&h);
+    }
+}
+END_TEST
+
+/* Finding 4: a count at the cap went one over and was dropped on the next load. */
+START_TEST(counts_saturate_at_the_cap)
+{
+    char text[200], err[300];
+    int n =
+        snprintf(text, sizeof text, "# mhaviz quiz history v1\ntopic views %d %d\nmiss %d c:x\n",
+                 QUIZ_HISTORY_MAX_COUNT, QUIZ_HISTORY_MAX_COUNT - 1, QUIZ_HISTORY_MAX_COUNT);
+    put("quiz-history", text, (size_t)n);
+    QuizHistory h;
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    quiz_history_record(&h, question(QT_VIEWS, "c:x"), 0);
+    quiz_history_record(&h, question(QT_VIEWS, "c:y"), 1);
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    quiz_history_free(&h);
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_str_eq(h.warning, "");
+    ck_assert_int_eq(h.total.asked[QT_VIEWS], QUIZ_HISTORY_MAX_COUNT);
+    ck_assert_int_eq(h.total.right[QT_VIEWS], QUIZ_HISTORY_MAX_COUNT);
+    ck_assert_int_eq(h.n, 1);
+    ck_assert_int_eq(h.miss[0].count, QUIZ_HISTORY_MAX_COUNT);
+    quiz_history_free(&h);
+}
+END_TEST
+
+/* Finding 4: lines that could not be read (and everything after a NUL)
+ * were dropped by the next save without a word. */
+START_TEST(damaged_file_is_kept_numbered)
+{
+    static const char bad1[] = "# mhaviz quiz history v1\ntopic shapes 5 2\ngarbage\nmiss 2 c:a\n";
+    static const char bad2[] = "# mhaviz quiz history v1\nmiss 1 c:b\n\0topic views 1 1\n";
+    const char *bad[] = {bad1, bad2};
+    size_t len[] = {sizeof bad1 - 1, sizeof bad2 - 1};
+    const char *kept[] = {"quiz-history.bad", "quiz-history.bad.2"};
+    for (int i = 0; i < 2; i++) {
+        put("quiz-history", bad[i], len[i]);
+        QuizHistory h;
+        char err[300];
+        ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+        ck_assert_msg(strstr(h.warning, "line 3 cannot be read"), "%s", h.warning);
+        quiz_history_record(&h, question(QT_GQA, "c:z"), 1);
+        ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+        quiz_history_free(&h);
+        for (int k = 0; k <= i; k++) { /* this copy and every earlier one, unchanged */
+            size_t n;
+            char *text = slurp(kept[k], &n);
+            ck_assert_ptr_nonnull(text);
+            ck_assert_uint_eq(n, len[k]);
+            ck_assert_msg(!memcmp(text, bad[k], n), "round %d, %s", i, kept[k]);
+            free(text);
+        }
+        /* the new file holds what could be read, and this run */
+        ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+        ck_assert_str_eq(h.warning, "");
+        ck_assert_int_eq(h.total.asked[QT_GQA], 1);
+        ck_assert_int_eq(h.total.asked[QT_SHAPES], i == 0 ? 5 : 0);
+        ck_assert_int_eq(h.n, 1);
+        ck_assert_str_eq(h.miss[0].id, i == 0 ? "c:a" : "c:b");
+        quiz_history_free(&h);
+    }
+}
+END_TEST
+
+static Suite *history_suite(void)
+{
+    Suite *s = suite_create("history");
+    TCase *tc = tcase_create("core");
+    tcase_add_checked_fixture(tc, state_dir_setup, state_dir_teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, two_runs_both_counted);
+    tcase_add_test(tc, concurrent_processes_all_counted);
+    tcase_add_test(tc, misses_age_out);
+    tcase_add_test(tc, large_file_loads);
+    tcase_add_test(tc, percent_right_at_every_count);
+    tcase_add_test(tc, counts_saturate_at_the_cap);
+    tcase_add_test(tc, damaged_file_is_kept_numbered);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(history_suite)

@@ -1,0 +1,310 @@
+/* check_play.c - the stride playground without a terminal: statements give
+ * PyTorch's geometry (the expected strides below were printed by PyTorch,
+ * e.g. torch.arange(24).view(2, 12).t().clone().stride() == (1, 12)), views
+ * and copies are told apart with the bytes copied, every error the issue
+ * lists carries PyTorch's words, syntax errors point at their column, and
+ * results are drawn with the candy bar lit in reading order. */
+#include <check.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "content/play.h"
+#include "draw/play_draw.h"
+#include "engine/tensorops.h"
+
+static Play *P;
+static PlayResult R;
+static char J[4096];
+
+static void setup(void)
+{
+    char err[200];
+    MhaConfig c = mha_config_default();
+    Mha *m = mha_run(&c, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    P = play_new(m);
+    mha_free(m);
+    ck_assert_ptr_nonnull(P);
+    memset(&R, 0, sizeof R);
+}
+
+static void teardown(void)
+{
+    play_result_clear(&R);
+    play_free(P);
+}
+
+/* Evaluates line; J holds its JSON answer. */
+static PlayKind ev(const char *line)
+{
+    PlayKind k = play_eval(P, line, &R);
+    play_result_json(&R, 1, J, sizeof J);
+    return k;
+}
+
+#define HAS(s) ck_assert_msg(strstr(J, s) != NULL, "%s\n  wanted %s", J, s)
+
+/* Evaluates line, expects a tensor with these strides (JSON text). */
+static void strides_are(const char *line, const char *strides)
+{
+    ck_assert_int_eq(ev(line), PR_TENSOR);
+    char want[200];
+    snprintf(want, sizeof want, "\"strides\": %s", strides);
+    ck_assert_msg(strstr(J, want) != NULL, "%s: %s, wanted %s", line, J, want);
+}
+
+static void error_is(const char *line, const char *msg)
+{
+    ck_assert_int_eq(ev(line), PR_ERROR);
+    ck_assert_msg(!strcmp(R.error, msg), "%s:\n  got  %s\n  want %s", line, R.error, msg);
+}
+
+START_TEST(issue_example_line)
+{
+    ck_assert_int_eq(ev("a = torch.arange(24)"), PR_TENSOR);
+    ck_assert_int_eq(ev("b = a.view(2, 12)"), PR_TENSOR);
+    HAS("\"name\": \"b\", \"ok\": true, \"shape\": [2, 12], \"strides\": [12, 1], \"offset\": 0");
+    HAS("\"contiguous\": true, \"copied_bytes\": 0, \"view\": true");
+    ck_assert_str_eq(R.shares, "a");
+    ck_assert_int_eq(ev("b.t()"), PR_TENSOR);
+    HAS("\"name\": null");
+    ck_assert_int_eq(R.memory, PM_VIEW);
+}
+END_TEST
+
+START_TEST(strides_as_pytorch_prints_them)
+{
+    ev("a = torch.arange(24)");
+    strides_are("a.view(2, 12).t()", "[1, 12]");
+    strides_are("a.view(2, 12).t().clone()", "[1, 12]"); /* preserve_format keeps a dense layout */
+    strides_are("a.view(2, 12).t().contiguous()", "[2, 1]");
+    strides_are("a.view(2, 3, 4).permute(2, 0, 1).clone()", "[1, 12, 4]");
+    strides_are("a.view(2, 3, 4)[:, ::2].clone()", "[8, 4, 1]");
+    strides_are("a.view(3, 8)[:, 1::3].clone()", "[3, 1]");
+    strides_are("a.view(2, 3, 4).permute(1, 2, 0)[:, ::2].clone()", "[2, 1, 6]");
+    strides_are("a.view(2, 3, 4).transpose(0, 2).reshape(4, 6)", "[6, 1]");
+    strides_are("a.view(4, 6)[1:3, None, ::2]", "[6, 6, 2]");
+    HAS("\"offset\": 6");
+    strides_are("a.view(4, 6)[..., 1]", "[6]");
+    strides_are("a.view(4, 6)[-1]", "[1]");
+    HAS("\"offset\": 18");
+    strides_are("a.view(2, 1, 12).expand(2, 3, 12)", "[12, 0, 1]");
+    strides_are("a.view(2, 12).unsqueeze(1)", "[12, 12, 1]");
+    strides_are("a.view(2, 12).unsqueeze(2)", "[12, 1, 1]");
+    strides_are("a.view(1, 24).squeeze()", "[1]");
+    strides_are("a.view(4, 6).t().flatten()", "[1]");
+    strides_are("a.view(2, 12).unflatten(1, (3, -1))", "[12, 4, 1]");
+    strides_are("a.view(4, 6).narrow(1, 2, 3)", "[6, 1]");
+    HAS("\"offset\": 2");
+    strides_are("a.view(2, 12).repeat(2, 1, 1)", "[24, 12, 1]");
+    strides_are("torch.zeros(2, 0, 3)", "[3, 3, 1]");
+    strides_are("torch.zeros(3, 4)[:, 0:0].clone()", "[4, 1]");
+    strides_are("a.view(2, 3, 4).mT", "[12, 1, 4]");
+    strides_are("a.view(2, 3, 4).T", "[1, 4, 12]");
+    ck_assert(strstr(R.warning, "x.T") != NULL); /* PyTorch's deprecation warning */
+    strides_are("Q_heads", "[32, 4, 8, 1]");      /* the pipeline's step 3, default config */
+    strides_are("torch.transpose(Q_split, 1, 2)", "[32, 4, 8, 1]");
+}
+END_TEST
+
+START_TEST(views_and_copies_counted)
+{
+    ev("a = torch.arange(24)"); /* int64: 8 bytes an element */
+    ck_assert_int_eq(R.memory, PM_NEW);
+    ev("c = a.view(2, 12).t().reshape(24)");
+    ck_assert_int_eq(R.memory, PM_COPY);
+    ck_assert_uint_eq(R.copied_bytes, 24 * 8);
+    ck_assert_int_eq(ev("a.view(2, 12).reshape(3, 8)"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_VIEW);
+    ck_assert_uint_eq(R.copied_bytes, 0);
+    ev("K.repeat_interleave(2, dim=1)"); /* float32: 4 bytes */
+    ck_assert_uint_eq(R.copied_bytes, 2 * 32 * 4);
+    ev("a.contiguous()"); /* already contiguous: itself */
+    ck_assert_int_eq(R.memory, PM_VIEW);
+    ev("z = torch.zeros(4, 3)");
+    ck_assert_int_eq(R.memory, PM_NEW);
+    ev("z.t().contiguous()");
+    ck_assert_uint_eq(R.copied_bytes, 48);
+    ev("w = Q.view(1, 4, 2, 4)");
+    ck_assert(strstr(R.shares, "Q_split") && strstr(R.shares, "Q_heads") && strstr(R.shares, "Q"));
+}
+END_TEST
+
+START_TEST(issue_errors_in_pytorch_words)
+{
+    ev("a = torch.arange(24)");
+    error_is("a.view(2, 12).t().view(24)",
+             "view size is not compatible with input tensor's size and stride (at least one "
+             "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
+    error_is("a.view(3, 5)", "shape '[3, 5]' is invalid for input of size 24");
+    error_is("a.view(2, 12).transpose(0, 2)",
+             "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+    error_is("a.view(2, 12).expand(3, 2, 5)",
+             "The expanded size of the tensor (5) must match the existing size (12) at "
+             "non-singleton dimension 2.  Target sizes: [3, 2, 5].  Tensor sizes: [2, 12]");
+    error_is("a.view(2, 12)[2]", "index 2 is out of bounds for dimension 0 with size 2");
+    error_is("a.view(2, 12)[0, -13]", "index -13 is out of bounds for dimension 1 with size 12");
+    error_is("a.view(2, 12)[0, 0, 0]", "too many indices for tensor of dimension 2");
+    error_is("a.view(-1, -1)", "only one dimension can be inferred");
+    error_is("a.view(2, 12).t(0)", "t() takes no arguments (1 given)");
+    error_is("a.view(2, 3, 4).t()", "t() expects a tensor with <= 2 dimensions, but self is 3D");
+    error_is("a.mT", "tensor.mT is only supported on matrices or batches of matrices. Got 1-D "
+                     "tensor.");
+    error_is("a.view(2, 12).expand(12)",
+             "expand(torch.LongTensor{[2, 12]}, size=[12]): the number of sizes provided (1) "
+             "must be greater or equal to the number of dimensions in the tensor (2)");
+    error_is("a.narrow(0, 20, 5)", "start (20) + length (5) exceeds dimension size (24).");
+    error_is("a.view(4, 6).permute(0, 0)", "permute(): duplicate dims are not allowed.");
+    error_is("a.view(4, 6).flatten(1, 0)",
+             "flatten() has invalid args: start_dim cannot come after end_dim");
+    error_is("a.unflatten(0, (5, -1))", "unflatten: Provided sizes [5, -1] don't multiply up to "
+                                        "the size of dim 0 (24) in the input tensor");
+    error_is("a[::0]", "slice step cannot be zero");
+    error_is("a[::-1]", "step must be greater than zero");
+    error_is("a[5][0]", "invalid index of a 0-dim tensor. Use `tensor.item()` in Python or "
+                        "`tensor.item<T>()` in C++ to convert a 0-dim tensor to a number");
+    error_is("nope.t()", "name 'nope' is not defined");
+    error_is("a.nope()", "'Tensor' object has no attribute 'nope'");
+    error_is("torch.arange(2000000)",
+             "mhaviz play: a new storage of 2000000 elements is over the limit of 1000000");
+    /* a failed statement names nothing */
+    error_is("q = a.view(5, 5)", "shape '[5, 5]' is invalid for input of size 24");
+    error_is("q", "name 'q' is not defined");
+}
+END_TEST
+
+START_TEST(syntax_errors_have_a_column)
+{
+    ck_assert_int_eq(ev("b = x.view(2,,3)"), PR_ERROR);
+    ck_assert_int_eq(R.error_col, 13); /* the second comma */
+    HAS("\"column\": 14");
+    ck_assert_int_eq(ev("x.view(2"), PR_ERROR);
+    ck_assert_int_eq(R.error_col, 8);
+    ck_assert_int_eq(ev("x.view(2) $"), PR_ERROR);
+    ck_assert_int_eq(R.error_col, 10);
+    ck_assert_int_eq(ev("x."), PR_ERROR);
+    ck_assert_int_eq(ev("= x"), PR_ERROR);
+    ck_assert_int_eq(R.error_col, 0);
+    ck_assert_int_eq(ev("   # a comment"), PR_EMPTY);
+    ck_assert_int_eq(ev(""), PR_EMPTY);
+    char big[PLAY_LINE_MAX + 50];
+    memset(big, 'x', sizeof big - 1);
+    big[sizeof big - 1] = 0;
+    ck_assert_int_eq(ev(big), PR_ERROR);
+}
+END_TEST
+
+START_TEST(queries_answer_values)
+{
+    ev("a = torch.arange(24).view(2, 3, 4)");
+    ck_assert_int_eq(ev("a.shape"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "torch.Size([2, 3, 4])");
+    HAS("\"value\": [2, 3, 4]");
+    ev("a.transpose(0, 2).stride()");
+    ck_assert_str_eq(R.value_text, "(1, 4, 12)");
+    ev("a[1].storage_offset()");
+    ck_assert_str_eq(R.value_text, "12");
+    ev("a.transpose(0, 1).is_contiguous()");
+    ck_assert_str_eq(R.value_text, "False");
+    HAS("\"value\": false");
+    ev("a.size(-1)");
+    ck_assert_str_eq(R.value_text, "4");
+    ev("a.view(a.shape[0], -1).shape");
+    ck_assert_str_eq(R.value_text, "torch.Size([2, 12])");
+    ev("a[0, 0].stride()");
+    ck_assert_str_eq(R.value_text, "(1,)");
+    ev("a.dtype");
+    ck_assert_str_eq(R.value_text, "torch.int64");
+    error_is("n = a.numel()", "mhaviz play names tensors only (this is a int)");
+}
+END_TEST
+
+START_TEST(zero_dim_and_empty)
+{
+    ev("s = torch.arange(5)[2]");
+    HAS("\"shape\": [], \"strides\": [], \"offset\": 2");
+    strides_are("s[None]", "[1]");
+    strides_are("s.expand(3, 2)", "[0, 0]");
+    strides_are("s.flatten()", "[1]");
+    strides_are("torch.zeros(())", "[]");
+    error_is("torch.zeros(0, 4).view(0, -1)",
+             "cannot reshape tensor of 0 elements into shape [0, -1] because the unspecified "
+             "dimension size -1 can be any value and is ambiguous");
+    strides_are("torch.zeros(0, 4).view(2, 0, 2)", "[2, 2, 1]");
+}
+END_TEST
+
+START_TEST(completion_of_names_and_methods)
+{
+    char out[16][PLAY_NAME_MAX];
+    int start, n = play_complete(P, "y = Q_h", 7, out, 16, &start);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0], "Q_heads");
+    ck_assert_int_eq(start, 4);
+    n = play_complete(P, "Q.tra", 5, out, 16, &start);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0], "transpose");
+    n = play_complete(P, "torch.ar", 8, out, 16, &start);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0], "arange");
+    n = play_complete(P, "x.view(2).s", 11, out, 16, &start);
+    ck_assert_int_gt(n, 3); /* shape size squeeze storage_offset stride swapaxes ... */
+    ck_assert_str_eq(out[0], "shape");
+}
+END_TEST
+
+START_TEST(result_drawn_with_reads_in_order)
+{
+    ev("b = torch.arange(6).view(2, 3).t()");
+    Canvas *c = canvas_new(80, 16);
+    ck_assert_int_gt(play_draw_result(c, 0, 0, 80, 16, &R, "b = torch.arange(6).view(2, 3).t()"),
+                     4);
+    ck_assert(canvas_contains(c, "shape (3, 2)   strides (1, 3)   offset 0"));
+    ck_assert(canvas_contains(c, "not contiguous"));
+    /* storage offsets 0..5 read in the order 0 3 1 4 2 5: cell k holds its order */
+    ck_assert(canvas_contains(c, "offset    0   1   2   3   4   5"));
+    ck_assert(canvas_contains(c, "reads     0   2   4   1   3   5"));
+    canvas_free(c);
+    ev("x.view(3, 5)");
+    c = canvas_new(80, 10);
+    play_draw_result(c, 0, 0, 80, 10, &R, "x.view(3, 5)");
+    ck_assert(canvas_contains(c, "shape '[3, 5]' is invalid for input of size 32"));
+    canvas_free(c);
+}
+END_TEST
+
+START_TEST(million_element_storage)
+{
+    ck_assert_int_eq(ev("m = torch.arange(1000000)"), PR_TENSOR);
+    ck_assert_int_eq(ev("m.view(1000, 1000).t().contiguous()"), PR_TENSOR);
+    ck_assert_uint_eq(R.copied_bytes, 8000000);
+    ck_assert_int_eq(ev("m.view(1000, 1000)[::7, 3::11].clone()"), PR_TENSOR);
+    Canvas *c = canvas_new(120, 30);
+    play_draw_result(c, 0, 0, 120, 30, &R, "m");
+    ck_assert(canvas_contains(c, "more storage elements"));
+    canvas_free(c);
+}
+END_TEST
+
+static Suite *play_suite(void)
+{
+    Suite *s = suite_create("play");
+    TCase *tc = tcase_create("play");
+    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_set_timeout(tc, 60);
+    tcase_add_test(tc, issue_example_line);
+    tcase_add_test(tc, strides_as_pytorch_prints_them);
+    tcase_add_test(tc, views_and_copies_counted);
+    tcase_add_test(tc, issue_errors_in_pytorch_words);
+    tcase_add_test(tc, syntax_errors_have_a_column);
+    tcase_add_test(tc, queries_answer_values);
+    tcase_add_test(tc, zero_dim_and_empty);
+    tcase_add_test(tc, completion_of_names_and_methods);
+    tcase_add_test(tc, result_drawn_with_reads_in_order);
+    tcase_add_test(tc, million_element_storage);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(play_suite)

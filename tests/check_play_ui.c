@@ -1,0 +1,125 @@
+/* check_play_ui.c - the play screen without a terminal: typing, Enter, the
+ * result drawn, history with Up/Down (kept in the state dir), Tab completion,
+ * the line-editing keys, and q/Esc/? only acting on an empty line. */
+#include <check.h>
+#include <string.h>
+
+#include "app_fixture.h"
+#include "check_main.h"
+#include "ui/play.h"
+
+static void type(Screen *s, Ui *ui, const char *text)
+{
+    for (; *text; text++)
+        ck_assert_int_eq(press(s, ui, (unsigned char)*text), UI_REDRAW);
+}
+
+START_TEST(type_run_and_draw)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = play_open(&ui);
+    ck_assert_ptr_nonnull(s);
+    ck_assert(shows(s, &ui, 80, 24, "Type a PyTorch statement"));
+    type(s, &ui, "b = Q.view(1, 4, 2, 4).transpose(1, 2)");
+    ck_assert(shows(s, &ui, 80, 24, ">>> b = Q.view(1, 4, 2, 4)"));
+    ck_assert_int_eq(press(s, &ui, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(s, &ui, 80, 24, "shape (1, 2, 4, 4)   strides (32, 4, 8, 1)   offset 0"));
+    ck_assert(shows(s, &ui, 80, 24, "view: same storage, 0 bytes copied"));
+    ck_assert(shows(s, &ui, 80, 24, "shares its storage with: Q, Q_split, Q_heads"));
+    type(s, &ui, "b.view(8, 4)");
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(shows(s, &ui, 80, 24, "view size is not compatible"));
+    ck_assert(shows(s, &ui, 80, 24, "(1, 2, 4, 4) (32, 4, 8, 1) +0 S")); /* the earlier one, listed */
+    /* Up recalls, Up again goes further back, Down comes back */
+    press(s, &ui, UI_K_UP);
+    ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));
+    press(s, &ui, UI_K_UP);
+    press(s, &ui, UI_K_DOWN);
+    ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));
+    /* the history is in the state dir: a new screen has it */
+    s->free(s);
+    s = play_open(&ui);
+    press(s, &ui, UI_K_UP);
+    ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));
+    s->free(s);
+    ui_free(&ui);
+    state_dir_teardown();
+}
+END_TEST
+
+START_TEST(editing_keys_and_completion)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = play_open(&ui);
+    type(s, &ui, "x = Q_he");
+    press(s, &ui, UI_K_TAB);
+    ck_assert(shows(s, &ui, 80, 24, ">>> x = Q_heads "));
+    type(s, &ui, ".trans");
+    press(s, &ui, UI_K_TAB);
+    ck_assert(shows(s, &ui, 80, 24, ">>> x = Q_heads.transpose "));
+    type(s, &ui, ".s");
+    press(s, &ui, UI_K_TAB); /* several: they are listed on the status line */
+    ck_assert(shows(s, &ui, 80, 24, "shape size squeeze"));
+    press(s, &ui, 23); /* Ctrl-W: back to the space */
+    type(s, &ui, "Z");
+    ck_assert(shows(s, &ui, 80, 24, ">>> x = Z "));
+    press(s, &ui, 1); /* Ctrl-A, then Ctrl-K: all gone */
+    press(s, &ui, 11);
+    ck_assert(shows(s, &ui, 80, 24, ">>>   "));
+    type(s, &ui, "ab");
+    press(s, &ui, UI_K_LEFT);
+    type(s, &ui, "X");
+    ck_assert(shows(s, &ui, 80, 24, ">>> aXb"));
+    press(s, &ui, 21); /* Ctrl-U: to the start */
+    ck_assert(shows(s, &ui, 80, 24, ">>> b "));
+    press(s, &ui, 5); /* Ctrl-E */
+    press(s, &ui, UI_K_BACKSPACE);
+    /* q and ? only act on an empty line; Esc always leaves */
+    type(s, &ui, "xq");
+    ck_assert(shows(s, &ui, 80, 24, ">>> xq"));
+    press(s, &ui, 21);
+    ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
+    ck_assert_ptr_nonnull(ui.push);
+    ui.push->free(ui.push);
+    ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK);
+    ck_assert_int_eq(press(s, &ui, UI_K_ESC), UI_BACK);
+    s->free(s);
+    ui_free(&ui);
+    state_dir_teardown();
+}
+END_TEST
+
+START_TEST(home_opens_the_playground)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    ck_assert(shows(h, &ui, 80, 24, "4  Explore"));
+    ck_assert(shows(h, &ui, 80, 24, "the stride playground: type PyTorch ops"));
+    ck_assert(shows(h, &ui, 80, 24, "5  Inspect"));
+    ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));
+    ui.push->free(ui.push);
+    h->free(h);
+    ui_free(&ui);
+    state_dir_teardown();
+}
+END_TEST
+
+static Suite *play_ui_suite(void)
+{
+    Suite *s = suite_create("play_ui");
+    TCase *tc = tcase_create("play_ui");
+    tcase_add_test(tc, type_run_and_draw);
+    tcase_add_test(tc, editing_keys_and_completion);
+    tcase_add_test(tc, home_opens_the_playground);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(play_ui_suite)

@@ -1,0 +1,138 @@
+/* check_quiz_bank.c - the quiz bank's two passes (src/content/quiz_bank.c):
+ * quiz_bank_read checks a file without running the engine, quiz_bank_add
+ * fills in the {expressions}, and together they are quiz_bank_parse. */
+#include <check.h>
+#include <dirent.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_main.h"
+#include "content/content.h"
+#include "content/quiz.h"
+#include "engine/tensor.h"
+
+/* How many storages were made since the last call (mha_run makes dozens). */
+static int storages_made(void)
+{
+    int one = 1;
+    Tensor *t = tensor_zeros(1, &one);
+    ck_assert_ptr_nonnull(t);
+    int n = t->st->id - 1;
+    tensor_free(t);
+    tensor_reset_counters();
+    return n;
+}
+
+static int is_quiz(const char *path)
+{
+    size_t l = strlen(path);
+    return l > 5 && !strcmp(path + l - 5, ".quiz");
+}
+
+START_TEST(read_runs_no_engine_and_keeps_the_text)
+{
+    int files = 0, braces = 0;
+    for (const ContentFile *f = content_files; f->path; f++) {
+        if (!is_quiz(f->path)) continue;
+        char err[320];
+        QuizDraft *d;
+        storages_made();
+        int n = quiz_bank_read(f->path, f->text, &d, err, sizeof err);
+        ck_assert_msg(n > 0, "%s", err);
+        ck_assert_int_eq(storages_made(), 0);
+        for (int i = 0; i < n; i++)
+            braces += strchr(d[i].q.prompt, '{') != NULL; /* not filled in yet */
+        free(d);
+        files++;
+    }
+    ck_assert_int_ge(files, 2);
+    ck_assert_int_gt(braces, 0);
+}
+END_TEST
+
+START_TEST(engine_runs_only_for_questions_with_expressions)
+{
+    static const char plain[] =
+        "@q Is a view a copy?\na) yes\nb) no\n@answer b\n@explain No.\n\n"
+        "@q How many heads share one K in MQA?\n@answer all\n@explain All.\n";
+    static const char expr[] = "@q How many floats are in Q?\n@answer {numel Q}\n@explain Count.\n";
+    QuizBank bank = {0};
+    char err[320];
+    storages_made();
+    ck_assert_int_eq(quiz_bank_parse(&bank, "plain.quiz", plain, err, sizeof err), 2);
+    ck_assert_int_eq(storages_made(), 0);
+    ck_assert_int_eq(quiz_bank_parse(&bank, "expr.quiz", expr, err, sizeof err), 1);
+    ck_assert_int_gt(storages_made(), 0);
+    ck_assert_int_eq(bank.q[2].kind, QK_NUMBER);
+    ck_assert_int_gt(bank.q[2].number, 0);
+    quiz_bank_free(&bank);
+}
+END_TEST
+
+START_TEST(read_then_add_is_parse)
+{
+    for (const ContentFile *f = content_files; f->path; f++) {
+        if (!is_quiz(f->path)) continue;
+        QuizBank a = {0}, b = {0};
+        char err[320];
+        QuizDraft *d;
+        int n = quiz_bank_parse(&a, f->path, f->text, err, sizeof err);
+        ck_assert_msg(n > 0, "%s", err);
+        ck_assert_int_eq(quiz_bank_read(f->path, f->text, &d, err, sizeof err), n);
+        ck_assert_int_eq(quiz_bank_add(&b, f->path, d, n, err, sizeof err), n);
+        for (int i = 0; i < n; i++)
+            ck_assert_msg(!memcmp(&a.q[i], &b.q[i], sizeof a.q[i]), "%s: question %d", f->path, i);
+        free(d);
+        quiz_bank_free(&a);
+        quiz_bank_free(&b);
+    }
+}
+END_TEST
+
+START_TEST(read_finds_every_error_the_engine_is_not_needed_for)
+{
+    DIR *dir = opendir("tests/quiz-bad");
+    ck_assert_ptr_nonnull(dir);
+    int files = 0;
+    for (struct dirent *e; (e = readdir(dir));) {
+        if (!is_quiz(e->d_name)) continue;
+        char path[512], text[8192], perr[320], rerr[320];
+        snprintf(path, sizeof path, "tests/quiz-bad/%s", e->d_name);
+        FILE *f = fopen(path, "rb");
+        ck_assert_ptr_nonnull(f);
+        text[fread(text, 1, sizeof text - 1, f)] = 0;
+        fclose(f);
+        QuizBank bank = {0};
+        QuizDraft *d;
+        ck_assert_int_eq(quiz_bank_parse(&bank, path, text, perr, sizeof perr), -1);
+        int n = quiz_bank_read(path, text, &d, rerr, sizeof rerr);
+        if (strstr(perr, "expression")) { /* {nonsense}: only the engine pass knows */
+            ck_assert_msg(n > 0, "%s: %s", path, rerr);
+            ck_assert_int_eq(quiz_bank_add(&bank, path, d, n, rerr, sizeof rerr), -1);
+            ck_assert_int_eq(bank.n, 0);
+            free(d);
+        } else {
+            ck_assert_msg(n == -1 && d == NULL, "%s read", path);
+        }
+        ck_assert_str_eq(rerr, perr);
+        quiz_bank_free(&bank);
+        files++;
+    }
+    closedir(dir);
+    ck_assert_int_ge(files, 10);
+}
+END_TEST
+
+static Suite *quiz_bank_suite(void)
+{
+    Suite *s = suite_create("quiz_bank");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, read_runs_no_engine_and_keeps_the_text);
+    tcase_add_test(tc, engine_runs_only_for_questions_with_expressions);
+    tcase_add_test(tc, read_then_add_is_parse);
+    tcase_add_test(tc, read_finds_every_error_the_engine_is_not_needed_for);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(quiz_bank_suite)

@@ -1,0 +1,114 @@
+/* check_walk.c - the walkthrough's presenter keys, driven as the loop drives
+ * them: v steps through the failure pictures, b blanks the screen. */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "app_fixture.h"
+#include "check_main.h"
+
+/* Is every cell of the frame blank? */
+static int frame_blank(Screen *s, Ui *ui)
+{
+    Canvas *c = draw(s, ui, 80, 24);
+    int blank = 1;
+    for (int y = 0; y < c->h && blank; y++)
+        for (int x = 0; x < c->w && blank; x++)
+            blank = canvas_at(c, x, y)->ch == ' ';
+    canvas_free(c);
+    return blank;
+}
+
+START_TEST(test_v_shows_the_failure_pictures)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", "--step=heads");
+    Screen *s = walk_open_at(&ui, MS_HEADS);
+    ck_assert_int_eq(press(s, &ui, 'v'), UI_REDRAW);
+    ck_assert(shows(s, &ui, 80, 24, "failure mode: Q.view(B, H, S, dh) without the transpose"));
+    ck_assert(shows(s, &ui, 80, 24, "Q_wrong = Q.view(B, H, S, dh)  # the bug"));
+    ck_assert_ptr_nonnull(strstr(ui.status, "back to step 3"));
+    press(s, &ui, 'v');
+    ck_assert(shows(s, &ui, 80, 24, "failure mode: softmax without / sqrt(dh)"));
+    ck_assert(shows(s, &ui, 80, 24, "# the bug"));
+    press(s, &ui, 'v'); /* and round to the step's own picture */
+    ck_assert(step_shown(s, &ui, MS_HEADS));
+    press(s, &ui, 'v');
+    press(s, &ui, ' '); /* from a failure picture, Space comes back to the step */
+    ck_assert(step_shown(s, &ui, MS_HEADS));
+    press(s, &ui, ' ');
+    ck_assert(step_shown(s, &ui, MS_HEADS + 1));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+START_TEST(test_b_blanks_until_any_key)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", "--step=split");
+    Screen *s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert(!frame_blank(s, &ui));
+    ck_assert_int_eq(press(s, &ui, 'b'), UI_REDRAW);
+    ck_assert(frame_blank(s, &ui));
+    ck_assert_int_eq(press(s, &ui, ' '), UI_REDRAW); /* brings it back, nothing more */
+    ck_assert(step_shown(s, &ui, MS_SPLIT));
+    ck_assert_int_eq(press(s, &ui, 'b'), UI_REDRAW);
+    ck_assert_int_eq(press(s, &ui, 'q'), UI_REDRAW); /* not even quit */
+    ck_assert(step_shown(s, &ui, MS_SPLIT));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+/* The new keys are in the one key table, so `?` lists them. */
+START_TEST(test_presenter_keys_in_help)
+{
+    static char sec[16384];
+    char line[200];
+    int i = keys_help_section(KC_WALK);
+    ck_assert_int_ge(i, 0);
+    for (const char *l; (l = keys_help_line(i, line, sizeof line)) && l[0]; i++) {
+        strncat(sec, l, sizeof sec - strlen(sec) - 2);
+        strcat(sec, "\n");
+    }
+    ck_assert_ptr_nonnull(strstr(sec, "failure pictures"));
+    ck_assert_ptr_nonnull(strstr(sec, "blank the screen"));
+    ck_assert_int_eq(keys_action(KC_WALK, 'v'), ACT_FAILURE);
+    ck_assert_int_eq(keys_action(KC_WALK, 'b'), ACT_BLANK);
+}
+END_TEST
+
+/* The bottom line's keys come from the key table, for what the walkthrough
+ * is doing; each names a key that does what it says. */
+START_TEST(test_hint_follows_the_mode)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert(shows(s, &ui, 80, 24, "Space next  Left back  i inspect  c config  ? keys  q back"));
+    ck_assert_int_eq(keys_action(KC_WALK, 'c'), ACT_CONFIG);
+    press(s, &ui, 'i');
+    ck_assert(shows(s, &ui, 80, 24, "Left/Right/Up/Down move  i/Esc leave  ? keys  q back"));
+    press(s, &ui, 'i');
+    press(s, &ui, 'p');
+    ui.status[0] = 0;
+    ck_assert(shows(s, &ui, 80, 24, "p stop  +/- speed  ? keys  q back"));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+static Suite *walk_suite(void)
+{
+    Suite *s = suite_create("walk");
+    TCase *tc = tcase_create("presenter");
+    tcase_add_test(tc, test_v_shows_the_failure_pictures);
+    tcase_add_test(tc, test_b_blanks_until_any_key);
+    tcase_add_test(tc, test_hint_follows_the_mode);
+    tcase_add_test(tc, test_presenter_keys_in_help);
+    suite_add_tcase(s, tc);
+    return s;
+}
+
+CHECK_MAIN(walk_suite)
