@@ -205,7 +205,7 @@ keys -H 1b 5b 46; expect "CSI End (ESC [ F)" "step 10/10"
 keys -H 1b 5b 48; expect "CSI Home (ESC [ H)" "step 0/10"
 keys -H 1b 4f 46; expect "SS3 End (ESC O F)" "step 10/10"
 keys -H 1b 4f 48; expect "SS3 Home (ESC O H)" "step 0/10"
-keys i; expect "inspect for raw arrows" "inspect:"
+keys i; expect "inspect for raw arrows" "i/Esc leave"
 keys -H 1b 5b 42 1b 5b 43 1b 4f 43; expect "CSI/SS3 Down and Right move the cursor" "x[0, 1, 2] = 0.50, offset = 0·32 + 1·8 + 2·1 = 10"
 keys Escape; expect "Esc still leaves inspect" "step 0/10"
 keys q
