@@ -131,6 +131,8 @@ TBIN := $(B)/asan
 RUN_BIN := $(B)/asan/mhaviz
 export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0:exitcode=99
 export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1:exitcode=98
+# ncurses' and gpm's own leaks, with why (tests/lsan.supp)
+export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
 else
 TBIN := $(B)
 RUN_BIN := $(BIN)
@@ -154,13 +156,29 @@ bench: all
 # --- install ------------------------------------------------------------------
 install: all
 	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(MANDIR)/man1
-	install -m 755 $(BIN) $(DESTDIR)$(BINDIR)/mhaviz
+	install -m 755 -s $(BIN) $(DESTDIR)$(BINDIR)/mhaviz
 	install -m 644 assets/mhaviz.1 $(DESTDIR)$(MANDIR)/man1/mhaviz.1
 uninstall:
 	rm -f $(DESTDIR)$(BINDIR)/mhaviz $(DESTDIR)$(MANDIR)/man1/mhaviz.1
 
 clean:
 	rm -rf $(B)
+
+# --- valgrind -----------------------------------------------------------------
+# `make valgrind`: every unit suite under memcheck, each in one process
+# (CK_FORK=no); any error or any definite, indirect or possible leak fails it.
+# ncurses' still-reachable blocks (its terminfo cache) are not leaks.  Prints
+# each suite's time.
+.PHONY: valgrind
+VALGRIND := valgrind -q --error-exitcode=97 --leak-check=full \
+	--show-leak-kinds=definite,indirect,possible --errors-for-leak-kinds=definite,indirect,possible
+valgrind: deps-test $(addprefix $(B)/,$(TESTS)) $(BIN)
+	$(call need,,valgrind)
+	@echo "== unit tests under valgrind =="
+	@set -e; t0=$$(date +%s); for t in $(TESTS); do s=$$(date +%s); \
+	  CK_FORK=no MHAVIZ_BIN=$(BIN) $(VALGRIND) $(B)/$$t; \
+	  echo "   $$t: $$(( $$(date +%s) - s )) s"; done; \
+	  echo "mhaviz: valgrind clean: $(words $(TESTS)) suites, 0 errors, 0 leaks, $$(( $$(date +%s) - t0 )) s"
 
 # fmtfloat on all 2^32 float32 bit patterns against strtof, in 64 slices on
 # every core (a few minutes; not part of `make test`, which checks millions).

@@ -38,6 +38,11 @@ else
     done
 fi
 
+# ---- idle: no wake-up and no system call until a key, a resize or a signal
+echo
+echo "== idle: the walkthrough left alone (tests/bench_idle.py) =="
+python3 "$HERE/bench_idle.py" --idle-s 3 "$BIN"
+
 # ---- export: compute + JSON for growing sizes ------------------------------------
 echo
 echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="

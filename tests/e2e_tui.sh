@@ -193,6 +193,24 @@ keys C-l; expect "Ctrl-L redraw" "step 5/10"
 keys q
 expect_exit "q" 0
 
+# ---- cursor keys in both forms: CSI (ESC [ C) and SS3 (ESC O C), as raw bytes ----
+# tmux's own arrows follow the terminfo entry; some terminals and multiplexers
+# send the other form, which must not read as Esc (Esc quits the walkthrough).
+run 80 24 "${UTF8[@]}" -- walk --no-animation
+expect "walk for raw arrows" "step 0/10"
+keys -H 1b 5b 43; expect "CSI Right (ESC [ C)" "step 1/10"
+keys -H 1b 4f 43; expect "SS3 Right (ESC O C)" "step 2/10"
+keys -H 1b 5b 44; expect "CSI Left (ESC [ D)" "step 1/10"
+keys -H 1b 5b 46; expect "CSI End (ESC [ F)" "step 10/10"
+keys -H 1b 5b 48; expect "CSI Home (ESC [ H)" "step 0/10"
+keys -H 1b 4f 46; expect "SS3 End (ESC O F)" "step 10/10"
+keys -H 1b 4f 48; expect "SS3 Home (ESC O H)" "step 0/10"
+keys i; expect "inspect for raw arrows" "i/Esc leave"
+keys -H 1b 5b 42 1b 5b 43 1b 4f 43; expect "CSI/SS3 Down and Right move the cursor" "x[0, 1, 2] = 0.50, offset = 0·32 + 1·8 + 2·1 = 10"
+keys Escape; expect "Esc still leaves inspect" "step 0/10"
+keys q
+expect_exit "q after raw arrows" 0
+
 # ---- the home menu: every entry opens and q comes back -----------------------------
 run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -109,6 +110,8 @@ int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o)
     int rc = first ? tui_run(ui, first, o->color, o->ascii) : 1;
     ui_free(ui);
     if (rc > 128) { /* ended by a signal, terminal restored: die of it, as the shell expects */
+        /* Ctrl-\ is a request to quit, not a crash: no core file */
+        if (rc - 128 == SIGQUIT) setrlimit(RLIMIT_CORE, &(struct rlimit){0, 0});
         signal(rc - 128, SIG_DFL);
         raise(rc - 128);
     }

@@ -4,21 +4,25 @@
  * The loop (htop's ScreenManager): draw the top screen's whole frame from its
  * state onto one reused Canvas, copy the cells into stdscr and flush once
  * (wnoutrefresh + doupdate: ncurses sends only the cells that changed), then
- * sleep in wget_wch.  It blocks (timeout -1) unless the top screen's tick()
- * says something moves, and then wakes at most 30 times a second.  Signal
- * handlers only set a flag; they are installed without SA_RESTART so the
- * read inside wget_wch returns and the loop notices.
+ * wait for input in pselect.  It waits without limit unless the top screen's
+ * tick() says something moves, and then wakes at most 30 times a second: an
+ * idle mhaviz makes no system call until a key, a resize or a signal.
+ *
+ * Signals (less's signal.c): the handlers only set a flag.  INT, TERM, HUP,
+ * QUIT and WINCH stay blocked while the loop runs and are let in only inside
+ * pselect, atomically with the wait, so a signal that lands between the
+ * check of the flag and the wait is not lost: pselect returns at once.
  */
 #include "ui/tui.h"
 
 #include <curses.h>
-#include <errno.h>
 #include <langinfo.h>
 #include <locale.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/select.h>
 #include <term.h>
 #include <time.h>
 #include <unistd.h>
@@ -31,8 +35,12 @@
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
-#define TUI_IDLE_WAKE_MS 1000      /* idle: look at the signal flag once a second */
-#define TUI_MAX_READ_ERRORS 100    /* failed blocking reads in a row: the terminal is gone */
+#define TUI_MAX_READ_ERRORS 100    /* reads in a row that find nothing: the terminal is gone */
+#define TUI_NSIGS 4
+
+/* The signals that end the program: the terminal is restored, then
+ * interactive.c dies of the signal. */
+static const int tui_sigs[TUI_NSIGS] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT};
 
 static volatile sig_atomic_t tui_signal; /* the signal that asks us to stop, or 0 */
 
@@ -41,26 +49,40 @@ static void tui_on_signal(int sig)
     tui_signal = sig;
 }
 
-/* SIGINT, SIGTERM, SIGHUP set the flag.  No SA_RESTART: a blocking read is
- * interrupted.  Installed before newterm, so ncurses keeps its hands off them
- * (it only catches signals still at SIG_DFL). */
+/* tui_sigs set the flag.  Installed before newterm, so ncurses keeps its
+ * hands off them (it only catches signals still at SIG_DFL). */
 static void tui_signals(struct sigaction *old)
 {
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
     struct sigaction sa;
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = tui_on_signal;
     sigemptyset(&sa.sa_mask);
     sa.sa_flags = 0;
-    for (int i = 0; i < 3; i++)
-        sigaction(sigs[i], &sa, &old[i]);
+    for (int i = 0; i < TUI_NSIGS; i++)
+        sigaction(tui_sigs[i], &sa, &old[i]);
 }
 
 static void tui_signals_restore(const struct sigaction *old)
 {
-    static const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    for (int i = 0; i < 3; i++)
-        sigaction(sigs[i], &old[i], NULL);
+    for (int i = 0; i < TUI_NSIGS; i++)
+        sigaction(tui_sigs[i], &old[i], NULL);
+}
+
+/* Blocks tui_sigs and SIGWINCH (ncurses' resize flag) for the loop; *old is
+ * the mask to restore, *wait_mask the mask pselect waits with (old, with
+ * those signals let in). */
+static void tui_block(sigset_t *old, sigset_t *wait_mask)
+{
+    sigset_t set;
+    sigemptyset(&set);
+    for (int i = 0; i < TUI_NSIGS; i++)
+        sigaddset(&set, tui_sigs[i]);
+    sigaddset(&set, SIGWINCH);
+    sigprocmask(SIG_BLOCK, &set, old);
+    *wait_mask = *old;
+    for (int i = 0; i < TUI_NSIGS; i++)
+        sigdelset(wait_mask, tui_sigs[i]);
+    sigdelset(wait_mask, SIGWINCH);
 }
 
 /* Curses attributes for each Style, from canvas.c's theme tables; colour
@@ -248,9 +270,47 @@ static int tui_open(SCREEN **scr, Ui *ui, ColorMode color, int force_ascii, char
  * picture; no key is read before it. */
 static void tui_input(void)
 {
+    /* Both forms of the cursor keys, whatever the terminfo entry says: CSI
+     * (ESC [ A, normal mode) and SS3 (ESC O A, application mode).  A
+     * terminal or multiplexer that ignores smkx sends the other form, which
+     * ncurses would read as Esc, [ and A: Esc quits the walkthrough. */
+    static const struct {
+        const char *seq;
+        int key;
+    } alt[] = {
+        {"\033[A", KEY_UP},    {"\033[B", KEY_DOWN}, {"\033[C", KEY_RIGHT},  {"\033[D", KEY_LEFT},
+        {"\033[H", KEY_HOME},  {"\033[F", KEY_END},  {"\033OA", KEY_UP},     {"\033OB", KEY_DOWN},
+        {"\033OC", KEY_RIGHT}, {"\033OD", KEY_LEFT}, {"\033OH", KEY_HOME},   {"\033OF", KEY_END},
+        {"\033[1~", KEY_HOME}, {"\033[4~", KEY_END}, {"\033[5~", KEY_PPAGE}, {"\033[6~", KEY_NPAGE},
+    };
     keypad(stdscr, TRUE);
+    for (size_t i = 0; i < sizeof alt / sizeof alt[0]; i++)
+        if (key_defined(alt[i].seq) != alt[i].key) define_key(alt[i].seq, alt[i].key);
     mousemask(BUTTON1_PRESSED | BUTTON1_CLICKED, NULL);
     mouseinterval(0);
+}
+
+/* What tui_read found. */
+enum { TUI_KEY, TUI_NONE, TUI_FAILED };
+
+/* The next key, waiting at most wait_ms (-1: no limit) with wait_mask
+ * (tui_block) so that a signal ends the wait.  TUI_KEY with r and *wch as
+ * wget_wch gives them; TUI_NONE on a timeout or a signal; TUI_FAILED when
+ * the terminal said "ready" and no key could be read. */
+static int tui_read(int *r, wint_t *wch, int wait_ms, const sigset_t *wait_mask)
+{
+    wtimeout(stdscr, 0); /* what ncurses holds or the terminal has sent, no wait */
+    *r = wget_wch(stdscr, wch);
+    if (*r != ERR) return TUI_KEY;
+    if (wait_ms == 0 || tui_signal) return TUI_NONE;
+    fd_set in;
+    FD_ZERO(&in);
+    FD_SET(STDIN_FILENO, &in);
+    struct timespec ts = {wait_ms / 1000, (long)(wait_ms % 1000) * 1000000L};
+    int s = pselect(STDIN_FILENO + 1, &in, NULL, NULL, wait_ms < 0 ? NULL : &ts, wait_mask);
+    if (s <= 0) return TUI_NONE; /* timeout, or a signal ran its handler (EINTR) */
+    *r = wget_wch(stdscr, wch);
+    return *r != ERR ? TUI_KEY : TUI_FAILED;
 }
 
 static void tui_close(SCREEN *scr)
@@ -275,11 +335,14 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
     if (!first) return 1;
     stack[n++] = first;
 
-    struct sigaction old[3];
+    struct sigaction old[TUI_NSIGS];
+    sigset_t old_mask, wait_mask;
     tui_signal = 0;
     tui_signals(old);
+    tui_block(&old_mask, &wait_mask);
     SCREEN *scr = NULL;
     if (tui_open(&scr, ui, color, force_ascii, err, sizeof err) < 0) {
+        sigprocmask(SIG_SETMASK, &old_mask, NULL);
         tui_signals_restore(old);
         fprintf(stderr, "mhaviz: %s\n", err);
         first->free(first);
@@ -314,31 +377,23 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
                 input_ready = 1;
             }
         }
-        /* Idle, the read still times out now and then: a signal that lands
-         * between the check at the top of the loop and the read would
-         * otherwise wait for the next key.  No frame is drawn on a timeout. */
-        int wait_ms = TUI_IDLE_WAKE_MS;
+        int wait_ms = -1; /* idle: until a key, a resize or a signal */
         if (animating) {
             double left = last_tick + TUI_FRAME_SEC - clock_now();
             wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
         }
-        wtimeout(stdscr, wait_ms);
         wint_t wch = 0;
-        errno = 0;
-        double asked = clock_now();
-        int r = wget_wch(stdscr, &wch);
+        int r = ERR;
+        int got = tui_read(&r, &wch, wait_ms, &wait_mask);
         if (tui_signal) break;
-        if (r == ERR) {
-            /* A timeout (tick next) or EINTR.  A read that fails at once,
-             * again and again, means the terminal is gone: stop, don't spin. */
-            int at_once = wait_ms > 0 && (clock_now() - asked) * 1000.0 < wait_ms / 2.0;
-            if (at_once && errno != EINTR && ++read_errors >= TUI_MAX_READ_ERRORS) {
-                snprintf(err, sizeof err, "cannot read the terminal any more");
-                rc = 1;
-                break;
-            }
-            continue;
+        if (got == TUI_FAILED && ++read_errors >= TUI_MAX_READ_ERRORS) {
+            /* ready again and again with nothing to read: the terminal is
+             * gone; stop rather than spin */
+            snprintf(err, sizeof err, "cannot read the terminal any more");
+            rc = 1;
+            break;
         }
+        if (got != TUI_KEY) continue; /* a timeout (tick next), a resize flag, a signal */
         read_errors = 0;
         int k = tui_key(r, wch, ui);
         if (k < 0) continue;
@@ -374,9 +429,10 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
             redraw = 1;
         }
     }
-    int sig = tui_signal;
     tui_close(scr);
+    sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a pending one only sets the flag */
     tui_signals_restore(old);
+    int sig = tui_signal;
     canvas_free(cv);
     while (n > 0) {
         n--;

@@ -19,7 +19,7 @@
  * Returns 0 when the last screen closed; 2 (message printed, terminal
  * untouched) when stdin/stdout is not a terminal or TERM is unusable; 1 on a
  * runtime failure (message printed after the terminal was restored); 128 + N
- * when signal N (SIGINT, SIGTERM, SIGHUP) ended it, terminal restored. */
+ * when signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT) ended it, terminal restored. */
 int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii);
 
 

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# e2e_man.sh - the man page (assets/mhaviz.1) lists every command, every flag
+# of every command's --help, every environment variable the source reads,
+# every state file and every exit status.  (The keys: tests/check_man.c.)
+. "$(dirname "$0")/e2e_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+MAN=${MHAVIZ_MAN:-$HERE/../assets/mhaviz.1}
+SRC=$HERE/../src
+
+# the page as text a grep can read: \- is -, font changes gone
+page=$(sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g' "$MAN")
+has() { grep -qF -- "$1" <<<"$page"; }
+
+commands=$("$BIN" --help | sed -n '/^Commands:/,/^$/s/^  \([a-z][a-z-]*\) .*/\1/p')
+check "mhaviz --help lists commands" test -n "$commands"
+for c in $commands; do
+    check "man: command $c" grep -qE "^\.B $c( |$)" "$MAN"
+done
+
+flags=$( { "$BIN" --help; for c in $commands; do "$BIN" "$c" --help; done; } |
+    grep -oE -- '--[a-z][a-z-]+' | sort -u)
+check "the --help texts list flags" test "$(wc -w <<<"$flags")" -gt 20
+for f in $flags; do
+    check "man: flag $f" has "$f"
+done
+
+for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' "$SRC" | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
+    check "man: environment variable $v" grep -qE "^\.B $v" "$MAN"
+done
+
+for f in $(grep -rhoE '#define [A-Z_]+_FILE "[a-z-]+"' "$SRC" | sed 's/.*"\(.*\)"/\1/' | sort -u); do
+    check "man: state file $f" has "mhaviz/$f"
+done
+
+status=$(sed -n '/^\.SH EXIT STATUS/,/^\.SH /p' "$MAN")
+for code in "0 on success" "1 on a runtime failure" "2 on a usage error" "128 + N"; do
+    check "man: exit status '$code'" grep -qF -- "$code" <<<"$status"
+done
+if command -v man >/dev/null 2>&1; then
+    check "man: renders without warnings" \
+        test -z "$(LC_ALL=C.UTF-8 MANWIDTH=80 man --warnings -l "$MAN" 2>&1 >/dev/null)"
+fi
+finish
