@@ -148,7 +148,8 @@ START_TEST(test_signal_restores_terminal)
 
     pty_open("xterm-256color");
     fake_raise = sig;
-    int rc = tui_run(&ui, fake_screen(), COLOR_AUTO, 0);
+    char err[200];
+    int rc = tui_run(&ui, fake_screen(), COLOR_AUTO, 0, err, sizeof err);
     struct termios after;
     ck_assert_int_eq(tcgetattr(pty.slave, &after), 0);
     pty_close(out, sizeof out);
@@ -221,7 +222,8 @@ START_TEST(test_csi_and_ss3_keys)
     fake_input = input;
     fake_nkeys = 0;
     fake_want = N;
-    int rc = tui_run(&ui, fake_screen(), COLOR_AUTO, 0);
+    char err[200];
+    int rc = tui_run(&ui, fake_screen(), COLOR_AUTO, 0, err, sizeof err);
     pty_close(out, sizeof out);
     ck_assert_int_eq(rc, 0);
     ck_assert_int_eq(fake_nkeys, N);

@@ -39,6 +39,16 @@ while IFS= read -r hit; do
   case "$hit" in "$src"/ui/tui.c:*) ;; *) echo "${hit%%:*}:$(cut -d: -f2 <<<"$hit"): only ui/tui.c includes curses"; bad=1;; esac
 done < <(grep -rn --include='*.c' --include='*.h' -E '^[[:space:]]*#[[:space:]]*include[[:space:]]*<n?cursesw?/?n?curses\.h>' "$src")
 
+# stdout, stderr and exit: the command layer only (string literals and
+# comments aside; the backend hands stdout to newterm as the terminal it draws on)
+while IFS= read -r f; do
+  case "$f" in "$src"/cmd/*) continue ;; esac
+  while IFS= read -r hit; do
+    echo "$f:${hit%%:*}: only cmd/ prints to stdout/stderr or exits (return the text or the code instead)"; bad=1
+  done < <(sed -e 's/"\([^"\\]\|\\.\)*"/""/g' -e 's|/\*.*\*/||g' -e 's|^\s*\*.*||' "$f" | grep -nE \
+             '(^|[^A-Za-z0-9_])(printf|puts|putchar|exit|_exit)\(|\bstd(out|err)\b' | grep -v 'newterm(')
+done < <(find "$src" -name '*.[ch]' | sort)
+
 # module cycles: depth-first over "module -> modules it includes", with the path kept
 declare -A state
 path=()

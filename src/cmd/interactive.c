@@ -107,7 +107,9 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
 
 int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o)
 {
-    int rc = first ? tui_run(ui, first, o->color, o->ascii) : 1;
+    char err[200];
+    int rc = first ? tui_run(ui, first, o->color, o->ascii, err, sizeof err) : 1;
+    if (first && err[0]) fprintf(stderr, "mhaviz: %s\n", err); /* the terminal is restored */
     ui_free(ui);
     if (rc > 128) { /* ended by a signal, terminal restored: die of it, as the shell expects */
         /* Ctrl-\ is a request to quit, not a crash: no core file */

@@ -319,16 +319,16 @@ static void tui_close(SCREEN *scr)
     delscreen(scr);
 }
 
-int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
+int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, size_t errlen)
 {
     Screen *stack[TUI_MAX_SCREENS];
     int n = 0;
-    char err[200];
+    err[0] = 0;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-        fprintf(stderr,
-                "mhaviz: %s is not a terminal; for text use `mhaviz frames` (the "
-                "same pictures) or `mhaviz export` (JSON)\n",
-                isatty(STDOUT_FILENO) ? "stdin" : "stdout");
+        snprintf(err, errlen,
+                 "%s is not a terminal; for text use `mhaviz frames` (the same pictures) or "
+                 "`mhaviz export` (JSON)",
+                 isatty(STDOUT_FILENO) ? "stdin" : "stdout");
         if (first) first->free(first);
         return 2;
     }
@@ -341,10 +341,9 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
     tui_signals(old);
     tui_block(&old_mask, &wait_mask);
     SCREEN *scr = NULL;
-    if (tui_open(&scr, ui, color, force_ascii, err, sizeof err) < 0) {
+    if (tui_open(&scr, ui, color, force_ascii, err, errlen) < 0) {
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         tui_signals_restore(old);
-        fprintf(stderr, "mhaviz: %s\n", err);
         first->free(first);
         return 2;
     }
@@ -367,7 +366,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         }
         if (redraw) {
             if (tui_draw(top, ui, &cv) < 0) {
-                snprintf(err, sizeof err, "out of memory for a %dx%d frame", COLS, LINES);
+                snprintf(err, errlen, "out of memory for a %dx%d frame", COLS, LINES);
                 rc = 1;
                 break;
             }
@@ -389,7 +388,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         if (got == TUI_FAILED && ++read_errors >= TUI_MAX_READ_ERRORS) {
             /* ready again and again with nothing to read: the terminal is
              * gone; stop rather than spin */
-            snprintf(err, sizeof err, "cannot read the terminal any more");
+            snprintf(err, errlen, "cannot read the terminal any more");
             rc = 1;
             break;
         }
@@ -438,7 +437,6 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii)
         n--;
         stack[n]->free(stack[n]);
     }
-    if (err[0]) fprintf(stderr, "mhaviz: %s\n", err);
     if (sig) return 128 + sig;
     return rc;
 }

@@ -9,6 +9,8 @@
 #ifndef MHAVIZ_TUI_H
 #define MHAVIZ_TUI_H
 
+#include <stddef.h>
+
 #include "ui/ui.h"
 
 
@@ -16,11 +18,11 @@
  * ownership of first (and of every screen pushed): all are freed before it
  * returns.  Sets ui->color and ui->ascii from the terminal, the locale,
  * NO_COLOR, color and force_ascii.
- * Returns 0 when the last screen closed; 2 (message printed, terminal
+ * Returns 0 when the last screen closed; 2 (the reason in err, terminal
  * untouched) when stdin/stdout is not a terminal or TERM is unusable; 1 on a
- * runtime failure (message printed after the terminal was restored); 128 + N
+ * runtime failure (the reason in err, terminal restored); 128 + N
  * when signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT) ended it, terminal restored. */
-int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii);
+int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, size_t errlen);
 
 
 #endif
