@@ -8,13 +8,13 @@
 #include <stdio.h>
 
 #include "cmd/interactive.h"
-#include "ui/keys.h"
+#include "draw/canvas.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/home.h"
+#include "ui/keys.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
-#include "draw/canvas.h"
 
 /* A Ui as `mhaviz walk ARGS...` would set it up. */
 static inline void ui_with(Ui *ui, const char *a1, const char *a2)

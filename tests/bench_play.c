@@ -17,16 +17,28 @@ static double now(void)
 }
 
 static const char *const toy[] = {
-    "a = torch.arange(24)", "b = a.view(2, 12)", "b.t()", "b.t().view(24)", "b.t().reshape(24)",
-    "c = b[:, 1:3]", "c.stride()", "Q_heads.transpose(1, 2).contiguous().view(1, 4, 8)",
+    "a = torch.arange(24)",
+    "b = a.view(2, 12)",
+    "b.t()",
+    "b.t().view(24)",
+    "b.t().reshape(24)",
+    "c = b[:, 1:3]",
+    "c.stride()",
+    "Q_heads.transpose(1, 2).contiguous().view(1, 4, 8)",
     "K.view(1, 4, 2, 4).transpose(1, 2)[:, :, None].expand(1, 2, 2, 4, 4)",
-    "x[..., ::2].clone()", "x.view(4, 8)", "x.view(2, 3, 4)", NULL};
-
-static const char *const big[] = {
-    "m = torch.arange(1000000)", "m.view(1000, 1000)", "m.view(1000, 1000).t()",
-    "m.view(1000, 1000).t().contiguous()", "m.view(1000, 1000)[::3, 1::2].clone()",
-    "m.view(100, 100, 100).permute(2, 0, 1).reshape(1000, 1000)", "m[None].expand(1000, 1000000)",
+    "x[..., ::2].clone()",
+    "x.view(4, 8)",
+    "x.view(2, 3, 4)",
     NULL};
+
+static const char *const big[] = {"m = torch.arange(1000000)",
+                                  "m.view(1000, 1000)",
+                                  "m.view(1000, 1000).t()",
+                                  "m.view(1000, 1000).t().contiguous()",
+                                  "m.view(1000, 1000)[::3, 1::2].clone()",
+                                  "m.view(100, 100, 100).permute(2, 0, 1).reshape(1000, 1000)",
+                                  "m[None].expand(1000, 1000000)",
+                                  NULL};
 
 int main(void)
 {

@@ -5,12 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "app_fixture.h"
+#include "check_main.h"
 #include "cmd/interactive.h"
+#include "draw/scene.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
-#include "app_fixture.h"
-#include "draw/scene.h"
-#include "check_main.h"
 
 /* ---- the key table -------------------------------------------------------- */
 
@@ -99,8 +99,7 @@ START_TEST(test_every_context_in_help)
             keys++;
             char want[120];
             snprintf(want, sizeof want, "%s", b->name);
-            ck_assert_msg(strstr(sec, want) != NULL, "context %u: help lacks key %s", ctx,
-                          b->name);
+            ck_assert_msg(strstr(sec, want) != NULL, "context %u: help lacks key %s", ctx, b->name);
             ck_assert_msg(help && strstr(sec, help) != NULL, "context %u: help lacks '%s'", ctx,
                           help ? help : "?");
         }
@@ -125,12 +124,14 @@ START_TEST(test_hints_from_the_table)
 {
     char hint[240];
     size_t l = keys_hint(KC_QUIZ_PICK, 0, hint, sizeof hint);
-    ck_assert_str_eq(hint, "Enter start  Up/Down/k/j topic  Left/Right/h/l length  t timed  q/Esc back");
+    ck_assert_str_eq(hint,
+                     "Enter start  Up/Down/k/j topic  Left/Right/h/l length  t timed  q/Esc back");
     ck_assert_uint_eq(l, strlen(hint));
     size_t terse = keys_hint(KC_QUIZ_PICK, 1, hint, sizeof hint);
     ck_assert_str_eq(hint, "Enter start  Up/Down topic  Left/Right length  t timed  q/Esc back");
     keys_hint(KC_QUIZ_ASK, 0, hint, sizeof hint);
-    ck_assert_str_eq(hint, "Enter answer (empty: skip)  Bksp erase  Up/Down/PgUp/PgDn scroll  Esc end quiz");
+    ck_assert_str_eq(
+        hint, "Enter answer (empty: skip)  Bksp erase  Up/Down/PgUp/PgDn scroll  Esc end quiz");
     /* a short buffer still gets a terminated prefix and the whole length back */
     char small[8];
     ck_assert_uint_eq(keys_hint(KC_QUIZ_PICK, 1, small, sizeof small), terse);
@@ -160,7 +161,8 @@ START_TEST(test_picked_hints_fit)
     Ui fu;
     ui_with(&fu, NULL, NULL);
     Screen *f = form_open(&fu);
-    ck_assert(shows(f, &fu, 80, 24, "Up/Down field  Right/Left change  0-9 type  Enter apply  Esc cancel  ? keys"));
+    ck_assert(shows(f, &fu, 80, 24,
+                    "Up/Down field  Right/Left change  0-9 type  Enter apply  Esc cancel  ? keys"));
     f->free(f);
     ui_free(&fu);
     Ui ui;

@@ -3,8 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "draw/canvas.h"
 #include "check_main.h"
+#include "draw/canvas.h"
 
 static char *row(const Canvas *c, int y)
 {

@@ -6,11 +6,11 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "draw/lessonpage.h"
 #include "lessons_testutil.h"
-#include "check_main.h"
 
 static PresetList P;
 static void setup(void)
@@ -407,8 +407,8 @@ START_TEST(every_builtin_lesson_checks_and_fits)
                 /* Narrow, the text pane says where the picture is (the text
                  * talks about it), under the page's memory strip if it fits. */
                 if (k == 0)
-                    ck_assert_msg(canvas_contains(c, "Tab: the"), "%s page %d: no Tab cue",
-                                  l->path, p + 1);
+                    ck_assert_msg(canvas_contains(c, "Tab: the"), "%s page %d: no Tab cue", l->path,
+                                  p + 1);
                 /* The picture pane of a narrow terminal draws too. */
                 v.pane = 1;
                 lesson_draw(c, l, p, &t, m, &v);
@@ -478,7 +478,6 @@ START_TEST(load_by_name_number_and_env)
     rmdir(dir);
 }
 END_TEST
-
 
 /* @expect and @do parsed into the page; the checks use the quiz's reader. */
 START_TEST(exercises_parse_and_check)
@@ -553,8 +552,9 @@ START_TEST(config_change_notice_is_generated)
                       &e);
     ck_assert_ptr_nonnull(l);
     char err[300];
-    const char *want[] = {"", "This page's configuration: seq 4 -> 6, d_model 8 -> 12, heads 2 -> "
-                              "1, d_head 4 -> 12, kv_heads 2 -> 1.",
+    const char *want[] = {"",
+                          "This page's configuration: seq 4 -> 6, d_model 8 -> 12, heads 2 -> "
+                          "1, d_head 4 -> 12, kv_heads 2 -> 1.",
                           "This page's configuration: seq 6 -> 4, d_model 12 -> 8, heads 1 -> "
                           "2, d_head 12 -> 4, kv_heads 1 -> 2."};
     for (int p = 0; p < 3; p++) {
@@ -743,8 +743,7 @@ START_TEST(narrow_text_pane_shows_the_memory_strip)
     ck_assert_int_eq(tu_run("lesson --frames 6", out, sizeof out), 0);
     ck_assert(strstr(out, "Tab: the picture (MHA | GQA | MQA side by side)") != NULL);
     /* Wide: the whole picture is beside the text, no strip. */
-    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 120 --rows 40", out, sizeof out),
-                     0);
+    ck_assert_int_eq(tu_run("lesson --frames 1 --page 1 --cols 120 --rows 40", out, sizeof out), 0);
     ck_assert(strstr(out, "Tab: the") == NULL);
 }
 END_TEST

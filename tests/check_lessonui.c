@@ -7,9 +7,9 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "store/progress.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
-#include "store/progress.h"
 
 static char tmpdir[256];
 static Ui ui;
@@ -237,7 +237,9 @@ START_TEST(variants_side_by_side)
     ck_assert(shows(v, 80, 24, "S7: 8 floats, 32 B"));
     ck_assert(!shows(v, 80, 24, "floats..."));
     ck_assert(!shows(v, 80, 24, "floats,..."));
-    ck_assert(shows(v, 80, 24, "\xE2\x94\x82" "0  1   ")); /* MQA: offsets 0 1, no values */
+    ck_assert(shows(v, 80, 24,
+                    "\xE2\x94\x82"
+                    "0  1   ")); /* MQA: offsets 0 1, no values */
     ck_assert(shows(v, 120, 40, "S7: 32 floats, 128 B"));
     MhaConfig c = ui.cfg;
     c.d_model = 24, c.heads = 12, c.kv_heads = 12;
@@ -291,7 +293,6 @@ START_TEST(kv_calculator_screen)
 }
 END_TEST
 
-
 /* An @expect page: the answer is typed and checked by the engine's numbers;
  * a wrong one says why and waits, a right one shows the explanation. */
 START_TEST(typed_exercise_is_checked)
@@ -304,7 +305,7 @@ START_TEST(typed_exercise_is_checked)
     ck_assert(shows(p, 80, 24, "3/7  The first reshape: split"));
     ck_assert(shows(p, 80, 24, "Type your answer, then Enter."));
     ck_assert(shows(p, 80, 24, "Enter check  Backspace erase")); /* the hint, from the table */
-    const char *wrong = "(1, 4, 2, 4)"; /* Q_split's shape, not Q_heads' */
+    const char *wrong = "(1, 4, 2, 4)";                          /* Q_split's shape, not Q_heads' */
     for (const char *k = wrong; *k; k++)
         ck_assert_int_eq(press(p, *k), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "> (1, 4, 2, 4)_"));

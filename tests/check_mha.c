@@ -11,10 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "engine/mha.h"
 #include "engine/tensor.h"
 #include "engine_testutil.h"
-#include "check_main.h"
 
 static char err[256];
 

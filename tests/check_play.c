@@ -103,7 +103,7 @@ START_TEST(strides_as_pytorch_prints_them)
     strides_are("a.view(2, 3, 4).mT", "[12, 1, 4]");
     strides_are("a.view(2, 3, 4).T", "[1, 4, 12]");
     ck_assert(strstr(R.warning, "x.T") != NULL); /* PyTorch's deprecation warning */
-    strides_are("Q_heads", "[32, 4, 8, 1]");      /* the pipeline's step 3, default config */
+    strides_are("Q_heads", "[32, 4, 8, 1]");     /* the pipeline's step 3, default config */
     strides_are("torch.transpose(Q_split, 1, 2)", "[32, 4, 8, 1]");
 }
 END_TEST

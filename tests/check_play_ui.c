@@ -31,7 +31,8 @@ START_TEST(type_run_and_draw)
     type(s, &ui, "b.view(8, 4)");
     press(s, &ui, UI_K_ENTER);
     ck_assert(shows(s, &ui, 80, 24, "view size is not compatible"));
-    ck_assert(shows(s, &ui, 80, 24, "(1, 2, 4, 4) (32, 4, 8, 1) +0 S")); /* the earlier one, listed */
+    ck_assert(
+        shows(s, &ui, 80, 24, "(1, 2, 4, 4) (32, 4, 8, 1) +0 S")); /* the earlier one, listed */
     /* Up recalls, Up again goes further back, Down comes back */
     press(s, &ui, UI_K_UP);
     ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));

@@ -29,19 +29,41 @@ static Dims dims(int n, long long a, long long b, long long c, long long d, long
 /* The shape of a pipeline tensor for cfg, by the pipeline table of src/README.md. */
 static Dims oracle_shape(const MhaConfig *c, int t)
 {
-    long long B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H, G = H / KV;
+    long long B = c->batch, S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H,
+              G = H / KV;
     switch (t) {
-    case MT_Q: case MT_CONCAT: case MT_OUT: return dims(3, B, S, D, 0, 0);
-    case MT_K: case MT_V: return dims(3, B, S, KV * dh, 0, 0);
-    case MT_Q_SPLIT: return dims(4, B, S, H, dh, 0);
-    case MT_K_SPLIT: case MT_V_SPLIT: return dims(4, B, S, KV, dh, 0);
-    case MT_Q_HEADS: case MT_HEAD_OUT: case MT_K_REPEAT: case MT_V_REPEAT: case MT_Q_WRONG:
+    case MT_Q:
+    case MT_CONCAT:
+    case MT_OUT:
+        return dims(3, B, S, D, 0, 0);
+    case MT_K:
+    case MT_V:
+        return dims(3, B, S, KV * dh, 0, 0);
+    case MT_Q_SPLIT:
+        return dims(4, B, S, H, dh, 0);
+    case MT_K_SPLIT:
+    case MT_V_SPLIT:
+        return dims(4, B, S, KV, dh, 0);
+    case MT_Q_HEADS:
+    case MT_HEAD_OUT:
+    case MT_K_REPEAT:
+    case MT_V_REPEAT:
+    case MT_Q_WRONG:
         return dims(4, B, H, S, dh, 0);
-    case MT_K_HEADS: case MT_V_HEADS: return dims(4, B, KV, S, dh, 0);
-    case MT_K_EXPAND: case MT_V_EXPAND: return dims(5, B, KV, G, S, dh);
-    case MT_SCORES: case MT_ATTN: return dims(4, B, H, S, S, 0);
-    case MT_MERGED: case MT_MERGED_CONTIG: return dims(4, B, S, H, dh, 0);
-    default: ck_abort_msg("no oracle shape for %s", mha_tensor_names[t]);
+    case MT_K_HEADS:
+    case MT_V_HEADS:
+        return dims(4, B, KV, S, dh, 0);
+    case MT_K_EXPAND:
+    case MT_V_EXPAND:
+        return dims(5, B, KV, G, S, dh);
+    case MT_SCORES:
+    case MT_ATTN:
+        return dims(4, B, H, S, S, 0);
+    case MT_MERGED:
+    case MT_MERGED_CONTIG:
+        return dims(4, B, S, H, dh, 0);
+    default:
+        ck_abort_msg("no oracle shape for %s", mha_tensor_names[t]);
     }
     return dims(0, 0, 0, 0, 0, 0);
 }
@@ -51,15 +73,25 @@ static Dims oracle_strides(const MhaConfig *c, int t)
 {
     long long S = c->seq, D = c->d_model, H = c->heads, KV = c->kv_heads, dh = D / H;
     switch (t) {
-    case MT_Q: case MT_CONCAT: return dims(3, S * D, D, 1, 0, 0);
-    case MT_Q_SPLIT: return dims(4, S * D, D, dh, 1, 0);
-    case MT_Q_HEADS: return dims(4, S * D, dh, D, 1, 0);            /* view of (B, S, D), dims 1 and 2 swapped */
-    case MT_K_HEADS: return dims(4, S * KV * dh, dh, KV * dh, 1, 0);
-    case MT_MERGED: return dims(4, H * S * dh, dh, S * dh, 1, 0);   /* head_out (B, H, S, dh), transposed */
-    case MT_MERGED_CONTIG: return dims(4, S * H * dh, H * dh, dh, 1, 0);
-    case MT_K_EXPAND: return dims(5, S * KV * dh, dh, 0, KV * dh, 1);
-    case MT_Q_WRONG: return dims(4, S * D, S * dh, dh, 1, 0);
-    default: ck_abort_msg("no oracle strides for %s", mha_tensor_names[t]);
+    case MT_Q:
+    case MT_CONCAT:
+        return dims(3, S * D, D, 1, 0, 0);
+    case MT_Q_SPLIT:
+        return dims(4, S * D, D, dh, 1, 0);
+    case MT_Q_HEADS:
+        return dims(4, S * D, dh, D, 1, 0); /* view of (B, S, D), dims 1 and 2 swapped */
+    case MT_K_HEADS:
+        return dims(4, S * KV * dh, dh, KV * dh, 1, 0);
+    case MT_MERGED:
+        return dims(4, H * S * dh, dh, S * dh, 1, 0); /* head_out (B, H, S, dh), transposed */
+    case MT_MERGED_CONTIG:
+        return dims(4, S * H * dh, H * dh, dh, 1, 0);
+    case MT_K_EXPAND:
+        return dims(5, S * KV * dh, dh, 0, KV * dh, 1);
+    case MT_Q_WRONG:
+        return dims(4, S * D, S * dh, dh, 1, 0);
+    default:
+        ck_abort_msg("no oracle strides for %s", mha_tensor_names[t]);
     }
     return dims(0, 0, 0, 0, 0, 0);
 }
@@ -78,10 +110,11 @@ static int oracle_contiguous(Dims shape, Dims strides)
 
 static void assert_tuple(const QuizQuestion *q, Dims want, const char *what)
 {
-    ck_assert_msg(q->n_tuple == want.n, "%s: %d dims, want %d (%s)", what, q->n_tuple, want.n, q->id);
+    ck_assert_msg(q->n_tuple == want.n, "%s: %d dims, want %d (%s)", what, q->n_tuple, want.n,
+                  q->id);
     for (int i = 0; i < want.n; i++)
-        ck_assert_msg(q->tuple[i] == want.v[i] || ((q->tuple_free >> i) & 1u), "%s dim %d: %lld, want %lld (%s)",
-                      what, i, q->tuple[i], want.v[i], q->id);
+        ck_assert_msg(q->tuple[i] == want.v[i] || ((q->tuple_free >> i) & 1u),
+                      "%s dim %d: %lld, want %lld (%s)", what, i, q->tuple[i], want.v[i], q->id);
 }
 
 /* Strides questions leave exactly the size-1 axes free. */
@@ -122,7 +155,8 @@ static void assert_choices(const QuizQuestion *q)
     ck_assert_int_lt(q->correct, q->n_choices);
     for (int i = 0; i < q->n_choices; i++) {
         ck_assert_msg(q->choices[i][0], "empty choice in %s", q->id);
-        for (int j = 0; j < i; j++) ck_assert_msg(strcmp(q->choices[i], q->choices[j]), "repeated choice in %s", q->id);
+        for (int j = 0; j < i; j++)
+            ck_assert_msg(strcmp(q->choices[i], q->choices[j]), "repeated choice in %s", q->id);
     }
 }
 
@@ -135,7 +169,8 @@ static void assert_tuple_choice(const QuizQuestion *q, Dims want)
         QuizAnswer a;
         ck_assert_int_eq(quiz_parse_answer(q->choices[i], &a), 0);
         int same = a.kind == QA_TUPLE && a.n == want.n;
-        for (int k = 0; same && k < want.n; k++) same = a.v[k] == want.v[k];
+        for (int k = 0; same && k < want.n; k++)
+            same = a.v[k] == want.v[k];
         if (same) {
             hits++;
             ck_assert_int_eq(i, q->correct);
@@ -152,9 +187,11 @@ static void assert_offset(const QuizQuestion *q)
     Mha *m = mha_run(&q->cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     Tensor *t = m->t[q->tensor];
-    for (size_t i = 0; i < t->st->n; i++) t->st->data[i] = (float)i;
+    for (size_t i = 0; i < t->st->n; i++)
+        t->st->data[i] = (float)i;
     float at = tensor_get(t, q->idx);
-    ck_assert_msg((long long)at == q->number, "%s: storage walk finds %g, question says %lld", q->id, at, q->number);
+    ck_assert_msg((long long)at == q->number, "%s: storage walk finds %g, question says %lld",
+                  q->id, at, q->number);
     /* the picture lights the same cell of the same buffer */
     ck_assert(q->pic.on);
     ck_assert(tensor_same_storage(m->t[q->pic.tensor], t));
@@ -209,12 +246,22 @@ static int viewcopy_oracle(const QuizQuestion *q)
     int H = q->cfg.heads, S = q->cfg.seq;
     int trivial = H == 1 || S == 1; /* the transposed dims: one of size 1 */
     switch (q->aux) {
-    case QUIZ_OP_VIEW_SPLIT: case QUIZ_OP_TRANSPOSE: case QUIZ_OP_PERMUTE: case QUIZ_OP_CONTIG_SPLIT:
-    case QUIZ_OP_RESHAPE_SPLIT: case QUIZ_OP_EXPAND: case QUIZ_OP_DOT_T:
+    case QUIZ_OP_VIEW_SPLIT:
+    case QUIZ_OP_TRANSPOSE:
+    case QUIZ_OP_PERMUTE:
+    case QUIZ_OP_CONTIG_SPLIT:
+    case QUIZ_OP_RESHAPE_SPLIT:
+    case QUIZ_OP_EXPAND:
+    case QUIZ_OP_DOT_T:
         return 0; /* view */
-    case QUIZ_OP_VIEW_MERGED: return trivial ? 0 : 2;
-    case QUIZ_OP_CONTIG_HEADS: case QUIZ_OP_RESHAPE_HEADS: case QUIZ_OP_RESHAPE_MERGED: return trivial ? 0 : 1;
-    default: return 1; /* repeat_interleave: always a copy */
+    case QUIZ_OP_VIEW_MERGED:
+        return trivial ? 0 : 2;
+    case QUIZ_OP_CONTIG_HEADS:
+    case QUIZ_OP_RESHAPE_HEADS:
+    case QUIZ_OP_RESHAPE_MERGED:
+        return trivial ? 0 : 1;
+    default:
+        return 1; /* repeat_interleave: always a copy */
     }
 }
 
@@ -237,18 +284,22 @@ static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
     char err[300], ans[300];
-    ck_assert_msg(quiz_generate_kind(kind, seed, &q, err, sizeof err) == 0, "kind %d seed %llu: %s", kind,
-                  (unsigned long long)seed, err);
+    ck_assert_msg(quiz_generate_kind(kind, seed, &q, err, sizeof err) == 0, "kind %d seed %llu: %s",
+                  kind, (unsigned long long)seed, err);
     ck_assert_int_eq(q.gen, kind + 1);
     ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
     const MhaConfig *c = &q.cfg;
-    if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS && kind != QG_GROUPS)
+    if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS &&
+        kind != QG_GROUPS)
         ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
     switch (kind) {
-    case QG_SHAPE: case QG_KVSHAPE: {
+    case QG_SHAPE:
+    case QG_KVSHAPE: {
         Dims want = oracle_shape(c, q.tensor);
-        if (q.kind == QK_CHOICE) assert_tuple_choice(&q, want);
-        else assert_tuple(&q, want, "shape");
+        if (q.kind == QK_CHOICE)
+            assert_tuple_choice(&q, want);
+        else
+            assert_tuple(&q, want, "shape");
         if (kind == QG_KVSHAPE) ck_assert_int_lt(c->kv_heads, c->heads);
         break;
     }
@@ -271,15 +322,17 @@ static void check_one(int kind, uint64_t seed)
         assert_choices(&q);
         int want = viewcopy_oracle(&q);
         ck_assert_msg(!strncmp(q.choices[q.correct], outcome[want], strlen(outcome[want])),
-                      "%s op %d: key '%s', want %s", q.id, q.aux, q.choices[q.correct], outcome[want]);
+                      "%s op %d: key '%s', want %s", q.id, q.aux, q.choices[q.correct],
+                      outcome[want]);
         break;
     }
     case QG_KVHEAD:
         ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
         break;
     case QG_REPEAT_BYTES: {
-        long long want = q.tensor == MT_K_EXPAND ? 0
-                                                  : 4LL * c->batch * c->heads * c->seq * (c->d_model / c->heads);
+        long long want = q.tensor == MT_K_EXPAND
+                             ? 0
+                             : 4LL * c->batch * c->heads * c->seq * (c->d_model / c->heads);
         ck_assert_int_eq(q.number, want);
         break;
     }
@@ -298,9 +351,10 @@ static void check_one(int kind, uint64_t seed)
         assert_bug(&q);
         break;
     case QG_DECODE: {
-        long long B = c->batch, H = c->heads, KV = c->kv_heads, dh = c->d_model / c->heads, T = q.idx[0];
-        Dims want[4] = {dims(4, B, H, 1, dh, 0), dims(4, B, KV, T + 1, dh, 0), dims(4, B, H, 1, T + 1, 0),
-                        dims(4, B, H, 1, dh, 0)};
+        long long B = c->batch, H = c->heads, KV = c->kv_heads, dh = c->d_model / c->heads,
+                  T = q.idx[0];
+        Dims want[4] = {dims(4, B, H, 1, dh, 0), dims(4, B, KV, T + 1, dh, 0),
+                        dims(4, B, H, 1, T + 1, 0), dims(4, B, H, 1, dh, 0)};
         ck_assert_int_eq(c->seq, 1);
         assert_tuple_choice(&q, want[q.aux]);
         break;
@@ -322,7 +376,8 @@ static void check_one(int kind, uint64_t seed)
         for (const char *p = strstr(q.prompt, ": "); p && *p && *p != 'p'; p++)
             if (*p >= '0' && *p <= '9') params = params * 10 + (*p - '0');
         long long per = 2LL * q.idx[0] * c->kv_heads * q.idx[1] * 2 * q.aux;
-        ck_assert_msg((q.number - 1) * per <= 2 * params && q.number * per > 2 * params, "%s", q.id);
+        ck_assert_msg((q.number - 1) * per <= 2 * params && q.number * per > 2 * params, "%s",
+                      q.id);
         break;
     }
     case QG_GROUPS:
@@ -331,7 +386,8 @@ static void check_one(int kind, uint64_t seed)
             ck_assert_int_ne(q.number, q.aux % c->kv_heads);
         } else
             assert_tuple_choice(&q, dims(4, c->batch, c->heads, c->seq, c->d_model / c->heads, 0));
-        ck_assert_int_ne(c->heads / c->kv_heads & (c->heads / c->kv_heads - 1), 0); /* no power of two */
+        ck_assert_int_ne(c->heads / c->kv_heads & (c->heads / c->kv_heads - 1),
+                         0); /* no power of two */
         break;
     default:
         ck_abort_msg("kind %d", kind);
@@ -348,7 +404,8 @@ static void check_one(int kind, uint64_t seed)
     const char *typed = ans;
     char letter[2] = {0, 0};
     if (q.kind == QK_CHOICE) letter[0] = (char)('a' + q.correct), typed = letter;
-    ck_assert_msg(quiz_check(&q, typed, NULL, err, sizeof err) == 1, "%s: '%s' not right (%s)", q.id, typed, err);
+    ck_assert_msg(quiz_check(&q, typed, NULL, err, sizeof err) == 1, "%s: '%s' not right (%s)",
+                  q.id, typed, err);
     QuizQuestion again;
     ck_assert_int_eq(quiz_from_id(NULL, q.id, &again), 0);
     ck_assert_str_eq(again.prompt, q.prompt);
@@ -357,7 +414,8 @@ static void check_one(int kind, uint64_t seed)
 START_TEST(generated_match_engine)
 {
     int kind = _i;
-    for (uint64_t s = 1; s <= SEEDS; s++) check_one(kind, s * 2654435761ULL + (uint64_t)kind);
+    for (uint64_t s = 1; s <= SEEDS; s++)
+        check_one(kind, s * 2654435761ULL + (uint64_t)kind);
 }
 END_TEST
 
@@ -379,8 +437,10 @@ START_TEST(every_bug_kind_differs)
         ck_assert_str_eq(again.prompt, q.prompt);
     }
     int places = 0;
-    for (int i = 0; i < 20; i++) places += lines[i] > 0;
-    ck_assert_msg(places >= 2, "%s: the wrong line is always %d", quiz_bug_name(bug), q_line_of(lines));
+    for (int i = 0; i < 20; i++)
+        places += lines[i] > 0;
+    ck_assert_msg(places >= 2, "%s: the wrong line is always %d", quiz_bug_name(bug),
+                  q_line_of(lines));
 }
 END_TEST
 
@@ -396,7 +456,8 @@ START_TEST(keys_are_uniform)
     QuizQuestion q;
     for (uint64_t s = 1; mc < 2000; s++) {
         int t = topics[s % 5];
-        ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s", err);
+        ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s",
+                      err);
         if (q.kind != QK_CHOICE) continue;
         mc++;
         per_n[q.n_choices]++;
@@ -407,9 +468,11 @@ START_TEST(keys_are_uniform)
         if (per_n[n] < 100) continue; /* too few to judge */
         for (int k = 0; k < n; k++) { /* the share within 5 points of 1/n */
             double share = (double)pos[n][k] / per_n[n];
-            fprintf(stderr, "keys: %d choices, position %c: %ld of %ld\n", n, 'a' + k, pos[n][k], per_n[n]);
-            ck_assert_msg(fabs(share - 1.0 / n) <= 0.05, "%d choices: key at %c %.1f%%, fair %.1f%%", n,
-                          'a' + k, 100 * share, 100.0 / n);
+            fprintf(stderr, "keys: %d choices, position %c: %ld of %ld\n", n, 'a' + k, pos[n][k],
+                    per_n[n]);
+            ck_assert_msg(fabs(share - 1.0 / n) <= 0.05,
+                          "%d choices: key at %c %.1f%%, fair %.1f%%", n, 'a' + k, 100 * share,
+                          100.0 / n);
         }
     }
     fprintf(stderr, "keys: yes %ld of %ld yes/no questions\n", yes, yesno);
@@ -434,17 +497,20 @@ START_TEST(generated_topics_and_sessions)
         ck_assert_str_eq(a[i].prompt, b[i].prompt);
         topics[a[i].topic]++;
     }
-    for (int t = 0; t < QT_COUNT; t++) ck_assert_msg(topics[t] > 0, "topic %s never asked", quiz_topic_names[t]);
+    for (int t = 0; t < QT_COUNT; t++)
+        ck_assert_msg(topics[t] > 0, "topic %s never asked", quiz_topic_names[t]);
     /* another seed, other questions */
     nb = quiz_session(&bank, -1, 40, 2, b, err, sizeof err);
     int same = 0;
-    for (int i = 0; i < 40; i++) same += !strcmp(a[i].prompt, b[i].prompt);
+    for (int i = 0; i < 40; i++)
+        same += !strcmp(a[i].prompt, b[i].prompt);
     ck_assert_int_lt(same, 10);
     /* one topic only */
     for (int t = 0; t < QT_COUNT; t++) {
         int n = quiz_session(&bank, t, 5, 9, a, err, sizeof err);
         ck_assert_int_eq(n, 5);
-        for (int i = 0; i < n; i++) ck_assert_int_eq(a[i].topic, t);
+        for (int i = 0; i < n; i++)
+            ck_assert_int_eq(a[i].topic, t);
     }
     /* a curated-only topic runs out instead of repeating */
     static QuizQuestion many[200];
@@ -452,7 +518,8 @@ START_TEST(generated_topics_and_sessions)
     ck_assert_int_gt(n, 0);
     ck_assert_int_lt(n, 200);
     for (int i = 0; i < n; i++)
-        for (int j = 0; j < i; j++) ck_assert_str_ne(many[i].id, many[j].id);
+        for (int j = 0; j < i; j++)
+            ck_assert_str_ne(many[i].id, many[j].id);
     ck_assert_int_eq(quiz_generate(QT_CONCEPTS, 1, a, err, sizeof err), -1);
     ck_assert_int_eq(quiz_generate_kind(QG_COUNT, 1, a, err, sizeof err), -1);
     ck_assert_int_eq(quiz_from_id(&bank, "nonsense", a), -1);
@@ -475,8 +542,10 @@ START_TEST(curated_bank_valid)
         ck_assert(q->prompt[0] && q->explain[0]);
         ck_assert_int_eq(q->gen, 0);
         ck_assert(strstr(q->source, "lessons/") == q->source);
-        if (q->kind == QK_CHOICE) assert_choices(q);
-        else ck_assert_int_eq(q->n_choices, 0);
+        if (q->kind == QK_CHOICE)
+            assert_choices(q);
+        else
+            ck_assert_int_eq(q->n_choices, 0);
         /* exactly one correct answer: the key is right, every other letter wrong */
         quiz_answer_text(q, ans, sizeof ans);
         if (q->kind == QK_CHOICE) {
@@ -485,7 +554,8 @@ START_TEST(curated_bank_valid)
                 ck_assert_int_eq(quiz_check(q, l, NULL, NULL, 0), c == q->correct);
             }
         } else
-            ck_assert_msg(quiz_check(q, ans, NULL, err, sizeof err) == 1, "%s: '%s'", q->source, ans);
+            ck_assert_msg(quiz_check(q, ans, NULL, err, sizeof err) == 1, "%s: '%s'", q->source,
+                          ans);
         QuizQuestion again;
         ck_assert_int_eq(quiz_from_id(&bank, q->id, &again), 0);
         ck_assert_str_eq(again.source, q->source);
@@ -518,7 +588,8 @@ START_TEST(bad_bank_corpus)
         ck_assert_msg(quiz_bank_parse(&bank, path, text, err, sizeof err) == -1, "%s parsed", path);
         ck_assert_int_eq(bank.n, 0);
         snprintf(prefix, sizeof prefix, "%s:%d: ", path, want_line);
-        ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: got '%s', want prefix '%s'", path, err, prefix);
+        ck_assert_msg(strncmp(err, prefix, strlen(prefix)) == 0, "%s: got '%s', want prefix '%s'",
+                      path, err, prefix);
         ck_assert_msg(strstr(err, want) != NULL, "%s: '%s' lacks '%s'", path, err, want);
         quiz_bank_free(&bank);
         files++;
@@ -562,15 +633,17 @@ START_TEST(bank_good_and_short_answers)
     ck_assert_int_eq(quiz_check(&bank.q[2], "gqa", NULL, NULL, 0), 0);
     ck_assert_str_eq(bank.q[2].source, "x.quiz:10");
     /* {expressions} are filled from a run of the question's @config and the presets */
-    const char *expr = "@q With {heads} heads and {kv_heads} kv heads, which kv head serves query head 5?\n"
-                       "@config d_model=16 heads=8 kv_heads=4\n"
-                       "@answer {kvhead 5}\n"
-                       "@explain {groupmap}\n"
-                       "@q Bytes per token for {preset llama-2-70b title} in fp16?\n"
-                       "@answer {kv llama-2-70b fp16}\n"
-                       "@explain {kv llama-2-70b fp16 mha} with MHA.\n";
+    const char *expr =
+        "@q With {heads} heads and {kv_heads} kv heads, which kv head serves query head 5?\n"
+        "@config d_model=16 heads=8 kv_heads=4\n"
+        "@answer {kvhead 5}\n"
+        "@explain {groupmap}\n"
+        "@q Bytes per token for {preset llama-2-70b title} in fp16?\n"
+        "@answer {kv llama-2-70b fp16}\n"
+        "@explain {kv llama-2-70b fp16 mha} with MHA.\n";
     ck_assert_int_eq(quiz_bank_parse(&bank, "e.quiz", expr, err, sizeof err), 2);
-    ck_assert_str_eq(bank.q[3].prompt, "With 8 heads and 4 kv heads, which kv head serves query head 5?");
+    ck_assert_str_eq(bank.q[3].prompt,
+                     "With 8 heads and 4 kv heads, which kv head serves query head 5?");
     ck_assert_int_eq(bank.q[3].kind, QK_NUMBER);
     MhaConfig c = mha_config_default();
     c.d_model = 16, c.heads = 8, c.kv_heads = 4;
@@ -592,8 +665,9 @@ END_TEST
 START_TEST(answer_spellings)
 {
     QuizAnswer a;
-    const char *shapes[] = {"(2, 8, 16, 64)", "2,8,16,64", "[2 8 16 64]", " ( 2,8 , 16,64 ) ", "2 8 16 64",
-                            "[2, 8, 16, 64,]", "(2,8,16,64)\n", "2, 8, 16, 64\r\n"};
+    const char *shapes[] = {"(2, 8, 16, 64)",    "2,8,16,64",       "[2 8 16 64]",
+                            " ( 2,8 , 16,64 ) ", "2 8 16 64",       "[2, 8, 16, 64,]",
+                            "(2,8,16,64)\n",     "2, 8, 16, 64\r\n"};
     for (size_t i = 0; i < sizeof shapes / sizeof *shapes; i++) {
         ck_assert_msg(quiz_parse_answer(shapes[i], &a) == 0, "'%s'", shapes[i]);
         ck_assert_int_eq(a.kind, QA_TUPLE);
@@ -624,10 +698,15 @@ START_TEST(answer_spellings)
     ck_assert_int_eq(a.kind, QA_EMPTY);
     ck_assert_int_eq(quiz_parse_answer(" \t\n", &a), 0);
     ck_assert_int_eq(a.kind, QA_EMPTY);
-    const char *garbage[] = {"(2, 8", "2, 8)", "[2 8)", "((2))", "2,,8", "()", "[]", ",", "99999999999999999999",
-                             "1__0", "_1", "(1,2,3,4,5,6,7,8,9)", "\x01", "a\x7f", "???", "--", "(-)", NULL};
+    const char *garbage[] = {"(2, 8", "2, 8)", "[2 8)",
+                             "((2))", "2,,8",  "()",
+                             "[]",    ",",     "99999999999999999999",
+                             "1__0",  "_1",    "(1,2,3,4,5,6,7,8,9)",
+                             "\x01",  "a\x7f", "???",
+                             "--",    "(-)",   NULL};
     for (size_t i = 0; i < sizeof garbage / sizeof *garbage; i++)
-        ck_assert_msg(quiz_parse_answer(garbage[i], &a) == -1, "'%s' accepted", garbage[i] ? garbage[i] : "NULL");
+        ck_assert_msg(quiz_parse_answer(garbage[i], &a) == -1, "'%s' accepted",
+                      garbage[i] ? garbage[i] : "NULL");
     char longline[2000];
     memset(longline, 'x', sizeof longline - 1);
     longline[sizeof longline - 1] = 0;
@@ -656,7 +735,8 @@ START_TEST(check_choice_spellings)
     ck_assert_int_eq(chosen, 2);
     ck_assert_int_eq(quiz_check(&q, "d", &chosen, why, sizeof why), -1);
     ck_assert_str_eq(why, "type a letter a-c, or the text, number or shape of one choice");
-    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why), 0); /* a shape, no choice */
+    ck_assert_int_eq(quiz_check(&q, "(1, 2)", &chosen, why, sizeof why),
+                     0); /* a shape, no choice */
     ck_assert_str_eq(why, "not one of the choices");
     ck_assert_int_eq(quiz_check(&q, "(2, 8", &chosen, why, sizeof why), -1);
     q.kind = QK_TUPLE;
@@ -719,7 +799,7 @@ START_TEST(check_choice_values_in_text)
     ck_assert_int_eq(quiz_check(&q, "0", &chosen, why, sizeof why), 0);
     ck_assert_int_eq(chosen, 0);
     ck_assert_int_eq(quiz_check(&q, "4096", &chosen, why, sizeof why), -1); /* in two: ask again */
-    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);    /* in none */
+    ck_assert_int_eq(quiz_check(&q, "1", &chosen, why, sizeof why), 0);     /* in none */
     ck_assert_str_eq(why, "not one of the choices");
 
     /* a generated KV-cache question: its bytes, as printed in the right choice */
@@ -734,8 +814,9 @@ START_TEST(check_choice_values_in_text)
         for (const char *p = open + 1; *p && *p != ' ' && k + 1 < sizeof digits; p++)
             if (*p != ',') digits[k++] = *p;
         digits[k] = 0;
-        ck_assert_msg(quiz_check(&q, digits, &chosen, why, sizeof why) == 1, "seed %llu: '%s' for '%s': %s",
-                      (unsigned long long)seed, digits, q.choices[q.correct], why);
+        ck_assert_msg(quiz_check(&q, digits, &chosen, why, sizeof why) == 1,
+                      "seed %llu: '%s' for '%s': %s", (unsigned long long)seed, digits,
+                      q.choices[q.correct], why);
     }
 }
 END_TEST
@@ -897,12 +978,14 @@ START_TEST(history_roundtrip_and_review)
     quiz_score_add(&s, QT_VIEWS, 0);
     quiz_summary(&s, &h, sum, sizeof sum);
     ck_assert_msg(strstr(sum, "Score: 2/3 (67%)"), "%s", sum);
-    ck_assert_msg(strstr(sum, "Revisit: views, bugs"), "%s", sum); /* views now, bugs over all sessions */
+    ck_assert_msg(strstr(sum, "Revisit: views, bugs"), "%s",
+                  sum); /* views now, bugs over all sessions */
 
     /* skips are reported apart: not answers, not wrong ones */
     QuizScore k;
     memset(&k, 0, sizeof k);
-    for (int i = 0; i < 8; i++) quiz_score_add(&k, QT_OFFSETS, i < 3);
+    for (int i = 0; i < 8; i++)
+        quiz_score_add(&k, QT_OFFSETS, i < 3);
     quiz_score_skip(&k, QT_OFFSETS);
     quiz_score_skip(&k, QT_GQA);
     ck_assert_int_eq(k.asked[QT_OFFSETS], 8);
@@ -943,7 +1026,9 @@ START_TEST(history_roundtrip_and_review)
     snprintf(path, sizeof path, "%s/mhaviz/quiz-history", tmpdir);
     FILE *f = fopen(path, "w");
     ck_assert_ptr_nonnull(f);
-    fputs("topic shapes 3 9\ntopic nope 1 1\nmiss -4 x\nmiss 2\ngarbage\nmiss 3 g:views:00000000000000aa\n", f);
+    fputs("topic shapes 3 9\ntopic nope 1 1\nmiss -4 x\nmiss 2\ngarbage\nmiss 3 "
+          "g:views:00000000000000aa\n",
+          f);
     fclose(f);
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
     ck_assert_int_eq(h.total.asked[QT_SHAPES], 0); /* right > asked: refused */
@@ -973,7 +1058,6 @@ START_TEST(weight_transpose_shows_real_strides)
 }
 END_TEST
 
-
 /* The working shows what each line itself copied: a view, transpose or
  * expand line never reports bytes, even when building its input copied. */
 START_TEST(working_views_copy_nothing)
@@ -997,8 +1081,9 @@ START_TEST(working_views_copy_nothing)
                 if (strncmp(line, "    scores", 10) == 0 || strstr(line, " @ ")) is_view = 0;
                 if (!is_view) continue;
                 views++;
-                ck_assert_msg(!strstr(arrow, "copy:"), "kind %d seed %llu: a view line reports a copy: %s",
-                              kind, (unsigned long long)seed, line);
+                ck_assert_msg(!strstr(arrow, "copy:"),
+                              "kind %d seed %llu: a view line reports a copy: %s", kind,
+                              (unsigned long long)seed, line);
             }
         }
     ck_assert_int_gt(views, 100);

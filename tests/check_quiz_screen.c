@@ -6,14 +6,14 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "ui/keys.h"
+#include "base/clock.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/home.h"
+#include "ui/keys.h"
+#include "ui/quiz_screen.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
-#include "ui/quiz_screen.h"
-#include "base/clock.h"
 
 static char tmpdir[256];
 static Ui ui;
@@ -49,7 +49,8 @@ static void draw(Screen *s)
 static int type(Screen *s, const char *text)
 {
     int f = 0;
-    for (const char *p = text; *p; p++) f |= s->key(s, &ui, (unsigned char)*p);
+    for (const char *p = text; *p; p++)
+        f |= s->key(s, &ui, (unsigned char)*p);
     return f;
 }
 
@@ -79,7 +80,8 @@ START_TEST(picker_question_feedback_summary)
     draw(s);
     ck_assert(canvas_contains(cv, "type a whole number"));
     ck_assert(canvas_contains(cv, "score 0/0"));
-    for (int i = 0; i < 3; i++) s->key(s, &ui, UI_K_BACKSPACE);
+    for (int i = 0; i < 3; i++)
+        s->key(s, &ui, UI_K_BACKSPACE);
 
     QuizBank bank = {0};
     char err[300], num[32];
@@ -167,7 +169,8 @@ START_TEST(long_question_scrolls)
     QuizQuestion q;
     char err[300];
     uint64_t seed = 1;
-    do ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, seed++, &q, err, sizeof err), 0);
+    do
+        ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, seed++, &q, err, sizeof err), 0);
     while (q.tensor != MT_OUT || q.cfg.kv_heads == q.cfg.heads); /* the longest listing */
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
@@ -176,7 +179,8 @@ START_TEST(long_question_scrolls)
     ck_assert(canvas_contains(cv, "-- lines 1-"));
     ck_assert(canvas_contains(cv, "x is ("));
     ck_assert(!canvas_contains(cv, "y = out @ W_O"));
-    for (int i = 0; i < 40; i++) s->key(s, &ui, UI_K_DOWN);
+    for (int i = 0; i < 40; i++)
+        s->key(s, &ui, UI_K_DOWN);
     draw(s);
     ck_assert(canvas_contains(cv, "y = out @ W_O")); /* scrolled to the end */
     ck_assert(!canvas_contains(cv, "x is ("));
@@ -218,7 +222,8 @@ static const int sizes[][2] = {{80, 24}, {120, 40}, {200, 60}};
 
 static void assert_fits_all(Screen *s, const char *what)
 {
-    for (int i = 0; i < 3; i++) assert_fits(s, sizes[i][0], sizes[i][1], what);
+    for (int i = 0; i < 3; i++)
+        assert_fits(s, sizes[i][0], sizes[i][1], what);
 }
 
 /* Review finding: the picker's key hint was cut mid-word at 80x24. */
@@ -229,7 +234,8 @@ START_TEST(picker_hint_whole_at_80)
     draw(s);
     char row[256];
     canvas_row(cv, 23, 1, row, sizeof row);
-    ck_assert_msg(strstr(row, "Enter start") && strstr(row, "t timed") && strstr(row, "q/Esc back"), "%s", row);
+    ck_assert_msg(strstr(row, "Enter start") && strstr(row, "t timed") && strstr(row, "q/Esc back"),
+                  "%s", row);
     assert_fits_all(s, "picker");
     s->free(s);
 }
@@ -284,7 +290,8 @@ START_TEST(long_answer_shows_its_end)
     ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, 1, &q, err, sizeof err), 0);
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
-    for (int i = 0; i < 10; i++) type(s, "(1, 2, 3) ");
+    for (int i = 0; i < 10; i++)
+        type(s, "(1, 2, 3) ");
     type(s, "END");
     assert_fits_all(s, "long answer");
     draw(s);
@@ -336,7 +343,8 @@ START_TEST(wrapped_choice_hangs_under_its_text)
     q.n_choices = 2;
     snprintf(q.choices[0], sizeof q.choices[0], "To the input embeddings.");
     snprintf(q.choices[1], sizeof q.choices[1],
-             "To Q and K in every attention layer, after the projections and head split, before the scores "
+             "To Q and K in every attention layer, after the projections and head split, before "
+             "the scores "
              "(and before K goes into the cache).");
     q.correct = 1;
     snprintf(q.explain, sizeof q.explain, "RoPE rotates Q and K.");
@@ -353,7 +361,8 @@ START_TEST(wrapped_choice_hangs_under_its_text)
         size_t text_col = (size_t)(b - row) + 3;
         canvas_row(cv, y + 1, 1, row, sizeof row);
         size_t next_col = strspn(row, " ");
-        ck_assert_msg(next_col == text_col, "continuation at column %zu, the choice text at %zu: '%s'", next_col,
+        ck_assert_msg(next_col == text_col,
+                      "continuation at column %zu, the choice text at %zu: '%s'", next_col,
                       text_col, row);
     }
     ck_assert_msg(found, "choice b not drawn");
@@ -371,7 +380,8 @@ START_TEST(choice_by_its_number)
     ck_assert_int_eq(q.kind, QK_CHOICE);
     char digits[40];
     size_t k = 0;
-    for (const char *p = strchr(q.choices[q.correct], '(') + 1; *p && *p != ' ' && k + 1 < sizeof digits; p++)
+    for (const char *p = strchr(q.choices[q.correct], '(') + 1;
+         *p && *p != ' ' && k + 1 < sizeof digits; p++)
         if (*p != ',') digits[k++] = *p;
     digits[k] = 0;
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
@@ -381,11 +391,13 @@ START_TEST(choice_by_its_number)
     draw(s);
     ck_assert(canvas_contains(cv, "not one of the choices")); /* asked again */
     ck_assert(canvas_contains(cv, "score 0/0"));
-    for (int i = 0; i < 5; i++) s->key(s, &ui, UI_K_BACKSPACE);
+    for (int i = 0; i < 5; i++)
+        s->key(s, &ui, UI_K_BACKSPACE);
     type(s, digits);
     s->key(s, &ui, UI_K_ENTER);
     draw(s);
-    ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits, q.choices[q.correct]);
+    ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits,
+                  q.choices[q.correct]);
     ck_assert(canvas_contains(cv, "score 1/1"));
     s->free(s);
 
@@ -407,8 +419,8 @@ static void assert_code_on_screen(const QuizQuestion *q, const char *when)
         if (*p == ' ') {
             char line[200];
             snprintf(line, sizeof line, "%.*s", len, p);
-            ck_assert_msg(canvas_contains(cv, line + strspn(line, " ")), "%s %s: '%s' not on screen",
-                          q->id, when, line);
+            ck_assert_msg(canvas_contains(cv, line + strspn(line, " ")),
+                          "%s %s: '%s' not on screen", q->id, when, line);
         }
         p += len;
         if (*p) p++;

@@ -11,9 +11,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "engine_testutil.h"
-#include "engine/tensor.h"
 #include "check_main.h"
+#include "engine/tensor.h"
+#include "engine_testutil.h"
 
 static char err[256];
 
@@ -188,7 +188,8 @@ END_TEST
 START_TEST(test_narrow_is_a_view)
 {
     float w[8 * 8];
-    for (int i = 0; i < 64; i++) w[i] = (float)i;
+    for (int i = 0; i < 64; i++)
+        w[i] = (float)i;
     Tensor *W = tensor_from_data(2, (int[]){8, 8}, w); /* (D, D) */
     size_t before = tensor_bytes_copied();
     Tensor *cols = tensor_narrow(W, 1, 4, 4, err, sizeof err); /* W[:, 4:8] */

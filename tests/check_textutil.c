@@ -10,9 +10,9 @@ START_TEST(edit_distance_counts_edits)
 {
     ck_assert_int_eq(text_edit_distance("", ""), 0);
     ck_assert_int_eq(text_edit_distance("step", "step"), 0);
-    ck_assert_int_eq(text_edit_distance("stpe", "step"), 1);   /* neighbours swapped */
-    ck_assert_int_eq(text_edit_distance("@Q", "@q"), 0);       /* case ignored */
-    ck_assert_int_eq(text_edit_distance("@qq", "@q"), 1);      /* one insertion */
+    ck_assert_int_eq(text_edit_distance("stpe", "step"), 1); /* neighbours swapped */
+    ck_assert_int_eq(text_edit_distance("@Q", "@q"), 0);     /* case ignored */
+    ck_assert_int_eq(text_edit_distance("@qq", "@q"), 1);    /* one insertion */
     ck_assert_int_eq(text_edit_distance("kitten", "sitting"), 3);
     ck_assert_int_eq(text_edit_distance("", "abc"), 3);
     ck_assert_int_eq(text_edit_distance("abc", "ca"), 3); /* OSA, not Damerau: no edit twice */
@@ -53,7 +53,8 @@ START_TEST(utf8_decodes_strictly)
     ck_assert_int_eq(len, 3);
     ck_assert_uint_eq(utf8_decode("\xf0\x9f\x98\x80", 4, &len), 0x1F600);
     ck_assert_int_eq(len, 4);
-    const char *bad[] = {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80", "\xe2\x96", "\x80", "\xff"};
+    const char *bad[] = {"\xc0\x80", "\xed\xa0\x80", "\xf4\x90\x80\x80",
+                         "\xe2\x96", "\x80",         "\xff"};
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         ck_assert_uint_eq(utf8_decode(bad[i], strlen(bad[i]), &len), UTF8_INVALID);
         ck_assert_int_eq(len, 1);

@@ -16,8 +16,8 @@ int text_edit_distance(const char *a, const char *b)
     for (size_t i = 1; i <= n; i++)
         for (size_t j = 1; j <= m; j++) {
             int ai = tolower((unsigned char)a[i - 1]), bj = tolower((unsigned char)b[j - 1]);
-            int v = d[i - 1][j] + 1;                          /* delete */
-            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;     /* insert */
+            int v = d[i - 1][j] + 1;                      /* delete */
+            if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1; /* insert */
             if (d[i - 1][j - 1] + (ai != bj) < v) v = d[i - 1][j - 1] + (ai != bj);
             if (i > 1 && j > 1 && ai == tolower((unsigned char)b[j - 2]) &&
                 tolower((unsigned char)a[i - 2]) == bj && d[i - 2][j - 2] + 1 < v)

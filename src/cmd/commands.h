@@ -11,7 +11,7 @@ int cmd_lesson(int argc, char **argv); /* lessoncmd.c */
 int cmd_quiz(int argc, char **argv);   /* quiz_cmd.c */
 int cmd_play(int argc, char **argv);   /* play_cmd.c: the stride playground */
 int cmd_walk(int argc, char **argv);   /* interactive.c: the walkthrough TUI */
-int cmd_home(int argc, char **argv);
-int cmd_decode(int argc, char **argv); /* decode_cmd.c: prefill and decode, toy and real sizes */   /* interactive.c: `mhaviz` alone, or with options only */
+int cmd_home(int argc, char **argv);   /* interactive.c: `mhaviz` alone, or with options */
+int cmd_decode(int argc, char **argv); /* decode_cmd.c: prefill and decode, toy and real sizes */
 
 #endif

@@ -10,12 +10,12 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "draw/canvas.h"
-#include "draw/canvas_export.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "engine/mha.h"
+#include "draw/canvas.h"
+#include "draw/canvas_export.h"
 #include "draw/scene.h"
+#include "engine/mha.h"
 
 static const char frames_help[] =
     "usage: mhaviz frames [OPTIONS]\n"
@@ -109,7 +109,7 @@ typedef struct Frames {
     const Mha *m;
     SceneState *st;
     int first, last, ascii, color; /* color: 0 none, 1 colour, 2 attributes only */
-    const char *view_name;          /* --view other than step, for the header */
+    const char *view_name;         /* --view other than step, for the header */
 } Frames;
 
 /* "step 2/10: split heads (80x24)" */
@@ -250,7 +250,8 @@ static int parse_flags(int argc, char **argv, FramesArgs *a)
             a->st.inspect = 1;
         } else if ((r = cli_match(argc, argv, &i, "--format", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
-            for (a->format = 0; a->format < F_COUNT && strcmp(val, format_names[a->format]); a->format++)
+            for (a->format = 0; a->format < F_COUNT && strcmp(val, format_names[a->format]);
+                 a->format++)
                 ;
             if (a->format == F_COUNT)
                 return cli_usage("--format '%.40s': use text, ansi, svg, html or cast", val);
@@ -272,8 +273,9 @@ int cmd_frames(int argc, char **argv)
     Mha *m;
     Canvas *c;
     int rc = 0;
-    FramesArgs a = {mha_config_default(), scene_state_default(), 0, 0, MS_COUNT - 1, -1, 0,
-                    F_TEXT, 0, 0, SCENE_MIN_W, SCENE_MIN_H, NULL};
+    FramesArgs a = {
+        mha_config_default(), scene_state_default(), 0,   0, MS_COUNT - 1, -1, 0, F_TEXT, 0, 0,
+        SCENE_MIN_W,          SCENE_MIN_H,           NULL};
     int r = parse_flags(argc, argv, &a);
     if (r >= 0) return r;
     if (a.cols < SCENE_MIN_W || a.rows < SCENE_MIN_H)

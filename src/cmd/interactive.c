@@ -29,8 +29,8 @@ static const char app_flags_help[] =
     "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
     "  --no-save            do not write progress or scores\n";
 
-int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first, int allow_step,
-              const char *usage)
+int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
+                      int allow_step, const char *usage)
 {
     memset(ui, 0, sizeof *ui);
     memset(o, 0, sizeof *o);

@@ -19,8 +19,8 @@ typedef struct InteractiveOptions {
  * allow_step.  Runs the configuration (ui->mha, freed by ui_free).
  * Returns -1 to go on, or an exit code (0 after --help, 2 after printing a
  * one-line "mhaviz: --flag ..." error). */
-int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first, int allow_step,
-              const char *usage);
+int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
+                      int allow_step, const char *usage);
 /* Runs first (owned; NULL: out of memory, exit 1) on the terminal with the
  * options o, frees ui, and returns the exit code; when a signal ended it
  * (terminal restored) it dies of that signal, as the shell expects. */

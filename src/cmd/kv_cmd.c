@@ -147,8 +147,8 @@ static void print_formula(const Preset *p, const KvModel *m, const KvDtype *dt, 
            kv_fmt_int(a, sizeof a, (uint64_t)context), batch);
     printf(
         "KV cache = 2 (K and V) x layers x kv_heads x d_head x bytes/element x context x batch\n");
-    printf("per token  = 2 x %ld x %ld x %ld x %s = %s bytes\n", m->layers, m->kv_heads,
-           m->d_head, elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, own->per_token));
+    printf("per token  = 2 x %ld x %ld x %ld x %s = %s bytes\n", m->layers, m->kv_heads, m->d_head,
+           elem_bytes(dt->bits), kv_fmt_int(a, sizeof a, own->per_token));
     if (lim->window && lim->window < context) {
         long global = m->layers - lim->local_layers;
         printf("%s %s: %ld of %ld layers keep at most %s tokens%s\n",

@@ -6,10 +6,10 @@
 
 #include "cmd/cli.h"
 #include "cmd/commands.h"
-#include "content/lesson.h"
-#include "draw/lessonpage.h"
 #include "cmd/interactive.h"
+#include "content/lesson.h"
 #include "content/quiz.h"
+#include "draw/lessonpage.h"
 #include "ui/lessonui.h"
 
 static const char lesson_help[] =
@@ -80,8 +80,8 @@ static int check_quiz(const char *name)
         fprintf(stderr, "%s\n", err);
         return EXIT_USAGE;
     }
-    printf("%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)\n", path,
-           n, n == 1 ? "" : "s");
+    printf("%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)\n", path, n,
+           n == 1 ? "" : "s");
     return 0;
 }
 

@@ -227,7 +227,8 @@ int cmd_play(int argc, char **argv)
     if (plain || json) return play_text(argc, argv, json);
     Ui ui;
     InteractiveOptions o;
-    int rc = interactive_setup(&ui, &o, argc, argv, 1, 0, play_usage); /* flags first: a bad one exits 2 */
+    int rc = interactive_setup(&ui, &o, argc, argv, 1, 0,
+                               play_usage); /* flags first: a bad one exits 2 */
     if (rc < 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
         rc = cli_usage("play: the play screen needs a terminal; use mhaviz play --plain or "
                        "--json for scripts");

@@ -160,8 +160,10 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     QuizHistory h;
     char err[300];
     int have_hist = 0;
-    if (quiz_history_load(&h, err, sizeof err) == 0) have_hist = 1;
-    else if (save) fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
+    if (quiz_history_load(&h, err, sizeof err) == 0)
+        have_hist = 1;
+    else if (save)
+        fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
     if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
@@ -275,7 +277,8 @@ static int check_files(int argc, char **argv, int first)
         if (n < 0) {
             fprintf(stderr, "%s\n", err);
             if (!rc) rc = EXIT_USAGE;
-        } else printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
+        } else
+            printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }

@@ -78,7 +78,6 @@ static int step_arg(const char *s, char *err, size_t errlen)
     return k;
 }
 
-
 /* "q0 q1 -> kv0, q2 q3 -> kv1": which kv head each query head reads, grouped
  * (tile = 0, Llama's repeat_kv / repeat_interleave) or the wrong tiled order
  * (tile = 1, what .repeat() gives: head h reads kv h % kv_heads). */

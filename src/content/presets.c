@@ -7,8 +7,8 @@
 #include <string.h>
 
 #include "base/errbuf.h"
-#include "content/content.h"
 #include "base/textutil.h"
+#include "content/content.h"
 
 void presets_free(PresetList *p)
 {
@@ -67,11 +67,13 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
         return -1;
     }
     if (p->heads % p->kv_heads != 0) {
-        err_at(err, errlen, file, p->line, "[%s] kv_heads %ld does not divide heads %ld", p->name, p->kv_heads, p->heads);
+        err_at(err, errlen, file, p->line, "[%s] kv_heads %ld does not divide heads %ld", p->name,
+               p->kv_heads, p->heads);
         return -1;
     }
     if (p->window && p->chunk) {
-        err_at(err, errlen, file, p->line, "[%s] has both window and chunk (one kind of local layer)", p->name);
+        err_at(err, errlen, file, p->line,
+               "[%s] has both window and chunk (one kind of local layer)", p->name);
         return -1;
     }
     if (p->global_every && !p->window && !p->chunk) {
@@ -83,7 +85,8 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
         return -1;
     }
     if (p->heads * p->d_head != p->d_model) {
-        err_at(err, errlen, file, p->line, "[%s] d_model %ld is not heads %ld x d_head %ld", p->name, p->d_model, p->heads, p->d_head);
+        err_at(err, errlen, file, p->line, "[%s] d_model %ld is not heads %ld x d_head %ld",
+               p->name, p->d_model, p->heads, p->d_head);
         return -1;
     }
     return 0;
@@ -157,7 +160,8 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             errno = 0;
             long v = strtol(val, &end, 10);
             if (errno || end == val || *end || v < 1 || v > 100000000) {
-                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..100000000", key, val);
+                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..100000000",
+                       key, val);
                 goto fail;
             }
             *iv = v;
@@ -166,7 +170,8 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             errno = 0;
             long long v = strtoll(val, &end, 10);
             if (errno || end == val || *end || v < 1 || v > 100000000000000LL) {
-                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..10^14", key, val);
+                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..10^14", key,
+                       val);
                 goto fail;
             }
             *(!strcmp(key, "params") ? &cur->params : &cur->active_params) = v;
@@ -180,8 +185,10 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
                 goto fail;
             }
         } else {
-            err_at(err, errlen, file, lineno, "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                     "context window chunk global_every params active_params source note)", key);
+            err_at(err, errlen, file, lineno,
+                   "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
+                   "context window chunk global_every params active_params source note)",
+                   key);
             goto fail;
         }
     }

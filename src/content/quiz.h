@@ -250,12 +250,13 @@ int quiz_bank_parse(QuizBank *bank, const char *path, const char *text, char *er
  * twice) and appends them to bank: n, or -1 with err set and bank as before.
  * The drafts are changed (filled in). */
 typedef struct QuizDraft {
-    QuizQuestion q;               /* prompt, choices, explain as written */
-    char answer[QUIZ_ANSWER_MAX]; /* as written */
-    MhaConfig cfg;                /* its @config, or the default */
+    QuizQuestion q;                       /* prompt, choices, explain as written */
+    char answer[QUIZ_ANSWER_MAX];         /* as written */
+    MhaConfig cfg;                        /* its @config, or the default */
     int q_line, answer_line, config_line; /* config_line 0: no @config */
 } QuizDraft;
-int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char *err, size_t errlen);
+int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char *err,
+                   size_t errlen);
 int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err,
                   size_t errlen);
 /* Loads every lessons/NAME.quiz file compiled into the binary.  -1 with err set if
@@ -301,14 +302,14 @@ typedef struct QuizMiss {
 } QuizMiss;
 
 typedef struct QuizHistory {
-    QuizScore total;    /* as loaded, plus this run */
-    QuizMiss *miss;     /* owned; in the order first missed */
+    QuizScore total; /* as loaded, plus this run */
+    QuizMiss *miss;  /* owned; in the order first missed */
     int n, cap;
-    int *slot, nslot;   /* owned; hash of miss ids: index + 1, 0 = empty */
-    QuizScore run;      /* this run's answers, added to the file by the save */
-    QuizMiss *ops;      /* owned; this run's miss changes in order (count +1 or -1) */
+    int *slot, nslot; /* owned; hash of miss ids: index + 1, 0 = empty */
+    QuizScore run;    /* this run's answers, added to the file by the save */
+    QuizMiss *ops;    /* owned; this run's miss changes in order (count +1 or -1) */
     int nops, capops;
-    char warning[320];  /* "" or one line to show once (the file was corrupt) */
+    char warning[320]; /* "" or one line to show once (the file was corrupt) */
 } QuizHistory;
 
 /* Loads the history (empty when there is none yet), in time linear in the

@@ -5,7 +5,8 @@
  *   @q Why is the head split free?
  *   a) ...                       choices a) .. f) (none: a short answer)
  *   b) ...
- *   @answer b                    one letter, or the short answer(s): 128 | (2, 8) | words | other words
+ *   @answer b                    one letter, or the short answer(s): 128 | (2, 8) | words | other
+ * words
  *   @explain Because ...         required; continues on the next lines
  *   @config heads=8 kv_heads=2   optional, per question: the run {expressions} read
  *
@@ -26,10 +27,10 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/textutil.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "content/presets.h"
-#include "base/textutil.h"
 
 enum { F_NONE, F_PROMPT, F_CHOICE, F_EXPLAIN };
 
@@ -38,11 +39,11 @@ typedef struct Parser {
     char *err;
     size_t errlen;
     int topic;
-    QuizDraft cur;               /* the open question */
+    QuizDraft cur; /* the open question */
     int open, field;
-    QuizDraft *drafts;           /* the questions closed so far */
+    QuizDraft *drafts; /* the questions closed so far */
     int n, cap;
-    PresetList presets;          /* quiz_bank_add: loaded with the first expression */
+    PresetList presets; /* quiz_bank_add: loaded with the first expression */
     int have_presets;
 } Parser;
 
@@ -69,7 +70,8 @@ static int append(char *dst, size_t n, const char *sep, const char *text)
 static uint32_t fnv1a(const char *s)
 {
     uint32_t h = 2166136261u;
-    for (; *s; s++) h = (h ^ (unsigned char)*s) * 16777619u;
+    for (; *s; s++)
+        h = (h ^ (unsigned char)*s) * 16777619u;
     return h;
 }
 
@@ -92,9 +94,11 @@ static int expand_field(Parser *p, const Mha *m, char *field, size_t n, int line
 {
     if (!has_braces(field)) return 0;
     char out[QUIZ_PROMPT_MAX > QUIZ_EXPLAIN_MAX ? QUIZ_PROMPT_MAX : QUIZ_EXPLAIN_MAX], err[300];
-    if (lesson_expand(field, m, p->have_presets ? &p->presets : NULL, out, sizeof out, err, sizeof err))
+    if (lesson_expand(field, m, p->have_presets ? &p->presets : NULL, out, sizeof out, err,
+                      sizeof err))
         return fail(p, line, "%s", err, 0);
-    if (strlen(out) >= n) return fail(p, line, "text too long once {expressions} are filled in", 0, 0);
+    if (strlen(out) >= n)
+        return fail(p, line, "text too long once {expressions} are filled in", 0, 0);
     snprintf(field, n, "%s", out);
     return 0;
 }
@@ -110,7 +114,8 @@ static int expand_all(Parser *p, QuizDraft *d)
     Mha *m = mha_run(&d->cfg, err, sizeof err);
     if (!m) return fail(p, d->config_line ? d->config_line : d->q_line, "%s", err, 0);
     int rc = expand_field(p, m, q->prompt, sizeof q->prompt, d->q_line);
-    for (int i = 0; !rc && i < q->n_choices; i++) rc = expand_field(p, m, q->choices[i], QUIZ_CHOICE_MAX, d->q_line);
+    for (int i = 0; !rc && i < q->n_choices; i++)
+        rc = expand_field(p, m, q->choices[i], QUIZ_CHOICE_MAX, d->q_line);
     if (!rc) rc = expand_field(p, m, d->answer, sizeof d->answer, d->answer_line);
     if (!rc) rc = expand_field(p, m, q->explain, sizeof q->explain, d->q_line);
     mha_free(m);
@@ -120,7 +125,8 @@ static int expand_all(Parser *p, QuizDraft *d)
 /* "@config heads=8 kv_heads=2": the question's configuration. */
 static int parse_config(Parser *p, int ln, const char *arg)
 {
-    static const char *const keys[] = {"batch", "seq", "d_model", "heads", "kv_heads", "seed", "causal"};
+    static const char *const keys[] = {"batch",    "seq",  "d_model", "heads",
+                                       "kv_heads", "seed", "causal"};
     MhaConfig c = mha_config_default();
     int kv_set = 0;
     char buf[256];
@@ -131,19 +137,37 @@ static int parse_config(Parser *p, int ln, const char *arg)
         *eq = 0;
         char *end;
         long v = strtol(eq + 1, &end, 10);
-        if (!eq[1] || *end || v < 0 || v > 1000000) return fail(p, ln, "@config: %s '%s' is not a whole number", tok, eq + 1);
+        if (!eq[1] || *end || v < 0 || v > 1000000)
+            return fail(p, ln, "@config: %s '%s' is not a whole number", tok, eq + 1);
         int k = -1;
         for (int i = 0; i < 7; i++)
             if (!strcmp(tok, keys[i])) k = i;
         switch (k) {
-        case 0: c.batch = (int)v; break;
-        case 1: c.seq = (int)v; break;
-        case 2: c.d_model = (int)v; break;
-        case 3: c.heads = (int)v; break;
-        case 4: c.kv_heads = (int)v, kv_set = 1; break;
-        case 5: c.seed = (uint32_t)v; break;
-        case 6: c.causal = v != 0; break;
-        default: return fail(p, ln, "@config: unknown key '%s' (batch seq d_model heads kv_heads seed causal)", tok, 0);
+        case 0:
+            c.batch = (int)v;
+            break;
+        case 1:
+            c.seq = (int)v;
+            break;
+        case 2:
+            c.d_model = (int)v;
+            break;
+        case 3:
+            c.heads = (int)v;
+            break;
+        case 4:
+            c.kv_heads = (int)v, kv_set = 1;
+            break;
+        case 5:
+            c.seed = (uint32_t)v;
+            break;
+        case 6:
+            c.causal = v != 0;
+            break;
+        default:
+            return fail(p, ln,
+                        "@config: unknown key '%s' (batch seq d_model heads kv_heads seed causal)",
+                        tok, 0);
         }
     }
     if (!kv_set) c.kv_heads = c.heads;
@@ -170,7 +194,8 @@ static int check_answer(Parser *p, QuizDraft *d)
             }
     QuizAnswer a;
     if (quiz_parse_answer(d->answer, &a) || a.kind == QA_EMPTY)
-        return fail(p, d->answer_line, "@answer '%s' is not a letter, number, shape or words", d->answer, 0);
+        return fail(p, d->answer_line, "@answer '%s' is not a letter, number, shape or words",
+                    d->answer, 0);
     if (q->n_choices) {
         if (a.kind != QA_LETTER) {
             /* "a, c" / "a c": more than one letter */
@@ -179,18 +204,22 @@ static int check_answer(Parser *p, QuizDraft *d)
                 if (isalpha((unsigned char)*s) && !isalpha((unsigned char)s[1]) &&
                     (s == d->answer || !isalpha((unsigned char)s[-1])))
                     letters++;
-                else if (isalnum((unsigned char)*s)) other = 1;
+                else if (isalnum((unsigned char)*s))
+                    other = 1;
             }
             if (letters > 1 && !other)
-                return fail(p, d->answer_line, "@answer '%s' names more than one choice: exactly one is correct",
+                return fail(p, d->answer_line,
+                            "@answer '%s' names more than one choice: exactly one is correct",
                             d->answer, 0);
-            return fail(p, d->answer_line, "@answer '%s' must be one letter for a multiple-choice question",
-                        d->answer, 0);
+            return fail(p, d->answer_line,
+                        "@answer '%s' must be one letter for a multiple-choice question", d->answer,
+                        0);
         }
         if (a.letter >= q->n_choices) {
             char n[40];
             snprintf(n, sizeof n, "%d choices (a-%c)", q->n_choices, 'a' + q->n_choices - 1);
-            return fail(p, d->answer_line, "@answer %s is out of range: the question has %s", d->answer, n);
+            return fail(p, d->answer_line, "@answer %s is out of range: the question has %s",
+                        d->answer, n);
         }
         q->kind = QK_CHOICE;
         q->correct = a.letter;
@@ -205,15 +234,19 @@ static int check_answer(Parser *p, QuizDraft *d)
         q->n_tuple = a.n;
         memcpy(q->tuple, a.v, sizeof a.v);
     } else if (a.kind == QA_LETTER) {
-        return fail(p, d->answer_line, "@answer %s is a letter, but the question has no choices a) b) ...",
-                    d->answer, 0);
+        return fail(p, d->answer_line,
+                    "@answer %s is a letter, but the question has no choices a) b) ...", d->answer,
+                    0);
     } else {
         for (const char *s = d->answer, *bar; *s; s = bar + 1) {
             bar = strchr(s, '|');
             const char *e = bar ? bar : s + strlen(s);
             int words = 0;
-            for (const char *t = s; t < e; t++) words |= !isspace((unsigned char)*t);
-            if (!words) return fail(p, d->answer_line, "@answer has an empty alternative between '|'", 0, 0);
+            for (const char *t = s; t < e; t++)
+                words |= !isspace((unsigned char)*t);
+            if (!words)
+                return fail(p, d->answer_line, "@answer has an empty alternative between '|'", 0,
+                            0);
             if (!bar) break;
         }
         q->kind = QK_TEXT;
@@ -231,8 +264,10 @@ static int close_question(Parser *p)
     p->field = F_NONE;
     if (!d->q.prompt[0]) return fail(p, d->q_line, "@q has no question text", 0, 0);
     if (!d->answer_line) return fail(p, d->q_line, "question has no @answer", 0, 0);
-    if (!d->q.explain[0]) return fail(p, d->q_line, "question has no @explain (every question teaches)", 0, 0);
-    if (d->q.n_choices == 1) return fail(p, d->q_line, "a multiple-choice question needs at least 2 choices", 0, 0);
+    if (!d->q.explain[0])
+        return fail(p, d->q_line, "question has no @explain (every question teaches)", 0, 0);
+    if (d->q.n_choices == 1)
+        return fail(p, d->q_line, "a multiple-choice question needs at least 2 choices", 0, 0);
     if (!draft_has_expressions(d) && check_answer(p, d)) return -1;
     if (p->n == p->cap) {
         int cap = p->cap ? 2 * p->cap : 16;
@@ -259,13 +294,15 @@ static int parse_line(Parser *p, int ln, char *s)
         size_t wl = strcspn(s, " \t");
         snprintf(word, sizeof word, "%.*s", (int)(wl < 31 ? wl : 31), s);
         char *arg = s + wl;
-        while (*arg == ' ' || *arg == '\t') arg++;
+        while (*arg == ' ' || *arg == '\t')
+            arg++;
         if (!strcmp(word, "@topic")) {
             if (close_question(p)) return -1;
             int t = quiz_topic_index(arg);
             if (t < 0) {
                 char list[200] = "";
-                for (int i = 0; i < QT_COUNT; i++) append(list, sizeof list, ", ", quiz_topic_names[i]);
+                for (int i = 0; i < QT_COUNT; i++)
+                    append(list, sizeof list, ", ", quiz_topic_names[i]);
                 return fail(p, ln, "unknown topic '%s' (topics: %s)", arg, list);
             }
             p->topic = t;
@@ -290,8 +327,10 @@ static int parse_line(Parser *p, int ln, char *s)
             if (d->answer_line) {
                 char prev[16];
                 snprintf(prev, sizeof prev, "%d", d->answer_line);
-                return fail(p, ln, "second @answer (the first is on line %s): exactly one answer per question",
-                            prev, 0);
+                return fail(
+                    p, ln,
+                    "second @answer (the first is on line %s): exactly one answer per question",
+                    prev, 0);
             }
             if (!*arg) return fail(p, ln, "@answer is empty", 0, 0);
             if (strlen(arg) >= sizeof d->answer) return fail(p, ln, "@answer is too long", 0, 0);
@@ -319,25 +358,31 @@ static int parse_line(Parser *p, int ln, char *s)
             if (dist < bd) bd = dist, best = directives[i];
         }
         if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);
-        return fail(p, ln, "unknown directive '%s' (directives: @topic @q @answer @explain @config)", word, 0);
+        return fail(p, ln,
+                    "unknown directive '%s' (directives: @topic @q @answer @explain @config)", word,
+                    0);
     }
     /* a choice: "a) text" */
-    if (p->open && islower((unsigned char)s[0]) && s[0] <= 'z' && s[1] == ')' && (s[2] == ' ' || !s[2]) &&
-        p->field != F_EXPLAIN) {
-        if (d->answer_line) return fail(p, ln, "choice after @answer (put the choices first)", 0, 0);
+    if (p->open && islower((unsigned char)s[0]) && s[0] <= 'z' && s[1] == ')' &&
+        (s[2] == ' ' || !s[2]) && p->field != F_EXPLAIN) {
+        if (d->answer_line)
+            return fail(p, ln, "choice after @answer (put the choices first)", 0, 0);
         int want = q->n_choices;
         if (s[0] - 'a' != want) {
             char a[8], b[8];
             snprintf(a, sizeof a, "%c)", 'a' + want);
             snprintf(b, sizeof b, "%c)", s[0]);
-            if (want >= QUIZ_MAX_CHOICES) return fail(p, ln, "too many choices (at most 6, a-f)", 0, 0);
+            if (want >= QUIZ_MAX_CHOICES)
+                return fail(p, ln, "too many choices (at most 6, a-f)", 0, 0);
             return fail(p, ln, "expected choice %s here, got %s", a, b);
         }
         if (want >= QUIZ_MAX_CHOICES) return fail(p, ln, "too many choices (at most 6, a-f)", 0, 0);
         const char *t = s + 2;
-        while (*t == ' ') t++;
+        while (*t == ' ')
+            t++;
         if (!*t) return fail(p, ln, "choice %c) is empty", 0, 0);
-        if (strlen(t) >= QUIZ_CHOICE_MAX) return fail(p, ln, "choice is too long (at most 199 characters)", 0, 0);
+        if (strlen(t) >= QUIZ_CHOICE_MAX)
+            return fail(p, ln, "choice is too long (at most 199 characters)", 0, 0);
         snprintf(q->choices[q->n_choices++], QUIZ_CHOICE_MAX, "%s", t);
         p->field = F_CHOICE;
         return 0;
@@ -345,17 +390,21 @@ static int parse_line(Parser *p, int ln, char *s)
     /* continuation of the current field */
     switch (p->field) {
     case F_PROMPT:
-        if (append(q->prompt, sizeof q->prompt, "\n", s)) return fail(p, ln, "question text is too long", 0, 0);
+        if (append(q->prompt, sizeof q->prompt, "\n", s))
+            return fail(p, ln, "question text is too long", 0, 0);
         return 0;
     case F_CHOICE:
         if (append(q->choices[q->n_choices - 1], QUIZ_CHOICE_MAX, " ", s))
             return fail(p, ln, "choice is too long (at most 199 characters)", 0, 0);
         return 0;
     case F_EXPLAIN:
-        if (append(q->explain, sizeof q->explain, " ", s)) return fail(p, ln, "explanation is too long", 0, 0);
+        if (append(q->explain, sizeof q->explain, " ", s))
+            return fail(p, ln, "explanation is too long", 0, 0);
         return 0;
     default:
-        return fail(p, ln, "text outside a field (after a blank line or @answer; start a question with @q)", 0, 0);
+        return fail(
+            p, ln, "text outside a field (after a blank line or @answer; start a question with @q)",
+            0, 0);
     }
 }
 
@@ -385,13 +434,15 @@ int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char 
                 rc = fail(&p, ln, "control character in the text", 0, 0);
                 break;
             }
-        while (len && isspace((unsigned char)line[len - 1])) line[--len] = 0;
+        while (len && isspace((unsigned char)line[len - 1]))
+            line[--len] = 0;
         if (!rc) rc = parse_line(&p, ln, line);
         s = nl ? nl + 1 : s + len;
         if (!nl) break;
     }
     if (!rc) rc = close_question(&p);
-    if (!rc && p.n == 0) rc = fail(&p, ln ? ln : 1, "no questions (a quiz file needs at least one @q)", 0, 0);
+    if (!rc && p.n == 0)
+        rc = fail(&p, ln ? ln : 1, "no questions (a quiz file needs at least one @q)", 0, 0);
     if (rc) {
         free(p.drafts);
         *drafts = NULL;
@@ -401,7 +452,8 @@ int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char 
     return p.n;
 }
 
-int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err, size_t errlen)
+int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, char *err,
+                  size_t errlen)
 {
     Parser p;
     memset(&p, 0, sizeof p);
@@ -418,12 +470,15 @@ int quiz_bank_add(QuizBank *bank, const char *path, QuizDraft *drafts, int n, ch
         }
         snprintf(q->id, sizeof q->id, "c:%08x", (unsigned)fnv1a(q->prompt));
         for (int i = 0; i < bank->n && !rc; i++)
-            if (!strcmp(bank->q[i].id, q->id)) rc = fail(&p, d->q_line, "the same question as %s", bank->q[i].source, 0);
+            if (!strcmp(bank->q[i].id, q->id))
+                rc = fail(&p, d->q_line, "the same question as %s", bank->q[i].source, 0);
         if (!rc && bank->n == bank->cap) {
             int cap = bank->cap ? 2 * bank->cap : 64;
             QuizQuestion *v = realloc(bank->q, sizeof *v * (size_t)cap);
-            if (!v) rc = fail(&p, d->q_line, "out of memory", 0, 0);
-            else bank->q = v, bank->cap = cap;
+            if (!v)
+                rc = fail(&p, d->q_line, "out of memory", 0, 0);
+            else
+                bank->q = v, bank->cap = cap;
         }
         if (!rc) bank->q[bank->n++] = *q;
     }
@@ -449,7 +504,8 @@ int quiz_bank_load_builtin(QuizBank *bank, char *err, size_t errlen)
 {
     for (const ContentFile *f = content_files; f->path; f++) {
         size_t l = strlen(f->path);
-        if (l > 5 && !strcmp(f->path + l - 5, ".quiz") && quiz_bank_parse(bank, f->path, f->text, err, errlen) < 0)
+        if (l > 5 && !strcmp(f->path + l - 5, ".quiz") &&
+            quiz_bank_parse(bank, f->path, f->text, err, errlen) < 0)
             return -1;
     }
     return 0;

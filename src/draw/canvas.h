@@ -14,13 +14,33 @@
 /* Semantic styles; each backend maps them to colour or to bold/reverse/underline.
  * The table in canvas.c (canvas_styles) is the one place they are described. */
 typedef enum {
-    ST_NORMAL, ST_DIM, ST_BOLD, ST_TITLE, ST_FRAME,
-    ST_CODE, ST_CODE_HI,            /* program text; the current statement */
-    ST_HEAD0, ST_HEAD1, ST_HEAD2, ST_HEAD3, ST_HEAD4, ST_HEAD5, ST_HEAD6, ST_HEAD7,
-    ST_HEAT0, ST_HEAT1, ST_HEAT2, ST_HEAT3, ST_HEAT4, /* softmax weight, low -> high */
-    ST_CURSOR, ST_LIT,              /* inspect cursor; the memory cell it maps to */
-    ST_GOOD, ST_WARN, ST_BAD,
-    ST_STATUS, ST_KEY,              /* status line; a key name in help text */
+    ST_NORMAL,
+    ST_DIM,
+    ST_BOLD,
+    ST_TITLE,
+    ST_FRAME,
+    ST_CODE,
+    ST_CODE_HI, /* program text; the current statement */
+    ST_HEAD0,
+    ST_HEAD1,
+    ST_HEAD2,
+    ST_HEAD3,
+    ST_HEAD4,
+    ST_HEAD5,
+    ST_HEAD6,
+    ST_HEAD7,
+    ST_HEAT0,
+    ST_HEAT1,
+    ST_HEAT2,
+    ST_HEAT3,
+    ST_HEAT4, /* softmax weight, low -> high */
+    ST_CURSOR,
+    ST_LIT, /* inspect cursor; the memory cell it maps to */
+    ST_GOOD,
+    ST_WARN,
+    ST_BAD,
+    ST_STATUS,
+    ST_KEY, /* status line; a key name in help text */
     ST_COUNT
 } Style;
 
@@ -42,13 +62,13 @@ extern const CanvasStyleSpec canvas_styles_mono[ST_COUNT];
 #define ST_HEAT(l) ((Style)(ST_HEAT0 + ((l) < 0 ? 0 : (l) > 4 ? 4 : (l))))
 
 typedef struct Cell {
-    uint32_t ch;    /* code point; 0 means "continuation" is never used: 1 cell = 1 column */
-    uint8_t style;  /* Style */
+    uint32_t ch;   /* code point; 0 means "continuation" is never used: 1 cell = 1 column */
+    uint8_t style; /* Style */
 } Cell;
 
 typedef struct Canvas {
     int w, h;
-    Cell *cells;    /* w * h, row-major */
+    Cell *cells; /* w * h, row-major */
 } Canvas;
 
 /* A new blank canvas (spaces, ST_NORMAL); NULL if w or h < 1 or out of memory. */
@@ -69,7 +89,7 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
     ;
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st);
 void canvas_style(Canvas *c, int x, int y, int w, int h, Style st); /* restyle, keep glyphs */
-void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);    /* light box lines */
+void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box lines */
 /* Word-wrapped paragraph in a w-wide column; returns lines used (at most maxh). */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
 

@@ -43,10 +43,14 @@ static const char *glyph_xml(const Cell *cell, int ascii, char *out)
     uint32_t ch = cell->ch;
     if (ascii && ch >= 0x80) ch = (unsigned char)canvas_ascii(ch);
     switch (ch) {
-    case '&': return "&amp;";
-    case '<': return "&lt;";
-    case '>': return "&gt;";
-    default: break;
+    case '&':
+        return "&amp;";
+    case '<':
+        return "&lt;";
+    case '>':
+        return "&gt;";
+    default:
+        break;
     }
     out[utf8_encode(ch, out)] = 0;
     return out;
@@ -130,10 +134,14 @@ int canvas_write_html(const Canvas *c, FILE *f, const char *caption, int ascii, 
     if (caption) {
         fputs("<h2>", f);
         for (const char *p = caption; *p; p++) {
-            if (*p == '<') fputs("&lt;", f);
-            else if (*p == '>') fputs("&gt;", f);
-            else if (*p == '&') fputs("&amp;", f);
-            else fputc(*p, f);
+            if (*p == '<')
+                fputs("&lt;", f);
+            else if (*p == '>')
+                fputs("&gt;", f);
+            else if (*p == '&')
+                fputs("&amp;", f);
+            else
+                fputc(*p, f);
         }
         fputs("</h2>\n", f);
     }
@@ -176,10 +184,14 @@ static void json_chars(FILE *f, const char *s, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         unsigned char ch = (unsigned char)s[i];
-        if (ch == '"' || ch == '\\') fprintf(f, "\\%c", ch);
-        else if (ch == '\n') fputs("\\r\\n", f);
-        else if (ch < 0x20) fprintf(f, "\\u%04x", ch);
-        else fputc(ch, f);
+        if (ch == '"' || ch == '\\')
+            fprintf(f, "\\%c", ch);
+        else if (ch == '\n')
+            fputs("\\r\\n", f);
+        else if (ch < 0x20)
+            fprintf(f, "\\u%04x", ch);
+        else
+            fputc(ch, f);
     }
 }
 

@@ -381,7 +381,8 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
     }
     if (pg->todo != LD_INSPECT) return;
     if (pg->variants) {
-        err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect on a @view variants page (no cursor there)");
+        err_at(msg, sizeof msg, l->path, pg->do_line,
+               "@do inspect on a @view variants page (no cursor there)");
         lesson_error_add(errs, msg);
         return;
     }
@@ -393,8 +394,11 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
             (i < tt->ndim && pg->do_arg[i] >= tt->shape[i])) {
             char dims[64];
             tensor_fmt_dims(dims, sizeof dims, tt->ndim, tt->shape);
-            err_at(msg, sizeof msg, l->path, pg->do_line, "@do inspect %d,%d,%d,%d is outside %s %s, the tensor "
-                     "this page's picture inspects", pg->do_arg[0], pg->do_arg[1], pg->do_arg[2], pg->do_arg[3], mha_tensor_names[ti], dims);
+            err_at(msg, sizeof msg, l->path, pg->do_line,
+                   "@do inspect %d,%d,%d,%d is outside %s %s, the tensor "
+                   "this page's picture inspects",
+                   pg->do_arg[0], pg->do_arg[1], pg->do_arg[2], pg->do_arg[3], mha_tensor_names[ti],
+                   dims);
             lesson_error_add(errs, msg);
             return;
         }
@@ -420,7 +424,11 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
                     (i < t->ndim && pg->cur[i] >= t->shape[i])) {
                     char dims[64];
                     tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
-                    err_at(msg, sizeof msg, l->path, pg->inspect_line, "@inspect %d,%d,%d,%d is outside %s %s of step '%s'", pg->cur[0], pg->cur[1], pg->cur[2], pg->cur[3], mha_tensor_names[m->steps[pg->step].output], dims, m->steps[pg->step].key);
+                    err_at(msg, sizeof msg, l->path, pg->inspect_line,
+                           "@inspect %d,%d,%d,%d is outside %s %s of step '%s'", pg->cur[0],
+                           pg->cur[1], pg->cur[2], pg->cur[3],
+                           mha_tensor_names[m->steps[pg->step].output], dims,
+                           m->steps[pg->step].key);
                     lesson_error_add(errs, msg);
                     break;
                 }
@@ -447,7 +455,9 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
                 continue;
             }
             if (lesson_draw(c, l, p, &t, m, k % 2 ? &waiting : &v)) {
-                err_at(msg, sizeof msg, l->path, pg->line, "page '%.40s' does not fit at %dx%d: shorten it or split it in two", pg->title, sizes[k / 2][0], sizes[k / 2][1]);
+                err_at(msg, sizeof msg, l->path, pg->line,
+                       "page '%.40s' does not fit at %dx%d: shorten it or split it in two",
+                       pg->title, sizes[k / 2][0], sizes[k / 2][1]);
                 lesson_error_add(errs, msg);
             }
             canvas_free(c);

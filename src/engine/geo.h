@@ -33,7 +33,8 @@ typedef struct Geo {
 void geo_of(const Tensor *t, Geo *g);
 /* Product of sizes, saturating at LONG_MAX (an expand can name any size). */
 long geo_numel(int n, const long *size);
-/* The result fits the engine's Tensor (TENSOR_MAXDIM dims of int sizes); 0 with ctx->err set if not. */
+/* The result fits the engine's Tensor (TENSOR_MAXDIM dims of int sizes); 0 with ctx->err set if
+ * not. */
 int geo_fits(const Geo *g, OpCtx *ctx);
 /* A view of t's storage with geometry g; NULL with ctx->err set. */
 Tensor *geo_view(const Tensor *t, const Geo *g, OpCtx *ctx);

@@ -339,7 +339,8 @@ Tensor *tensor_narrow(const Tensor *t, int dim, int start, int len, char *err, s
         return NULL;
     }
     int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < t->ndim; i++) shape[i] = t->shape[i];
+    for (int i = 0; i < t->ndim; i++)
+        shape[i] = t->shape[i];
     shape[d] = len;
     return tensor_on(t->st, t->offset + (size_t)((long)start * t->strides[d]), t->ndim, shape,
                      t->strides);

@@ -12,10 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 
-
-
-
-
 size_t tensorops_numel(const Tensor *t)
 {
     size_t p = 1;
@@ -24,16 +20,12 @@ size_t tensorops_numel(const Tensor *t)
     return p;
 }
 
-
-
 Tensor *tensorops_alias(const Tensor *t)
 {
     return tensor_restride(t, t->offset, t->ndim, t->shape, t->strides);
 }
 
-
 /* ---- queries -------------------------------------------------------------- */
-
 
 int tensorops_is_contiguous(const Tensor *t)
 {
@@ -42,14 +34,12 @@ int tensorops_is_contiguous(const Tensor *t)
     return geo_contiguous(&g);
 }
 
-
 int tensorops_is_dense(const Tensor *t)
 {
     Geo g;
     geo_of(t, &g);
     return geo_contiguous(&g) || geo_dense(&g);
 }
-
 
 int tensorops_wrap_dim(long dim, int ndim, OpCtx *ctx)
 {
@@ -141,7 +131,6 @@ static int compute_stride(const Geo *old, int n, const long *shape, long *out)
     }
     return view_d == -1;
 }
-
 
 /* The shared start of view and reshape: the inferred shape in g (sizes), the
  * strides of a view in g->stride when one exists.  -1 on a bad shape, 0 when
@@ -319,8 +308,8 @@ Tensor *tensorops_expand(const Tensor *t, int n, const long *sizes, OpCtx *ctx)
                     "expand(%s{%s}, size=%s): the number of sizes provided (%d) must be greater "
                     "or equal to the number of dimensions in the tensor (%d)",
                     ctx->type_name ? ctx->type_name : "torch.FloatTensor",
-                    geo_fmt_list(a, sizeof a, t->ndim, tsz),
-                    geo_fmt_list(b, sizeof b, n, sizes), n, t->ndim);
+                    geo_fmt_list(a, sizeof a, t->ndim, tsz), geo_fmt_list(b, sizeof b, n, sizes), n,
+                    t->ndim);
     if (!geo_sizes_ok(n, ctx)) return NULL;
     Geo g = {.n = n, .offset = (long)t->offset};
     if (t->ndim == 0) { /* a scalar: every dim new, every stride 0 */

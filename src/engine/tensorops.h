@@ -20,8 +20,6 @@
 #include "engine/geo.h"
 #include "engine/tensor.h"
 
-
-
 /* Queries.  numel is the product of the sizes (1 for a 0-dim tensor). */
 size_t tensorops_numel(const Tensor *t);
 int tensorops_is_contiguous(const Tensor *t); /* c10's compute_contiguous */
@@ -69,6 +67,5 @@ Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx);
 Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
 /* has_dim 0: the flattened tensor is repeated (dim=None). */
 Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx);
-
 
 #endif

@@ -6,12 +6,10 @@
 #include <string.h>
 
 #include "base/errbuf.h"
-#include "engine/tensorops.h"
 #include "engine/geo.h"
+#include "engine/tensorops.h"
 
 /* ---- copies ---------------------------------------------------------------- */
-
-
 
 /* ATen's infer_dense_strides (what empty_like gives a strided tensor that
  * is not dense): the dims ordered by stride as TensorIterator orders them

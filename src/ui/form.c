@@ -106,7 +106,8 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 3, y, "invalid:", ST_BAD);
         canvas_wrap(c, 12, y, c->w - 13, 2, err, ST_BAD);
     }
-    static const Action two[] = {ACT_UP, ACT_INC}, one[] = {ACT_DIGIT, ACT_APPLY, ACT_BACK, ACT_HELP};
+    static const Action two[] = {ACT_UP, ACT_INC},
+                        one[] = {ACT_DIGIT, ACT_APPLY, ACT_BACK, ACT_HELP};
     char hint[160];
     size_t k = keys_hint_pick(KC_FORM, two, 2, 2, hint, sizeof hint); /* Up/Down, Right/Left */
     if (k + 2 < sizeof hint) {

@@ -305,7 +305,7 @@ size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n)
 }
 
 size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
-                     size_t n)
+                      size_t n)
 {
     size_t l = 0;
     if (n) buf[0] = 0;
@@ -319,12 +319,11 @@ size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxname
         if (!g) continue;
         size_t o = 0;
         int k = 0, all = g->action == picks[i]; /* else only the keys of picks[i] */
-        names[0] = 0; /* the first maxnames names bound in ctx */
+        names[0] = 0;                           /* the first maxnames names bound in ctx */
         for (const KeyBinding *e = g; e->key && (e == g || !e->help) && k < maxnames; e++)
             if ((e->ctx & ctx) && e->ctx != KC_ALL && (all || e->action == picks[i]) &&
                 o < sizeof names)
-                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", k++ ? "/" : "",
-                                      e->name);
+                o += (size_t)snprintf(names + o, sizeof names - o, "%s%s", k++ ? "/" : "", e->name);
         const char *cut = strstr(g->help, " (");
         int hl = cut ? (int)(cut - g->help) : (int)strlen(g->help);
         size_t room = l < n ? n - l : 0;
@@ -381,7 +380,8 @@ int keys_help_section(unsigned ctx)
     char keys[80];
     const char *what;
     int sec, kind;
-    for (int i = 0; want >= 0 && (kind = keys_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0; i++)
+    for (int i = 0; want >= 0 && (kind = keys_help_entry(i, keys, sizeof keys, &what, &sec)) >= 0;
+         i++)
         if (kind == 1 && sec == want) return i;
     return -1;
 }

@@ -64,22 +64,22 @@ typedef enum {
     ACT_HELP,
     ACT_BACK,
     ACT_REDRAW,
-    ACT_PANE,        /* lesson page: text or picture */
-    ACT_RELOAD,      /* lesson page: reread the file */
-    ACT_GQA_NEXT,    /* variants: the GQA column's next kv_heads */
+    ACT_PANE,     /* lesson page: text or picture */
+    ACT_RELOAD,   /* lesson page: reread the file */
+    ACT_GQA_NEXT, /* variants: the GQA column's next kv_heads */
     ACT_GQA_PREV,
-    ACT_DTYPE,       /* KV calculator */
+    ACT_DTYPE, /* KV calculator */
     ACT_CONTEXT_UP,
     ACT_CONTEXT_DOWN,
     ACT_BATCH_UP,
     ACT_BATCH_DOWN,
-    ACT_PAGE_UP,     /* quiz: scroll a page */
+    ACT_PAGE_UP, /* quiz: scroll a page */
     ACT_PAGE_DOWN,
-    ACT_TIMED,       /* quiz picker: timed on/off */
-    ACT_LAYOUT,      /* decode: the cache layout, HF or Meta */
-    ACT_FAILURE,     /* walkthrough: the next failure picture */
-    ACT_BLANK,       /* walkthrough: blank the screen while presenting */
-    ACT_HOME_LINE,   /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
+    ACT_TIMED,     /* quiz picker: timed on/off */
+    ACT_LAYOUT,    /* decode: the cache layout, HF or Meta */
+    ACT_FAILURE,   /* walkthrough: the next failure picture */
+    ACT_BLANK,     /* walkthrough: blank the screen while presenting */
+    ACT_HOME_LINE, /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
     ACT_END_LINE,
     ACT_KILL_END,
     ACT_KILL_START,
@@ -117,7 +117,7 @@ size_t keys_hint(unsigned ctx, int terse, char *buf, size_t n);
  * help).  Groups apart by two spaces.  Returns the length the hint needs
  * (snprintf-like). */
 size_t keys_hint_pick(unsigned ctx, const Action *picks, int npicks, int maxnames, char *buf,
-                     size_t n);
+                      size_t n);
 
 /* Line i of the generated help as plain text (section titles, blank lines,
  * "  keys   what they do"), written into buf; NULL past the last line.

@@ -185,7 +185,8 @@ static int skip(PageScreen *ps, Ui *ui)
             snprintf(what, sizeof what, "type the answer and Enter");
         else
             doing_text(ps, what, sizeof what);
-        snprintf(ui->status, sizeof ui->status, "Not yet: %.150s. Space again shows the answer.", what);
+        snprintf(ui->status, sizeof ui->status, "Not yet: %.150s. Space again shows the answer.",
+                 what);
         ps->nagged = 1;
         return UI_REDRAW;
     }

@@ -31,5 +31,4 @@ int screen_quick_config(Ui *ui, Action a);
 /* "seq 4, d_model 8, heads 2 (d_head 4), kv_heads 2 (MHA), seed 1" */
 void screen_cfg_line(char *buf, size_t n, const MhaConfig *c);
 
-
 #endif

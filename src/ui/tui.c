@@ -29,9 +29,9 @@
 #include <wchar.h>
 
 #include "base/clock.h"
+#include "draw/canvas.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
-#include "draw/canvas.h"
 
 #define TUI_MAX_SCREENS 16
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
@@ -207,7 +207,7 @@ static int tui_key(int r, wint_t wch, Ui *ui)
         return UI_K_BACKSPACE;
     case 12:
         return UI_K_CTRL_L;
-    case 1:  /* Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W: line editing (ui/play.c) */
+    case 1: /* Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W: line editing (ui/play.c) */
     case 5:
     case 11:
     case 21:

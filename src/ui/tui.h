@@ -13,7 +13,6 @@
 
 #include "ui/ui.h"
 
-
 /* Runs the interactive program with first as the bottom screen.  Takes
  * ownership of first (and of every screen pushed): all are freed before it
  * returns.  Sets ui->color and ui->ascii from the terminal, the locale,
@@ -23,6 +22,5 @@
  * runtime failure (the reason in err, terminal restored); 128 + N
  * when signal N (SIGINT, SIGTERM, SIGHUP, SIGQUIT) ended it, terminal restored. */
 int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, size_t errlen);
-
 
 #endif

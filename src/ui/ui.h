@@ -15,22 +15,33 @@
 
 enum {
     UI_K_BASE = 0x110000, /* above every code point */
-    UI_K_UP, UI_K_DOWN, UI_K_LEFT, UI_K_RIGHT,
-    UI_K_PGUP, UI_K_PGDN, UI_K_HOME, UI_K_END,
-    UI_K_ENTER, UI_K_BACKSPACE, UI_K_ESC, UI_K_TAB, UI_K_BTAB,
-    UI_K_RESIZE, UI_K_MOUSE, /* mouse: position in Ui.mouse_x / mouse_y */
+    UI_K_UP,
+    UI_K_DOWN,
+    UI_K_LEFT,
+    UI_K_RIGHT,
+    UI_K_PGUP,
+    UI_K_PGDN,
+    UI_K_HOME,
+    UI_K_END,
+    UI_K_ENTER,
+    UI_K_BACKSPACE,
+    UI_K_ESC,
+    UI_K_TAB,
+    UI_K_BTAB,
+    UI_K_RESIZE,
+    UI_K_MOUSE, /* mouse: position in Ui.mouse_x / mouse_y */
     UI_K_CTRL_L
 };
 
 /* What a key handler returns: the loop decides what to do. */
 enum {
-    UI_NONE = 0,     /* key not used */
+    UI_NONE = 0, /* key not used */
     UI_HANDLED = 1,
     UI_REDRAW = 2,
-    UI_PUSH = 4,     /* open Ui.push on top */
-    UI_BACK = 8,     /* close this screen */
+    UI_PUSH = 4, /* open Ui.push on top */
+    UI_BACK = 8, /* close this screen */
     UI_QUIT = 16,
-    UI_ANIMATE = 32  /* call tick() until it stops returning UI_ANIMATE */
+    UI_ANIMATE = 32 /* call tick() until it stops returning UI_ANIMATE */
 };
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
@@ -38,26 +49,26 @@ typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
 /* State shared by all screens: the configuration, the run it gives, options. */
 typedef struct Ui {
     MhaConfig cfg;
-    Mha *mha;              /* the run of cfg; owned; replaced by ui_set_config */
-    int ascii;             /* glyphs: 1 = ASCII table (non-UTF-8 locale, --ascii) */
-    int color;             /* 1 colour, 0 monochrome (NO_COLOR, --color=never, no colours) */
-    int animation;         /* 0 with --no-animation or after 'a' */
-    double anim_speed;     /* 1.0 normal; + / - change it */
-    double autoplay;       /* seconds per step; 0 = off */
-    int no_save;           /* --no-save: progress and scores are not written */
-    int mouse_x, mouse_y;  /* last UI_K_MOUSE click */
-    char status[200];      /* one line shown at the bottom; "" = none */
-    struct Screen *push;   /* set with UI_PUSH */
+    Mha *mha;             /* the run of cfg; owned; replaced by ui_set_config */
+    int ascii;            /* glyphs: 1 = ASCII table (non-UTF-8 locale, --ascii) */
+    int color;            /* 1 colour, 0 monochrome (NO_COLOR, --color=never, no colours) */
+    int animation;        /* 0 with --no-animation or after 'a' */
+    double anim_speed;    /* 1.0 normal; + / - change it */
+    double autoplay;      /* seconds per step; 0 = off */
+    int no_save;          /* --no-save: progress and scores are not written */
+    int mouse_x, mouse_y; /* last UI_K_MOUSE click */
+    char status[200];     /* one line shown at the bottom; "" = none */
+    struct Screen *push;  /* set with UI_PUSH */
 } Ui;
 
 typedef struct Screen Screen;
 struct Screen {
     const char *title;
-    void *st;                                           /* the screen's own state */
-    void (*draw)(Screen *s, const Ui *ui, Canvas *c);   /* whole frame, from state */
-    int (*key)(Screen *s, Ui *ui, int key);             /* UI_* flags */
-    int (*tick)(Screen *s, Ui *ui, double now_sec);     /* may be NULL; UI_ANIMATE while moving */
-    void (*free)(Screen *s);                            /* frees st and s */
+    void *st;                                         /* the screen's own state */
+    void (*draw)(Screen *s, const Ui *ui, Canvas *c); /* whole frame, from state */
+    int (*key)(Screen *s, Ui *ui, int key);           /* UI_* flags */
+    int (*tick)(Screen *s, Ui *ui, double now_sec);   /* may be NULL; UI_ANIMATE while moving */
+    void (*free)(Screen *s);                          /* frees st and s */
 };
 
 /* Replaces ui->cfg and ui->mha with a run of cfg.  On an invalid cfg, keeps
