@@ -36,7 +36,7 @@ HDR      := $(wildcard src/*/*.h)
 LIB_SRC  := $(filter-out src/cmd/main.c,$(SRC))
 CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
-E2E      := $(sort $(wildcard tests/e2e_*.sh))
+E2E      := $(filter-out tests/e2e_lib.sh,$(sort $(wildcard tests/e2e_*.sh)))
 
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
@@ -70,7 +70,7 @@ endef
 deps:
 	$(call need,$(PKGS_RUN),)
 deps-test:
-	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3)
+	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3 clang-format)
 
 # --- build --------------------------------------------------------------------
 # Lessons, quiz banks and presets are compiled in, so an installed binary works
@@ -119,9 +119,21 @@ $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
 test check: deps-test
 	@bash tests/layers.sh
+	@$(MAKE) --no-print-directory format-check
 	@$(MAKE) --no-print-directory unit e2e MODE=plain
 	@$(MAKE) --no-print-directory asan
 	@echo "mhaviz: all tests passed (plain and ASan+UBSan)"
+
+# Every C file of src/ and tests/ as .clang-format lays it out: `make format`
+# rewrites them, `make format-check` (in make test) names any that differ.
+FORMAT_FILES = $(sort $(wildcard src/*/*.[ch] tests/*.[ch] tests/fuzz/*.[ch]))
+.PHONY: format format-check
+format:
+	@clang-format -i $(FORMAT_FILES)
+format-check:
+	@clang-format --dry-run --Werror $(FORMAT_FILES) 2>&1 | grep -m 20 'error:' \
+	  && { echo "mhaviz: run make format (the files above are not as .clang-format lays them out)"; exit 1; } \
+	  || echo "format: $(words $(FORMAT_FILES)) files as .clang-format lays them out"
 
 asan: deps-test
 	@$(MAKE) --no-print-directory unit e2e MODE=asan
