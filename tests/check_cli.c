@@ -1,9 +1,9 @@
 /* check_cli.c - the shared flag parser: "--flag value" and "--flag=value",
  * whole numbers in range, one-line errors that name the flag. */
-#include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "cmd/cli.h"
 #include "engine/mha.h"
 
@@ -126,7 +126,7 @@ START_TEST(test_config_flags)
 }
 END_TEST
 
-int main(void)
+static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
     TCase *tc = tcase_create("flags");
@@ -134,9 +134,7 @@ int main(void)
     tcase_add_test(tc, test_long);
     tcase_add_test(tc, test_config_flags);
     suite_add_tcase(s, tc);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+    return s;
 }
+
+CHECK_MAIN(cli_suite)

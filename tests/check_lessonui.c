@@ -1,12 +1,12 @@
 /* check_lessonui.c - the lesson screens (src/ui/lessons.c, page_screen.c,
  * variants_screen.c, kvcalc.c) driven without a terminal: keys in, flags and
  * canvases out. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "store/progress.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
@@ -471,11 +471,4 @@ static Suite *lessonui_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(lessonui_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(lessonui_suite)

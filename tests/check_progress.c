@@ -1,6 +1,5 @@
 /* check_progress.c - lesson progress (src/progress.c): format, corrupt and
  * unreadable files, --no-save. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,26 +7,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "store/progress.h"
 #include "store/state.h"
 #include "ui/lessonui.h"
 #include "ui/ui.h"
 
-static char tmpdir[256];
-
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-progress-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-    setenv("XDG_STATE_HOME", tmpdir, 1);
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+/* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
 
 static char *slurp(const char *name)
 {
@@ -157,7 +143,7 @@ START_TEST(failed_save_is_reported_once)
     progress_load(&p, 0);
     /* The state dir becomes unusable after loading. */
     char file[400];
-    snprintf(file, sizeof file, "%s/notadir", tmpdir);
+    snprintf(file, sizeof file, "%s/notadir", test_state_dir);
     FILE *f = fopen(file, "w");
     fclose(f);
     setenv("XDG_STATE_HOME", file, 1);
@@ -166,7 +152,7 @@ START_TEST(failed_save_is_reported_once)
     p.warning[0] = 0;
     ck_assert_int_eq(progress_mark(&p, "02-heads", 1), 0); /* saving is off now: quiet */
     ck_assert_str_eq(p.warning, "");
-    setenv("XDG_STATE_HOME", tmpdir, 1);
+    setenv("XDG_STATE_HOME", test_state_dir, 1);
 }
 END_TEST
 
@@ -221,7 +207,7 @@ static int file_exists(const char *name)
 {
     char path[600];
     struct stat sb;
-    snprintf(path, sizeof path, "%s/mhaviz/%s", tmpdir, name);
+    snprintf(path, sizeof path, "%s/mhaviz/%s", test_state_dir, name);
     return stat(path, &sb) == 0;
 }
 
@@ -260,7 +246,7 @@ static Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
     TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, state_dir_setup, state_dir_teardown);
     tcase_add_test(tc, format_round_trips);
     tcase_add_test(tc, saves_and_loads);
     tcase_add_test(tc, no_save_writes_nothing);
@@ -274,11 +260,4 @@ static Suite *progress_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(progress_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(progress_suite)

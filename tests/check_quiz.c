@@ -1,6 +1,5 @@
 /* check_quiz.c - the quiz: generated answers against independent oracles,
  * the curated bank, the bad-bank corpus, the answer parser, the history. */
-#include <check.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "content/quiz.h"
 #include "engine/tensor.h"
 
@@ -1122,11 +1122,4 @@ static Suite *quiz_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(quiz_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
-}
+CHECK_MAIN(quiz_suite)

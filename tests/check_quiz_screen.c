@@ -1,12 +1,12 @@
 /* check_quiz_screen.c - the quiz Screen without a terminal: picker, a
  * question with its candy bar, typed answers, feedback, summary. */
-#include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "base/clock.h"
+#include "check_main.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/home.h"
@@ -527,7 +527,7 @@ START_TEST(home_entry_opens_quiz)
 }
 END_TEST
 
-int main(void)
+static Suite *quiz_screen_suite(void)
 {
     Suite *s = suite_create("quiz_screen");
     TCase *t = tcase_create("screen");
@@ -547,9 +547,7 @@ int main(void)
     tcase_add_test(t, wrong_offset_marked);
     tcase_add_test(t, countdown_times_out);
     suite_add_tcase(s, t);
-    SRunner *sr = srunner_create(s);
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? 1 : 0;
+    return s;
 }
+
+CHECK_MAIN(quiz_screen_suite)

@@ -1,10 +1,10 @@
 /* check_scene.c - every walkthrough frame, drawn from a real run and read back. */
-#include <check.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "check_main.h"
 #include "draw/canvas.h"
 #include "draw/scene.h"
 #include "engine/mha.h"
@@ -1722,11 +1722,4 @@ static Suite *scene_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(scene_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(scene_suite)

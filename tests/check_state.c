@@ -1,5 +1,4 @@
 /* check_state.c - state directory resolution and atomic writes (src/state.c). */
-#include <check.h>
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
@@ -14,30 +13,16 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "check_main.h"
 #include "store/state.h"
 
-static char tmpdir[256];
-
-/* A fresh XDG_STATE_HOME for each test. */
-static void setup(void)
-{
-    snprintf(tmpdir, sizeof tmpdir, "/tmp/mhaviz-state-XXXXXX");
-    ck_assert_ptr_nonnull(mkdtemp(tmpdir));
-    setenv("XDG_STATE_HOME", tmpdir, 1);
-}
-
-static void teardown(void)
-{
-    char cmd[300];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
-    ck_assert_int_eq(system(cmd), 0);
-}
+/* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
 
 START_TEST(dir_follows_xdg_then_home)
 {
     char buf[512], err[200], want[512];
     ck_assert_int_eq(state_dir(buf, sizeof buf, 0, err, sizeof err), 0);
-    snprintf(want, sizeof want, "%s/mhaviz", tmpdir);
+    snprintf(want, sizeof want, "%s/mhaviz", test_state_dir);
     ck_assert_str_eq(buf, want);
 
     /* A relative XDG_STATE_HOME is invalid by the spec: HOME is used. */
@@ -55,14 +40,14 @@ START_TEST(dir_follows_xdg_then_home)
         setenv("HOME", home, 1);
         free(home);
     }
-    setenv("XDG_STATE_HOME", tmpdir, 1);
+    setenv("XDG_STATE_HOME", test_state_dir, 1);
 }
 END_TEST
 
 START_TEST(dir_is_created_with_parents)
 {
     char deep[400], buf[512], err[200];
-    snprintf(deep, sizeof deep, "%s/a/b", tmpdir);
+    snprintf(deep, sizeof deep, "%s/a/b", test_state_dir);
     setenv("XDG_STATE_HOME", deep, 1);
     ck_assert_int_eq(state_dir(buf, sizeof buf, 1, err, sizeof err), 0);
     struct stat sb;
@@ -98,7 +83,7 @@ START_TEST(write_then_read_round_trips)
     free(out);
     /* No temp file is left behind. */
     char cmd[400];
-    snprintf(cmd, sizeof cmd, "ls '%s/mhaviz' | grep -q tmp", tmpdir);
+    snprintf(cmd, sizeof cmd, "ls '%s/mhaviz' | grep -q tmp", test_state_dir);
     ck_assert_int_ne(system(cmd), 0);
 }
 END_TEST
@@ -118,7 +103,7 @@ START_TEST(unusable_dir_is_an_error_not_a_crash)
 {
     /* XDG_STATE_HOME is a regular file: mkdir below it fails. */
     char file[400], err[200];
-    snprintf(file, sizeof file, "%s/plainfile", tmpdir);
+    snprintf(file, sizeof file, "%s/plainfile", test_state_dir);
     FILE *f = fopen(file, "w");
     ck_assert_ptr_nonnull(f);
     fclose(f);
@@ -177,7 +162,7 @@ END_TEST
 static int count_files(const char *prefix)
 {
     char dir[512];
-    snprintf(dir, sizeof dir, "%s/mhaviz", tmpdir);
+    snprintf(dir, sizeof dir, "%s/mhaviz", test_state_dir);
     DIR *d = opendir(dir);
     int n = 0;
     for (struct dirent *e; d && (e = readdir(d));)
@@ -311,7 +296,7 @@ START_TEST(lock_is_exclusive)
     char err[200], path[600];
     int fd = state_lock(err, sizeof err);
     ck_assert_int_ge(fd, 0);
-    snprintf(path, sizeof path, "%s/mhaviz/" STATE_LOCK_FILE, tmpdir);
+    snprintf(path, sizeof path, "%s/mhaviz/" STATE_LOCK_FILE, test_state_dir);
     pid_t pid = fork();
     ck_assert_int_ge(pid, 0);
     if (pid == 0) {
@@ -354,7 +339,7 @@ static Suite *state_suite(void)
 {
     Suite *s = suite_create("state");
     TCase *tc = tcase_create("core");
-    tcase_add_checked_fixture(tc, setup, teardown);
+    tcase_add_checked_fixture(tc, state_dir_setup, state_dir_teardown);
     tcase_set_timeout(tc, 30);
     tcase_add_test(tc, dir_follows_xdg_then_home);
     tcase_add_test(tc, dir_is_created_with_parents);
@@ -373,11 +358,4 @@ static Suite *state_suite(void)
     return s;
 }
 
-int main(void)
-{
-    SRunner *sr = srunner_create(state_suite());
-    srunner_run_all(sr, CK_NORMAL);
-    int failed = srunner_ntests_failed(sr);
-    srunner_free(sr);
-    return failed ? EXIT_FAILURE : EXIT_SUCCESS;
-}
+CHECK_MAIN(state_suite)
