@@ -96,37 +96,17 @@ int lesson_parse_do(LessonPage *pg, const char *args, char *err, size_t errlen)
     return 0;
 }
 
-static int gcd(int a, int b)
-{
-    while (b) {
-        int t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 int lesson_config_next(MhaConfig *c, LessonDo knob)
 {
     switch (knob) {
-    case LD_HEADS: {
-        int h = c->heads + 1;
-        while (h <= c->d_model && c->d_model % h)
-            h++;
-        if (h > c->d_model) h = 1;
-        c->kv_heads = c->kv_heads == c->heads ? h : gcd(h, c->kv_heads); /* MHA stays MHA */
-        c->heads = h;
+    case LD_HEADS:
+        mha_config_next(c, MHA_NEXT_HEADS);
         return 0;
-    }
-    case LD_KV_HEADS: {
-        int k = c->kv_heads - 1;
-        while (k >= 1 && c->heads % k)
-            k--;
-        c->kv_heads = k >= 1 ? k : c->heads;
+    case LD_KV_HEADS:
+        mha_config_next(c, MHA_NEXT_KV_HEADS);
         return 0;
-    }
     case LD_SEQ:
-        c->seq = c->seq >= 8 ? 2 : c->seq + 1;
+        mha_config_next(c, MHA_NEXT_SEQ);
         return 0;
     default:
         return -1;

@@ -518,3 +518,32 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     }
     return m;
 }
+
+static int gcd(int a, int b)
+{
+    while (b) {
+        int t = a % b;
+        a = b;
+        b = t;
+    }
+    return a;
+}
+
+void mha_config_next(MhaConfig *c, MhaNext what)
+{
+    if (what == MHA_NEXT_HEADS) {
+        int h = c->heads + 1;
+        while (h <= c->d_model && c->d_model % h)
+            h++;
+        if (h > c->d_model) h = 1;
+        c->kv_heads = c->kv_heads == c->heads ? h : gcd(h, c->kv_heads);
+        c->heads = h;
+    } else if (what == MHA_NEXT_KV_HEADS) {
+        int k = c->kv_heads - 1;
+        while (k >= 1 && c->heads % k)
+            k--;
+        c->kv_heads = k >= 1 ? k : c->heads;
+    } else {
+        c->seq = c->seq >= 8 ? 2 : c->seq + 1;
+    }
+}

@@ -151,4 +151,11 @@ extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
  * symbol or more than max dims. */
 int mha_shape_of(const MhaConfig *c, const char *shape, int *dims, int max);
 
+/* The next configuration along one knob, as the H, K and S keys and the
+ * lessons' exercises step: heads to the next divisor of d_model (wrapping to
+ * 1; MHA stays MHA, else kv_heads keeps dividing), kv_heads to the next
+ * smaller divisor of heads (MHA -> GQA -> MQA -> MHA), seq 2..8 round. */
+typedef enum { MHA_NEXT_HEADS, MHA_NEXT_KV_HEADS, MHA_NEXT_SEQ } MhaNext;
+void mha_config_next(MhaConfig *c, MhaNext what);
+
 #endif

@@ -83,38 +83,18 @@ void screen_cfg_line(char *buf, size_t n, const MhaConfig *c)
              cfg_kind(c), (unsigned long)c->seed, c->causal ? ", causal" : "");
 }
 
-static int gcd(int a, int b)
-{
-    while (b) {
-        int t = a % b;
-        a = b;
-        b = t;
-    }
-    return a;
-}
-
 int screen_quick_config(Ui *ui, Action a)
 {
     MhaConfig c = ui->cfg;
     switch (a) {
-    case ACT_HEADS: { /* the next divisor of d_model, wrapping to 1 */
-        int h = c.heads + 1;
-        while (h <= c.d_model && c.d_model % h)
-            h++;
-        if (h > c.d_model) h = 1;
-        c.kv_heads = c.kv_heads == c.heads ? h : gcd(h, c.kv_heads); /* MHA stays MHA */
-        c.heads = h;
+    case ACT_HEADS:
+        mha_config_next(&c, MHA_NEXT_HEADS);
         break;
-    }
-    case ACT_KV_HEADS: { /* the next smaller divisor of heads: MHA -> GQA -> MQA -> MHA */
-        int k = c.kv_heads - 1;
-        while (k >= 1 && c.heads % k)
-            k--;
-        c.kv_heads = k >= 1 ? k : c.heads;
+    case ACT_KV_HEADS:
+        mha_config_next(&c, MHA_NEXT_KV_HEADS);
         break;
-    }
     case ACT_SEQ:
-        c.seq = c.seq >= 8 ? 2 : c.seq + 1;
+        mha_config_next(&c, MHA_NEXT_SEQ);
         break;
     case ACT_CAUSAL:
         c.causal = !c.causal;
