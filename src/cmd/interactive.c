@@ -29,6 +29,31 @@ static const char app_flags_help[] =
     "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
     "  --no-save            do not write progress or scores\n";
 
+int interactive_display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
+{
+    char err[300];
+    const char *val = NULL;
+    int m = cli_match(argc, argv, i, "--color", &val, err, sizeof err);
+    if (m) {
+        if (m < 0) return cli_usage("%s", err), -1;
+        if (!strcmp(val, "auto"))
+            o->color = COLOR_AUTO;
+        else if (!strcmp(val, "always"))
+            o->color = COLOR_ALWAYS;
+        else if (!strcmp(val, "never"))
+            o->color = COLOR_NEVER;
+        else
+            return cli_usage("--color: '%.40s' is not auto, always or never", val), -1;
+        return 1;
+    }
+    if ((m = cli_match(argc, argv, i, "--ascii", NULL, err, sizeof err)) != 0) {
+        if (m < 0) return cli_usage("%s", err), -1;
+        o->ascii = 1;
+        return 1;
+    }
+    return 0;
+}
+
 int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
                       int allow_step, const char *usage)
 {
@@ -51,21 +76,8 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
         r = cli_config_flag(argc, argv, &i, &ui->cfg, &kv_set, err, sizeof err);
         if (r < 0) return cli_usage("%s", err);
         if (r > 0) continue;
-        if ((r = cli_match(argc, argv, &i, "--color", &val, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
-            if (!strcmp(val, "auto"))
-                o->color = COLOR_AUTO;
-            else if (!strcmp(val, "always"))
-                o->color = COLOR_ALWAYS;
-            else if (!strcmp(val, "never"))
-                o->color = COLOR_NEVER;
-            else
-                return cli_usage("--color: '%.40s' is not auto, always or never", val);
-            continue;
-        }
-        if ((r = cli_match(argc, argv, &i, "--ascii", NULL, err, sizeof err)) != 0) {
-            if (r < 0) return cli_usage("%s", err);
-            o->ascii = 1;
+        if ((r = interactive_display_flag(argc, argv, &i, o)) != 0) {
+            if (r < 0) return EXIT_USAGE;
             continue;
         }
         if ((r = cli_match(argc, argv, &i, "--no-animation", NULL, err, sizeof err)) != 0) {

@@ -21,6 +21,10 @@ typedef struct InteractiveOptions {
  * one-line "mhaviz: --flag ..." error). */
 int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
                       int allow_step, const char *usage);
+/* --color=WHEN or --ascii at argv[*i] (advancing *i past a value): 1 when
+ * it was one (o updated), 0 when not, -1 after printing a one-line usage error. */
+int interactive_display_flag(int argc, char **argv, int *i, InteractiveOptions *o);
+
 /* Runs first (owned; NULL: out of memory, exit 1) on the terminal with the
  * options o, frees ui, and returns the exit code; when a signal ended it
  * (terminal restored) it dies of that signal, as the shell expects. */

@@ -301,33 +301,6 @@ static int quiz_tui(const QuizQuestion *qs, int n, const QuizArgs *a, uint64_t s
     return interactive_run(&ui, s, &o);
 }
 
-/* --color=WHEN and --ascii, as every TUI command reads them: 1 taken, 0 not
- * this flag, -1 bad (message printed). */
-static int display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
-{
-    char err[300];
-    const char *val = NULL;
-    int m = cli_match(argc, argv, i, "--color", &val, err, sizeof err);
-    if (m) {
-        if (m < 0) return cli_usage("%s", err), -1;
-        if (!strcmp(val, "auto"))
-            o->color = COLOR_AUTO;
-        else if (!strcmp(val, "always"))
-            o->color = COLOR_ALWAYS;
-        else if (!strcmp(val, "never"))
-            o->color = COLOR_NEVER;
-        else
-            return cli_usage("--color: '%.40s' is not auto, always or never", val), -1;
-        return 1;
-    }
-    if ((m = cli_match(argc, argv, i, "--ascii", NULL, err, sizeof err)) != 0) {
-        if (m < 0) return cli_usage("%s", err), -1;
-        o->ascii = 1;
-        return 1;
-    }
-    return 0;
-}
-
 /* --timed, --timed N or --timed=N: the stopwatch, and N seconds a question. */
 static int timed_flag(int argc, char **argv, int *i, QuizArgs *a)
 {
@@ -359,7 +332,8 @@ static int parse_args(int argc, char **argv, QuizArgs *a, int *done)
             return *done = 1, 0;
         }
         if (!strcmp(argv[i], "--check")) return *done = 1, check_files(argc, argv, i + 1);
-        if ((m = display_flag(argc, argv, &i, &a->o)) || (m = timed_flag(argc, argv, &i, a))) {
+        if ((m = interactive_display_flag(argc, argv, &i, &a->o)) ||
+            (m = timed_flag(argc, argv, &i, a))) {
             if (m < 0) return EXIT_USAGE;
         } else if (!strcmp(argv[i], "--plain"))
             a->plain = 1;
