@@ -331,13 +331,6 @@ void quiz_history_free(QuizHistory *h);
  * Returns how many were written to ids. */
 int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
 
-/* The end-of-quiz summary as text lines: score over the answered questions
- * and the skips apart ("Score: 3/8 (38%), 2 skipped"), per topic, which
- * topics to revisit (under 70% right of the answers this session, or over all
- * sessions when h != NULL and the topic was answered at least 3 times), and
- * apart from them the topics that were skipped but are not weak. */
-void quiz_summary(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
-
 /* ---- the report at the end (quiz_report.c) -------------------------------- */
 
 /* The lesson that teaches topic (1-7), or 0. */

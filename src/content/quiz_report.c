@@ -41,9 +41,11 @@ static void lesson_title(int n, char *buf, size_t len)
     }
 }
 
+/* right / asked in whole percent, rounded; the product is taken in 64 bits
+ * (100 * right overflows int from 21,474,837, a count the history accepts). */
 static int pct(int right, int asked)
 {
-    return asked ? (100 * right + asked / 2) / asked : 0;
+    return asked ? (int)((100 * (long long)right + asked / 2) / asked) : 0;
 }
 
 #define PUT(...)                                                                                   \

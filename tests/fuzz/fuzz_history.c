@@ -57,7 +57,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char ids[8][64], summary[4096];
         int n = quiz_history_review(&h, ids, 8);
         FUZZ_ASSERT(n >= 0 && n <= 8);
-        quiz_summary(&h.total, &h, summary, sizeof summary);
+        quiz_report(&h.total, &h, summary, sizeof summary);
         for (const char *c = strchr(summary, '%'); c; c = strchr(c + 1, '%')) {
             const char *d = c; /* every percentage is 0..100 */
             while (d > summary && d[-1] >= '0' && d[-1] <= '9')
