@@ -224,7 +224,7 @@ $(B)/fuzz/content.o: $(B)/content.c src/content/content.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
 $(FUZZ_BINS): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FOBJ)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(LIBM)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 fuzz: deps-fuzz $(FUZZ_BINS)
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)
