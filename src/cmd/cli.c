@@ -9,13 +9,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* "mhaviz: " then the message, one line on stderr. */
+static void say(const char *fmt, va_list ap)
+{
+    fputs("mhaviz: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_usage(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mhaviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     return EXIT_USAGE;
 }
@@ -24,9 +30,7 @@ int cli_io_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("mhaviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     return EXIT_IO;
 }
