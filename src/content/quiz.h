@@ -191,7 +191,7 @@ int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, si
 
 /* ---- answers ------------------------------------------------------------ */
 
-enum { QA_EMPTY, QA_LETTER, QA_NUMBER, QA_TUPLE, QA_TEXT, QA_SIZE };
+enum { QA_EMPTY, QA_LETTER, QA_NUMBER, QA_TUPLE, QA_TEXT, QA_SIZE, QA_COUNT };
 
 typedef struct QuizAnswer {
     int kind;         /* QA_* */

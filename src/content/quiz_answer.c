@@ -86,7 +86,7 @@ static int parse_numeric(const char *s, const char *end, QuizAnswer *a)
             nd0 = nd, grouped = v;
         else if (nd != 3 || v < 0)
             groups_ok = 0;
-        else if (grouped <= (NUM_MAX - 999) / 1000)
+        else if (grouped >= 0 && grouped <= (NUM_MAX - 999) / 1000) /* "1,024" groups */
             grouped = grouped * 1000 + v;
         else
             groups_ok = 0;
@@ -156,7 +156,8 @@ static int parse_size(const char *s, const char *end, QuizAnswer *a)
             a->size = bytes;
             a->size_unit = k;
             a->size_decimals = decimals;
-            a->number = bytes == (double)(long long)bytes && bytes < 9e18 ? (long long)bytes : -1;
+            /* the range first: casting a double past LLONG_MAX is undefined */
+            a->number = bytes < 9e18 && bytes == (double)(long long)bytes ? (long long)bytes : -1;
             return 0;
         }
     return -1;
@@ -300,6 +301,7 @@ static int size_in_choice(const QuizAnswer *a, const char *c)
     for (int j = 0; j < a->size_decimals; j++)
         scale *= 10;
     double typed = a->size / unit * scale, shown = ca.size / unit * scale;
+    if (typed >= 9e18 || shown >= 9e18) return typed == shown; /* past LLONG_MAX: no cast */
     return (long long)(typed + 0.5) == (long long)(shown + 0.5);
 }
 

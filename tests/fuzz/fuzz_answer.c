@@ -37,10 +37,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     char *s = fuzz_cstr(data, size);
     QuizAnswer a;
     if (quiz_parse_answer(s, &a) == 0) {
-        FUZZ_ASSERT(a.kind >= QA_EMPTY && a.kind <= QA_TEXT);
+        FUZZ_ASSERT(a.kind >= QA_EMPTY && a.kind < QA_COUNT);
         FUZZ_ASSERT(strlen(a.text) < sizeof a.text);
         if (a.kind == QA_TUPLE) FUZZ_ASSERT(a.n >= 0 && a.n <= QUIZ_MAX_TUPLE);
         if (a.kind == QA_LETTER) FUZZ_ASSERT(a.letter >= 0 && a.letter < 26);
+        if (a.kind == QA_SIZE) FUZZ_ASSERT(a.size >= 0 && a.size_unit >= 0 && a.size_unit < 6);
     }
     for (int i = 0; i < n; i++) {
         int chosen = -2;
