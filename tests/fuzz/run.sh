@@ -7,6 +7,8 @@
 # any target found something: the input is in .build/fuzz/findings/.
 #
 # usage: bash tests/fuzz/run.sh SECONDS NAME...
+#        bash tests/fuzz/run.sh runs=N NAME...   N inputs each from seed 1: the
+#        same inputs on every machine (CI's pass, so it cannot fail by chance)
 set -u
 cd "$(dirname "$0")/../.."
 SECONDS_EACH=$1
@@ -34,6 +36,10 @@ expressions() {
     done
 }
 
+case $SECONDS_EACH in
+runs=*) budget="-runs=${SECONDS_EACH#runs=} -seed=1" label=$SECONDS_EACH ;;
+*) budget="-max_total_time=$SECONDS_EACH" label=${SECONDS_EACH}s ;;
+esac
 failed=()
 for name in "$@"; do
     seed=$B/seed/$name corpus=$B/corpus/$name
@@ -45,15 +51,16 @@ for name in "$@"; do
     [ ! -f "tests/fuzz/$name.dict" ] || dict=-dict=tests/fuzz/$name.dict
     log=$B/$name.log
     # shellcheck disable=SC2086
-    "$B/fuzz_$name" -max_total_time="$SECONDS_EACH" -max_len=8192 -timeout=10 -rss_limit_mb=1024 \
+    # shellcheck disable=SC2086
+    "$B/fuzz_$name" $budget -max_len=8192 -timeout=10 -rss_limit_mb=1024 \
         -print_final_stats=1 -artifact_prefix="$B/findings/$name-" $dict "$corpus" "$seed" >"$log" 2>&1
     rc=$?
     runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
     eps=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
     size=$(find "$corpus" -type f | wc -l)
     if [ "$rc" = 0 ]; then
-        printf 'fuzz %-10s %3ss: %9s runs, %6s exec/s, corpus %5d, no finding\n' "$name" \
-            "$SECONDS_EACH" "${runs:-?}" "${eps:-?}" "$size"
+        printf 'fuzz %-10s %s: %9s runs, %6s exec/s, corpus %5d, no finding\n' "$name" \
+            "$label" "${runs:-?}" "${eps:-?}" "$size"
     else
         printf 'fuzz %-10s FINDING (exit %s): %s\n' "$name" "$rc" \
             "$(grep -m1 -E 'ERROR|runtime error|invariant failed|Test unit written' "$log")"
