@@ -205,8 +205,8 @@ fmtfloat-all: $(B)/fmtfloat_all
 # --- fuzzing (tests/fuzz/) ----------------------------------------------------
 # libFuzzer targets, one per reader of outside input, built with clang and
 # ASan + UBSan.  `make fuzz FUZZ_SECONDS=N` runs each N seconds (default 60);
-# `make fuzz-short` is CI's pass (50,000 inputs each from a fixed seed, so the
-# same inputs on every machine; run by .ci/run after make test).
+# `make fuzz-short` is CI's pass (50,000 inputs each from seed 1: a bounded run that
+# mutates from the same start everywhere, not a race against the clock; run by .ci/run).
 # Findings land in .build/fuzz/findings/; each one fixed becomes a file in
 # tests/fuzz/regress/NAME/ that check_fuzz replays in `make test` (no clang).
 FUZZ_CC      ?= clang
