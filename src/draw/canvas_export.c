@@ -56,6 +56,15 @@ static const char *glyph_xml(const Cell *cell, int ascii, char *out)
     return out;
 }
 
+/* n cells' glyphs, escaped for XML/HTML. */
+static void put_glyphs(FILE *f, const Cell *cells, int n, int ascii)
+{
+    for (int k = 0; k < n; k++) {
+        char buf[8];
+        fputs(glyph_xml(&cells[k], ascii, buf), f);
+    }
+}
+
 /* The length of the run of cells from x with the same style. */
 static int run_at(const Cell *row, int w, int x)
 {
@@ -102,10 +111,7 @@ int canvas_write_svg(const Canvas *c, FILE *f, int ascii, int mono)
                     sp->bold ? " font-weight=\"bold\"" : "",
                     sp->underline ? " text-decoration=\"underline\"" : "",
                     sp->dim ? " fill-opacity=\"0.6\"" : "");
-            for (int k = x; k < x + n; k++) {
-                char buf[8];
-                fputs(glyph_xml(&row[k], ascii, buf), f);
-            }
+            put_glyphs(f, row + x, n, ascii);
             fputs("</tspan>", f);
             x += n;
         }
@@ -159,10 +165,7 @@ int canvas_write_html(const Canvas *c, FILE *f, const char *caption, int ascii, 
             if (sp->underline) fputs(";text-decoration:underline", f);
             if (sp->dim) fputs(";opacity:0.6", f);
             fputs("\">", f);
-            for (int k = x; k < x + n; k++) {
-                char buf[8];
-                fputs(glyph_xml(&row[k], ascii, buf), f);
-            }
+            put_glyphs(f, row + x, n, ascii);
             fputs("</span>", f);
             x += n;
         }
