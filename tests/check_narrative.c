@@ -202,6 +202,63 @@ START_TEST(test_d_head_1_reads_as_prose)
 }
 END_TEST
 
+/* The wrong-view sentence names the tokens head 0's block really holds, read
+ * off the engine's Q_wrong: with H = 4 a block of S x dh = 8 floats is the
+ * one row of 'the', not rows of 'the' and 'cat'. */
+static void wrong_view_text(int seq, int d_model, int heads, char *text, size_t n)
+{
+    MhaConfig c = mha_config_default();
+    char e[300];
+    c.seq = seq, c.d_model = d_model, c.heads = heads, c.kv_heads = heads;
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_msg(m != NULL, "%s", e);
+    SceneState s = scene_state_default();
+    s.view = MV_WRONG_VIEW;
+    scene_narrative(m, &s, text, n);
+    mha_free(m);
+}
+
+START_TEST(test_wrong_view_names_the_tokens_of_the_block)
+{
+    char text[2048];
+    wrong_view_text(4, 8, 4, text, sizeof text); /* blocks of 8 = one row */
+    ck_assert_msg(strstr(text, "head 0 gets the whole row of 'the',") != NULL, "%s", text);
+    ck_assert_msg(!strstr(text, "'cat'"), "%s", text);
+    wrong_view_text(4, 8, 2, text, sizeof text); /* blocks of 16 = two rows */
+    ck_assert_msg(strstr(text, "head 0 gets the whole rows of 'the' and 'cat',") != NULL, "%s",
+                  text);
+    wrong_view_text(2, 8, 4, text, sizeof text); /* blocks of 4 = half a row */
+    ck_assert_msg(strstr(text, "head 0 gets the first 4 floats of 'the',") != NULL, "%s", text);
+    wrong_view_text(3, 8, 2, text, sizeof text); /* blocks of 12: a row and a half */
+    ck_assert_msg(
+        strstr(text, "head 0 gets the whole row of 'the' and the first 4 floats of 'cat',"), "%s",
+        text);
+    wrong_view_text(8, 8, 2, text, sizeof text); /* blocks of 32 = four rows */
+    ck_assert_msg(strstr(text, "head 0 gets the whole rows of 'the' to 'on',"), "%s", text);
+}
+END_TEST
+
+/* x at --seq 1 holds "1 token of 8 numbers", not "1 token of 8 numbers each". */
+START_TEST(test_one_token_input_has_no_each)
+{
+    MhaConfig c = mha_config_default();
+    char e[300], text[2048];
+    c.seq = 1;
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    SceneState s = scene_state_default();
+    scene_narrative(m, &s, text, sizeof text);
+    ck_assert_msg(strstr(text, "x holds 1 token of 8 numbers, batch 1") != NULL, "%s", text);
+    mha_free(m);
+    c.seq = 4;
+    m = mha_run(&c, e, sizeof e);
+    ck_assert_ptr_nonnull(m);
+    scene_narrative(m, &s, text, sizeof text);
+    ck_assert_msg(strstr(text, "x holds 4 tokens of 8 numbers each, batch 1") != NULL, "%s", text);
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(test_checks_can_fail)
 {
     char why[160];
@@ -224,6 +281,8 @@ static Suite *narrative_suite(void)
     tcase_add_test(tc, test_every_sentence_agrees_with_the_engine);
     tcase_add_test(tc, test_checks_can_fail);
     tcase_add_test(tc, test_d_head_1_reads_as_prose);
+    tcase_add_test(tc, test_wrong_view_names_the_tokens_of_the_block);
+    tcase_add_test(tc, test_one_token_input_has_no_each);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -53,6 +53,42 @@ static int copy_steps(const Mha *m, int *first)
     return k;
 }
 
+/* Which tokens' rows head 0's block of Q_wrong holds, read off the tensors:
+ * every element Q_wrong[0, 0, s, d] is a float of Q's storage, and the row of
+ * Q it sits in is its token.  "the whole row of 'the'", "the whole rows of
+ * 'the' and 'cat'", "the first 4 floats of 'the'", or whole rows and part of
+ * the next, as the config cuts them. */
+static void wrong_block_tokens(const Mha *m, char *buf, size_t n)
+{
+    const Tensor *w = m->t[MT_Q_WRONG], *q = m->t[MT_Q];
+    int per[MHA_MAX_SEQ] = {0}, idx[TENSOR_MAXDIM] = {0}, first = -1, last = -1;
+    for (idx[2] = 0; idx[2] < w->shape[2]; idx[2]++)
+        for (idx[3] = 0; idx[3] < w->shape[3]; idx[3]++) {
+            int tok = (int)((tensor_offset_of(w, idx) - q->offset) / (size_t)q->strides[1]);
+            if (tok < 0 || tok >= MHA_MAX_SEQ) continue;
+            per[tok]++;
+            if (first < 0 || tok < first) first = tok;
+            if (tok > last) last = tok;
+        }
+    int row = q->shape[2], whole = 0;
+    while (first + whole <= last && per[first + whole] == row)
+        whole++;
+    size_t l = 0;
+    buf[0] = 0;
+    if (whole == 1)
+        l = (size_t)snprintf(buf, n, "the whole row of '%s'", mha_token_word(first));
+    else if (whole == 2)
+        l = (size_t)snprintf(buf, n, "the whole rows of '%s' and '%s'", mha_token_word(first),
+                             mha_token_word(first + 1));
+    else if (whole > 2)
+        l = (size_t)snprintf(buf, n, "the whole rows of '%s' to '%s'", mha_token_word(first),
+                             mha_token_word(first + whole - 1));
+    if (l >= n) return;
+    if (first + whole <= last) /* a part row: the block ends inside it */
+        snprintf(buf + l, n - l, "%sthe first %d floats of '%s'", whole ? " and " : "",
+                 per[first + whole], mha_token_word(first + whole));
+}
+
 /* MV_WRONG_VIEW: no error; wrong numbers unless the two views agree (one
  * head or one token), which the engine's tensors say. */
 static void narr_wrong(const Ctx *x, char *buf, size_t n)
@@ -68,12 +104,13 @@ static void narr_wrong(const Ctx *x, char *buf, size_t n)
                  why_same(c), count((long)c->seq * m->d_head, "float"), t[MT_Q]->st->id);
         return;
     }
+    char holds[160];
+    wrong_block_tokens(m, holds, sizeof holds);
     snprintf(buf, n,
-             "No error, wrong numbers: Q.view(B, H, S, dh) cuts storage S%d into blocks of "
-             "%s, so head 0 gets whole rows of '%s' and '%s', not a %d-wide slice of "
-             "every token. Fix: view(B, S, H, dh), then transpose(1, 2).",
-             t[MT_Q]->st->id, count((long)c->seq * m->d_head, "float"), mha_token_word(0),
-             mha_token_word(1), m->d_head);
+             "No error, wrong numbers: Q.view(B, H, S, dh) cuts S%d into blocks of %s: head "
+             "0 gets %s, not a %d-wide slice of each token. Fix: view(B, S, H, "
+             "dh).transpose(1, 2).",
+             t[MT_Q]->st->id, count((long)c->seq * m->d_head, "float"), holds, m->d_head);
 }
 
 /* MV_NO_SCALE: the softmax saturates. */
@@ -110,11 +147,12 @@ static void narr_input(const Ctx *x, char *buf, size_t n)
     const Tensor *t = m->t[MT_X];
     size_t floats = tensor_numel(t);
     snprintf(buf, n,
-             "x holds %s of %s each, batch %d: one storage S%d of %s (%zu bytes), row after "
+             "x holds %s of %s%s, batch %d: one storage S%d of %s (%zu bytes), row after "
              "row. Values are multiples of 0.1 drawn from seed %lu, so a dot product can be "
              "checked by hand.",
-             count(c->seq, "token"), count(c->d_model, "number"), c->batch, t->st->id,
-             count((long)floats, "float"), floats * sizeof(float), (unsigned long)c->seed);
+             count(c->seq, "token"), count(c->d_model, "number"), c->seq > 1 ? " each" : "",
+             c->batch, t->st->id, count((long)floats, "float"), floats * sizeof(float),
+             (unsigned long)c->seed);
 }
 
 /* Step 1: three new buffers. */
