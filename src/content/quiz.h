@@ -333,7 +333,8 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
 
 /* ---- the report at the end (quiz_report.c) -------------------------------- */
 
-/* The lesson that teaches topic (1-7), or 0. */
+/* The number of the built-in lesson that teaches topic (lessons/NN-*.lesson),
+ * or 0 for no topic. */
 int quiz_topic_lesson(int topic);
 
 /* 1 when topic t has a wrong answer this session (s) or over all sessions

@@ -2,43 +2,61 @@
  * topic below 100% what to do next, the lesson to reread first
  * ("mhaviz lesson 3"), then the topic's questions. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "content/content.h"
 #include "content/quiz.h"
 
-/* The lesson that teaches each topic (lessons/0N-*.lesson). */
-static const int topic_lesson[QT_COUNT] = {
-    [QT_SHAPES] = 1,  [QT_STRIDES] = 3, [QT_OFFSETS] = 2, [QT_VIEWS] = 3,  [QT_GQA] = 6,
-    [QT_KVCACHE] = 6, [QT_BUGS] = 7,    [QT_DECODE] = 6,  [QT_MEMORY] = 4, [QT_CONCEPTS] = 1,
+/* The lesson that teaches each topic, by the name of its file
+ * (lessons/NN-NAME.lesson): the number and the title are read off that file,
+ * so a lesson renumbered or inserted cannot send a topic to the wrong one. */
+static const char *const topic_lesson[QT_COUNT] = {
+    [QT_SHAPES] = "pipeline",   [QT_STRIDES] = "transpose", [QT_OFFSETS] = "heads",
+    [QT_VIEWS] = "transpose",   [QT_GQA] = "variants",      [QT_KVCACHE] = "variants",
+    [QT_BUGS] = "failures",     [QT_DECODE] = "decode",     [QT_MEMORY] = "softmax",
+    [QT_CONCEPTS] = "pipeline",
 };
+
+/* The built-in lesson file lessons/NN-NAME.lesson of topic t, or NULL. */
+static const ContentFile *topic_file(int t)
+{
+    if (t < 0 || t >= QT_COUNT || !topic_lesson[t]) return NULL;
+    const char *name = topic_lesson[t];
+    for (const ContentFile *f = content_files; f->path; f++) {
+        const char *p = f->path;
+        if (strncmp(p, "lessons/", 8)) continue;
+        p += 8;
+        while (*p >= '0' && *p <= '9')
+            p++;
+        if (p == f->path + 8 || *p != '-') continue;
+        p++;
+        if (!strncmp(p, name, strlen(name)) && !strcmp(p + strlen(name), ".lesson")) return f;
+    }
+    return NULL;
+}
 
 int quiz_topic_lesson(int topic)
 {
-    return topic >= 0 && topic < QT_COUNT ? topic_lesson[topic] : 0;
+    const ContentFile *f = topic_file(topic);
+    return f ? atoi(f->path + 8) : 0;
 }
 
-/* Lesson n's @title from the built-in files, without its number ("Transpose
- * and contiguity"),
+/* Topic t's lesson @title without its number ("Transpose and contiguity"),
  * or "" when there is none. */
-static void lesson_title(int n, char *buf, size_t len)
+static void lesson_title(int t, char *buf, size_t len)
 {
-    char prefix[24];
-    snprintf(prefix, sizeof prefix, "lessons/%02d-", n);
+    const ContentFile *f = topic_file(t);
     buf[0] = 0;
-    for (const ContentFile *f = content_files; f->path; f++) {
-        if (strncmp(f->path, prefix, strlen(prefix))) continue;
-        const char *t = strstr(f->text, "\n@title ");
-        if (!t) return;
-        t += 8;
-        while (*t >= '0' && *t <= '9')
-            t++;
-        if (*t == '.') t++; /* "3. Transpose ..." -> "Transpose ..." */
-        while (*t == ' ')
-            t++;
-        snprintf(buf, len, "%.*s", (int)strcspn(t, "\n"), t);
-        return;
-    }
+    const char *s = f ? strstr(f->text, "\n@title ") : NULL;
+    if (!s) return;
+    s += 8;
+    while (*s >= '0' && *s <= '9')
+        s++;
+    if (*s == '.') s++; /* "3. Transpose ..." -> "Transpose ..." */
+    while (*s == ' ')
+        s++;
+    snprintf(buf, len, "%.*s", (int)strcspn(s, "\n"), s);
 }
 
 /* right / asked in whole percent, rounded; the product is taken in 64 bits
@@ -96,7 +114,7 @@ void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
         if (!quiz_topic_below_full(s, h, t)) continue;
         int lesson = quiz_topic_lesson(t);
         char title[80];
-        lesson_title(lesson, title, sizeof title);
+        lesson_title(t, title, sizeof title);
         if (!any) PUT("To revisit:\n");
         any = 1;
         int now =
