@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "check_main.h"
+#include "content/content.h"
 #include "ui/keys.h"
 
 /* The page's KEYS section (from ".SH KEYS" to the next ".SH"), malloc'd. */
@@ -81,11 +82,46 @@ START_TEST(test_every_help_key_in_the_man_page)
 }
 END_TEST
 
+/* The whole file at path, in a static buffer ("" when it cannot be read). */
+static const char *slurp(const char *path)
+{
+    static char text[1 << 17];
+    FILE *f = fopen(path, "rb");
+    ck_assert_msg(f != NULL, "cannot open %s (run from the source tree)", path);
+    size_t n = fread(text, 1, sizeof text - 1, f);
+    fclose(f);
+    text[n] = 0;
+    return text;
+}
+
+/* The man page and the README count the lessons the binary has built in
+ * (lessons/NN-*.lesson), in words: "The guided course (eight lessons)". */
+START_TEST(test_lesson_count_matches_the_lesson_list)
+{
+    static const char *const words[] = {"no",    "one",   "two",  "three", "four",   "five",  "six",
+                                        "seven", "eight", "nine", "ten",   "eleven", "twelve"};
+    int n = 0;
+    for (const ContentFile *f = content_files; f->path; f++) {
+        size_t l = strlen(f->path);
+        n += !strncmp(f->path, "lessons/", 8) && l > 7 && !strcmp(f->path + l - 7, ".lesson");
+    }
+    ck_assert_int_ge(n, 1);
+    ck_assert_int_lt(n, (int)(sizeof words / sizeof *words));
+    char want[64];
+    const char *man = getenv("MHAVIZ_MAN") ? getenv("MHAVIZ_MAN") : "assets/mhaviz.1";
+    snprintf(want, sizeof want, "The guided course (%s lessons)", words[n]);
+    ck_assert_msg(strstr(slurp(man), want) != NULL, "%s does not say '%s'", man, want);
+    snprintf(want, sizeof want, "the %s lessons (menu", words[n]);
+    ck_assert_msg(strstr(slurp("README.md"), want) != NULL, "README.md does not say '%s'", want);
+}
+END_TEST
+
 static Suite *man_suite(void)
 {
     Suite *s = suite_create("man");
     TCase *tc = tcase_create("keys");
     tcase_add_test(tc, test_every_help_key_in_the_man_page);
+    tcase_add_test(tc, test_lesson_count_matches_the_lesson_list);
     suite_add_tcase(s, tc);
     return s;
 }
