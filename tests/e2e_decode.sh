@@ -26,9 +26,12 @@ check "real: the whole cache read per token" grep -q "1,073,741,824 (1.00 GiB)" 
 # 8,030,261,248 x 2 = 16,060,522,496; / 131,072 -> 122,533 tokens
 check "real: weights bytes" grep -q "16,060,522,496 B (15.0 GiB)" <<<"$real"
 check "real: cache outgrows the weights at 122,533" grep -q "122,533 tokens" <<<"$real"
-# 3.35e12 / 17,134,264,320 = 195.5
-check "real: bandwidth bound 195.5 tokens/s" grep -q "= 195.5 tokens/s" <<<"$real"
-check "real: 59 sequences fit in 80 GB" grep -q "= 59 sequences fit" <<<"$real"
+# one row of the untied input embedding: (8,030,261,248 - 128,255 x 4,096) x 2 = 15,009,857,536
+check "real: a step reads one embedding row, not the table" grep -q "one step reads 15,009,857,536 B of weights" <<<"$real"
+# 3.35e12 / (15,009,857,536 + 1,073,741,824 = 16,083,599,360) = 208.3
+check "real: bandwidth bound 208.3 tokens/s" grep -q "= 208.3 tokens/s" <<<"$real"
+# nvidia-smi's 81,559 MiB = 85,520,809,984 B: (that - 16,060,522,496) / 1 GiB = 64.7
+check "real: 64 sequences fit in 81,559 MiB" grep -q "(85,520,809,984 - 16,060,522,496) B / 1,073,741,824 B per sequence = 64 sequences fit" <<<"$real"
 check "real: the GPU's source is printed" grep -q "source: NVIDIA H100" <<<"$real"
 
 m=$("$BIN" decode --plain --preset mistral-7b --context 8192)

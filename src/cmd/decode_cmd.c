@@ -44,16 +44,15 @@ static void print_gpu(const Gpu *g, const KvDecodeCost *k, const KvRow *own)
 {
     char a[40], b[40], c[40], f[40];
     uint64_t step = k->weights_read + own->per_context;
-    printf("\non %s (%s GB, %.3g TB/s):\n", g->title,
-           kv_fmt_int(a, sizeof a, g->mem_bytes / 1000000000ULL), (double)g->bw / 1e12);
+    printf("\non %s (%s, %.3g TB/s):\n", g->title, kv_fmt_size(a, sizeof a, g->mem_bytes),
+           (double)g->bw / 1e12);
     printf("  bandwidth bound, 1 sequence: %s B/s / %s B per step = %.1f tokens/s at most\n",
            kv_fmt_int(a, sizeof a, g->bw), kv_fmt_int(b, sizeof b, step),
            kv_tokens_per_s(g->bw, k->weights_read, own->per_context, 1));
     uint64_t fit = kv_sequences_fit(g->mem_bytes, k->weights, own->per_context);
     if (k->weights >= g->mem_bytes) {
-        printf("  memory: the weights alone (%s) do not fit in %s GB\n",
-               kv_fmt_size(a, sizeof a, k->weights),
-               kv_fmt_int(b, sizeof b, g->mem_bytes / 1000000000ULL));
+        printf("  memory: the weights alone (%s) do not fit in %s\n",
+               kv_fmt_size(a, sizeof a, k->weights), kv_fmt_size(b, sizeof b, g->mem_bytes));
     } else {
         printf("  memory: (%s - %s) B / %s B per sequence = %s sequence%s fit\n",
                kv_fmt_int(a, sizeof a, g->mem_bytes), kv_fmt_int(b, sizeof b, k->weights),
@@ -130,9 +129,13 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
         printf("\nweights: %s params x %g B = %s B (%s)",
                kv_fmt_int(a, sizeof a, (uint64_t)p->params), dt->bits / 8.0,
                kv_fmt_int(b, sizeof b, k.weights), kv_fmt_size(c, sizeof c, k.weights));
-        if (k.weights_read != k.weights)
-            printf("; read per token: %s active params = %s B",
-                   kv_fmt_int(a, sizeof a, (uint64_t)p->active_params),
+        if (p->active_params)
+            printf("; read per token: %s active params",
+                   kv_fmt_int(a, sizeof a, (uint64_t)p->active_params));
+        if (p->vocab && !p->tied)
+            printf("\na step reads one of the input embedding's %s rows, not the table: %s B "
+                   "of weights",
+                   kv_fmt_int(a, sizeof a, (uint64_t)p->vocab),
                    kv_fmt_int(b, sizeof b, k.weights_read));
         printf("\none step reads %s B of weights + %s B of cache = %s B\n",
                kv_fmt_int(a, sizeof a, k.weights_read), kv_fmt_int(b, sizeof b, own->per_context),

@@ -1,8 +1,10 @@
 /* gpus.h - a few accelerators for the decode arithmetic: memory size and peak
  * memory bandwidth, each with where the number comes from (gpus.c).
  *
- * Sizes are the vendor's decimal units (80 GB = 80 * 10^9 bytes, 3.35 TB/s =
- * 3.35 * 10^12 bytes per second), as their datasheets print them.
+ * Memory is what the driver reports (nvidia-smi memory.total: an H100 "80GB"
+ * has 81,559 MiB, an A100 80GB 81,920 MiB = 80 GiB), not the datasheet's
+ * "80GB" read as 80 * 10^9; bandwidth is the datasheet's decimal units
+ * (3.35 TB/s = 3.35 * 10^12 bytes per second).
  */
 #ifndef MHAVIZ_GPUS_H
 #define MHAVIZ_GPUS_H
@@ -12,7 +14,7 @@
 typedef struct Gpu {
     const char *name;   /* "h100-sxm": for --gpu */
     const char *title;  /* "NVIDIA H100 SXM5 80GB" */
-    uint64_t mem_bytes; /* memory on the device */
+    uint64_t mem_bytes; /* memory on the device, in bytes, as the driver reports it */
     uint64_t bw;        /* peak memory bandwidth, bytes per second */
     const char *source; /* where both numbers come from */
 } Gpu;

@@ -187,6 +187,10 @@ int kv_decode_cost(const Preset *p, int bits, long context, KvDecodeCost *out, c
     uint64_t params = (uint64_t)p->params;
     uint64_t active = p->active_params ? (uint64_t)p->active_params : params;
     out->weights = params * (uint64_t)bits / 8; /* params <= 10^14: no overflow */
+    /* A step looks up one row of the input embedding, not the table: with an
+     * untied table (Llama, Mistral) the other vocab - 1 rows are not read.
+     * A tied one (GPT-2) is read whole by the output layer anyway. */
+    if (p->vocab && !p->tied) active -= (uint64_t)(p->vocab - 1) * (uint64_t)p->d_model;
     out->weights_read = active * (uint64_t)bits / 8;
     for (int i = 0; i < out->n && out->weights; i++)
         out->outgrows[i] =

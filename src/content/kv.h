@@ -102,7 +102,8 @@ typedef struct KvDecodeCost {
     KvLimit lim;
     long context;
     uint64_t weights;      /* params x bytes/element; 0 when the preset has no params */
-    uint64_t weights_read; /* active_params x bytes/element: read once per step */
+    uint64_t weights_read; /* read once per step: active_params x bytes/element, less
+                              the untied input embedding's other vocab - 1 rows */
     long outgrows[3];      /* context at which rows[i]'s cache outgrows the weights; 0 never */
     int hypothetical;      /* context > the model's trained context */
 } KvDecodeCost;

@@ -48,6 +48,8 @@ static long *int_field(Preset *p, const char *key)
     if (!strcmp(key, "window")) return &p->window;
     if (!strcmp(key, "chunk")) return &p->chunk;
     if (!strcmp(key, "global_every")) return &p->global_every;
+    if (!strcmp(key, "vocab")) return &p->vocab;
+    if (!strcmp(key, "tied")) return &p->tied;
     return NULL;
 }
 
@@ -82,6 +84,16 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
     }
     if (p->active_params > p->params) {
         err_at(err, errlen, file, p->line, "[%s] active_params is more than params", p->name);
+        return -1;
+    }
+    if (p->tied > 1 || (p->tied && !p->vocab)) {
+        err_at(err, errlen, file, p->line, "[%s] tied is 1 (with vocab) or left out", p->name);
+        return -1;
+    }
+    if (p->vocab &&
+        (long long)p->vocab * p->d_model > (p->active_params ? p->active_params : p->params)) {
+        err_at(err, errlen, file, p->line,
+               "[%s] vocab x d_model is more than the params read per token", p->name);
         return -1;
     }
     if (p->heads * p->d_head != p->d_model) {
@@ -187,7 +199,8 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         } else {
             err_at(err, errlen, file, lineno,
                    "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                   "context window chunk global_every params active_params source note)",
+                   "context window chunk global_every params active_params vocab tied source "
+                   "note)",
                    key);
             goto fail;
         }

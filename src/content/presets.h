@@ -24,6 +24,10 @@ typedef struct Preset {
     long window, chunk, global_every;
     long long params;        /* weights, all of them; 0 when the file gives none */
     long long active_params; /* weights read per token (MoE: fewer); 0 = params */
+    /* vocab: rows of the input embedding table (config.json vocab_size); 0
+     * when the file gives none.  tied: 1 when the output layer reuses that
+     * table (tie_word_embeddings), so every step reads all of it anyway. */
+    long vocab, tied;
     char source[640];
     char note[640]; /* "" when none */
     int line;       /* line of its "[name]" in the file */
