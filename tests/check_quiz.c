@@ -486,11 +486,14 @@ START_TEST(generated_topics_and_sessions)
     QuizBank bank = {0};
     char err[300];
     ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
-    static QuizQuestion a[40], b[40];
-    int na = quiz_session(&bank, -1, 40, 1, a, err, sizeof err);
-    int nb = quiz_session(&bank, -1, 40, 1, b, err, sizeof err);
-    ck_assert_int_eq(na, 40);
-    ck_assert_int_eq(nb, 40);
+    /* topics are drawn at random: 60 questions leave a topic out with odds
+     * of 0.9^60 = 0.2%, so a change to the bank (which shifts the draws)
+     * does not fail this by chance, as 40 (1.5%) did */
+    static QuizQuestion a[60], b[60];
+    int na = quiz_session(&bank, -1, 60, 1, a, err, sizeof err);
+    int nb = quiz_session(&bank, -1, 60, 1, b, err, sizeof err);
+    ck_assert_int_eq(na, 60);
+    ck_assert_int_eq(nb, 60);
     int topics[QT_COUNT] = {0};
     for (int i = 0; i < na; i++) {
         ck_assert_str_eq(a[i].id, b[i].id);
@@ -500,11 +503,11 @@ START_TEST(generated_topics_and_sessions)
     for (int t = 0; t < QT_COUNT; t++)
         ck_assert_msg(topics[t] > 0, "topic %s never asked", quiz_topic_names[t]);
     /* another seed, other questions */
-    nb = quiz_session(&bank, -1, 40, 2, b, err, sizeof err);
+    nb = quiz_session(&bank, -1, 60, 2, b, err, sizeof err);
     int same = 0;
-    for (int i = 0; i < 40; i++)
+    for (int i = 0; i < 60; i++)
         same += !strcmp(a[i].prompt, b[i].prompt);
-    ck_assert_int_lt(same, 10);
+    ck_assert_int_lt(same, 15);
     /* one topic only */
     for (int t = 0; t < QT_COUNT; t++) {
         int n = quiz_session(&bank, t, 5, 9, a, err, sizeof err);

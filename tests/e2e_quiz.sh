@@ -27,12 +27,17 @@ if grep -nE '[^.]\.\.$' "$T/stop.out" > "$T/stop.bad"; then bad "a double full s
 else ok "no line ends in a double full stop"; fi
 # A multiple-choice KV question answered with the number of its choice
 # ("2147483648" for "c) 2.00 GiB (2,147,483,648 bytes)"), as on the quiz screen.
-echo | "$BIN" quiz --plain --topic kvcache --count 1 --seed 1 --no-save > "$T/kvskip.out" 2>&1
-kvbytes=$(sed -n 's/^Skipped: the answer is [a-f]) .*(\([0-9,]*\) bytes)\.$/\1/p' "$T/kvskip.out" | tr -d ,)
+# The first seed whose first kvcache question is one (a curated question may
+# come first: which one depends on the bank).
+for kvseed in 1 2 3 4 5 6 7 8; do
+    echo | "$BIN" quiz --plain --topic kvcache --count 1 --seed $kvseed --no-save > "$T/kvskip.out" 2>&1
+    kvbytes=$(sed -n 's/^Skipped: the answer is [a-f]) .*(\([0-9,]*\) bytes)\.$/\1/p' "$T/kvskip.out" | tr -d ,)
+    [ -n "$kvbytes" ] && break
+done
 if [ -n "$kvbytes" ]; then
-    echo "$kvbytes" | "$BIN" quiz --plain --topic kvcache --count 1 --seed 1 --no-save > "$T/kvnum.out" 2>&1
+    echo "$kvbytes" | "$BIN" quiz --plain --topic kvcache --count 1 --seed $kvseed --no-save > "$T/kvnum.out" 2>&1
     expect "a choice's number answers it ($kvbytes)" "$T/kvnum.out" "^Right\.$"
-else bad "no KV choice with bytes in kvcache seed 1: $(grep -m1 '^Skipped' "$T/kvskip.out")"; fi
+else bad "no KV choice with bytes in kvcache seeds 1-8: $(grep -m1 '^Skipped' "$T/kvskip.out")"; fi
 # A letter for multiple choice ("b) text" -> "b"); shapes in the three spellings.
 i=0
 while IFS= read -r a; do
