@@ -143,6 +143,130 @@ START_TEST(test_no_copy_no_animation)
 }
 END_TEST
 
+/* The counter floors: a float counts only once it has landed, so at 0.05 one
+ * float of 32 has (4 B), at 0.99 31 have (124 B, the last still in flight),
+ * and at every phase p of a fine sweep it says 4 * floor(p * 32) bytes,
+ * never the total before the copy is over. */
+START_TEST(test_copy_counter_floors)
+{
+    Mha *m = run_cfg(2, 4);
+    long n = (long)tensor_numel(m->t[MT_MERGED_CONTIG]);
+    long bytes = (long)m->steps[MS_CONTIG].bytes_copied;
+    Canvas *p = draw_at(m, MS_CONTIG, 0.05, 80, 24);
+    ck_assert_int_eq(n, 32);
+    ck_assert_int_eq(counter(p), 4);
+    canvas_free(p);
+    p = draw_at(m, MS_CONTIG, 0.99, 80, 24);
+    ck_assert_int_eq(counter(p), 124);
+    canvas_free(p);
+    for (int k = 0; k < 100; k++) {
+        double ph = k / 100.0;
+        p = draw_at(m, MS_CONTIG, ph, 80, 24);
+        ck_assert_msg(counter(p) == 4 * (long)(ph * (double)n), "phase %.2f: %ld B", ph,
+                      counter(p));
+        ck_assert_int_lt(counter(p), bytes);
+        canvas_free(p);
+    }
+    mha_free(m);
+}
+END_TEST
+
+/* A cell nothing is drawn on: a space in the plain style (a head's run or a
+ * lit slot has a background colour, so its spaces are not blank). */
+static int blank(const Cell *c)
+{
+    return c && c->ch == ' ' && c->style == ST_NORMAL;
+}
+
+/* The moving cells of frame p are its cells that differ from the still frame
+ * s of the same phase (the same state with still = 1).  Each is drawn over a
+ * cell that is blank in s, and each run of them has a blank cell of p on
+ * either side: it covers nothing and runs into nothing.  Returns the number
+ * of moving cells, or -1 with the first bad cell in why. */
+static int moves_on_blanks(const Canvas *s, const Canvas *p, char *why, size_t n)
+{
+    int moving = 0;
+    for (int y = 0; y < s->h; y++)
+        for (int x = 0; x < s->w; x++) {
+            const Cell *a = canvas_at(s, x, y), *b = canvas_at(p, x, y);
+            int x1 = x;
+            if (a->ch == b->ch && a->style == b->style) continue;
+            for (; x1 < s->w; x1++) {
+                const Cell *c = canvas_at(s, x1, y), *d = canvas_at(p, x1, y);
+                if (c->ch == d->ch && c->style == d->style) break;
+                if (!blank(c)) {
+                    char row[1024];
+                    snprintf(
+                        why, n,
+                        "cell (%d, %d) U+%04X (style %d) drawn over U+%04X (style %d): '%.80s'", x1,
+                        y, (unsigned)d->ch, d->style, (unsigned)c->ch, c->style,
+                        su_row(p, y, row, sizeof row));
+                    return -1;
+                }
+                moving++;
+            }
+            if (!blank(canvas_at(p, x - 1, y)) || !blank(canvas_at(p, x1, y))) {
+                char row[1024];
+                snprintf(why, n, "cells %d..%d of row %d run into a neighbour: '%.80s'", x, x1 - 1,
+                         y, su_row(p, y, row, sizeof row));
+                return -1;
+            }
+            x = x1;
+        }
+    return moving;
+}
+
+/* The two animations that move cells (step 3's regrouping, step 8's copy)
+ * at every phase 0.00..0.99 by 0.01, at 80x24 and 120x40, with MHA, more
+ * heads, a batch and GQA: moving cells cross only blank cells.  Step 3
+ * moves values at every phase, step 8 has its float in flight on screen at
+ * some (the check has something to check). */
+START_TEST(test_moving_cells_cross_only_blanks)
+{
+    static const int cfgs[][4] = {{1, 2, 2, 4}, {1, 4, 4, 4}, {2, 2, 2, 4}, {1, 4, 2, 4}};
+    static const int steps[] = {MS_HEADS, MS_CONTIG};
+    char why[256];
+    int shown8 = 0;
+    for (int c = 0; c < 4; c++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.batch = cfgs[c][0], cfg.heads = cfgs[c][1], cfg.kv_heads = cfgs[c][2];
+        cfg.seq = cfgs[c][3];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (int i = 0; i < 2; i++)
+            for (int st = 0; st < 2; st++) {
+                int w = sizes[i][0], h = sizes[i][1], flying = 0;
+                for (int k = 0; k < 100; k++) {
+                    SceneState ss = scene_state_default();
+                    Canvas *s = canvas_new(w, h), *p = canvas_new(w, h);
+                    int moved;
+                    ss.step = steps[st];
+                    ss.anim = k / 100.0;
+                    scene_draw(p, 0, 0, w, h, m, &ss);
+                    ss.still = 1;
+                    scene_draw(s, 0, 0, w, h, m, &ss);
+                    moved = moves_on_blanks(s, p, why, sizeof why);
+                    ck_assert_msg(moved >= 0, "B%d H%d KV%d step %d %dx%d phase %.2f: %s",
+                                  cfg.batch, cfg.heads, cfg.kv_heads, ss.step, w, h, ss.anim, why);
+                    flying += moved > 0;
+                    canvas_free(s);
+                    canvas_free(p);
+                }
+                /* step 3's values all move at once; step 8's one float shows
+                 * only where its path crosses blank cells (the lit source and
+                 * slot show it otherwise) */
+                if (st == 0)
+                    ck_assert_int_eq(flying, 100);
+                else
+                    shown8 += flying;
+            }
+        mha_free(m);
+    }
+    ck_assert_int_gt(shown8, 0);
+}
+END_TEST
+
 /* Is the word of row text `row` starting at column x a number (a value)? */
 static int is_value(const char *row, int x, int len)
 {
@@ -221,6 +345,8 @@ static Suite *anim_suite(void)
     tcase_add_test(tc, test_copy_animation_every_phase);
     tcase_add_test(tc, test_copy_animation_is_partial_midway);
     tcase_add_test(tc, test_no_copy_no_animation);
+    tcase_add_test(tc, test_copy_counter_floors);
+    tcase_add_test(tc, test_moving_cells_cross_only_blanks);
     tcase_add_test(tc, test_heads_animation_keeps_labels);
     suite_add_tcase(s, tc);
     return s;

@@ -516,6 +516,53 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
 }
 END_TEST
 
+/* The form's keys as the key table binds them, and as they act: on heads
+ * = 2 (the defaults), h and Left and - lower it to 1, l and Right and +
+ * raise it back, and Enter applies what they did. */
+START_TEST(test_form_keys)
+{
+    static const struct {
+        int key;
+        Action act;
+    } want[] = {
+        {UI_K_UP, ACT_UP},     {'k', ACT_UP},           {UI_K_BTAB, ACT_UP},
+        {UI_K_DOWN, ACT_DOWN}, {'j', ACT_DOWN},         {UI_K_TAB, ACT_DOWN},
+        {UI_K_RIGHT, ACT_INC}, {'l', ACT_INC},          {'+', ACT_INC},
+        {UI_K_LEFT, ACT_DEC},  {'h', ACT_DEC},          {'-', ACT_DEC},
+        {'0', ACT_DIGIT},      {'9', ACT_DIGIT},        {UI_K_BACKSPACE, ACT_ERASE},
+        {' ', ACT_TOGGLE},     {UI_K_ENTER, ACT_APPLY}, {'?', ACT_HELP},
+        {UI_K_ESC, ACT_BACK},  {'q', ACT_BACK},
+    };
+    static const int dec[] = {'h', UI_K_LEFT, '-'}, inc[] = {'l', UI_K_RIGHT, '+'};
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++)
+        ck_assert_msg(keys_action(KC_FORM, want[i].key) == want[i].act,
+                      "form key %d: action %d, not %d", want[i].key,
+                      keys_action(KC_FORM, want[i].key), want[i].act);
+    ck_assert_int_eq(keys_action(KC_FORM, 'x'), ACT_NONE);
+    for (int i = 0; i < 3; i++) {
+        Ui ui;
+        ui_with(&ui, NULL, NULL);
+        ck_assert_int_eq(ui.cfg.heads, 2);
+        Screen *f = form_open(&ui);
+        press(f, &ui, UI_K_DOWN);
+        press(f, &ui, UI_K_DOWN); /* heads */
+        ck_assert_int_eq(press(f, &ui, dec[i]), UI_REDRAW);
+        ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
+        ck_assert_msg(ui.cfg.heads == 1, "key %d on heads 2 gave %d", dec[i], ui.cfg.heads);
+        ck_assert_int_eq(ui.cfg.kv_heads, 1); /* followed heads */
+        f->free(f);
+        f = form_open(&ui);
+        press(f, &ui, UI_K_DOWN);
+        press(f, &ui, UI_K_DOWN);
+        press(f, &ui, inc[i]);
+        ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
+        ck_assert_msg(ui.cfg.heads == 2, "key %d on heads 1 gave %d", inc[i], ui.cfg.heads);
+        f->free(f);
+        ui_free(&ui);
+    }
+}
+END_TEST
+
 START_TEST(test_home_menu)
 {
     Ui ui;
@@ -639,6 +686,7 @@ static Suite *app_suite(void)
     suite_add_tcase(s, t);
     t = tcase_create("screens");
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
+    tcase_add_test(t, test_form_keys);
     tcase_add_test(t, test_home_menu);
     tcase_add_test(t, test_picked_hints_fit);
     tcase_add_test(t, test_help_scrolls_and_fits);

@@ -5,6 +5,7 @@
 
 #include "check_main.h"
 #include "draw/canvas.h"
+#include "draw/canvas_export.h"
 
 static char *row(const Canvas *c, int y)
 {
@@ -281,6 +282,74 @@ static int same_attrs(const CanvasStyleSpec *a, const CanvasStyleSpec *b)
            a->dim == b->dim;
 }
 
+/* Runs python3 on a script that parses `file` with xml.etree and checks it;
+ * returns its exit status (0: well-formed and as expected). */
+static int xml_check(const char *dir, const char *script, const char *file)
+{
+    char path[128], cmd[400];
+    FILE *f;
+    snprintf(path, sizeof path, "%s/check.py", dir);
+    f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    fputs(script, f);
+    ck_assert_int_eq(fclose(f), 0);
+    snprintf(cmd, sizeof cmd, "python3 '%s' '%s/%s'", path, dir, file);
+    return system(cmd);
+}
+
+/* SVG and HTML escape what XML reserves: a canvas holding `a<b&c>` and an
+ * arrow (U+2190, '<' in ASCII mode), in runs of their own styles, and a
+ * caption with the same characters, written in ASCII and in UTF-8 and
+ * parsed as XML back to the same text.  No frame of the walkthrough holds
+ * any of them, so without this a lost escape passes every other test. */
+START_TEST(test_svg_and_html_escape_parse_as_xml)
+{
+    static const char svg_py[] =
+        "import sys, xml.etree.ElementTree as ET\n"
+        "ns = '{http://www.w3.org/2000/svg}'\n"
+        "for path, arrow in ((sys.argv[1], '<'), (sys.argv[1] + '.utf8', '\\u2190')):\n"
+        "    rows = ET.parse(path).getroot().findall(ns + 'text')\n"
+        "    got = [''.join(t.text or '' for t in r.findall(ns + 'tspan')) for r in rows]\n"
+        "    assert got == ['a<b&c> ' + arrow + '>', '&&<<'], got\n";
+    static const char html_py[] =
+        "import sys, xml.etree.ElementTree as ET\n"
+        "for path, arrow in ((sys.argv[1], '<'), (sys.argv[1] + '.utf8', '\\u2190')):\n"
+        "    root = ET.parse(path).getroot()\n"
+        "    assert root.find('h2').text == 'x<y & z>', root.find('h2').text\n"
+        "    pre = ''.join(root.find('pre').itertext())\n"
+        "    want = 'a<b&c> ' + arrow + '> \\n&&<<      \\n'\n"
+        "    assert pre == want, (pre, want)\n";
+    Canvas *c = canvas_new(10, 2);
+    char path[128];
+    FILE *f;
+    ck_assert_ptr_nonnull(c);
+    canvas_text(c, 0, 0, "a<b&c>", ST_NORMAL);
+    canvas_put(c, 7, 0, 0x2190, ST_HEAD0);
+    canvas_put(c, 8, 0, '>', ST_BOLD);
+    canvas_text(c, 0, 1, "&&", ST_HEAD1);
+    canvas_text(c, 2, 1, "<<", ST_CURSOR);
+    state_dir_setup();
+    for (int ascii = 1; ascii >= 0; ascii--) {
+        snprintf(path, sizeof path, "%s/c.svg%s", test_state_dir, ascii ? "" : ".utf8");
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        ck_assert_int_eq(canvas_write_svg(c, f, ascii, 0), 0);
+        ck_assert_int_eq(fclose(f), 0);
+        snprintf(path, sizeof path, "%s/c.html%s", test_state_dir, ascii ? "" : ".utf8");
+        f = fopen(path, "w");
+        ck_assert_ptr_nonnull(f);
+        fputs("<div>", f); /* the frame's part of the page: the head is fixed text */
+        ck_assert_int_eq(canvas_write_html(c, f, "x<y & z>", ascii, 0), 0);
+        fputs("</div>\n", f);
+        ck_assert_int_eq(fclose(f), 0);
+    }
+    ck_assert_int_eq(xml_check(test_state_dir, svg_py, "c.svg"), 0);
+    ck_assert_int_eq(xml_check(test_state_dir, html_py, "c.html"), 0);
+    state_dir_teardown();
+    canvas_free(c);
+}
+END_TEST
+
 START_TEST(test_style_tables)
 {
     for (int i = 0; i < ST_COUNT; i++) {
@@ -328,6 +397,7 @@ static Suite *canvas_suite(void)
     tcase_add_test(tc, test_write_plain_and_ascii);
     tcase_add_test(tc, test_write_color);
     tcase_add_test(tc, test_style_tables);
+    tcase_add_test(tc, test_svg_and_html_escape_parse_as_xml);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -207,6 +207,91 @@ END_TEST
 /* kv --list lines its columns up whatever the longest title (Llama 4
  * Maverick's overflowed a fixed 40-wide column): every row as long as the
  * header. */
+/* Four small models from a presets file: every layer windowed ([w]), every
+ * third layer global ([g]), chunked with every second layer global ([c]),
+ * no local layer ([n]).  6 layers, kv_heads 2, d_head 8: at fp16 a token
+ * costs 2 * 2 * 8 * 2 = 64 B in one layer. */
+static const char local_presets[] =
+    "[w]\ntitle = W\nlayers = 6\nheads = 4\nkv_heads = 2\nd_head = 8\nd_model = 32\n"
+    "source = x\nwindow = 4\n"
+    "[g]\ntitle = G\nlayers = 6\nheads = 4\nkv_heads = 2\nd_head = 8\nd_model = 32\n"
+    "source = x\nwindow = 4\nglobal_every = 3\n"
+    "[c]\ntitle = C\nlayers = 6\nheads = 4\nkv_heads = 2\nd_head = 8\nd_model = 32\n"
+    "source = x\nchunk = 4\nglobal_every = 2\n"
+    "[n]\ntitle = N\nlayers = 6\nheads = 4\nkv_heads = 2\nd_head = 8\nd_model = 32\n"
+    "source = x\n";
+
+/* Which layers are local, and what each keeps: min(context, window) for a
+ * local layer, the context for the others; the cache stops growing at the
+ * window when every layer is local. */
+START_TEST(sliding_window_caps_local_layers)
+{
+    PresetList pl;
+    char err[200];
+    ck_assert_msg(presets_parse("t.presets", local_presets, &pl, err, sizeof err) == 0, "%s", err);
+    KvLimit w = kv_limit_of(presets_find(&pl, "w")), g = kv_limit_of(presets_find(&pl, "g"));
+    KvLimit c = kv_limit_of(presets_find(&pl, "c")), n = kv_limit_of(presets_find(&pl, "n"));
+    ck_assert(w.window == 4 && w.local_layers == 6 && w.chunked == 0);
+    ck_assert(g.window == 4 && g.local_layers == 4 && g.chunked == 0); /* layers 3, 6 global */
+    ck_assert(c.window == 4 && c.local_layers == 3 && c.chunked == 1); /* layers 2, 4, 6 */
+    ck_assert(n.window == 0 && n.local_layers == 0);
+    static const long ctx[] = {1, 3, 4, 5, 100};
+    static const uint64_t want_w[] = {6, 18, 24, 24, 24};
+    for (int i = 0; i < 5; i++) {
+        ck_assert_uint_eq(kv_layer_tokens(6, &w, ctx[i]), want_w[i]);
+        ck_assert_uint_eq(kv_layer_tokens(6, &n, ctx[i]), 6 * (uint64_t)ctx[i]);
+        ck_assert_uint_eq(kv_layer_tokens(6, NULL, ctx[i]), 6 * (uint64_t)ctx[i]);
+    }
+    ck_assert_uint_eq(kv_layer_tokens(6, &g, 10), 2 * 10 + 4 * 4);
+    ck_assert_uint_eq(kv_layer_tokens(6, &g, 2), 6 * 2); /* below the window: all of it */
+    ck_assert_uint_eq(kv_layer_tokens(6, &c, 10), 3 * 10 + 3 * 4);
+    presets_free(&pl);
+}
+END_TEST
+
+/* The table counts the tokens each layer keeps: per_context and total shrink
+ * to the window, per_token (one token in every layer) does not; below the
+ * window the limited table is the plain one.  And the smallest context whose
+ * cache passes a size, which a fully windowed cache may never reach. */
+START_TEST(sliding_window_in_the_table_and_the_crossing)
+{
+    PresetList pl;
+    char err[200];
+    KvRow rows[3], plain[3];
+    int nr = 0, np = 0;
+    ck_assert_msg(presets_parse("t.presets", local_presets, &pl, err, sizeof err) == 0, "%s", err);
+    const Preset *p = presets_find(&pl, "w");
+    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvLimit w = kv_limit_of(p), g = kv_limit_of(presets_find(&pl, "g"));
+    ck_assert_int_eq(kv_table_limited(&m, &w, 16, 100, 3, rows, &nr, err, sizeof err), 0);
+    ck_assert_int_eq(kv_table(&m, 16, 100, 3, plain, &np, err, sizeof err), 0);
+    ck_assert_int_eq(nr, 3);
+    ck_assert_int_eq(np, 3);
+    ck_assert(rows[1].is_model && rows[1].kv_heads == 2);
+    ck_assert_uint_eq(rows[1].per_token_layer, 64);
+    ck_assert_uint_eq(rows[1].per_token, 6 * 64);      /* every layer, as without the window */
+    ck_assert_uint_eq(rows[1].per_context, 64 * 24);   /* 6 layers x 4 tokens */
+    ck_assert_uint_eq(plain[1].per_context, 64 * 600); /* 6 layers x 100 tokens */
+    ck_assert_uint_eq(rows[1].total, 3 * 64 * 24);     /* batch 3 */
+    ck_assert_uint_eq(rows[0].per_context, 128 * 24);  /* MHA: kv_heads 4 */
+    ck_assert_uint_eq(rows[2].per_context, 32 * 24);   /* MQA */
+    ck_assert_int_eq(kv_table_limited(&m, &w, 16, 3, 1, rows, &nr, err, sizeof err), 0);
+    ck_assert_int_eq(kv_table(&m, 16, 3, 1, plain, &np, err, sizeof err), 0);
+    for (int i = 0; i < 3; i++)
+        ck_assert_uint_eq(rows[i].per_context, plain[i].per_context);
+
+    /* cache(T) = 64 * 6 * min(T, 4): 768 at 2, 1152 at 3, 1536 from 4 on */
+    ck_assert_int_eq(kv_context_exceeding(64, 6, &w, 1000), 3);
+    ck_assert_int_eq(kv_context_exceeding(64, 6, &w, 1535), 4);
+    ck_assert_int_eq(kv_context_exceeding(64, 6, &w, 1536), 0); /* never: it stops growing */
+    ck_assert_int_eq(kv_context_exceeding(64, 6, NULL, 1536), 5);
+    /* two global layers keep growing: 64 * (2T + 16) > 6400 from T = 43 */
+    ck_assert_int_eq(kv_context_exceeding(64, 6, &g, 6400), 43);
+    ck_assert_int_eq(kv_context_exceeding(64, 6, NULL, 6400), 17);
+    presets_free(&pl);
+}
+END_TEST
+
 START_TEST(list_columns_line_up)
 {
     static char out[8192];
@@ -235,6 +320,8 @@ static Suite *kv_suite(void)
     tcase_add_test(tc, command_refuses_bad_input);
     tcase_add_test(tc, hypothetical_past_the_trained_context);
     tcase_add_test(tc, list_columns_line_up);
+    tcase_add_test(tc, sliding_window_caps_local_layers);
+    tcase_add_test(tc, sliding_window_in_the_table_and_the_crossing);
     suite_add_tcase(s, tc);
     return s;
 }

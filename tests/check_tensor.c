@@ -255,6 +255,72 @@ START_TEST(test_contiguous_copies_exactly_numel)
 }
 END_TEST
 
+/* .contiguous() of views at an offset, as PyTorch 1.13 does them, with x =
+ * torch.arange(12.).view(4, 3):
+ *   x[1:3]       offset 3, (3, 1), contiguous: itself, offset 3, no copy
+ *   x[:, 1:]     offset 1, (3, 1): a copy at offset 0, strides (2, 1),
+ *                [1, 2, 4, 5, 7, 8, 10, 11]
+ *   x.t()[1:]    offset 1, (1, 3): a copy, strides (4, 1),
+ *                [1, 4, 7, 10, 2, 5, 8, 11]
+ * The copy reads from the view's offset and counts numel * 4 bytes. */
+START_TEST(test_contiguous_of_offset_views)
+{
+    Tensor *x = arange(DIMS(4, 3));
+    Tensor *xt = tensor_transpose(x, 0, 1, err, sizeof err);
+    Tensor *rows = tensor_narrow(x, 0, 1, 2, err, sizeof err);
+    Tensor *cols = tensor_narrow(x, 1, 1, 2, err, sizeof err);
+    Tensor *tcols = tensor_narrow(xt, 0, 1, 2, err, sizeof err);
+    static const float want_cols[8] = {1, 2, 4, 5, 7, 8, 10, 11};
+    static const float want_tcols[8] = {1, 4, 7, 10, 2, 5, 8, 11};
+    size_t before = tensor_bytes_copied();
+    ck_assert_ptr_nonnull(rows);
+    ck_assert_ptr_nonnull(cols);
+    ck_assert_ptr_nonnull(tcols);
+
+    Tensor *c = tensor_contiguous(rows); /* already contiguous: the same bytes */
+    ck_assert(tensor_is_contiguous(rows));
+    ck_assert(tensor_same_storage(c, x));
+    ck_assert_uint_eq(c->offset, 3);
+    SHAPE(c, 2, 3);
+    STRIDES(c, 3, 1);
+    ck_assert_float_eq(tensor_get(c, IDX(0, 0)), 3.0f);
+    ck_assert_float_eq(tensor_get(c, IDX(1, 2)), 8.0f);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    tensor_free(c);
+
+    ck_assert_uint_eq(cols->offset, 1);
+    ck_assert(!tensor_is_contiguous(cols));
+    c = tensor_contiguous(cols);
+    ck_assert(!tensor_same_storage(c, x));
+    ck_assert_uint_eq(c->offset, 0);
+    SHAPE(c, 4, 2);
+    STRIDES(c, 2, 1);
+    ck_assert_uint_eq(c->st->n, 8);
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(c->st->data[i], want_cols[i]);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 8 * sizeof(float));
+    tensor_free(c);
+
+    ck_assert_uint_eq(tcols->offset, 1);
+    STRIDES(tcols, 1, 3);
+    c = tensor_contiguous(tcols);
+    ck_assert_uint_eq(c->offset, 0);
+    SHAPE(c, 2, 4);
+    STRIDES(c, 4, 1);
+    for (int i = 0; i < 8; i++)
+        ck_assert_float_eq(c->st->data[i], want_tcols[i]);
+    ck_assert_uint_eq(tensor_bytes_copied() - before, 16 * sizeof(float));
+    ck_assert_uint_eq(x->st->bytes_copied, 0);
+    tensor_free(c);
+
+    tensor_free(tcols);
+    tensor_free(cols);
+    tensor_free(rows);
+    tensor_free(xt);
+    tensor_free(x);
+}
+END_TEST
+
 START_TEST(test_clone_compute_counts_nothing)
 {
     Tensor *q = arange(DIMS(2, 3));
@@ -770,6 +836,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(v, test_batch2_strides);
     tcase_add_test(v, test_expand_5d_stride0);
     tcase_add_test(v, test_narrow_is_a_view);
+    tcase_add_test(v, test_contiguous_of_offset_views);
     tcase_add_test(v, test_view_noncontiguous_refused);
     tcase_add_test(v, test_view_infer_and_bad_shapes);
     tcase_add_test(v, test_view_outlives_base);

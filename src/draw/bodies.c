@@ -31,7 +31,7 @@ static void copy_flight(Ctx *x, const Bar *src, const Bar *bar, const HeadMap *h
     canvas_style(x->c, ax, ay, src->cw - 1, src->pitch, ST_CURSOR);
     canvas_style(x->c, zx, zy, bar->cw - 1, bar->pitch, ST_CURSOR);
     px = sc_round(ax + (zx - ax) * f), py = sc_round(ay + (zy - ay) * f);
-    if (sc_area_free(x->c, px, py, bar->cw - 1, bar->pitch))
+    if (!x->s.still && sc_area_free(x->c, px, py, bar->cw - 1, bar->pitch))
         bar_cell(x, bar, landed, px, py, ST_CURSOR, 0, hm_head(hm, landed));
 }
 

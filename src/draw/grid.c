@@ -341,7 +341,7 @@ void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, 
             if (!grid_pos(a, gi, r, c, &ax, &ay) || !grid_pos(b, gi, r, c, &bx, &by)) continue;
             grid_idx(b, gi, r, c, idx);
             px = sc_round(ax + (bx - ax) * e), py = sc_round(ay + (by - ay) * e);
-            if (sc_area_free(x->c, px, py, vw - 1, b->pitch))
+            if (!x->s.still && sc_area_free(x->c, px, py, vw - 1, b->pitch))
                 grid_cell(x, b, px, py, vw, idx, cell_style(b, hm, idx));
         }
 }

@@ -202,7 +202,9 @@ long sc_copy_landed(const Ctx *x)
 }
 
 /* Is the w x h area at (x, y) blank, and the column each side of it too?
- * A moving cell is drawn only there: never over a label, a bar's empty
+ * Blank is a space in the plain style: a head's run of a bar, a lit cell or
+ * a value's padding is spaces on a background colour, and is drawn on.  A
+ * moving cell is drawn only there: never over a label, a run, a bar's empty
  * slot (its dot counts a float still to land) or another cell, and never
  * run into one.  Outside the canvas counts as not blank. */
 int sc_area_free(const Canvas *c, int x, int y, int w, int h)
@@ -210,7 +212,7 @@ int sc_area_free(const Canvas *c, int x, int y, int w, int h)
     for (int r = 0; r < h; r++)
         for (int k = -1; k <= w; k++) {
             const Cell *cell = canvas_at(c, x + k, y + r);
-            if (!cell || cell->ch != ' ') return 0;
+            if (!cell || cell->ch != ' ' || cell->style != ST_NORMAL) return 0;
         }
     return 1;
 }

@@ -19,6 +19,7 @@ typedef struct SceneState {
     int cur[4];         /* cursor index into the step's logical tensor (up to 4-D) */
     int show_single;    /* softmax step: the one big-head softmax beside the per-head ones */
     double anim;        /* animation phase in [0, 1); anything else: no animation, final frame */
+    int still;          /* 1: the phase's frame without its moving cells (what they may cross) */
     int narrative;      /* 1: draw the step's narrative lines; 0: the caller draws its own text */
     const char *status; /* bottom line, may be NULL */
 } SceneState;
