@@ -32,7 +32,7 @@ const KeyBinding keys_table[] = {
     {KC_WALK, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
     {KC_WALK, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
     {KC_WALK, UI_K_HOME, 0, ACT_FIRST, "Home", "first step"},
-    {KC_WALK, 'g', 0, ACT_GOTO, "g N Enter", "go to step N (g Enter: the first)"},
+    {KC_WALK, 'g', 0, ACT_GOTO, "g", "go to step N: g, N, Enter (g Enter: the first)"},
     {KC_WALK, 'G', 0, ACT_LAST, "G", "last step"},
     {KC_WALK, UI_K_END, 0, ACT_LAST, "End", NULL},
     {KC_WALK, '0', '9', ACT_DIGIT, "0-9 Enter", "jump to step N"},

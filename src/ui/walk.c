@@ -167,14 +167,15 @@ static int walk_key(Screen *s, Ui *ui, int key)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    if (w->blank) { /* any key brings the picture back, and does nothing else */
-        w->blank = 0;
-        return UI_REDRAW | UI_ANIMATE; /* tick starts the held clocks again */
+    if (w->blank) {   /* any key brings the picture back, and does nothing else */
+        w->blank = 0; /* tick starts the held clocks again */
+        return UI_REDRAW | (w->animating || ui->autoplay > 0 ? UI_ANIMATE : 0);
     }
     Action a = ACT_NONE;
     if (w->ss.inspect) a = keys_action(KC_INSPECT, key);
     if (a == ACT_NONE) a = keys_action(KC_WALK, key);
-    if (w->animating) { /* any key shows the final frame; a clicker key or q / Esc do more */
+    if (w->animating && a != ACT_BLANK) { /* any other key shows the final frame; */
+        /* a clicker key or q / Esc then do more */
         walk_stop_anim(w);
         if (a != ACT_BACK && a != ACT_NEXT && a != ACT_PREV) return UI_REDRAW;
     }
@@ -308,7 +309,7 @@ static int walk_tick(Screen *s, Ui *ui, double now)
 {
     Walk *w = s->st;
     int f = 0;
-    if (walk_hold(w, ui, now)) return 0; /* blank: nothing moves, nothing wakes */
+    if (walk_hold(w, ui, now)) return 0;              /* blank: nothing moves, nothing wakes */
     if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
         w->seen = ui->cfg;
         walk_cursor_reset(w);
