@@ -9,6 +9,7 @@
 #include "check_main.h"
 #include "cmd/interactive.h"
 #include "draw/scene.h"
+#include "scene_util.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
 
@@ -22,7 +23,7 @@ START_TEST(test_navigation_keys)
         ck_assert_int_eq(keys_action(KC_WALK, next[i]), ACT_NEXT);
     for (size_t i = 0; i < sizeof back / sizeof *back; i++)
         ck_assert_int_eq(keys_action(KC_WALK, back[i]), ACT_PREV);
-    ck_assert_int_eq(keys_action(KC_WALK, 'g'), ACT_FIRST);
+    ck_assert_int_eq(keys_action(KC_WALK, 'g'), ACT_GOTO);
     ck_assert_int_eq(keys_action(KC_WALK, UI_K_HOME), ACT_FIRST);
     ck_assert_int_eq(keys_action(KC_WALK, 'G'), ACT_LAST);
     ck_assert_int_eq(keys_action(KC_WALK, UI_K_END), ACT_LAST);
@@ -370,13 +371,13 @@ START_TEST(test_walk_animation_is_short_and_skippable)
     /* slowest speed: still at most 1.2 s */
     for (int i = 0; i < 10; i++)
         press(s, &ui, '-');
-    press(s, &ui, 'g');
+    press(s, &ui, UI_K_HOME);
     press(s, &ui, ' ');
     press(s, &ui, ' ');
     ck_assert_int_eq(s->tick(s, &ui, 200.0) & UI_ANIMATE, UI_ANIMATE);
     ck_assert_int_eq(s->tick(s, &ui, 201.2001) & UI_ANIMATE, 0); /* 1.2 s, not a float ulp more */
     /* any key skips, and does only that */
-    press(s, &ui, 'g');
+    press(s, &ui, UI_K_HOME);
     press(s, &ui, ' ');
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* onto split */
     s->tick(s, &ui, 300.0);
@@ -384,7 +385,7 @@ START_TEST(test_walk_animation_is_short_and_skippable)
     ck_assert_int_eq(s->tick(s, &ui, 300.1), 0);
     ck_assert(step_shown(s, &ui, MS_SPLIT));
     /* a step with nothing to animate does not animate */
-    press(s, &ui, 'g');
+    press(s, &ui, UI_K_HOME);
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, 0);
     /* a: animations off */
     press(s, &ui, 'a');
@@ -573,6 +574,26 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
     ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
     ck_assert(shows(h, &ui, 200, 60, "Walkthrough"));
+    { /* every entry's label starts in one column, whatever its number's width */
+        Canvas *c = draw(h, &ui, 80, 40);
+        int col = -1;
+        char row[256];
+        for (int y = 4; y < c->h; y += 2) {
+            su_row(c, y, row, sizeof row);
+            char *p = row + 3;
+            while (*p == ' ')
+                p++;
+            if (*p < '1' || *p > '9') continue;
+            while (*p >= '0' && *p <= '9')
+                p++;
+            while (*p == ' ')
+                p++;
+            if (col < 0) col = (int)(p - row);
+            ck_assert_msg((int)(p - row) == col, "home row %d: '%s' not in column %d", y, row, col);
+        }
+        ck_assert_int_gt(col, 0);
+        canvas_free(c);
+    }
     MhaConfig big = ui.cfg; /* a long configuration line wraps instead of losing "causal" */
     big.seq = 1000, big.d_model = 1000, big.heads = 4, big.kv_heads = 4, big.seed = 4000000000u,
     big.causal = 1;

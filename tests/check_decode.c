@@ -7,6 +7,7 @@
 #include <math.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "content/gpus.h"
 #include "content/kv.h"
 #include "content/presets.h"
@@ -354,8 +355,10 @@ START_TEST(large_configuration_is_not_cut_silently)
     ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
     Canvas *c = canvas_new(80, 24);
     decode_draw(c, d, decode_check(d));
-    snprintf(want, sizeof want, "since prefill: wrote %zu B, read %zu B", d->written_total,
-             d->read_total);
+    char wb[32], rb[32];
+    snprintf(want, sizeof want, "since prefill: wrote %s B, read %s B",
+             text_fmt_int(wb, sizeof wb, d->written_total),
+             text_fmt_int(rb, sizeof rb, d->read_total));
     ck_assert_msg(canvas_contains(c, want), "no \"%s\"", want);
     ck_assert(canvas_contains(c, "more query heads"));
     ck_assert(canvas_contains(c, "+21 more")); /* 33 tokens, 12 shown */

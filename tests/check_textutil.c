@@ -42,6 +42,20 @@ END_TEST
 
 /* The one decoder: valid sequences of each length, and every kind of bad one
  * (overlong, surrogate, past U+10FFFF, truncated, a stray continuation byte). */
+START_TEST(fmt_int_groups_thousands)
+{
+    char b[32];
+    ck_assert_str_eq(text_fmt_int(b, sizeof b, 0), "0");
+    ck_assert_str_eq(text_fmt_int(b, sizeof b, 999), "999");
+    ck_assert_str_eq(text_fmt_int(b, sizeof b, 1000), "1,000");
+    ck_assert_str_eq(text_fmt_int(b, sizeof b, 1048576), "1,048,576");
+    ck_assert_str_eq(text_fmt_int(b, sizeof b, 18446744073709551615ull),
+                     "18,446,744,073,709,551,615");
+    ck_assert_str_eq(text_fmt_int(b, 6, 1048576), "1,048"); /* cut, never a dangling comma */
+    ck_assert_str_eq(text_fmt_int(b, 2, 1048576), "1");
+}
+END_TEST
+
 START_TEST(utf8_decodes_strictly)
 {
     int len;
@@ -76,6 +90,7 @@ static Suite *textutil_suite(void)
     tcase_add_test(tc, edit_distance_of_long_words_is_far);
     tcase_add_test(tc, trim_removes_space_at_both_ends);
     tcase_add_test(tc, utf8_decodes_strictly);
+    tcase_add_test(tc, fmt_int_groups_thousands);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -19,6 +19,81 @@ static int frame_blank(Screen *s, Ui *ui)
     return blank;
 }
 
+/* Blank holds autoplay: the time it had left comes back after the blank. */
+START_TEST(test_blank_holds_autoplay)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", "--autoplay=2");
+    Screen *s = walk_open_at(&ui, 0);
+    ck_assert_int_eq(s->tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE); /* next step at 102 */
+    ck_assert_int_eq(s->tick(s, &ui, 101.0) & UI_ANIMATE, UI_ANIMATE);
+    press(s, &ui, 'b');
+    ck_assert_int_eq(s->tick(s, &ui, 101.5), 0); /* blank: holds 0.5 s left, nothing wakes */
+    ck_assert_int_eq(s->tick(s, &ui, 110.0), 0);
+    ck_assert(frame_blank(s, &ui));
+    ck_assert_int_eq(press(s, &ui, 'x') & UI_ANIMATE, UI_ANIMATE);
+    s->tick(s, &ui, 200.0); /* back: 0.5 s left from now */
+    ck_assert(step_shown(s, &ui, 0));
+    s->tick(s, &ui, 200.4);
+    ck_assert(step_shown(s, &ui, 0));
+    s->tick(s, &ui, 200.51);
+    ck_assert(step_shown(s, &ui, 1));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+/* A clicker key during an animation ends it and steps; the phase a blank
+ * interrupted comes back. */
+START_TEST(test_clicker_steps_during_an_animation)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = walk_open_at(&ui, MS_CONTIG - 1);
+    ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* step 8 animates */
+    s->tick(s, &ui, 10.0);
+    s->tick(s, &ui, 10.3);
+    press(s, &ui, 'b');
+    ck_assert_int_eq(s->tick(s, &ui, 10.4), 0);
+    press(s, &ui, 'x');
+    ck_assert_int_eq(s->tick(s, &ui, 50.0) & UI_ANIMATE, UI_ANIMATE); /* still mid-copy */
+    ck_assert(step_shown(s, &ui, MS_CONTIG));
+    ck_assert_int_eq(press(s, &ui, UI_K_PGDN) & UI_REDRAW, UI_REDRAW);
+    ck_assert(step_shown(s, &ui, MS_CONTIG + 1));
+    press(s, &ui, UI_K_PGUP);
+    press(s, &ui, UI_K_PGUP);
+    ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* 8 again, animating */
+    press(s, &ui, UI_K_LEFT);
+    ck_assert(step_shown(s, &ui, MS_CONTIG - 1));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+/* g, the digits, Enter: a step by number; g Enter is the first step. */
+START_TEST(test_g_goes_to_a_step)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open_at(&ui, 5);
+    press(s, &ui, 'g');
+    ck_assert(shows(s, &ui, 80, 24, "go to step _"));
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(step_shown(s, &ui, 0));
+    press(s, &ui, 'g');
+    press(s, &ui, '1');
+    press(s, &ui, '0');
+    ck_assert(shows(s, &ui, 80, 24, "go to step 10_"));
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(step_shown(s, &ui, 10));
+    press(s, &ui, 'g');
+    press(s, &ui, UI_K_ESC);
+    ck_assert(step_shown(s, &ui, 10));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
 START_TEST(test_v_shows_the_failure_pictures)
 {
     Ui ui;
@@ -105,6 +180,9 @@ static Suite *walk_suite(void)
     TCase *tc = tcase_create("presenter");
     tcase_add_test(tc, test_v_shows_the_failure_pictures);
     tcase_add_test(tc, test_b_blanks_until_any_key);
+    tcase_add_test(tc, test_blank_holds_autoplay);
+    tcase_add_test(tc, test_clicker_steps_during_an_animation);
+    tcase_add_test(tc, test_g_goes_to_a_step);
     tcase_add_test(tc, test_hint_follows_the_mode);
     tcase_add_test(tc, test_presenter_keys_in_help);
     suite_add_tcase(s, tc);

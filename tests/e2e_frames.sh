@@ -30,7 +30,7 @@ for i, f in enumerate(frames):
     if steps[i]["code"] not in f:
         print("frame", i, "lacks", steps[i]["code"], file=sys.stderr); sys.exit(1)
     so_far = sum(st["bytes_copied"] for st in steps[:i + 1])
-    if ("this step: %d B copied, pass so far: %d B" % (steps[i]["bytes_copied"], so_far)) not in f:
+    if ("this step: {:,} B copied, pass so far: {:,} B".format(steps[i]["bytes_copied"], so_far)) not in f:
         print("frame", i, "lacks its byte count", file=sys.stderr); sys.exit(1)
 EOF
 
@@ -124,6 +124,17 @@ bad --heads --heads 3
 bad --kv-heads --kv-heads 3
 bad "unknown option '--bogus'" --bogus
 bad --ascii --ascii=yes
+
+# --- every count of bytes or floats keeps its thousands separators ------------------
+for cfg in "--seq 64 --d-model 256 --heads 4" "--batch 2 --seq 128 --d-model 64 --heads 4 --kv-heads 2"; do
+    # shellcheck disable=SC2086
+    "$BIN" frames --step all --cols 120 --rows 40 $cfg >"$tmp/big" 2>&1
+    check "frames $cfg exits 0" test $? = 0
+    check "frames $cfg: 65,536-style byte counts" grep -qE '[0-9],[0-9]{3} B copied' "$tmp/big"
+    if grep -nE '(^|[^0-9,.x])[0-9]{4,} (B|bytes|floats)\b' "$tmp/big" >"$tmp/raw"; then
+        fail "frames $cfg: a count without separators: $(head -1 "$tmp/raw")"
+    else ok "frames $cfg: no count of 1,000 or more without separators"; fi
+done
 
 # --- a full disk is a runtime failure: exit 1, one line ------------------------------
 full_disk frames --step 2

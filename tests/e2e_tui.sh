@@ -134,7 +134,11 @@ for n in 9 8 7 6 5 4 3 2 1 0; do
 done
 # the other navigation keys
 keys G; expect "G" "step 10/10"
-keys g; expect "g" "step 0/10"
+keys g; expect "g opens the step prompt" "go to step _"
+keys Enter; expect "g Enter: the first step" "step 0/10"
+keys G g 7 Enter; expect "g 7 Enter" "step 7/10"
+keys g 1 0 Enter; expect "g 1 0 Enter" "step 10/10"
+keys g Escape; expect "g Esc cancels" "step 10/10"
 keys End; expect "End" "step 10/10"
 keys Home; expect "Home" "step 0/10"
 keys PgDn; expect "PgDn" "step 1/10"
@@ -248,6 +252,27 @@ expect "autoplay: step 1 by itself" "step 1/10"
 expect "autoplay: step 2 by itself" "step 2/10"
 keys p; expect "p stops autoplay" "autoplay off"
 keys q; expect_exit "autoplay" 0
+
+# ---- blank holds autoplay: the next key brings back the same slide -------------------
+run 80 24 "${UTF8[@]}" -- walk --no-animation --autoplay 2
+expect "autoplay at step 0" "step 0/10"
+keys b
+if wait_gone "step 0/10"; then ok; else bad "b did not blank the screen"; fi
+sleep 5 # longer than two autoplay steps
+if screen | grep -qF "step "; then bad "the blank screen shows a step"; else ok; fi
+keys x
+expect "after the blank: the same slide" "step 0/10"
+expect "after the blank: autoplay goes on" "step 1/10"
+keys q; expect_exit "blank + autoplay" 0
+
+# ---- a clicker key during the copy animation goes to the next step ------------------
+run 80 24 "${UTF8[@]}" -- walk --step 7
+expect "walk at step 7" "step 7/10"
+keys Space PgDn # PgDn arrives while step 8 animates
+expect "PgDn during the animation: step 9" "step 9/10"
+keys 7 Enter Space PgUp
+expect "PgUp during the animation: step 7" "step 7/10"
+keys q; expect_exit "clicker during an animation" 0
 
 # ---- signals restore the terminal ------------------------------------------------
 run 80 24 "${UTF8[@]}" -- walk

@@ -2,6 +2,7 @@
 #include "base/textutil.h"
 
 #include <ctype.h>
+#include <stdio.h>
 #include <string.h>
 
 int text_edit_distance(const char *a, const char *b)
@@ -35,4 +36,21 @@ char *text_trim(char *s)
     while (n > 0 && isspace((unsigned char)s[n - 1]))
         s[--n] = 0;
     return s;
+}
+
+char *text_fmt_int(char *buf, size_t n, unsigned long long v)
+{
+    char digits[32];
+    int len = snprintf(digits, sizeof digits, "%llu", v);
+    size_t o = 0;
+    if (!n) return buf;
+    for (int i = 0; i < len && o + 1 < n; i++) {
+        if (i > 0 && (len - i) % 3 == 0) {
+            if (o + 2 >= n) break;
+            buf[o++] = ',';
+        }
+        buf[o++] = digits[i];
+    }
+    buf[o] = 0;
+    return buf;
 }

@@ -3,6 +3,8 @@
 #ifndef MHAVIZ_TEXTUTIL_H
 #define MHAVIZ_TEXTUTIL_H
 
+#include <stddef.h>
+
 /* Edit distance between a and b with adjacent transpositions counted as one
  * edit (optimal string alignment), ignoring ASCII case.  Inputs longer than
  * TEXT_DIST_MAX_LEN bytes give TEXT_DIST_FAR (never a plausible typo). */
@@ -13,5 +15,9 @@ int text_edit_distance(const char *a, const char *b);
 /* Removes white space (isspace) at both ends of s, in place: returns the
  * first kept character inside s, which now ends where the text does. */
 char *text_trim(char *s);
+
+/* v in decimal with thousands commas ("1,048,576") into buf, cut to n - 1
+ * bytes; returns buf.  Every count of bytes or floats shown uses it. */
+char *text_fmt_int(char *buf, size_t n, unsigned long long v);
 
 #endif

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "content/presets.h"
 
 const KvDtype kv_dtypes[] = {
@@ -47,15 +48,7 @@ int kv_bytes_total(uint64_t per_token, long context, long batch, uint64_t *out)
 
 char *kv_fmt_int(char *buf, size_t n, uint64_t v)
 {
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v);
-    size_t o = 0;
-    for (int i = 0; i < len && o + 1 < n; i++) {
-        if (i > 0 && (len - i) % 3 == 0 && o + 2 < n) buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    if (n) buf[o < n ? o : n - 1] = 0;
-    return buf;
+    return text_fmt_int(buf, n, (unsigned long long)v);
 }
 
 char *kv_fmt_size(char *buf, size_t n, uint64_t v)

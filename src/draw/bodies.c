@@ -4,6 +4,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -54,8 +56,10 @@ static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
              src->tagt && src->tagfmt == 2 ? ", cells: head,token" : "");
     bar_draw(x, src, title, &hm_src, lit_src, -1, -1);
     bar_scroll(bar, lit);
-    snprintf(title, sizeof title, "to: new storage S%d, %ld floats, %ld bytes", t->st->id, n,
-             n * (long)sizeof(float));
+    char nf[32], nb[32];
+    snprintf(title, sizeof title, "to: new storage S%d, %s floats, %s bytes", t->st->id,
+             text_fmt_int(nf, sizeof nf, (unsigned long long)n),
+             text_fmt_int(nb, sizeof nb, (unsigned long long)n * sizeof(float)));
     bar_draw(x, bar, title, hm, lit, -1, landed);
     if (landed >= 0 && landed < n) copy_flight(x, src, bar, hm, landed);
 }
@@ -129,8 +133,10 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
         if (x->s.step == MS_INPUT) what = "the input";
         p.bar.tokens = !sv->colour;
         bar_scroll(&p.bar, lit);
-        snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, %s", t->st->id, p.bar.n,
-                 p.bar.n * (long)sizeof(float), what);
+        char nf[32], nb[32];
+        snprintf(title, sizeof title, "memory S%d: %s floats, %s bytes, %s", t->st->id,
+                 text_fmt_int(nf, sizeof nf, (unsigned long long)p.bar.n),
+                 text_fmt_int(nb, sizeof nb, (unsigned long long)p.bar.n * sizeof(float)), what);
         bar_draw(x, &p.bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
     }
     {
@@ -191,8 +197,10 @@ static void softmax_bar(Ctx *x, Bar *bar)
     HeadMap hm = hm_of(t, 1, 0);
     char title[200];
     bar_scroll(bar, cur ? (long)tensor_offset_of(t, cur) : -1);
-    snprintf(title, sizeof title, "memory S%d: %ld floats, %ld bytes, a new buffer", t->st->id,
-             bar->n, bar->n * (long)sizeof(float));
+    char nf[32], nb[32];
+    snprintf(title, sizeof title, "memory S%d: %s floats, %s bytes, a new buffer", t->st->id,
+             text_fmt_int(nf, sizeof nf, (unsigned long long)bar->n),
+             text_fmt_int(nb, sizeof nb, (unsigned long long)bar->n * sizeof(float)));
     bar_draw(x, bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
 }
 

@@ -4,6 +4,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -321,8 +323,10 @@ int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, i
         hm.dh = d_head;
         hm.heads = heads;
     }
-    snprintf(title, sizeof title, "storage S%d: %ld floats, %ld bytes", t->st->id, b.n,
-             b.n * (long)sizeof(float));
+    char nf[32], nb[32];
+    snprintf(title, sizeof title, "storage S%d: %s floats, %s bytes", t->st->id,
+             text_fmt_int(nf, sizeof nf, (unsigned long long)b.n),
+             text_fmt_int(nb, sizeof nb, (unsigned long long)b.n * sizeof(float)));
     bar_draw(&ctx, &b, title, &hm, lit, -1, -1);
     return bar_rows_used(&b);
 }

@@ -13,6 +13,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
+
 /* Heat level of a softmax weight (the scene's scale: 0.05 0.2 0.4 0.7). */
 static int level(double v)
 {
@@ -140,11 +142,11 @@ void decode_draw(Canvas *c, const Decode *d, double check)
     int y = draw_step_lines(c, d, 1);
     y = draw_cache(c, d, y);
     y = draw_read(c, d, y);
-    char a[40], b[40], step[80], total[80];
-    snprintf(step, sizeof step, "step: wrote %zu B, read %zu B of cache", d->written_step,
-             d->read_step);
-    snprintf(total, sizeof total, "since prefill: wrote %zu B, read %zu B", d->written_total,
-             d->read_total);
+    char a[40], b[40], step[96], total[96];
+    snprintf(step, sizeof step, "step: wrote %s B, read %s B of cache",
+             text_fmt_int(a, sizeof a, d->written_step), text_fmt_int(b, sizeof b, d->read_step));
+    snprintf(total, sizeof total, "since prefill: wrote %s B, read %s B",
+             text_fmt_int(a, sizeof a, d->written_total), text_fmt_int(b, sizeof b, d->read_total));
     int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
     int ymax = c->h - 3 - !one_line;
     y = draw_scores(c, d, y, ymax);

@@ -3,6 +3,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,13 +12,23 @@
 
 /* "1 head", "2 heads": n and word, singular or plural.  Each call gets its
  * own buffer of a ring of 8, so one sentence can hold several. */
+/* "16,384 floats": n with thousands commas and word, plural unless 1; from a
+ * ring of buffers, so one sentence can hold several. */
+static char ring[8][48];
+static int ring_next;
+
 static const char *count(long n, const char *word)
 {
-    static char ring[8][48];
-    static int next;
-    char *b = ring[next++ % 8];
-    snprintf(b, sizeof ring[0], "%ld %s%s", n, word, n == 1 ? "" : "s");
+    char *b = ring[ring_next++ % 8], digits[32];
+    text_fmt_int(digits, sizeof digits, (unsigned long long)(n > 0 ? n : 0)); /* counts, >= 0 */
+    snprintf(b, sizeof ring[0], "%s %s%s", digits, word, n == 1 ? "" : "s");
     return b;
+}
+
+/* "65,536": a byte count as every count on screen is written. */
+static const char *num(size_t n)
+{
+    return text_fmt_int(ring[ring_next++ % 8], sizeof ring[0], (unsigned long long)n);
 }
 
 /* Why a view changed no order, when it did not: one head, one token. */
@@ -147,11 +159,11 @@ static void narr_input(const Ctx *x, char *buf, size_t n)
     const Tensor *t = m->t[MT_X];
     size_t floats = tensor_numel(t);
     snprintf(buf, n,
-             "x holds %s of %s%s, batch %d: one storage S%d of %s (%zu bytes), row after "
+             "x holds %s of %s%s, batch %d: one storage S%d of %s (%s bytes), row after "
              "row. Values are multiples of 0.1 drawn from seed %lu, so a dot product can be "
              "checked by hand.",
              count(c->seq, "token"), count(c->d_model, "number"), c->seq > 1 ? " each" : "",
-             c->batch, t->st->id, count((long)floats, "float"), floats * sizeof(float),
+             c->batch, t->st->id, count((long)floats, "float"), num(floats * sizeof(float)),
              (unsigned long)c->seed);
 }
 
@@ -178,9 +190,9 @@ static void narr_split(const Ctx *x, char *buf, size_t n)
     int sid = m->t[MT_Q_SPLIT]->st->id;
     if (c->heads == 1) {
         snprintf(buf, n,
-                 "view() only relabels the same storage S%d: %zu bytes copied. With one head, "
+                 "view() only relabels the same storage S%d: %s bytes copied. With one head, "
                  "each token's %s read as that one head of %d: the whole row. No cell moves.",
-                 sid, st->bytes_copied, count(c->d_model, "number"), m->d_head);
+                 sid, num(st->bytes_copied), count(c->d_model, "number"), m->d_head);
         return;
     }
     char cols[64], groups[48];
@@ -193,10 +205,10 @@ static void narr_split(const Ctx *x, char *buf, size_t n)
         snprintf(groups, sizeof groups, "in groups of %d", m->d_head);
     }
     snprintf(buf, n,
-             "view() only relabels the same storage S%d: %zu bytes copied. Each token's %s "
+             "view() only relabels the same storage S%d: %s bytes copied. Each token's %s "
              "now read as %s of %d; %s. No cell moves: the same floats are only read %s.",
-             sid, st->bytes_copied, count(c->d_model, "number"), count(c->heads, "head"), m->d_head,
-             cols, groups);
+             sid, num(st->bytes_copied), count(c->d_model, "number"), count(c->heads, "head"),
+             m->d_head, cols, groups);
 }
 
 /* Step 3: the transpose swaps strides; contiguous or not, as the engine says. */
@@ -210,17 +222,17 @@ static void narr_heads(const Ctx *x, char *buf, size_t n)
     tensor_fmt_strides(b, sizeof b, q);
     if (tensor_is_contiguous(q)) {
         snprintf(buf, n,
-                 "transpose(1, 2) swaps two strides, %s becomes %s: still storage S%d, %zu bytes "
+                 "transpose(1, 2) swaps two strides, %s becomes %s: still storage S%d, %s bytes "
                  "copied. With %s the order of the floats does not change, so the tensor is "
                  "still contiguous.",
-                 a, b, q->st->id, st->bytes_copied, why_same(&m->cfg));
+                 a, b, q->st->id, num(st->bytes_copied), why_same(&m->cfg));
         return;
     }
     snprintf(buf, n,
-             "transpose(1, 2) swaps two strides, %s becomes %s: still storage S%d, %zu bytes "
+             "transpose(1, 2) swaps two strides, %s becomes %s: still storage S%d, %s bytes "
              "copied. Reading one head's tokens now jumps %s per token, so the tensor "
              "is no longer contiguous.",
-             a, b, q->st->id, st->bytes_copied, count(q->strides[2], "float"));
+             a, b, q->st->id, num(st->bytes_copied), count(q->strides[2], "float"));
 }
 
 /* Step 4: one score per query and key, per head. */
@@ -233,8 +245,8 @@ static void narr_scores(const Ctx *x, char *buf, size_t n)
         snprintf(buf, n,
                  "Each query head scores against its kv head (kv_heads %d): query heads 0..%d "
                  "share kv head 0 through expand (stride %ld on the group axis, "
-                 "%zu bytes copied). %s x %d x %d scores, divided by sqrt(%d) = %.2f.",
-                 c->kv_heads, m->groups - 1, m->t[MT_K_EXPAND]->strides[2], st->bytes_copied,
+                 "%s bytes copied). %s x %d x %d scores, divided by sqrt(%d) = %.2f.",
+                 c->kv_heads, m->groups - 1, m->t[MT_K_EXPAND]->strides[2], num(st->bytes_copied),
                  count(c->heads, "head"), c->seq, c->seq, m->d_head, (1.0 / m->scale));
         return;
     }
@@ -293,15 +305,15 @@ static void narr_back(const Ctx *x, char *buf, size_t n)
     if (tensor_is_contiguous(t))
         snprintf(buf, n,
                  "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
-                 "%zu bytes copied. With %s nothing actually changed places: the view is still "
+                 "%s bytes copied. With %s nothing actually changed places: the view is still "
                  "contiguous.",
-                 a, t->st->id, st->bytes_copied, why_same(&m->cfg));
+                 a, t->st->id, num(st->bytes_copied), why_same(&m->cfg));
     else
         snprintf(buf, n,
                  "transpose(1, 2) puts tokens first again, strides %s, still storage S%d with "
-                 "%zu bytes copied. But one token's heads now lie %s apart: not "
+                 "%s bytes copied. But one token's heads now lie %s apart: not "
                  "contiguous, so view(B, S, D) would fail.",
-                 a, t->st->id, st->bytes_copied, count(t->strides[2], "float"));
+                 a, t->st->id, num(st->bytes_copied), count(t->strides[2], "float"));
 }
 
 /* Step 8: the copy, or none; "the one copy" only when the trace says so. */
@@ -321,11 +333,11 @@ static void narr_contig(const Ctx *x, char *buf, size_t n)
         return;
     }
     snprintf(buf, n,
-             ".contiguous() is %s of the pass: %s (%zu bytes) move "
+             ".contiguous() is %s of the pass: %s (%s bytes) move "
              "into a new storage S%d, token by token, so each token's heads sit side by "
-             "side. Total copied in the whole pass: %zu bytes.",
+             "side. Total copied in the whole pass: %s bytes.",
              copies == 1 ? "the one real copy" : "a real copy", count((long)floats, "float"),
-             st->bytes_copied, t->st->id, m->bytes_copied_total);
+             num(st->bytes_copied), t->st->id, num(m->bytes_copied_total));
 }
 
 /* Step 9: the heads read as one row. */
@@ -334,11 +346,11 @@ static void narr_concat(const Ctx *x, char *buf, size_t n)
     const Mha *m = x->m;
     const MhaStep *st = &m->steps[MS_CONCAT];
     snprintf(buf, n,
-             "view(B, S, D) on %s is free%s: same storage S%d, %zu bytes copied. "
+             "view(B, S, D) on %s is free%s: same storage S%d, %s bytes copied. "
              "Concatenating the heads is just reading each token's row as %s.",
              m->steps[MS_CONTIG].bytes_copied ? "the copy" : "the contiguous tensor",
              m->steps[MS_CONTIG].bytes_copied ? " again" : "", m->t[MT_CONCAT]->st->id,
-             st->bytes_copied, count(m->cfg.d_model, "number"));
+             num(st->bytes_copied), count(m->cfg.d_model, "number"));
 }
 
 /* Step 10: W_O mixes the heads; where the pass copied, from the trace. */
@@ -351,9 +363,9 @@ static void narr_output(const Ctx *x, char *buf, size_t n)
     tensor_fmt_dims(a, sizeof a, m->t[MT_W_O]->ndim, m->t[MT_W_O]->shape);
     snprintf(buf, n,
              "W_O %s mixes the %s back together: y = out @ W_O, a new buffer S%d. In the "
-             "whole pass the engine copied %zu bytes%s.",
+             "whole pass the engine copied %s bytes%s.",
              a, m->cfg.heads == 1 ? "head's dims" : "heads", m->t[MT_OUT]->st->id,
-             m->bytes_copied_total, where);
+             num(m->bytes_copied_total), where);
 }
 
 /* Under the heatmaps with `m`: why the big head differs, or that it does

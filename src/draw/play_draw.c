@@ -1,6 +1,7 @@
 /* play_draw.c - a playground result on a canvas (see play_draw.h). */
 #include "draw/play_draw.h"
 
+#include "base/textutil.h"
 #include "engine/tensorops.h"
 
 #include <stdio.h>
@@ -101,14 +102,17 @@ static int draw_tensor(Canvas *c, int x, int y, int w, int h, const PlayResult *
     fmt_dims(st, sizeof st, t->ndim, NULL, t->strides);
     canvas_printf(c, x, y + row++, ST_BOLD, "shape %s   strides %s   offset %zu", sh, st,
                   t->offset);
-    canvas_printf(c, x, y + row++, ST_NORMAL, "storage S%d: %zu x %s (%zu bytes)   %s", t->st->id,
-                  t->st->n, play_dtype_name(r->dtype), t->st->n * play_dtype_size(r->dtype),
-                  tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
+    char nn[32], nb[32];
+    canvas_printf(
+        c, x, y + row++, ST_NORMAL, "storage S%d: %s x %s (%s bytes)   %s", t->st->id,
+        text_fmt_int(nn, sizeof nn, t->st->n), play_dtype_name(r->dtype),
+        text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * play_dtype_size(r->dtype)),
+        tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
     if (r->memory == PM_VIEW)
         canvas_text(c, x, y + row, "view: same storage, 0 bytes copied", ST_GOOD);
     else if (r->memory == PM_COPY)
-        canvas_printf(c, x, y + row, ST_WARN, "copy: %zu bytes copied into a new storage",
-                      r->copied_bytes);
+        canvas_printf(c, x, y + row, ST_WARN, "copy: %s bytes copied into a new storage",
+                      text_fmt_int(nb, sizeof nb, r->copied_bytes));
     else
         canvas_text(c, x, y + row, "a new storage", ST_NORMAL);
     row++;

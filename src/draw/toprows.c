@@ -4,6 +4,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -96,16 +98,16 @@ static size_t pass_bytes(const Ctx *x)
 
 void top_title(Ctx *x, const char *left)
 {
-    char right[96];
+    char right[128], sb[32], pb[32];
     int rw;
-    snprintf(right, sizeof right, "this step: %zu B copied, pass so far: %zu B", shown_bytes(x),
-             pass_bytes(x));
+    text_fmt_int(sb, sizeof sb, shown_bytes(x));
+    text_fmt_int(pb, sizeof pb, pass_bytes(x));
+    snprintf(right, sizeof right, "this step: %s B copied, pass so far: %s B", sb, pb);
     if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
         /* a big run beside a long step name: the short form */
-        snprintf(right, sizeof right, "this step: %zu B copied, pass: %zu B", shown_bytes(x),
-                 pass_bytes(x));
+        snprintf(right, sizeof right, "this step: %s B copied, pass: %s B", sb, pb);
     if (canvas_text_width(left) + 3 + canvas_text_width(right) > x->w - RIGHT_MARGIN)
-        snprintf(right, sizeof right, "this step: %zu B copied", shown_bytes(x));
+        snprintf(right, sizeof right, "this step: %s B copied", sb);
     rw = canvas_text_width(right);
     canvas_fill(x->c, x->x0, x->y0, x->w, 1, ' ', ST_TITLE);
     sc_text_fit(x->c, x->x0, x->y0, x->w - rw - 3, left, ST_TITLE);
@@ -119,7 +121,7 @@ static void top_code_line(Ctx *x, int bw, const Tensor *after)
 {
     const MhaStep *ms = &x->m->steps[x->s.step];
     int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
-    char code[128], buf[160];
+    char code[128], buf[160], nb[32];
     if (x->s.view != MV_STEP)
         snprintf(code, sizeof code, "%s  # the bug", mha_views[x->s.view].code);
     else
@@ -127,12 +129,11 @@ static void top_code_line(Ctx *x, int bw, const Tensor *after)
     canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
     used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
     if (x->s.view != MV_STEP) return;
+    text_fmt_int(nb, sizeof nb, ms->bytes_copied);
     if (ms->is_view)
-        snprintf(buf, sizeof buf, "a view: storage S%d kept, %zu bytes copied", after->st->id,
-                 ms->bytes_copied);
+        snprintf(buf, sizeof buf, "a view: storage S%d kept, %s bytes copied", after->st->id, nb);
     else if (ms->bytes_copied)
-        snprintf(buf, sizeof buf, "a copy: %zu bytes into storage S%d", ms->bytes_copied,
-                 after->st->id);
+        snprintf(buf, sizeof buf, "a copy: %s bytes into storage S%d", nb, after->st->id);
     else if (x->s.step == MS_INPUT)
         snprintf(buf, sizeof buf, "the input: storage S%d", after->st->id);
     else

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "content/kv.h"
 #include "draw/scene.h"
 
@@ -82,8 +83,9 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
     }
     canvas_text(c, x, y++, "expand (view), strides:", ST_DIM);
     canvas_printf(c, x + 1, y++, ST_GOOD, "%s", tensor_fmt_strides(a, sizeof a, Ke));
-    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, %zu bytes copied", Ke->st->id,
-                  m->steps[MS_SCORES].bytes_copied); /* the step that expands K */
+    char nb[32];
+    canvas_printf(c, x + 1, y++, ST_GOOD, "S%d, %s bytes copied", Ke->st->id,
+                  text_fmt_int(nb, sizeof nb, m->steps[MS_SCORES].bytes_copied)); /* expands K */
     if (m->groups == 1) {
         /* one query head per kv head: nothing to repeat (Llama's repeat_kv
          * returns K as it is when n_rep is 1) */
@@ -92,7 +94,8 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
     } else {
         canvas_text(c, x, y++, "repeat_interleave (copy):", ST_DIM);
         canvas_printf(c, x + 1, y++, Kr->st->bytes_copied ? ST_WARN : ST_GOOD,
-                      "S%d, %zu bytes copied", Kr->st->id, Kr->st->bytes_copied);
+                      "S%d, %s bytes copied", Kr->st->id,
+                      text_fmt_int(nb, sizeof nb, Kr->st->bytes_copied));
     }
     /* KV cache of one toy layer, float32: K and V, last dim of K per token. */
     uint64_t per_tok = 0;
@@ -105,9 +108,11 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
                                    m->cfg.kv_heads, m->d_head, -1);
         if (used < maxh) { /* every row shown: a title that fits the column */
             long n = (long)K->st->n;
-            char t[64];
-            snprintf(t, sizeof t, "S%d: %ld floats, %ld B", K->st->id, n, n * (long)sizeof(float));
-            if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %ld floats", K->st->id, n);
+            char t[96], nf[32], sb[32];
+            text_fmt_int(nf, sizeof nf, (unsigned long long)n);
+            text_fmt_int(sb, sizeof sb, (unsigned long long)n * sizeof(float));
+            snprintf(t, sizeof t, "S%d: %s floats, %s B", K->st->id, nf, sb);
+            if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %s floats", K->st->id, nf);
             canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
             canvas_text(c, x, y + 1, t, ST_BOLD);
         }

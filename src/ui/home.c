@@ -54,7 +54,7 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         int y = 4 + 2 * i;
         Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;
         canvas_fill(c, 2, y, 18, 1, ' ', st);
-        canvas_printf(c, 3, y, st, "%d  %s", i + 1, home_entries[i].label);
+        canvas_printf(c, 3, y, st, "%*d  %s", HOME_N > 9 ? 2 : 1, i + 1, home_entries[i].label);
         canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
     }
     static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};

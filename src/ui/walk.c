@@ -25,13 +25,16 @@
 typedef struct Walk {
     SceneState ss;
     MhaConfig seen;        /* the config the cursor belongs to: reset when it changes */
-    int jump;              /* step number typed so far, -1 none */
+    int jump;              /* step number typed so far, -1 none; 0 after a bare g */
+    int jump_digits;       /* digits typed into jump (0: g opened it, none typed) */
     int animating;         /* ss.anim runs from 0 to 1 */
     double anim_start;     /* tick time the animation started; < 0: at the next tick */
     double autoplay_next;  /* tick time of the next autoplay step; < 0: set at the next tick */
     double autoplay_saved; /* seconds per step that p turns back on */
     int w, h;              /* size of the last frame (for mouse clicks) */
     int blank;             /* b: the screen is blank until the next key */
+    int frozen;            /* the clocks are held for the blank (set by tick) */
+    double autoplay_left;  /* seconds of autoplay left when the blank began, < 0 none */
     char hint[160];
 } Walk;
 
@@ -113,9 +116,13 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
     }
     const char *status = ui->status;
     if (!status[0]) {
-        if (w->jump >= 0)
+        if (w->jump >= 0 && w->jump_digits > 0)
             snprintf(w->hint, sizeof w->hint, "go to step %d_  (Enter jumps, Esc cancels)",
                      w->jump);
+        else if (w->jump >= 0)
+            snprintf(w->hint, sizeof w->hint,
+                     "go to step _  (0 to %d, then Enter; Enter alone: the first step)",
+                     MS_COUNT - 1);
         else
             walk_hint(w, ui);
         status = w->hint;
@@ -160,21 +167,23 @@ static int walk_key(Screen *s, Ui *ui, int key)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    if (w->blank) { /* any key brings the picture back, and does nothing else */
-        w->blank = 0;
-        return UI_REDRAW;
+    if (w->blank) {   /* any key brings the picture back, and does nothing else */
+        w->blank = 0; /* tick starts the held clocks again */
+        return UI_REDRAW | (w->animating || ui->autoplay > 0 ? UI_ANIMATE : 0);
     }
     Action a = ACT_NONE;
     if (w->ss.inspect) a = keys_action(KC_INSPECT, key);
     if (a == ACT_NONE) a = keys_action(KC_WALK, key);
-    if (w->animating) { /* any key skips to the final frame; only q / Esc do more */
+    if (w->animating && a != ACT_BLANK) { /* any other key shows the final frame; */
+        /* a clicker key or q / Esc then do more */
         walk_stop_anim(w);
-        if (a != ACT_BACK) return UI_REDRAW;
+        if (a != ACT_BACK && a != ACT_NEXT && a != ACT_PREV) return UI_REDRAW;
     }
 
     if (w->jump >= 0 && a != ACT_DIGIT) { /* a step number being typed */
         int n = w->jump;
         w->jump = -1;
+        w->jump_digits = 0;
         if (key == UI_K_ENTER) {
             if (n >= MS_COUNT) {
                 snprintf(ui->status, sizeof ui->status, "no step %d: the steps are 0 to %d", n,
@@ -195,7 +204,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
     switch (a) {
     case ACT_NEXT:
         if (w->ss.step == MS_COUNT - 1) {
-            snprintf(ui->status, sizeof ui->status, "the last step (g goes back to the first)");
+            snprintf(ui->status, sizeof ui->status, "the last step (Home goes back to the first)");
             return UI_REDRAW;
         }
         return walk_go(w, ui, w->ss.step + 1, 1);
@@ -209,9 +218,17 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return walk_go(w, ui, 0, 0);
     case ACT_LAST:
         return walk_go(w, ui, MS_COUNT - 1, 0);
+    case ACT_GOTO: /* g: the prompt, then the digits and Enter */
+        w->jump = 0;
+        w->jump_digits = 0;
+        return UI_REDRAW;
     case ACT_DIGIT:
-        w->jump = (w->jump > 0 ? w->jump * 10 : 0) + (key - '0');
-        if (w->jump > 99) w->jump = key - '0';
+        if (w->jump < 0) w->jump = 0;
+        w->jump = w->jump * 10 + (key - '0');
+        if (++w->jump_digits > 2) { /* a third digit starts a new number */
+            w->jump = key - '0';
+            w->jump_digits = 1;
+        }
         return UI_REDRAW;
     case ACT_AUTOPLAY:
         if (ui->autoplay > 0) {
@@ -257,7 +274,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     case ACT_FAILURE:
         return walk_failure(w, ui);
-    case ACT_BLANK:
+    case ACT_BLANK: /* tick holds the clocks until the next key */
         w->blank = 1;
         return UI_REDRAW;
     case ACT_BACK:
@@ -267,10 +284,32 @@ static int walk_key(Screen *s, Ui *ui, int key)
     }
 }
 
+/* Blank holds the animation at its phase and autoplay at the time it had
+ * left, without waking; the first tick after it moves both clocks on by the
+ * time the screen was blank, so the slide comes back exactly as it was. */
+static int walk_hold(Walk *w, const Ui *ui, double now)
+{
+    if (w->blank) {
+        if (!w->frozen) {
+            w->frozen = 1;
+            w->autoplay_left = w->autoplay_next >= 0 ? w->autoplay_next - now : -1;
+        }
+        return 1;
+    }
+    if (w->frozen) {
+        w->frozen = 0;
+        if (w->animating && w->anim_start >= 0)
+            w->anim_start = now - w->ss.anim * walk_anim_seconds(ui);
+        if (w->autoplay_left >= 0) w->autoplay_next = now + w->autoplay_left;
+    }
+    return 0;
+}
+
 static int walk_tick(Screen *s, Ui *ui, double now)
 {
     Walk *w = s->st;
     int f = 0;
+    if (walk_hold(w, ui, now)) return 0;              /* blank: nothing moves, nothing wakes */
     if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
         w->seen = ui->cfg;
         walk_cursor_reset(w);
@@ -290,7 +329,7 @@ static int walk_tick(Screen *s, Ui *ui, double now)
     }
     if (ui->autoplay > 0) {
         if (w->autoplay_next < 0 || w->animating) {
-            w->autoplay_next = now + walk_autoplay_seconds(ui);
+            w->autoplay_next = now + walk_autoplay_seconds(ui); /* after the animation */
         } else if (now >= w->autoplay_next) {
             if (w->ss.step < MS_COUNT - 1) {
                 f |= walk_go(w, ui, w->ss.step + 1, 1);
@@ -317,6 +356,7 @@ Screen *walk_open_at(Ui *ui, int step)
     w->seen = ui->cfg;
     w->jump = -1;
     w->anim_start = -1;
+    w->autoplay_left = -1;
     w->autoplay_next = -1;
     s->draw = walk_draw;
     s->key = walk_key;
