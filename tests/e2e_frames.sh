@@ -136,6 +136,13 @@ for cfg in "--seq 64 --d-model 256 --heads 4" "--batch 2 --seq 128 --d-model 64 
     else ok "frames $cfg: no count of 1,000 or more without separators"; fi
 done
 
+# --- with B > 1 the copy's cells name their batch ----------------------------------
+"$BIN" frames --step 8 --batch 2 --anim 0.5 >"$tmp/b2"
+check "step 8, batch 2: cells say 'b1 h0 the'" grep -qF "b1 h0 the" "$tmp/b2"
+check "step 8, batch 2: and 'b0 h1 the'" grep -qF "b0 h1 the" "$tmp/b2"
+"$BIN" frames --step 8 --anim 0.5 >"$tmp/b1"
+check "step 8, batch 1: no batch in the cells" sh -c "! grep -qF 'b0 h0' '$tmp/b1' && grep -qF 'h1 the' '$tmp/b1'"
+
 # --- a full disk is a runtime failure: exit 1, one line ------------------------------
 full_disk frames --step 2
 

@@ -53,7 +53,9 @@ static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
     bar_scroll(src, lit_src);
     snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
              src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
-             src->tagt && src->tagfmt == 2 ? ", cells: head,token" : "");
+             src->tagt && src->tagfmt == 2
+                 ? (src->tagt->shape[0] > 1 ? ", cells: batch,head,token" : ", cells: head,token")
+                 : "");
     bar_draw(x, src, title, &hm_src, lit_src, -1, -1);
     bar_scroll(bar, lit);
     char nf[32], nb[32];

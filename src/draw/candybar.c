@@ -72,15 +72,18 @@ void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
     bar_plan_p(b, t, base, x, y, w, h, 1);
 }
 
-/* The tag of head h, token s in format fmt (Bar.tagfmt). */
-static void tag_text(char *buf, size_t n, int fmt, int h, int s)
+/* The tag of batch b, head h, token s in format fmt (Bar.tagfmt); the batch
+ * is named only when there are several (B > 1): "b1 h0 the". */
+static void tag_text(char *buf, size_t n, int fmt, int B, int b, int h, int s)
 {
+    char pre[16] = "";
+    if (B > 1) snprintf(pre, sizeof pre, fmt == 2 ? "%d," : "b%d ", b);
     if (fmt == 0)
-        snprintf(buf, n, "h%d %s", h, mha_token_word(s));
+        snprintf(buf, n, "%sh%d %s", pre, h, mha_token_word(s));
     else if (fmt == 1)
-        snprintf(buf, n, "h%d t%d", h, s);
+        snprintf(buf, n, "%sh%d t%d", pre, h, s);
     else
-        snprintf(buf, n, "%d,%d", h, s);
+        snprintf(buf, n, "%s%d,%d", pre, h, s);
 }
 
 /* Without room for values, step 8's bars say which element each cell holds
@@ -98,7 +101,7 @@ void bar_plan_tags(Bar *b, const Tensor *t, int base)
     for (n.tagfmt = 0; n.tagfmt < 3; n.tagfmt++) {
         int ok = 1; /* the widest head number with every token */
         for (int s = 0; s < t->shape[1] && ok; s++) {
-            tag_text(tag, sizeof tag, n.tagfmt, t->shape[2] - 1, s);
+            tag_text(tag, sizeof tag, n.tagfmt, t->shape[0], t->shape[0] - 1, t->shape[2] - 1, s);
             ok = (int)strlen(tag) <= t->shape[3] * n.cw - 1;
         }
         if (ok) break;
@@ -214,7 +217,7 @@ static void bar_tag(Ctx *x, const Bar *b, long o, int px, int py, Style st, long
         cells++;
     tw = cells * b->cw - 1;
     canvas_fill(x->c, px, py, tw, 1, ' ', st);
-    tag_text(tag, sizeof tag, b->tagfmt, idx[2], idx[1]);
+    tag_text(tag, sizeof tag, b->tagfmt, b->tagt->shape[0], idx[0], idx[2], idx[1]);
     if (lit >= o && lit < o + cells) {
         int before = (int)(lit - o), after = cells - before - 1;
         if ((int)strlen(tag) <= before * b->cw - 1)

@@ -76,7 +76,8 @@ typedef struct Bar {
      * left of x.  tagt (B, S, H, dh) is read through: NULL = no tags. */
     const Tensor *tagt;
     int margin;
-    int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3": the first that fits every run */
+    int tagfmt; /* 0 "h0 the", 1 "h0 t3", 2 "0,3", each after "b1 " (or "1,") when
+                 * B > 1: the first that fits every run */
     /* Rows per storage row (1: "off value" on one line; 2: offset above
      * value; 3: and the cell's head below, "h1"), chosen on tall frames. */
     int pitch;
