@@ -1,0 +1,47 @@
+#!/usr/bin/env bash
+# e2e_flash.sh - `mhaviz flash`: the --json object, the --plain trace, and bad flags.
+. "$(dirname "$0")/e2e_lib.sh"
+
+capture "$BIN" flash --json
+check "json: exit 0" test "$rc" = 0
+check "json: one object with config, tiles, bytes" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert sorted(d) == ["bytes", "config", "tiles"], sorted(d)
+assert d["config"]["block_q"] == 2 and d["config"]["block_k"] == 2
+assert len(d["tiles"]) == 8 and d["bytes"] == {"naive": 1024, "flash": 800}' "$tmp/out"
+
+capture "$BIN" flash --plain --causal
+out=$(cat "$tmp/out")
+check "plain: exit 0" test "$rc" = 0
+check "plain: a tile above the diagonal is shown skipped" grep -q "k tile 1: keys \[2, 4) skipped: wholly above the diagonal" <<<"$out"
+check "plain: a partly masked tile is visited" grep -q "k tile 1: keys \[2, 4) stream past (K and V 2 x 4), partly masked: 1 of its 4 scores" <<<"$out"
+check "plain: m, l, O after each tile" grep -Eq "^      row 3: m [-0-9.e]+  l [-0-9.e]+  O \[" <<<"$out"
+check "plain: 6 tiles visited, 2 skipped" grep -q "^6 tiles visited, 2 skipped" <<<"$out"
+# causal, 2 x 2 blocks: q tile 0 reads keys 0..1, q tile 1 all 4: 4 (16 + 2*6*4 + 16 + 4) = 336 a head
+check "plain: naive 1,024 and flash 672 bytes" bash -c 'grep -q "naive          1,024" <<<"$1" && grep -q "flash            672" <<<"$1"' _ "$out"
+check "plain: ratio 1.52x" grep -q "ratio          1.52x" <<<"$out"
+check "plain: final O = head_out" grep -Eq "largest difference (0|[0-9.]+e-0[78])$" <<<"$out"
+# 64 x 4 (4 x 8192 x 128 + 4 x 8192^2) = 69,793,218,560; the scores 64 x 8192^2 x 2 B = 8 GiB
+check "plain: real sizes, naive" grep -q "naive     69,793,218,560 B (65.0 GiB)" <<<"$out"
+check "plain: real sizes, 2.00x fewer" grep -q "34,898,706,432 B (32.5 GiB)  2.00x fewer" <<<"$out"
+check "plain: the scores at fp16: 8 GiB" grep -q "the scores alone: 8.00 GiB at fp16" <<<"$out"
+capture "$BIN" flash --seq 3 --block-q 50 --block-k 7
+check "a block larger than S: one tile a head" grep -q "^2 tiles visited, 0 skipped" "$tmp/out"
+capture "$BIN" flash --block-q=3 --block-k=1 --heads 4 --kv-heads 1 --seq 5
+check "flag=value, MQA: every head reads kv head 0" test "$(grep -c 'reads kv head 0' "$tmp/out")" = 4
+capture "$BIN" flash </dev/null
+check "no --plain/--json off a terminal: the plain trace" grep -q "^8 tiles visited" "$tmp/out"
+
+usage_error "--block-q 0: must be between 1" flash --block-q 0
+usage_error "--block-k 0: must be between 1" flash --block-k 0 --json
+usage_error "--block-q: 'x' is not a whole number" flash --block-q x
+usage_error "--block-k -2: must be between 1" flash --block-k -2
+usage_error "--block-q" flash --block-q
+usage_error "--heads 3" flash --heads 3
+usage_error "flash: unknown option '--nope'" flash --nope
+full_disk flash --json
+capture "$BIN" flash --help
+check "--help names the flags" bash -c 'grep -q -- "--block-q N" "$1" && grep -q -- "--batch N" "$1"' _ "$tmp/out"
+check "mhaviz --help lists flash" grep -q "^  flash " <("$BIN" --help)
+finish
