@@ -1,6 +1,16 @@
 #!/usr/bin/env bash
-# e2e_flash.sh - `mhaviz flash`: the --json object, the --plain trace, and bad flags.
+# e2e_flash.sh - `mhaviz flash`: --json against tests/ref_flash.py (an
+# independent online softmax over export's tensors: every tile's m, l, O, the
+# final O against head_out, the bytes against the formulas; fixed and random
+# configurations), the --plain trace, and bad flags.
 . "$(dirname "$0")/e2e_lib.sh"
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+if python3 "$HERE/ref_flash.py" "$BIN" --random 30 >"$tmp/ref" 2>&1; then
+  ok "flash --json agrees with ref_flash.py ($(tail -1 "$tmp/ref" | cut -d: -f2 | cut -d, -f1-2))"
+else
+  fail "flash --json against ref_flash.py" "$(head -20 "$tmp/ref")"
+fi
 
 capture "$BIN" flash --json
 check "json: exit 0" test "$rc" = 0
