@@ -8,7 +8,10 @@
 #include <math.h>
 #include <string.h>
 
+#include "app_fixture.h"
+#include "draw/flash.h"
 #include "engine/flash.h"
+#include "ui/flash_screen.h"
 
 static Mha *run(int batch, int seq, int d_model, int heads, int kv_heads, int causal, int seed)
 {
@@ -263,6 +266,136 @@ START_TEST(test_logsumexp)
 }
 END_TEST
 
+/* ---- the Tiles screen ------------------------------------------------------- */
+
+/* Nothing drawn into the last column of any row but the status line: a line
+ * that long was cut.  Prints the frame when it fails. */
+static void assert_not_clipped(const Canvas *c, const char *what)
+{
+    char row[1024];
+    for (int y = 0; y < c->h - 1; y++) {
+        const Cell *e = canvas_at(c, c->w - 1, y);
+        if (e->ch == ' ') continue;
+        for (int k = 0; k < c->h; k++)
+            fprintf(stderr, "|%s\n", canvas_row(c, k, 1, row, sizeof row));
+        ck_abort_msg("%s at %dx%d: row %d reaches the last column", what, c->w, c->h, y);
+    }
+}
+
+static Screen *tiles(Ui *ui, const char *a1, const char *a2, int bq, int bk)
+{
+    ui_with(ui, a1, a2);
+    Screen *s = flash_open_with(ui, bq, bk);
+    ck_assert_ptr_nonnull(s);
+    return s;
+}
+
+/* Every tile of a few runs at 80x24 through 200x60: the frame fits, says where
+ * the loop is, and ends with every row equal to head_out. */
+START_TEST(test_screen_sizes)
+{
+    static const int sizes[][2] = {{80, 24}, {100, 30}, {120, 40}, {200, 60}};
+    static const char *const cfgs[][2] = {
+        {"--causal", NULL}, {"--seq", "8"}, {"--heads", "1"}, {"--d-model", "64"}};
+    static const int blocks[][2] = {{2, 2}, {1, 3}, {3, 1}, {16, 5}};
+    for (int k = 0; k < 4; k++) {
+        Ui ui;
+        Screen *s = tiles(&ui, cfgs[k][0], cfgs[k][1], blocks[k][0], blocks[k][1]);
+        for (int t = 0; t < 200; t++) {
+            for (int z = 0; z < 4; z++) {
+                Canvas *c = draw(s, &ui, sizes[z][0], sizes[z][1]);
+                assert_not_clipped(c, cfgs[k][0]);
+                ck_assert(canvas_contains(c, "Tiles: "));
+                ck_assert(canvas_contains(c, "whole loop: naive "));
+                canvas_free(c);
+            }
+            if (shows(s, &ui, 80, 24, "the loop is done")) break;
+            ck_assert_int_eq(press(s, &ui, ' '), UI_REDRAW);
+        }
+        ck_assert(shows(s, &ui, 80, 24, "the loop is done"));
+        ck_assert(shows(s, &ui, 80, 24, "O rows written once: = head_out"));
+        s->free(s);
+        ui_free(&ui);
+    }
+}
+END_TEST
+
+START_TEST(test_screen_keys)
+{
+    Ui ui;
+    Screen *s = tiles(&ui, "--causal", NULL, 2, 2); /* seq 4: 2 x 2 tiles, 3 run a head */
+    ck_assert(shows(s, &ui, 80, 24, "head 0 (kv head 0), q tile 0, K/V tile 0"));
+    ck_assert(shows(s, &ui, 80, 24, "q0   \u2588\u2588 \u00D7\u00D7")); /* on chip, skipped */
+    ck_assert(shows(s, &ui, 80, 24, "1 of 4 above the diagonal: -inf"));
+    press(s, &ui, ' ');
+    ck_assert(shows(s, &ui, 80, 24, "q tile 1, K/V tile 0"));
+    ck_assert(shows(s, &ui, 80, 24, "q1   \u2588\u2588 \u00B7\u00B7"));
+    press(s, &ui, UI_K_LEFT);
+    ck_assert(shows(s, &ui, 80, 24, "q tile 0, K/V tile 0"));
+    press(s, &ui, 'G');
+    ck_assert(shows(s, &ui, 80, 24, "8 of 8 O rows written"));
+    ck_assert(shows(s, &ui, 80, 24, "tiles run 6, skipped 2"));
+    press(s, &ui, ' '); /* after the end: from the start again */
+    ck_assert(shows(s, &ui, 80, 24, "nothing on chip yet"));
+    press(s, &ui, 'C');
+    ck_assert(!shows(s, &ui, 80, 24, ", causal;"));
+    press(s, &ui, 'b');
+    ck_assert(shows(s, &ui, 80, 24, "block_q 3, block_k 2: 2 x 2 tiles a head"));
+    press(s, &ui, 'B');
+    press(s, &ui, 'B');
+    ck_assert(shows(s, &ui, 80, 24, "block_q 3, block_k 4: 2 x 1 tiles a head"));
+    press(s, &ui, 'B'); /* past seq: 1 again */
+    ck_assert(shows(s, &ui, 80, 24, "block_k 1: 2 x 4 tiles"));
+    press(s, &ui, 'K');
+    ck_assert(shows(s, &ui, 80, 24, "H 2, KV 1"));
+    ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH);
+    ui.push->free(ui.push);
+    ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK);
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+/* ASCII: every glyph of the frame has a stand-in (no '?'). */
+START_TEST(test_screen_ascii)
+{
+    Ui ui;
+    char row[256];
+    Screen *s = tiles(&ui, "--causal", NULL, 1, 1);
+    press(s, &ui, ' ');
+    Canvas *c = draw(s, &ui, 80, 24);
+    int found = 0;
+    for (int y = 0; y < c->h; y++) {
+        canvas_row(c, y, 1, row, sizeof row);
+        ck_assert_msg(!strchr(row, '?') || y == c->h - 1, "row %d: %s", y, row);
+        found += strstr(row, "q0   :: xx xx xx") != NULL;
+        found += strstr(row, "q1   @@ ** xx xx") != NULL;
+    }
+    ck_assert_int_eq(found, 2);
+    canvas_free(c);
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
+/* The home menu has a Tiles line, and with it every line is on an 80x24 screen. */
+START_TEST(test_home_lists_tiles)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *h = home_open(&ui);
+    ck_assert(shows(h, &ui, 80, 24, "Tiles"));
+    ck_assert(shows(h, &ui, 80, 24, "11  Help")); /* the last line, above the status */
+    for (int k = 0; k < 9; k++)                   /* Down to Tiles, the line above Help */
+        press(h, &ui, UI_K_DOWN);
+    ck_assert_int_eq(press(h, &ui, UI_K_ENTER) & UI_PUSH, UI_PUSH);
+    ck_assert(shows(ui.push, &ui, 80, 24, "Tiles: "));
+    ui.push->free(ui.push);
+    h->free(h);
+    ui_free(&ui);
+}
+END_TEST
+
 static Suite *flash_suite(void)
 {
     Suite *s = suite_create("flash");
@@ -275,6 +408,12 @@ static Suite *flash_suite(void)
     tcase_add_test(tc, test_restart_and_errors);
     tcase_add_test(tc, test_logsumexp);
     suite_add_tcase(s, tc);
+    TCase *ts = tcase_create("screen");
+    tcase_add_test(ts, test_screen_sizes);
+    tcase_add_test(ts, test_screen_keys);
+    tcase_add_test(ts, test_screen_ascii);
+    tcase_add_test(ts, test_home_lists_tiles);
+    suite_add_tcase(s, ts);
     return s;
 }
 

@@ -42,6 +42,8 @@ capture "$BIN" flash --block-q=3 --block-k=1 --heads 4 --kv-heads 1 --seq 5
 check "flag=value, MQA: every head reads kv head 0" test "$(grep -c 'reads kv head 0' "$tmp/out")" = 4
 capture "$BIN" flash </dev/null
 check "no --plain/--json off a terminal: the plain trace" grep -q "^8 tiles visited" "$tmp/out"
+capture "$BIN" flash --color=never
+check "off a terminal, a screen flag is refused" test "$rc" = 2
 
 usage_error "--block-q 0: must be between 1" flash --block-q 0
 usage_error "--block-k 0: must be between 1" flash --block-k 0 --json
@@ -54,4 +56,42 @@ full_disk flash --json
 capture "$BIN" flash --help
 check "--help names the flags" bash -c 'grep -q -- "--block-q N" "$1" && grep -q -- "--batch N" "$1"' _ "$tmp/out"
 check "mhaviz --help lists flash" grep -q "^  flash " <("$BIN" --help)
+
+# the Tiles screen
+S=e2e_flash_$$
+tmux_start $S 80 24 env NO_COLOR=1 "$BIN" flash --no-save --causal --seq 5
+check "screen: opens on the first tile" tmux_wait $S "head 0 (kv head 0), q tile 0, K/V tile 0"
+check "screen: the first tile partly masked" tmux_wait $S "1 of 4 above the diagonal: -inf"
+check "screen: the tiles above the diagonal skipped" tmux_wait $S "q0   ██ ×× ××"
+tmux_keys $S ' '
+check "screen: Space, the next tile" tmux_wait $S "q tile 1, K/V tile 0"
+check "screen: the bytes, naive vs flash" tmux_wait $S "whole loop: naive 1,440 B, flash 1,064 B"
+tmux_keys $S G
+check "screen: G, the end: every row = head_out" tmux_wait $S "10 of 10 O rows written once: = head_out"
+e2e_tmux resize-window -t $S -x 200 -y 60 2>/dev/null
+check "screen: resized to 200x60" tmux_wait $S "S 8192, dh 128, 64 heads: naive 65.0 GiB, flash 32.5 GiB (2.00x); the scores alone 8.0 GiB"
+e2e_tmux resize-window -t $S -x 60 -y 20 2>/dev/null
+check "screen: below 80x24 it asks for room" tmux_wait $S "enlarge to 80x24"
+e2e_tmux resize-window -t $S -x 80 -y 24 2>/dev/null
+tmux_keys $S '?'
+check "screen: ? opens the help at Tiles" tmux_wait $S "Tiles: FlashAttention-2, one tile at a time"
+tmux_keys $S q q
+sleep 0.3
+check "screen: q quits" not e2e_tmux has-session -t $S 2>/dev/null
+# ASCII (a non-UTF-8 locale), from the home menu's Tiles line
+tmux_start $S 80 24 env LANG=C LC_ALL=C "$BIN" --no-save --causal
+check "home: the Tiles line" tmux_wait $S "Tiles"
+tmux_keys $S Up Up Enter
+check "home -> Tiles: ASCII glyphs" tmux_wait $S "q0   @@ xx"
+tmux_keys $S q q
+sleep 0.3
+tmux_start $S 80 24 "$BIN" flash --no-save
+check "screen: running for SIGTERM" tmux_wait $S "Tiles: "
+pid=$(e2e_tmux display -p -t $S '#{pane_pid}' 2>/dev/null)
+check "screen: its pid" test -n "$pid"
+[ -n "$pid" ] && kill -TERM "$pid"
+for _ in $(seq 30); do e2e_tmux has-session -t $S 2>/dev/null || break; sleep 0.1; done
+check "SIGTERM ends the screen" not e2e_tmux has-session -t $S 2>/dev/null
+# gone, or a zombie not reaped yet (tmux's server may have exited with its last session)
+check "SIGTERM: the process is gone" not bash -c "ps -o stat= -p ${pid:-0} | grep -qv Z"
 finish

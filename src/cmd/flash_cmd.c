@@ -2,6 +2,7 @@
  *
  *   mhaviz flash [CONFIG] [--block-q N] [--block-k N] --plain   the trace as text
  *   mhaviz flash [CONFIG] [--block-q N] [--block-k N] --json    every tile's m, l, O
+ *   mhaviz flash [CONFIG] [--block-q N] [--block-k N] [OPTIONS] the Tiles screen (a terminal)
  *
  * --json prints one object (a contract, issue 18):
  *   {"config": {"batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal",
@@ -14,27 +15,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "base/fmtfloat.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "cmd/interactive.h"
 #include "content/kv.h"
 #include "content/presets.h"
 #include "engine/flash.h"
+#include "ui/flash_screen.h"
+#include "ui/screen.h"
 
 /* Blocks beyond S are one tile; this only keeps the number sane. */
 #define FLASH_MAX_BLOCK 1048576L
 
 static const char flash_help[] =
-    "usage: mhaviz flash [CONFIG] [--block-q N] [--block-k N] [--plain|--json]\n"
+    "usage: mhaviz flash [CONFIG] [--block-q N] [--block-k N] [--plain|--json|OPTIONS]\n"
     "FlashAttention-2's loop over the toy run, for one (batch, head) at a time: a tile of\n"
     "query rows stays on chip, the K/V tiles stream past it, and after each one the running\n"
     "row max m, sum l and output O are updated; the S x S scores are never written.\n"
     "  --block-q N   query rows per tile (default 2)\n"
     "  --block-k N   keys per K/V tile (default 2); a block larger than --seq is one tile\n"
-    "  --plain       the trace as text (also the default for now)\n"
+    "  --plain       the trace as text (the default off a terminal)\n"
     "  --json        one JSON object: config, every tile's m, l and O, the bytes\n"
-    "With --causal, K/V tiles wholly above the diagonal are skipped.\n";
+    "With --causal, K/V tiles wholly above the diagonal are skipped.  On a terminal,\n"
+    "without --plain or --json, it opens the Tiles screen (also on the home menu).\n"
+    "  OPTIONS       the screen's: --color=WHEN, --ascii, --no-save (as mhaviz walk --help)\n";
 
 /* One float as export writes it: the shortest text that reads back to it. */
 static void put_float(FILE *f, float v)
@@ -164,33 +171,18 @@ static void put_plain(FILE *out, Flash *f)
             kv_fmt_size(a, sizeof a, 64ULL * 8192 * 8192 * 2));
 }
 
-int cmd_flash(int argc, char **argv)
+/* The plain trace or the JSON of the configuration in rest (argv[0], then
+ * the configuration flags). */
+static int run_text(int argc, char **rest, int json, const long *block)
 {
     MhaConfig cfg = mha_config_default();
-    int kv_set = 0, json = 0;
-    long block[2] = {FLASH_BLOCK_DEFAULT, FLASH_BLOCK_DEFAULT};
-    static const char *const block_flag[2] = {"--block-q", "--block-k"};
+    int kv_set = 0;
     char err[256];
     for (int i = 1; i < argc; i++) {
-        const char *val = NULL;
-        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("%s\nConfiguration (the toy run):\n%s", flash_help, cli_config_help);
-            return 0;
-        }
-        if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) {
-            json = argv[i][2] == 'j';
-            continue;
-        }
-        int r = 0, k;
-        for (k = 0; k < 2 && !r; k++)
-            r = cli_match(argc, argv, &i, block_flag[k], &val, err, sizeof err);
-        if (r > 0 &&
-            cli_long(block_flag[k - 1], val, 1, FLASH_MAX_BLOCK, &block[k - 1], err, sizeof err))
-            r = -1;
-        if (r == 0) r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
+        int r = cli_config_flag(argc, rest, &i, &cfg, &kv_set, err, sizeof err);
         if (r < 0) return cli_usage("%s", err);
         if (r == 0)
-            return cli_usage("flash: unknown option '%.60s' (see mhaviz flash --help)", argv[i]);
+            return cli_usage("flash: unknown option '%.60s' (see mhaviz flash --help)", rest[i]);
     }
     if (!kv_set) cfg.kv_heads = cfg.heads;
     Mha *m = mha_run(&cfg, err, sizeof err);
@@ -213,4 +205,51 @@ int cmd_flash(int argc, char **argv)
         return 1;
     }
     return 0;
+}
+
+int cmd_flash(int argc, char **argv)
+{
+    long block[2] = {FLASH_BLOCK_DEFAULT, FLASH_BLOCK_DEFAULT};
+    static const char *const block_flag[2] = {"--block-q", "--block-k"};
+    int text = 0, json = 0, n = 0;
+    char err[256];
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+            printf("%s\nConfiguration (the toy run):\n%s", flash_help, cli_config_help);
+            return 0;
+        }
+    char **rest = malloc(((size_t)argc + 1) * sizeof *rest);
+    if (!rest) return cli_io_error("out of memory");
+    rest[n++] = argv[0];
+    for (int i = 1; i < argc; i++) {
+        const char *val = NULL;
+        if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) {
+            text = 1;
+            json = argv[i][2] == 'j';
+            continue;
+        }
+        int r = 0, k;
+        for (k = 0; k < 2 && !r; k++)
+            r = cli_match(argc, argv, &i, block_flag[k], &val, err, sizeof err);
+        if (r > 0 &&
+            cli_long(block_flag[k - 1], val, 1, FLASH_MAX_BLOCK, &block[k - 1], err, sizeof err))
+            r = -1;
+        if (r < 0) {
+            free(rest);
+            return cli_usage("%s", err);
+        }
+        if (r == 0) rest[n++] = argv[i];
+    }
+    int rc;
+    if (text || !isatty(STDOUT_FILENO) || !isatty(STDIN_FILENO)) {
+        rc = run_text(n, rest, json, block); /* off a terminal: the trace */
+    } else {
+        Ui ui;
+        InteractiveOptions o;
+        rc = interactive_setup(&ui, &o, n, rest, 1, 0, flash_help);
+        if (rc < 0)
+            rc = interactive_run(&ui, flash_open_with(&ui, (int)block[0], (int)block[1]), &o);
+    }
+    free(rest);
+    return rc;
 }
