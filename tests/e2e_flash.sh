@@ -69,7 +69,7 @@ check "screen: the bytes, naive vs flash" tmux_wait $S "whole loop: naive 1,440 
 tmux_keys $S G
 check "screen: G, the end: every row = head_out" tmux_wait $S "10 of 10 O rows written once: = head_out"
 e2e_tmux resize-window -t $S -x 200 -y 60 2>/dev/null
-check "screen: resized to 200x60" tmux_wait $S "S 8192, dh 128, 64 heads: naive 65.0 GiB, flash 32.5 GiB (2.00x); the scores alone 8.0 GiB"
+check "screen: resized to 200x60" tmux_wait $S "S 8192, dh 128, 64 heads: naive 65.0 GiB, flash 32.5 GiB (2.00x); the scores alone 8.00 GiB"
 e2e_tmux resize-window -t $S -x 60 -y 20 2>/dev/null
 check "screen: below 80x24 it asks for room" tmux_wait $S "enlarge to 80x24"
 e2e_tmux resize-window -t $S -x 80 -y 24 2>/dev/null

@@ -13,28 +13,10 @@
 #include <math.h> /* INFINITY */
 #include <stdio.h>
 
+#include "content/kv.h" /* kv_fmt_int, kv_fmt_size: the numbers as kv and decode print them */
+
 #define MAP_X 1 /* the tile map's left edge */
 #define TOP 4   /* first row under the header */
-
-/* "1,024" */
-static char *fmt_int(char *buf, size_t n, uint64_t v)
-{
-    char digits[32];
-    int len = snprintf(digits, sizeof digits, "%llu", (unsigned long long)v), o = 0;
-    for (int i = 0; i < len && (size_t)o + 2 < n; i++) {
-        if (i && (len - i) % 3 == 0) buf[o++] = ',';
-        buf[o++] = digits[i];
-    }
-    buf[o] = 0;
-    return buf;
-}
-
-/* "65.0 GiB" */
-static char *fmt_gib(char *buf, size_t n, uint64_t v)
-{
-    snprintf(buf, n, "%.1f GiB", (double)v / (1024.0 * 1024 * 1024));
-    return buf;
-}
 
 static double ratio(FlashBytes b)
 {
@@ -143,9 +125,9 @@ static void draw_chip(Canvas *c, const Flash *f, int x, int y, int ymax)
         num(c, x + 14, y, ST_NORMAL, f->tl[r]);
         canvas_text(c, x + 22, y, "O", ST_DIM);
         int i = 0;
-        for (; i < dh && x + 23 + 8 * (i + 1) + 4 <= xmax; i++)
-            num(c, x + 23 + 8 * i, y, f->last ? ST_GOOD : ST_NORMAL, f->tO[(size_t)r * dh + i]);
-        if (i < dh) canvas_printf(c, x + 23 + 8 * i + 1, y, ST_DIM, "+%d", dh - i);
+        for (; i < dh && x + 24 + 8 * (i + 1) + 3 <= xmax; i++)
+            num(c, x + 24 + 8 * i, y, f->last ? ST_GOOD : ST_NORMAL, f->tO[(size_t)r * dh + i]);
+        if (i < dh) canvas_printf(c, x + 24 + 8 * i + 1, y, ST_DIM, "+%d", dh - i);
     }
 }
 
@@ -173,16 +155,17 @@ void flash_draw(Canvas *c, const Flash *f)
     int y = c->h - 6;
     canvas_printf(c, 1, y++, ST_NORMAL,
                   "HBM so far: read %s B, wrote %s B; tiles run %ld, skipped %ld",
-                  fmt_int(a, sizeof a, f->bytes_read), fmt_int(b, sizeof b, f->bytes_written),
+                  kv_fmt_int(a, sizeof a, f->bytes_read), kv_fmt_int(b, sizeof b, f->bytes_written),
                   f->visited, f->skipped);
     canvas_printf(c, 1, y++, ST_NORMAL, "whole loop: naive %s B, flash %s B: naive / flash = %.2fx",
-                  fmt_int(a, sizeof a, f->bytes.naive), fmt_int(b, sizeof b, f->bytes.flash),
+                  kv_fmt_int(a, sizeof a, f->bytes.naive), kv_fmt_int(b, sizeof b, f->bytes.flash),
                   ratio(f->bytes));
     FlashBytes r = flash_bytes(1, 64, 8192, 128, FLASH_REAL_BLOCK_Q, FLASH_REAL_BLOCK_K, 0);
-    int n = snprintf(line, sizeof line, "S 8192, dh 128, 64 heads: naive %s, flash %s (%.2fx)",
-                     fmt_gib(a, sizeof a, r.naive), fmt_gib(b, sizeof b, r.flash), ratio(r));
+    int n =
+        snprintf(line, sizeof line, "S 8192, dh 128, 64 heads: naive %s, flash %s (%.2fx)",
+                 kv_fmt_size(a, sizeof a, r.naive), kv_fmt_size(b, sizeof b, r.flash), ratio(r));
     snprintf(line + n, sizeof line - (size_t)n, "; the scores alone %s at fp16",
-             fmt_gib(d, sizeof d, 64ULL * 8192 * 8192 * 2));
+             kv_fmt_size(d, sizeof d, 64ULL * 8192 * 8192 * 2));
     if (canvas_text_width(line) > c->w - 2) line[n] = 0;
     canvas_text(c, 1, y++, line, ST_NORMAL);
     canvas_text(c, 1, y++,
