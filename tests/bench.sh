@@ -63,3 +63,14 @@ bash "$HERE/bench_store.sh" "$BIN"
 echo
 echo "== play: statements/s at toy sizes, a 1,000,000-element storage (tests/bench_play.c) =="
 make -s -C "$HERE/.." .build/bench_play >/dev/null && "$HERE/../.build/bench_play"
+
+# ---- flash: the HBM bytes of attention, naive against FlashAttention-2 -------------
+echo
+echo "== flash: HBM bytes naive vs flash (mhaviz flash --plain), and the loop's time =="
+"$BIN" flash --plain --causal | sed -n '/^bytes to and from HBM/,$p'
+for s in 256 1024; do
+    t0=$(date +%s%N)
+    "$BIN" flash --json --seq $s --d-model 128 --heads 2 --block-q 64 --block-k 64 >/dev/null
+    t1=$(date +%s%N)
+    echo "  flash --json --seq $s --d-model 128 --heads 2, 64 x 64 blocks: $(( (t1 - t0) / 1000000 )) ms"
+done

@@ -13,5 +13,6 @@ int cmd_play(int argc, char **argv);   /* play_cmd.c: the stride playground */
 int cmd_walk(int argc, char **argv);   /* interactive.c: the walkthrough TUI */
 int cmd_home(int argc, char **argv);   /* interactive.c: `mhaviz` alone, or with options */
 int cmd_decode(int argc, char **argv); /* decode_cmd.c: prefill and decode, toy and real sizes */
+int cmd_flash(int argc, char **argv);  /* flash_cmd.c: FlashAttention-2's tiles, m, l, O, bytes */
 
 #endif

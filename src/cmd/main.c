@@ -20,6 +20,7 @@ static const struct {
     {"quiz", cmd_quiz, "interview-prep questions: shapes, strides, offsets, views, GQA, KV cache"},
     {"walk", cmd_walk, "the walkthrough, one step per screen (interactive)"},
     {"decode", cmd_decode, "prefill, then one token at a time: the KV cache, toy and real sizes"},
+    {"flash", cmd_flash, "FlashAttention-2 tile by tile: m, l, O, and the bytes never written"},
 };
 
 static int usage(FILE *f)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "ui/decode.h"
+#include "ui/flash_screen.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/keys.h"
@@ -32,6 +33,7 @@ static const struct {
     {"KV calculator", "KV-cache bytes of real models: MHA vs GQA vs MQA", kvcalc_open},
     {"Decode", "prefill, then one token at a time: the KV cache as memory", decode_open},
     {"Continue", "the lesson and page where you left off", lessons_continue},
+    {"Tiles", "FlashAttention-2 tile by tile: the scores never written", flash_open},
     {"Help", "every key, in one table", help_open}, /* stays last */
 };
 #define HOME_N ((int)(sizeof home_entries / sizeof *home_entries))
@@ -50,8 +52,9 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_cfg_line(line, sizeof line, &ui->cfg);
     canvas_text(c, 1, 2, "config:", ST_DIM);
     canvas_wrap(c, 9, 2, c->w - 10, 2, line, ST_NORMAL); /* row 3 is free for a long one */
+    int gap = 4 + 2 * (HOME_N - 1) < c->h - 1 ? 2 : 1;   /* every line above the status */
     for (int i = 0; i < HOME_N; i++) {
-        int y = 4 + 2 * i;
+        int y = 4 + gap * i;
         Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;
         canvas_fill(c, 2, y, 18, 1, ' ', st);
         canvas_printf(c, 3, y, st, "%*d  %s", HOME_N > 9 ? 2 : 1, i + 1, home_entries[i].label);

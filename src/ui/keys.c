@@ -220,6 +220,25 @@ const KeyBinding keys_table[] = {
     {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
     {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
 
+    /* the Tiles screen (ui/flash_screen.c) */
+    {KC_FLASH, ' ', 0, ACT_NEXT, "Space", "next tile"},
+    {KC_FLASH, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
+    {KC_FLASH, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
+    {KC_FLASH, UI_K_LEFT, 0, ACT_PREV, "Left", "previous tile"},
+    {KC_FLASH, UI_K_BACKSPACE, 0, ACT_PREV, "Backspace", NULL},
+    {KC_FLASH, 'g', 0, ACT_FIRST, "g", "first tile"},
+    {KC_FLASH, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
+    {KC_FLASH, 'G', 0, ACT_LAST, "G", "the end of the loop"},
+    {KC_FLASH, UI_K_END, 0, ACT_LAST, "End", NULL},
+    {KC_FLASH, 'b', 0, ACT_BLOCK_Q, "b", "block_q (rows of a q tile: 1 to seq)"},
+    {KC_FLASH, 'B', 0, ACT_BLOCK_K, "B", "block_k (keys of a K/V tile: 1 to seq)"},
+    {KC_FLASH, 'C', 0, ACT_CAUSAL, "C", "causal on/off"},
+    {KC_FLASH, 'K', 0, ACT_KV_HEADS, "K", "MHA/GQA/MQA"},
+    {KC_FLASH, 'S', 0, ACT_SEQ, "S", "seq (2 to 8)"},
+    {KC_FLASH, '?', 0, ACT_HELP, "?", "keys (this help)"},
+    {KC_FLASH, 'q', 0, ACT_BACK, "q", "back"},
+    {KC_FLASH, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},
+
     /* the stride playground (ui/play.c): every other printable key is typed
      * into the statement, so q and ? act only on an empty line */
     {KC_PLAY, UI_K_ENTER, 0, ACT_APPLY, "Enter", "run (the statement)"},
@@ -269,6 +288,7 @@ static const char *const ctx_titles[KC_COUNT] = {
     "Lesson page: typing an answer (other keys type)",
     "Decode: prefill, then one token at a time",
     "Stride playground (other keys type the statement)",
+    "Tiles: FlashAttention-2, one tile at a time",
 };
 
 /* A group is a binding with help and the bindings right after it without

@@ -27,8 +27,9 @@ enum {
     KC_PAGE_TYPE = 1 << 13,     /* a lesson page's @expect: other printable keys type */
     KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
     KC_PLAY = 1 << 15,          /* the stride playground (ui/play.c): other keys type */
-    KC_COUNT = 16,              /* bits in use */
-    KC_ALL = (1 << 16) - 1      /* every screen: one "Everywhere" section */
+    KC_FLASH = 1 << 16,         /* the Tiles screen (ui/flash_screen.c) */
+    KC_COUNT = 17,              /* bits in use */
+    KC_ALL = (1 << 17) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -86,6 +87,8 @@ typedef enum {
     ACT_KILL_START,
     ACT_KILL_WORD,
     ACT_COMPLETE,
+    ACT_BLOCK_Q, /* tiles: the next block_q / block_k */
+    ACT_BLOCK_K,
     ACT_COUNT
 } Action;
 
