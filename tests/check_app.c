@@ -488,6 +488,7 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
     ui.push->free(ui.push);
     press(f, &ui, UI_K_DOWN);
+    press(f, &ui, UI_K_DOWN);
     press(f, &ui, UI_K_DOWN); /* heads */
     ck_assert_int_eq(press(f, &ui, '3'), UI_REDRAW);
     ck_assert(shows(f, &ui, 80, 24, "not divisible by 3"));
@@ -512,6 +513,20 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert_int_eq(press(f, &ui, UI_K_ESC), UI_BACK | UI_REDRAW); /* cancel: nothing changes */
     ck_assert_int_eq(ui.cfg.causal, 0);
     ck_assert_int_eq((int)ui.cfg.seed, 1);
+    f->free(f);
+
+    f = form_open(&ui); /* batch is the first field: typed, applied, refused past the cap */
+    ck_assert(shows(f, &ui, 80, 24, "batch"));
+    press(f, &ui, '2');
+    ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
+    ck_assert_int_eq(ui.cfg.batch, 2);
+    ck_assert_int_eq(ui.mha->cfg.batch, 2);
+    f->free(f);
+    f = form_open(&ui);
+    press(f, &ui, '9');
+    press(f, &ui, '9'); /* 99 is past MHA_MAX_BATCH: the digit starts a new number */
+    ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
+    ck_assert_int_eq(ui.cfg.batch, 9);
     f->free(f);
     ui_free(&ui);
 }
@@ -546,6 +561,7 @@ START_TEST(test_form_keys)
         ck_assert_int_eq(ui.cfg.heads, 2);
         Screen *f = form_open(&ui);
         press(f, &ui, UI_K_DOWN);
+        press(f, &ui, UI_K_DOWN);
         press(f, &ui, UI_K_DOWN); /* heads */
         ck_assert_int_eq(press(f, &ui, dec[i]), UI_REDRAW);
         ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
@@ -553,6 +569,7 @@ START_TEST(test_form_keys)
         ck_assert_int_eq(ui.cfg.kv_heads, 1); /* followed heads */
         f->free(f);
         f = form_open(&ui);
+        press(f, &ui, UI_K_DOWN);
         press(f, &ui, UI_K_DOWN);
         press(f, &ui, UI_K_DOWN);
         press(f, &ui, inc[i]);

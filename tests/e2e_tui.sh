@@ -178,7 +178,7 @@ keys q; expect "help closes" "step 5/10"
 
 # the configuration form refuses an invalid value, keeps the last valid state
 keys c; expect "form opens" "Configuration"
-keys Down Down 3; expect "form checks live" "not divisible by 3"
+keys Down Down Down 3; expect "form checks live" "not divisible by 3"
 keys Enter; expect "form refuses" "refused:"
 keys 4 Enter; expect "form applies" "heads 4"
 expect "back on the walk" "step 5/10"

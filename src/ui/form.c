@@ -10,12 +10,13 @@
 
 /* ---- the configuration form ------------------------------------------------ */
 
-enum { F_SEQ, F_DMODEL, F_HEADS, F_KV, F_SEED, F_CAUSAL, F_COUNT };
+enum { F_BATCH, F_SEQ, F_DMODEL, F_HEADS, F_KV, F_SEED, F_CAUSAL, F_COUNT };
 
 static const struct {
     const char *label, *about;
     long max;
 } form_fields[F_COUNT] = {
+    [F_BATCH] = {"batch", "sequences B, side by side in memory", MHA_MAX_BATCH},
     [F_SEQ] = {"seq", "tokens S", MHA_MAX_SEQ},
     [F_DMODEL] = {"d_model", "model width D", MHA_MAX_DMODEL},
     [F_HEADS] = {"heads", "query heads H: must divide d_model", MHA_MAX_DMODEL},
@@ -33,6 +34,8 @@ typedef struct Form {
 static long form_get(const MhaConfig *c, int f)
 {
     switch (f) {
+    case F_BATCH:
+        return c->batch;
     case F_SEQ:
         return c->seq;
     case F_DMODEL:
@@ -54,6 +57,9 @@ static void form_set(MhaConfig *c, int f, long v)
     if (v < 0) v = 0;
     if (v > form_fields[f].max) v = form_fields[f].max;
     switch (f) {
+    case F_BATCH:
+        c->batch = (int)v;
+        break;
     case F_SEQ:
         c->seq = (int)v;
         break;
