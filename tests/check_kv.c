@@ -52,7 +52,7 @@ END_TEST
 START_TEST(mha_counterfactual_of_llama2_70b_is_8x)
 {
     const Preset *p = presets_find(&P, "llama-2-70b");
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = kv_model_of(p);
     KvRow rows[3];
     int n = 0;
     char err[200];
@@ -70,7 +70,8 @@ END_TEST
 
 START_TEST(mqa_and_mha_models_have_two_rows)
 {
-    KvModel falcon = {32, 71, 1, 64}, gpt2 = {12, 12, 12, 64};
+    KvModel falcon = {.layers = 32, .heads = 71, .kv_heads = 1, .d_head = 64},
+            gpt2 = {.layers = 12, .heads = 12, .kv_heads = 12, .d_head = 64};
     KvRow rows[3];
     int n = 0;
     char err[200];

@@ -88,7 +88,7 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                   kv_fmt_int(b, sizeof b, (uint64_t)k->batch));
     char note[120];
     if (kv_hypothetical(p, ctx, note, sizeof note)) canvas_text(c, x, y++, note, ST_WARN);
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = kv_model_of(p);
     KvRow rows[3];
     int n = 0;
     char err[200];
