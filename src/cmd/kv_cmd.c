@@ -364,9 +364,13 @@ static void print_json(const Preset *p, const KvModel *m, const KvDtype *dt, lon
     json_str(p ? p->title : "custom model");
     printf(", \"kind\": \"%s\", \"layers\": %ld, \"heads\": %ld, \"kv_heads\": %ld, "
            "\"d_head\": %ld, \"kv_lora_rank\": %ld, \"qk_rope_head_dim\": %ld, "
-           "\"trained_context\": %ld},\n",
+           "\"trained_context\": %ld,\n  \"source\": ",
            kv_kind(m), m->layers, m->heads, m->kv_heads, m->d_head, m->kv_lora_rank,
            m->qk_rope_head_dim, p ? p->context : 0);
+    json_str(p ? p->source : "");
+    printf(", \"note\": ");
+    json_str(p ? p->note : "");
+    printf("},\n");
     printf(" \"dtype\": \"%s\", \"bits\": %d, \"context\": %ld, \"batch\": %ld, "
            "\"hypothetical\": %s,\n",
            dt->name, dt->bits, context, batch,
