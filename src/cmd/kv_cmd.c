@@ -87,13 +87,8 @@ static int parse_lengths(const char *val, KvArgs *a, char *err, size_t errlen)
         }
         memcpy(num, s, n);
         num[n] = 0;
-        if (cli_long("--lengths", num, 0, KV_MAX_CONTEXT, &a->lengths[a->nlen], err, errlen) != 0)
+        if (cli_long("--lengths", num, 1, KV_MAX_CONTEXT, &a->lengths[a->nlen], err, errlen) != 0)
             return -1;
-        if (a->lengths[a->nlen] == 0) {
-            snprintf(err, errlen, "--lengths: sequence %d has length 0; a length is at least 1",
-                     a->nlen + 1);
-            return -1;
-        }
         a->nlen++;
         s += n;
         if (!*s) return 0;
@@ -132,12 +127,8 @@ static int parse_args(int argc, char **argv, KvArgs *a, char *err, size_t errlen
             continue;
         }
         if ((r = cli_match(argc, argv, &i, "--block-size", &val, err, errlen)) != 0) {
-            if (r < 0 || cli_long("--block-size", val, 0, KV_MAX_CONTEXT, &a->block, err, errlen))
+            if (r < 0 || cli_long("--block-size", val, 1, KV_MAX_CONTEXT, &a->block, err, errlen))
                 return -1;
-            if (a->block == 0) {
-                snprintf(err, errlen, "--block-size 0: a block holds at least 1 token");
-                return -1;
-            }
             a->paged_flag = a->paged_flag ? a->paged_flag : "--block-size";
             continue;
         }
