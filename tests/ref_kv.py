@@ -54,7 +54,7 @@ CONFIGS = {
                          "attention_chunk_size": 8192, "no_rope_layer_interval": 4,
                          "max_position_embeddings": 1048576},
     "llama-3.1-8b": {"num_hidden_layers": 32, "num_attention_heads": 32,
-                     "num_key_value_heads": 8, "head_dim": 128, "hidden_size": 4096,
+                     "num_key_value_heads": 8, "hidden_size": 4096,
                      "max_position_embeddings": 131072},
     "mistral-small-3": {"num_hidden_layers": 40, "num_attention_heads": 32,
                         "num_key_value_heads": 8, "head_dim": 128, "hidden_size": 5120,
