@@ -207,7 +207,7 @@ START_TEST(mistral_window_caps_the_cache)
     KvRow rows[3];
     int n;
     char err[200];
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = kv_model_of(p);
     ck_assert_int_eq(kv_table_limited(&m, &l, 16, 8192, 1, rows, &n, err, sizeof err), 0);
     ck_assert_uint_eq(rows[1].per_context, 512ULL << 20); /* 0.5 GiB, not 1 GiB */
     ck_assert_int_eq(kv_table_limited(&m, &l, 16, 2048, 1, rows, &n, err, sizeof err), 0);

@@ -52,7 +52,7 @@ END_TEST
 START_TEST(mha_counterfactual_of_llama2_70b_is_8x)
 {
     const Preset *p = presets_find(&P, "llama-2-70b");
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = kv_model_of(p);
     KvRow rows[3];
     int n = 0;
     char err[200];
@@ -70,7 +70,8 @@ END_TEST
 
 START_TEST(mqa_and_mha_models_have_two_rows)
 {
-    KvModel falcon = {32, 71, 1, 64}, gpt2 = {12, 12, 12, 64};
+    KvModel falcon = {.layers = 32, .heads = 71, .kv_heads = 1, .d_head = 64},
+            gpt2 = {.layers = 12, .heads = 12, .kv_heads = 12, .d_head = 64};
     KvRow rows[3];
     int n = 0;
     char err[200];
@@ -104,7 +105,9 @@ START_TEST(every_preset_is_consistent)
     for (size_t i = 0; i < sizeof need / sizeof *need; i++)
         ck_assert_msg(presets_find(&P, need[i]), "missing %s", need[i]);
     for (int i = 0; i < P.n; i++) {
-        ck_assert_int_eq(P.v[i].heads * P.v[i].d_head, P.v[i].d_model);
+        /* d_model = heads x d_head unless the config has a head_dim of its own */
+        if (strstr(P.v[i].source, "head_dim=") == NULL && !P.v[i].kv_lora_rank)
+            ck_assert_int_eq(P.v[i].heads * P.v[i].d_head, P.v[i].d_model);
         ck_assert_int_eq(P.v[i].heads % P.v[i].kv_heads, 0);
         ck_assert(strlen(P.v[i].source) > 10);
     }
@@ -302,6 +305,222 @@ START_TEST(list_columns_line_up)
 }
 END_TEST
 
+/* --- presets read as engines read configs (issue 19) ------------------------- */
+
+/* The model's own bytes per token and per layer, as kv_model_bytes gives them. */
+static uint64_t own_per_token(const char *name, const char *dtype, uint64_t *per_layer)
+{
+    const Preset *p = presets_find(&P, name);
+    ck_assert_msg(p != NULL, "preset %s missing", name);
+    KvModel m = kv_model_of(p);
+    uint64_t v = 0, l = 0;
+    ck_assert_int_eq(kv_model_bytes(&m, kv_dtype(dtype)->bits, &v, &l), 0);
+    if (per_layer) *per_layer = l;
+    return v;
+}
+
+/* MLA caches layers x (kv_lora_rank + qk_rope_head_dim): 61 x 576 x 2 =
+ * 70,272 B for DeepSeek-V3 at bf16, not the 3,997,696 B that its
+ * num_key_value_heads = 128 would give as K and V per head. */
+START_TEST(deepseek_v3_mla_is_70272)
+{
+    uint64_t layer = 0;
+    ck_assert_uint_eq(own_per_token("deepseek-v3", "bf16", &layer), 70272);
+    ck_assert_uint_eq(layer, 1152);
+    ck_assert_uint_eq(own_per_token("deepseek-v3", "fp32", NULL), 140544);
+    ck_assert_uint_eq(own_per_token("deepseek-v3", "fp8", NULL), 35136);
+    ck_assert_uint_eq(own_per_token("deepseek-v2-lite", "bf16", NULL), 27 * 576 * 2);
+    uint64_t v = 0;
+    ck_assert_int_eq(kv_bytes_per_token_mla(61, 512, 64, 16, &v), 0);
+    ck_assert_uint_eq(v, 70272);
+    ck_assert_int_eq(kv_bytes_per_token_mla(61, 0, 64, 16, &v), -1);
+    ck_assert_uint_eq(own_per_token("llama-3-70b", "bf16", NULL), 327680); /* the GQA it beats */
+
+    const Preset *p = presets_find(&P, "deepseek-v3");
+    KvModel m = kv_model_of(p);
+    ck_assert_str_eq(kv_kind(&m), "MLA");
+    KvRow rows[3];
+    int n = 0;
+    char err[200];
+    ck_assert_int_eq(kv_table_limited(&m, NULL, 16, 4096, 1, rows, &n, err, sizeof err), 0);
+    ck_assert_int_eq(n, 3);
+    ck_assert_str_eq(rows[0].label, "MHA");
+    ck_assert_str_eq(rows[1].label, "MLA (this model)");
+    ck_assert_str_eq(rows[2].label, "MQA");
+    ck_assert_uint_eq(rows[0].per_token, 2ULL * 61 * 128 * 128 * 2);
+    ck_assert_uint_eq(rows[1].per_token, 70272);
+    ck_assert_uint_eq(rows[1].per_context, 70272ULL * 4096);
+    ck_assert_uint_eq(rows[2].per_token, 2ULL * 61 * 128 * 2);
+}
+END_TEST
+
+/* Mistral Small 3's head_dim is 128, not hidden_size / heads = 160. */
+START_TEST(head_dim_comes_from_the_config)
+{
+    ck_assert_uint_eq(own_per_token("mistral-small-3", "bf16", NULL), 2 * 40 * 8 * 128 * 2);
+    const Preset *p = presets_find(&P, "mistral-small-3");
+    ck_assert_int_eq(p->d_model / p->heads, 160);
+    ck_assert_uint_eq(own_per_token("gemma-3-27b", "bf16", NULL), 2 * 62 * 16 * 128 * 2);
+    ck_assert_int_eq(presets_find(&P, "llama-3.1-8b")->context, 131072);
+}
+END_TEST
+
+/* The layer kinds at context T: each layer keeps min(T, its window). */
+static void kinds_at(const char *name, long T, KvLayerKind k[2], int *n)
+{
+    const Preset *p = presets_find(&P, name);
+    ck_assert_msg(p != NULL, "preset %s missing", name);
+    KvModel m = kv_model_of(p);
+    KvLimit lim = kv_limit_of(p);
+    char err[200];
+    ck_assert_int_eq(kv_layer_kinds(&m, &lim, 16, T, k, n, err, sizeof err), 0);
+}
+
+/* Gemma 3 27B: 10 global layers keep T, 52 keep min(T, 1024); the 1B's
+ * window is 512.  gpt-oss alternates: 18 and 18 layers, window 128. */
+START_TEST(windowed_sum_per_layer_kind)
+{
+    KvLayerKind k[2];
+    int n = 0;
+    kinds_at("gemma-3-27b", 131072, k, &n);
+    ck_assert_int_eq(n, 2);
+    ck_assert_str_eq(k[0].kind, "full");
+    ck_assert_int_eq(k[0].layers, 10);
+    ck_assert_int_eq(k[0].kept, 131072);
+    ck_assert_str_eq(k[1].kind, "sliding");
+    ck_assert_int_eq(k[1].layers, 52);
+    ck_assert_int_eq(k[1].window, 1024);
+    ck_assert_int_eq(k[1].kept, 1024);
+    ck_assert_uint_eq(k[0].bytes + k[1].bytes, 8192ULL * (10 * 131072 + 52 * 1024));
+    kinds_at("gemma-3-27b", 700, k, &n); /* below the window every layer keeps T */
+    ck_assert_int_eq(k[1].kept, 700);
+    kinds_at("gemma-3-1b", 32768, k, &n);
+    ck_assert_int_eq(k[0].layers, 4);
+    ck_assert_int_eq(k[1].layers, 22);
+    ck_assert_int_eq(k[1].window, 512);
+    kinds_at("gpt-oss-120b", 131072, k, &n);
+    ck_assert_int_eq(k[0].layers, 18);
+    ck_assert_int_eq(k[1].layers, 18);
+    ck_assert_int_eq(k[1].kept, 128);
+    ck_assert_uint_eq(k[0].bytes_per_token, 2 * 8 * 64 * 2);
+    kinds_at("gpt-oss-20b", 4096, k, &n);
+    ck_assert_int_eq(k[0].layers + k[1].layers, 24);
+    kinds_at("llama-4-maverick", 1048576, k, &n);
+    ck_assert_str_eq(k[1].kind, "chunked");
+    ck_assert_int_eq(k[0].layers, 12);
+    kinds_at("llama-2-7b", 4096, k, &n);
+    ck_assert_int_eq(n, 1);
+}
+END_TEST
+
+/* The issue's formulas on a worked example: lengths 100, 37, 25 in blocks
+ * of 16 with a 20-token shared prefix (1 shared block, 4 tokens copied on
+ * write), 10 bytes a token, against 128 tokens preallocated each. */
+START_TEST(paged_blocks_follow_the_formulas)
+{
+    static const long len[] = {100, 37, 25};
+    KvPaged pg;
+    KvPagedSeq q[3];
+    char err[200];
+    ck_assert_int_eq(kv_paged(len, 3, 16, 20, 128, 10, &pg, q, err, sizeof err), 0);
+    ck_assert_int_eq(pg.shared_blocks, 1);
+    ck_assert_int_eq(pg.prefix_tail, 4);
+    ck_assert_uint_eq(pg.total_blocks, 1 + 6 + 2 + 1);
+    ck_assert_uint_eq(pg.reserved, 10 * 16 * 10);
+    ck_assert_uint_eq(pg.used, (16 + 84 + 21 + 9) * 10);
+    ck_assert_uint_eq(pg.waste, pg.reserved - pg.used);
+    ck_assert_int_eq(q[0].blocks, 7);
+    ck_assert_int_eq(q[0].last_tokens, 4);
+    ck_assert_int_eq(q[2].own_blocks, 1);
+    ck_assert(q[1].cow);
+    ck_assert_uint_eq(pg.contig_reserved, 3 * 128 * 10);
+    ck_assert_uint_eq(pg.contig_waste, (3 * 128 - 162) * 10);
+    /* no prefix: ceil(L/N) blocks each; a prefix of whole blocks: no copies */
+    ck_assert_int_eq(kv_paged(len, 3, 16, 0, 128, 10, &pg, q, err, sizeof err), 0);
+    ck_assert_uint_eq(pg.total_blocks, 7 + 3 + 2);
+    ck_assert_uint_eq(pg.used, 162 * 10);
+    ck_assert_int_eq(kv_paged(len, 3, 16, 16, 128, 10, &pg, q, err, sizeof err), 0);
+    ck_assert_uint_eq(pg.total_blocks, 1 + 6 + 2 + 1);
+    ck_assert(!q[0].cow);
+    ck_assert_int_eq(kv_paged(len, 3, 1, 25, 128, 10, &pg, q, err, sizeof err), 0);
+    ck_assert_uint_eq(pg.waste, 0); /* blocks of one token waste nothing */
+}
+END_TEST
+
+START_TEST(paged_refuses_bad_input)
+{
+    static const long len[] = {10, 30}, zero[] = {10, 0};
+    KvPaged pg;
+    KvPagedSeq q[2];
+    char err[200];
+    ck_assert_int_eq(kv_paged(len, 2, 0, 0, 128, 10, &pg, q, err, sizeof err), -1);
+    ck_assert_str_eq(err, "--block-size 0: must be at least 1");
+    ck_assert_int_eq(kv_paged(zero, 2, 16, 0, 128, 10, &pg, q, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--lengths: sequence 2 has length 0"));
+    ck_assert_int_eq(kv_paged(len, 2, 16, 20, 128, 10, &pg, q, err, sizeof err), -1);
+    ck_assert_str_eq(err, "--shared-prefix 20: longer than sequence 1 (10 tokens in --lengths)");
+    ck_assert_int_eq(kv_paged(len, 2, 16, 0, 20, 10, &pg, q, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "more than --context 20"));
+    ck_assert_int_eq(kv_paged(len, 2, 16, 0, 128, UINT64_MAX / 4, &pg, q, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "64 bits"));
+}
+END_TEST
+
+/* kv --paged and --json as a process: usage errors are exit 2 naming the flag. */
+START_TEST(command_paged_and_json)
+{
+    static char out[16384];
+    ck_assert_int_eq(tu_run("kv --preset deepseek-v3 --dtype bf16 --json", out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "\"bytes_per_token\": 70272,"));
+    ck_assert_ptr_nonnull(strstr(out, "\"kind\": \"MLA\""));
+    ck_assert_int_eq(tu_run("kv --preset deepseek-v3 --dtype bf16", out, sizeof out), 0);
+    ck_assert_ptr_nonnull(strstr(out, "per token  = 61 x (512 + 64) x 2 = 70,272 bytes"));
+    ck_assert_int_eq(
+        tu_run("kv --preset llama-3-8b --paged --lengths 100,37,25 --shared-prefix 20 --json", out,
+               sizeof out),
+        0);
+    ck_assert_ptr_nonnull(strstr(out, "\"total_blocks\": 10,"));
+    ck_assert_int_eq(tu_run("kv --preset llama-3-8b --paged --lengths 100,37,25", out, sizeof out),
+                     0);
+    ck_assert_ptr_nonnull(strstr(out, "pool: 12 blocks"));
+    static const struct {
+        const char *args, *needle;
+    } bad[] = {
+        {"kv --preset llama-3-8b --paged --lengths 10 --block-size 0", "--block-size 0"},
+        {"kv --preset llama-3-8b --paged --lengths 10,0", "--lengths"},
+        {"kv --preset llama-3-8b --paged --lengths 10,,3", "--lengths"},
+        {"kv --preset llama-3-8b --paged --lengths 10,30 --shared-prefix 20", "--shared-prefix 20"},
+        {"kv --preset llama-3-8b --paged --lengths 9000", "--context 8192"},
+        {"kv --preset llama-3-8b --lengths 10", "--lengths needs --paged"},
+        {"kv --preset llama-3-8b --block-size 8", "--block-size needs --paged"},
+        {"kv --preset llama-3-8b --paged", "--paged needs --lengths"},
+        {"kv --preset llama-3-8b --paged --lengths 10 --batch 2", "--batch"},
+        {"kv --preset deepseek-v3 --kv-heads 8", "--kv-heads"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_msg(tu_run(bad[i].args, out, sizeof out) == 2, "%s: not exit 2", bad[i].args);
+        ck_assert_msg(strstr(out, bad[i].needle) != NULL, "%s: '%s' not in '%s'", bad[i].args,
+                      bad[i].needle, out);
+        ck_assert_msg(!strncmp(out, "mhaviz: ", 8) &&
+                          strchr(out, '\n') - out + 1 == (long)strlen(out),
+                      "%s: not one line: %s", bad[i].args, out);
+    }
+}
+END_TEST
+
+START_TEST(mla_needs_both_fields)
+{
+    PresetList l;
+    char err[300];
+    ck_assert_int_eq(presets_parse("x.presets",
+                                   "[a]\ntitle = A\nlayers = 2\nheads = 4\nkv_heads = 4\n"
+                                   "d_head = 2\nd_model = 8\nkv_lora_rank = 8\nsource = s\n",
+                                   &l, err, sizeof err),
+                     -1);
+    ck_assert_ptr_nonnull(strstr(err, "x.presets:1: [a] MLA needs both kv_lora_rank"));
+}
+END_TEST
+
 static Suite *kv_suite(void)
 {
     Suite *s = suite_create("kv");
@@ -322,6 +541,13 @@ static Suite *kv_suite(void)
     tcase_add_test(tc, list_columns_line_up);
     tcase_add_test(tc, sliding_window_caps_local_layers);
     tcase_add_test(tc, sliding_window_in_the_table_and_the_crossing);
+    tcase_add_test(tc, deepseek_v3_mla_is_70272);
+    tcase_add_test(tc, head_dim_comes_from_the_config);
+    tcase_add_test(tc, windowed_sum_per_layer_kind);
+    tcase_add_test(tc, paged_blocks_follow_the_formulas);
+    tcase_add_test(tc, paged_refuses_bad_input);
+    tcase_add_test(tc, command_paged_and_json);
+    tcase_add_test(tc, mla_needs_both_fields);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,9 +79,14 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
     printf("%s: one generated token at context %s, %s (%g %s per element), one sequence\n",
            p->title, kv_fmt_int(a, sizeof a, (uint64_t)context), dt->name, dt->bits / 8.0,
            dt->bits == 8 ? "byte" : "bytes");
-    printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
-           p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
-           p->d_head);
+    if (p->kv_lora_rank) /* MLA: the cache is a latent, whatever num_key_value_heads says */
+        printf("%ld layers, %ld query heads, MLA: a latent of %ld + %ld numbers per token and "
+               "layer\n",
+               p->layers, p->heads, p->kv_lora_rank, p->qk_rope_head_dim);
+    else
+        printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
+               p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
+               p->d_head);
     if (kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     long global = p->layers - k.lim.local_layers;
     long capped = k.lim.window && k.lim.window < context ? k.lim.window : context;
@@ -90,10 +95,10 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
                k.lim.chunked ? "chunked attention" : "sliding window",
                kv_fmt_int(a, sizeof a, (uint64_t)k.lim.window), k.lim.local_layers, p->layers, a);
 
-    printf("\nper generated token, the model's own layout (%s), bytes:\n",
-           presets_kind(p->heads, p->kv_heads));
+    KvModel km = kv_model_of(p);
+    printf("\nper generated token, the model's own layout (%s), bytes:\n", kv_kind(&km));
     printf("  %-28s %16s %16s\n", "", "one layer", "all layers");
-    printf("  %-28s %16s %16s\n", "written: its K and V",
+    printf("  %-28s %16s %16s\n", km.kv_lora_rank ? "written: its latent" : "written: its K and V",
            kv_fmt_int(a, sizeof a, own->per_token_layer), kv_fmt_int(b, sizeof b, own->per_token));
     if (global)
         printf("  %-28s %16s\n", "read: a full layer's cache",
@@ -116,8 +121,13 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
         else
             snprintf(d, sizeof d, "%s tokens%s", kv_fmt_int(c, sizeof c, (uint64_t)k.outgrows[i]),
                      p->context && k.outgrows[i] > p->context ? "*" : "");
-        printf("%-18s %8ld %14s %16s %22s\n", r->label, r->kv_heads,
-               kv_fmt_size(a, sizeof a, r->per_token), kv_fmt_size(b, sizeof b, r->per_context), d);
+        char kvh[24];
+        if (r->kv_heads)
+            snprintf(kvh, sizeof kvh, "%ld", r->kv_heads);
+        else
+            snprintf(kvh, sizeof kvh, "latent"); /* MLA */
+        printf("%-18s %8s %14s %16s %22s\n", r->label, kvh, kv_fmt_size(a, sizeof a, r->per_token),
+               kv_fmt_size(b, sizeof b, r->per_context), d);
     }
     for (int i = 0; i < k.n; i++)
         if (p->context && k.outgrows[i] > p->context) {

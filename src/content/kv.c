@@ -26,15 +26,56 @@ static int mul_ok(uint64_t *acc, uint64_t f)
     return 0;
 }
 
-int kv_bytes_per_token(long layers, long kv_heads, long d_head, int bits, uint64_t *out)
+/* Bytes of `elems` numbers per layer over `layers` layers at `bits` each,
+ * rounded up to whole bytes; -1 on overflow or a non-positive factor. */
+static int elems_bytes(long layers, uint64_t elems, int bits, uint64_t *out)
 {
-    if (layers < 1 || kv_heads < 1 || d_head < 1 || bits < 1) return -1;
-    uint64_t elems = 2; /* K and V */
-    if (mul_ok(&elems, (uint64_t)layers) || mul_ok(&elems, (uint64_t)kv_heads) ||
-        mul_ok(&elems, (uint64_t)d_head) || mul_ok(&elems, (uint64_t)bits))
-        return -1;
+    if (layers < 1 || elems < 1 || bits < 1) return -1;
+    if (mul_ok(&elems, (uint64_t)layers) || mul_ok(&elems, (uint64_t)bits)) return -1;
     *out = elems / 8 + (elems % 8 != 0); /* bits -> bytes, rounded up */
     return 0;
+}
+
+int kv_bytes_per_token(long layers, long kv_heads, long d_head, int bits, uint64_t *out)
+{
+    if (kv_heads < 1 || d_head < 1) return -1;
+    uint64_t elems = 2; /* K and V */
+    if (mul_ok(&elems, (uint64_t)kv_heads) || mul_ok(&elems, (uint64_t)d_head)) return -1;
+    return elems_bytes(layers, elems, bits, out);
+}
+
+int kv_bytes_per_token_mla(long layers, long kv_lora_rank, long qk_rope_head_dim, int bits,
+                           uint64_t *out)
+{
+    if (kv_lora_rank < 1 || qk_rope_head_dim < 1) return -1;
+    /* one latent c_kv and one k_pe per token per layer, no factor 2 */
+    return elems_bytes(layers, (uint64_t)kv_lora_rank + (uint64_t)qk_rope_head_dim, bits, out);
+}
+
+KvModel kv_model_of(const Preset *p)
+{
+    return (KvModel){p->layers, p->heads,        p->kv_heads,
+                     p->d_head, p->kv_lora_rank, p->qk_rope_head_dim};
+}
+
+const char *kv_kind(const KvModel *m)
+{
+    return m->kv_lora_rank ? "MLA" : presets_kind(m->heads, m->kv_heads);
+}
+
+int kv_model_bytes(const KvModel *m, int bits, uint64_t *per_token, uint64_t *per_layer)
+{
+    if (m->kv_lora_rank)
+        return kv_bytes_per_token_mla(m->layers, m->kv_lora_rank, m->qk_rope_head_dim, bits,
+                                      per_token) ||
+                       kv_bytes_per_token_mla(1, m->kv_lora_rank, m->qk_rope_head_dim, bits,
+                                              per_layer)
+                   ? -1
+                   : 0;
+    return kv_bytes_per_token(m->layers, m->kv_heads, m->d_head, bits, per_token) ||
+                   kv_bytes_per_token(1, m->kv_heads, m->d_head, bits, per_layer)
+               ? -1
+               : 0;
 }
 
 int kv_bytes_total(uint64_t per_token, long context, long batch, uint64_t *out)
@@ -102,19 +143,17 @@ long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *
     return hi;
 }
 
-/* Fills *r for kv_heads; -1 with err set on overflow. */
-static int kv_row(const KvModel *m, const KvLimit *lim, long kv_heads, const char *label,
-                  int is_model, int bits, long context, long batch, KvRow *r, char *err,
-                  size_t errlen)
+/* Fills *r for model v (the row's own layout); -1 with err set on overflow. */
+static int kv_row(const KvModel *v, const KvLimit *lim, const char *label, int is_model, int bits,
+                  long context, long batch, KvRow *r, char *err, size_t errlen)
 {
     memset(r, 0, sizeof *r);
     snprintf(r->label, sizeof r->label, "%s", label);
-    r->kv_heads = kv_heads;
+    r->kv_heads = v->kv_lora_rank ? 0 : v->kv_heads; /* MLA: one latent, no kv heads */
     r->is_model = is_model;
-    uint64_t lt = kv_layer_tokens(m->layers, lim, context);
-    if (kv_bytes_per_token(m->layers, kv_heads, m->d_head, bits, &r->per_token) != 0 ||
-        kv_bytes_per_token(1, kv_heads, m->d_head, bits, &r->per_token_layer) != 0 ||
-        (uint64_t)context > UINT64_MAX / (uint64_t)m->layers ||
+    uint64_t lt = kv_layer_tokens(v->layers, lim, context);
+    if (kv_model_bytes(v, bits, &r->per_token, &r->per_token_layer) != 0 ||
+        (uint64_t)context > UINT64_MAX / (uint64_t)v->layers ||
         kv_bytes_total(r->per_token_layer, 1, 1, &r->per_context) != 0 ||
         mul_ok(&r->per_context, lt) != 0 ||
         kv_bytes_total(r->per_context, 1, batch, &r->total) != 0) {
@@ -139,16 +178,115 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
         return -1;
     }
     char own[32];
-    snprintf(own, sizeof own, "%s (this model)", presets_kind(m->heads, m->kv_heads));
+    snprintf(own, sizeof own, "%s (this model)", kv_kind(m));
+    /* the counterfactuals cache K and V of d_head per head: all heads, one */
+    KvModel mha = *m, mqa = *m;
+    mha.kv_lora_rank = mha.qk_rope_head_dim = mqa.kv_lora_rank = mqa.qk_rope_head_dim = 0;
+    mha.kv_heads = m->heads;
+    mqa.kv_heads = 1;
+    int mla = m->kv_lora_rank != 0;
     *n = 0;
-    if (m->kv_heads != m->heads &&
-        kv_row(m, lim, m->heads, "MHA", 0, bits, context, batch, &rows[(*n)++], err, errlen) != 0)
+    if ((mla || m->kv_heads != m->heads) &&
+        kv_row(&mha, lim, "MHA", 0, bits, context, batch, &rows[(*n)++], err, errlen) != 0)
         return -1;
-    if (kv_row(m, lim, m->kv_heads, own, 1, bits, context, batch, &rows[(*n)++], err, errlen) != 0)
+    if (kv_row(m, lim, own, 1, bits, context, batch, &rows[(*n)++], err, errlen) != 0) return -1;
+    if ((mla || m->kv_heads != 1) &&
+        kv_row(&mqa, lim, "MQA", 0, bits, context, batch, &rows[(*n)++], err, errlen) != 0)
         return -1;
-    if (m->kv_heads != 1 &&
-        kv_row(m, lim, 1, "MQA", 0, bits, context, batch, &rows[(*n)++], err, errlen) != 0)
+    return 0;
+}
+
+int kv_layer_kinds(const KvModel *m, const KvLimit *lim, int bits, long context, KvLayerKind out[2],
+                   int *n, char *err, size_t errlen)
+{
+    uint64_t per_token, per_layer;
+    long local = lim && lim->window ? lim->local_layers : 0;
+    *n = 0;
+    if (context < 1 || kv_model_bytes(m, bits, &per_token, &per_layer) != 0) {
+        snprintf(err, errlen, "the cache size does not fit in 64 bits; use smaller values");
         return -1;
+    }
+    for (int k = 0; k < 2; k++) {
+        long layers = k == 0 ? m->layers - local : local;
+        if (layers == 0) continue;
+        KvLayerKind *o = &out[(*n)++];
+        o->kind = k == 0 ? "full" : lim->chunked ? "chunked" : "sliding";
+        o->layers = layers;
+        o->window = k == 0 ? 0 : lim->window;
+        o->kept = k == 0 || lim->window > context ? context : lim->window;
+        o->bytes_per_token = per_layer;
+        o->bytes = per_layer;
+        if (mul_ok(&o->bytes, (uint64_t)layers) || mul_ok(&o->bytes, (uint64_t)o->kept)) {
+            snprintf(err, errlen, "the cache size does not fit in 64 bits; use smaller values");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+int kv_paged(const long *lengths, int n, long block, long prefix, long context, uint64_t per_token,
+             KvPaged *out, KvPagedSeq *seqs, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    if (block < 1) {
+        snprintf(err, errlen, "--block-size %ld: must be at least 1", block);
+        return -1;
+    }
+    if (n < 1 || n > KV_MAX_SEQS) {
+        snprintf(err, errlen, "--lengths: give 1 to %d sequence lengths", KV_MAX_SEQS);
+        return -1;
+    }
+    if (prefix < 0) {
+        snprintf(err, errlen, "--shared-prefix %ld: must be 0 or more", prefix);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
+        if (lengths[i] < 1) {
+            snprintf(err, errlen, "--lengths: sequence %d has length %ld; a length is at least 1",
+                     i + 1, lengths[i]);
+            return -1;
+        }
+        if (prefix > lengths[i]) {
+            snprintf(err, errlen,
+                     "--shared-prefix %ld: longer than sequence %d (%ld tokens in --lengths)",
+                     prefix, i + 1, lengths[i]);
+            return -1;
+        }
+        if (lengths[i] > context) {
+            snprintf(err, errlen,
+                     "--lengths: sequence %d has %ld tokens, more than --context %ld (the "
+                     "contiguous cache it is compared with holds %ld a sequence)",
+                     i + 1, lengths[i], context, context);
+            return -1;
+        }
+    }
+    out->block = block, out->prefix = prefix, out->context = context, out->nseq = n;
+    out->shared_blocks = prefix / block;
+    out->prefix_tail = prefix % block;
+    uint64_t shared_tokens = (uint64_t)out->shared_blocks * (uint64_t)block, sum_len = 0;
+    out->total_blocks = (uint64_t)out->shared_blocks;
+    out->used_tokens = shared_tokens;
+    for (int i = 0; i < n; i++) { /* lengths <= 10^12, n <= 4096: no overflow here */
+        KvPagedSeq *q = &seqs[i];
+        q->length = lengths[i];
+        q->blocks = (lengths[i] + block - 1) / block;
+        q->own_blocks = q->blocks - out->shared_blocks;
+        q->last_tokens = lengths[i] - (q->blocks - 1) * block;
+        q->cow = out->prefix_tail != 0;
+        out->total_blocks += (uint64_t)q->own_blocks;
+        out->used_tokens += (uint64_t)lengths[i] - shared_tokens;
+        sum_len += (uint64_t)lengths[i];
+    }
+    uint64_t rt = out->total_blocks, ct = (uint64_t)n;
+    out->used = out->used_tokens, out->contig_used = sum_len;
+    if (mul_ok(&rt, (uint64_t)block) || mul_ok(&ct, (uint64_t)context) || mul_ok(&rt, per_token) ||
+        mul_ok(&ct, per_token) || mul_ok(&out->used, per_token) ||
+        mul_ok(&out->contig_used, per_token)) {
+        snprintf(err, errlen, "the paged cache size does not fit in 64 bits; use smaller values");
+        return -1;
+    }
+    out->reserved = rt, out->waste = rt - out->used;
+    out->contig_reserved = ct, out->contig_waste = ct - out->contig_used;
     return 0;
 }
 
@@ -171,7 +309,7 @@ int kv_decode_cost(const Preset *p, int bits, long context, KvDecodeCost *out, c
                    size_t errlen)
 {
     memset(out, 0, sizeof *out);
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = kv_model_of(p);
     out->lim = kv_limit_of(p);
     out->context = context;
     out->hypothetical = p->context && context > p->context;

@@ -39,10 +39,29 @@ char *kv_fmt_int(char *buf, size_t n, uint64_t v);
 /* "10.0 GiB" / "320.0 KiB" / "12 B" into buf; returns buf. */
 char *kv_fmt_size(char *buf, size_t n, uint64_t v);
 
+/* MLA's bytes per token: layers x (kv_lora_rank + qk_rope_head_dim) x
+ * bits/8 (one latent and one RoPE key per layer, shared by every head).
+ * 0, or -1 on overflow or a zero/negative input. */
+int kv_bytes_per_token_mla(long layers, long kv_lora_rank, long qk_rope_head_dim, int bits,
+                           uint64_t *out);
+
 /* One model's attention shape, as far as the cache cares. */
 typedef struct KvModel {
     long layers, heads, kv_heads, d_head;
+    long kv_lora_rank, qk_rope_head_dim; /* MLA: the cached latent; 0 = K and V per kv head */
 } KvModel;
+
+struct Preset;
+/* The shape of preset p as an engine reads its config: MLA's latent when
+ * it has one (its num_key_value_heads is not what is cached). */
+KvModel kv_model_of(const struct Preset *p);
+
+/* "MLA", "GQA", "MQA" or "MHA": what the model caches per token. */
+const char *kv_kind(const KvModel *m);
+
+/* Bytes the model's own layout caches per token: over all layers
+ * (*per_token) and in one layer (*per_layer).  0, or -1 on overflow. */
+int kv_model_bytes(const KvModel *m, int bits, uint64_t *per_token, uint64_t *per_layer);
 
 /* Which layers keep fewer tokens than the context (sliding window or chunked
  * attention).  All zero: every layer caches every token. */
@@ -52,7 +71,6 @@ typedef struct KvLimit {
     int chunked;       /* 1: chunked attention (Llama 4), 0: sliding window (Mistral) */
 } KvLimit;
 
-struct Preset;
 /* The limit of a preset's layers (window / chunk / global_every fields). */
 KvLimit kv_limit_of(const struct Preset *p);
 
@@ -84,6 +102,58 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
  * windowed cache stops growing). */
 long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim,
                           uint64_t bytes);
+
+/* The layers of one kind: the model's own bytes at context, per sequence. */
+typedef struct KvLayerKind {
+    const char *kind;         /* "full", "sliding" or "chunked" */
+    long layers;              /* layers of this kind */
+    long window;              /* tokens one such layer keeps at most; 0 for "full" */
+    long kept;                /* tokens one such layer keeps at this context */
+    uint64_t bytes_per_token; /* one token in one such layer */
+    uint64_t bytes;           /* layers x kept x bytes_per_token: one sequence */
+} KvLayerKind;
+
+/* The layer kinds of m under lim (lim may be NULL) at context: "full"
+ * first, then the local kind; kinds with no layers left out.  Their bytes
+ * sum to the model row's per_context.  0, or -1 with err set on overflow. */
+int kv_layer_kinds(const KvModel *m, const KvLimit *lim, int bits, long context, KvLayerKind out[2],
+                   int *n, char *err, size_t errlen);
+
+/* Paged blocks (vLLM's PagedAttention): each sequence's tokens sit in
+ * blocks of `block` tokens from one pool, found through its block table.
+ * With a shared prefix of P tokens, the floor(P/block) full blocks of the
+ * prefix are stored once and referenced by every sequence; a partial
+ * prefix block (P mod block != 0) is copied on write by each sequence. */
+#define KV_MAX_SEQS 4096 /* sequences `kv --paged --lengths` takes */
+
+typedef struct KvPagedSeq {
+    long length;      /* tokens */
+    long blocks;      /* ceil(length / block): its block table's length */
+    long own_blocks;  /* blocks - shared: the ones only it references */
+    long last_tokens; /* tokens in its last block (1..block) */
+    int cow;          /* its block at the prefix's end is a copy-on-write copy */
+} KvPagedSeq;
+
+typedef struct KvPaged {
+    long block, prefix, context;
+    int nseq;
+    long shared_blocks;    /* floor(prefix / block), each referenced nseq times */
+    long prefix_tail;      /* prefix mod block: prefix tokens in each copied block */
+    uint64_t total_blocks; /* shared_blocks + sum(blocks - shared_blocks) */
+    uint64_t used_tokens;  /* shared_blocks x block + sum(length - shared_blocks x block) */
+    uint64_t reserved, used, waste;                      /* bytes in the pool */
+    uint64_t contig_reserved, contig_used, contig_waste; /* nseq x context preallocated */
+} KvPaged;
+
+/* Lays out n sequences (lengths[i] tokens, n <= KV_MAX_SEQS) in blocks of
+ * `block` tokens with a shared prefix of `prefix` tokens (0: none), against
+ * contiguous preallocation of `context` tokens per sequence, at per_token
+ * bytes a token (every layer).  Fills *out and seqs[0..n).  0, or -1 with
+ * a one-line reason naming the flag in err: a block size or length below 1,
+ * a prefix longer than a sequence, a sequence longer than the context, or
+ * bytes beyond 64 bits. */
+int kv_paged(const long *lengths, int n, long block, long prefix, long context, uint64_t per_token,
+             KvPaged *out, KvPagedSeq *seqs, char *err, size_t errlen);
 
 /* When context is beyond the context p was trained for, writes "hypothetical:
  * 16,384 tokens is beyond the 8,192 the model was trained for" into buf and

@@ -80,15 +80,15 @@ int lessonvar_kv(Eval *e, int argc, char **argv)
                  argv[2]);
         return -1;
     }
-    long kvh = p->kv_heads, ctx = p->context ? p->context : 4096;
+    KvModel m = kv_model_of(p); /* MLA: its latent, not num_key_value_heads */
+    long ctx = p->context ? p->context : 4096;
     if (argc == 4) {
         char *end;
         long v = (argv[3][0] >= '0' && argv[3][0] <= '9') ? strtol(argv[3], &end, 10) : 0;
-        if (!strcmp(f, "kv") && !strcmp(argv[3], "mha"))
-            kvh = p->heads;
-        else if (!strcmp(f, "kv") && !strcmp(argv[3], "mqa"))
-            kvh = 1;
-        else if (!strcmp(f, "kvctx") && v > 0 && !*end)
+        if (!strcmp(f, "kv") && (!strcmp(argv[3], "mha") || !strcmp(argv[3], "mqa"))) {
+            m.kv_heads = argv[3][1] == 'h' ? p->heads : 1; /* K and V per head */
+            m.kv_lora_rank = m.qk_rope_head_dim = 0;
+        } else if (!strcmp(f, "kvctx") && v > 0 && !*end)
             ctx = v;
         else {
             snprintf(e->err, e->errlen, "{%s}: last argument must be %s", f,
@@ -98,8 +98,7 @@ int lessonvar_kv(Eval *e, int argc, char **argv)
     }
     uint64_t per = 0, tot = 0, layer = 0;
     KvLimit lim = kv_limit_of(p); /* windowed / chunked layers keep fewer tokens */
-    if (kv_bytes_per_token(p->layers, kvh, p->d_head, d->bits, &per) ||
-        kv_bytes_per_token(1, kvh, p->d_head, d->bits, &layer) ||
+    if (kv_model_bytes(&m, d->bits, &per, &layer) ||
         kv_layer_tokens(p->layers, &lim, ctx) > UINT64_MAX / layer ||
         (tot = layer * kv_layer_tokens(p->layers, &lim, ctx), 0)) {
         snprintf(e->err, e->errlen, "{%s}: overflow", f);

@@ -50,6 +50,8 @@ static long *int_field(Preset *p, const char *key)
     if (!strcmp(key, "global_every")) return &p->global_every;
     if (!strcmp(key, "vocab")) return &p->vocab;
     if (!strcmp(key, "tied")) return &p->tied;
+    if (!strcmp(key, "kv_lora_rank")) return &p->kv_lora_rank;
+    if (!strcmp(key, "qk_rope_head_dim")) return &p->qk_rope_head_dim;
     return NULL;
 }
 
@@ -96,9 +98,11 @@ static int check_preset(const char *file, const Preset *p, char *err, size_t err
                "[%s] vocab x d_model is more than the params read per token", p->name);
         return -1;
     }
-    if (p->heads * p->d_head != p->d_model) {
-        err_at(err, errlen, file, p->line, "[%s] d_model %ld is not heads %ld x d_head %ld",
-               p->name, p->d_model, p->heads, p->d_head);
+    if (!p->kv_lora_rank != !p->qk_rope_head_dim) {
+        err_at(err, errlen, file, p->line,
+               "[%s] MLA needs both kv_lora_rank and qk_rope_head_dim (the cached latent and "
+               "its RoPE key)",
+               p->name);
         return -1;
     }
     return 0;
@@ -199,8 +203,8 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
         } else {
             err_at(err, errlen, file, lineno,
                    "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                   "context window chunk global_every params active_params vocab tied source "
-                   "note)",
+                   "context window chunk global_every kv_lora_rank qk_rope_head_dim params "
+                   "active_params vocab tied source note)",
                    key);
             goto fail;
         }

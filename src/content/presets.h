@@ -22,6 +22,10 @@ typedef struct Preset {
      * global_every: every Nth layer (1-based: layers N, 2N, ...) is global,
      * the others local; 0 = all layers local. */
     long window, chunk, global_every;
+    /* MLA (DeepSeek-V2/V3): each layer caches one latent of kv_lora_rank
+     * numbers plus a shared RoPE key of qk_rope_head_dim numbers per token,
+     * whatever heads and kv_heads say; both 0 for K and V per kv head. */
+    long kv_lora_rank, qk_rope_head_dim;
     long long params;        /* weights, all of them; 0 when the file gives none */
     long long active_params; /* weights read per token (MoE: fewer); 0 = params */
     /* vocab: rows of the input embedding table (config.json vocab_size); 0

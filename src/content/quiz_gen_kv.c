@@ -52,8 +52,20 @@ int quiz_gen_kvcache(Gen *g)
         snprintf(g->err, g->errlen, "%s", pl.n < 1 ? "no model presets" : err);
         return -1;
     }
-    const Preset *p = &pl.v[quiz_rng_below(&g->r, pl.n)];
     static const long ctxs[] = {1024, 2048, 4096, 8192, 32768};
+    /* the models the question's formula holds for: K and V per kv head (no
+     * MLA latent), every layer keeping every token at the smallest context */
+    int ok[64], nok = 0;
+    for (int i = 0; i < pl.n && nok < 64; i++) {
+        long w = pl.v[i].window ? pl.v[i].window : pl.v[i].chunk;
+        if (!pl.v[i].kv_lora_rank && (!w || w >= ctxs[0])) ok[nok++] = i;
+    }
+    if (nok == 0) {
+        presets_free(&pl);
+        snprintf(g->err, g->errlen, "no model preset caches K and V per head");
+        return -1;
+    }
+    const Preset *p = &pl.v[ok[quiz_rng_below(&g->r, nok)]];
     int ndt = 0;
     while (kv_dtypes[ndt].name)
         ndt++;

@@ -76,19 +76,26 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     const Preset *p = &k->presets.v[k->sel];
     const KvDtype *dt = &kv_dtypes[k->dtype];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
-    int x = 1, y = draw_model_list(c, k, 2) + 1, w = c->w - x - 1;
+    /* a short screen spends no row on the gaps: the note must fit whole */
+    int gap = c->h >= 30, x = 1, y = draw_model_list(c, k, 2) + gap, w = c->w - x - 1;
     char a[40], b[40], d[40];
     canvas_text(c, x, y++, p->title, ST_BOLD);
-    canvas_printf(c, x, y++, ST_NORMAL,
-                  "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers, p->heads,
-                  p->kv_heads, presets_kind(p->heads, p->kv_heads), p->d_head);
+    KvModel m = kv_model_of(p);
+    if (m.kv_lora_rank) /* MLA: a latent per token, whatever num_key_value_heads says */
+        canvas_printf(
+            c, x, y++, ST_NORMAL,
+            "%ld layers, %ld query heads, MLA latent %ld + RoPE key %ld (not %ld kv heads)",
+            p->layers, p->heads, m.kv_lora_rank, m.qk_rope_head_dim, p->kv_heads);
+    else
+        canvas_printf(c, x, y++, ST_NORMAL,
+                      "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers,
+                      p->heads, p->kv_heads, kv_kind(&m), p->d_head);
     /* at most "dtype int4 (4 bits)   context 10^12   batch 10^9" with commas: 71 columns */
     canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %s", dt->name,
                   dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx),
                   kv_fmt_int(b, sizeof b, (uint64_t)k->batch));
     char note[120];
     if (kv_hypothetical(p, ctx, note, sizeof note)) canvas_text(c, x, y++, note, ST_WARN);
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
     KvRow rows[3];
     int n = 0;
     char err[200];
@@ -101,9 +108,16 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     const KvRow *own = &rows[0];
     for (int i = 0; i < n; i++)
         if (rows[i].is_model) own = &rows[i];
-    canvas_text(c, x, y++, "2 (K,V) x layers x kv_heads x d_head x bits/8", ST_DIM);
-    canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers,
-                  p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
+    if (m.kv_lora_rank) {
+        canvas_text(c, x, y++, "layers x (kv_lora_rank + qk_rope_head_dim) x bits/8", ST_DIM);
+        canvas_printf(c, x, y++, ST_CODE, "%ld x (%ld + %ld) x %d/8 = %s B/token", p->layers,
+                      m.kv_lora_rank, m.qk_rope_head_dim, dt->bits,
+                      kv_fmt_int(a, sizeof a, own->per_token));
+    } else {
+        canvas_text(c, x, y++, "2 (K,V) x layers x kv_heads x d_head x bits/8", ST_DIM);
+        canvas_printf(c, x, y++, ST_CODE, "2 x %ld x %ld x %ld x %d/8 = %s B/token", p->layers,
+                      p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
+    }
     if (lim.window && lim.window < ctx) /* capped layers: count layer-tokens */
         canvas_printf(c, x, y++, ST_CODE, "%ld of %ld layers keep %s tokens (%s): %s",
                       lim.local_layers, p->layers, kv_fmt_int(b, sizeof b, (uint64_t)lim.window),
@@ -116,14 +130,17 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
                   "sequence", "total");
     for (int i = 0; i < n; i++) {
-        char t1[40], t2[40], t3[40];
-        canvas_printf(c, x, y++, rows[i].is_model ? ST_GOOD : ST_NORMAL,
-                      "%-17s %4ld %11s %10s %10s", rows[i].label, rows[i].kv_heads,
-                      kv_fmt_int(t1, sizeof t1, rows[i].per_token),
+        char t1[40], t2[40], t3[40], kvh[16];
+        if (rows[i].kv_heads)
+            snprintf(kvh, sizeof kvh, "%ld", rows[i].kv_heads);
+        else
+            snprintf(kvh, sizeof kvh, "lat"); /* MLA: one latent for every head */
+        canvas_printf(c, x, y++, rows[i].is_model ? ST_GOOD : ST_NORMAL, "%-17s %4s %11s %10s %10s",
+                      rows[i].label, kvh, kv_fmt_int(t1, sizeof t1, rows[i].per_token),
                       kv_fmt_size(t2, sizeof t2, rows[i].per_context),
                       kv_fmt_size(t3, sizeof t3, rows[i].total));
     }
-    draw_note(c, p, x, y + 1, w);
+    draw_note(c, p, x, y + gap, w);
     screen_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 

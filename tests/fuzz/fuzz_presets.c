@@ -15,7 +15,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const Preset *p = &pl.v[i];
             FUZZ_ASSERT(presets_find(&pl, p->name) != NULL);
             FUZZ_ASSERT(presets_kind(p->heads, p->kv_heads) != NULL);
-            KvModel km = {p->layers, p->heads, p->kv_heads, p->d_head};
+            KvModel km = kv_model_of(p);
             KvRow rows[3];
             int n = 0;
             if (kv_table(&km, 16, p->context ? p->context : 4096, 1, rows, &n, err, sizeof err) ==
