@@ -264,7 +264,7 @@ START_TEST(sliding_window_in_the_table_and_the_crossing)
     int nr = 0, np = 0;
     ck_assert_msg(presets_parse("t.presets", local_presets, &pl, err, sizeof err) == 0, "%s", err);
     const Preset *p = presets_find(&pl, "w");
-    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head};
+    KvModel m = {p->layers, p->heads, p->kv_heads, p->d_head, 0, 0};
     KvLimit w = kv_limit_of(p), g = kv_limit_of(presets_find(&pl, "g"));
     ck_assert_int_eq(kv_table_limited(&m, &w, 16, 100, 3, rows, &nr, err, sizeof err), 0);
     ck_assert_int_eq(kv_table(&m, 16, 100, 3, plain, &np, err, sizeof err), 0);
