@@ -218,9 +218,9 @@ expect_exit "q after raw arrows" 0
 # ---- the home menu: every entry opens and q comes back -----------------------------
 run 80 24 "${UTF8[@]}" XDG_STATE_HOME="$TMP/state" -- --no-animation --no-save
 expect "home opens" "Walkthrough"
-entries=$(screen | sed -n 's/^   \([1-9]\)  .*/\1/p')
+entries=$(screen | sed -n 's/^ *\([1-9]\)  [A-Z].*/\1/p')
 if [ "$(echo "$entries" | wc -w)" -ge 2 ]; then ok; else bad "home lists fewer than 2 entries"; fi
-n=$(screen | sed -n 's/^   \([1-9]\)  Inspect.*/\1/p')
+n=$(screen | sed -n 's/^ *\([1-9]\)  Inspect.*/\1/p')
 keys "$n"; expect "Inspect opens with the inspect cursor and its arithmetic" "offset = "
 keys q; expect "q leaves Inspect for home" "multi-head attention, the way"
 for n in $entries; do
