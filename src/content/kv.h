@@ -85,6 +85,14 @@ int kv_table_limited(const KvModel *m, const KvLimit *lim, int bits, long contex
 long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *lim,
                           uint64_t bytes);
 
+/* The smallest context at which `batch` sequences' caches (per_token_layer
+ * bytes a token in one layer, layers capped by lim, which may be NULL) hold
+ * more bytes than `weights` together; 0 when they never do (a window stops
+ * every cache first) or batch < 1.  What `decode` prints as "cache > weights
+ * from" (batch 1) and the memory quiz keys (any batch). */
+long kv_outgrows(uint64_t per_token_layer, long layers, const KvLimit *lim, uint64_t weights,
+                 long batch);
+
 /* When context is beyond the context p was trained for, writes "hypothetical:
  * 16,384 tokens is beyond the 8,192 the model was trained for" into buf and
  * returns 1; otherwise buf = "" and 0.  `mhaviz kv`, `decode --plain
