@@ -1,5 +1,6 @@
 /* check_quiz.c - the quiz: generated answers against independent oracles,
  * the curated bank, the bad-bank corpus, the answer parser, the history. */
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -339,6 +340,49 @@ static void assert_cache_weights(const QuizQuestion *q)
     presets_free(&pl);
 }
 
+/* Does line read the identifier name (a whole word, not the name it assigns)? */
+static int reads_name(const char *line, const char *name)
+{
+    size_t n = strlen(name);
+    const char *rhs = strstr(line, " = ");
+    for (const char *p = rhs ? rhs + 3 : line; (p = strstr(p, name)); p += n) {
+        int before = p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+/* The listing of a question (its code lines, indented by four spaces) uses
+ * what it makes: every NAME = ... but the last is read by a later line before
+ * NAME is assigned again.  A line whose result nothing reads (K_e expanded,
+ * then the scores made from the unexpanded K) is a listing that does not do
+ * what it shows (in PyTorch the scores line then raises). */
+static void assert_listing_uses_what_it_makes(const QuizQuestion *q)
+{
+    char lines[40][160];
+    int n = 0;
+    for (const char *p = q->prompt; *p && n < 40;) {
+        int len = (int)strcspn(p, "\n");
+        if (len > 4 && !strncmp(p, "    ", 4) && p[4] != ' ')
+            snprintf(lines[n++], sizeof lines[0], "%.*s", len - 4, p + 4);
+        p += len;
+        if (*p) p++;
+    }
+    for (int i = 0; i + 1 < n; i++) {
+        char name[40];
+        if (sscanf(lines[i], "%39[A-Za-z0-9_] = ", name) != 1 || !strstr(lines[i], " = ")) continue;
+        int used = 0;
+        for (int j = i + 1; j < n && !used; j++) {
+            used = reads_name(lines[j], name);
+            char again[40];
+            if (!used && sscanf(lines[j], "%39[A-Za-z0-9_] = ", again) == 1 && !strcmp(again, name))
+                break; /* assigned again, unread */
+        }
+        ck_assert_msg(used, "%s: '%s' is made and never used:\n%s", q->id, lines[i], q->prompt);
+    }
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -443,6 +487,7 @@ static void check_one(int kind, uint64_t seed)
     default:
         ck_abort_msg("kind %d", kind);
     }
+    assert_listing_uses_what_it_makes(&q);
     /* code lines fit an 80-column screen whole (prose may wrap, code must not) */
     for (const char *p = q.prompt; *p;) {
         int len = (int)strcspn(p, "\n");
