@@ -214,6 +214,14 @@ START_TEST(mistral_window_caps_the_cache)
     ck_assert_uint_eq(rows[1].per_context, 256ULL << 20); /* below the window: all of it */
     /* a windowed cache stops growing: it never outgrows 14.5 GB of weights */
     ck_assert_int_eq(kv_context_exceeding(4096, 32, &l, 7241732096ULL * 2), 0);
+    /* nor do 8 sequences' caches (4 GiB at most); 32 of them pass at 3,454 tokens,
+     * inside the window: 32 x 3,453 x 131,072 <= 14,483,464,192 < 32 x 3,454 x 131,072 */
+    uint64_t ptl = rows[1].per_token_layer, w = 7241732096ULL * 2;
+    ck_assert_uint_eq(ptl, 4096);
+    ck_assert_int_eq(kv_outgrows(ptl, 32, &l, w, 1), 0);
+    ck_assert_int_eq(kv_outgrows(ptl, 32, &l, w, 8), 0);
+    ck_assert_int_eq(kv_outgrows(ptl, 32, &l, w, 32), 3454);
+    ck_assert_int_eq(kv_outgrows(ptl, 32, NULL, w, 8), 13813); /* the window forgotten */
 }
 END_TEST
 

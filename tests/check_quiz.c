@@ -1,5 +1,6 @@
 /* check_quiz.c - the quiz: generated answers against independent oracles,
  * the curated bank, the bad-bank corpus, the answer parser, the history. */
+#include <ctype.h>
 #include <dirent.h>
 #include <math.h>
 #include <stdio.h>
@@ -8,6 +9,8 @@
 #include <unistd.h>
 
 #include "check_main.h"
+#include "content/kv.h"
+#include "content/presets.h"
 #include "content/quiz.h"
 #include "engine/tensor.h"
 
@@ -280,6 +283,106 @@ static void assert_bytes_key(const QuizQuestion *q, const char *digits)
     }
 }
 
+/* QG_CACHE_WEIGHTS: the weights as the prompt gives them, 2 bytes each; the
+ * cache of aux sequences from the shape, every layer capped at the preset's
+ * sliding window: the first context where the cache is bigger, or "never"
+ * when the window stops it below the weights.  A context past the one the
+ * model was trained for is said to be hypothetical (as `decode` says). */
+static void assert_cache_weights(const QuizQuestion *q)
+{
+    PresetList pl;
+    char err[300];
+    ck_assert_int_eq(presets_builtin(&pl, err, sizeof err), 0);
+    const Preset *m = NULL;
+    for (int i = 0; i < pl.n; i++)
+        if (!strncmp(q->prompt, pl.v[i].title, strlen(pl.v[i].title)) &&
+            q->prompt[strlen(pl.v[i].title)] == ':')
+            m = &pl.v[i];
+    ck_assert_msg(m != NULL, "%s: no preset", q->id);
+    ck_assert_msg(!m->chunk && (!m->window || !m->global_every), "%s: oracle for %s", q->id,
+                  m->name);
+    long long params = 0;
+    for (const char *p = strstr(q->prompt, ": "); p && *p && *p != 'p'; p++)
+        if (*p >= '0' && *p <= '9') params = params * 10 + (*p - '0');
+    ck_assert_int_eq(params, m->params);
+    long long B = q->aux, W = 2 * params;
+    long long per = 2LL * q->idx[0] * q->cfg.kv_heads * q->idx[1] * 2; /* one token, one seq */
+    long long want = W / (per * B) + 1; /* (want - 1) B per <= W < want B per */
+    ck_assert(want * per * B > W && (want - 1) * per * B <= W);
+    int never = m->window && want > m->window; /* the cache stops at window tokens */
+    const char *key = q->choices[q->correct];
+    if (never) {
+        ck_assert_msg(!strncmp(key, "never", 5), "%s: %s B=%lld keys '%s'", q->id, m->name, B, key);
+        ck_assert_int_eq(q->number, 0);
+    } else {
+        ck_assert_msg(q->number == want, "%s: %s B=%lld keys %lld, want %lld", q->id, m->name, B,
+                      q->number, want);
+        int past = m->context && want > m->context;
+        ck_assert_msg(!!strstr(key, "past its trained context") == past, "%s: key '%s'", q->id,
+                      key);
+        ck_assert_msg(!past || strstr(q->working, "hypothetical: "), "%s: %s", q->id, q->working);
+    }
+    if (B == 1) { /* what `decode --plain --preset` prints for the model's own layout */
+        KvDecodeCost k;
+        ck_assert_int_eq(kv_decode_cost(m, 16, 1, &k, err, sizeof err), 0);
+        for (int i = 0; i < k.n; i++)
+            if (k.rows[i].is_model) ck_assert_int_eq(q->number, k.outgrows[i]);
+    }
+    /* a choice past the trained context says so, every one of them alike */
+    for (int i = 0; i < q->n_choices; i++) {
+        long long v = 0;
+        for (const char *p = q->choices[i]; (*p >= '0' && *p <= '9') || *p == ','; p++)
+            if (*p != ',') v = v * 10 + (*p - '0');
+        ck_assert_msg(!!strstr(q->choices[i], "past its trained context") ==
+                          (m->context && v > m->context),
+                      "%s: choice '%s'", q->id, q->choices[i]);
+    }
+    presets_free(&pl);
+}
+
+/* Does line read the identifier name (a whole word, not the name it assigns)? */
+static int reads_name(const char *line, const char *name)
+{
+    size_t n = strlen(name);
+    const char *rhs = strstr(line, " = ");
+    for (const char *p = rhs ? rhs + 3 : line; (p = strstr(p, name)); p += n) {
+        int before = p > line && (isalnum((unsigned char)p[-1]) || p[-1] == '_');
+        int after = isalnum((unsigned char)p[n]) || p[n] == '_';
+        if (!before && !after) return 1;
+    }
+    return 0;
+}
+
+/* The listing of a question (its code lines, indented by four spaces) uses
+ * what it makes: every NAME = ... but the last is read by a later line before
+ * NAME is assigned again.  A line whose result nothing reads (K_e expanded,
+ * then the scores made from the unexpanded K) is a listing that does not do
+ * what it shows (in PyTorch the scores line then raises). */
+static void assert_listing_uses_what_it_makes(const QuizQuestion *q)
+{
+    char lines[40][160];
+    int n = 0;
+    for (const char *p = q->prompt; *p && n < 40;) {
+        int len = (int)strcspn(p, "\n");
+        if (len > 4 && !strncmp(p, "    ", 4) && p[4] != ' ')
+            snprintf(lines[n++], sizeof lines[0], "%.*s", len - 4, p + 4);
+        p += len;
+        if (*p) p++;
+    }
+    for (int i = 0; i + 1 < n; i++) {
+        char name[40];
+        if (sscanf(lines[i], "%39[A-Za-z0-9_] = ", name) != 1 || !strstr(lines[i], " = ")) continue;
+        int used = 0;
+        for (int j = i + 1; j < n && !used; j++) {
+            used = reads_name(lines[j], name);
+            char again[40];
+            if (!used && sscanf(lines[j], "%39[A-Za-z0-9_] = ", again) == 1 && !strcmp(again, name))
+                break; /* assigned again, unread */
+        }
+        ck_assert_msg(used, "%s: '%s' is made and never used:\n%s", q->id, lines[i], q->prompt);
+    }
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -368,18 +471,10 @@ static void check_one(int kind, uint64_t seed)
         assert_bytes_key(&q, digits);
         break;
     }
-    case QG_CACHE_WEIGHTS: {
+    case QG_CACHE_WEIGHTS:
         assert_choices(&q);
-        /* the weights as the prompt gives them, 2 bytes each; the cache per token
-         * from the shape: the first context where the cache is bigger */
-        long long params = 0;
-        for (const char *p = strstr(q.prompt, ": "); p && *p && *p != 'p'; p++)
-            if (*p >= '0' && *p <= '9') params = params * 10 + (*p - '0');
-        long long per = 2LL * q.idx[0] * c->kv_heads * q.idx[1] * 2 * q.aux;
-        ck_assert_msg((q.number - 1) * per <= 2 * params && q.number * per > 2 * params, "%s",
-                      q.id);
+        assert_cache_weights(&q);
         break;
-    }
     case QG_GROUPS:
         if (q.kind == QK_NUMBER) {
             ck_assert_int_eq(q.number, q.aux / (c->heads / c->kv_heads));
@@ -392,6 +487,7 @@ static void check_one(int kind, uint64_t seed)
     default:
         ck_abort_msg("kind %d", kind);
     }
+    assert_listing_uses_what_it_makes(&q);
     /* code lines fit an 80-column screen whole (prose may wrap, code must not) */
     for (const char *p = q.prompt; *p;) {
         int len = (int)strcspn(p, "\n");

@@ -123,6 +123,53 @@ START_TEST(read_finds_every_error_the_engine_is_not_needed_for)
 }
 END_TEST
 
+/* Every spelling of a short answer, typed as it is written, is judged right. */
+static void each_spelling_is_right(const QuizQuestion *q, const char *where)
+{
+    char answer[QUIZ_ANSWER_MAX + 64], why[200];
+    if (q->kind != QK_TEXT) {
+        quiz_answer_text(q, answer, sizeof answer);
+        if (q->kind == QK_CHOICE) answer[0] = (char)('a' + q->correct), answer[1] = 0;
+        ck_assert_msg(quiz_check(q, answer, NULL, why, sizeof why) == 1, "%s: '%s'", where, answer);
+        return;
+    }
+    for (const char *s = q->text, *bar; *s; s = bar + 1) {
+        bar = strchr(s, '|');
+        size_t l = bar ? (size_t)(bar - s) : strlen(s);
+        snprintf(answer, sizeof answer, "%.*s", (int)l, s);
+        ck_assert_msg(quiz_check(q, answer, NULL, why, sizeof why) == 1, "%s: '%s' of '%s'", where,
+                      answer, q->text);
+        if (!bar) break;
+    }
+}
+
+START_TEST(every_accepted_answer_is_judged_right)
+{
+    /* fuzz_quiz_bank's findings: no typed answer was ever right */
+    static const char *const unanswerable[] = {"(1|",   "(2, 8|", "1111111111111111111111|11",
+                                               "12|(3", "words|", "a|[1 2"};
+    for (size_t i = 0; i < sizeof unanswerable / sizeof *unanswerable; i++) {
+        char text[256], err[320];
+        snprintf(text, sizeof text, "@q e\n@answer %s\n@explain s\n", unanswerable[i]);
+        QuizBank bank = {0};
+        ck_assert_msg(quiz_bank_parse(&bank, "x.quiz", text, err, sizeof err) == -1,
+                      "'%s' accepted", unanswerable[i]);
+        ck_assert_msg(!strncmp(err, "x.quiz:2: @answer", 17), "%s", err);
+        ck_assert_int_eq(bank.n, 0);
+    }
+    static const char good[] = "@q e\n@answer view|a view | (2, 8) words|12|b|2 GiB\n@explain s\n";
+    QuizBank bank = {0};
+    char err[320];
+    ck_assert_msg(quiz_bank_parse(&bank, "g.quiz", good, err, sizeof err) == 1, "%s", err);
+    each_spelling_is_right(&bank.q[0], "g.quiz");
+    quiz_bank_free(&bank);
+    ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
+    for (int i = 0; i < bank.n; i++)
+        each_spelling_is_right(&bank.q[i], bank.q[i].source);
+    quiz_bank_free(&bank);
+}
+END_TEST
+
 static Suite *quiz_bank_suite(void)
 {
     Suite *s = suite_create("quiz_bank");
@@ -131,6 +178,7 @@ static Suite *quiz_bank_suite(void)
     tcase_add_test(tc, engine_runs_only_for_questions_with_expressions);
     tcase_add_test(tc, read_then_add_is_parse);
     tcase_add_test(tc, read_finds_every_error_the_engine_is_not_needed_for);
+    tcase_add_test(tc, every_accepted_answer_is_judged_right);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -143,6 +143,14 @@ long kv_context_exceeding(uint64_t per_token_layer, long layers, const KvLimit *
     return hi;
 }
 
+long kv_outgrows(uint64_t per_token_layer, long layers, const KvLimit *lim, uint64_t weights,
+                 long batch)
+{
+    if (batch < 1) return 0;
+    /* batch x cache > weights exactly when cache > floor(weights / batch) */
+    return kv_context_exceeding(per_token_layer, layers, lim, weights / (uint64_t)batch);
+}
+
 /* Fills *r for model v (the row's own layout); -1 with err set on overflow. */
 static int kv_row(const KvModel *v, const KvLimit *lim, const char *label, int is_model, int bits,
                   long context, long batch, KvRow *r, char *err, size_t errlen)
@@ -325,7 +333,7 @@ int kv_decode_cost(const Preset *p, int bits, long context, KvDecodeCost *out, c
     out->weights_read = active * (uint64_t)bits / 8;
     for (int i = 0; i < out->n && out->weights; i++)
         out->outgrows[i] =
-            kv_context_exceeding(out->rows[i].per_token_layer, p->layers, &out->lim, out->weights);
+            kv_outgrows(out->rows[i].per_token_layer, p->layers, &out->lim, out->weights, 1);
     return 0;
 }
 

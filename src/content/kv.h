@@ -155,6 +155,14 @@ typedef struct KvPaged {
 int kv_paged(const long *lengths, int n, long block, long prefix, long context, uint64_t per_token,
              KvPaged *out, KvPagedSeq *seqs, char *err, size_t errlen);
 
+/* The smallest context at which `batch` sequences' caches (per_token_layer
+ * bytes a token in one layer, layers capped by lim, which may be NULL) hold
+ * more bytes than `weights` together; 0 when they never do (a window stops
+ * every cache first) or batch < 1.  What `decode` prints as "cache > weights
+ * from" (batch 1) and the memory quiz keys (any batch). */
+long kv_outgrows(uint64_t per_token_layer, long layers, const KvLimit *lim, uint64_t weights,
+                 long batch);
+
 /* When context is beyond the context p was trained for, writes "hypothetical:
  * 16,384 tokens is beyond the 8,192 the model was trained for" into buf and
  * returns 1; otherwise buf = "" and 0.  `mhaviz kv`, `decode --plain

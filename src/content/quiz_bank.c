@@ -238,19 +238,27 @@ static int check_answer(Parser *p, QuizDraft *d)
                     "@answer %s is a letter, but the question has no choices a) b) ...", d->answer,
                     0);
     } else {
-        for (const char *s = d->answer, *bar; *s; s = bar + 1) {
+        q->kind = QK_TEXT;
+        snprintf(q->text, sizeof q->text, "%s", d->answer);
+        /* each spelling, typed as written, must be judged right by the one
+         * answer reader: "(1" or a 22-digit number never would be */
+        for (const char *s = d->answer, *bar;; s = bar + 1) {
             bar = strchr(s, '|');
-            const char *e = bar ? bar : s + strlen(s);
+            char alt[QUIZ_ANSWER_MAX];
+            snprintf(alt, sizeof alt, "%.*s", (int)(bar ? (size_t)(bar - s) : strlen(s)), s);
             int words = 0;
-            for (const char *t = s; t < e; t++)
+            for (const char *t = alt; *t; t++)
                 words |= !isspace((unsigned char)*t);
             if (!words)
                 return fail(p, d->answer_line, "@answer has an empty alternative between '|'", 0,
                             0);
+            if (quiz_check(q, alt, NULL, NULL, 0) != 1)
+                return fail(p, d->answer_line,
+                            "@answer '%s' cannot be typed as an answer (a number, a shape in "
+                            "balanced brackets, or words)",
+                            text_trim(alt), 0);
             if (!bar) break;
         }
-        q->kind = QK_TEXT;
-        snprintf(q->text, sizeof q->text, "%s", d->answer);
     }
     return 0;
 }

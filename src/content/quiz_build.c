@@ -6,7 +6,9 @@
  * (m->steps[i].code) with the sizes written in and, for K and V, the
  * variable and head count swapped; the GQA sharing lines (expand,
  * repeat_interleave) and the wrong view are the quiz's own, since the trace
- * keeps those tensors outside its ten steps. */
+ * keeps those tensors outside its ten steps.  Every listing runs in PyTorch
+ * as written (tests/ref_listings.py): with GQA/MQA the scores and the
+ * weighted sum read K and V repeated to the query heads' (B, H, S, dh). */
 #include <ctype.h>
 #include <stdio.h>
 #include <string.h>
@@ -145,14 +147,15 @@ static int inputs_of(const QBuild *b, int id, int in[3])
     case MT_Q_WRONG:
         in[0] = MT_Q;
         return -1;
-    case MT_SCORES:
-        in[0] = MT_Q_HEADS, in[1] = MT_K_HEADS, in[2] = b->G > 1 ? MT_K_EXPAND : -1;
+    case MT_SCORES: /* with G > 1, K repeated to (B, H, S, dh) first: the line then runs in
+                     * PyTorch as written (an expanded (B, KV, G, S, dh) K would not match Q) */
+        in[0] = MT_Q_HEADS, in[1] = MT_K_HEADS, in[2] = b->G > 1 ? MT_K_REPEAT : -1;
         return MS_SCORES;
     case MT_ATTN:
         in[0] = MT_SCORES;
         return MS_SOFTMAX;
     case MT_HEAD_OUT:
-        in[0] = MT_ATTN, in[1] = MT_V_HEADS, in[2] = b->G > 1 ? MT_V_EXPAND : -1;
+        in[0] = MT_ATTN, in[1] = MT_V_HEADS, in[2] = b->G > 1 ? MT_V_REPEAT : -1;
         return MS_WEIGHTED;
     case MT_MERGED:
         in[0] = MT_HEAD_OUT;

@@ -1,18 +1,21 @@
 /* quiz_gen_decode.c - decode shapes: one new token against a KV cache of T
  * tokens.  The engine runs the new token (mha_run with S = 1), appends its K
- * to a cache tensor of T tokens and multiplies the query heads against it,
- * kv heads shared by a stride-0 expand as in the pipeline; every shape asked
- * is read off those tensors. */
+ * and V to cache tensors of T tokens and runs the listing the question shows:
+ * with GQA/MQA each kv head repeated to its G query heads (repeat_interleave,
+ * so the listing runs in PyTorch as written), then q against the cache.
+ * Every shape asked is read off those tensors. */
 #include <stdio.h>
 #include <string.h>
 
 #include "content/quiz_gen.h"
 
 typedef struct Decode {
-    Mha *m;         /* the new token: x (B, 1, D) */
-    Tensor *cache;  /* (B, KV, T + 1, dh): T cached keys, then the new one */
-    Tensor *scores; /* (B, H, 1, T + 1) */
-    Tensor *out;    /* (B, H, 1, dh): attn @ V with V = the cache (values do not matter) */
+    Mha *m;              /* the new token: x (B, 1, D) */
+    Tensor *cache;       /* (B, KV, T + 1, dh): T cached keys, then the new one */
+    Tensor *vcache;      /* (B, KV, T + 1, dh): the same for the values */
+    Tensor *scores;      /* (B, H, 1, T + 1) */
+    Tensor *out;         /* (B, H, 1, dh): scores @ V (the softmax changes no shape) */
+    size_t repeat_bytes; /* what one repeat_interleave of a cache copied; 0 for MHA */
     int T;
 } Decode;
 
@@ -20,38 +23,49 @@ static void decode_free(Decode *d)
 {
     tensor_free(d->out);
     tensor_free(d->scores);
+    tensor_free(d->vcache);
     tensor_free(d->cache);
     mha_free(d->m);
 }
 
-/* cache = torch.cat([K_cache, k], dim=2), then the grouped matmuls. */
+/* torch.cat([cache of T tokens, kv], dim=2): the T cached rows (zeros: their
+ * values do not matter) and the new token's kv (B, KV, 1, dh) last. */
+static Tensor *cat_new(const Tensor *kv, int T)
+{
+    int sh[4] = {kv->shape[0], kv->shape[1], T + 1, kv->shape[3]};
+    Tensor *c = tensor_zeros(4, sh);
+    if (!c) return NULL;
+    for (int b = 0; b < sh[0]; b++)
+        for (int h = 0; h < sh[1]; h++)
+            for (int j = 0; j < sh[3]; j++) {
+                int from[4] = {b, h, 0, j}, to[4] = {b, h, T, j};
+                tensor_set(c, to, tensor_get(kv, from));
+            }
+    return c;
+}
+
+/* The listing: K_cache, V_cache = cat; K_e, V_e = repeat_interleave(G) when
+ * G > 1; scores = q @ K_e^T; o = scores @ V_e. */
 static int decode_run(Decode *d, const MhaConfig *c, char *err, size_t errlen)
 {
     d->m = mha_run(c, err, errlen);
     if (!d->m) return -1;
-    const Tensor *k = d->m->t[MT_K_HEADS]; /* (B, KV, 1, dh) */
-    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head, T = d->T;
-    int sh[4] = {B, KV, T + 1, dh};
-    d->cache = tensor_zeros(4, sh);
-    if (!d->cache) return snprintf(err, errlen, "out of memory"), -1;
-    for (int b = 0; b < B; b++)
-        for (int h = 0; h < KV; h++)
-            for (int j = 0; j < dh; j++) {
-                int from[4] = {b, h, 0, j}, to[4] = {b, h, T, j};
-                tensor_set(d->cache, to, tensor_get(k, from));
-            }
-    Tensor *t[6] = {0};
-    int q5[5] = {B, KV, G, 1, dh}, k5[5] = {B, KV, G, T + 1, dh}, s4[4] = {B, c->heads, 1, T + 1};
-    int o4[4] = {B, c->heads, 1, dh};
-    int ok = (t[0] = tensor_view(d->m->t[MT_Q_HEADS], 5, q5, err, errlen)) &&
-             (t[1] = tensor_unsqueeze(d->cache, 2, err, errlen)) &&
-             (t[2] = tensor_expand(t[1], 5, k5, err, errlen)) &&
-             (t[3] = tensor_transpose(t[2], -2, -1, err, errlen)) &&
-             (t[4] = tensor_matmul(t[0], t[3], err, errlen)) && /* (B, KV, G, 1, T+1) */
-             (d->scores = tensor_view(t[4], 4, s4, err, errlen)) &&
-             (t[5] = tensor_matmul(t[4], t[2], err, errlen)) && /* (B, KV, G, 1, dh) */
-             (d->out = tensor_view(t[5], 4, o4, err, errlen));
-    for (int i = 0; i < 6; i++)
+    int G = d->m->groups;
+    d->cache = cat_new(d->m->t[MT_K_HEADS], d->T);
+    d->vcache = cat_new(d->m->t[MT_V_HEADS], d->T);
+    if (!d->cache || !d->vcache) return snprintf(err, errlen, "out of memory"), -1;
+    Tensor *t[3] = {0}, *ke = d->cache, *ve = d->vcache;
+    int ok = 1;
+    if (G > 1) {
+        ok = (t[0] = tensor_repeat_interleave(d->cache, G, 1, err, errlen)) &&
+             (t[1] = tensor_repeat_interleave(d->vcache, G, 1, err, errlen)); /* (B, H, T+1, dh) */
+        ke = t[0], ve = t[1];
+        if (ok) d->repeat_bytes = t[0]->st->bytes_copied;
+    }
+    ok = ok && (t[2] = tensor_transpose(ke, -2, -1, err, errlen)) &&
+         (d->scores = tensor_matmul(d->m->t[MT_Q_HEADS], t[2], err, errlen)) && /* (B,H,1,T+1) */
+         (d->out = tensor_matmul(d->scores, ve, err, errlen));                  /* (B,H,1,dh) */
+    for (int i = 0; i < 3; i++)
         tensor_free(t[i]);
     return ok ? 0 : -1;
 }
@@ -93,20 +107,32 @@ int quiz_gen_decode(Gen *g)
     }
     int target = quiz_rng_below(&g->r, 4); /* q, the cache, the scores, the output */
     const Tensor *t[4] = {d.m->t[MT_Q_HEADS], d.cache, d.scores, d.out};
-    static const char *const what[4] = {"q", "K_cache after the cat", "scores", "o = attn @ V"};
+    static const char *const what[4] = {"q", "K_cache after the cat", "scores", "o"};
     int dh = d.m->d_head;
     q->topic = QT_DECODE, q->cfg = c, q->aux = target, q->idx[0] = d.T;
     qt_cat(q->prompt, sizeof q->prompt,
            "Decoding: %d tokens are cached; token %d arrives, x is (B, 1, D) = (%d, 1, %d).\n"
            "H = %d query heads, KV = %d kv head%s, dh = %d.\n",
            d.T, d.T, c.batch, c.d_model, c.heads, c.kv_heads, c.kv_heads == 1 ? "" : "s", dh);
+    int G = d.m->groups;
     qt_cat(q->prompt, sizeof q->prompt,
            "    q = (x @ W_q).view(%d, 1, %d, %d).transpose(1, 2)\n"
            "    k = (x @ W_k).view(%d, 1, %d, %d).transpose(1, 2)\n"
+           "    v = (x @ W_v).view(%d, 1, %d, %d).transpose(1, 2)\n"
            "    K_cache = torch.cat([K_cache, k], dim=2)   # K_cache was (%d, %d, %d, %d)\n"
-           "    scores = q @ K_cache.transpose(-2, -1) / math.sqrt(%d)  # grouped\n"
-           "    o = torch.softmax(scores, dim=-1) @ V_cache\n",
-           c.batch, c.heads, dh, c.batch, c.kv_heads, dh, c.batch, c.kv_heads, d.T, dh, dh);
+           "    V_cache = torch.cat([V_cache, v], dim=2)   # V_cache too\n",
+           c.batch, c.heads, dh, c.batch, c.kv_heads, dh, c.batch, c.kv_heads, dh, c.batch,
+           c.kv_heads, d.T, dh);
+    if (G > 1) /* GQA/MQA: each kv head for the G query heads that read it */
+        qt_cat(q->prompt, sizeof q->prompt,
+               "    K_e = K_cache.repeat_interleave(%d, dim=1)\n"
+               "    V_e = V_cache.repeat_interleave(%d, dim=1)\n",
+               G, G);
+    const char *kn = G > 1 ? "K_e" : "K_cache", *vn = G > 1 ? "V_e" : "V_cache";
+    qt_cat(q->prompt, sizeof q->prompt,
+           "    scores = q @ %s.transpose(-2, -1) / math.sqrt(%d)\n"
+           "    o = torch.softmax(scores, dim=-1) @ %s\n",
+           kn, dh, vn);
     qt_cat(q->prompt, sizeof q->prompt, "What is the shape of %s?", what[target]);
     char ans[QUIZ_CHOICE_MAX], cand[16][QUIZ_CHOICE_MAX];
     shape_text(ans, sizeof ans, t[target]);
@@ -126,11 +152,11 @@ int quiz_gen_decode(Gen *g)
     for (int i = 0; i < 4; i++)
         qt_cat(q->working, sizeof q->working, "  %-24s %s\n", what[i],
                tensor_fmt_dims(sh, sizeof sh, t[i]->ndim, t[i]->shape));
-    if (c.kv_heads < c.heads)
+    if (G > 1)
         qt_cat(q->working, sizeof q->working,
-               "  K_cache shared with %d query heads each by expand (stride 0): 0 bytes "
-               "copied.\n",
-               d.m->groups);
+               "  K_e and V_e repeat each kv head for its %d query heads: %zu bytes copied "
+               "each\n  (an expand, stride 0 on a group axis, would share them for 0 bytes).\n",
+               G, d.repeat_bytes);
     decode_free(&d);
     return 0;
 }

@@ -1,7 +1,8 @@
 /* fuzz_quiz_bank.c - a quiz bank's text, both passes (quiz_bank_read, then
  * quiz_bank_add: {expressions} filled in from the engine), for questions
  * whose @config is small; every question it accepts then takes its own
- * expected answer (the letter of a multiple-choice one) as right. */
+ * expected answer (the letter of a multiple-choice one) and each spelling of
+ * a short answer, typed as written, as right. */
 #include "fuzz.h"
 
 #include "content/quiz.h"
@@ -36,6 +37,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             int chosen;
             FUZZ_ASSERT(quiz_check(q, answer, &chosen, why, sizeof why) == 1);
             FUZZ_ASSERT(q->kind != QK_CHOICE || chosen == q->correct);
+            for (const char *t = q->text, *bar; q->kind == QK_TEXT; t = bar + 1) {
+                bar = strchr(t, '|'); /* and every other spelling, typed as written */
+                snprintf(answer, sizeof answer, "%.*s", (int)(bar ? (size_t)(bar - t) : strlen(t)),
+                         t);
+                FUZZ_ASSERT(quiz_check(q, answer, NULL, why, sizeof why) == 1);
+                if (!bar) break;
+            }
         }
         quiz_bank_free(&bank);
     }
