@@ -140,7 +140,7 @@ static int play_loop(Play *p, int json, int edit, int save)
         } else {
             if (!json && tty_in) {
                 fputs(">>> ", stdout);
-                fflush(stdout);
+                cli_flush();
             }
             n = getline(&line, &cap, stdin);
             if (n < 0) break;
@@ -162,19 +162,14 @@ static int play_loop(Play *p, int json, int edit, int save)
             play_result_text(&r, line, out, sizeof out);
             fputs(out, stdout);
         }
-        fflush(stdout);
-        if (ferror(stdout)) break;
+        if (cli_flush() != 0) break; /* said at exit (cli_close_stdout) */
     }
     if (!json && tty_in) putchar('\n');
     for (int i = 0; i < hist.n; i++)
         free(hist.lines[i]);
     play_result_clear(&r);
     free(line);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mhaviz: play: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return ferror(stdout) ? EXIT_IO : 0;
 }
 
 static int play_text(int argc, char **argv, int json)

@@ -193,7 +193,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
             printf("answer within %d s> ", a->limit);
         else
             printf("answer> ");
-        fflush(stdout);
+        cli_flush();
         if (read_line(&line, &cap)) {
             printf("\n(end of input)\n\n");
             eof = 1;
@@ -233,7 +233,6 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         rc = 1;
     }
     if (have_hist) quiz_history_free(&h);
-    fflush(stdout);
     return rc;
 }
 
