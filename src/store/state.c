@@ -238,6 +238,11 @@ int state_keep_bad(const char *name, const char *data, size_t len, char *kept, s
 
 int state_lock(char *err, size_t errlen)
 {
+    return state_lock_within(STATE_LOCK_WAIT_MS, err, errlen);
+}
+
+int state_lock_within(int wait_ms, char *err, size_t errlen)
+{
     char dir[4096], path[4352];
     if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, STATE_LOCK_FILE);
@@ -256,7 +261,7 @@ int state_lock(char *err, size_t errlen)
     for (int waited_ms = 0;; waited_ms += 2) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
         if (errno != EWOULDBLOCK && errno != EINTR) break;
-        if (waited_ms >= STATE_LOCK_WAIT_MS) {
+        if (waited_ms >= wait_ms) {
             errno = ETIMEDOUT;
             break;
         }
