@@ -252,8 +252,9 @@ int state_lock_within(int wait_ms, char *err, size_t errlen)
         fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) errno = e; /* the reason is the read-only dir, not the missing lock */
     }
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+    if (fd < 0) { /* the lock's own name: a symlink planted there is refused, said so */
+        snprintf(err, errlen, "%s: %s", path,
+                 errno == ELOOP ? "is a symbolic link (remove it)" : strerror(errno));
         return -1;
     }
     /* A holder keeps the lock for one read-merge-write (milliseconds); poll
