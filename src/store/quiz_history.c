@@ -303,6 +303,8 @@ static void journal_merge(QuizHistory *f, int fd)
     free(text);
 }
 
+_Static_assert(sizeof JOURNAL_PREFIX + 6 <= 64, "a journal's name fits Orphans.name");
+
 typedef struct Orphans {
     int fd[JOURNAL_MAX_ORPHANS];
     char name[JOURNAL_MAX_ORPHANS][64];
@@ -331,7 +333,7 @@ static void orphans_merge(QuizHistory *f, const char *dir, const QuizHistory *h,
         }
         journal_merge(f, fd);
         o->fd[o->n] = fd;
-        snprintf(o->name[o->n++], sizeof o->name[0], "%s", e->d_name);
+        memcpy(o->name[o->n++], e->d_name, pn + 7); /* checked above: pn + 6 bytes and the NUL */
     }
     closedir(d);
 }
