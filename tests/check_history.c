@@ -244,6 +244,102 @@ START_TEST(damaged_file_is_kept_numbered)
 }
 END_TEST
 
+/* asked over every topic in the saved file */
+static int saved_asked(void)
+{
+    QuizHistory h;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    int n = 0;
+    for (int t = 0; t < QT_COUNT; t++)
+        n += h.total.asked[t];
+    quiz_history_free(&h);
+    return n;
+}
+
+/* journals left in the state dir */
+static int journals(void)
+{
+    char cmd[200];
+    snprintf(cmd, sizeof cmd, "ls %s/mhaviz | grep -c '^quiz-history.journal.' >/dev/null",
+             test_state_dir);
+    return system(cmd) == 0;
+}
+
+/* Item 6: a run that ends without a save (killed) leaves its answers in its
+ * journal; the next save adds them, once, and removes the journal. */
+START_TEST(gone_run_journal_is_added_once)
+{
+    QuizHistory a, b;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&a, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_journal(&a, err, sizeof err), 0);
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:1"), 0);
+    quiz_history_record(&a, question(QT_VIEWS, "g:views:2"), 1);
+    quiz_history_skip(&a, question(QT_BUGS, "g:bugs:3"));
+    quiz_history_free(&a); /* gone without a save, as a kill */
+    ck_assert(journals());
+    ck_assert_int_eq(saved_asked(), 0);
+    ck_assert_int_eq(quiz_history_load(&b, err, sizeof err), 0);
+    quiz_history_record(&b, question(QT_SHAPES, "g:shapes:4"), 1);
+    ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0); /* again: nothing twice */
+    quiz_history_free(&b);
+    ck_assert(!journals());
+    ck_assert_int_eq(saved_asked(), 3);
+    char *text = slurp("quiz-history", NULL);
+    ck_assert_ptr_nonnull(strstr(text, "topic shapes 2 1\n"));
+    ck_assert_ptr_nonnull(strstr(text, "miss 1 g:shapes:1\n"));
+    ck_assert_ptr_nonnull(strstr(text, "miss 1 g:bugs:3\n"));
+    free(text);
+}
+END_TEST
+
+/* The journal of a run still answering is its own: another run's save
+ * leaves it, so its answers are counted once, by its own save. */
+START_TEST(live_journal_is_left_to_its_run)
+{
+    QuizHistory a, b;
+    char err[300];
+    ck_assert_int_eq(quiz_history_load(&a, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_journal(&a, err, sizeof err), 0);
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:1"), 0);
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:2"), 0);
+    ck_assert_int_eq(quiz_history_load(&b, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_journal(&b, err, sizeof err), 0);
+    quiz_history_record(&b, question(QT_VIEWS, "g:views:3"), 1);
+    ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0);
+    quiz_history_free(&b);
+    ck_assert_int_eq(saved_asked(), 1);
+    ck_assert(journals()); /* a's */
+    quiz_history_record(&a, question(QT_SHAPES, "g:shapes:5"), 1);
+    ck_assert_int_eq(quiz_history_save(&a, err, sizeof err), 0);
+    quiz_history_free(&a);
+    ck_assert(!journals());
+    ck_assert_int_eq(saved_asked(), 4);
+}
+END_TEST
+
+/* Item 12: the name the save kept the damaged file as is the one reported
+ * (it was "kept as quiz-history.bad" when .bad was taken and .bad.2 used). */
+START_TEST(kept_name_is_the_one_used)
+{
+    QuizHistory h;
+    char err[300];
+    put("quiz-history", "garbage\n", 8);
+    put("quiz-history.bad", "older\n", 6);
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_ptr_null(strstr(h.warning, "quiz-history.bad"));
+    quiz_history_record(&h, question(QT_SHAPES, "g:shapes:1"), 1);
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    ck_assert_str_eq(h.kept, "quiz-history.bad.2");
+    quiz_history_free(&h);
+    char *text = slurp("quiz-history.bad.2", NULL);
+    ck_assert_str_eq(text, "garbage\n");
+    free(text);
+}
+END_TEST
+
 static Suite *history_suite(void)
 {
     Suite *s = suite_create("history");
@@ -257,6 +353,9 @@ static Suite *history_suite(void)
     tcase_add_test(tc, percent_right_at_every_count);
     tcase_add_test(tc, counts_saturate_at_the_cap);
     tcase_add_test(tc, damaged_file_is_kept_numbered);
+    tcase_add_test(tc, gone_run_journal_is_added_once);
+    tcase_add_test(tc, live_journal_is_left_to_its_run);
+    tcase_add_test(tc, kept_name_is_the_one_used);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -335,6 +335,21 @@ START_TEST(fifo_state_file_is_refused)
 }
 END_TEST
 
+/* Item 12: a symlink planted as the lock is refused, and the message names
+ * the lock, not the directory. */
+START_TEST(symlinked_lock_names_the_lock)
+{
+    char err[300], dir[512], path[600];
+    ck_assert_int_eq(state_dir(dir, sizeof dir, 1, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s/" STATE_LOCK_FILE, dir);
+    ck_assert_int_eq(symlink("/tmp/mhaviz-no-such-target", path), 0);
+    ck_assert_int_eq(state_lock(err, sizeof err), -1);
+    char want[700];
+    snprintf(want, sizeof want, "%s: is a symbolic link", path);
+    ck_assert_msg(strstr(err, want), "%s", err);
+}
+END_TEST
+
 static Suite *state_suite(void)
 {
     Suite *s = suite_create("state");
@@ -354,6 +369,7 @@ static Suite *state_suite(void)
     tcase_add_test(tc, keep_bad_never_overwrites);
     tcase_add_test(tc, lock_is_exclusive);
     tcase_add_test(tc, fifo_state_file_is_refused);
+    tcase_add_test(tc, symlinked_lock_names_the_lock);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -79,14 +79,16 @@ usage_error() {
     fail "mhaviz $*" "exit $rc (want 2), $lines stderr lines (want 1), $(wc -c <"$tmp/out") B on stdout (want 0), stderr '$(head -c 300 "$tmp/err")' (want '$needle')"
   fi
 }
-# full_disk ARGS...: `mhaviz ARGS >/dev/full` is a run-time failure: exit 1,
-# one stderr line saying "write error"; nothing is checked where /dev/full is missing
+# full_disk ARGS...: `mhaviz ARGS >/dev/full` (stdin from $FULL_DISK_IN, default
+# /dev/null) is a run-time failure: exit 1, the one line cli_close_stdout says;
+# nothing is checked where /dev/full is missing
 full_disk() {
   [ -w /dev/full ] || return 0
-  timeout 60 "$BIN" "$@" >/dev/full 2>"$tmp/err"
+  timeout 60 "$BIN" "$@" <"${FULL_DISK_IN:-/dev/null}" >/dev/full 2>"$tmp/err"
   rc=$?
-  if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] && grep -q 'write error' "$tmp/err"; then
-    ok "mhaviz $* >/dev/full: exit 1, one line"
+  if [ "$rc" = 1 ] && [ "$(wc -l <"$tmp/err")" = 1 ] &&
+    grep -qx 'mhaviz: write error: No space left on device' "$tmp/err"; then
+    ok "mhaviz $* >/dev/full: exit 1, 'write error: No space left on device'"
   else
     fail "mhaviz $* >/dev/full" "exit $rc (want 1), stderr '$(head -c 200 "$tmp/err")'"
   fi

@@ -35,6 +35,33 @@ int cli_io_error(const char *fmt, ...)
     return EXIT_IO;
 }
 
+/* errno of the first failed flush of stdout, 0 while none failed */
+static int stdout_errno;
+
+int cli_flush(void)
+{
+    if (fflush(stdout) == 0) return 0;
+    if (!stdout_errno) stdout_errno = errno;
+    return -1;
+}
+
+int cli_close_stdout(int rc)
+{
+    int failed = cli_flush() != 0 || ferror(stdout);
+    if (fclose(stdout) != 0 && !failed) { /* close(2) can report a late write error */
+        failed = 1;
+        if (!stdout_errno) stdout_errno = errno;
+    }
+    if (!failed) return rc;
+    /* stdio drops the reason of a write made while filling its buffer; such a
+     * write is retried by the next one, so the reason is almost always known */
+    if (stdout_errno)
+        cli_io_error("write error: %s", strerror(stdout_errno));
+    else
+        cli_io_error("write error: some output to stdout was lost");
+    return rc ? rc : EXIT_IO;
+}
+
 int cli_match(int argc, char **argv, int *i, const char *flag, const char **val, char *err,
               size_t errlen)
 {

@@ -58,4 +58,16 @@ int cli_io_error(const char *fmt, ...)
 #endif
     ;
 
+/* Flushes stdout, as a command does before it waits for input (a prompt).
+ * Remembers the reason of the first write that failed, which stdio forgets,
+ * for cli_close_stdout.  0, or -1 (the output is lost; keep going: the exit
+ * reports it). */
+int cli_flush(void);
+
+/* The end of every command (cmd/main.c): flushes and closes stdout and
+ * returns rc, or, when any write to stdout failed, prints "mhaviz: write
+ * error: REASON" and returns rc if it already says failure, else EXIT_IO.
+ * A closed pipe never gets here: SIGPIPE ends the program first (141). */
+int cli_close_stdout(int rc);
+
 #endif

@@ -116,9 +116,5 @@ int cmd_export(int argc, char **argv)
         fprintf(stderr, "mhaviz: export: out of memory\n");
         return 1;
     }
-    if (fflush(stdout) || rc) {
-        fprintf(stderr, "mhaviz: export: write error\n");
-        return 1;
-    }
-    return 0;
+    return rc ? EXIT_IO : 0; /* the write error is said at exit (cli_close_stdout) */
 }

@@ -308,8 +308,7 @@ int cmd_frames(int argc, char **argv)
     }
     Frames fr = {c, m, &a.st, a.first, a.last, a.ascii, a.color, a.view_name};
     rc = a.format == F_CAST ? write_cast(&fr) : write_frames(&fr, a.format);
-    if (fflush(stdout) != 0 || ferror(stdout)) rc = 1;
-    if (rc) fprintf(stderr, "mhaviz: frames: write error on stdout\n");
+    /* rc 1: a write failed, said at exit (cli_close_stdout) */
     canvas_free(c);
     mha_free(m);
     return rc;

@@ -37,7 +37,8 @@ static int usage(FILE *f)
     return f == stdout ? 0 : EXIT_USAGE;
 }
 
-int main(int argc, char **argv)
+/* The command, then the check of everything it printed (cli_close_stdout). */
+static int run(int argc, char **argv)
 {
     if (argc < 2) return cmd_home(argc, argv); /* the interactive home menu */
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help"))
@@ -50,4 +51,9 @@ int main(int argc, char **argv)
         if (!strcmp(argv[1], commands[i].name)) return commands[i].run(argc - 1, argv + 1);
     if (argv[1][0] == '-') return cmd_home(argc, argv); /* `mhaviz --heads 4` */
     return cli_usage("unknown command '%s' (try mhaviz --help)", argv[1]);
+}
+
+int main(int argc, char **argv)
+{
+    return cli_close_stdout(run(argc, argv));
 }

@@ -13,7 +13,7 @@
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
 #include "content/play.h"
-#include "store/state.h"
+#include "store/play_history.h"
 #include "ui/play.h"
 #include "ui/screen.h"
 
@@ -31,10 +31,8 @@ static const char play_usage[] =
     "names and methods.  The play screen's keys: press ? on an empty line.\n";
 
 /* ---- --plain on a terminal: libedit's line editor ---------------------------------
- * History in the state dir's play_history (one statement a line, the file the
+ * History in the state dir's play_history (store/play_history.h, the file the
  * play screen keeps too), Tab completion from play_complete. */
-
-#define HIST_MAX 500
 
 static Play *edit_play; /* the playground the completion reads */
 static char edit_cand[64][PLAY_NAME_MAX];
@@ -60,55 +58,6 @@ static char **edit_complete(const char *text, int start, int end)
     return rl_completion_matches(text, edit_candidate);
 }
 
-typedef struct History {
-    char *lines[HIST_MAX];
-    int n;
-} History;
-
-static void hist_add(History *h, const char *s)
-{
-    if (!s[0] || (h->n && !strcmp(h->lines[h->n - 1], s))) return;
-    if (h->n == HIST_MAX) {
-        free(h->lines[0]);
-        memmove(h->lines, h->lines + 1, sizeof *h->lines * (HIST_MAX - 1));
-        h->n--;
-    }
-    if ((h->lines[h->n] = strdup(s)) != NULL) h->n++;
-    add_history(s);
-}
-
-static void hist_load(History *h)
-{
-    char *data = NULL, err[200];
-    size_t len;
-    if (state_read("play_history", &data, &len, err, sizeof err) != 0 || !data) return;
-    for (char *s = data, *nl; *s; s = nl + 1) {
-        nl = strchr(s, '\n');
-        if (nl) *nl = 0;
-        hist_add(h, s);
-        if (!nl) break;
-    }
-    free(data);
-}
-
-static void hist_save(const History *h)
-{
-    size_t n = 0, k = 0;
-    for (int i = 0; i < h->n; i++)
-        n += strlen(h->lines[i]) + 1;
-    char *data = malloc(n + 1), err[200];
-    if (!data) return;
-    for (int i = 0; i < h->n; i++) {
-        size_t l = strlen(h->lines[i]);
-        memcpy(data + k, h->lines[i], l);
-        k += l;
-        data[k++] = '\n';
-    }
-    if (state_write("play_history", data, k, err, sizeof err) != 0)
-        fprintf(stderr, "mhaviz: play: history not saved: %s\n", err);
-    free(data);
-}
-
 /* ---- the loop ---------------------------------------------------------------------- */
 
 /* Reads statements until end of input; prints one answer per statement.
@@ -119,7 +68,8 @@ static int play_loop(Play *p, int json, int edit, int save)
     char *line = NULL;
     size_t cap = 0;
     static char out[8192];
-    History hist = {{0}, 0};
+    char err[300];
+    PlayHistory hist = {{0}, 0, 0};
     PlayResult r = {0};
     r.error_col = -1;
     if (edit) {
@@ -128,7 +78,9 @@ static int play_loop(Play *p, int json, int edit, int save)
         rl_basic_word_break_characters = " \t\n()[],.=:-";
         rl_completion_append_character = '\0';
         rl_attempted_completion_function = edit_complete;
-        hist_load(&hist);
+        play_history_load(&hist);
+        for (int i = 0; i < hist.n; i++)
+            add_history(hist.line[i]);
     }
     for (;;) {
         ssize_t n;
@@ -140,7 +92,7 @@ static int play_loop(Play *p, int json, int edit, int save)
         } else {
             if (!json && tty_in) {
                 fputs(">>> ", stdout);
-                fflush(stdout);
+                cli_flush();
             }
             n = getline(&line, &cap, stdin);
             if (n < 0) break;
@@ -149,10 +101,9 @@ static int play_loop(Play *p, int json, int edit, int save)
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = 0;
         PlayKind k = play_eval(p, line, &r);
-        if (edit && k != PR_EMPTY) {
-            hist_add(&hist, line);
-            if (save) hist_save(&hist);
-        }
+        if (edit && k != PR_EMPTY && play_history_add(&hist, line)) add_history(line);
+        if (edit && save && play_history_save(&hist, err, sizeof err) != 0)
+            fprintf(stderr, "mhaviz: play: history not saved: %s\n", err);
         if (json) {
             if (k == PR_EMPTY) continue;
             play_result_json(&r, lineno, out, sizeof out);
@@ -162,19 +113,13 @@ static int play_loop(Play *p, int json, int edit, int save)
             play_result_text(&r, line, out, sizeof out);
             fputs(out, stdout);
         }
-        fflush(stdout);
-        if (ferror(stdout)) break;
+        if (cli_flush() != 0) break; /* said at exit (cli_close_stdout) */
     }
     if (!json && tty_in) putchar('\n');
-    for (int i = 0; i < hist.n; i++)
-        free(hist.lines[i]);
+    play_history_free(&hist);
     play_result_clear(&r);
     free(line);
-    if (fflush(stdout) != 0 || ferror(stdout)) {
-        fprintf(stderr, "mhaviz: play: cannot write the output\n");
-        return 1;
-    }
-    return 0;
+    return ferror(stdout) ? EXIT_IO : 0;
 }
 
 static int play_text(int argc, char **argv, int json)

@@ -1,6 +1,7 @@
 /* quiz_cmd.c - `mhaviz quiz`: the TUI quiz, --plain for scripts and for
  * people who prefer a line at a time, --review, --check FILE... */
 #include <errno.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -154,6 +155,43 @@ static int read_line(char **line, size_t *cap)
     return 0;
 }
 
+/* ---- signals: INT, TERM and HUP end the plain quiz as the end of input does
+ * (the answers saved), then it dies of the signal, as the shell expects. ---- */
+
+static const int plain_sigs[] = {SIGINT, SIGTERM, SIGHUP};
+#define NSIGS (int)(sizeof plain_sigs / sizeof *plain_sigs)
+static volatile sig_atomic_t plain_signal; /* the signal that asks us to stop, or 0 */
+
+static void on_signal(int sig)
+{
+    plain_signal = sig;
+}
+
+/* Catches the signals still at SIG_DFL (one ignored, as INT in a script's
+ * background job, stays ignored), without SA_RESTART so that the read
+ * waiting for an answer returns. */
+static void catch_signals(struct sigaction *old)
+{
+    struct sigaction sa;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    for (int i = 0; i < NSIGS; i++)
+        if (sigaction(plain_sigs[i], NULL, &old[i]) == 0 && old[i].sa_handler == SIG_DFL)
+            sigaction(plain_sigs[i], &sa, NULL);
+}
+
+/* Puts the handlers back; when a signal came, dies of it. */
+static void end_signals(const struct sigaction *old)
+{
+    for (int i = 0; i < NSIGS; i++)
+        sigaction(plain_sigs[i], &old[i], NULL);
+    if (!plain_signal) return;
+    cli_flush(); /* what was printed, before the signal ends us */
+    signal(plain_signal, SIG_DFL);
+    raise(plain_signal);
+}
+
 static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, const QuizArgs *a)
 {
     int review = a->review, timed = a->timed, save = !a->no_save;
@@ -165,6 +203,12 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     else if (save)
         fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
     if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
+    /* every answer goes to the journal as it is given: a kill or a stalled
+     * lock loses none (quiz.h) */
+    if (have_hist && save && quiz_history_journal(&h, err, sizeof err) != 0)
+        fprintf(stderr, "mhaviz: %s (answers are saved at the end only)\n", err);
+    struct sigaction old[NSIGS];
+    catch_signals(old);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
     if (review && a->missed == n)
@@ -185,7 +229,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
     /* one line answers one question: an empty line skips it, a line that
      * cannot be an answer to it is wrong (and says why) */
-    for (int i = 0; i < n && !eof; i++) {
+    for (int i = 0; i < n && !eof && !plain_signal; i++) {
         const QuizQuestion *q = &qs[i];
         print_question(stdout, q, i, n);
         double t0 = now_sec();
@@ -193,9 +237,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
             printf("answer within %d s> ", a->limit);
         else
             printf("answer> ");
-        fflush(stdout);
-        if (read_line(&line, &cap)) {
-            printf("\n(end of input)\n\n");
+        cli_flush();
+        if (plain_signal || read_line(&line, &cap)) {
+            printf(plain_signal ? "\n(stopped by a signal)\n\n" : "\n(end of input)\n\n");
             eof = 1;
             break;
         }
@@ -225,15 +269,17 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     free(line);
     char sum[2000];
     quiz_report(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
-    if (done < n) printf("Input ended after %d of %d questions.\n", done, n);
+    if (done < n)
+        printf("%s after %d of %d questions.\n", plain_signal ? "Stopped" : "Input ended", done, n);
     printf("%s", sum);
-    int rc = 0;
-    if (have_hist && save && done > 0 && quiz_history_save(&h, err, sizeof err)) {
+    int rc = 0, saved = have_hist && save && done > 0 ? quiz_history_save(&h, err, sizeof err) : 0;
+    if (saved != 0) /* 1: kept in the journal, the next save adds them; -1: lost */
         fprintf(stderr, "mhaviz: %s\n", err);
-        rc = 1;
-    }
+    if (saved < 0) rc = 1;
+    if (have_hist && h.kept[0])
+        fprintf(stderr, "mhaviz: quiz history: the unreadable file is kept as %s\n", h.kept);
     if (have_hist) quiz_history_free(&h);
-    fflush(stdout);
+    end_signals(old);
     return rc;
 }
 

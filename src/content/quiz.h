@@ -310,21 +310,40 @@ typedef struct QuizHistory {
     QuizMiss *ops;    /* owned; this run's miss changes in order (count +1 or -1) */
     int nops, capops;
     char warning[320]; /* "" or one line to show once (the file was corrupt) */
+    char kept[160];    /* "" or the name the last save kept a corrupt file as */
+    int has_journal;   /* quiz_history_journal: jfd and jpath are set */
+    int jfd;           /* this run's journal, flock'd while the run lives */
+    char jpath[4400];
 } QuizHistory;
 
 /* Loads the history (empty when there is none yet), in time linear in the
  * file.  A file with a line it cannot read (or a NUL byte) is still used for
  * the lines it can read, h->warning says so, and the save keeps the file as
- * quiz-history.bad (state_keep_bad) before replacing it.  0, or -1 with err
- * set on an I/O error (then h is empty and should not be saved). */
+ * quiz-history.bad or the next free number (state_keep_bad: h->kept says
+ * which) before replacing it.  0, or -1 with err set on an I/O error (then h
+ * is empty and should not be saved). */
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen);
+
+/* Starts this run's journal, "quiz-history.journal.XXXXXX" in the state dir:
+ * from now on every answer recorded is also appended to it at once, so that
+ * a run killed (even by SIGKILL) or kept from the lock (a stalled holder)
+ * loses none.  The run holds a flock on it while it lives; a save that finds
+ * the journal of a run that is gone adds it to the file and removes it.
+ * 0, or -1 with err set (then the answers live in memory only, as before). */
+int quiz_history_journal(QuizHistory *h, char *err, size_t errlen);
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right);
 /* A skipped question: no score, but one more miss, so --review asks it. */
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q);
 /* Adds this run's answers to the file as it is now (another mhaviz may have
- * saved meanwhile: its answers are kept), under the state lock, then forgets
- * them (a second save adds only what came after).  0, or -1 with err set. */
+ * saved meanwhile: its answers are kept), and the journals of runs that are
+ * gone, under the state lock, then forgets them (a second save adds only what
+ * came after).  0 saved; 1 not saved but kept in the journal (err says why
+ * and where: the next save adds them); -1 with err set (not saved).  A kill
+ * between the file's rename and the journal's truncation counts those answers
+ * twice at the next save: never none. */
 int quiz_history_save(QuizHistory *h, char *err, size_t errlen);
+/* Frees h; its journal is removed when everything in it was saved, else
+ * left (unlocked) for the next save to add. */
 void quiz_history_free(QuizHistory *h);
 
 /* The ids missed most (ties: the order they were first missed), at most max.

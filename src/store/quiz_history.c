@@ -6,17 +6,34 @@
  *   miss 3 g:bugs:0123456789abcdef   times missed (net of later right answers), id
  * Loading is linear (misses are found through a hash of their ids); a save
  * merges this run's changes into the file as it is at that moment (quiz.h).
+ *
+ * A run's journal, "quiz-history.journal.XXXXXX", holds its answers not
+ * saved yet, one line each as they are given:
+ *   answer shapes 1 g:shapes:0123456789abcdef   topic (or -), right (0 or 1), id
+ *   skip g:bugs:0123456789abcdef
+ * The run flocks it while it lives and truncates it, under the state lock,
+ * after each save.  A journal whose flock can be taken is a run that is gone
+ * (killed, or it could not get the state lock): the next save adds its
+ * lines and removes it.
  */
 #include "content/quiz.h"
 
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "store/state.h"
 
 #define HISTORY_FILE "quiz-history"
 #define HISTORY_HEADER "# mhaviz quiz history v1"
+#define JOURNAL_PREFIX HISTORY_FILE ".journal."
+#define JOURNAL_MAX_ORPHANS 64 /* journals of gone runs one save adds (the rest: the next) */
 
 void quiz_score_add(QuizScore *s, int topic, int right)
 {
@@ -209,11 +226,129 @@ int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
     int bad = parse_history(h, text, len);
     if (bad)
         snprintf(h->warning, sizeof h->warning,
-                 "quiz history: line %d cannot be read; the file is kept as " HISTORY_FILE
-                 ".bad at the next save, the rest is used",
+                 "quiz history: line %d cannot be read; the rest is used, and the next save "
+                 "keeps the file aside first",
                  bad);
     free(text);
     return 0;
+}
+
+/* ---- the journal -------------------------------------------------------- */
+
+/* Appends one line to h's journal in one write(2); a failure leaves the
+ * answer in memory only (the save still has it). */
+static void journal_put(QuizHistory *h, const char *line)
+{
+    if (!h->has_journal) return;
+    size_t len = strlen(line);
+    while (write(h->jfd, line, len) < 0 && errno == EINTR)
+        ;
+}
+
+int quiz_history_journal(QuizHistory *h, char *err, size_t errlen)
+{
+    char dir[4096];
+    if (h->has_journal) return 0;
+    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
+    snprintf(h->jpath, sizeof h->jpath, "%s/" JOURNAL_PREFIX "XXXXXX", dir);
+    int fd = mkstemp(h->jpath); /* a fresh name only we opened, never a planted link */
+    if (fd < 0 || fcntl(fd, F_SETFD, FD_CLOEXEC) != 0 || fcntl(fd, F_SETFL, O_APPEND) != 0 ||
+        flock(fd, LOCK_EX | LOCK_NB) != 0) {
+        snprintf(err, errlen, "%s: %s", h->jpath, strerror(errno));
+        if (fd >= 0) close(fd), unlink(h->jpath);
+        return -1;
+    }
+    h->jfd = fd;
+    h->has_journal = 1;
+    return 0;
+}
+
+/* Applies one journal line to f (a bad or unknown line is skipped). */
+static void journal_apply(QuizHistory *f, const char *line)
+{
+    char topic[32], id[64];
+    int right;
+    if (sscanf(line, "answer %31s %d %63s", topic, &right, id) == 3 && (right == 0 || right == 1)) {
+        int t = quiz_topic_index(topic);
+        if (t >= 0) {
+            f->total.asked[t] = sat_add(f->total.asked[t], 1);
+            if (right && f->total.right[t] < f->total.asked[t]) f->total.right[t]++;
+        }
+        step_miss(f, id, right ? -1 : 1);
+    } else if (sscanf(line, "skip %63s", id) == 1)
+        step_miss(f, id, 1);
+}
+
+/* The complete lines (each ending in '\n') of the journal open at fd, into f. */
+static void journal_merge(QuizHistory *f, int fd)
+{
+    struct stat sb;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
+        (size_t)sb.st_size > STATE_MAX_FILE)
+        return;
+    size_t n = (size_t)sb.st_size, got = 0;
+    char *text = malloc(n + 1);
+    if (!text) return;
+    while (got < n) {
+        ssize_t r = pread(fd, text + got, n - got, (off_t)got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    text[got] = 0;
+    for (char *s = text, *nl; (nl = memchr(s, '\n', got - (size_t)(s - text))); s = nl + 1) {
+        *nl = 0;
+        if (nl - s < 160 && strlen(s) == (size_t)(nl - s)) journal_apply(f, s);
+    }
+    free(text);
+}
+
+_Static_assert(sizeof JOURNAL_PREFIX + 6 <= 64, "a journal's name fits Orphans.name");
+
+typedef struct Orphans {
+    int fd[JOURNAL_MAX_ORPHANS];
+    char name[JOURNAL_MAX_ORPHANS][64];
+    int n;
+} Orphans;
+
+/* Adds to f the journals in dir of runs that are gone (their flock is free),
+ * keeping each open and locked in o until orphans_done.  The caller holds
+ * the state lock, so no other save is adding them at the same time. */
+static void orphans_merge(QuizHistory *f, const char *dir, const QuizHistory *h, Orphans *o)
+{
+    DIR *d = opendir(dir);
+    o->n = 0;
+    if (!d) return;
+    const char *own = h->has_journal ? strrchr(h->jpath, '/') + 1 : "";
+    size_t pn = strlen(JOURNAL_PREFIX);
+    for (struct dirent *e; o->n < JOURNAL_MAX_ORPHANS && (e = readdir(d));) {
+        if (strncmp(e->d_name, JOURNAL_PREFIX, pn) || strlen(e->d_name) != pn + 6 ||
+            !strcmp(e->d_name, own))
+            continue;
+        int fd = openat(dirfd(d), e->d_name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (fd < 0) continue;
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) { /* its run is still answering */
+            close(fd);
+            continue;
+        }
+        journal_merge(f, fd);
+        o->fd[o->n] = fd;
+        memcpy(o->name[o->n++], e->d_name, pn + 7); /* checked above: pn + 6 bytes and the NUL */
+    }
+    closedir(d);
+}
+
+/* After the save: the merged journals are removed when it was written (saved
+ * != 0), else only let go (the next save adds them). */
+static void orphans_done(Orphans *o, const char *dir, int saved)
+{
+    char path[4400];
+    for (int i = 0; i < o->n; i++) {
+        snprintf(path, sizeof path, "%s/%s", dir, o->name[i]);
+        if (saved) unlink(path);
+        close(o->fd[i]);
+    }
+    o->n = 0;
 }
 
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right)
@@ -226,12 +361,19 @@ void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right)
     }
     step_miss(h, q->id, right ? -1 : 1);
     log_op(h, q->id, right ? -1 : 1);
+    char line[160];
+    snprintf(line, sizeof line, "answer %s %d %s\n",
+             t >= 0 && t < QT_COUNT ? quiz_topic_names[t] : "-", right != 0, q->id);
+    journal_put(h, line);
 }
 
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q)
 {
     step_miss(h, q->id, 1);
     log_op(h, q->id, 1);
+    char line[160];
+    snprintf(line, sizeof line, "skip %s\n", q->id);
+    journal_put(h, line);
 }
 
 /* The file's text for h: at most QUIZ_HISTORY_MAX_MISSES misses, the newest.
@@ -258,28 +400,42 @@ static char *format_history(const QuizHistory *h, size_t *len)
     return buf;
 }
 
+/* A save that failed: 1 when the run's answers wait in its journal (err
+ * says where), else -1. */
+static int kept_in_journal(const QuizHistory *h, char *err, size_t errlen)
+{
+    if (!h->has_journal) return -1;
+    size_t l = strlen(err);
+    snprintf(err + l, errlen - l, "; this run's answers are kept in %s for the next save",
+             h->jpath);
+    return 1;
+}
+
 int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
 {
+    char dir[4096];
+    h->kept[0] = 0;
+    if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return kept_in_journal(h, err, errlen);
     int lock = state_lock(err, errlen);
-    if (lock < 0) return -1;
+    if (lock < 0) return kept_in_journal(h, err, errlen);
     char *text = NULL;
     size_t len = 0;
     int rc = state_read(HISTORY_FILE, &text, &len, err, errlen);
     if (rc < 0) {
         state_unlock(lock);
-        return -1;
+        return kept_in_journal(h, err, errlen);
     }
     QuizHistory f = {0};
-    if (text && parse_history(&f, text, len)) {
-        char kept[160];
-        if (state_keep_bad(HISTORY_FILE, text, len, kept, sizeof kept, err, errlen) != 0) {
-            free(text);
-            history_clear(&f);
-            state_unlock(lock);
-            return -1; /* never replace a file we could not keep */
-        }
+    if (text && parse_history(&f, text, len) &&
+        state_keep_bad(HISTORY_FILE, text, len, h->kept, sizeof h->kept, err, errlen) != 0) {
+        free(text);
+        history_clear(&f);
+        state_unlock(lock);
+        return kept_in_journal(h, err, errlen); /* never replace a file we could not keep */
     }
     free(text);
+    Orphans o;
+    orphans_merge(&f, dir, h, &o);
     /* this run's changes, on top of the file as it is now */
     for (int t = 0; t < QT_COUNT; t++) {
         f.total.asked[t] = sat_add(f.total.asked[t], h->run.asked[t]);
@@ -291,18 +447,24 @@ int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
     char *out = format_history(&f, &len);
     rc = out ? state_write(HISTORY_FILE, out, len, err, errlen) : -1;
     if (!out) snprintf(err, errlen, "quiz history: out of memory");
+    orphans_done(&o, dir, rc == 0);
+    if (rc == 0 && h->has_journal) (void)ftruncate(h->jfd, 0); /* all of it is in the file now */
     state_unlock(lock);
     free(out);
     history_clear(&f);
-    if (rc == 0) {
-        memset(&h->run, 0, sizeof h->run);
-        h->nops = 0;
-    }
-    return rc;
+    if (rc != 0) return kept_in_journal(h, err, errlen);
+    memset(&h->run, 0, sizeof h->run);
+    h->nops = 0;
+    return 0;
 }
 
 void quiz_history_free(QuizHistory *h)
 {
+    if (h->has_journal) {
+        struct stat sb; /* empty: everything in it was saved (or nothing was answered) */
+        if (fstat(h->jfd, &sb) == 0 && sb.st_size == 0) unlink(h->jpath);
+        close(h->jfd);
+    }
     history_clear(h);
 }
 

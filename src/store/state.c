@@ -238,6 +238,11 @@ int state_keep_bad(const char *name, const char *data, size_t len, char *kept, s
 
 int state_lock(char *err, size_t errlen)
 {
+    return state_lock_within(STATE_LOCK_WAIT_MS, err, errlen);
+}
+
+int state_lock_within(int wait_ms, char *err, size_t errlen)
+{
     char dir[4096], path[4352];
     if (state_dir(dir, sizeof dir, 1, err, errlen) != 0) return -1;
     snprintf(path, sizeof path, "%s/%s", dir, STATE_LOCK_FILE);
@@ -247,8 +252,9 @@ int state_lock(char *err, size_t errlen)
         fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
         if (fd < 0) errno = e; /* the reason is the read-only dir, not the missing lock */
     }
-    if (fd < 0) {
-        snprintf(err, errlen, "%s: %s", dir, strerror(errno));
+    if (fd < 0) { /* the lock's own name: a symlink planted there is refused, said so */
+        snprintf(err, errlen, "%s: %s", path,
+                 errno == ELOOP ? "is a symbolic link (remove it)" : strerror(errno));
         return -1;
     }
     /* A holder keeps the lock for one read-merge-write (milliseconds); poll
@@ -256,7 +262,7 @@ int state_lock(char *err, size_t errlen)
     for (int waited_ms = 0;; waited_ms += 2) {
         if (flock(fd, LOCK_EX | LOCK_NB) == 0) return fd;
         if (errno != EWOULDBLOCK && errno != EINTR) break;
-        if (waited_ms >= STATE_LOCK_WAIT_MS) {
+        if (waited_ms >= wait_ms) {
             errno = ETIMEDOUT;
             break;
         }

@@ -50,6 +50,8 @@ int state_keep_bad(const char *name, const char *data, size_t len, char *kept, s
  * dir), waiting at most STATE_LOCK_WAIT_MS for another mhaviz's save.
  * Returns the descriptor to give to state_unlock, or -1 with err set. */
 int state_lock(char *err, size_t errlen);
+/* state_lock, waiting at most wait_ms (0: one try) instead. */
+int state_lock_within(int wait_ms, char *err, size_t errlen);
 void state_unlock(int fd);
 
 /* fsync(2) as state_write calls it, for the file and then the directory.

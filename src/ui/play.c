@@ -13,74 +13,25 @@
 
 #include "content/play.h"
 #include "draw/play_draw.h"
-#include "store/state.h"
+#include "store/play_history.h"
 #include "ui/help.h"
 #include "ui/screen.h"
 
-#define HIST_MAX 500
 #define LOG_MAX 8
-#define HIST_FILE "play_history"
 
 typedef struct PlayScreen {
     Play *play;
     char line[PLAY_LINE_MAX + 1];
     int len, cur;
-    char *hist[HIST_MAX]; /* oldest first; owned */
-    int nhist, hpos;      /* hpos == nhist: the line being typed */
+    PlayHistory hist; /* store/play_history.h: this session's and the saved ones */
+    int hpos;         /* hpos == hist.n: the line being typed */
+    int save;         /* not --no-save: the history is written after each statement */
     char draft[PLAY_LINE_MAX + 1];
     PlayResult res;
     char stmt[PLAY_LINE_MAX + 1]; /* the statement res is the result of */
     char log[LOG_MAX][256];       /* earlier statements, one line each, newest last */
     int nlog;
 } PlayScreen;
-
-/* ---- history ---------------------------------------------------------------- */
-
-static void hist_add(PlayScreen *p, const char *s)
-{
-    if (!s[0] || (p->nhist && !strcmp(p->hist[p->nhist - 1], s))) return;
-    char *copy = strdup(s);
-    if (!copy) return;
-    if (p->nhist == HIST_MAX) {
-        free(p->hist[0]);
-        memmove(p->hist, p->hist + 1, sizeof *p->hist * (HIST_MAX - 1));
-        p->nhist--;
-    }
-    p->hist[p->nhist++] = copy;
-}
-
-static void hist_load(PlayScreen *p)
-{
-    char *data = NULL, err[200];
-    size_t len;
-    if (state_read(HIST_FILE, &data, &len, err, sizeof err) != 0 || !data) return;
-    for (char *s = data, *nl; *s; s = nl + 1) {
-        nl = strchr(s, '\n');
-        if (nl) *nl = 0;
-        if (strlen(s) <= PLAY_LINE_MAX) hist_add(p, s);
-        if (!nl) break;
-    }
-    free(data);
-}
-
-static void hist_save(const PlayScreen *p, Ui *ui)
-{
-    size_t n = 0;
-    for (int i = 0; i < p->nhist; i++)
-        n += strlen(p->hist[i]) + 1;
-    char *data = malloc(n + 1), err[160];
-    if (!data) return;
-    size_t k = 0;
-    for (int i = 0; i < p->nhist; i++) {
-        size_t l = strlen(p->hist[i]);
-        memcpy(data + k, p->hist[i], l);
-        k += l;
-        data[k++] = '\n';
-    }
-    if (state_write(HIST_FILE, data, k, err, sizeof err) != 0)
-        snprintf(ui->status, sizeof ui->status, "history not saved: %s", err);
-    free(data);
-}
 
 static void set_line(PlayScreen *p, const char *s)
 {
@@ -91,10 +42,10 @@ static void set_line(PlayScreen *p, const char *s)
 static void hist_move(PlayScreen *p, int d)
 {
     int to = p->hpos + d;
-    if (to < 0 || to > p->nhist) return;
-    if (p->hpos == p->nhist) snprintf(p->draft, sizeof p->draft, "%s", p->line);
+    if (to < 0 || to > p->hist.n) return;
+    if (p->hpos == p->hist.n) snprintf(p->draft, sizeof p->draft, "%s", p->line);
     p->hpos = to;
-    set_line(p, to == p->nhist ? p->draft : p->hist[to]);
+    set_line(p, to == p->hist.n ? p->draft : p->hist.line[to]);
 }
 
 /* ---- editing ------------------------------------------------------------------ */
@@ -174,11 +125,11 @@ static void run_line(PlayScreen *p, Ui *ui)
     if (p->res.kind != PR_EMPTY) log_add(p);
     snprintf(p->stmt, sizeof p->stmt, "%s", p->line);
     play_eval(p->play, p->line, &p->res);
-    if (p->line[0]) {
-        hist_add(p, p->line);
-        if (!ui->no_save) hist_save(p, ui);
-    }
-    p->hpos = p->nhist;
+    char err[300];
+    play_history_add(&p->hist, p->line);
+    if (!ui->no_save && play_history_save(&p->hist, err, sizeof err) != 0)
+        snprintf(ui->status, sizeof ui->status, "history not saved: %.150s", err);
+    p->hpos = p->hist.n;
     set_line(p, "");
 }
 
@@ -293,8 +244,9 @@ static void play_screen_free(Screen *s)
     if (p) {
         play_free(p->play);
         play_result_clear(&p->res);
-        for (int i = 0; i < p->nhist; i++)
-            free(p->hist[i]);
+        char err[300]; /* a last try for lines a busy lock kept back; no one to tell */
+        if (p->save) (void)play_history_save(&p->hist, err, sizeof err);
+        play_history_free(&p->hist);
     }
     screen_free(s);
 }
@@ -310,8 +262,9 @@ Screen *play_open(Ui *ui)
         screen_free(s);
         return NULL;
     }
-    hist_load(p);
-    p->hpos = p->nhist;
+    play_history_load(&p->hist);
+    p->save = !ui->no_save;
+    p->hpos = p->hist.n;
     s->draw = play_draw;
     s->key = play_key;
     s->free = play_screen_free;

@@ -440,7 +440,12 @@ static void draw_summary(const Qs *q, const Ui *ui, Canvas *c)
     }
     if (q->err[0])
         body_text(&b, q->err, ST_WARN);
-    else if (q->saved)
+    else if (q->saved && q->hist.kept[0]) {
+        char kept[220];
+        snprintf(kept, sizeof kept, "Scores saved; the unreadable history is kept as %s.",
+                 q->hist.kept);
+        body_text(&b, kept, ST_WARN);
+    } else if (q->saved)
         body_text(&b, "Scores saved with your lesson progress.", ST_DIM);
     draw_hint(c, ui, q->phase);
 }
@@ -610,6 +615,9 @@ static Screen *qs_new(Ui *ui, int no_save)
     q->have_hist = quiz_history_load(&q->hist, q->err, sizeof q->err) == 0;
     if (q->have_hist && q->hist.warning[0] && ui)
         snprintf(ui->status, sizeof ui->status, "%.190s", q->hist.warning);
+    /* each answer to the journal as it is given: a kill or a stalled lock loses none */
+    if (q->have_hist && !q->no_save && quiz_history_journal(&q->hist, err, sizeof err) && ui)
+        snprintf(ui->status, sizeof ui->status, "%.190s", err);
     return s;
 }
 
