@@ -191,7 +191,7 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
         rc = decode_step(d, err, sizeof err);
     }
     if (rc < 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
     } else {
         printf("every row against the full causal pass: largest difference %g\n", (double)worst);
         rc = 0;
@@ -295,7 +295,7 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
         return cli_usage("--gpu '%.40s': unknown (one of %s)", a->gpu, gpus_names(err, sizeof err));
     PresetList ps;
     if (presets_builtin(&ps, err, sizeof err) != 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
     const Preset *p = presets_find(&ps, a->preset);

@@ -236,7 +236,7 @@ int cmd_kv(int argc, char **argv)
         return 0;
     }
     if (presets_builtin(&presets, err, sizeof err) != 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
     int rc = 0;

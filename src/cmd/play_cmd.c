@@ -105,7 +105,7 @@ static void hist_save(const History *h)
         data[k++] = '\n';
     }
     if (state_write("play_history", data, k, err, sizeof err) != 0)
-        fprintf(stderr, "mhaviz: play: history not saved: %s\n", err);
+        cli_line(stderr, "mhaviz: play: history not saved: %s", err);
     free(data);
 }
 
@@ -158,7 +158,7 @@ static int play_loop(Play *p, int json, int edit, int save)
             play_result_json(&r, lineno, out, sizeof out);
             puts(out);
         } else {
-            if (!tty_in && k != PR_EMPTY) printf(">>> %s\n", line);
+            if (!tty_in && k != PR_EMPTY) cli_line(stdout, ">>> %s", line);
             play_result_text(&r, line, out, sizeof out);
             fputs(out, stdout);
         }
@@ -197,8 +197,7 @@ static int play_text(int argc, char **argv, int json)
     if (mha_config_check(&cfg, err, sizeof err) < 0) return cli_usage("%s", err);
     Mha *m = mha_run(&cfg, err, sizeof err);
     if (!m) {
-        fprintf(stderr, "mhaviz: %s\n", err);
-        return 1;
+        return cli_io_error("%s", err);
     }
     Play *p = play_new(m);
     mha_free(m);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/sanitize.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -127,16 +128,18 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     fprintf(f, "\n");
 }
 
-/* The typed line as it can be shown: control bytes as '?', no line end,
- * at most 40 characters (then "..."). */
+/* The typed line as it can be shown: at most 40 bytes of it (then "..."),
+ * no line end, control characters escaped (sanitize_text).  n >= 4. */
 static void shown_line(const char *line, char *out, size_t n)
 {
-    size_t k = 0, i = 0;
-    for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
-        out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n)
-        out[k++] = '.', out[k++] = '.', out[k++] = '.';
-    out[k] = 0;
+    char cut[41];
+    size_t len = strcspn(line, "\r\n"), k = len > 40 ? 40 : len;
+    while (k < len && k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
+        k--; /* not half a character */
+    memcpy(cut, line, k);
+    cut[k] = 0;
+    sanitize_text(cut, out, n - 3);
+    if (k < len) strcat(out, "...");
 }
 
 static double now_sec(void)
@@ -163,8 +166,8 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     if (quiz_history_load(&h, err, sizeof err) == 0)
         have_hist = 1;
     else if (save)
-        fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
-    if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
+        cli_line(stderr, "mhaviz: %s (scores will not be saved)", err);
+    if (have_hist && h.warning[0]) cli_line(stderr, "mhaviz: %s", h.warning);
     QuizScore sc;
     memset(&sc, 0, sizeof sc);
     if (review && a->missed == n)
@@ -199,7 +202,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
             eof = 1;
             break;
         }
-        char shown[48];
+        char shown[4 * 40 + 8];
         shown_line(line, shown, sizeof shown);
         if (!tty_in)
             printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
@@ -229,7 +232,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     printf("%s", sum);
     int rc = 0;
     if (have_hist && save && done > 0 && quiz_history_save(&h, err, sizeof err)) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         rc = 1;
     }
     if (have_hist) quiz_history_free(&h);
@@ -252,7 +255,7 @@ static int check_files(int argc, char **argv, int first)
             QuizBank bank = {0};
             int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
             if (n < 0)
-                fprintf(stderr, "%s\n", err), bad = 1;
+                cli_line(stderr, "%s", err), bad = 1;
             else
                 printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
             quiz_bank_free(&bank);
@@ -275,10 +278,10 @@ static int check_files(int argc, char **argv, int first)
         if (n < 0 && memchr(text, 0, len))
             snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
         if (n < 0) {
-            fprintf(stderr, "%s\n", err);
+            cli_line(stderr, "%s", err);
             if (!rc) rc = EXIT_USAGE;
         } else
-            printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
+            cli_line(stdout, "%s: %d question%s ok", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }
@@ -370,7 +373,7 @@ static int review_questions(const QuizBank *bank, QuizArgs *a, uint64_t seed, Qu
     QuizHistory h;
     char err[300];
     if (quiz_history_load(&h, err, sizeof err)) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return -1;
     }
     int n = 0, count = (int)a->count;
@@ -410,7 +413,7 @@ int cmd_quiz(int argc, char **argv)
     QuizBank bank = {0};
     QuizQuestion *qs = NULL;
     if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         quiz_bank_free(&bank);
         return 1;
     }
@@ -419,7 +422,7 @@ int cmd_quiz(int argc, char **argv)
     int n = !qs        ? -1
             : a.review ? review_questions(&bank, &a, seed, qs, &answered)
                        : quiz_session(&bank, a.topic, (int)a.count, seed, qs, err, sizeof err);
-    if (n < 0 && !a.review) fprintf(stderr, "mhaviz: %s\n", qs ? err : "quiz: out of memory");
+    if (n < 0 && !a.review) cli_line(stderr, "mhaviz: %s", qs ? err : "quiz: out of memory");
     if (n == 0 && a.review && !answered)
         printf("Nothing to review yet: no answer recorded.\n");
     else if (n == 0 && a.review)

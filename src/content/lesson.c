@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/sanitize.h"
 #include "base/textutil.h"
 #include "base/utf8.h"
 
@@ -574,7 +575,9 @@ static char *lesson_name(const char *path)
     return s;
 }
 
-Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs)
+/* The whole parse; keep: return the lesson even when it has errors
+ * (lesson_parse_partial). */
+static Lesson *parse(const char *path, const char *text, size_t len, LessonErrors *errs, int keep)
 {
     Parser p;
     memset(&p, 0, sizeof p);
@@ -610,6 +613,7 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
     }
     int lineno = 0, last_line = 1;
     size_t i = 0;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) i = 3; /* a UTF-8 BOM, as editors write */
     while (i < len) {
         const char *s = text + i;
         const char *eol = memchr(s, '\n', len - i);
@@ -627,6 +631,16 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         if (bad) {
             adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
                    (unsigned char)s[bad - 1], bad);
+            continue;
+        }
+        uint32_t cc;
+        size_t at = sanitize_control_at(s, n, &cc);
+        if (at) {
+            char one[8], shown[16];
+            one[utf8_encode(cc, one)] = 0;
+            adderr(errs, path, lineno,
+                   "control character %s at column %zu: a lesson is plain text (use spaces)",
+                   sanitize_text(one, shown, sizeof shown), at);
             continue;
         }
         memcpy(buf, s, n);
@@ -662,11 +676,22 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
                    lesson_do_names[pg->todo]);
     }
     if (!l->summary) l->summary = xstrdup("");
-    if (p.oom || !l->path || !l->name || !l->summary)
-        adderr(errs, path, lineno ? lineno : 1, "out of memory");
-    if (errs->n + errs->dropped > errs_before) {
+    if (keep && !l->title) l->title = xstrdup(""); /* drawn by the checks that follow */
+    int oom = p.oom || !l->path || !l->name || !l->summary || (keep && !l->title);
+    if (oom) adderr(errs, path, lineno ? lineno : 1, "out of memory");
+    if (oom || (!keep && errs->n + errs->dropped > errs_before)) {
         lesson_free(l);
         return NULL;
     }
     return l;
+}
+
+Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs)
+{
+    return parse(path, text, len, errs, 0);
+}
+
+Lesson *lesson_parse_partial(const char *path, const char *text, size_t len, LessonErrors *errs)
+{
+    return parse(path, text, len, errs, 1);
 }

@@ -87,13 +87,31 @@ void lesson_error_add(LessonErrors *e, const char *msg);
  * errs).  path is used in messages and to name the lesson.  Free with
  * lesson_free(). */
 Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs);
+
+/* As lesson_parse, but the lesson comes back even when errs got errors, so
+ * `lesson --check` can go on and check what did parse (its expressions, its
+ * pages against the engine and the screen) and list every error of the file
+ * in one run.  A line with an error left the lesson as it was before that
+ * line.  NULL only for binary data or no memory.  Never draw or open it when
+ * errs grew: only check it. */
+Lesson *lesson_parse_partial(const char *path, const char *text, size_t len, LessonErrors *errs);
 void lesson_free(Lesson *l);
+
+/* Expanded text can be longer than what was written ({groupmap}); a page
+ * never holds more than a screen, so this is plenty. */
+#define LESSON_EXPANDED_MAX 8192
 
 /* Expands {expressions} in text against the run m (for page p's config) and
  * the presets.  Writes at most n-1 bytes to out.  0, or -1 with a message
  * (without file:line) in err. */
 int lesson_expand(const char *text, const Mha *m, const PresetList *presets, char *out, size_t n,
                   char *err, size_t errlen);
+
+/* Every error lesson_expand meets in text, not only the first: each failing
+ * expression is added to errs as "file:line: message" and the others still
+ * expand (a brace out of place ends it).  Returns how many were added. */
+int lesson_expand_errors(const char *text, const Mha *m, const PresetList *presets,
+                         const char *file, int line, LessonErrors *errs);
 
 /* A page's text with every {expression} filled in from the run of its
  * configuration: what the screen and `lesson --frames` draw. */
@@ -111,6 +129,12 @@ typedef struct LessonPageText {
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                      LessonPageText *t, char *err, size_t errlen);
 void lesson_text_free(LessonPageText *t);
+
+/* Every {expression} of page p that lesson_page_text cannot expand, each
+ * added to errs as "file:line: message" (lesson_page_text stops at the
+ * first).  Returns how many were added. */
+int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
+                       LessonErrors *errs);
 
 /* ---- exercises (lessonex.c) -------------------------------------------- */
 
