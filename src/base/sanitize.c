@@ -14,7 +14,12 @@ int sanitize_is_control(uint32_t c)
 
 char *sanitize_text(const char *s, char *out, size_t n)
 {
-    size_t k = 0, len = strlen(s);
+    return sanitize_bytes(s, strlen(s), out, n);
+}
+
+char *sanitize_bytes(const char *s, size_t len, char *out, size_t n)
+{
+    size_t k = 0;
     if (n == 0) return out;
     for (size_t i = 0; i < len;) {
         int cl;

@@ -28,6 +28,9 @@ int sanitize_is_control(uint32_t c);
  * out. */
 char *sanitize_text(const char *s, char *out, size_t n);
 
+/* sanitize_text of s[0..len), which may hold NUL bytes (shown as \x00). */
+char *sanitize_bytes(const char *s, size_t len, char *out, size_t n);
+
 /* The 1-based byte column of the first character of s[0..len) that a text
  * file may not hold: a control character other than tab (a line's own CR,
  * at its end, is the caller's to strip).  0 when there is none.  *cp (may

@@ -9,6 +9,8 @@
 
 #include <editline/readline.h> /* libedit: line editing for --plain on a terminal */
 
+#include "base/lineread.h"
+#include "base/sanitize.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -117,8 +119,7 @@ static int play_loop(Play *p, int json, int edit, int save)
 {
     int tty_in = isatty(STDIN_FILENO), lineno = 0;
     char *line = NULL;
-    size_t cap = 0;
-    static char out[8192];
+    static char out[8192], piped[PLAY_LINE_MAX + 1]; /* a line from a pipe, bounded */
     History hist = {{0}, 0};
     PlayResult r = {0};
     r.error_col = -1;
@@ -131,26 +132,31 @@ static int play_loop(Play *p, int json, int edit, int save)
         hist_load(&hist);
     }
     for (;;) {
-        ssize_t n;
+        LineRead lr = {0};
+        char why[120];
+        int refused = 0;
         if (edit) {
             free(line);
             line = readline(">>> ");
             if (!line) break;
-            n = (ssize_t)strlen(line);
         } else {
             if (!json && tty_in) {
                 fputs(">>> ", stdout);
                 fflush(stdout);
             }
-            n = getline(&line, &cap, stdin);
-            if (n < 0) break;
+            if (line_read(stdin, piped, sizeof piped, &lr) < 0) break;
+            refused = line_refused(&lr, "statement", PLAY_LINE_MAX, why, sizeof why);
+            if (refused && !lr.nul_at) piped[0] = 0; /* echo nothing of a line too long */
+            if (refused) play_refuse(&r, why, lr.nul_at ? (int)lr.nul_at - 1 : PLAY_LINE_MAX);
         }
         lineno++;
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = 0;
-        PlayKind k = play_eval(p, line, &r);
+        const char *stmt = edit ? line : piped, *echo = stmt;
+        char shown[4 * sizeof piped];
+        if (refused) /* with its NUL bytes shown, not cut at the first */
+            echo = sanitize_bytes(piped, lr.len, shown, sizeof shown);
+        PlayKind k = refused ? PR_ERROR : play_eval(p, stmt, &r);
         if (edit && k != PR_EMPTY) {
-            hist_add(&hist, line);
+            hist_add(&hist, stmt);
             if (save) hist_save(&hist);
         }
         if (json) {
@@ -158,8 +164,8 @@ static int play_loop(Play *p, int json, int edit, int save)
             play_result_json(&r, lineno, out, sizeof out);
             puts(out);
         } else {
-            if (!tty_in && k != PR_EMPTY) cli_line(stdout, ">>> %s", line);
-            play_result_text(&r, line, out, sizeof out);
+            if (!tty_in && k != PR_EMPTY) cli_line(stdout, ">>> %s", echo);
+            play_result_text(&r, stmt, out, sizeof out);
             fputs(out, stdout);
         }
         fflush(stdout);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/lineread.h"
 #include "base/sanitize.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
@@ -101,6 +102,9 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
         fprintf(f, "Right.");
     else if (skipped)
         fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
+    else if (unread[0] && why[0]) /* refused before it was read: a NUL byte, too long */
+        fprintf(f, "Wrong: could not read '%s': %s; the answer is %s%s", unread, why, ans,
+                stop(ans));
     else if (unread[0])
         fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
                 quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
@@ -128,17 +132,15 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     fprintf(f, "\n");
 }
 
-/* The typed line as it can be shown: at most 40 bytes of it (then "..."),
- * no line end, control characters escaped (sanitize_text).  n >= 4. */
-static void shown_line(const char *line, char *out, size_t n)
+/* The typed line (len bytes, NUL bytes and all) as it can be shown: at most
+ * 40 bytes of it (then "..."), control characters escaped (sanitize_bytes).
+ * n >= 4. */
+static void shown_line(const char *line, size_t len, char *out, size_t n)
 {
-    char cut[41];
-    size_t len = strcspn(line, "\r\n"), k = len > 40 ? 40 : len;
+    size_t k = len > 40 ? 40 : len;
     while (k < len && k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
         k--; /* not half a character */
-    memcpy(cut, line, k);
-    cut[k] = 0;
-    sanitize_text(cut, out, n - 3);
+    sanitize_bytes(line, k, out, n - 3);
     if (k < len) strcat(out, "...");
 }
 
@@ -149,13 +151,7 @@ static double now_sec(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Reads one line from stdin into *line; -1 at end of input. */
-static int read_line(char **line, size_t *cap)
-{
-    ssize_t r = getline(line, cap, stdin);
-    if (r < 0) return -1;
-    return 0;
-}
+#define QUIZ_LINE_MAX 1024 /* an answer line; longer ones are refused, read in pieces */
 
 static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, const QuizArgs *a)
 {
@@ -183,8 +179,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
            "shape\n"
            "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as "
            "wrong.\n\n");
-    char *line = NULL;
-    size_t cap = 0;
+    static char line[QUIZ_LINE_MAX + 1];
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
     /* one line answers one question: an empty line skips it, a line that
      * cannot be an answer to it is wrong (and says why) */
@@ -197,20 +192,23 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         else
             printf("answer> ");
         fflush(stdout);
-        if (read_line(&line, &cap)) {
+        LineRead lr;
+        if (line_read(stdin, line, sizeof line, &lr) < 0) {
             printf("\n(end of input)\n\n");
             eof = 1;
             break;
         }
         char shown[4 * 40 + 8];
-        shown_line(line, shown, sizeof shown);
+        shown_line(line, lr.len, shown, sizeof shown);
         if (!tty_in)
             printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
         QuizAnswer ans;
         char why[120] = "";
         double secs = now_sec() - t0;
-        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
-        if (!skipped) rc = quiz_check(q, line, &chosen, why, sizeof why);
+        int refused = line_refused(&lr, "answer", QUIZ_LINE_MAX, why, sizeof why);
+        int rc = refused ? -1 : 0, chosen = -1;
+        int skipped = !refused && !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
+        if (!skipped && !refused) rc = quiz_check(q, line, &chosen, why, sizeof why);
         if (a->limit && secs > a->limit) /* too late: wrong, whatever was typed */
             rc = 0, skipped = 0,
             snprintf(why, sizeof why, "out of time (%.1f s of %d)", secs, a->limit);
@@ -222,10 +220,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
             if (have_hist) quiz_history_record(&h, q, rc == 1);
         }
         print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "",
-                       rc == 0 ? why : "", secs, timed);
+                       rc == 0 || refused ? why : "", secs, timed);
         done++;
     }
-    free(line);
     char sum[2000];
     quiz_report(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
     if (done < n) printf("Input ended after %d of %d questions.\n", done, n);
