@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/textutil.h"
 #include "check_main.h"
 #include "content/content.h"
 #include "content/lesson.h"
@@ -234,12 +235,12 @@ END_TEST
 START_TEST(suggestions)
 {
     static const char *const c[] = {"step", "page", "question", "highlight"};
-    ck_assert_str_eq(lesson_suggest("stpe", c, 4), "step");
-    ck_assert_str_eq(lesson_suggest("pgae", c, 4), "page");
-    ck_assert_str_eq(lesson_suggest("higlight", c, 4), "highlight");
-    ck_assert_str_eq(lesson_suggest("QUESTION", c, 4), "question");
-    ck_assert_ptr_null(lesson_suggest("banana", c, 4));
-    ck_assert_ptr_null(lesson_suggest("x", c, 4));
+    ck_assert_str_eq(text_suggest("stpe", c, 4), "step");
+    ck_assert_str_eq(text_suggest("pgae", c, 4), "page");
+    ck_assert_str_eq(text_suggest("higlight", c, 4), "highlight");
+    ck_assert_str_eq(text_suggest("QUESTION", c, 4), "question");
+    ck_assert_ptr_null(text_suggest("banana", c, 4));
+    ck_assert_ptr_null(text_suggest("x", c, 4));
 }
 END_TEST
 

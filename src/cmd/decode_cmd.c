@@ -300,7 +300,10 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
     }
     const Preset *p = presets_find(&ps, a->preset);
     int rc;
-    if (!p)
+    const char *near = p ? NULL : presets_suggest(&ps, a->preset);
+    if (!p && near)
+        rc = cli_usage("--preset '%.40s': unknown model (did you mean '%s'?)", a->preset, near);
+    else if (!p)
         rc = cli_usage("--preset '%.40s': unknown model (mhaviz kv --list shows them)", a->preset);
     else
         rc = print_real(p, dt, a->context ? a->context : p->context ? p->context : 4096, g);

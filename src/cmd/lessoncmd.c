@@ -95,7 +95,7 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
     int nall = 0;
     if (nfiles == 0) {
         nall = lesson_list(&all, err, sizeof err);
-        if (nall < 0) return cli_usage("%s", err);
+        if (nall < 0) return cli_io_error("%s", err);
         files = all;
         nfiles = nall;
     }
@@ -126,7 +126,7 @@ static int do_list(void)
 {
     char **all, err[300];
     int n = lesson_list(&all, err, sizeof err);
-    if (n < 0) return cli_usage("%s", err);
+    if (n < 0) return cli_io_error("%s", err);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         LessonErrors errs = {0};

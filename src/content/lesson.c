@@ -53,28 +53,11 @@ void lesson_error_add(LessonErrors *e, const char *msg)
     e->msg[e->n++][k] = 0;
 }
 
-const char *lesson_suggest(const char *word, const char *const *candidates, int nc)
-{
-    const char *best = NULL;
-    int bestd = 99;
-    int len = (int)strlen(word);
-    /* A typo of one or two edits, never more than a third of the word. */
-    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-    for (int i = 0; i < nc; i++) {
-        int d = text_edit_distance(word, candidates[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = candidates[i];
-        }
-    }
-    return bestd <= limit && bestd < len ? best : NULL;
-}
-
 /* " (did you mean 'X'?)" or " (one of: a b c)" into buf. */
 static const char *hint(char *buf, size_t n, const char *prefix, const char *word,
                         const char *const *cands, int nc)
 {
-    const char *s = lesson_suggest(word, cands, nc);
+    const char *s = text_suggest(word, cands, nc);
     if (s) {
         snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
         return buf;

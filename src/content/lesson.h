@@ -175,10 +175,6 @@ int lesson_expect_check(LessonExpect kind, const char *value, const char *typed,
  * "" when none.  Returns buf. */
 char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size_t n);
 
-/* The closest of candidates[0..nc) to word by edit distance, or NULL when none
- * is close enough to be a plausible typo. */
-const char *lesson_suggest(const char *word, const char *const *candidates, int nc);
-
 /* Reads a lesson: a compiled-in one by name ("02-heads" or
  * "lessons/02-heads.lesson"), a file path, or NAME inside $MHAVIZ_LESSONS.
  * On success *text is a new buffer (free it) and *path its display path.
@@ -188,7 +184,9 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
 
 /* The lessons to list: every *.lesson in $MHAVIZ_LESSONS when it is set,
  * otherwise the compiled-in ones, sorted by path.  *paths is a new array of
- * new strings (free with lesson_list_free).  Returns the count, -1 on error. */
+ * new strings (free with lesson_list_free).  Returns the count, or -1 with
+ * err set: the directory cannot be read, holds no .lesson file ("no .lesson
+ * files in DIR"), or no memory; each an I/O error (exit 1). */
 int lesson_list(char ***paths, char *err, size_t errlen);
 void lesson_list_free(char **paths, int n);
 

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/textutil.h"
 #include "content/kv.h"
 #include "content/lesson.h"
 #include "content/lessonvar.h"
@@ -26,7 +27,7 @@ static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, 
     }
     int t = mha_tensor_index(argv[1]);
     if (t < 0) {
-        const char *s = lesson_suggest(argv[1], mha_tensor_names, MT_COUNT);
+        const char *s = text_suggest(argv[1], mha_tensor_names, MT_COUNT);
         snprintf(err, errlen, "unknown tensor '%.40s' in {%s}%s%s%s", argv[1], argv[0],
                  s ? " (did you mean '" : " (names as in mhaviz export)", s ? s : "",
                  s ? "'?)" : "");
@@ -523,7 +524,7 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", argv[0]);
         return r ? -1 : 0;
     }
-    const char *s = lesson_suggest(argv[0], names, N_EXPR);
+    const char *s = text_suggest(argv[0], names, N_EXPR);
     snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", argv[0],
              s ? " (did you mean '{" : " (see lessons/README.md)", s ? s : "", s ? "}'?)" : "");
     return -1;
