@@ -6,6 +6,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/textutil.h"
 #include "check_main.h"
 #include "content/content.h"
 #include "content/lesson.h"
@@ -234,12 +235,12 @@ END_TEST
 START_TEST(suggestions)
 {
     static const char *const c[] = {"step", "page", "question", "highlight"};
-    ck_assert_str_eq(lesson_suggest("stpe", c, 4), "step");
-    ck_assert_str_eq(lesson_suggest("pgae", c, 4), "page");
-    ck_assert_str_eq(lesson_suggest("higlight", c, 4), "highlight");
-    ck_assert_str_eq(lesson_suggest("QUESTION", c, 4), "question");
-    ck_assert_ptr_null(lesson_suggest("banana", c, 4));
-    ck_assert_ptr_null(lesson_suggest("x", c, 4));
+    ck_assert_str_eq(text_suggest("stpe", c, 4), "step");
+    ck_assert_str_eq(text_suggest("pgae", c, 4), "page");
+    ck_assert_str_eq(text_suggest("higlight", c, 4), "highlight");
+    ck_assert_str_eq(text_suggest("QUESTION", c, 4), "question");
+    ck_assert_ptr_null(text_suggest("banana", c, 4));
+    ck_assert_ptr_null(text_suggest("x", c, 4));
 }
 END_TEST
 
@@ -654,15 +655,106 @@ START_TEST(check_command_on_bad_corpus)
     snprintf(want, sizeof want, "%s:3: line is 1048576 bytes long", file);
     ck_assert_msg(strncmp(out, want, strlen(want)) == 0, "got %s", out);
     unlink(file);
-    /* Stops at the first bad file, after the good ones. */
+    /* Every file is checked, the bad ones after the good ones too (as quiz
+     * --check does): the exit code is the first bad file's. */
     ck_assert_int_eq(
         tu_run("lesson --check lessons/01-pipeline.lesson tests/lessons-bad/empty.lesson "
                "tests/lessons-bad/binary.lesson",
                out, sizeof out),
         2);
-    ck_assert(strstr(out, "01-pipeline.lesson: ok") && strstr(out, "empty.lesson:1:") &&
-              !strstr(out, "binary"));
+    ck_assert_msg(strstr(out, "01-pipeline.lesson: ok") && strstr(out, "empty.lesson:1:") &&
+                      strstr(out, "binary.lesson:"),
+                  "%s", out);
     ck_assert_int_eq(tu_run("lesson --check /nonexistent.lesson", out, sizeof out), 1);
+}
+END_TEST
+
+/* Control characters that drive a terminal are refused where they are, as
+ * the quiz bank checker refuses them; a tab is text. */
+START_TEST(control_characters_are_refused)
+{
+    static const struct {
+        const char *line, *want;
+    } bad[] = {
+        {"hi \033]2;PWNED\007 there", "t.lesson:3: control character \\x1b at column 4"},
+        {"\033[2J", "t.lesson:3: control character \\x1b at column 1"},
+        {"a\x7f", "t.lesson:3: control character \\x7f at column 2"},
+        {"8-bit CSI \xc2\x9b"
+         "31m",
+         "t.lesson:3: control character \\u009b at column 11"},
+        {"bidi \xe2\x80\xae"
+         "evil",
+         "t.lesson:3: control character \\u202e at column 6"},
+        {"over\rwritten", "t.lesson:3: control character \\x0d at column 5"},
+        {"bell\007", "t.lesson:3: control character \\x07 at column 5"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[200];
+        snprintf(text, sizeof text, "@title T\n@page P\n%s\n", bad[i].line);
+        LessonErrors e;
+        ck_assert_ptr_null(parse(text, &e));
+        ck_assert_msg(strncmp(e.msg[0], bad[i].want, strlen(bad[i].want)) == 0, "got %s", e.msg[0]);
+    }
+    LessonErrors e;
+    fails_with("@title T\x1b]0;x\x07\n@page P\ntext\n",
+               "t.lesson:1: control character \\x1b at column 9: a lesson is plain text (use "
+               "spaces)");
+    Lesson *l = parse("@title T\n@page P\ntab\there, CRLF ends\r\n", &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    lesson_free(l);
+}
+END_TEST
+
+/* A UTF-8 byte order mark at the very start is what some editors write:
+ * not "text before the first @page". */
+START_TEST(byte_order_mark_is_accepted)
+{
+    LessonErrors e;
+    Lesson *l = parse("\xEF\xBB\xBF@title T\n@page P\ntext\n", &e);
+    ck_assert_msg(l != NULL, "%s", e.n ? e.msg[0] : "");
+    ck_assert_str_eq(l->title, "T");
+    lesson_free(l);
+    /* only at the start: anywhere else it is text before the first @page */
+    fails_with("\n\xEF\xBB\xBF@title T\n@page P\ntext\n",
+               "t.lesson:2: text before the first @page: '\xEF\xBB\xBF@title T'");
+}
+END_TEST
+
+/* `lesson --check` lists every error of a file in one run: the parser's,
+ * then what the engine finds in what did parse (two bad expressions in one
+ * paragraph, an @inspect outside its tensor, a page's own bad config). */
+START_TEST(check_lists_every_error_at_once)
+{
+    char file[] = "/tmp/mhaviz-five-XXXXXX";
+    int fd = mkstemp(file);
+    ck_assert_int_ge(fd, 0);
+    FILE *f = fdopen(fd, "w");
+    fputs("@title Five\n@summary s\n@page One\n@stpe split\n"
+          "Text {strides nosuch} and {shape nothere}.\n"
+          "@page Two\n@inspect 9,9,9,9\nmore {bogus}\n"
+          "@page Three\n@config heads=3\nok \033]2;x\007\nfine\n",
+          f);
+    fclose(f);
+    static char out[8192];
+    char args[300];
+    snprintf(args, sizeof args, "lesson --check %s", file);
+    ck_assert_int_eq(tu_run(args, out, sizeof out), 2);
+    static const char *const want[] = {
+        ":4: unknown directive '@stpe'",
+        ":5: unknown tensor 'nosuch'",
+        ":5: unknown tensor 'nothere'",
+        ":7: @inspect 9,9,9,9 is outside",
+        ":8: unknown expression '{bogus}'",
+        ":10: @config: --heads 3",
+        ":11: control character \\x1b at column 4",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof *want; i++) {
+        char w[200];
+        snprintf(w, sizeof w, "%s%s", file, want[i]);
+        ck_assert_msg(strstr(out, w), "missing %s in:\n%s", w, out);
+    }
+    ck_assert_msg(!strchr(out, 0x1b) && !strchr(out, 0x07), "raw control in %s", out);
+    unlink(file);
 }
 END_TEST
 
@@ -768,6 +860,9 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, load_by_name_number_and_env);
     tcase_add_test(tc, check_command_on_bad_corpus);
     tcase_add_test(tc, check_command_on_every_lesson);
+    tcase_add_test(tc, control_characters_are_refused);
+    tcase_add_test(tc, byte_order_mark_is_accepted);
+    tcase_add_test(tc, check_lists_every_error_at_once);
     tcase_add_test(tc, check_command_on_quiz_banks);
     tcase_add_test(tc, narrow_text_pane_shows_the_memory_strip);
     tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);

@@ -88,7 +88,7 @@ expect "feedback has the engine's working" "$T/half.out" "^Working:"
 rc=$?
 [ $rc -eq 0 ] && ok "garbage answers: exit 0" || bad "garbage exit $rc"
 expect "garbage is wrong, saying why" "$T/garbage.out" "^Wrong: could not read '\(2, 8' as [a-z]"
-expect "control bytes are shown as ?" "$T/garbage.out" "^Wrong: could not read '\?' as "
+expect "control bytes are shown escaped (\\x01)" "$T/garbage.out" "^Wrong: could not read '\\\\x01' as "
 [ "$(grep -c '^answer>' "$T/garbage.out")" -eq 6 ] && ok "one line per question (5 lines, then end of input)" \
     || bad "answer prompts: $(grep -c '^answer>' "$T/garbage.out")"
 expect "the 4th line answers the 4th question" "$T/garbage.out" "^Score: 1/4 \(25%\), 1 skipped$"

@@ -54,3 +54,20 @@ char *text_fmt_int(char *buf, size_t n, unsigned long long v)
     buf[o] = 0;
     return buf;
 }
+
+const char *text_suggest(const char *word, const char *const *candidates, int nc)
+{
+    const char *best = NULL;
+    int bestd = 99;
+    int len = (int)strlen(word);
+    /* A typo of one or two edits, never more than a third of the word. */
+    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+    for (int i = 0; i < nc; i++) {
+        int d = text_edit_distance(word, candidates[i]);
+        if (d < bestd) {
+            bestd = d;
+            best = candidates[i];
+        }
+    }
+    return bestd <= limit && bestd < len ? best : NULL;
+}

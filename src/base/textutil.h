@@ -12,6 +12,12 @@
 #define TEXT_DIST_FAR 99
 int text_edit_distance(const char *a, const char *b);
 
+/* The closest of candidates[0..nc) to word by text_edit_distance, or NULL
+ * when none is close enough to be a plausible typo (one edit for a word of
+ * up to 3 characters, two up to 6, else three, and fewer than the word's
+ * length): the "did you mean" of every error that names a choice. */
+const char *text_suggest(const char *word, const char *const *candidates, int nc);
+
 /* Removes white space (isspace) at both ends of s, in place: returns the
  * first kept character inside s, which now ends where the text does. */
 char *text_trim(char *s);

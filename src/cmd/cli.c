@@ -2,6 +2,7 @@
 #include "cmd/cli.h"
 
 #include "base/errbuf.h"
+#include "base/sanitize.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -9,12 +10,26 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The formatted line through sanitize_text, then a newline, on f. */
+static void put_line(FILE *f, const char *prefix, const char *fmt, va_list ap)
+{
+    char raw[2048], shown[4 * sizeof raw];
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    fprintf(f, "%s%s\n", prefix, sanitize_text(raw, shown, sizeof shown));
+}
+
 /* "mhaviz: " then the message, one line on stderr. */
 static void say(const char *fmt, va_list ap)
 {
-    fputs("mhaviz: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    put_line(stderr, "mhaviz: ", fmt, ap);
+}
+
+void cli_line(FILE *f, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    put_line(f, "", fmt, ap);
+    va_end(ap);
 }
 
 int cli_usage(const char *fmt, ...)

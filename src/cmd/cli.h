@@ -8,6 +8,7 @@
 #define MHAVIZ_CLI_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "engine/mha.h"
 
@@ -43,6 +44,17 @@ int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, 
 
 /* Help text for the shared flags, one per line, indented two spaces. */
 extern const char cli_config_help[];
+
+/* Prints one line (fmt formatted, then a newline) on f with every control
+ * character escaped by sanitize_text (base/sanitize.h): the way any text
+ * from outside reaches stdout or stderr (a file name, a lesson's title, an
+ * error quoting a line, a statement echoed).  The line is cut at 2047
+ * bytes.  cli_usage and cli_io_error print through it too. */
+void cli_line(FILE *f, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 2, 3)))
+#endif
+    ;
 
 /* Prints "mhaviz: msg" to stderr and returns EXIT_USAGE (for `return cli_usage(...)`). */
 int cli_usage(const char *fmt, ...)

@@ -204,7 +204,7 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
         rc = decode_step(d, err, sizeof err);
     }
     if (rc < 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
     } else {
         printf("every row against the full causal pass: largest difference %g\n", (double)worst);
         rc = 0;
@@ -307,12 +307,15 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
         return cli_usage("--gpu '%.40s': unknown (one of %s)", a->gpu, gpus_names(err, sizeof err));
     PresetList ps;
     if (presets_builtin(&ps, err, sizeof err) != 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
     const Preset *p = presets_find(&ps, a->preset);
     int rc;
-    if (!p)
+    const char *near = p ? NULL : presets_suggest(&ps, a->preset);
+    if (!p && near)
+        rc = cli_usage("--preset '%.40s': unknown model (did you mean '%s'?)", a->preset, near);
+    else if (!p)
         rc = cli_usage("--preset '%.40s': unknown model (mhaviz kv --list shows them)", a->preset);
     else
         rc = print_real(p, dt, a->context ? a->context : p->context ? p->context : 4096, g);

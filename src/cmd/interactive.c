@@ -111,7 +111,7 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
     if (mha_config_check(&ui->cfg, err, sizeof err) < 0) return cli_usage("%s", err);
     ui->mha = mha_run(&ui->cfg, err, sizeof err);
     if (!ui->mha) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
     return -1;
@@ -121,7 +121,7 @@ int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o)
 {
     char err[200];
     int rc = first ? tui_run(ui, first, o->color, o->ascii, err, sizeof err) : 1;
-    if (first && err[0]) fprintf(stderr, "mhaviz: %s\n", err); /* the terminal is restored */
+    if (first && err[0]) cli_line(stderr, "mhaviz: %s", err); /* the terminal is restored */
     ui_free(ui);
     if (rc > 128) { /* ended by a signal, terminal restored: die of it, as the shell expects */
         /* Ctrl-\ is a request to quit, not a crash: no core file */
@@ -182,7 +182,7 @@ int interactive_lesson(int argc, char **argv, const char *name)
     }
     Screen *s = name ? lesson_open(&ui, name) : lessons_open(&ui);
     if (!s && ui.status[0]) {
-        fprintf(stderr, "mhaviz: %s\n", ui.status);
+        cli_line(stderr, "mhaviz: %s", ui.status);
         ui_free(&ui);
         return EXIT_USAGE;
     }

@@ -414,8 +414,13 @@ static int run(const KvArgs *a, const PresetList *presets, char *err, size_t err
     }
     const Preset *p = a->preset ? presets_find(presets, a->preset) : NULL;
     if (a->preset && !p) {
-        snprintf(err, errlen, "--preset '%s': unknown model (mhaviz kv --list shows them)",
-                 a->preset);
+        const char *near = presets_suggest(presets, a->preset);
+        if (near)
+            snprintf(err, errlen, "--preset '%.40s': unknown model (did you mean '%s'?)", a->preset,
+                     near);
+        else
+            snprintf(err, errlen, "--preset '%.40s': unknown model (mhaviz kv --list shows them)",
+                     a->preset);
         return -1;
     }
     KvModel m;
@@ -467,7 +472,7 @@ int cmd_kv(int argc, char **argv)
         return 0;
     }
     if (presets_builtin(&presets, err, sizeof err) != 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
     int rc = 0;

@@ -26,7 +26,9 @@ static const char lesson_help[] =
     "The format is in lessons/README.md.\n";
 
 /* Loads, parses and (when check) checks one lesson.  Returns the lesson or
- * NULL with the errors in errs; *io_error set for a file that cannot be read. */
+ * NULL with the errors in errs; *io_error set for a file that cannot be read.
+ * A check goes on past the parser's errors (lesson_parse_partial), so one run
+ * lists every error of the file. */
 static Lesson *load(const char *name, const PresetList *presets, int check, LessonErrors *errs,
                     int *io_error)
 {
@@ -38,9 +40,12 @@ static Lesson *load(const char *name, const PresetList *presets, int check, Less
         *io_error = 1;
         return NULL;
     }
-    Lesson *l = lesson_parse(path, text, len, errs);
+    int before = errs->n + errs->dropped;
+    Lesson *l =
+        check ? lesson_parse_partial(path, text, len, errs) : lesson_parse(path, text, len, errs);
     free(text);
-    if (l && check && lesson_check(l, presets, errs) > 0) {
+    if (l && check) lesson_check(l, presets, errs);
+    if (l && errs->n + errs->dropped > before) {
         lesson_free(l);
         return NULL;
     }
@@ -50,7 +55,7 @@ static Lesson *load(const char *name, const PresetList *presets, int check, Less
 static void print_errors(const LessonErrors *e)
 {
     for (int i = 0; i < e->n; i++)
-        fprintf(stderr, "%s\n", e->msg[i]);
+        cli_line(stderr, "%s", e->msg[i]);
     if (e->dropped) fprintf(stderr, "... and %d more\n", e->dropped);
 }
 
@@ -68,8 +73,7 @@ static int check_quiz(const char *name)
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
     if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
-        fprintf(stderr, "mhaviz: %s\n", err);
-        return 1;
+        return cli_io_error("%s", err);
     }
     QuizBank bank = {0};
     int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, path, text, err, sizeof err);
@@ -77,11 +81,11 @@ static int check_quiz(const char *name)
     free(text);
     quiz_bank_free(&bank);
     if (n < 0) {
-        fprintf(stderr, "%s\n", err);
+        cli_line(stderr, "%s", err);
         return EXIT_USAGE;
     }
-    printf("%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)\n", path, n,
-           n == 1 ? "" : "s");
+    cli_line(stdout, "%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)",
+             path, n, n == 1 ? "" : "s");
     return 0;
 }
 
@@ -91,15 +95,15 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
     int nall = 0;
     if (nfiles == 0) {
         nall = lesson_list(&all, err, sizeof err);
-        if (nall < 0) return cli_usage("%s", err);
+        if (nall < 0) return cli_io_error("%s", err);
         files = all;
         nfiles = nall;
     }
-    int rc = 0;
+    int rc = 0; /* the exit code of the first bad file; every file is checked */
     for (int i = 0; i < nfiles; i++) {
         if (ends_with(files[i], ".quiz")) {
-            rc = check_quiz(files[i]);
-            if (rc) break;
+            int q = check_quiz(files[i]);
+            if (!rc) rc = q;
             continue;
         }
         LessonErrors errs = {0};
@@ -108,10 +112,10 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
         if (!l) {
             if (io) fprintf(stderr, "mhaviz: ");
             print_errors(&errs);
-            rc = io ? 1 : EXIT_USAGE;
-            break; /* stop at the first bad file */
+            if (!rc) rc = io ? 1 : EXIT_USAGE;
+            continue;
         }
-        printf("%s: ok, %d pages\n", l->path, l->npages);
+        cli_line(stdout, "%s: ok, %d pages", l->path, l->npages);
         lesson_free(l);
     }
     lesson_list_free(all, nall);
@@ -122,7 +126,7 @@ static int do_list(void)
 {
     char **all, err[300];
     int n = lesson_list(&all, err, sizeof err);
-    if (n < 0) return cli_usage("%s", err);
+    if (n < 0) return cli_io_error("%s", err);
     int rc = 0;
     for (int i = 0; i < n; i++) {
         LessonErrors errs = {0};
@@ -133,7 +137,7 @@ static int do_list(void)
             rc = EXIT_USAGE;
             continue;
         }
-        printf("%-12s %2d pages  %s\n", l->name, l->npages, l->title);
+        cli_line(stdout, "%-12s %2d pages  %s", l->name, l->npages, l->title);
         lesson_free(l);
     }
     lesson_list_free(all, n);
@@ -164,7 +168,7 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
         Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
         LessonPageText t;
         if (!m || lesson_page_text(l, p, m, presets, &t, err, sizeof err) != 0) {
-            fprintf(stderr, "%s\n", err);
+            cli_line(stderr, "%s", err);
             mha_free(m);
             rc = EXIT_USAGE;
             break;
@@ -173,7 +177,7 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
         lessonui_page_hint(cols >= LESSON_WIDE_W && rows >= LESSON_WIDE_H, hint, sizeof hint);
         LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii, .hint = hint};
         lesson_draw(c, l, p, &t, m, &v);
-        printf("--- %s page %d/%d (%ldx%ld)\n", l->name, p + 1, l->npages, cols, rows);
+        cli_line(stdout, "--- %s page %d/%d (%ldx%ld)", l->name, p + 1, l->npages, cols, rows);
         if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;
         lesson_text_free(&t);
         mha_free(m);
@@ -238,8 +242,7 @@ int cmd_lesson(int argc, char **argv)
     PresetList presets;
     if (presets_builtin(&presets, err, sizeof err) != 0) {
         free(files);
-        fprintf(stderr, "mhaviz: %s\n", err);
-        return 1;
+        return cli_io_error("%s", err);
     }
     int rc;
     if (check)

@@ -9,6 +9,8 @@
 
 #include <editline/readline.h> /* libedit: line editing for --plain on a terminal */
 
+#include "base/lineread.h"
+#include "base/sanitize.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -66,8 +68,7 @@ static int play_loop(Play *p, int json, int edit, int save)
 {
     int tty_in = isatty(STDIN_FILENO), lineno = 0;
     char *line = NULL;
-    size_t cap = 0;
-    static char out[8192];
+    static char out[8192], piped[PLAY_LINE_MAX + 1]; /* a line from a pipe, bounded */
     char err[300];
     PlayHistory hist = {{0}, 0, 0};
     PlayResult r = {0};
@@ -83,34 +84,39 @@ static int play_loop(Play *p, int json, int edit, int save)
             add_history(hist.line[i]);
     }
     for (;;) {
-        ssize_t n;
+        LineRead lr = {0};
+        char why[120];
+        int refused = 0;
         if (edit) {
             free(line);
             line = readline(">>> ");
             if (!line) break;
-            n = (ssize_t)strlen(line);
         } else {
             if (!json && tty_in) {
                 fputs(">>> ", stdout);
                 cli_flush();
             }
-            n = getline(&line, &cap, stdin);
-            if (n < 0) break;
+            if (line_read(stdin, piped, sizeof piped, &lr) < 0) break;
+            refused = line_refused(&lr, "statement", PLAY_LINE_MAX, why, sizeof why);
+            if (refused && !lr.nul_at) piped[0] = 0; /* echo nothing of a line too long */
+            if (refused) play_refuse(&r, why, lr.nul_at ? (int)lr.nul_at - 1 : PLAY_LINE_MAX);
         }
         lineno++;
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = 0;
-        PlayKind k = play_eval(p, line, &r);
-        if (edit && k != PR_EMPTY && play_history_add(&hist, line)) add_history(line);
+        const char *stmt = edit ? line : piped, *echo = stmt;
+        char shown[4 * sizeof piped];
+        if (refused) /* with its NUL bytes shown, not cut at the first */
+            echo = sanitize_bytes(piped, lr.len, shown, sizeof shown);
+        PlayKind k = refused ? PR_ERROR : play_eval(p, stmt, &r);
+        if (edit && k != PR_EMPTY && play_history_add(&hist, stmt)) add_history(stmt);
         if (edit && save && play_history_save(&hist, err, sizeof err) != 0)
-            fprintf(stderr, "mhaviz: play: history not saved: %s\n", err);
+            cli_line(stderr, "mhaviz: play: history not saved: %s", err);
         if (json) {
             if (k == PR_EMPTY) continue;
             play_result_json(&r, lineno, out, sizeof out);
             puts(out);
         } else {
-            if (!tty_in && k != PR_EMPTY) printf(">>> %s\n", line);
-            play_result_text(&r, line, out, sizeof out);
+            if (!tty_in && k != PR_EMPTY) cli_line(stdout, ">>> %s", echo);
+            play_result_text(&r, stmt, out, sizeof out);
             fputs(out, stdout);
         }
         if (cli_flush() != 0) break; /* said at exit (cli_close_stdout) */
@@ -142,8 +148,7 @@ static int play_text(int argc, char **argv, int json)
     if (mha_config_check(&cfg, err, sizeof err) < 0) return cli_usage("%s", err);
     Mha *m = mha_run(&cfg, err, sizeof err);
     if (!m) {
-        fprintf(stderr, "mhaviz: %s\n", err);
-        return 1;
+        return cli_io_error("%s", err);
     }
     Play *p = play_new(m);
     mha_free(m);

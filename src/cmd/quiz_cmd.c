@@ -9,6 +9,8 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/lineread.h"
+#include "base/sanitize.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -101,6 +103,9 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
         fprintf(f, "Right.");
     else if (skipped)
         fprintf(f, "Skipped: the answer is %s%s", ans, stop(ans));
+    else if (unread[0] && why[0]) /* refused before it was read: a NUL byte, too long */
+        fprintf(f, "Wrong: could not read '%s': %s; the answer is %s%s", unread, why, ans,
+                stop(ans));
     else if (unread[0])
         fprintf(f, "Wrong: could not read '%s' as %s; the answer is %s%s", unread,
                 quiz_answer_kind(q, kind, sizeof kind), ans, stop(ans));
@@ -128,16 +133,16 @@ static void print_feedback(FILE *f, const QuizQuestion *q, int right, int skippe
     fprintf(f, "\n");
 }
 
-/* The typed line as it can be shown: control bytes as '?', no line end,
- * at most 40 characters (then "..."). */
-static void shown_line(const char *line, char *out, size_t n)
+/* The typed line (len bytes, NUL bytes and all) as it can be shown: at most
+ * 40 bytes of it (then "..."), control characters escaped (sanitize_bytes).
+ * n >= 4. */
+static void shown_line(const char *line, size_t len, char *out, size_t n)
 {
-    size_t k = 0, i = 0;
-    for (; line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 < n && i < 40; i++)
-        out[k++] = (unsigned char)line[i] < 0x20 || line[i] == 0x7f ? '?' : line[i];
-    if (line[i] && line[i] != '\n' && line[i] != '\r' && k + 4 <= n)
-        out[k++] = '.', out[k++] = '.', out[k++] = '.';
-    out[k] = 0;
+    size_t k = len > 40 ? 40 : len;
+    while (k < len && k > 0 && ((unsigned char)line[k] & 0xC0) == 0x80)
+        k--; /* not half a character */
+    sanitize_bytes(line, k, out, n - 3);
+    if (k < len) strcat(out, "...");
 }
 
 static double now_sec(void)
@@ -147,13 +152,7 @@ static double now_sec(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-/* Reads one line from stdin into *line; -1 at end of input. */
-static int read_line(char **line, size_t *cap)
-{
-    ssize_t r = getline(line, cap, stdin);
-    if (r < 0) return -1;
-    return 0;
-}
+#define QUIZ_LINE_MAX 1024 /* an answer line; longer ones are refused, read in pieces */
 
 /* ---- signals: INT, TERM and HUP end the plain quiz as the end of input does
  * (the answers saved), then it dies of the signal, as the shell expects. ---- */
@@ -201,12 +200,12 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     if (quiz_history_load(&h, err, sizeof err) == 0)
         have_hist = 1;
     else if (save)
-        fprintf(stderr, "mhaviz: %s (scores will not be saved)\n", err);
-    if (have_hist && h.warning[0]) fprintf(stderr, "mhaviz: %s\n", h.warning);
+        cli_line(stderr, "mhaviz: %s (scores will not be saved)", err);
+    if (have_hist && h.warning[0]) cli_line(stderr, "mhaviz: %s", h.warning);
     /* every answer goes to the journal as it is given: a kill or a stalled
      * lock loses none (quiz.h) */
     if (have_hist && save && quiz_history_journal(&h, err, sizeof err) != 0)
-        fprintf(stderr, "mhaviz: %s (answers are saved at the end only)\n", err);
+        cli_line(stderr, "mhaviz: %s (answers are saved at the end only)", err);
     struct sigaction old[NSIGS];
     catch_signals(old);
     QuizScore sc;
@@ -224,8 +223,7 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
            "shape\n"
            "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as "
            "wrong.\n\n");
-    char *line = NULL;
-    size_t cap = 0;
+    static char line[QUIZ_LINE_MAX + 1];
     int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
     /* one line answers one question: an empty line skips it, a line that
      * cannot be an answer to it is wrong (and says why) */
@@ -238,20 +236,23 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         else
             printf("answer> ");
         cli_flush();
-        if (plain_signal || read_line(&line, &cap)) {
+        LineRead lr;
+        if (plain_signal || line_read(stdin, line, sizeof line, &lr) < 0) {
             printf(plain_signal ? "\n(stopped by a signal)\n\n" : "\n(end of input)\n\n");
             eof = 1;
             break;
         }
-        char shown[48];
-        shown_line(line, shown, sizeof shown);
+        char shown[4 * 40 + 8];
+        shown_line(line, lr.len, shown, sizeof shown);
         if (!tty_in)
             printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
         QuizAnswer ans;
         char why[120] = "";
         double secs = now_sec() - t0;
-        int rc = 0, chosen = -1, skipped = !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
-        if (!skipped) rc = quiz_check(q, line, &chosen, why, sizeof why);
+        int refused = line_refused(&lr, "answer", QUIZ_LINE_MAX, why, sizeof why);
+        int rc = refused ? -1 : 0, chosen = -1;
+        int skipped = !refused && !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
+        if (!skipped && !refused) rc = quiz_check(q, line, &chosen, why, sizeof why);
         if (a->limit && secs > a->limit) /* too late: wrong, whatever was typed */
             rc = 0, skipped = 0,
             snprintf(why, sizeof why, "out of time (%.1f s of %d)", secs, a->limit);
@@ -263,10 +264,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
             if (have_hist) quiz_history_record(&h, q, rc == 1);
         }
         print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "",
-                       rc == 0 ? why : "", secs, timed);
+                       rc == 0 || refused ? why : "", secs, timed);
         done++;
     }
-    free(line);
     char sum[2000];
     quiz_report(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
     if (done < n)
@@ -274,10 +274,10 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     printf("%s", sum);
     int rc = 0, saved = have_hist && save && done > 0 ? quiz_history_save(&h, err, sizeof err) : 0;
     if (saved != 0) /* 1: kept in the journal, the next save adds them; -1: lost */
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
     if (saved < 0) rc = 1;
     if (have_hist && h.kept[0])
-        fprintf(stderr, "mhaviz: quiz history: the unreadable file is kept as %s\n", h.kept);
+        cli_line(stderr, "mhaviz: quiz history: the unreadable file is kept as %s", h.kept);
     if (have_hist) quiz_history_free(&h);
     end_signals(old);
     return rc;
@@ -298,7 +298,7 @@ static int check_files(int argc, char **argv, int first)
             QuizBank bank = {0};
             int n = quiz_bank_parse(&bank, f->path, f->text, err, sizeof err);
             if (n < 0)
-                fprintf(stderr, "%s\n", err), bad = 1;
+                cli_line(stderr, "%s", err), bad = 1;
             else
                 printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
             quiz_bank_free(&bank);
@@ -321,10 +321,10 @@ static int check_files(int argc, char **argv, int first)
         if (n < 0 && memchr(text, 0, len))
             snprintf(err, sizeof err, "%s:1: a NUL byte: not a text file", argv[i]);
         if (n < 0) {
-            fprintf(stderr, "%s\n", err);
+            cli_line(stderr, "%s", err);
             if (!rc) rc = EXIT_USAGE;
         } else
-            printf("%s: %d question%s ok\n", argv[i], n, n == 1 ? "" : "s");
+            cli_line(stdout, "%s: %d question%s ok", argv[i], n, n == 1 ? "" : "s");
         quiz_bank_free(&bank);
         free(text);
     }
@@ -416,7 +416,7 @@ static int review_questions(const QuizBank *bank, QuizArgs *a, uint64_t seed, Qu
     QuizHistory h;
     char err[300];
     if (quiz_history_load(&h, err, sizeof err)) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         return -1;
     }
     int n = 0, count = (int)a->count;
@@ -456,7 +456,7 @@ int cmd_quiz(int argc, char **argv)
     QuizBank bank = {0};
     QuizQuestion *qs = NULL;
     if (quiz_bank_load_builtin(&bank, err, sizeof err)) {
-        fprintf(stderr, "mhaviz: %s\n", err);
+        cli_line(stderr, "mhaviz: %s", err);
         quiz_bank_free(&bank);
         return 1;
     }
@@ -465,7 +465,7 @@ int cmd_quiz(int argc, char **argv)
     int n = !qs        ? -1
             : a.review ? review_questions(&bank, &a, seed, qs, &answered)
                        : quiz_session(&bank, a.topic, (int)a.count, seed, qs, err, sizeof err);
-    if (n < 0 && !a.review) fprintf(stderr, "mhaviz: %s\n", qs ? err : "quiz: out of memory");
+    if (n < 0 && !a.review) cli_line(stderr, "mhaviz: %s", qs ? err : "quiz: out of memory");
     if (n == 0 && a.review && !answered)
         printf("Nothing to review yet: no answer recorded.\n");
     else if (n == 0 && a.review)

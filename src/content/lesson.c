@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/sanitize.h"
 #include "base/textutil.h"
 #include "base/utf8.h"
 
@@ -52,28 +53,11 @@ void lesson_error_add(LessonErrors *e, const char *msg)
     e->msg[e->n++][k] = 0;
 }
 
-const char *lesson_suggest(const char *word, const char *const *candidates, int nc)
-{
-    const char *best = NULL;
-    int bestd = 99;
-    int len = (int)strlen(word);
-    /* A typo of one or two edits, never more than a third of the word. */
-    int limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
-    for (int i = 0; i < nc; i++) {
-        int d = text_edit_distance(word, candidates[i]);
-        if (d < bestd) {
-            bestd = d;
-            best = candidates[i];
-        }
-    }
-    return bestd <= limit && bestd < len ? best : NULL;
-}
-
 /* " (did you mean 'X'?)" or " (one of: a b c)" into buf. */
 static const char *hint(char *buf, size_t n, const char *prefix, const char *word,
                         const char *const *cands, int nc)
 {
-    const char *s = lesson_suggest(word, cands, nc);
+    const char *s = text_suggest(word, cands, nc);
     if (s) {
         snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
         return buf;
@@ -574,7 +558,9 @@ static char *lesson_name(const char *path)
     return s;
 }
 
-Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs)
+/* The whole parse; keep: return the lesson even when it has errors
+ * (lesson_parse_partial). */
+static Lesson *parse(const char *path, const char *text, size_t len, LessonErrors *errs, int keep)
 {
     Parser p;
     memset(&p, 0, sizeof p);
@@ -610,6 +596,7 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
     }
     int lineno = 0, last_line = 1;
     size_t i = 0;
+    if (len >= 3 && !memcmp(text, "\xEF\xBB\xBF", 3)) i = 3; /* a UTF-8 BOM, as editors write */
     while (i < len) {
         const char *s = text + i;
         const char *eol = memchr(s, '\n', len - i);
@@ -627,6 +614,16 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
         if (bad) {
             adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
                    (unsigned char)s[bad - 1], bad);
+            continue;
+        }
+        uint32_t cc;
+        size_t at = sanitize_control_at(s, n, &cc);
+        if (at) {
+            char one[8], shown[16];
+            one[utf8_encode(cc, one)] = 0;
+            adderr(errs, path, lineno,
+                   "control character %s at column %zu: a lesson is plain text (use spaces)",
+                   sanitize_text(one, shown, sizeof shown), at);
             continue;
         }
         memcpy(buf, s, n);
@@ -662,11 +659,22 @@ Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonError
                    lesson_do_names[pg->todo]);
     }
     if (!l->summary) l->summary = xstrdup("");
-    if (p.oom || !l->path || !l->name || !l->summary)
-        adderr(errs, path, lineno ? lineno : 1, "out of memory");
-    if (errs->n + errs->dropped > errs_before) {
+    if (keep && !l->title) l->title = xstrdup(""); /* drawn by the checks that follow */
+    int oom = p.oom || !l->path || !l->name || !l->summary || (keep && !l->title);
+    if (oom) adderr(errs, path, lineno ? lineno : 1, "out of memory");
+    if (oom || (!keep && errs->n + errs->dropped > errs_before)) {
         lesson_free(l);
         return NULL;
     }
     return l;
+}
+
+Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs)
+{
+    return parse(path, text, len, errs, 0);
+}
+
+Lesson *lesson_parse_partial(const char *path, const char *text, size_t len, LessonErrors *errs)
+{
+    return parse(path, text, len, errs, 1);
 }

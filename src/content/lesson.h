@@ -87,13 +87,31 @@ void lesson_error_add(LessonErrors *e, const char *msg);
  * errs).  path is used in messages and to name the lesson.  Free with
  * lesson_free(). */
 Lesson *lesson_parse(const char *path, const char *text, size_t len, LessonErrors *errs);
+
+/* As lesson_parse, but the lesson comes back even when errs got errors, so
+ * `lesson --check` can go on and check what did parse (its expressions, its
+ * pages against the engine and the screen) and list every error of the file
+ * in one run.  A line with an error left the lesson as it was before that
+ * line.  NULL only for binary data or no memory.  Never draw or open it when
+ * errs grew: only check it. */
+Lesson *lesson_parse_partial(const char *path, const char *text, size_t len, LessonErrors *errs);
 void lesson_free(Lesson *l);
+
+/* Expanded text can be longer than what was written ({groupmap}); a page
+ * never holds more than a screen, so this is plenty. */
+#define LESSON_EXPANDED_MAX 8192
 
 /* Expands {expressions} in text against the run m (for page p's config) and
  * the presets.  Writes at most n-1 bytes to out.  0, or -1 with a message
  * (without file:line) in err. */
 int lesson_expand(const char *text, const Mha *m, const PresetList *presets, char *out, size_t n,
                   char *err, size_t errlen);
+
+/* Every error lesson_expand meets in text, not only the first: each failing
+ * expression is added to errs as "file:line: message" and the others still
+ * expand (a brace out of place ends it).  Returns how many were added. */
+int lesson_expand_errors(const char *text, const Mha *m, const PresetList *presets,
+                         const char *file, int line, LessonErrors *errs);
 
 /* A page's text with every {expression} filled in from the run of its
  * configuration: what the screen and `lesson --frames` draw. */
@@ -111,6 +129,12 @@ typedef struct LessonPageText {
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                      LessonPageText *t, char *err, size_t errlen);
 void lesson_text_free(LessonPageText *t);
+
+/* Every {expression} of page p that lesson_page_text cannot expand, each
+ * added to errs as "file:line: message" (lesson_page_text stops at the
+ * first).  Returns how many were added. */
+int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
+                       LessonErrors *errs);
 
 /* ---- exercises (lessonex.c) -------------------------------------------- */
 
@@ -151,10 +175,6 @@ int lesson_expect_check(LessonExpect kind, const char *value, const char *typed,
  * "" when none.  Returns buf. */
 char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size_t n);
 
-/* The closest of candidates[0..nc) to word by edit distance, or NULL when none
- * is close enough to be a plausible typo. */
-const char *lesson_suggest(const char *word, const char *const *candidates, int nc);
-
 /* Reads a lesson: a compiled-in one by name ("02-heads" or
  * "lessons/02-heads.lesson"), a file path, or NAME inside $MHAVIZ_LESSONS.
  * On success *text is a new buffer (free it) and *path its display path.
@@ -164,7 +184,9 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
 
 /* The lessons to list: every *.lesson in $MHAVIZ_LESSONS when it is set,
  * otherwise the compiled-in ones, sorted by path.  *paths is a new array of
- * new strings (free with lesson_list_free).  Returns the count, -1 on error. */
+ * new strings (free with lesson_list_free).  Returns the count, or -1 with
+ * err set: the directory cannot be read, holds no .lesson file ("no .lesson
+ * files in DIR"), or no memory; each an I/O error (exit 1). */
 int lesson_list(char ***paths, char *err, size_t errlen);
 void lesson_list_free(char **paths, int n);
 

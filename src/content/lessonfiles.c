@@ -19,10 +19,13 @@ static int ends_with(const char *s, const char *suffix)
     return n >= k && !strcmp(s + n - k, suffix);
 }
 
+/* Is there something at path for file_read to read or to say why not?  Only
+ * "no such file" is nothing: a symlink loop or a directory without search
+ * permission is an error of that path, named by file_read. */
 static int exists(const char *path)
 {
     struct stat sb;
-    return stat(path, &sb) == 0;
+    return stat(path, &sb) == 0 || (errno != ENOENT && errno != ENOTDIR);
 }
 
 /* The compiled-in lesson for "02-heads", "lessons/02-heads.lesson", "02" or "2". */
@@ -158,6 +161,11 @@ int lesson_list(char ***paths, char *err, size_t errlen)
             snprintf(v[n++], k, "%s/%s", dir, e->d_name);
         }
         closedir(d);
+        if (n == 0) {
+            snprintf(err, errlen, "no .lesson files in %s (MHAVIZ_LESSONS)", dir);
+            free(v);
+            return -1;
+        }
     } else {
         for (const ContentFile *f = content_files; f->path; f++) {
             if (strncmp(f->path, "lessons/", 8) || !ends_with(f->path, ".lesson")) continue;

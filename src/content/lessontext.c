@@ -7,10 +7,6 @@
 #include "base/errbuf.h"
 #include "content/lesson.h"
 
-/* Expanded text can be longer than what was written ({groupmap}); a page
- * never holds more than a screen, so this is plenty. */
-#define EXPANDED_MAX 8192
-
 void lesson_text_free(LessonPageText *t)
 {
     for (int i = 0; i < t->n; i++)
@@ -27,13 +23,13 @@ void lesson_text_free(LessonPageText *t)
 static char *expand_one(const Lesson *l, int line, const char *text, const Mha *m,
                         const PresetList *presets, char *err, size_t errlen)
 {
-    char *buf = malloc(EXPANDED_MAX);
+    char *buf = malloc(LESSON_EXPANDED_MAX);
     char e[300];
     if (!buf) {
         err_at(err, errlen, l->path, line, "out of memory");
         return NULL;
     }
-    if (lesson_expand(text, m, presets, buf, EXPANDED_MAX, e, sizeof e) != 0) {
+    if (lesson_expand(text, m, presets, buf, LESSON_EXPANDED_MAX, e, sizeof e) != 0) {
         err_at(err, errlen, l->path, line, "%s", e);
         free(buf);
         return NULL;
@@ -73,6 +69,35 @@ static char *config_notice(const Lesson *l, int p)
     char *s = malloc(n);
     if (s) memcpy(s, buf, n);
     return s;
+}
+
+int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
+                       LessonErrors *errs)
+{
+    const LessonPage *pg = &l->pages[p];
+    int n = 0;
+    for (int i = 0; i < pg->nblocks; i++)
+        n +=
+            lesson_expand_errors(pg->blocks[i].text, m, presets, l->path, pg->blocks[i].line, errs);
+    if (pg->question)
+        n += lesson_expand_errors(pg->question, m, presets, l->path, pg->question_line, errs);
+    if (pg->expect)
+        n += lesson_expand_errors(pg->expect_value, m, presets, l->path, pg->expect_line, errs);
+    if (pg->answer) { /* against the run expand_answer uses */
+        MhaConfig target;
+        char e[300];
+        Mha *done = lesson_do_target(pg, &target) == 0 ? mha_run(&target, e, sizeof e) : NULL;
+        if (lesson_do_target(pg, &target) == 0 && !done) {
+            char msg[sizeof errs->msg[0]];
+            err_at(msg, sizeof msg, l->path, pg->do_line, "@do: %s", e);
+            lesson_error_add(errs, msg);
+            n++;
+        } else
+            n += lesson_expand_errors(pg->answer, done ? done : m, presets, l->path,
+                                      pg->answer_line, errs);
+        mha_free(done);
+    }
+    return n;
 }
 
 int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *presets,

@@ -12,6 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/errbuf.h"
+#include "base/textutil.h"
 #include "content/kv.h"
 #include "content/lesson.h"
 #include "content/lessonvar.h"
@@ -25,7 +27,7 @@ static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, 
     }
     int t = mha_tensor_index(argv[1]);
     if (t < 0) {
-        const char *s = lesson_suggest(argv[1], mha_tensor_names, MT_COUNT);
+        const char *s = text_suggest(argv[1], mha_tensor_names, MT_COUNT);
         snprintf(err, errlen, "unknown tensor '%.40s' in {%s}%s%s%s", argv[1], argv[0],
                  s ? " (did you mean '" : " (names as in mhaviz export)", s ? s : "",
                  s ? "'?)" : "");
@@ -522,16 +524,27 @@ static int eval(Out *o, int argc, char **argv, const Mha *m, const PresetList *p
             snprintf(err, errlen, "{%s}: wrong arguments (see lessons/README.md)", argv[0]);
         return r ? -1 : 0;
     }
-    const char *s = lesson_suggest(argv[0], names, N_EXPR);
+    const char *s = text_suggest(argv[0], names, N_EXPR);
     snprintf(err, errlen, "unknown expression '{%.40s}'%s%s%s", argv[0],
              s ? " (did you mean '{" : " (see lessons/README.md)", s ? s : "", s ? "}'?)" : "");
     return -1;
 }
 
-int lesson_expand(const char *text, const Mha *m, const PresetList *presets, char *out, size_t n,
-                  char *err, size_t errlen)
+/* Adds "file:line: err" to errs. */
+static void report(LessonErrors *errs, const char *file, int line, const char *err)
+{
+    char msg[sizeof errs->msg[0]];
+    err_at(msg, sizeof msg, file, line, "%s", err);
+    lesson_error_add(errs, msg);
+}
+
+/* lesson_expand; with errs, every expression that fails is reported there
+ * (at file:line) and the others still expand: a brace out of place stops it. */
+static int expand(const char *text, const Mha *m, const PresetList *presets, char *out, size_t n,
+                  char *err, size_t errlen, const char *file, int line, LessonErrors *errs)
 {
     Out o = {out, n, 0};
+    int bad = 0;
     if (n) out[0] = 0;
     for (const char *s = text; *s;) {
         if (s[0] == '{' && s[1] == '{') {
@@ -546,7 +559,7 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
         }
         if (s[0] == '}') {
             snprintf(err, errlen, "a '}' with no '{' (write '}}' for a literal brace)");
-            return -1;
+            goto stop;
         }
         if (s[0] != '{') {
             const char *e = strpbrk(s, "{}");
@@ -559,32 +572,57 @@ int lesson_expand(const char *text, const Mha *m, const PresetList *presets, cha
         const char *open2 = strchr(s + 1, '{');
         if (!close || (open2 && open2 < close)) {
             snprintf(err, errlen, "'{' is not closed (write '{{' for a literal brace)");
-            return -1;
+            goto stop;
         }
         char expr[200];
         size_t k = (size_t)(close - s - 1);
-        if (k >= sizeof expr) {
-            snprintf(err, errlen, "expression longer than %zu bytes", sizeof expr - 1);
-            return -1;
-        }
-        memcpy(expr, s + 1, k);
-        expr[k] = 0;
-        char *argv[12], *save = NULL;
-        int argc = 0;
-        /* a line break inside the braces (a code block keeps them) is a space */
-        for (char *t = strtok_r(expr, " \t\r\n", &save); t && argc < 12;
-             t = strtok_r(NULL, " \t\r\n", &save))
-            argv[argc++] = t;
-        if (argc == 0) {
-            snprintf(err, errlen, "empty expression '{}'");
-            return -1;
-        }
-        if (eval(&o, argc, argv, m, presets, err, errlen) != 0) return -1;
         s = close + 1;
+        if (k >= sizeof expr)
+            snprintf(err, errlen, "expression longer than %zu bytes", sizeof expr - 1);
+        else {
+            memcpy(expr, close - k, k);
+            expr[k] = 0;
+            char *argv[12], *save = NULL;
+            int argc = 0;
+            /* a line break inside the braces (a code block keeps them) is a space */
+            for (char *t = strtok_r(expr, " \t\r\n", &save); t && argc < 12;
+                 t = strtok_r(NULL, " \t\r\n", &save))
+                argv[argc++] = t;
+            if (argc == 0)
+                snprintf(err, errlen, "empty expression '{}'");
+            else if (eval(&o, argc, argv, m, presets, err, errlen) == 0)
+                continue;
+        }
+        if (!errs) return -1;
+        report(errs, file, line, err);
+        bad++;
     }
     if (o.len + 1 >= n && n > 0) {
         snprintf(err, errlen, "expanded text is longer than %zu bytes", n - 1);
-        return -1;
+        goto stop;
     }
-    return 0;
+    return bad ? -1 : 0;
+stop:
+    if (errs) report(errs, file, line, err);
+    return -1;
+}
+
+int lesson_expand(const char *text, const Mha *m, const PresetList *presets, char *out, size_t n,
+                  char *err, size_t errlen)
+{
+    return expand(text, m, presets, out, n, err, errlen, NULL, 0, NULL);
+}
+
+int lesson_expand_errors(const char *text, const Mha *m, const PresetList *presets,
+                         const char *file, int line, LessonErrors *errs)
+{
+    int before = errs->n + errs->dropped;
+    char err[300], *out = malloc(LESSON_EXPANDED_MAX);
+    if (!out) {
+        report(errs, file, line, "out of memory");
+        return 1;
+    }
+    expand(text, m, presets, out, LESSON_EXPANDED_MAX, err, sizeof err, file, line, errs);
+    free(out);
+    return errs->n + errs->dropped - before;
 }

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "content/gpus.h"
 #include "content/kv.h"
 #include "content/lessonvar.h"
@@ -17,7 +18,7 @@ static const Preset *preset_arg(const PresetList *p, const char *s, char *err, s
         int n = 0;
         for (int i = 0; p && i < p->n && n < 64; i++)
             names[n++] = p->v[i].name;
-        const char *sug = lesson_suggest(s, names, n);
+        const char *sug = text_suggest(s, names, n);
         snprintf(err, errlen, "unknown preset '%.40s'%s%s%s", s,
                  sug ? " (did you mean '" : " (see mhaviz kv --list)", sug ? sug : "",
                  sug ? "'?)" : "");

@@ -71,6 +71,11 @@ void play_free(Play *p);
 PlayKind play_eval(Play *p, const char *line, PlayResult *r);
 void play_result_clear(PlayResult *r); /* frees r->t; r stays reusable */
 
+/* Fills r as the error why for a line refused before it is parsed (a NUL
+ * byte, a line too long: base/lineread.h); col >= 0 puts a caret under that
+ * 0-based column.  Returns PR_ERROR. */
+PlayKind play_refuse(PlayResult *r, const char *why, int col);
+
 /* The names on t's storage, other than skip (may be NULL): "Q, Q_split". */
 void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n);
 

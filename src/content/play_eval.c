@@ -343,6 +343,14 @@ static void fmt_value(const Val *v, char *text, size_t tn, char *json, size_t jn
     }
 }
 
+PlayKind play_refuse(PlayResult *r, const char *why, int col)
+{
+    play_result_clear(r);
+    snprintf(r->error, sizeof r->error, "%s", why);
+    r->error_col = col;
+    return r->kind = PR_ERROR;
+}
+
 PlayKind play_eval(Play *p, const char *line, PlayResult *r)
 {
     static PlayAst ast; /* 40 KB: kept off the stack */

@@ -7,6 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sanitize.h"
+#include "base/utf8.h"
+
 typedef struct Buf {
     char *s;
     size_t n, k;
@@ -30,17 +33,22 @@ static void put(Buf *b, const char *fmt, ...)
     if (b->k >= b->n) b->k = b->n - 1;
 }
 
+/* A JSON string; control characters (base/sanitize.h: C1 and DEL too,
+ * which JSON would let through raw) as \u escapes. */
 static void put_json_str(Buf *b, const char *s)
 {
     put(b, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
+    for (size_t len = strlen(s); *s;) {
+        int k;
+        uint32_t c = utf8_decode(s, len, &k);
         if (c == '"' || c == '\\')
-            put(b, "\\%c", c);
-        else if (c < 0x20)
-            put(b, "\\u%04x", c);
+            put(b, "\\%c", (int)c);
+        else if (c != UTF8_INVALID && sanitize_is_control(c))
+            put(b, "\\u%04x", (unsigned)c);
         else
-            put(b, "%c", c);
+            put(b, "%.*s", k, s);
+        s += k;
+        len -= (size_t)k;
     }
     put(b, "\"");
 }

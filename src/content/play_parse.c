@@ -309,7 +309,10 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
     ast->target[0] = 0;
     ast->empty = 0;
     *col = -1;
-    if (strlen(line) > PLAY_LINE_MAX) {
+    size_t len = strlen(line);
+    while (len > 0 && (line[len - 1] == ' ' || line[len - 1] == '\t'))
+        len--; /* trailing white space is not part of the statement */
+    if (len > PLAY_LINE_MAX) {
         err_set(err, errlen, "statement too long (at most %d characters)", PLAY_LINE_MAX);
         *col = PLAY_LINE_MAX;
         return -1;

@@ -24,6 +24,17 @@ const Preset *presets_find(const PresetList *p, const char *name)
     return NULL;
 }
 
+const char *presets_suggest(const PresetList *p, const char *name)
+{
+    const char **names = malloc((size_t)(p->n ? p->n : 1) * sizeof *names);
+    if (!names) return NULL;
+    for (int i = 0; i < p->n; i++)
+        names[i] = p->v[i].name;
+    const char *s = text_suggest(name, names, p->n);
+    free(names);
+    return s;
+}
+
 const char *presets_kind(long heads, long kv_heads)
 {
     return kv_heads == heads ? "MHA" : kv_heads == 1 ? "MQA" : "GQA";

@@ -50,6 +50,10 @@ void presets_free(PresetList *p);
 /* The preset called name, or NULL. */
 const Preset *presets_find(const PresetList *p, const char *name);
 
+/* The name of the preset closest to name (a typo of it: "llama3-8b" gives
+ * "llama-3-8b"), or NULL.  The string is the preset's own. */
+const char *presets_suggest(const PresetList *p, const char *name);
+
 /* The compiled-in assets/models.presets; same return as presets_parse. */
 int presets_builtin(PresetList *out, char *err, size_t errlen);
 

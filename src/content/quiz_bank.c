@@ -27,6 +27,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/sanitize.h"
 #include "base/textutil.h"
 #include "content/content.h"
 #include "content/lesson.h"
@@ -437,11 +438,11 @@ int quiz_bank_read(const char *path, const char *text, QuizDraft **drafts, char 
         }
         memcpy(line, s, len);
         line[len] = 0;
-        for (size_t i = 0; i < len; i++)
-            if ((unsigned char)line[i] < 0x20 && line[i] != '\t' && line[i] != '\r') {
-                rc = fail(&p, ln, "control character in the text", 0, 0);
-                break;
-            }
+        /* the one rule (base/sanitize.h): C0 but tab, DEL, C1, bidi; a CRLF's CR is the end */
+        if (sanitize_control_at(line, len && line[len - 1] == '\r' ? len - 1 : len, NULL)) {
+            rc = fail(&p, ln, "control character in the text", 0, 0);
+            break;
+        }
         while (len && isspace((unsigned char)line[len - 1]))
             line[--len] = 0;
         if (!rc) rc = parse_line(&p, ln, line);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/sanitize.h"
 #include "base/utf8.h"
 
 /* ---- styles ---------------------------------------------------------------
@@ -56,14 +57,14 @@ const CanvasStyleSpec canvas_styles_mono[ST_COUNT] = {
 #define REPLACEMENT 0xFFFDu
 
 /* Decodes one code point at *p (advancing it).  Invalid sequences give
- * U+FFFD and consume one byte; control characters (and C1 controls) give
- * U+FFFD too, so nothing written to a cell can move a terminal's cursor. */
+ * U+FFFD and consume one byte; control characters (sanitize_is_control) give
+ * U+FFFD too, so nothing written to a cell can drive a terminal. */
 static uint32_t utf8_next(const unsigned char **pp)
 {
     int len;
     uint32_t c = utf8_decode((const char *)*pp, 4, &len); /* stops at the NUL */
     *pp += len;
-    if (c == UTF8_INVALID || c < 0x20 || c == 0x7f || (c >= 0x80 && c < 0xA0)) return REPLACEMENT;
+    if (c == UTF8_INVALID || sanitize_is_control(c)) return REPLACEMENT;
     return c;
 }
 
@@ -125,6 +126,7 @@ void canvas_clear(Canvas *c)
 void canvas_put(Canvas *c, int x, int y, uint32_t ch, Style st)
 {
     if (!c || x < 0 || y < 0 || x >= c->w || y >= c->h) return;
+    if (sanitize_is_control(ch) || ch > 0x10FFFF) ch = REPLACEMENT; /* the one gate to a cell */
     c->cells[y * c->w + x].ch = ch;
     c->cells[y * c->w + x].style = (uint8_t)st;
 }

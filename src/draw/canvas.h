@@ -76,7 +76,9 @@ Canvas *canvas_new(int w, int h);
 void canvas_free(Canvas *c);
 void canvas_clear(Canvas *c);
 
-/* Drawing clips silently at the edges. */
+/* Drawing clips silently at the edges.  No cell holds a control character
+ * (base/sanitize.h): canvas_put, which every writer goes through, stores
+ * U+FFFD instead, so no text drawn can drive the terminal. */
 void canvas_put(Canvas *c, int x, int y, uint32_t ch, Style st);
 /* UTF-8 text, one cell per code point; returns the columns it used (clipped). */
 int canvas_text(Canvas *c, int x, int y, const char *utf8, Style st);

@@ -435,7 +435,8 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
         }
         LessonPageText t;
         if (lesson_page_text(l, p, m, presets, &t, err, sizeof err) != 0) {
-            lesson_error_add(errs, err);
+            if (lesson_page_errors(l, p, m, presets, errs) == 0) /* all of them */
+                lesson_error_add(errs, err);                     /* (or what else failed) */
             mha_free(m);
             continue;
         }

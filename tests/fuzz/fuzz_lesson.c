@@ -1,6 +1,7 @@
 /* fuzz_lesson.c - lesson files (lesson_parse), then every page whose
  * configuration is small filled in against a run of the engine
- * (lesson_page_text: the {expressions}).  The input is not NUL-terminated,
+ * (lesson_page_text: the {expressions}); then the partial parse of
+ * `lesson --check` and every expression error of its pages.  The input is not NUL-terminated,
  * as a file read into memory need not be. */
 #include "fuzz.h"
 
@@ -42,6 +43,23 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         mha_free(m);
     }
     lesson_free(l);
+    /* The partial parse `lesson --check` runs: the same errors, and what did
+     * parse is checked page by page without a crash. */
+    LessonErrors *all = calloc(1, sizeof *all);
+    if (!all) abort();
+    Lesson *pl = lesson_parse_partial("fuzz.lesson", (const char *)data, size, all);
+    FUZZ_ASSERT(all->n == errs->n && all->dropped == errs->dropped);
+    for (int p = 0; pl && p < pl->npages; p++) {
+        if (!lesson_small(&pl->pages[p].cfg)) continue;
+        Mha *m = mha_run(&pl->pages[p].cfg, err, sizeof err);
+        if (!m) continue;
+        int before = all->n + all->dropped;
+        FUZZ_ASSERT(lesson_page_errors(pl, p, m, have_presets ? &presets : NULL, all) ==
+                    all->n + all->dropped - before);
+        mha_free(m);
+    }
+    lesson_free(pl);
+    free(all);
     free(errs);
     return 0;
 }
