@@ -167,49 +167,51 @@ START_TEST(every_accepted_answer_is_judged_right)
     for (int i = 0; i < bank.n; i++)
         each_spelling_is_right(&bank.q[i], bank.q[i].source);
     quiz_bank_free(&bank);
+}
+END_TEST
 
-    /* The bank refuses every control character of the one rule
-     * (base/sanitize.h), not only C0: DEL, 8-bit CSI, a bidi override; a tab and
-     * a CRLF line end are text. */
-    START_TEST(control_characters_are_refused)
-    {
-        static const char *const bad[] = {"ESC \033]2;x\007", "DEL \x7f",
-                                          "CSI \xc2\x9b"
-                                          "2J",
-                                          "RLO \xe2\x80\xae"
-                                          "x",
-                                          "CR \r mid-line"};
-        for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
-            char text[300], err[320];
-            snprintf(text, sizeof text, "@q What is %s?\na) x\nb) y\n@answer a\n@explain Why.\n",
-                     bad[i]);
-            QuizDraft *d;
-            ck_assert_int_eq(quiz_bank_read("t.quiz", text, &d, err, sizeof err), -1);
-            ck_assert_str_eq(err, "t.quiz:1: control character in the text");
-        }
+/* The bank refuses every control character of the one rule
+ * (base/sanitize.h), not only C0: DEL, 8-bit CSI, a bidi override; a tab and
+ * a CRLF line end are text. */
+START_TEST(control_characters_are_refused)
+{
+    static const char *const bad[] = {"ESC \033]2;x\007", "DEL \x7f",
+                                      "CSI \xc2\x9b"
+                                      "2J",
+                                      "RLO \xe2\x80\xae"
+                                      "x",
+                                      "CR \r mid-line"};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[300], err[320];
+        snprintf(text, sizeof text, "@q What is %s?\na) x\nb) y\n@answer a\n@explain Why.\n",
+                 bad[i]);
         QuizDraft *d;
-        char err[320];
-        ck_assert_int_eq(quiz_bank_read("t.quiz",
-                                        "@q What\tis it?\r\na) x\r\nb) y\r\n@answer a\r\n"
-                                        "@explain Why.\r\n",
-                                        &d, err, sizeof err),
-                         1);
-        free(d);
+        ck_assert_int_eq(quiz_bank_read("t.quiz", text, &d, err, sizeof err), -1);
+        ck_assert_str_eq(err, "t.quiz:1: control character in the text");
     }
-    END_TEST
+    QuizDraft *d;
+    char err[320];
+    ck_assert_int_eq(quiz_bank_read("t.quiz",
+                                    "@q What\tis it?\r\na) x\r\nb) y\r\n@answer a\r\n"
+                                    "@explain Why.\r\n",
+                                    &d, err, sizeof err),
+                     1);
+    free(d);
+}
+END_TEST
 
-    static Suite *quiz_bank_suite(void)
-    {
-        Suite *s = suite_create("quiz_bank");
-        TCase *tc = tcase_create("core");
-        tcase_add_test(tc, read_runs_no_engine_and_keeps_the_text);
-        tcase_add_test(tc, engine_runs_only_for_questions_with_expressions);
-        tcase_add_test(tc, read_then_add_is_parse);
-        tcase_add_test(tc, read_finds_every_error_the_engine_is_not_needed_for);
-        tcase_add_test(tc, every_accepted_answer_is_judged_right);
-        tcase_add_test(tc, control_characters_are_refused);
-        suite_add_tcase(s, tc);
-        return s;
-    }
+static Suite *quiz_bank_suite(void)
+{
+    Suite *s = suite_create("quiz_bank");
+    TCase *tc = tcase_create("core");
+    tcase_add_test(tc, read_runs_no_engine_and_keeps_the_text);
+    tcase_add_test(tc, engine_runs_only_for_questions_with_expressions);
+    tcase_add_test(tc, read_then_add_is_parse);
+    tcase_add_test(tc, read_finds_every_error_the_engine_is_not_needed_for);
+    tcase_add_test(tc, every_accepted_answer_is_judged_right);
+    tcase_add_test(tc, control_characters_are_refused);
+    suite_add_tcase(s, tc);
+    return s;
+}
 
-    CHECK_MAIN(quiz_bank_suite)
+CHECK_MAIN(quiz_bank_suite)
