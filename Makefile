@@ -32,7 +32,6 @@ CHECK_CFLAGS   = $(shell pkg-config --cflags check 2>/dev/null)
 CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
 
 SRC      := $(wildcard src/*/*.c)
-HDR      := $(wildcard src/*/*.h)
 LIB_SRC  := $(filter-out src/cmd/main.c,$(SRC))
 CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
@@ -89,9 +88,13 @@ $(B)/content.c: $(CONTENT) Makefile | $(B)
 $(B) $(B)/asan:
 	@mkdir -p $@
 
-$(B)/%.o: src/%.c $(HDR) | $(B)
+# Each object depends on the headers it includes, as the compiler found them
+# (-MMD writes $(B)/x.d beside x.o; -MP keeps a deleted header from breaking
+# the build): a header change rebuilds only what includes it.
+DEPFLAGS := -MMD -MP
+$(B)/%.o: src/%.c | $(B)
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/content.o: $(B)/content.c src/content/content.h
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) -Isrc -c $< -o $@
 
@@ -100,9 +103,9 @@ $(BIN): $(OBJ) $(B)/cmd/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
-$(B)/asan/%.o: src/%.c $(HDR) | $(B)/asan
+$(B)/asan/%.o: src/%.c | $(B)/asan
 	@mkdir -p $(@D)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
@@ -111,9 +114,9 @@ $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
 
 # --- tests --------------------------------------------------------------------
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
@@ -218,9 +221,9 @@ FOBJ         := $(FOBJ_SRC) $(B)/fuzz/content.o
 FUZZ_BINS    := $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_NAMES))
 .PHONY: fuzz fuzz-short deps-fuzz
 
-$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c $(HDR)
+$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c
 	@mkdir -p $(@D)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(NCURSES_CFLAGS) -Isrc -c $< -o $@
+	$(FUZZ_CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/fuzz/content.o: $(B)/content.c src/content/content.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
@@ -244,3 +247,6 @@ deps-fuzz:
 	fi; rm -f $(B)/fz $(B)/fz.c
 # check_fuzz includes the targets themselves
 $(B)/check_fuzz $(B)/asan/check_fuzz: $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
+
+# the header dependencies -MMD wrote (none before the first build)
+-include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "content/presets.h"
 #include "content/quiz_gen.h"
 
 #define NELEM(a) ((int)(sizeof(a) / sizeof((a)[0])))
@@ -180,21 +181,33 @@ static int groups_kvhead(Gen *g, const char *name, int H, int KV)
 }
 
 /* Groups that are not powers of two: Llama 4's 40 query heads over 8 kv
- * heads (groups of 5; /tmp/facts.md section 1) and Falcon-7B's 71 over 1
- * (section 9).  The engine repeats a real (B, KV, S, d_head) K. */
+ * heads (groups of 5) and Falcon-7B's 71 over 1, read from their presets
+ * (assets/models.presets, each cited at its config.json).  The engine
+ * repeats a real (B, KV, S, d_head) K. */
 int quiz_gen_groups(Gen *g)
 {
     QuizQuestion *q = g->q;
-    static const struct {
-        const char *name;
-        int heads, kv_heads, d_head;
-    } models[] = {{"Llama 4 Scout/Maverick", 40, 8, 128}, {"Falcon 7B", 71, 1, 64}};
-    int k = quiz_rng_below(&g->r, 2), B = 1 + quiz_rng_below(&g->r, 2);
-    if (k == 0 && quiz_rng_below(&g->r, 2)) return groups_kvhead(g, models[0].name, 40, 8);
-    int S = 3 + quiz_rng_below(&g->r, 6), H = models[k].heads, KV = models[k].kv_heads;
-    int G = H / KV, dh = models[k].d_head;
-    int sh[4] = {B, KV, S, dh};
+    static const char *const names[] = {"llama-4-maverick", "falcon-7b"};
+    PresetList pl;
     char err[200];
+    if (presets_builtin(&pl, err, sizeof err)) return snprintf(g->err, g->errlen, "%s", err), -1;
+    const Preset *models[2] = {presets_find(&pl, names[0]), presets_find(&pl, names[1])};
+    if (!models[0] || !models[1]) {
+        presets_free(&pl);
+        return snprintf(g->err, g->errlen, "groups: no preset %s", names[!models[1]]), -1;
+    }
+    int k = quiz_rng_below(&g->r, 2), B = 1 + quiz_rng_below(&g->r, 2);
+    if (k == 0 && quiz_rng_below(&g->r, 2)) {
+        int r = groups_kvhead(g, models[0]->title, (int)models[0]->heads, (int)models[0]->kv_heads);
+        presets_free(&pl);
+        return r;
+    }
+    int S = 3 + quiz_rng_below(&g->r, 6), H = (int)models[k]->heads;
+    int KV = (int)models[k]->kv_heads, G = H / KV, dh = (int)models[k]->d_head;
+    char name[sizeof models[k]->title];
+    snprintf(name, sizeof name, "%s", models[k]->title);
+    presets_free(&pl);
+    int sh[4] = {B, KV, S, dh};
     Tensor *kk = tensor_zeros(4, sh);
     Tensor *rep = kk ? tensor_repeat_interleave(kk, G, 1, err, sizeof err) : NULL;
     tensor_free(kk);
@@ -206,7 +219,7 @@ int quiz_gen_groups(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt,
            "%s: %d query heads, %d kv head%s, d_head %d.\nK for B = %d, S = %d is (%d, %d, %d, "
            "%d).\n    K = K.repeat_interleave(%d // %d, dim=1)\nWhat is the shape of K now?",
-           models[k].name, H, KV, KV == 1 ? "" : "s", dh, B, S, B, KV, S, dh, H, KV);
+           name, H, KV, KV == 1 ? "" : "s", dh, B, S, B, KV, S, dh, H, KV);
     long long ans[4] = {rep->shape[0], rep->shape[1], rep->shape[2], rep->shape[3]};
     long long v[][4] = {{B, KV, S, dh}, {B, 64, S, dh}, {B, KV * 8, S, dh},
                         {B, G, S, dh},  {B, S, H, dh},  {B, H * KV, S, dh}};

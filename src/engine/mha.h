@@ -66,7 +66,7 @@ enum {
 #define MHA_PROGRAM_LINES 6
 extern const char *const mha_program[MHA_PROGRAM_LINES];
 
-/* One row of the pipeline table (DESIGN.md): the one place that names a
+/* One row of the pipeline table (src/README.md, The pipeline): the one place that names a
  * step, gives its code and says what shape it makes.  The engine records
  * from it (MhaStep), the scene draws the program from it, the quiz and the
  * lessons quote it.  Shapes are in symbols: B batch, S seq, D d_model,

@@ -7,9 +7,8 @@
 
 /* ---- the key table ------------------------------------------------------- */
 
-/* One line per key, for every screen of the program (walk.c, app.c,
- * lessons.c, page_screen.c, variants_screen.c, kvcalc.c, quiz_screen.c look
- * keys up here; no other key table exists).
+/* One line per key, for every screen of the program (every ui/ screen looks
+ * its keys up here, by its KC_* context; no other key table exists).
  * A line with help starts a group; the lines after it with help NULL add
  * their key names to that group.  The `?` screen lists each context's groups
  * under its title, and a screen's hint line (keys_hint) joins them.  No key is
