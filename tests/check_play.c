@@ -287,6 +287,67 @@ START_TEST(million_element_storage)
 }
 END_TEST
 
+/* issue 15, item 2: sizes, strides, slices, repeats and aranges at the int64
+ * extremes (M = INT64_MAX, I = INT32_MAX).  Each answer is PyTorch 1.13's
+ * (its own int64 arithmetic wraps there, and the answer it then gives is the
+ * one expected), or a "mhaviz play:" error where PyTorch has no sensible
+ * answer; none of them may overflow (the sanitizer build aborts if one does). */
+#define M "9223372036854775807"
+#define I "2147483647"
+static void mhaviz_refuses(const char *line)
+{
+    ck_assert_int_eq(ev(line), PR_ERROR);
+    ck_assert_msg(!strncmp(R.error, "mhaviz play: ", 13), "%s: %s", line, R.error);
+}
+
+START_TEST(int64_extremes_as_pytorch)
+{
+    ev("a = torch.arange(24)");
+    ck_assert_int_eq(ev("a[::" M "]"), PR_TENSOR);
+    HAS("\"shape\": [0], \"strides\": [" M "], \"offset\": 0");
+    ck_assert_int_eq(ev("a.view(2,12)[:, ::" M "]"), PR_TENSOR);
+    HAS("\"shape\": [2, 0], \"strides\": [12, " M "]");
+    ck_assert_int_eq(ev("a[::4611686018427387904][1:]"), PR_TENSOR);
+    HAS("\"shape\": [0], \"strides\": [4611686018427387904], \"offset\": 4611686018427387904");
+    error_is("torch.arange(2)[::" M "]", "Storage size calculation overflowed with sizes=[-1] "
+                                         "and strides=[" M "]");
+    error_is("a.view(2,12)[::" M "]",
+             "as_strided: Negative strides are not supported at the moment, got strides: [-12, 1]");
+    error_is("a.repeat(" M ")", "Trying to create tensor with negative dimension -24: [-24]");
+    error_is("a.view(2,12).repeat(1, " M ")",
+             "Trying to create tensor with negative dimension -12: [2, -12]");
+    mhaviz_refuses("a.repeat(4611686018427387904)");
+    error_is("a.repeat_interleave(" M ")",
+             "Trying to create tensor with negative dimension -24: [-24]");
+    error_is("a.view(2,12).repeat_interleave(" M ", dim=1)",
+             "Trying to create tensor with negative dimension -12: [-12]");
+    mhaviz_refuses("a.repeat_interleave(4611686018427387904)");
+    error_is("a.expand(" I "," I "," I ",24).contiguous()",
+             "numel: integer multiplication overflow");
+    error_is("a.expand(" I "," I "," I "," I ",24).nelement()",
+             "numel: integer multiplication overflow");
+    error_is("torch.zeros(1,1,1,1,1,1).expand(" I "," I "," I "," I "," I "," I ").view(-1)",
+             "numel: integer multiplication overflow");
+    mhaviz_refuses("torch.zeros(1,1).t().expand(" I "," I ").flatten()");
+    mhaviz_refuses("torch.arange(" M ")");
+    error_is("torch.arange(-" M "," M ")", "invalid size, possible overflow?");
+    error_is("torch.arange(" M ", -" M ", -1)", "invalid size, possible overflow?");
+    mhaviz_refuses("torch.arange(" M ", -1, -1)"); /* 2^63 elements: ATen divides INT64_MIN by -1 */
+    ck_assert_int_eq(ev("torch.arange(0," M "," M ")"), PR_TENSOR);
+    HAS("\"shape\": [0]");
+    ck_assert_int_eq(ev("torch.arange(5, 0, -" M ")"), PR_TENSOR);
+    HAS("\"shape\": [0]");
+    mhaviz_refuses("torch.zeros(0, " I ", " I ", " I ")"); /* its strides overflow */
+    mhaviz_refuses("torch.zeros(" I ", 0, " I ", " I ").unsqueeze(0)");
+    mhaviz_refuses("torch.zeros(" I ", 0, " I ", " I ")[5]");
+    error_is("a.view(" I ", " I ", " I ", -1)",
+             "shape '[" I ", " I ", " I ", -1]' is invalid for input of size 24");
+    error_is("a.narrow(0, 1, " M ")", "start (1) + length (" M ") exceeds dimension size (24).");
+}
+END_TEST
+#undef M
+#undef I
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -303,6 +364,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, completion_of_names_and_methods);
     tcase_add_test(tc, result_drawn_with_reads_in_order);
     tcase_add_test(tc, million_element_storage);
+    tcase_add_test(tc, int64_extremes_as_pytorch);
     suite_add_tcase(s, tc);
     return s;
 }

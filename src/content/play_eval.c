@@ -6,6 +6,7 @@
 #include "base/errbuf.h"
 #include "content/play_val.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -254,6 +255,7 @@ static int eval(Eval *e, int node, Val *out)
             val_free(&obj);
             return r;
         }
+        if (obj.i == LONG_MIN) return EFAIL(e, "integer too large");
         *out = (Val){.k = V_INT, .i = -obj.i};
         return 0;
     case PN_NAME: {

@@ -4,6 +4,7 @@
 #include "base/errbuf.h"
 #include "content/play_val.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -437,10 +438,23 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
     if (step == 0) return EFAIL(e, "step must be nonzero");
     if ((step > 0 && b < a) || (step < 0 && b > a))
         return EFAIL(e, "upper bound and larger bound inconsistent with step sign");
-    long count = step > 0 ? (b - a + step - 1) / step : (a - b - step - 1) / -step;
+    /* ATen's size for int64: (end - start + step - sgn) / step, in int64 that
+     * wraps near INT64_MAX; PyTorch answers with what it wrapped to
+     * (arange(0, M, M) is empty) and refuses a negative size in its words */
+    long span, count;
+    geo_sub(b, a, &span);
+    geo_add(span, step - (step > 0 ? 1 : -1), &span);
+    if (span == LONG_MIN && step == -1) /* 2^63 elements; ATen traps dividing */
+        return EFAIL(e, "mhaviz play: too large: the length of the range overflows int64");
+    count = span / step;
+    if (count < 0) return EFAIL(e, "invalid size, possible overflow?");
     Tensor *r = tensorops_arange(count, &e->ops);
-    for (long i = 0; r && i < count; i++)
-        r->st->data[i] = (float)(a + i * step);
+    for (long i = 0; r && i < count; i++) {
+        long v;
+        geo_mul(i, step, &v); /* within [a, b): count never exceeds the true length */
+        geo_add(a, v, &v);
+        r->st->data[i] = (float)v;
+    }
     return ret(e, r, PD_INT64, before, out);
 }
 
