@@ -348,6 +348,36 @@ END_TEST
 #undef M
 #undef I
 
+/* issue 15, item 4: the names' storages total at most PLAY_BUDGET_MB (256 MB),
+ * a storage shared by names counted once; past it a statement fails, names
+ * nothing, and says the budget; assigning a name again frees its storage. */
+START_TEST(memory_budget_of_the_names)
+{
+    char line[64];
+    size_t mb = 1u << 20, before = play_live_bytes(P);
+    int n = 0;
+    for (; n < 500; n++) {
+        snprintf(line, sizeof line, "v%d = torch.arange(1000000)", n);
+        if (ev(line) != PR_TENSOR) break;
+    }
+    ck_assert_int_eq(n, (int)(((size_t)PLAY_BUDGET_MB * mb - before) / 4000000));
+    ck_assert_msg(strstr(R.error, "mhaviz play: over the budget of 256 MB for the playground's "
+                                  "tensors") != NULL,
+                  "%s", R.error);
+    ck_assert_uint_le(play_live_bytes(P), (size_t)PLAY_BUDGET_MB * mb);
+    snprintf(line, sizeof line, "v%d", n);
+    ck_assert_int_eq(ev(line), PR_ERROR); /* the failed statement named nothing */
+    ck_assert_int_eq(ev("s = v0.view(1000, 1000).t()"), PR_TENSOR); /* a view: no new bytes */
+    ck_assert_int_eq(ev("v0.clone()"), PR_ERROR);                   /* a copy: over */
+    ck_assert_int_eq(ev("v1 = torch.zeros(0)"), PR_TENSOR);         /* frees v1's 4 MB */
+    ck_assert_int_eq(ev("v1 = torch.arange(1000000)"), PR_TENSOR);
+    ck_assert_int_eq(ev("v0 = torch.zeros(0)"), PR_TENSOR); /* s still holds v0's storage */
+    ck_assert_int_eq(ev("torch.arange(1000000)"), PR_ERROR);
+    ck_assert_int_eq(ev("s = torch.zeros(0)"), PR_TENSOR); /* now it is free */
+    ck_assert_int_eq(ev("torch.arange(1000000)"), PR_TENSOR);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -365,6 +395,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, result_drawn_with_reads_in_order);
     tcase_add_test(tc, million_element_storage);
     tcase_add_test(tc, int64_extremes_as_pytorch);
+    tcase_add_test(tc, memory_budget_of_the_names);
     suite_add_tcase(s, tc);
     return s;
 }

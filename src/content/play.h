@@ -20,6 +20,11 @@
 #define PLAY_MAX_VARS 4096
 #define PLAY_NAME_MAX 32
 #define PLAY_LINE_MAX 1024 /* longer statements are refused */
+/* The memory budget of the playground: the storages its names hold, and the
+ * ones a statement makes, total at most this (and one storage at most
+ * TENSOROPS_MAX_STORAGE elements).  A statement past it fails with a
+ * "mhaviz play: over the budget of 256 MB ..." error and names nothing. */
+#define PLAY_BUDGET_MB 256
 
 typedef enum { PD_FLOAT32, PD_INT64 } PlayDtype;
 
@@ -70,6 +75,9 @@ void play_free(Play *p);
  * r->kind.  A statement that fails changes no name. */
 PlayKind play_eval(Play *p, const char *line, PlayResult *r);
 void play_result_clear(PlayResult *r); /* frees r->t; r stays reusable */
+
+/* The bytes held by the storages of p's names, each storage counted once. */
+size_t play_live_bytes(const Play *p);
 
 /* The names on t's storage, other than skip (may be NULL): "Q, Q_split". */
 void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n);

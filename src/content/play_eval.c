@@ -7,6 +7,7 @@
 #include "content/play_val.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -108,6 +109,25 @@ void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, si
         if (p->vars[i].t->st != t->st || (skip && !strcmp(skip, p->vars[i].name))) continue;
         k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", p->vars[i].name);
     }
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (const Storage *const *)a,
+              y = (uintptr_t) * (const Storage *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t play_live_bytes(const Play *p)
+{
+    static const Storage *st[PLAY_MAX_VARS];
+    size_t bytes = 0;
+    for (int i = 0; i < p->n; i++)
+        st[i] = p->vars[i].t->st;
+    qsort(st, (size_t)p->n, sizeof *st, cmp_ptr);
+    for (int i = 0; i < p->n; i++)
+        if (i == 0 || st[i] != st[i - 1]) bytes += st[i]->n * sizeof *st[i]->data;
+    return bytes;
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */
@@ -353,6 +373,8 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
         return r->kind = PR_ERROR;
     if (ast.empty) return r->kind = PR_EMPTY;
     Eval e = {.p = p, .ast = &ast};
+    e.ops.budget = (size_t)PLAY_BUDGET_MB << 20;
+    e.ops.live = play_live_bytes(p);
     Val v = {0};
     if (eval(&e, ast.root, &v) < 0) {
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);

@@ -174,6 +174,25 @@ int geo_sizes_ok(int n, OpCtx *ctx)
     return 1;
 }
 
+Tensor *geo_new_storage(long n, OpCtx *ctx)
+{
+    if (n > TENSOROPS_MAX_STORAGE)
+        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", n,
+                    TENSOROPS_MAX_STORAGE);
+    size_t bytes = (size_t)n * sizeof(float), mb = 1u << 20;
+    if (ctx->budget && ctx->live + ctx->made + bytes > ctx->budget)
+        return FAIL(ctx,
+                    "mhaviz play: over the budget of %zu MB for the playground's tensors (%.1f MB "
+                    "in use, this needs %.1f MB more); to free a name's, assign it a small tensor "
+                    "(v = torch.zeros(0))",
+                    ctx->budget / mb, (double)(ctx->live + ctx->made) / (double)mb,
+                    (double)bytes / (double)mb);
+    Tensor *t = tensor_new_storage((size_t)n);
+    if (!t) return FAIL(ctx, "out of memory");
+    ctx->made += bytes;
+    return t;
+}
+
 /* A new storage for geometry g (offset 0), filled from src in logical order
  * (src has g's sizes).  Storage size: the largest offset reached, plus one. */
 Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx)
@@ -185,11 +204,10 @@ Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx)
         if (geo_mul(g->size[i] - 1, g->stride[i], &span) < 0 || geo_add(need, span, &need) < 0)
             return geo_too_large(ctx, "the storage it needs");
     }
-    if (numel > TENSOROPS_MAX_STORAGE || need > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel > need ? numel : need, TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)need);
-    if (!base) return FAIL(ctx, "out of memory");
+    if (numel > need && numel > TENSOROPS_MAX_STORAGE)
+        need = numel; /* the limit names the larger */
+    Tensor *base = geo_new_storage(need, ctx);
+    if (!base) return NULL;
     g->offset = 0;
     Tensor *r = geo_view(base, g, ctx);
     tensor_free(base);

@@ -14,6 +14,10 @@ typedef struct OpCtx {
     char err[320];         /* the reason of the last failure */
     size_t copied;         /* elements written by copies, added to by every call */
     const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
+    /* The memory budget: new storages may bring live + made up to budget
+     * bytes (0: no budget).  The caller sets budget and live (the bytes its
+     * tensors already hold); every new storage adds its bytes to made. */
+    size_t budget, live, made;
 } OpCtx;
 
 /* A new storage bigger than this is refused (the playground's budget). */
@@ -56,6 +60,10 @@ int geo_contiguous(const Geo *g);
 int geo_dense(const Geo *g);
 /* dim wrapped into [0, ndim) as PyTorch does; -1 with ctx->err set. */
 int geo_wrap_dim(long dim, int ndim, OpCtx *ctx);
+/* A new zeroed storage of n floats seen as (n,): NULL with ctx->err set when
+ * n is over TENSOROPS_MAX_STORAGE, when it would take ctx past its budget,
+ * or out of memory.  Every op that makes a storage makes it here. */
+Tensor *geo_new_storage(long n, OpCtx *ctx);
 /* src's elements copied into a new storage laid out as g; the engine counts the bytes. */
 Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx);
 Tensor *geo_copy_contiguous(const Tensor *t, OpCtx *ctx);

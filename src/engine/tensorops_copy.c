@@ -77,13 +77,9 @@ Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx)
 Tensor *tensorops_arange(long n, OpCtx *ctx)
 {
     if (n < 0) return FAIL(ctx, "upper bound and larger bound inconsistent with step sign");
-    long one = n;
     Geo g = {.n = 1, .size = {n}, .stride = {1}};
-    if (n > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", one,
-                    TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)n);
-    if (!base) return FAIL(ctx, "out of memory");
+    Tensor *base = geo_new_storage(n, ctx);
+    if (!base) return NULL;
     for (long i = 0; i < n; i++)
         base->st->data[i] = (float)i;
     Tensor *r = geo_view(base, &g, ctx);
@@ -104,12 +100,10 @@ Tensor *tensorops_zeros(int n, const long *sizes, OpCtx *ctx)
         }
     if (!geo_fits(&g, ctx)) return NULL;
     long numel = geo_numel(n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel, TENSOROPS_MAX_STORAGE);
+
     if (geo_contiguous_strides(&g, ctx) < 0) return NULL;
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) return FAIL(ctx, "out of memory");
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) return NULL;
     Tensor *r = geo_view(base, &g, ctx);
     tensor_free(base);
     return r;
@@ -232,11 +226,9 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx)
     /* the source seen as (reps[0], pad[0], reps[1], pad[1], ...) is too many
      * dims for a Tensor, so the copy walks the result and reads modulo */
     long numel = geo_numel(n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel, TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) return FAIL(ctx, "out of memory");
+
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) return NULL;
     Tensor *r = geo_view(base, &g, ctx);
     tensor_free(base);
     if (!r) return NULL;
@@ -286,16 +278,8 @@ Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, lon
     /* index_select(dim, [0]*reps + [1]*reps + ...): a view of in with dim
      * read at i / reps gives the values; it is built index by index */
     long numel = geo_numel(g.n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE) {
-        r = FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", numel,
-                 TENSOROPS_MAX_STORAGE);
-        goto out;
-    }
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) {
-        r = FAIL(ctx, "out of memory");
-        goto out;
-    }
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) goto out;
     g.offset = 0;
     r = geo_view(base, &g, ctx);
     tensor_free(base);
