@@ -289,6 +289,7 @@ static int eval(Eval *e, int node, Val *out)
         if (!out->t) return EFAIL(e, "out of memory");
         out->k = V_TENSOR;
         out->dtype = v->dtype;
+        out->name = v->name;
         return 0;
     }
     case PN_TUPLE:
@@ -383,8 +384,9 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     snprintf(r->warning, sizeof r->warning, "%s", e.warning);
     if (v.k != V_TENSOR) {
         if (ast.target[0]) {
-            snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is a %s)",
-                     val_type_name(&v));
+            const char *type = val_type_name(&v);
+            snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is %s %s)",
+                     strchr("aeiou", type[0]) ? "an" : "a", type);
             return r->kind = PR_ERROR;
         }
         fmt_value(&v, r->value_text, sizeof r->value_text, r->value_json, sizeof r->value_json);
@@ -393,7 +395,11 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     r->t = v.t;
     r->dtype = v.dtype;
     r->copied_bytes = e.copied_bytes;
-    r->memory = storage_known(p, v.t->st) ? PM_VIEW : e.copied_bytes ? PM_COPY : PM_NEW;
+    r->memory = v.name                      ? PM_SAME
+                : storage_known(p, v.t->st) ? PM_VIEW
+                : e.copied_bytes            ? PM_COPY
+                                            : PM_NEW;
+    if (v.name) snprintf(r->same_as, sizeof r->same_as, "%s", v.name);
     snprintf(r->name, sizeof r->name, "%s", ast.target);
     if (ast.target[0]) {
         Tensor *keep = tensorops_alias(v.t);

@@ -11,7 +11,7 @@
 #include "engine/tensor.h"
 
 typedef struct OpCtx {
-    char err[320];         /* the reason of the last failure */
+    char err[640];         /* the reason of the last failure */
     size_t copied;         /* elements written by copies, added to by every call */
     const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
     /* The memory budget: new storages may bring live + made up to budget
