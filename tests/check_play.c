@@ -434,6 +434,11 @@ START_TEST(nothing_false_about_pytorch)
     ck_assert_int_eq(R.memory, PM_COPY);
     ck_assert_int_eq(ev("torch.zeros(0).flatten()"), PR_TENSOR);
     ck_assert_int_eq(R.memory, PM_NEW);
+    ev("s = torch.zeros(())");
+    ck_assert_int_eq(ev("s.mT"), PR_TENSOR); /* 0-dim: the identity, self in PyTorch */
+    ck_assert_int_eq(R.memory, PM_SAME);
+    ck_assert_int_eq(ev("s.T"), PR_TENSOR); /* a new tensor (s.T is s is False) */
+    ck_assert_int_eq(R.memory, PM_VIEW);
 }
 END_TEST
 

@@ -32,6 +32,11 @@ if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
     else
         fail "ref_play.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
     fi
+    if /usr/bin/python3 "$HERE/torch_names.py" | cmp -s - "$HERE/../assets/pytorch-1.13.names"; then
+        ok "assets/pytorch-1.13.names lists torch's own names (what is 'not in the playground yet')"
+    else
+        fail "assets/pytorch-1.13.names differs from torch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
+    fi
 else
     echo "# skip: /usr/bin/python3 has no torch (Debian python3-torch) to check ref_play.py against"
 fi

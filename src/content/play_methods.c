@@ -194,7 +194,9 @@ static int a_mT(Eval *e, const Val *self, Val *out)
         snprintf(e->warning, sizeof e->warning,
                  "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
                  "identity in these cases.");
-    return ret(e, tensorops_mT(self->t, &e->ops), self->dtype, before, out);
+    if (ret(e, tensorops_mT(self->t, &e->ops), self->dtype, before, out) < 0) return -1;
+    if (self->t->ndim == 0) out->name = self->name; /* the identity: PyTorch returns self */
+    return 0;
 }
 
 /* ---- methods ------------------------------------------------------------------- */
@@ -348,7 +350,8 @@ static int m_repeat_interleave(Eval *e, const Val *self, const char *fn, Val *ar
 }
 
 /* t() contiguous() clone(): no arguments.  contiguous() of a contiguous
- * tensor returns the tensor itself, as PyTorch does (a.contiguous() is a). */
+ * tensor returns the tensor itself, as PyTorch does (a.contiguous() is a;
+ * so do flatten(d, d) and a 0-dim .mT, checked by tests/ref_play.py --torch). */
 static int m_noargs(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     const Tensor *t = self->t;
