@@ -33,7 +33,7 @@ CHECK_LIBS     = $(shell pkg-config --libs check 2>/dev/null)
 
 SRC      := $(wildcard src/*/*.c)
 LIB_SRC  := $(filter-out src/cmd/main.c,$(SRC))
-CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets))
+CONTENT  := $(sort $(wildcard lessons/*.lesson lessons/*.quiz assets/*.presets assets/*.names))
 TESTS    := $(patsubst tests/%.c,%,$(wildcard tests/check_*.c))
 E2E      := $(filter-out tests/e2e_lib.sh,$(sort $(wildcard tests/e2e_*.sh)))
 

@@ -35,6 +35,9 @@
 #define LLVMFuzzerTestOneInput fuzz_one_quiz_bank
 #include "fuzz/fuzz_quiz_bank.c"
 #undef LLVMFuzzerTestOneInput
+#define LLVMFuzzerTestOneInput fuzz_one_play
+#include "fuzz/fuzz_play.c"
+#undef LLVMFuzzerTestOneInput
 
 static const struct {
     const char *name;
@@ -50,6 +53,7 @@ static const struct {
     {"history", fuzz_one_history, {0}},
     {"quiz_read", fuzz_one_quiz_read, {"lessons/*.quiz", "tests/quiz-bad/*"}},
     {"quiz_bank", fuzz_one_quiz_bank, {"lessons/*.quiz", "tests/quiz-bad/*"}},
+    {"play", fuzz_one_play, {0}},
 };
 #define N_TARGETS (int)(sizeof targets / sizeof targets[0])
 

@@ -120,8 +120,8 @@ START_TEST(views_and_copies_counted)
     ck_assert_uint_eq(R.copied_bytes, 0);
     ev("K.repeat_interleave(2, dim=1)"); /* float32: 4 bytes */
     ck_assert_uint_eq(R.copied_bytes, 2 * 32 * 4);
-    ev("a.contiguous()"); /* already contiguous: itself */
-    ck_assert_int_eq(R.memory, PM_VIEW);
+    ev("a.contiguous()"); /* already contiguous: itself (a.contiguous() is a) */
+    ck_assert_int_eq(R.memory, PM_SAME);
     ev("z = torch.zeros(4, 3)");
     ck_assert_int_eq(R.memory, PM_NEW);
     ev("z.t().contiguous()");
@@ -216,7 +216,7 @@ START_TEST(queries_answer_values)
     ck_assert_str_eq(R.value_text, "(1,)");
     ev("a.dtype");
     ck_assert_str_eq(R.value_text, "torch.int64");
-    error_is("n = a.numel()", "mhaviz play names tensors only (this is a int)");
+    error_is("n = a.numel()", "mhaviz play names tensors only (this is an int)");
 }
 END_TEST
 
@@ -287,6 +287,161 @@ START_TEST(million_element_storage)
 }
 END_TEST
 
+/* issue 15, item 2: sizes, strides, slices, repeats and aranges at the int64
+ * extremes (M = INT64_MAX, I = INT32_MAX).  Each answer is PyTorch 1.13's
+ * (its own int64 arithmetic wraps there, and the answer it then gives is the
+ * one expected), or a "mhaviz play:" error where PyTorch has no sensible
+ * answer; none of them may overflow (the sanitizer build aborts if one does). */
+#define M "9223372036854775807"
+#define I "2147483647"
+static void mhaviz_refuses(const char *line)
+{
+    ck_assert_int_eq(ev(line), PR_ERROR);
+    ck_assert_msg(!strncmp(R.error, "mhaviz play: ", 13), "%s: %s", line, R.error);
+}
+
+START_TEST(int64_extremes_as_pytorch)
+{
+    ev("a = torch.arange(24)");
+    ck_assert_int_eq(ev("a[::" M "]"), PR_TENSOR);
+    HAS("\"shape\": [0], \"strides\": [" M "], \"offset\": 0");
+    ck_assert_int_eq(ev("a.view(2,12)[:, ::" M "]"), PR_TENSOR);
+    HAS("\"shape\": [2, 0], \"strides\": [12, " M "]");
+    ck_assert_int_eq(ev("a[::4611686018427387904][1:]"), PR_TENSOR);
+    HAS("\"shape\": [0], \"strides\": [4611686018427387904], \"offset\": 4611686018427387904");
+    error_is("torch.arange(2)[::" M "]", "Storage size calculation overflowed with sizes=[-1] "
+                                         "and strides=[" M "]");
+    error_is("a.view(2,12)[::" M "]",
+             "as_strided: Negative strides are not supported at the moment, got strides: [-12, 1]");
+    error_is("a.repeat(" M ")", "Trying to create tensor with negative dimension -24: [-24]");
+    error_is("a.view(2,12).repeat(1, " M ")",
+             "Trying to create tensor with negative dimension -12: [2, -12]");
+    mhaviz_refuses("a.repeat(4611686018427387904)");
+    error_is("a.repeat_interleave(" M ")",
+             "Trying to create tensor with negative dimension -24: [-24]");
+    error_is("a.view(2,12).repeat_interleave(" M ", dim=1)",
+             "Trying to create tensor with negative dimension -12: [-12]");
+    mhaviz_refuses("a.repeat_interleave(4611686018427387904)");
+    error_is("a.expand(" I "," I "," I ",24).contiguous()",
+             "numel: integer multiplication overflow");
+    error_is("a.expand(" I "," I "," I "," I ",24).nelement()",
+             "numel: integer multiplication overflow");
+    error_is("torch.zeros(1,1,1,1,1,1).expand(" I "," I "," I "," I "," I "," I ").view(-1)",
+             "numel: integer multiplication overflow");
+    mhaviz_refuses("torch.zeros(1,1).t().expand(" I "," I ").flatten()");
+    mhaviz_refuses("torch.arange(" M ")");
+    error_is("torch.arange(-" M "," M ")", "invalid size, possible overflow?");
+    error_is("torch.arange(" M ", -" M ", -1)", "invalid size, possible overflow?");
+    mhaviz_refuses("torch.arange(" M ", -1, -1)"); /* 2^63 elements: ATen divides INT64_MIN by -1 */
+    ck_assert_int_eq(ev("torch.arange(0," M "," M ")"), PR_TENSOR);
+    HAS("\"shape\": [0]");
+    ck_assert_int_eq(ev("torch.arange(5, 0, -" M ")"), PR_TENSOR);
+    HAS("\"shape\": [0]");
+    mhaviz_refuses("torch.zeros(0, " I ", " I ", " I ")"); /* its strides overflow */
+    mhaviz_refuses("torch.zeros(" I ", 0, " I ", " I ").unsqueeze(0)");
+    mhaviz_refuses("torch.zeros(" I ", 0, " I ", " I ")[5]");
+    error_is("a.view(" I ", " I ", " I ", -1)",
+             "shape '[" I ", " I ", " I ", -1]' is invalid for input of size 24");
+    error_is("a.narrow(0, 1, " M ")", "start (1) + length (" M ") exceeds dimension size (24).");
+}
+END_TEST
+#undef M
+#undef I
+
+/* issue 15, item 4: the names' storages total at most PLAY_BUDGET_MB (256 MB),
+ * a storage shared by names counted once; past it a statement fails, names
+ * nothing, and says the budget; assigning a name again frees its storage. */
+START_TEST(memory_budget_of_the_names)
+{
+    char line[64];
+    size_t mb = 1u << 20, before = play_live_bytes(P);
+    int n = 0;
+    for (; n < 500; n++) {
+        snprintf(line, sizeof line, "v%d = torch.arange(1000000)", n);
+        if (ev(line) != PR_TENSOR) break;
+    }
+    ck_assert_int_eq(n, (int)(((size_t)PLAY_BUDGET_MB * mb - before) / 4000000));
+    ck_assert_msg(strstr(R.error, "mhaviz play: over the budget of 256 MB for the playground's "
+                                  "tensors") != NULL,
+                  "%s", R.error);
+    ck_assert_uint_le(play_live_bytes(P), (size_t)PLAY_BUDGET_MB * mb);
+    snprintf(line, sizeof line, "v%d", n);
+    ck_assert_int_eq(ev(line), PR_ERROR); /* the failed statement named nothing */
+    ck_assert_int_eq(ev("s = v0.view(1000, 1000).t()"), PR_TENSOR); /* a view: no new bytes */
+    ck_assert_int_eq(ev("v0.clone()"), PR_ERROR);                   /* a copy: over */
+    ck_assert_int_eq(ev("v1 = torch.zeros(0)"), PR_TENSOR);         /* frees v1's 4 MB */
+    ck_assert_int_eq(ev("v1 = torch.arange(1000000)"), PR_TENSOR);
+    ck_assert_int_eq(ev("v0 = torch.zeros(0)"), PR_TENSOR); /* s still holds v0's storage */
+    ck_assert_int_eq(ev("torch.arange(1000000)"), PR_ERROR);
+    ck_assert_int_eq(ev("s = torch.zeros(0)"), PR_TENSOR); /* now it is free */
+    ck_assert_int_eq(ev("torch.arange(1000000)"), PR_TENSOR);
+}
+END_TEST
+
+/* issue 15, item 5: nothing false about PyTorch.  A name PyTorch 1.13 has
+ * but the playground does not says so, with the playground's names from its
+ * one table; a name PyTorch lacks keeps Python's AttributeError;
+ * a.contiguous() of a contiguous a is a itself, as in PyTorch. */
+static void not_yet(const char *line, const char *name, const char *one_supported)
+{
+    char want[80];
+    ck_assert_int_eq(ev(line), PR_ERROR);
+    snprintf(want, sizeof want, "`%s` is not in the playground yet (supported: ", name);
+    ck_assert_msg(!strncmp(R.error, want, strlen(want)), "%s: %s", line, R.error);
+    ck_assert_msg(strstr(R.error, one_supported) && R.error[strlen(R.error) - 1] == ')', "%s: %s",
+                  line, R.error);
+}
+
+START_TEST(nothing_false_about_pytorch)
+{
+    char text[2048];
+    ev("a = torch.arange(24)");
+    ev("b = a.view(2, 3, 4)");
+    not_yet("b.chunk(2, dim=2)", "chunk", "repeat_interleave, reshape");
+    not_yet("torch.chunk(b, 2)", "torch.chunk", "arange, clone");
+    not_yet("torch.randn(2, 3)", "torch.randn", "zeros");
+    not_yet("b.data_ptr()", "data_ptr", "nelement, numel");
+    not_yet("a.float()", "float", "view_as");
+    not_yet("a.flip(0)", "flip", "T, clone, contiguous");
+    not_yet("a.chunk", "chunk", "shape");
+    /* the list is the table's: every supported name is in it, and is supported */
+    ck_assert(strstr(R.error, ", ndimension, nelement, numel, "));
+    error_is("a.nope()", "'Tensor' object has no attribute 'nope'");
+    error_is("torch.nope(a)", "module 'torch' has no attribute 'nope'");
+    error_is("a.shape()", "'torch.Size' object is not callable");
+    error_is("torch.float(3)", "'torch.dtype' object is not callable");
+    ck_assert_int_eq(ev("a.nelement()"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "24");
+    ck_assert_int_eq(ev("b.ndimension()"), PR_VALUE);
+    error_is("x = 1", "mhaviz play names tensors only (this is an int)");
+    error_is("x = b.shape", "mhaviz play names tensors only (this is a torch.Size)");
+    /* a.contiguous() is a; a view of a is not a */
+    ck_assert_int_eq(ev("c = a.contiguous()"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_SAME);
+    HAS("\"view\": true, \"dtype\": \"torch.int64\", \"same_as\": \"a\"");
+    play_result_text(&R, "c = a.contiguous()", text, sizeof text);
+    ck_assert_msg(strstr(text, "the same tensor as a (not a new one), 0 bytes copied"), "%s", text);
+    ck_assert_msg(!strstr(text, "view:"), "%s", text);
+    ck_assert_int_eq(ev("a.flatten()"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_SAME);
+    ck_assert_int_eq(ev("b"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_SAME);
+    ck_assert_int_eq(ev("b.view(6, 4).contiguous()"), PR_TENSOR); /* contiguous of a new view */
+    ck_assert_int_eq(R.memory, PM_VIEW);
+    ck_assert_int_eq(ev("b.flatten(0, 1)"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_VIEW);
+    ck_assert_int_eq(ev("b.transpose(0, 1).contiguous()"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_COPY);
+    ck_assert_int_eq(ev("torch.zeros(0).flatten()"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_NEW);
+    ev("s = torch.zeros(())");
+    ck_assert_int_eq(ev("s.mT"), PR_TENSOR); /* 0-dim: the identity, self in PyTorch */
+    ck_assert_int_eq(R.memory, PM_SAME);
+    ck_assert_int_eq(ev("s.T"), PR_TENSOR); /* a new tensor (s.T is s is False) */
+    ck_assert_int_eq(R.memory, PM_VIEW);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -303,6 +458,9 @@ static Suite *play_suite(void)
     tcase_add_test(tc, completion_of_names_and_methods);
     tcase_add_test(tc, result_drawn_with_reads_in_order);
     tcase_add_test(tc, million_element_storage);
+    tcase_add_test(tc, int64_extremes_as_pytorch);
+    tcase_add_test(tc, memory_budget_of_the_names);
+    tcase_add_test(tc, nothing_false_about_pytorch);
     suite_add_tcase(s, tc);
     return s;
 }

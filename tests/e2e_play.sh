@@ -32,6 +32,11 @@ if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
     else
         fail "ref_play.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
     fi
+    if /usr/bin/python3 "$HERE/torch_names.py" | cmp -s - "$HERE/../assets/pytorch-1.13.names"; then
+        ok "assets/pytorch-1.13.names lists torch's own names (what is 'not in the playground yet')"
+    else
+        fail "assets/pytorch-1.13.names differs from torch $(/usr/bin/python3 -c 'import torch; print(torch.__version__)')"
+    fi
 else
     echo "# skip: /usr/bin/python3 has no torch (Debian python3-torch) to check ref_play.py against"
 fi
@@ -82,6 +87,17 @@ check "the screen without a terminal exits 2 and says what to use" \
 check "--help exits 0" test $? = 0
 out=$("$BIN" play --json --heads 4 --kv-heads 2 <<<'K_heads.shape')
 check "the shared flags set the preloaded tensors" grep -qF '"value": [1, 2, 4, 2]' <<<"$out"
+check "--help states the memory budget" grep -qF "at most 256 MB" <<<"$("$BIN" play --help)"
+# issue 15 item 4: 500 x 4 MB named tensors reached 1.96 GB; the budget stops them at 256 MB
+peak=$(python3 -c '
+import resource, subprocess, sys
+lines = "".join("v%d = torch.arange(1000000)\n" % i for i in range(500))
+out = subprocess.run([sys.argv[1], "play", "--json"], input=lines, capture_output=True, text=True).stdout
+print(sum("\"ok\": true" in l for l in out.splitlines()), "over the budget of 256 MB" in out,
+      resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss // 1024)' "$BIN")
+read -r named refused rss <<<"$peak"
+check "500 x torch.arange(1000000): 67 named, the rest refused by the budget" test "$named" = 67 -a "$refused" = True
+[ "${MODE:-plain}" = asan ] || check "and the peak RSS stays near 256 MB (now ${rss} MB)" test "$rss" -lt 320
 check "empty input: no output, exit 0" test -z "$("$BIN" play --json </dev/null)"
 
 # --- the screen in tmux ------------------------------------------------------------------

@@ -14,7 +14,12 @@ pipeline's tensors, read from `mhaviz export`), runs them all through one
 `mhaviz play --json`, and compares every answer: ok or error (and the error's
 text), shape, strides, offset, contiguity, copied bytes, view or not, and
 which statements share a storage (the storage ids must map one to one onto
-the reference's storages).
+the reference's storages), and which result is its input itself (PyTorch
+returns self from a.contiguous() of a contiguous a, flatten(d, d) and a
+0-dim .mT: JSON "same_as").  Some chains call a method PyTorch 1.13 has but
+the playground does not ("`chunk` is not in the playground yet (supported:
+...)", listing every operation modelled here) or one PyTorch lacks (its
+AttributeError).
 
 Usage: ref_play.py BIN [--seed N] [--chains N] [--length N] [-v] [--torch]
                      [--dump FILE] [-- CONFIG FLAGS]
@@ -189,7 +194,7 @@ def clone(t, ctx):
 
 def contiguous(t, ctx):
     if is_contiguous(t):
-        return t.like(t.sizes, t.strides)
+        return t  # PyTorch returns self: a.contiguous() is a
     return copy_as(t, contiguous_strides(t.sizes), ctx)
 
 
@@ -275,7 +280,7 @@ def flatten(t, s, e, ctx):
     if t.dim == 0:
         return reshape(t, [1], ctx)
     if s == e:
-        return t.like(t.sizes, t.strides)
+        return t  # ATen's flatten returns self
     mid = 1
     for x in t.sizes[s:e + 1]:
         mid *= x
@@ -336,7 +341,7 @@ def numpy_T(t):
 def mT(t):
     if t.dim == 1:
         raise PyErr("tensor.mT is only supported on matrices or batches of matrices. Got 1-D tensor.")
-    return transpose(t, -2, -1) if t.dim else t.like(t.sizes, t.strides)
+    return transpose(t, -2, -1) if t.dim else t  # 0-dim: PyTorch returns self
 
 
 def expand(t, sizes):
@@ -459,7 +464,7 @@ def index(t, items):
             d += 1
         else:
             r = select(r, d, it[1], pos)
-    return r
+    return r if r is not t else t.like(t.sizes, t.strides)  # t[...] is a new tensor
 
 
 def repeat(t, reps, ctx):
@@ -515,6 +520,10 @@ def rdim(rng, t, extra=0):
     return d
 
 
+# The operations this model generates: the playground must list each as supported.
+MODELLED = {"view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
+            "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave",
+            "stride", "shape", "size", "storage_offset", "is_contiguous"}
 NEEDS = {"permute": "dims", "repeat": "repeats", "expand": "size", "reshape": "shape"}
 OLD_TORCH = False  # set by --torch: PyTorch 1.x has no squeeze(tuple)
 
@@ -528,8 +537,34 @@ def no_args(name):
     return f
 
 
+# Real PyTorch 1.13 methods the playground does not have (the playground
+# says "`NAME` is not in the playground yet (supported: ...)"), and names
+# PyTorch does not have (Python's AttributeError).
+NOT_YET = [".chunk(2)", ".flip(0)", ".float()", ".data_ptr()", ".abs()", ".split(1)", ".roll(1)",
+           ".chunk", ".tolist()"]
+NO_SUCH = [".nope()", ".viewas(0)", ".contiguos()"]
+
+
+class NotYet(PyErr):
+    pass
+
+
 def gen_op(rng, t):
     """(code, fn) for a random operation on t (fn: t, ctx -> T or value)."""
+    if rng.random() < 0.03:
+        code = rng.choice(NOT_YET)
+        name = code[1:].split("(")[0]
+
+        def not_yet(x, c):
+            raise NotYet("`%s` is not in the playground yet (supported: " % name)
+        return code, not_yet
+    if rng.random() < 0.01:
+        code = rng.choice(NO_SUCH)
+        name = code[1:].split("(")[0]
+
+        def no_such(x, c):
+            raise PyErr("'Tensor' object has no attribute '%s'" % name)
+        return code, no_such
     ops = ["view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
            "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave", "index",
            "index", "index", "query"]
@@ -705,6 +740,12 @@ def torch_check(binary, lines, expect, verbose, flags):
             target, expr = None, line
         where = "line %d `%s`" % (i + 1, line)
         known = {x.storage()._cdata for x in env.values() if isinstance(x, torch.Tensor)}
+        if want[0] == "notyet":  # PyTorch has the name: no AttributeError
+            name = want[1].split("`")[1]
+            if not hasattr(torch.Tensor, name):
+                diffs.append("%s: the playground says `%s` is not there yet, but torch has no such name"
+                             % (where, name))
+            continue
         try:
             v = eval(expr, env)
         except Exception as e:  # noqa: BLE001 - any torch error is an answer
@@ -733,6 +774,10 @@ def torch_check(binary, lines, expect, verbose, flags):
         ref = (t.sizes, t.strides, t.offset, is_contiguous(t), want[3])
         if got != ref:
             diffs.append("%s: torch %r, the reference %r" % (where, got, ref))
+        base = expr.split(".")[0].split("[")[0].strip()
+        same = want[4] is not None
+        if (v is env.get(base)) != same:
+            diffs.append("%s: torch says `is %s` is %s, the reference %s" % (where, base, not same, same))
         if target:
             env[target] = v
     if verbose:
@@ -769,7 +814,7 @@ def main():
         code, t = gen_source(rng, pipeline)
         name = "c%d_0" % c
         lines.append("%s = %s" % (name, code))
-        expect.append(("tensor", t, 0, code in pipeline))
+        expect.append(("tensor", t, 0, code in pipeline, code if code in pipeline else None))
         env = [(name, t)]
         for k in range(1, length + 1):
             base_name, base = rng.choice(env[-2:]) if len(env) > 1 else env[0]
@@ -786,6 +831,8 @@ def main():
             try:
                 for _, fn in ops:
                     r = fn(r, ctx)
+            except NotYet as e:
+                r = ("notyet", str(e))
             except PyErr as e:
                 r = ("error", str(e))
             op_code = "".join(code for code, _ in ops)
@@ -794,7 +841,7 @@ def main():
                 lines.append("%s = %s%s" % (nm, base_name, op_code))
                 known = any(r.storage is x.storage for _, x in env) or any(
                     r.storage is x.storage for x in pipeline.values())
-                expect.append(("tensor", r, ctx.copied, known))
+                expect.append(("tensor", r, ctx.copied, known, base_name if r is base else None))
                 env.append((nm, r))
             else:
                 lines.append("%s%s" % (base_name, op_code))
@@ -817,7 +864,7 @@ def main():
     if len(got) != len(lines):
         errors.append("%d answers for %d statements" % (len(got), len(lines)))
     id_of, key_of = {}, {}  # reference storage key <-> mhaviz storage id
-    counts = {"tensor": 0, "value": 0, "error": 0}
+    counts = {"tensor": 0, "value": 0, "error": 0, "notyet": 0}
     for i, (line, want, have) in enumerate(zip(lines, expect, got)):
         where = "line %d `%s`" % (i + 1, line)
         if have.get("line") != i + 1:
@@ -828,6 +875,14 @@ def main():
             if have.get("ok") or have.get("error") != want[1]:
                 errors.append("%s: want error %r, got %s" % (where, want[1], json.dumps(have)))
             continue
+        if kind == "notyet":  # and the list names every operation this model generates
+            err = have.get("error") or ""
+            listed = set(err[len(want[1]):-1].split(", "))
+            missing = MODELLED - listed
+            if have.get("ok") or not err.startswith(want[1]) or not err.endswith(")") or missing:
+                errors.append("%s: want %r... listing %s, got %s" % (where, want[1], sorted(missing),
+                                                                     json.dumps(have)))
+            continue
         if not have.get("ok"):
             errors.append("%s: want %s, got error %r" % (where, kind, have.get("error")))
             continue
@@ -835,7 +890,9 @@ def main():
             if have.get("value") != want[1]:
                 errors.append("%s: value %r, want %r" % (where, have.get("value"), want[1]))
             continue
-        t, copied, known = want[1], want[2], want[3]
+        t, copied, known, same = want[1], want[2], want[3], want[4]
+        if have.get("same_as") != same:
+            errors.append("%s: same_as %r, want %r" % (where, have.get("same_as"), same))
         for field, w in (("shape", t.sizes), ("strides", t.strides), ("offset", t.offset),
                          ("contiguous", is_contiguous(t)), ("copied_bytes", copied), ("view", known)):
             if have.get(field) != w:
@@ -845,8 +902,8 @@ def main():
             errors.append("%s: storage %s does not match the reference's sharing" % (where, sid))
     for e in errors[:40]:
         print(e)
-    print("ref_play: seed %d: %d statements (%d tensors, %d queries, %d errors), %d differences"
-          % (seed, len(lines), counts["tensor"], counts["value"], counts["error"], len(errors)))
+    print("ref_play: seed %d: %d statements (%d tensors, %d queries, %d errors, %d not yet), %d differences"
+          % (seed, len(lines), counts["tensor"], counts["value"], counts["error"], counts["notyet"], len(errors)))
     if verbose and False:
         for l in lines[:60]:
             print("  " + l)

@@ -19,18 +19,28 @@
 #include "ui/play.h"
 #include "ui/screen.h"
 
+#define PLAY_STR_(x) #x
+#define PLAY_STR(x) PLAY_STR_(x)
+
 static const char play_usage[] =
     "usage: mhaviz play [--plain | --json] [OPTIONS]\n\n"
     "The stride playground: type PyTorch tensor statements (b = torch.arange(24).view(2, 12),\n"
     "Q_heads.transpose(1, 2).contiguous(), x[:, 1:3].stride()) and see each result's shape,\n"
     "strides, storage offset, storage, contiguity, view or copy and bytes copied.  The\n"
     "pipeline's tensors of the configuration (x, Q, K, V, Q_split, Q_heads, scores, attn,\n"
-    "head_out, concat, ...) are preloaded by name.\n\n"
-    "  --plain              read statements from stdin, answer in text (no screen)\n"
-    "  --json               read statements from stdin, one JSON object per line\n"
-    "  --no-save            do not write the history (play_history in the state dir)\n\n"
-    "On a terminal --plain edits the line (libedit): Up/Down history, Tab completes\n"
-    "names and methods.  The play screen's keys: press ? on an empty line.\n";
+    "head_out, concat, ...) are preloaded by name.  The tensors the names hold total\n"
+    "at most " PLAY_STR(
+        PLAY_BUDGET_MB) " MB (and one storage at most 1000000 elements): a statement\n"
+                        "past that is refused and says so.\n\n"
+                        "  --plain              read statements from stdin, answer in text (no "
+                        "screen)\n"
+                        "  --json               read statements from stdin, one JSON object per "
+                        "line\n"
+                        "  --no-save            do not write the history (play_history in the "
+                        "state dir)\n\n"
+                        "On a terminal --plain edits the line (libedit): Up/Down history, Tab "
+                        "completes\n"
+                        "names and methods.  The play screen's keys: press ? on an empty line.\n";
 
 /* ---- --plain on a terminal: libedit's line editor ---------------------------------
  * History in the state dir's play_history (store/play_history.h, the file the

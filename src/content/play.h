@@ -20,6 +20,11 @@
 #define PLAY_MAX_VARS 4096
 #define PLAY_NAME_MAX 32
 #define PLAY_LINE_MAX 1024 /* longer statements are refused */
+/* The memory budget of the playground: the storages its names hold, and the
+ * ones a statement makes, total at most this (and one storage at most
+ * TENSOROPS_MAX_STORAGE elements).  A statement past it fails with a
+ * "mhaviz play: over the budget of 256 MB ..." error and names nothing. */
+#define PLAY_BUDGET_MB 256
 
 typedef enum { PD_FLOAT32, PD_INT64 } PlayDtype;
 
@@ -42,20 +47,25 @@ typedef enum {
     PR_ERROR   /* error (error_col >= 0: a syntax error at that column) */
 } PlayKind;
 
-typedef enum { PM_VIEW, PM_COPY, PM_NEW } PlayMemory;
+/* PM_SAME: the result is a named tensor itself (`a`, or a.contiguous() of a
+ * contiguous a: PyTorch returns self); PM_VIEW: a new tensor on memory that
+ * existed; PM_COPY: a new storage the statement copied into; PM_NEW: a new
+ * storage (torch.zeros). */
+typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME } PlayMemory;
 
 typedef struct PlayResult {
     PlayKind kind;
     char name[PLAY_NAME_MAX]; /* "" for a bare expression */
     Tensor *t; /* PR_TENSOR: owned by the result (a named one also lives in the Play) */
     PlayDtype dtype;
-    PlayMemory memory;    /* view of memory that existed, a copy, or a new tensor */
-    size_t copied_bytes;  /* bytes this statement copied */
-    char shares[256];     /* other names on the same storage: "Q, Q_split" */
-    char value_text[256]; /* PR_VALUE, as Python prints it: torch.Size([2, 12]) */
-    char value_json[256]; /* the same as JSON: [2, 12] */
-    char warning[400];    /* PyTorch's UserWarning, if the statement raises one */
-    char error[400];
+    PlayMemory memory;           /* the same tensor, a view of memory that existed, a copy, new */
+    char same_as[PLAY_NAME_MAX]; /* PM_SAME: the name it is */
+    size_t copied_bytes;         /* bytes this statement copied */
+    char shares[256];            /* other names on the same storage: "Q, Q_split" */
+    char value_text[256];        /* PR_VALUE, as Python prints it: torch.Size([2, 12]) */
+    char value_json[256];        /* the same as JSON: [2, 12] */
+    char warning[400];           /* PyTorch's UserWarning, if the statement raises one */
+    char error[640];
     int error_col; /* 0-based column of a syntax error; -1 otherwise */
 } PlayResult;
 
@@ -76,8 +86,18 @@ void play_result_clear(PlayResult *r); /* frees r->t; r stays reusable */
  * 0-based column.  Returns PR_ERROR. */
 PlayKind play_refuse(PlayResult *r, const char *why, int col);
 
+/* The bytes held by the storages of p's names, each storage counted once. */
+size_t play_live_bytes(const Play *p);
+
 /* The names on t's storage, other than skip (may be NULL): "Q, Q_split". */
 void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n);
+
+/* What r's memory is, for people: "view: same storage, 0 bytes copied",
+ * "the same tensor as a (a.contiguous() returns a itself), 0 bytes copied",
+ * "copy: 192 bytes copied into a new storage", "new storage".  Returns buf. */
+const char *play_memory_text(const PlayResult *r, char *buf, size_t n);
+/* The same in one word: "same", "view", "copy", "new". */
+const char *play_memory_word(const PlayResult *r);
 
 /* One JSON object on one line (no newline) for the result of input line
  * `line`: {"line": 1, "name": "b", "ok": true, "shape": [...], ...}. */

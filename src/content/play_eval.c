@@ -6,6 +6,8 @@
 #include "base/errbuf.h"
 #include "content/play_val.h"
 
+#include <limits.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -107,6 +109,25 @@ void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, si
         if (p->vars[i].t->st != t->st || (skip && !strcmp(skip, p->vars[i].name))) continue;
         k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", p->vars[i].name);
     }
+}
+
+static int cmp_ptr(const void *a, const void *b)
+{
+    uintptr_t x = (uintptr_t) * (const Storage *const *)a,
+              y = (uintptr_t) * (const Storage *const *)b;
+    return x < y ? -1 : x > y;
+}
+
+size_t play_live_bytes(const Play *p)
+{
+    static const Storage *st[PLAY_MAX_VARS];
+    size_t bytes = 0;
+    for (int i = 0; i < p->n; i++)
+        st[i] = p->vars[i].t->st;
+    qsort(st, (size_t)p->n, sizeof *st, cmp_ptr);
+    for (int i = 0; i < p->n; i++)
+        if (i == 0 || st[i] != st[i - 1]) bytes += st[i]->n * sizeof *st[i]->data;
+    return bytes;
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */
@@ -254,6 +275,7 @@ static int eval(Eval *e, int node, Val *out)
             val_free(&obj);
             return r;
         }
+        if (obj.i == LONG_MIN) return EFAIL(e, "integer too large");
         *out = (Val){.k = V_INT, .i = -obj.i};
         return 0;
     case PN_NAME: {
@@ -267,6 +289,7 @@ static int eval(Eval *e, int node, Val *out)
         if (!out->t) return EFAIL(e, "out of memory");
         out->k = V_TENSOR;
         out->dtype = v->dtype;
+        out->name = v->name;
         return 0;
     }
     case PN_TUPLE:
@@ -359,6 +382,8 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
         return r->kind = PR_ERROR;
     if (ast.empty) return r->kind = PR_EMPTY;
     Eval e = {.p = p, .ast = &ast};
+    e.ops.budget = (size_t)PLAY_BUDGET_MB << 20;
+    e.ops.live = play_live_bytes(p);
     Val v = {0};
     if (eval(&e, ast.root, &v) < 0) {
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);
@@ -367,8 +392,9 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     snprintf(r->warning, sizeof r->warning, "%s", e.warning);
     if (v.k != V_TENSOR) {
         if (ast.target[0]) {
-            snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is a %s)",
-                     val_type_name(&v));
+            const char *type = val_type_name(&v);
+            snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is %s %s)",
+                     strchr("aeiou", type[0]) ? "an" : "a", type);
             return r->kind = PR_ERROR;
         }
         fmt_value(&v, r->value_text, sizeof r->value_text, r->value_json, sizeof r->value_json);
@@ -377,7 +403,11 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     r->t = v.t;
     r->dtype = v.dtype;
     r->copied_bytes = e.copied_bytes;
-    r->memory = storage_known(p, v.t->st) ? PM_VIEW : e.copied_bytes ? PM_COPY : PM_NEW;
+    r->memory = v.name                      ? PM_SAME
+                : storage_known(p, v.t->st) ? PM_VIEW
+                : e.copied_bytes            ? PM_COPY
+                                            : PM_NEW;
+    if (v.name) snprintf(r->same_as, sizeof r->same_as, "%s", v.name);
     snprintf(r->name, sizeof r->name, "%s", ast.target);
     if (ast.target[0]) {
         Tensor *keep = tensorops_alias(v.t);

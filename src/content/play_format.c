@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "base/sanitize.h"
+#include "base/textutil.h"
 #include "base/utf8.h"
 
 typedef struct Buf {
@@ -89,13 +90,40 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
     put_dims(&b, "\"strides\": [", "], ", t->ndim, NULL, t->strides);
     put(&b, "\"offset\": %zu, \"storage\": %d, \"contiguous\": %s, \"copied_bytes\": %zu, ",
         t->offset, t->st->id, tensorops_is_contiguous(t) ? "true" : "false", r->copied_bytes);
-    put(&b, "\"view\": %s, \"dtype\": \"%s\"", r->memory == PM_VIEW ? "true" : "false",
-        play_dtype_name(r->dtype));
+    put(&b, "\"view\": %s, \"dtype\": \"%s\"",
+        r->memory == PM_VIEW || r->memory == PM_SAME ? "true" : "false", play_dtype_name(r->dtype));
+    if (r->memory == PM_SAME) {
+        put(&b, ", \"same_as\": ");
+        put_json_str(&b, r->same_as);
+    }
     if (r->warning[0]) {
         put(&b, ", \"warning\": ");
         put_json_str(&b, r->warning);
     }
     put(&b, "}");
+}
+
+const char *play_memory_text(const PlayResult *r, char *buf, size_t n)
+{
+    if (r->memory == PM_SAME)
+        snprintf(buf, n, "the same tensor as %s (not a new one), 0 bytes copied", r->same_as);
+    else if (r->memory == PM_VIEW)
+        snprintf(buf, n, "view: same storage, 0 bytes copied");
+    else if (r->memory == PM_COPY) {
+        char nb[32];
+        snprintf(buf, n, "copy: %s bytes copied into a new storage",
+                 text_fmt_int(nb, sizeof nb, r->copied_bytes));
+    } else
+        snprintf(buf, n, "new storage");
+    return buf;
+}
+
+const char *play_memory_word(const PlayResult *r)
+{
+    return r->memory == PM_SAME   ? "same"
+           : r->memory == PM_VIEW ? "view"
+           : r->memory == PM_COPY ? "copy"
+                                  : "new";
 }
 
 /* "reads offsets 0, 4, 8, 1, ... (24 elements)": the order the tensor walks
@@ -145,12 +173,8 @@ void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n
     put(&b, "%s", t->ndim == 1 ? ",)" : ")");
     put(&b, "  offset %zu  storage S%d  %s\n", t->offset, t->st->id, play_dtype_name(r->dtype));
     put(&b, "  %s  ", tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
-    if (r->memory == PM_VIEW)
-        put(&b, "view: same storage, 0 bytes copied");
-    else if (r->memory == PM_COPY)
-        put(&b, "copy: %zu bytes copied into a new storage", r->copied_bytes);
-    else
-        put(&b, "new storage");
+    char mem[96];
+    put(&b, "%s", play_memory_text(r, mem, sizeof mem));
     if (r->shares[0]) put(&b, "  shares storage with %s", r->shares);
     put(&b, "\n");
     put_reads(&b, t);
@@ -189,9 +213,9 @@ int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAM
             ws--;
         int is_torch =
             s - 1 - ws == 5 && !strncmp(line + ws, "torch", 5) && (ws == 0 || line[ws - 1] != '.');
-        const char *const *names = is_torch ? play_torch_names : play_method_names;
-        for (int i = 0; names[i]; i++)
-            offer(out, max, &k, names[i], prefix, plen);
+        const char *(*names)(int) = is_torch ? play_torch_name : play_member_name;
+        for (int i = 0; names(i); i++)
+            offer(out, max, &k, names(i), prefix, plen);
     } else {
         for (int i = 0; i < p->n; i++)
             offer(out, max, &k, p->vars[i].name, prefix, plen);

@@ -2,53 +2,16 @@
  * playground knows, each bound to its arguments the way Python binds them
  * (positional, then keywords) and run with engine/tensorops.h. */
 #include "base/errbuf.h"
+#include "content/content.h"
 #include "content/play_val.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 
 #define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
 
 typedef char Kw[PLAY_NAME_MAX];
-
-const char *const play_method_names[] = {"T",
-                                         "clone",
-                                         "contiguous",
-                                         "dim",
-                                         "dtype",
-                                         "element_size",
-                                         "expand",
-                                         "expand_as",
-                                         "flatten",
-                                         "is_contiguous",
-                                         "mT",
-                                         "narrow",
-                                         "ndim",
-                                         "numel",
-                                         "permute",
-                                         "repeat",
-                                         "repeat_interleave",
-                                         "reshape",
-                                         "reshape_as",
-                                         "shape",
-                                         "size",
-                                         "squeeze",
-                                         "storage_offset",
-                                         "stride",
-                                         "swapaxes",
-                                         "swapdims",
-                                         "t",
-                                         "transpose",
-                                         "unflatten",
-                                         "unsqueeze",
-                                         "view",
-                                         "view_as",
-                                         NULL};
-
-const char *const play_torch_names[] = {
-    "arange",    "clone",   "flatten",  "narrow",   "ones", "permute",   "repeat_interleave",
-    "reshape",   "squeeze", "swapaxes", "swapdims", "t",    "transpose", "unflatten",
-    "unsqueeze", "zeros",   NULL};
 
 /* ---- argument binding ---------------------------------------------------------- */
 
@@ -185,55 +148,55 @@ static int query_dim(Eval *e, const Tensor *t, const char *fn, Val *args, Kw *kw
     return 0;
 }
 
-int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
+/* ---- attributes ----------------------------------------------------------------- */
+
+static int a_shape(Eval *e, const Val *self, Val *out)
 {
-    if (self->k == V_TORCH) {
-        if (!strcmp(name, "float32") || !strcmp(name, "int64") || !strcmp(name, "float") ||
-            !strcmp(name, "long")) {
-            *out = (Val){.k = V_STR, .str = name[0] == 'f' ? "torch.float32" : "torch.int64"};
-            return 0;
-        }
-        return EFAIL(e, "module 'torch' has no attribute '%s'", name);
-    }
-    if (self->k != V_TENSOR)
-        return EFAIL(e, "'%s' object has no attribute '%s'", val_type_name(self), name);
+    long v[TENSOR_MAXDIM];
+    (void)e;
+    sizes_of(self->t, v);
+    ret_seq(out, self->t->ndim, v, 1);
+    return 0;
+}
+
+static int a_ndim(Eval *e, const Val *self, Val *out)
+{
+    (void)e;
+    ret_int(out, self->t->ndim);
+    return 0;
+}
+
+static int a_dtype(Eval *e, const Val *self, Val *out)
+{
+    (void)e;
+    *out = (Val){.k = V_STR, .str = play_dtype_name(self->dtype)};
+    return 0;
+}
+
+static int a_T(Eval *e, const Val *self, Val *out)
+{
     const Tensor *t = self->t;
     size_t before = e->ops.copied;
-    long v[TENSOR_MAXDIM];
-    if (!strcmp(name, "shape")) {
-        sizes_of(t, v);
-        ret_seq(out, t->ndim, v, 1);
-        return 0;
-    }
-    if (!strcmp(name, "ndim")) {
-        ret_int(out, t->ndim);
-        return 0;
-    }
-    if (!strcmp(name, "dtype")) {
-        *out = (Val){.k = V_STR, .str = play_dtype_name(self->dtype)};
-        return 0;
-    }
-    if (!strcmp(name, "T")) {
-        if (t->ndim != 2 && t->ndim != 0)
-            snprintf(e->warning, sizeof e->warning,
-                     "UserWarning: The use of `x.T` on tensors of dimension other than 2 to "
-                     "reverse their shape is deprecated and it will throw an error in a future "
-                     "release. Consider `x.mT` to transpose batches of matrices or "
-                     "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
-                     "of a tensor.");
-        return ret(e, tensorops_numpy_T(t, &e->ops), self->dtype, before, out);
-    }
-    if (!strcmp(name, "mT")) {
-        if (t->ndim == 0)
-            snprintf(e->warning, sizeof e->warning,
-                     "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
-                     "identity in these cases.");
-        return ret(e, tensorops_mT(t, &e->ops), self->dtype, before, out);
-    }
-    for (int i = 0; play_method_names[i]; i++)
-        if (!strcmp(play_method_names[i], name))
-            return EFAIL(e, "%s is a method: call it, %s(...)", name, name);
-    return EFAIL(e, "'Tensor' object has no attribute '%s'", name);
+    if (t->ndim != 2 && t->ndim != 0)
+        snprintf(e->warning, sizeof e->warning,
+                 "UserWarning: The use of `x.T` on tensors of dimension other than 2 to "
+                 "reverse their shape is deprecated and it will throw an error in a future "
+                 "release. Consider `x.mT` to transpose batches of matrices or "
+                 "`x.permute(*torch.arange(x.ndim - 1, -1, -1))` to reverse the dimensions "
+                 "of a tensor.");
+    return ret(e, tensorops_numpy_T(t, &e->ops), self->dtype, before, out);
+}
+
+static int a_mT(Eval *e, const Val *self, Val *out)
+{
+    size_t before = e->ops.copied;
+    if (self->t->ndim == 0)
+        snprintf(e->warning, sizeof e->warning,
+                 "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
+                 "identity in these cases.");
+    if (ret(e, tensorops_mT(self->t, &e->ops), self->dtype, before, out) < 0) return -1;
+    if (self->t->ndim == 0) out->name = self->name; /* the identity: PyTorch returns self */
+    return 0;
 }
 
 /* ---- methods ------------------------------------------------------------------- */
@@ -286,8 +249,9 @@ static int m_as(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int
     return m_sizes(e, self, base, &sz, &none, 1, out);
 }
 
-static int m_unsqueeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_unsqueeze(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"dim"};
     Val *s[1];
     long d = 0;
@@ -298,8 +262,9 @@ static int m_unsqueeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *
     return ret(e, tensorops_unsqueeze(self->t, d, &e->ops), self->dtype, before, out);
 }
 
-static int m_squeeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_squeeze(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"dim"};
     Val *s[1];
     size_t before = e->ops.copied;
@@ -317,8 +282,9 @@ static int m_squeeze(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *ou
     return ret(e, r, self->dtype, before, out);
 }
 
-static int m_flatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_flatten(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"start_dim", "end_dim"};
     Val *s[2];
     long a = 0, b = -1;
@@ -327,11 +293,17 @@ static int m_flatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *ou
         (s[0] && as_int(e, "flatten", "start_dim", s[0], &a) < 0) ||
         (s[1] && as_int(e, "flatten", "end_dim", s[1], &b) < 0))
         return -1;
-    return ret(e, tensorops_flatten(self->t, a, b, &e->ops), self->dtype, before, out);
+    if (ret(e, tensorops_flatten(self->t, a, b, &e->ops), self->dtype, before, out) < 0) return -1;
+    /* ATen's flatten returns self when start_dim == end_dim (a 0-dim tensor is reshaped) */
+    if (self->t->ndim > 0 && tensorops_wrap_dim(a, self->t->ndim, &e->ops) ==
+                                 tensorops_wrap_dim(b, self->t->ndim, &e->ops))
+        out->name = self->name;
+    return 0;
 }
 
-static int m_unflatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_unflatten(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"dim", "sizes"};
     Val *s[2];
     long d = 0;
@@ -346,8 +318,9 @@ static int m_unflatten(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *
                out);
 }
 
-static int m_narrow(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_narrow(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"dim", "start", "length"};
     Val *s[3];
     long d = 0, st = 0, len = 0;
@@ -359,8 +332,10 @@ static int m_narrow(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out
     return ret(e, tensorops_narrow(self->t, d, st, len, &e->ops), self->dtype, before, out);
 }
 
-static int m_repeat_interleave(Eval *e, const Val *self, Val *args, Kw *kw, int n, Val *out)
+static int m_repeat_interleave(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n,
+                               Val *out)
 {
+    (void)fn;
     static const char *const params[] = {"repeats", "dim"};
     Val *s[2];
     long reps = 0, d = 0;
@@ -374,35 +349,39 @@ static int m_repeat_interleave(Eval *e, const Val *self, Val *args, Kw *kw, int 
                out);
 }
 
-int play_call_method(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+/* t() contiguous() clone(): no arguments.  contiguous() of a contiguous
+ * tensor returns the tensor itself, as PyTorch does (a.contiguous() is a;
+ * so do flatten(d, d) and a 0-dim .mT, checked by tests/ref_play.py --torch). */
+static int m_noargs(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     const Tensor *t = self->t;
     size_t before = e->ops.copied;
-    if (!strcmp(fn, "transpose") || !strcmp(fn, "swapaxes") || !strcmp(fn, "swapdims"))
-        return m_transpose(e, self, fn, args, kw, n, out);
-    if (!strcmp(fn, "view") || !strcmp(fn, "reshape") || !strcmp(fn, "expand") ||
-        !strcmp(fn, "repeat") || !strcmp(fn, "permute"))
-        return m_sizes(e, self, fn, args, kw, n, out);
-    if (!strcmp(fn, "view_as") || !strcmp(fn, "reshape_as") || !strcmp(fn, "expand_as"))
-        return m_as(e, self, fn, args, kw, n, out);
-    if (!strcmp(fn, "unsqueeze")) return m_unsqueeze(e, self, args, kw, n, out);
-    if (!strcmp(fn, "squeeze")) return m_squeeze(e, self, args, kw, n, out);
-    if (!strcmp(fn, "flatten")) return m_flatten(e, self, args, kw, n, out);
-    if (!strcmp(fn, "unflatten")) return m_unflatten(e, self, args, kw, n, out);
-    if (!strcmp(fn, "narrow")) return m_narrow(e, self, args, kw, n, out);
-    if (!strcmp(fn, "repeat_interleave")) return m_repeat_interleave(e, self, args, kw, n, out);
-    if (!strcmp(fn, "size") || !strcmp(fn, "stride")) return query_dim(e, t, fn, args, kw, n, out);
-    if (!strcmp(fn, "t"))
-        return no_args(e, fn, n) < 0 ? -1
-                                     : ret(e, tensorops_t(t, &e->ops), self->dtype, before, out);
-    if (!strcmp(fn, "contiguous"))
-        return no_args(e, fn, n) < 0
-                   ? -1
-                   : ret(e, tensorops_contiguous(t, &e->ops), self->dtype, before, out);
-    if (!strcmp(fn, "clone"))
-        return no_args(e, fn, n) < 0
-                   ? -1
-                   : ret(e, tensorops_clone(t, &e->ops), self->dtype, before, out);
+    (void)args;
+    (void)kw;
+    if (no_args(e, fn, n) < 0) return -1;
+    if (fn[0] == 't') return ret(e, tensorops_t(t, &e->ops), self->dtype, before, out);
+    if (fn[0] == 'c' && fn[1] == 'l')
+        return ret(e, tensorops_clone(t, &e->ops), self->dtype, before, out);
+    int same = tensorops_is_contiguous(t);
+    if (ret(e, tensorops_contiguous(t, &e->ops), self->dtype, before, out) < 0) return -1;
+    if (same) out->name = self->name;
+    return 0;
+}
+
+/* size(dim=None), stride(dim=None) */
+static int m_size_stride(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n,
+                         Val *out)
+{
+    return query_dim(e, self->t, fn, args, kw, n, out);
+}
+
+/* The queries without arguments: storage_offset() is_contiguous() dim()
+ * ndimension() numel() nelement() element_size() */
+static int m_query(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    const Tensor *t = self->t;
+    (void)args;
+    (void)kw;
     if (no_args(e, fn, n) < 0) return -1;
     if (!strcmp(fn, "storage_offset"))
         ret_int(out, (long)t->offset);
@@ -412,11 +391,128 @@ int play_call_method(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw
         ret_int(out, t->ndim);
     else if (!strcmp(fn, "numel") || !strcmp(fn, "nelement"))
         ret_int(out, (long)tensorops_numel(t));
-    else if (!strcmp(fn, "element_size"))
-        ret_int(out, (long)play_dtype_size(self->dtype));
     else
-        return EFAIL(e, "'Tensor' object has no attribute '%s'", fn);
+        ret_int(out, (long)play_dtype_size(self->dtype));
     return 0;
+}
+
+typedef int MethodFn(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out);
+typedef int AttrFn(Eval *e, const Val *self, Val *out);
+
+/* The one table of what a tensor has in the playground: each member is a
+ * method (call) or an attribute (get).  The dispatch, tab completion and
+ * the "supported: ..." list of the not-yet error all read it. */
+static const struct {
+    const char *name;
+    MethodFn *call;
+    AttrFn *get;
+} members[] = {
+    {"T", NULL, a_T},
+    {"clone", m_noargs, NULL},
+    {"contiguous", m_noargs, NULL},
+    {"dim", m_query, NULL},
+    {"dtype", NULL, a_dtype},
+    {"element_size", m_query, NULL},
+    {"expand", m_sizes, NULL},
+    {"expand_as", m_as, NULL},
+    {"flatten", m_flatten, NULL},
+    {"is_contiguous", m_query, NULL},
+    {"mT", NULL, a_mT},
+    {"narrow", m_narrow, NULL},
+    {"ndim", NULL, a_ndim},
+    {"ndimension", m_query, NULL},
+    {"nelement", m_query, NULL},
+    {"numel", m_query, NULL},
+    {"permute", m_sizes, NULL},
+    {"repeat", m_sizes, NULL},
+    {"repeat_interleave", m_repeat_interleave, NULL},
+    {"reshape", m_sizes, NULL},
+    {"reshape_as", m_as, NULL},
+    {"shape", NULL, a_shape},
+    {"size", m_size_stride, NULL},
+    {"squeeze", m_squeeze, NULL},
+    {"storage_offset", m_query, NULL},
+    {"stride", m_size_stride, NULL},
+    {"swapaxes", m_transpose, NULL},
+    {"swapdims", m_transpose, NULL},
+    {"t", m_noargs, NULL},
+    {"transpose", m_transpose, NULL},
+    {"unflatten", m_unflatten, NULL},
+    {"unsqueeze", m_unsqueeze, NULL},
+    {"view", m_sizes, NULL},
+    {"view_as", m_as, NULL},
+};
+#define N_MEMBERS (int)(sizeof members / sizeof members[0])
+
+static int member_find(const char *name)
+{
+    for (int i = 0; i < N_MEMBERS; i++)
+        if (!strcmp(members[i].name, name)) return i;
+    return -1;
+}
+
+const char *play_member_name(int i)
+{
+    return i >= 0 && i < N_MEMBERS ? members[i].name : NULL;
+}
+
+/* PyTorch 1.13 has prefix.name ("Tensor.chunk", "torch.randn"): the list
+ * assets/pytorch-1.13.names, written by tests/torch_names.py from torch. */
+static int pytorch_has(const char *prefix, const char *name)
+{
+    const ContentFile *f = content_find("assets/pytorch-1.13.names");
+    char needle[PLAY_NAME_MAX + 16];
+    snprintf(needle, sizeof needle, "\n%s.%s\n", prefix, name);
+    return f && strstr(f->text, needle) != NULL;
+}
+
+/* name is not in the playground: PyTorch's own AttributeError when PyTorch
+ * has no such name either, else "`name` is not in the playground yet" with
+ * the names it has, from the table (names(i): the i-th, NULL at the end). */
+static int not_here(Eval *e, int torch, const char *name, const char *(*names)(int))
+{
+    if (!pytorch_has(torch ? "torch" : "Tensor", name))
+        return torch ? EFAIL(e, "module 'torch' has no attribute '%s'", name)
+                     : EFAIL(e, "'Tensor' object has no attribute '%s'", name);
+    char list[sizeof e->ops.err];
+    size_t k = 0;
+    list[0] = 0;
+    for (int i = 0; names(i) && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? ", " : "", names(i));
+    return EFAIL(e, "`%s%s` is not in the playground yet (supported: %s)", torch ? "torch." : "",
+                 name, list);
+}
+
+int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
+{
+    if (self->k == V_TORCH) {
+        if (!strcmp(name, "float32") || !strcmp(name, "int64") || !strcmp(name, "float") ||
+            !strcmp(name, "long")) {
+            *out = (Val){.k = V_STR, .str = name[0] == 'f' ? "torch.float32" : "torch.int64"};
+            return 0;
+        }
+        if (play_torch_name_known(name))
+            return EFAIL(e, "torch.%s is a function: call it, torch.%s(...)", name, name);
+        return not_here(e, 1, name, play_torch_name);
+    }
+    if (self->k != V_TENSOR)
+        return EFAIL(e, "'%s' object has no attribute '%s'", val_type_name(self), name);
+    int m = member_find(name);
+    if (m < 0) return not_here(e, 0, name, play_member_name);
+    if (members[m].get) return members[m].get(e, self, out);
+    return EFAIL(e, "%s is a method: call it, %s(...)", name, name);
+}
+
+int play_call_method(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    int m = member_find(fn);
+    if (m < 0) return not_here(e, 0, fn, play_member_name);
+    if (members[m].call) return members[m].call(e, self, fn, args, kw, n, out);
+    Val attr = {0}; /* Python: evaluate the attribute, then call what it is */
+    if (members[m].get(e, self, &attr) < 0) return -1;
+    int r = EFAIL(e, "'%s' object is not callable", val_type_name(&attr));
+    val_free(&attr);
+    return r;
 }
 
 /* ---- torch.* ------------------------------------------------------------------------ */
@@ -437,10 +533,23 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
     if (step == 0) return EFAIL(e, "step must be nonzero");
     if ((step > 0 && b < a) || (step < 0 && b > a))
         return EFAIL(e, "upper bound and larger bound inconsistent with step sign");
-    long count = step > 0 ? (b - a + step - 1) / step : (a - b - step - 1) / -step;
+    /* ATen's size for int64: (end - start + step - sgn) / step, in int64 that
+     * wraps near INT64_MAX; PyTorch answers with what it wrapped to
+     * (arange(0, M, M) is empty) and refuses a negative size in its words */
+    long span, count;
+    geo_sub(b, a, &span);
+    geo_add(span, step - (step > 0 ? 1 : -1), &span);
+    if (span == LONG_MIN && step == -1) /* 2^63 elements; ATen traps dividing */
+        return EFAIL(e, "mhaviz play: too large: the length of the range overflows int64");
+    count = span / step;
+    if (count < 0) return EFAIL(e, "invalid size, possible overflow?");
     Tensor *r = tensorops_arange(count, &e->ops);
-    for (long i = 0; r && i < count; i++)
-        r->st->data[i] = (float)(a + i * step);
+    for (long i = 0; r && i < count; i++) {
+        long v;
+        geo_mul(i, step, &v); /* within [a, b): count never exceeds the true length */
+        geo_add(a, v, &v);
+        r->st->data[i] = (float)v;
+    }
     return ret(e, r, PD_INT64, before, out);
 }
 
@@ -457,15 +566,50 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_FLOAT32, before, out);
 }
 
+typedef int TorchFn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out);
+
+static int t_arange_fn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    (void)fn;
+    return t_arange(e, args, kw, n, out);
+}
+
+/* The torch.* functions: a source (call), or NULL: torch.NAME(input, ...)
+ * is input.NAME(...), the tensor method of the same name. */
+static const struct {
+    const char *name;
+    TorchFn *call;
+} torch_fns[] = {
+    {"arange", t_arange_fn}, {"clone", NULL},     {"flatten", NULL},           {"narrow", NULL},
+    {"ones", t_fill},        {"permute", NULL},   {"repeat_interleave", NULL}, {"reshape", NULL},
+    {"squeeze", NULL},       {"swapaxes", NULL},  {"swapdims", NULL},          {"t", NULL},
+    {"transpose", NULL},     {"unflatten", NULL}, {"unsqueeze", NULL},         {"zeros", t_fill},
+};
+#define N_TORCH (int)(sizeof torch_fns / sizeof torch_fns[0])
+
+const char *play_torch_name(int i)
+{
+    return i >= 0 && i < N_TORCH ? torch_fns[i].name : NULL;
+}
+
+int play_torch_name_known(const char *name)
+{
+    for (int i = 0; i < N_TORCH; i++)
+        if (!strcmp(torch_fns[i].name, name)) return 1;
+    return 0;
+}
+
 int play_call_torch(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
-    if (!strcmp(fn, "arange")) return t_arange(e, args, kw, n, out);
-    if (!strcmp(fn, "zeros") || !strcmp(fn, "ones")) return t_fill(e, fn, args, kw, n, out);
-    for (int i = 0; play_torch_names[i]; i++) {
-        if (strcmp(play_torch_names[i], fn)) continue;
+    for (int i = 0; i < N_TORCH; i++) {
+        if (strcmp(torch_fns[i].name, fn)) continue;
+        if (torch_fns[i].call) return torch_fns[i].call(e, fn, args, kw, n, out);
         if (n < 1 || args[0].k != V_TENSOR || kw[0][0])
             return EFAIL(e, "%s(): argument 'input' (position 1) must be Tensor", fn);
         return play_call_method(e, &args[0], fn, args + 1, kw + 1, n - 1, out);
     }
-    return EFAIL(e, "module 'torch' has no attribute '%s'", fn);
+    if (!strcmp(fn, "float32") || !strcmp(fn, "int64") || !strcmp(fn, "float") ||
+        !strcmp(fn, "long"))
+        return EFAIL(e, "'torch.dtype' object is not callable");
+    return not_here(e, 1, fn, play_torch_name);
 }

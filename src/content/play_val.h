@@ -25,6 +25,9 @@ typedef struct Val {
     int n;           /* V_SEQ */
     int is_size;     /* V_SEQ: torch.Size */
     const char *str; /* V_STR: static */
+    /* V_TENSOR: the name whose tensor this is itself (Python's `is`: a name,
+     * or a.contiguous() of a contiguous a), else NULL */
+    const char *name;
 } Val;
 
 /* An evaluation: the Play, the parsed statement, the op context (copied
@@ -49,8 +52,12 @@ int play_get_attr(Eval *e, const Val *self, const char *name, Val *out);
 int play_call_torch(Eval *e, const char *name, Val *args, char (*kw)[PLAY_NAME_MAX], int n,
                     Val *out);
 
-/* Names for completion. */
-extern const char *const play_method_names[];
-extern const char *const play_torch_names[];
+/* The names the playground has, from its one table each (completion and
+ * the "supported: ..." list): the i-th tensor member (method or attribute)
+ * or torch function, NULL past the last.  play_torch_name_known: 1 if name
+ * is one of the torch functions. */
+const char *play_member_name(int i);
+const char *play_torch_name(int i);
+int play_torch_name_known(const char *name);
 
 #endif

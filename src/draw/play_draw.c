@@ -108,13 +108,11 @@ static int draw_tensor(Canvas *c, int x, int y, int w, int h, const PlayResult *
         text_fmt_int(nn, sizeof nn, t->st->n), play_dtype_name(r->dtype),
         text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * play_dtype_size(r->dtype)),
         tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
-    if (r->memory == PM_VIEW)
-        canvas_text(c, x, y + row, "view: same storage, 0 bytes copied", ST_GOOD);
-    else if (r->memory == PM_COPY)
-        canvas_printf(c, x, y + row, ST_WARN, "copy: %s bytes copied into a new storage",
-                      text_fmt_int(nb, sizeof nb, r->copied_bytes));
-    else
-        canvas_text(c, x, y + row, "a new storage", ST_NORMAL);
+    char mem[96];
+    canvas_text(c, x, y + row, play_memory_text(r, mem, sizeof mem),
+                r->memory == PM_COPY                           ? ST_WARN
+                : r->memory == PM_VIEW || r->memory == PM_SAME ? ST_GOOD
+                                                               : ST_NORMAL);
     row++;
     if (r->shares[0]) {
         int k = canvas_text(c, x, y + row, "shares its storage with: ", ST_DIM);

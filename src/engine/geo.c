@@ -15,6 +15,37 @@ void geo_of(const Tensor *t, Geo *g)
     }
 }
 
+int geo_mul(long a, long b, long *r)
+{
+    return __builtin_mul_overflow(a, b, r) ? -1 : 0;
+}
+
+int geo_add(long a, long b, long *r)
+{
+    return __builtin_add_overflow(a, b, r) ? -1 : 0;
+}
+
+int geo_sub(long a, long b, long *r)
+{
+    return __builtin_sub_overflow(a, b, r) ? -1 : 0;
+}
+
+Tensor *geo_too_large(OpCtx *ctx, const char *what)
+{
+    return FAIL(ctx, "mhaviz play: too large: %s overflows int64", what);
+}
+
+/* c10's safe_compute_numel: the sizes multiplied in order as uint64, an
+ * overflow anywhere (even before a 0) or a product past INT64_MAX refused. */
+static int numel_overflows(const Geo *g)
+{
+    unsigned long long p = 1;
+    int over = 0;
+    for (int i = 0; i < g->n; i++)
+        over |= __builtin_mul_overflow(p, (unsigned long long)g->size[i], &p);
+    return over || p > (unsigned long long)LONG_MAX;
+}
+
 /* Product of sizes, saturating at LONG_MAX (an expand can name any size). */
 long geo_numel(int n, const long *size)
 {
@@ -46,7 +77,13 @@ int geo_fits(const Geo *g, OpCtx *ctx)
                     "Trying to create tensor with negative dimension %ld: %s", g->size[i],
                     geo_fmt_list(b, sizeof b, g->n, g->size));
             return 0;
-        } else if (g->size[i] > INT_MAX) {
+        }
+    if (numel_overflows(g)) {
+        err_set(ctx->err, sizeof ctx->err, "numel: integer multiplication overflow");
+        return 0;
+    }
+    for (int i = 0; i < g->n; i++)
+        if (g->size[i] > INT_MAX) {
             err_set(ctx->err, sizeof ctx->err, "mhaviz play: size %ld is too large (at most %d)",
                     g->size[i], INT_MAX);
             return 0;
@@ -66,13 +103,17 @@ Tensor *geo_view(const Tensor *t, const Geo *g, OpCtx *ctx)
 
 /* Row-major strides as at::empty gives them: stride[i] = stride[i+1] *
  * max(size[i+1], 1). */
-void geo_contiguous_strides(Geo *g)
+int geo_contiguous_strides(Geo *g, OpCtx *ctx)
 {
     long s = 1;
     for (int i = g->n - 1; i >= 0; i--) {
         g->stride[i] = s;
-        s *= g->size[i] > 1 ? g->size[i] : 1;
+        if (i > 0 && geo_mul(s, g->size[i] > 1 ? g->size[i] : 1, &s) < 0) {
+            geo_too_large(ctx, "a stride");
+            return -1;
+        }
     }
+    return 0;
 }
 
 int geo_contiguous(const Geo *g)
@@ -82,7 +123,7 @@ int geo_contiguous(const Geo *g)
     for (int i = g->n - 1; i >= 0; i--) {
         if (g->size[i] == 1) continue;
         if (g->stride[i] != expect) return 0;
-        expect *= g->size[i];
+        if (geo_mul(expect, g->size[i], &expect) < 0) return 0; /* no stride is that large */
     }
     return 1;
 }
@@ -107,7 +148,7 @@ int geo_dense(const Geo *g)
         long size = g->size[perm[i]];
         if (size < 2) return 1;
         if (g->stride[perm[i]] != require) return 0;
-        require *= size;
+        if (geo_mul(require, size, &require) < 0) return 0;
     }
     return 1;
 }
@@ -133,19 +174,40 @@ int geo_sizes_ok(int n, OpCtx *ctx)
     return 1;
 }
 
+Tensor *geo_new_storage(long n, OpCtx *ctx)
+{
+    if (n > TENSOROPS_MAX_STORAGE)
+        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", n,
+                    TENSOROPS_MAX_STORAGE);
+    size_t bytes = (size_t)n * sizeof(float), mb = 1u << 20;
+    if (ctx->budget && ctx->live + ctx->made + bytes > ctx->budget)
+        return FAIL(ctx,
+                    "mhaviz play: over the budget of %zu MB for the playground's tensors (%.1f MB "
+                    "in use, this needs %.1f MB more); to free a name's, assign it a small tensor "
+                    "(v = torch.zeros(0))",
+                    ctx->budget / mb, (double)(ctx->live + ctx->made) / (double)mb,
+                    (double)bytes / (double)mb);
+    Tensor *t = tensor_new_storage((size_t)n);
+    if (!t) return FAIL(ctx, "out of memory");
+    ctx->made += bytes;
+    return t;
+}
+
 /* A new storage for geometry g (offset 0), filled from src in logical order
  * (src has g's sizes).  Storage size: the largest offset reached, plus one. */
 Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx)
 {
     if (!geo_fits(g, ctx)) return NULL;
     long numel = geo_numel(g->n, g->size), need = numel ? 1 : 0;
-    for (int i = 0; i < g->n && numel; i++)
-        need += (g->size[i] - 1) * g->stride[i];
-    if (numel > TENSOROPS_MAX_STORAGE || need > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel > need ? numel : need, TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)need);
-    if (!base) return FAIL(ctx, "out of memory");
+    for (int i = 0; i < g->n && numel; i++) {
+        long span;
+        if (geo_mul(g->size[i] - 1, g->stride[i], &span) < 0 || geo_add(need, span, &need) < 0)
+            return geo_too_large(ctx, "the storage it needs");
+    }
+    if (numel > need && numel > TENSOROPS_MAX_STORAGE)
+        need = numel; /* the limit names the larger */
+    Tensor *base = geo_new_storage(need, ctx);
+    if (!base) return NULL;
     g->offset = 0;
     Tensor *r = geo_view(base, g, ctx);
     tensor_free(base);
@@ -167,7 +229,7 @@ Tensor *geo_copy_contiguous(const Tensor *t, OpCtx *ctx)
 {
     Geo g;
     geo_of(t, &g);
-    geo_contiguous_strides(&g);
+    if (geo_contiguous_strides(&g, ctx) < 0) return NULL;
     return geo_copy(t, &g, ctx);
 }
 

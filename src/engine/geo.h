@@ -11,9 +11,13 @@
 #include "engine/tensor.h"
 
 typedef struct OpCtx {
-    char err[320];         /* the reason of the last failure */
+    char err[640];         /* the reason of the last failure */
     size_t copied;         /* elements written by copies, added to by every call */
     const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
+    /* The memory budget: new storages may bring live + made up to budget
+     * bytes (0: no budget).  The caller sets budget and live (the bytes its
+     * tensors already hold); every new storage adds its bytes to made. */
+    size_t budget, live, made;
 } OpCtx;
 
 /* A new storage bigger than this is refused (the playground's budget). */
@@ -31,19 +35,35 @@ typedef struct Geo {
 #define FAIL(ctx, ...) (err_set((ctx)->err, sizeof(ctx)->err, __VA_ARGS__), (Tensor *)NULL)
 
 void geo_of(const Tensor *t, Geo *g);
+/* Checked int64 arithmetic for every size, stride and offset: *r = a * b
+ * (a + b, a - b); 0, or -1 when the exact result does not fit in int64.  On -1, *r
+ * holds the two's-complement wrap, which is what ATen's unchecked int64
+ * arithmetic computes: the ops that copy PyTorch's answer there use it. */
+int geo_mul(long a, long b, long *r);
+int geo_add(long a, long b, long *r);
+int geo_sub(long a, long b, long *r);
+/* "mhaviz play: too large: WHAT overflows int64"; returns NULL. */
+Tensor *geo_too_large(OpCtx *ctx, const char *what);
 /* Product of sizes, saturating at LONG_MAX (an expand can name any size). */
 long geo_numel(int n, const long *size);
 /* The result fits the engine's Tensor (TENSOR_MAXDIM dims of int sizes); 0 with ctx->err set if
- * not. */
+ * not.  In this order: the number of dims, a negative size (at::empty's words), a numel
+ * past int64 (c10's safe_compute_numel: "numel: integer multiplication overflow"), a
+ * size past INT_MAX. */
 int geo_fits(const Geo *g, OpCtx *ctx);
 /* A view of t's storage with geometry g; NULL with ctx->err set. */
 Tensor *geo_view(const Tensor *t, const Geo *g, OpCtx *ctx);
-/* Row-major strides as at::empty gives them. */
-void geo_contiguous_strides(Geo *g);
+/* Row-major strides as at::empty gives them; -1 with ctx->err set when one
+ * overflows int64 (a tensor with a size-0 dim can name any other sizes). */
+int geo_contiguous_strides(Geo *g, OpCtx *ctx);
 int geo_contiguous(const Geo *g);
 int geo_dense(const Geo *g);
 /* dim wrapped into [0, ndim) as PyTorch does; -1 with ctx->err set. */
 int geo_wrap_dim(long dim, int ndim, OpCtx *ctx);
+/* A new zeroed storage of n floats seen as (n,): NULL with ctx->err set when
+ * n is over TENSOROPS_MAX_STORAGE, when it would take ctx past its budget,
+ * or out of memory.  Every op that makes a storage makes it here. */
+Tensor *geo_new_storage(long n, OpCtx *ctx);
 /* src's elements copied into a new storage laid out as g; the engine counts the bytes. */
 Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx);
 Tensor *geo_copy_contiguous(const Tensor *t, OpCtx *ctx);

@@ -89,7 +89,8 @@ static int infer_size(int n, const long *shape, long numel, long *out, OpCtx *ct
 }
 
 /* ATen's computeStride (TensorUtils.cpp): strides for viewing (old) as the
- * sizes in shape[0..n-1] without a copy; 0 when that cannot be done. */
+ * sizes in shape[0..n-1] without a copy; 0 when that cannot be done, -1 when
+ * a stride would overflow int64. */
 static int compute_stride(const Geo *old, int n, const long *shape, long *out)
 {
     if (old->n == 0) {
@@ -108,18 +109,25 @@ static int compute_stride(const Geo *old, int n, const long *shape, long *out)
             return 1;
         }
         for (int d = n - 1; d >= 0; d--)
-            out[d] = d == n - 1 ? 1 : (shape[d + 1] > 1 ? shape[d + 1] : 1) * out[d + 1];
+            if (d == n - 1)
+                out[d] = 1;
+            else if (geo_mul(shape[d + 1] > 1 ? shape[d + 1] : 1, out[d + 1], &out[d]) < 0)
+                return -1;
         return 1;
     }
     int view_d = n - 1;
     long chunk_base = old->stride[old->n - 1], tensor_numel = 1, view_numel = 1;
+    /* the products are checked: one past int64 cannot equal a stride, and a
+     * stride past int64 cannot be viewed (reshape copies instead) */
     for (int td = old->n - 1; td >= 0; td--) {
-        tensor_numel *= old->size[td];
-        if (td == 0 ||
-            (old->size[td - 1] != 1 && old->stride[td - 1] != tensor_numel * chunk_base)) {
+        long chunk;
+        if (geo_mul(tensor_numel, old->size[td], &tensor_numel) < 0) return 0;
+        if (td == 0 || (old->size[td - 1] != 1 && (geo_mul(tensor_numel, chunk_base, &chunk) < 0 ||
+                                                   old->stride[td - 1] != chunk))) {
             while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
-                out[view_d] = view_numel * chunk_base;
-                view_numel *= shape[view_d];
+                if (geo_mul(view_numel, chunk_base, &out[view_d]) < 0 ||
+                    geo_mul(view_numel, shape[view_d], &view_numel) < 0)
+                    return 0;
                 view_d--;
             }
             if (view_numel != tensor_numel) return 0;
@@ -143,7 +151,9 @@ static int plan_view(const Tensor *t, int n, const long *sizes, Geo *g, OpCtx *c
     if (infer_size(n, sizes, geo_numel(old.n, old.size), g->size, ctx) < 0) return -1;
     g->n = n;
     g->offset = old.offset;
-    return compute_stride(&old, n, g->size, g->stride);
+    int r = compute_stride(&old, n, g->size, g->stride);
+    if (r < 0) geo_too_large(ctx, "a stride");
+    return r;
 }
 
 Tensor *tensorops_view(const Tensor *t, int n, const long *sizes, OpCtx *ctx)
@@ -168,7 +178,10 @@ Tensor *tensorops_reshape(const Tensor *t, int n, const long *sizes, OpCtx *ctx)
     if (!geo_fits(&g, ctx)) return NULL;
     Tensor *c = geo_copy_contiguous(t, ctx);
     if (!c) return NULL;
-    geo_contiguous_strides(&g);
+    if (geo_contiguous_strides(&g, ctx) < 0) {
+        tensor_free(c);
+        return NULL;
+    }
     g.offset = 0;
     Tensor *v = geo_view(c, &g, ctx);
     tensor_free(c);
@@ -193,7 +206,8 @@ Tensor *tensorops_flatten(const Tensor *t, long start, long end, OpCtx *ctx)
         shape[n++] = t->shape[i];
     long slice = 1;
     for (int i = s; i <= e; i++)
-        slice *= t->shape[i];
+        if (geo_mul(slice, t->shape[i], &slice) < 0)
+            return geo_too_large(ctx, "the flattened size");
     shape[n++] = slice;
     for (int i = e + 1; i < t->ndim; i++)
         shape[n++] = t->shape[i];
@@ -320,7 +334,9 @@ Tensor *tensorops_expand(const Tensor *t, int n, const long *sizes, OpCtx *ctx)
     for (int i = n - 1; i >= 0; i--) {
         int dim = t->ndim - 1 - (n - 1 - i);
         long size = dim >= 0 ? t->shape[dim] : 1;
-        long stride = dim >= 0 ? t->strides[dim] : g.size[i + 1] * g.stride[i + 1];
+        long stride = dim >= 0 ? t->strides[dim] : 0;
+        if (dim < 0 && geo_mul(g.size[i + 1], g.stride[i + 1], &stride) < 0)
+            return geo_too_large(ctx, "a stride");
         long target = sizes[i];
         if (target == -1) {
             if (dim < 0)
@@ -353,7 +369,9 @@ Tensor *tensorops_unsqueeze(const Tensor *t, long dim, OpCtx *ctx)
     if (d < 0) return NULL;
     Geo g;
     geo_of(t, &g);
-    long stride = d >= t->ndim ? 1 : g.size[d] * g.stride[d];
+    long stride = 1;
+    if (d < t->ndim && geo_mul(g.size[d], g.stride[d], &stride) < 0)
+        return geo_too_large(ctx, "a stride");
     for (int i = g.n; i > d; i--)
         g.size[i] = g.size[i - 1], g.stride[i] = g.stride[i - 1];
     g.size[d] = 1;

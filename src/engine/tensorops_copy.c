@@ -15,14 +15,14 @@
  * is not dense): the dims ordered by stride as TensorIterator orders them
  * (an insertion sort; a stride-0 dim stays put; equal strides put the
  * smaller size first), then packed densely in that order. */
-static void infer_dense_strides(Geo *g)
+static int infer_dense_strides(Geo *g, OpCtx *ctx)
 {
     int n = g->n, perm[GEO_MAX];
     long out[GEO_MAX], cur = 1;
-    if (n == 0) return;
+    if (n == 0) return 0;
     if (n == 1) {
         g->stride[0] = 1;
-        return;
+        return 0;
     }
     for (int i = 0; i < n; i++)
         perm[i] = n - 1 - i;
@@ -46,10 +46,14 @@ static void infer_dense_strides(Geo *g)
     }
     for (int i = 0; i < n; i++) {
         out[perm[i]] = cur;
-        if (g->size[perm[i]] > 1) cur *= g->size[perm[i]];
+        if (g->size[perm[i]] > 1 && i + 1 < n && geo_mul(cur, g->size[perm[i]], &cur) < 0) {
+            geo_too_large(ctx, "a stride");
+            return -1;
+        }
     }
     for (int i = 0; i < n; i++)
         g->stride[i] = out[i];
+    return 0;
 }
 
 Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx)
@@ -58,7 +62,7 @@ Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx)
     geo_of(t, &g);
     /* is_non_overlapping_and_dense (is_contiguous || ... || computed): the
      * same strides; otherwise empty_like's inferred dense strides */
-    if (!geo_contiguous(&g) && !geo_dense(&g)) infer_dense_strides(&g);
+    if (!geo_contiguous(&g) && !geo_dense(&g) && infer_dense_strides(&g, ctx) < 0) return NULL;
     return geo_copy(t, &g, ctx);
 }
 
@@ -73,13 +77,9 @@ Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx)
 Tensor *tensorops_arange(long n, OpCtx *ctx)
 {
     if (n < 0) return FAIL(ctx, "upper bound and larger bound inconsistent with step sign");
-    long one = n;
     Geo g = {.n = 1, .size = {n}, .stride = {1}};
-    if (n > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", one,
-                    TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)n);
-    if (!base) return FAIL(ctx, "out of memory");
+    Tensor *base = geo_new_storage(n, ctx);
+    if (!base) return NULL;
     for (long i = 0; i < n; i++)
         base->st->data[i] = (float)i;
     Tensor *r = geo_view(base, &g, ctx);
@@ -100,12 +100,10 @@ Tensor *tensorops_zeros(int n, const long *sizes, OpCtx *ctx)
         }
     if (!geo_fits(&g, ctx)) return NULL;
     long numel = geo_numel(n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel, TENSOROPS_MAX_STORAGE);
-    geo_contiguous_strides(&g);
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) return FAIL(ctx, "out of memory");
+
+    if (geo_contiguous_strides(&g, ctx) < 0) return NULL;
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) return NULL;
     Tensor *r = geo_view(base, &g, ctx);
     tensor_free(base);
     return r;
@@ -128,9 +126,29 @@ static Tensor *slice_dim(const Tensor *t, int d, long start, long end, long step
         end = start;
     else if (end >= size)
         end = size;
-    g.offset += start * g.stride[d];
-    g.size[d] = (end - start + step - 1) / step;
-    g.stride[d] *= step;
+    long shift, size_step, size_out, stride_out;
+    if (geo_mul(start, g.stride[d], &shift) < 0 || geo_add(g.offset, shift, &g.offset) < 0)
+        return geo_too_large(ctx, "the storage offset");
+    /* ATen: sizes[dim] = (len + step - 1) / step; strides[dim] *= step, in
+     * int64 that wraps for a step near INT64_MAX: its answer is what it
+     * wrapped to (a[::M] is empty), and as_strided then refuses what that
+     * made negative */
+    geo_add(end - start, step - 1, &size_step);
+    size_out = size_step / step;
+    geo_mul(g.stride[d], step, &stride_out);
+    g.size[d] = size_out;
+    g.stride[d] = stride_out;
+    char a[200], b[200];
+    for (int i = 0; i < g.n; i++)
+        if (g.stride[i] < 0)
+            return FAIL(ctx,
+                        "as_strided: Negative strides are not supported at the moment, got "
+                        "strides: %s",
+                        geo_fmt_list(a, sizeof a, g.n, g.stride));
+    if (size_out < 0)
+        return FAIL(ctx, "Storage size calculation overflowed with sizes=%s and strides=%s",
+                    geo_fmt_list(a, sizeof a, g.n, g.size),
+                    geo_fmt_list(b, sizeof b, g.n, g.stride));
     return geo_view(t, &g, ctx);
 }
 
@@ -163,7 +181,9 @@ Tensor *tensorops_select(const Tensor *t, int dim, long index, int real_dim, OpC
     if (index < 0) index += size;
     Geo g;
     geo_of(t, &g);
-    g.offset += index * g.stride[dim];
+    long shift;
+    if (geo_mul(index, g.stride[dim], &shift) < 0 || geo_add(g.offset, shift, &g.offset) < 0)
+        return geo_too_large(ctx, "the storage offset");
     for (int i = dim; i + 1 < g.n; i++)
         g.size[i] = g.size[i + 1], g.stride[i] = g.stride[i + 1];
     g.n--;
@@ -191,20 +211,24 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx)
     Geo g = {.n = n};
     long pad[GEO_MAX];
     int lead = n - t->ndim;
+    int over = 0;
     for (int i = 0; i < n; i++) {
         pad[i] = i < lead ? 1 : t->shape[i - lead];
-        g.size[i] = pad[i] * reps[i];
+        over |= geo_mul(pad[i], reps[i], &g.size[i]) < 0;
     }
-    if (!geo_fits(&g, ctx)) return NULL;
-    geo_contiguous_strides(&g);
+    /* ATen multiplies in int64 that wraps, then at::empty refuses a negative
+     * size: a.repeat(INT64_MAX) says -24.  A wrap that is not negative is ours. */
+    int negative = 0;
+    for (int i = 0; i < n; i++)
+        negative |= g.size[i] < 0;
+    if (over && !negative) return geo_too_large(ctx, "a repeated size");
+    if (!geo_fits(&g, ctx) || geo_contiguous_strides(&g, ctx) < 0) return NULL;
     /* the source seen as (reps[0], pad[0], reps[1], pad[1], ...) is too many
      * dims for a Tensor, so the copy walks the result and reads modulo */
     long numel = geo_numel(n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE)
-        return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld",
-                    numel, TENSOROPS_MAX_STORAGE);
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) return FAIL(ctx, "out of memory");
+
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) return NULL;
     Tensor *r = geo_view(base, &g, ctx);
     tensor_free(base);
     if (!r) return NULL;
@@ -240,22 +264,22 @@ Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, lon
     }
     Geo g;
     geo_of(in, &g);
-    g.size[d] *= reps;
-    geo_contiguous_strides(&g);
-    if (!geo_fits(&g, ctx)) goto out;
+    /* ATen sums the repeats in int64 that wraps, then at::empty refuses a
+     * negative total: a.repeat_interleave(INT64_MAX) says -24 */
+    if (geo_mul(g.size[d], reps, &g.size[d]) < 0) {
+        if (g.size[d] < 0)
+            r = FAIL(ctx, "Trying to create tensor with negative dimension %ld: [%ld]", g.size[d],
+                     g.size[d]);
+        else
+            r = geo_too_large(ctx, "the repeated size");
+        goto out;
+    }
+    if (!geo_fits(&g, ctx) || geo_contiguous_strides(&g, ctx) < 0) goto out;
     /* index_select(dim, [0]*reps + [1]*reps + ...): a view of in with dim
      * read at i / reps gives the values; it is built index by index */
     long numel = geo_numel(g.n, g.size);
-    if (numel > TENSOROPS_MAX_STORAGE) {
-        r = FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", numel,
-                 TENSOROPS_MAX_STORAGE);
-        goto out;
-    }
-    Tensor *base = tensor_new_storage((size_t)numel);
-    if (!base) {
-        r = FAIL(ctx, "out of memory");
-        goto out;
-    }
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) goto out;
     g.offset = 0;
     r = geo_view(base, &g, ctx);
     tensor_free(base);

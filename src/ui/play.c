@@ -113,10 +113,7 @@ static void log_add(PlayScreen *p)
         tensor_fmt_dims(sh, sizeof sh, r->t->ndim, r->t->shape);
         tensor_fmt_strides(st, sizeof st, r->t);
         snprintf(l, sizeof p->log[0], ">>> %.50s   %s %s +%zu S%d %s", p->stmt, sh, st,
-                 r->t->offset, r->t->st->id,
-                 r->memory == PM_VIEW   ? "view"
-                 : r->memory == PM_COPY ? "copy"
-                                        : "new");
+                 r->t->offset, r->t->st->id, play_memory_word(r));
     }
 }
 
