@@ -916,6 +916,30 @@ START_TEST(test_rope_in_the_pipeline)
 }
 END_TEST
 
+/* HF's permute of W_Q and W_K: the other layout on the permuted weights gives
+ * the run's scores; without the permutation it does not (dh >= 4: with one
+ * pair the two layouts are the same). */
+START_TEST(test_rope_hf_permutation)
+{
+    int n;
+    const MhaConfig *cs = configs(&n);
+    for (int ci = 0; ci < n; ci++) {
+        if ((cs[ci].d_model / cs[ci].heads) % 2) continue;
+        for (int l = ROPE_HALF; l <= ROPE_INTERLEAVED; l++) {
+            MhaConfig c = rope_cfg(cs[ci], (RopeLayout)l);
+            Mha *m = run_ok(&c);
+            ck_assert_float_le(mha_rope_hf_diff(m, 0), 1e-5f);
+            ck_assert_float_ge(mha_rope_hf_diff(m, 0), 0);
+            if (m->d_head >= 4 && c.seq > 1) ck_assert_float_gt(mha_rope_hf_diff(m, 1), 1e-3f);
+            mha_free(m);
+        }
+        Mha *off = run_ok(&cs[ci]);
+        ck_assert_float_eq(mha_rope_hf_diff(off, 0), -1);
+        mha_free(off);
+    }
+}
+END_TEST
+
 static Suite *mha_suite(void)
 {
     Suite *s = suite_create("mha");
@@ -946,6 +970,7 @@ static Suite *mha_suite(void)
     tcase_add_test(r, test_rope_odd_dhead_refused);
     tcase_add_test(r, test_rope_relative_position);
     tcase_add_test(r, test_rope_in_the_pipeline);
+    tcase_add_test(r, test_rope_hf_permutation);
     suite_add_tcase(s, r);
     return s;
 }

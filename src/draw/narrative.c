@@ -249,10 +249,13 @@ static void narr_rope(const Ctx *x, char *buf, size_t n)
         snprintf(where, sizeof where, "float 2i pairs with 2i+1, the next float (Meta's llama)");
     snprintf(buf, n,
              "RoPE %s: %s. Token p turns pair i by p x %g^(-2i/%d) rad: pair 0 by p, pair %d by "
-             "p x %.3g. Only Q and K, into new buffers (%s B); V is never rotated.",
+             "p x %.3g. Only Q and K, into new buffers (%s B); V is never rotated. HF's permute "
+             "of W_Q, W_K (view(H, dh/2, 2, D).transpose(1, 2)) makes %s give these scores "
+             "(largest difference %.1g; %.2g unpermuted).",
              rope_layout_name(c->rope), where, c->rope_theta, dh, dh / 2 - 1,
              (double)rope_inv_freq(dh / 2 - 1, dh, c->rope_theta),
-             num(m->steps[MS_ROPE].bytes_copied));
+             num(m->steps[MS_ROPE].bytes_copied), c->rope == ROPE_HALF ? "interleaved" : "half",
+             (double)mha_rope_hf_diff(m, 0), (double)mha_rope_hf_diff(m, 1));
 }
 
 /* Step 4: one score per query and key, per head. */

@@ -304,6 +304,44 @@ int mha_step_index(const char *s)
     return -1;
 }
 
+/* Row r of head hd of t (B, n, S, dh) at batch b, permuted for layout l's
+ * partner and rotated by the other layout at position p, into out. */
+static void hf_row(const Mha *m, const Tensor *t, int b, int hd, int p, int unpermuted, float *out)
+{
+    const int dh = m->d_head, half = dh / 2, inter = m->cfg.rope == ROPE_INTERLEAVED;
+    for (int j = 0; j < dh; j++) {
+        int src = j; /* interleaved run: new j <- old 2j, new j + dh/2 <- old 2j + 1 */
+        if (!unpermuted)
+            src = inter ? (j < half ? 2 * j : 2 * (j - half) + 1) : (j % 2 ? half + j / 2 : j / 2);
+        out[j] = tensor_get(t, (int[]){b, hd, p, src});
+    }
+    rope_rotate(out, dh, p, inter ? ROPE_HALF : ROPE_INTERLEAVED, m->cfg.rope_theta);
+}
+
+float mha_rope_hf_diff(const Mha *m, int unpermuted)
+{
+    const MhaConfig *c = &m->cfg;
+    if (c->rope == ROPE_OFF || !m->t[MT_Q_ROPE]) return -1;
+    const int dh = m->d_head;
+    float *q = malloc(2 * (size_t)dh * sizeof *q), worst = 0;
+    if (!q) return -1;
+    for (int b = 0; b < c->batch; b++)
+        for (int h = 0; h < c->heads; h++)
+            for (int i = 0; i < c->seq; i++) {
+                hf_row(m, m->t[MT_Q_HEADS], b, h, i, unpermuted, q);
+                for (int s = 0; s < c->seq; s++) {
+                    hf_row(m, m->t[MT_K_HEADS], b, mha_kv_head_of(c, h), s, unpermuted, q + dh);
+                    float d = 0;
+                    for (int j = 0; j < dh; j++)
+                        d += q[j] * q[dh + j];
+                    d = fabsf(d * m->scale - tensor_get(m->t[MT_SCORES], (int[]){b, h, i, s}));
+                    if (d > worst) worst = d;
+                }
+            }
+    free(q);
+    return worst;
+}
+
 void mha_free(Mha *m)
 {
     if (!m) return;

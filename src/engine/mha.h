@@ -126,6 +126,18 @@ typedef struct Mha {
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen);
 void mha_free(Mha *m);
 
+/* HF's conversion of Meta's llama weights (huggingface/transformers
+ * convert_llama_weights_to_hf.py, permute: w.view(H, dh/2, 2, D).transpose(1,
+ * 2).reshape(H*dh, D) on the (out, in) W_Q and W_K) reorders each head's
+ * outputs so that float 2i goes to i and 2i+1 to i + dh/2.  For a run with
+ * RoPE on, this recomputes the scores with the other layout on the weights so
+ * permuted (interleaved run: half on the permuted W_Q, W_K; half run:
+ * interleaved on the inverse permutation) and returns the largest |difference|
+ * from the run's scores: a rounding error, as both compute the same
+ * rotation.  unpermuted: the same without the permutation (a real
+ * difference).  -1 when RoPE is off. */
+float mha_rope_hf_diff(const Mha *m, int unpermuted);
+
 int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */
 
