@@ -126,6 +126,33 @@ START_TEST(test_config_flags)
 }
 END_TEST
 
+START_TEST(test_rope_flags)
+{
+    MhaConfig c;
+    int kv;
+    ck_assert_int_eq(parse(&c, &kv, ARGV("--heads", "4")), 0);
+    ck_assert_int_eq(c.rope, ROPE_OFF); /* off by default, theta 10000 */
+    ck_assert(c.rope_theta == 10000);
+    ck_assert_int_eq(parse(&c, &kv, ARGV("--rope", "half", "--rope-theta", "500000")), 0);
+    ck_assert_int_eq(c.rope, ROPE_HALF);
+    ck_assert(c.rope_theta == 500000);
+    ck_assert_int_eq(parse(&c, &kv, ARGV("--rope=interleaved", "--rope-theta=0.5")), 0);
+    ck_assert_int_eq(c.rope, ROPE_INTERLEAVED);
+    ck_assert(c.rope_theta == 0.5);
+    const char *bad[][2] = {{"--rope", "neox"},     {"--rope", ""},          {"--rope-theta", "0"},
+                            {"--rope-theta", "-1"}, {"--rope-theta", "1e4"}, {"--rope-theta", "x"},
+                            {"--rope-theta", "1."}, {"--rope-theta", " 5"}};
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        ck_assert_int_eq(parse(&c, &kv, ARGV((char *)bad[i][0], (char *)bad[i][1])), -1);
+        ck_assert_msg(!strncmp(err, bad[i][0], strlen(bad[i][0])), "%s %s: %s", bad[i][0],
+                      bad[i][1], err);
+        ck_assert_ptr_nonnull(strchr(err, '\'')); /* the value, quoted */
+    }
+    ck_assert_int_eq(parse(&c, &kv, ARGV("--rope")), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--rope needs a value"));
+}
+END_TEST
+
 static Suite *cli_suite(void)
 {
     Suite *s = suite_create("cli");
@@ -133,6 +160,7 @@ static Suite *cli_suite(void)
     tcase_add_test(tc, test_match_forms);
     tcase_add_test(tc, test_long);
     tcase_add_test(tc, test_config_flags);
+    tcase_add_test(tc, test_rope_flags);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -97,6 +97,41 @@ START_TEST(every_row_equals_the_causal_pass)
 }
 END_TEST
 
+/* With RoPE the cache holds the rotated K: every step agrees with the full
+ * pass (which rotates by absolute position), and the cache's K rows are the
+ * full run's K_rope rows, V's its unrotated V_heads. */
+START_TEST(rope_caches_the_rotated_k)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int r = ROPE_HALF; r <= ROPE_INTERLEAVED; r++)
+        for (int l = 0; l < DECODE_LAYOUTS; l++)
+            for (int k = 0; k < 3; k++) {
+                MhaConfig c = cfg_of(2, 6, 16, 4, kv[k]);
+                c.rope = (RopeLayout)r;
+                run_all(c, 2, (DecodeLayout)l);
+                char err[200];
+                c.causal = 1;
+                Mha *m = mha_run(&c, err, sizeof err);
+                Decode *d = decode_new(m, (DecodeLayout)l, 6, err, sizeof err);
+                ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+                for (int b = 0; b < 2; b++)
+                    for (int h = 0; h < kv[k]; h++)
+                        for (int p = 0; p < 6; p++)
+                            for (int i = 0; i < m->d_head; i++) {
+                                int full[4] = {b, h, p, i};
+                                int at[4] = {b, h, p, i}, meta[4] = {b, p, h, i};
+                                const int *ci = l == DECODE_HF ? at : meta;
+                                ck_assert_float_eq_tol(tensor_get(d->cache_k, ci),
+                                                       tensor_get(m->t[MT_K_ROPE], full), 1e-6);
+                                ck_assert(tensor_get(d->cache_v, ci) ==
+                                          tensor_get(m->t[MT_V_HEADS], full));
+                            }
+                decode_free(d);
+                mha_free(m);
+            }
+}
+END_TEST
+
 START_TEST(layouts_and_their_strides)
 {
     char err[200];
@@ -381,6 +416,7 @@ static Suite *decode_suite(void)
     Suite *s = suite_create("decode");
     TCase *t = tcase_create("engine");
     tcase_add_test(t, every_row_equals_the_causal_pass);
+    tcase_add_test(t, rope_caches_the_rotated_k);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);

@@ -434,6 +434,7 @@ START_TEST(test_seed_determinism_and_tenths)
     c.seed = 4;
     Mha *o = run_ok(&c);
     for (int i = 0; i < MT_COUNT; i++) {
+        if (!a->t[i]) continue; /* Q_rope, K_rope: RoPE is off */
         size_t n = tensor_numel(a->t[i]);
         ck_assert_uint_eq(n, tensor_numel(b->t[i]));
         float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
@@ -755,6 +756,190 @@ START_TEST(test_step_table_is_the_one_source)
 }
 END_TEST
 
+/* --- RoPE (src/README.md, The pipeline, step rope) ----------------------- */
+
+static MhaConfig rope_cfg(MhaConfig c, RopeLayout l)
+{
+    c.rope = l;
+    c.rope_theta = 10000;
+    return c;
+}
+
+/* [1, 2, 3, 4] at position 1, theta 10000: inv_freq = {1, 0.01}; worked by hand. */
+START_TEST(test_rope_by_hand)
+{
+    const float c1 = cosf(1), s1 = sinf(1), c2 = cosf(0.01f), s2 = sinf(0.01f);
+    float v[4] = {1, 2, 3, 4};
+    rope_rotate(v, 4, 1, ROPE_HALF, 10000); /* pairs (0, 2) and (1, 3) */
+    ck_assert_float_eq_tol(v[0], 1 * c1 - 3 * s1, 1e-6);
+    ck_assert_float_eq_tol(v[2], 3 * c1 + 1 * s1, 1e-6);
+    ck_assert_float_eq_tol(v[1], 2 * c2 - 4 * s2, 1e-6);
+    ck_assert_float_eq_tol(v[3], 4 * c2 + 2 * s2, 1e-6);
+    float w[4] = {1, 2, 3, 4};
+    rope_rotate(w, 4, 1, ROPE_INTERLEAVED, 10000); /* pairs (0, 1) and (2, 3) */
+    ck_assert_float_eq_tol(w[0], 1 * c1 - 2 * s1, 1e-6);
+    ck_assert_float_eq_tol(w[1], 2 * c1 + 1 * s1, 1e-6);
+    ck_assert_float_eq_tol(w[2], 3 * c2 - 4 * s2, 1e-6);
+    ck_assert_float_eq_tol(w[3], 4 * c2 + 3 * s2, 1e-6);
+    float z[4] = {1, 2, 3, 4}; /* position 0 does not turn */
+    rope_rotate(z, 4, 0, ROPE_HALF, 10000);
+    ck_assert(z[0] == 1 && z[1] == 2 && z[2] == 3 && z[3] == 4);
+    ck_assert_float_eq_tol(rope_inv_freq(1, 4, 10000), 0.01f, 1e-9);
+    ck_assert_float_eq_tol(rope_inv_freq(2, 8, 500000), 1.0f / sqrtf(500000), 1e-9);
+    /* the partner: dh/2 floats away in half, the next float in interleaved */
+    for (int j = 0; j < 8; j++) {
+        ck_assert_int_eq(rope_partner(ROPE_HALF, j, 8), (j + 4) % 8);
+        ck_assert_int_eq(rope_partner(ROPE_INTERLEAVED, j, 8), j % 2 ? j - 1 : j + 1);
+        ck_assert_int_eq(rope_pair_of(ROPE_HALF, j, 8), j % 4);
+        ck_assert_int_eq(rope_pair_of(ROPE_INTERLEAVED, j, 8), j / 2);
+    }
+}
+END_TEST
+
+START_TEST(test_rope_odd_dhead_refused)
+{
+    MhaConfig c = rope_cfg(cfg_of(1, 4, 6, 2, 2, 0, 1), ROPE_HALF); /* dh 3 */
+    ck_assert_int_eq(mha_config_check(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--rope half"));
+    ck_assert_ptr_nonnull(strstr(err, "--heads 2"));
+    ck_assert_ptr_null(mha_run(&c, err, sizeof err));
+    c.rope = ROPE_OFF; /* the same sizes without RoPE are fine */
+    ck_assert_int_eq(mha_config_check(&c, err, sizeof err), 0);
+    c = rope_cfg(mha_config_default(), ROPE_INTERLEAVED);
+    c.rope_theta = 0;
+    ck_assert_int_eq(mha_config_check(&c, err, sizeof err), -1);
+    ck_assert_ptr_nonnull(strstr(err, "--rope-theta"));
+    Tensor *odd = tensor_zeros(2, (int[]){2, 3});
+    ck_assert_ptr_null(rope_apply(odd, ROPE_HALF, 10000, err, sizeof err));
+    tensor_free(odd);
+}
+END_TEST
+
+static double dot_rotated(const float *q, const float *k, int dh, int pq, int pk, RopeLayout l)
+{
+    float a[16], b[16];
+    memcpy(a, q, sizeof(float) * (size_t)dh);
+    memcpy(b, k, sizeof(float) * (size_t)dh);
+    rope_rotate(a, dh, pq, l, 10000);
+    rope_rotate(b, dh, pk, l, 10000);
+    double s = 0;
+    for (int i = 0; i < dh; i++)
+        s += (double)a[i] * b[i];
+    return s;
+}
+
+/* q at m and k at n: q.k depends on n - m only, in both layouts; and it
+ * does depend on it (a rotation that did nothing would pass the first half). */
+START_TEST(test_rope_relative_position)
+{
+    MhaRng r;
+    mha_rng_seed(&r, 7);
+    float q[16], k[16];
+    for (int i = 0; i < 16; i++)
+        q[i] = mha_rng_tenth(&r), k[i] = mha_rng_tenth(&r);
+    for (int l = ROPE_HALF; l <= ROPE_INTERLEAVED; l++)
+        for (int d = 0; d < 4; d++) {
+            double base = dot_rotated(q, k, 16, 0, d, (RopeLayout)l);
+            for (int shift = 1; shift < 40; shift += 7)
+                ck_assert_double_eq_tol(dot_rotated(q, k, 16, shift, shift + d, (RopeLayout)l),
+                                        base, 1e-4);
+            if (d) ck_assert(fabs(base - dot_rotated(q, k, 16, 0, 0, (RopeLayout)l)) > 1e-3);
+        }
+}
+END_TEST
+
+/* Every configuration, both layouts: Q_rope and K_rope are Q_heads and
+ * K_heads rotated row by row, new buffers; V is not; the scores, K_expand and
+ * K_repeat come from the rotated K; the trace has the step after heads first. */
+START_TEST(test_rope_in_the_pipeline)
+{
+    int n;
+    const MhaConfig *cs = configs(&n);
+    for (int ci = 0; ci < n; ci++) {
+        if ((cs[ci].d_model / cs[ci].heads) % 2) continue;
+        for (int l = ROPE_HALF; l <= ROPE_INTERLEAVED; l++) {
+            MhaConfig c = rope_cfg(cs[ci], (RopeLayout)l);
+            Mha *m = run_ok(&c), *off = run_ok(&cs[ci]);
+            const int B = c.batch, S = c.seq, H = c.heads, KV = c.kv_heads, dh = m->d_head;
+            ck_assert_ptr_null(off->t[MT_Q_ROPE]);
+            ck_assert_ptr_null(off->t[MT_K_ROPE]);
+            ck_assert_int_eq(m->t[MT_K_ROPE]->shape[1], KV);
+            ck_assert(!tensor_same_storage(m->t[MT_Q_ROPE], m->t[MT_Q_HEADS]));
+            ck_assert(tensor_same_storage(m->t[MT_K_EXPAND], m->t[MT_K_ROPE]));
+            for (int b = 0; b < B; b++)
+                for (int h = 0; h < H; h++)
+                    for (int p = 0; p < S; p++) {
+                        float q[64], k[64];
+                        int kh = mha_kv_head_of(&c, h);
+                        for (int j = 0; j < dh; j++) {
+                            q[j] = at(m, MT_Q_HEADS, IDX(b, h, p, j));
+                            k[j] = at(m, MT_K_HEADS, IDX(b, kh, p, j));
+                        }
+                        rope_rotate(q, dh, p, c.rope, c.rope_theta);
+                        rope_rotate(k, dh, p, c.rope, c.rope_theta);
+                        for (int j = 0; j < dh; j++) {
+                            ck_assert_float_eq_tol(at(m, MT_Q_ROPE, IDX(b, h, p, j)), q[j], 1e-6);
+                            ck_assert_float_eq_tol(at(m, MT_K_ROPE, IDX(b, kh, p, j)), k[j], 1e-6);
+                            ck_assert_float_eq_tol(at(m, MT_K_REPEAT, IDX(b, h, p, j)), k[j], 1e-6);
+                            ck_assert(at(m, MT_V_HEADS, IDX(b, kh, p, j)) ==
+                                      at(off, MT_V_HEADS, IDX(b, kh, p, j)));
+                        }
+                        for (int s = 0; s < S; s++) { /* scores[p, s] = q_rope . k_rope[s] */
+                            double d = 0;
+                            for (int j = 0; j < dh; j++)
+                                d += (double)at(m, MT_Q_ROPE, IDX(b, h, p, j)) *
+                                     at(m, MT_K_ROPE, IDX(b, kh, s, j));
+                            ck_assert_double_eq_tol(at(m, MT_SCORES, IDX(b, h, p, s)), d * m->scale,
+                                                    1e-5);
+                        }
+                    }
+            /* the trace: the step after heads first, its buffers counted */
+            ck_assert_int_eq(mha_step_total(&c), MS_COUNT + 1);
+            ck_assert_int_eq(mha_step_at(&c, MS_HEADS + 1), MS_ROPE);
+            ck_assert_int_eq(mha_step_at(&c, MS_HEADS + 2), MS_SCORES);
+            ck_assert_int_eq(mha_step_number(&c, MS_OUT), MS_OUT + 1);
+            ck_assert_int_eq(mha_step_number(&cs[ci], MS_ROPE), -1);
+            ck_assert_int_eq(mha_step_find(&c, "5"), MS_SCORES);
+            ck_assert_int_eq(mha_step_find(&cs[ci], "rope"), -1);
+            const MhaStep *st = &m->steps[MS_ROPE];
+            ck_assert_str_eq(st->key, "rope");
+            ck_assert_int_eq(st->output, MT_Q_ROPE);
+            ck_assert(!st->is_view);
+            ck_assert_uint_eq(st->bytes_copied, (size_t)B * (H + KV) * S * dh * sizeof(float));
+            ck_assert_int_eq(m->steps[MS_SCORES].inputs[0], MT_Q_ROPE);
+            ck_assert_int_eq(m->steps[MS_SCORES].inputs[1], MT_K_ROPE);
+            ck_assert_uint_eq(m->bytes_copied_total, off->bytes_copied_total + st->bytes_copied);
+            mha_free(m);
+            mha_free(off);
+        }
+    }
+}
+END_TEST
+
+/* HF's permute of W_Q and W_K: the other layout on the permuted weights gives
+ * the run's scores; without the permutation it does not (dh >= 4: with one
+ * pair the two layouts are the same). */
+START_TEST(test_rope_hf_permutation)
+{
+    int n;
+    const MhaConfig *cs = configs(&n);
+    for (int ci = 0; ci < n; ci++) {
+        if ((cs[ci].d_model / cs[ci].heads) % 2) continue;
+        for (int l = ROPE_HALF; l <= ROPE_INTERLEAVED; l++) {
+            MhaConfig c = rope_cfg(cs[ci], (RopeLayout)l);
+            Mha *m = run_ok(&c);
+            ck_assert_float_le(mha_rope_hf_diff(m, 0), 1e-5f);
+            ck_assert_float_ge(mha_rope_hf_diff(m, 0), 0);
+            if (m->d_head >= 4 && c.seq > 1) ck_assert_float_gt(mha_rope_hf_diff(m, 1), 1e-3f);
+            mha_free(m);
+        }
+        Mha *off = run_ok(&cs[ci]);
+        ck_assert_float_eq(mha_rope_hf_diff(off, 0), -1);
+        mha_free(off);
+    }
+}
+END_TEST
+
 static Suite *mha_suite(void)
 {
     Suite *s = suite_create("mha");
@@ -779,6 +964,14 @@ static Suite *mha_suite(void)
     tcase_add_test(t, test_config_messages);
     tcase_add_test(t, test_step_table_is_the_one_source);
     suite_add_tcase(s, t);
+    TCase *r = tcase_create("rope");
+    tcase_set_timeout(r, 60);
+    tcase_add_test(r, test_rope_by_hand);
+    tcase_add_test(r, test_rope_odd_dhead_refused);
+    tcase_add_test(r, test_rope_relative_position);
+    tcase_add_test(r, test_rope_in_the_pipeline);
+    tcase_add_test(r, test_rope_hf_permutation);
+    suite_add_tcase(s, r);
     return s;
 }
 

@@ -23,11 +23,14 @@ errs = []
 if set(doc) != {"config", "tensors", "steps"}:
     errs.append("top-level keys %s" % sorted(doc))
 cfg = doc.get("config", {})
-for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "seed"):
+for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "seed", "rope",
+          "rope_theta"):
     if k not in cfg:
         errs.append("config.%s missing" % k)
 want = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": 2, "d_head": 4,
-        "causal": False, "seed": 1}
+        "causal": False, "seed": 1, "rope": None, "rope_theta": None}
+if "Q_rope" in doc.get("tensors", {}) or "K_rope" in doc.get("tensors", {}):
+    errs.append("RoPE is off but Q_rope or K_rope is exported")
 if cfg != want:
     errs.append("default config %r, README.md says %r" % (cfg, want))
 names = ("x W_Q W_K W_V W_O Q K V Q_split K_split V_split Q_heads K_heads V_heads "
@@ -93,7 +96,22 @@ configs=(
     "--seq 1 --d-model 1 --heads 1"
     "--batch 3 --seq 1 --d-model 8 --heads 4 --kv-heads 2 --seed 2 --causal"
     "--seq 9 --d-model 20 --heads 1 --seed 5 --causal"
+    # RoPE, both layouts: MHA, GQA, MQA, causal or not, batch > 1, another theta
+    "--rope half"
+    "--rope interleaved"
+    "--rope half --seq 5 --d-model 12 --heads 3 --kv-heads 1 --seed 3 --causal"
+    "--rope interleaved --seq 5 --d-model 12 --heads 3 --kv-heads 1 --seed 3 --causal"
+    "--rope half --batch 2 --seq 6 --d-model 16 --heads 4 --kv-heads 2 --seed 11 --causal"
+    "--rope interleaved --batch 2 --seq 6 --d-model 16 --heads 4 --kv-heads 2 --seed 11"
+    "--rope half --batch 3 --seq 9 --d-model 24 --heads 6 --kv-heads 3 --rope-theta 500000"
+    "--rope interleaved --seq 12 --d-model 32 --heads 4 --kv-heads 1 --rope-theta 1000000 --causal"
+    "--rope half --seq 1 --d-model 2 --heads 1"
 )
+torch_py= # Debian's python3-torch (PyTorch 1.13) lives in /usr/bin/python3
+for py in python3 /usr/bin/python3; do
+    if [ -z "$torch_py" ] && "$py" -c 'import torch' 2>/dev/null; then torch_py=$py; fi
+done
+[ -n "$torch_py" ] || echo "# no python with torch: RoPE checked against the plain reference only"
 for c in "${configs[@]}"; do
     # shellcheck disable=SC2086
     capture "$BIN" export $c
@@ -104,6 +122,14 @@ for c in "${configs[@]}"; do
     # shellcheck disable=SC2086
     if python3 "$HERE/ref_mha.py" "$tmp/out" $c >"$tmp/ref" 2>&1; then ok "export $c agrees with ref_mha.py"; else
         fail "export $c agrees with ref_mha.py" "it disagrees:"; sed 's/^/# /' "$tmp/ref"; fi
+    # RoPE again against PyTorch's own rotation, where an interpreter has torch
+    case "$c" in *--rope*) [ -n "$torch_py" ] || continue ;; *) continue ;; esac
+    # shellcheck disable=SC2086
+    if "$torch_py" "$HERE/ref_mha.py" "$tmp/out" $c >"$tmp/ref" 2>&1 && grep -q "PyTorch" "$tmp/ref"; then
+        ok "export $c agrees with PyTorch (ref_mha.py under $torch_py)"
+    else
+        fail "export $c agrees with PyTorch" "it disagrees:"; sed 's/^/# /' "$tmp/ref"
+    fi
 done
 
 # same seed -> the same bytes; another seed -> other numbers
@@ -146,6 +172,12 @@ usage_error "--kv-heads 3: heads 4 is not divisible by 3 (try 1, 2 or 4)" export
 usage_error "--kv-heads 4" export --heads 2 --kv-heads 4
 usage_error "--kv-heads" export --kv-heads 3          # heads stays 2
 usage_error "--causal" export --causal=1              # takes no value
+usage_error "--rope 'neox': unknown layout (use half or interleaved)" export --rope neox
+usage_error "--rope" export --rope
+usage_error "--rope half: d_head 3 (--d-model 6 / --heads 2) is odd" export --rope half --d-model 6
+usage_error "--rope interleaved: d_head 1" export --rope interleaved --heads 8
+for v in 0 -1 abc 1e4 1. "" +5; do usage_error "--rope-theta" export --rope half --rope-theta "$v"; done
+usage_error "--rope-theta" export --rope-theta 10000000000000
 usage_error "--bogus" export --bogus
 usage_error "--hedas" export --hedas 2
 usage_error "-x" export -x

@@ -25,6 +25,7 @@ def keep(text):
 
 doc = json.load(open(sys.argv[1]), parse_constant=bad_constant, parse_float=keep)
 raw = open(sys.argv[1]).read()
+raw = raw[raw.index('"tensors"'):]  # config's "rope": null (RoPE off) is the contract
 if re.search(r"\bnull\b", raw):
     sys.exit("null in the JSON")
 data = [t for tensor in doc["tensors"].values() for t in tensor["data"]]
@@ -49,6 +50,7 @@ configs=(
     "--causal --seq 9 --d-model 12 --heads 3"
     "--batch 2 --seq 7 --d-model 16 --heads 4 --kv-heads 2 --seed 12345"
     "--seq 40 --d-model 64 --heads 8 --causal --seed 4294967295"
+    "--seq 40 --d-model 64 --heads 8 --kv-heads 2 --rope half --seed 3"
 )
 for c in "${configs[@]}"; do
     # shellcheck disable=SC2086

@@ -9,10 +9,16 @@ compares it with the JSON that `mhaviz export` printed:
   - every value of every tensor, within 1e-4 (relative or absolute);
   - the strides PyTorch would give each tensor, and its offset;
   - which tensors share a storage (views) and which do not (copies);
-  - the trace: step names, inputs/outputs, is_view, bytes_copied.
+  - the trace: step names, inputs/outputs, is_view, bytes_copied;
+  - with --rope half|interleaved: Q_rope, K_rope and everything after them,
+    and, when this interpreter has torch (Debian's /usr/bin/python3 with
+    python3-torch), a second, independent PyTorch implementation of each
+    layout written as its source writes it (HF's rotate_half; Meta's llama
+    view_as_complex) for Q_rope, K_rope, scores, attn and out.
 
 Usage: ref_mha.py EXPORT.json [--batch N --seq N --d-model N --heads N
-                               --kv-heads N --seed N --causal]
+                               --kv-heads N --seed N --causal
+                               --rope half|interleaved --rope-theta N]
 The flags are the ones the export was run with (defaults as in README.md).
 Exit 0 when everything agrees, 1 with a list of the differences otherwise.
 """
@@ -89,6 +95,31 @@ def contiguous_strides(shape):
     return list(reversed(st))
 
 
+# --- RoPE, as the issue states it: position p = token index, ---------------
+# inv_freq[i] = theta^(-2i/dh), angle = p * inv_freq[i]; the pair of pair i is
+# (x[i], x[i + dh/2]) in half, (x[2i], x[2i+1]) in interleaved, and
+# out_a = a cos - b sin, out_b = b cos + a sin.
+def rope_pairs(layout, dh):
+    if layout == "half":
+        return [(i, i + dh // 2) for i in range(dh // 2)]
+    return [(2 * i, 2 * i + 1) for i in range(dh // 2)]
+
+
+def rope_rows(rows, layout, theta):
+    """rows: (S, dh), row p at position p."""
+    out = []
+    for p, row in enumerate(rows):
+        dh = len(row)
+        r = list(row)
+        for i, (a, b) in enumerate(rope_pairs(layout, dh)):
+            ang = p * theta ** (-2.0 * i / dh)
+            c, s = math.cos(ang), math.sin(ang)
+            r[a] = row[a] * c - row[b] * s
+            r[b] = row[b] * c + row[a] * s
+        out.append(r)
+    return out
+
+
 # --- the pipeline, head by head, written as a textbook loop -----------------
 def reference(cfg):
     B, S, D = cfg["batch"], cfg["seq"], cfg["d_model"]
@@ -110,12 +141,18 @@ def reference(cfg):
         return [[cols(T[b], h * dh, (h + 1) * dh) for h in range(n)] for b in range(B)]
 
     Qh, Kh, Vh = heads_of(Q, H), heads_of(K, KV), heads_of(V, KV)
+    rope, theta = cfg.get("rope"), cfg.get("rope_theta")
+    if rope:  # Q and K turned by position; V never
+        Qr = [[rope_rows(Qh[b][h], rope, theta) for h in range(H)] for b in range(B)]
+        Kr = [[rope_rows(Kh[b][k], rope, theta) for k in range(KV)] for b in range(B)]
+    else:
+        Qr, Kr = Qh, Kh
     scores, attn, head_out, noscale = [], [], [], []
     for b in range(B):
         sb, ab, ob, nb = [], [], [], []
         for h in range(H):
             kv = h // G  # grouped: query head h reads kv head h // G
-            raw = matmul(Qh[b][h], transpose(Kh[b][kv]))
+            raw = matmul(Qr[b][h], transpose(Kr[b][kv]))
             sc = [[v / math.sqrt(dh) for v in r] for r in raw]
             a = softmax_rows(sc, causal)
             sb.append(sc)
@@ -131,10 +168,11 @@ def reference(cfg):
     out = [matmul(concat[b], WO) for b in range(B)]
 
     # K/V with every query head's kv head side by side: (B, S, D)
-    Kfull = [[sum((Kh[b][h // G][s] for h in range(H)), []) for s in range(S)] for b in range(B)]
+    Kfull = [[sum((Kr[b][h // G][s] for h in range(H)), []) for s in range(S)] for b in range(B)]
+    Qfull = [[sum((Qr[b][h][s] for h in range(H)), []) for s in range(S)] for b in range(B)]
     single = []
     for b in range(B):
-        sc = matmul(Q[b], transpose(Kfull[b]))
+        sc = matmul(Qfull[b], transpose(Kfull[b]))
         sc = [[v / math.sqrt(D) for v in r] for r in sc]
         single.append([softmax_rows(sc, causal)])  # (1, S, S)
 
@@ -173,7 +211,13 @@ def reference(cfg):
     # K.unsqueeze(2) puts stride S*KV*dh on the new axis; expand keeps it when
     # G == 1 (size unchanged) and makes it 0 otherwise, as PyTorch does.
     g_stride = 0 if G > 1 else S * KV * dh
-    t["K_expand"] = (expand(Kh), [B, KV, G, S, dh], [S * KV * dh, dh, g_stride, KV * dh, 1])
+    if rope:  # new contiguous buffers; K_expand then views K_rope
+        t["Q_rope"] = (Qr, [B, H, S, dh], c([B, H, S, dh]))
+        t["K_rope"] = (Kr, [B, KV, S, dh], c([B, KV, S, dh]))
+        kg = 0 if G > 1 else S * dh
+        t["K_expand"] = (expand(Kr), [B, KV, G, S, dh], [KV * S * dh, S * dh, kg, dh, 1])
+    else:
+        t["K_expand"] = (expand(Kh), [B, KV, G, S, dh], [S * KV * dh, dh, g_stride, KV * dh, 1])
     t["V_expand"] = (expand(Vh), [B, KV, G, S, dh], [S * KV * dh, dh, g_stride, KV * dh, 1])
     t["scores"] = (scores, [B, H, S, S], c([B, H, S, S]))
     t["attn"] = (attn, [B, H, S, S], c([B, H, S, S]))
@@ -190,7 +234,7 @@ def reference(cfg):
     t["out"] = (out, [B, S, D], c([B, S, D]))
     t["attn_single"] = (single, [B, 1, S, S], c([B, 1, S, S]))
     t["Q_wrong"] = (q_wrong, [B, H, S, dh], c([B, H, S, dh]))
-    t["K_repeat"] = (repeat(Kh), [B, H, S, dh], c([B, H, S, dh]))
+    t["K_repeat"] = (repeat(Kr), [B, H, S, dh], c([B, H, S, dh]))
     t["V_repeat"] = (repeat(Vh), [B, H, S, dh], c([B, H, S, dh]))
     t["attn_noscale"] = (noscale, [B, H, S, S], c([B, H, S, S]))
     return t
@@ -220,6 +264,65 @@ STEPS = [
 ]
 
 
+ROPE_STEP = ("rope", ["Q_heads", "K_heads"], "Q_rope", False)
+
+
+def steps_of(cfg):
+    """The trace a run makes: with RoPE, the rope step after heads first and
+    the scores read the rotated Q and K."""
+    if not cfg.get("rope"):
+        return list(STEPS)
+    st = STEPS[:4] + [ROPE_STEP] + STEPS[4:]
+    st[5] = ("scores", ["Q_rope", "K_rope"], "scores", False)
+    return st
+
+
+# --- a second reference in PyTorch, each layout as its source writes it -----
+def torch_reference(cfg):
+    """Q_rope, K_rope, scores, attn, out with torch (float64), or None when
+    this interpreter has no torch.  half: HF transformers modeling_llama.py
+    rotate_half / apply_rotary_pos_emb; interleaved: meta-llama/llama
+    model.py apply_rotary_emb (view_as_complex of (.., dh/2, 2) pairs)."""
+    try:
+        import torch
+    except ImportError:
+        return None
+    B, S, D = cfg["batch"], cfg["seq"], cfg["d_model"]
+    H, KV = cfg["heads"], cfg["kv_heads"]
+    dh, G, theta = D // H, H // KV, cfg["rope_theta"]
+    rng = SplitMix64(cfg["seed"])
+    f64 = torch.float64
+    x = torch.tensor([draw(rng, S, D) for _ in range(B)], dtype=f64)
+    WQ, WK, WV, WO = (torch.tensor(draw(rng, D, n), dtype=f64) for n in (D, KV * dh, KV * dh, D))
+    q = (x @ WQ).view(B, S, H, dh).transpose(1, 2)
+    k = (x @ WK).view(B, S, KV, dh).transpose(1, 2)
+    v = (x @ WV).view(B, S, KV, dh).transpose(1, 2)
+    inv_freq = 1.0 / (theta ** (torch.arange(0, dh, 2, dtype=f64) / dh))
+    freqs = torch.outer(torch.arange(S, dtype=f64), inv_freq)  # (S, dh/2)
+    if cfg["rope"] == "half":
+        def rotate_half(t):
+            t1, t2 = t[..., : t.shape[-1] // 2], t[..., t.shape[-1] // 2:]
+            return torch.cat((-t2, t1), dim=-1)
+        emb = torch.cat((freqs, freqs), dim=-1)
+        cos, sin = emb.cos(), emb.sin()
+        qr, kr = q * cos + rotate_half(q) * sin, k * cos + rotate_half(k) * sin
+    else:
+        cis = torch.polar(torch.ones_like(freqs), freqs)  # (S, dh/2) complex
+
+        def rot(t):
+            tc = torch.view_as_complex(t.contiguous().reshape(*t.shape[:-1], -1, 2))
+            return torch.view_as_real(tc * cis).flatten(-2)
+        qr, kr = rot(q), rot(k)
+    kx = kr.repeat_interleave(G, dim=1)
+    vx = v.repeat_interleave(G, dim=1)
+    sc = qr @ kx.transpose(-2, -1) / math.sqrt(dh)
+    if cfg["causal"]:
+        sc = sc.masked_fill(torch.ones(S, S, dtype=torch.bool).triu(1), float("-inf"))
+    at = torch.softmax(sc, dim=-1)
+    out = (at @ vx).transpose(1, 2).contiguous().view(B, S, D) @ WO
+    return {"Q_rope": qr, "K_rope": kr, "scores": sc, "attn": at, "out": out}
+
+
 def close(a, b):
     return abs(a - b) <= TOL or abs(a - b) <= TOL * abs(b)
 
@@ -228,12 +331,19 @@ def parse_args(argv):
     if not argv:
         sys.exit(__doc__)
     cfg = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": None,
-           "seed": 1, "causal": False}
+           "seed": 1, "causal": False, "rope": None, "rope_theta": None}
+    theta = 10000.0
     path, i = argv[0], 1
     while i < len(argv):
         a = argv[i]
         if a == "--causal":
             cfg["causal"] = True
+        elif a == "--rope" and i + 1 < len(argv):
+            cfg["rope"] = argv[i + 1]
+            i += 1
+        elif a == "--rope-theta" and i + 1 < len(argv):
+            theta = float(argv[i + 1])
+            i += 1
         elif a.startswith("--") and a[2:].replace("-", "_") in cfg and i + 1 < len(argv):
             cfg[a[2:].replace("-", "_")] = int(argv[i + 1])
             i += 1
@@ -242,12 +352,16 @@ def parse_args(argv):
         i += 1
     if cfg["kv_heads"] is None:
         cfg["kv_heads"] = cfg["heads"]
+    if cfg["rope"]:
+        cfg["rope_theta"] = theta
     return path, cfg
 
 
 def compare(doc, cfg):
     errs = []
     views = dict(VIEWS)
+    if cfg.get("rope"):
+        views["K_expand"] = "K_rope"
     copies = cfg["heads"] > 1 and cfg["seq"] > 1  # see merged_contig in reference()
     if not copies:
         views["merged_contig"] = views["concat"] = "head_out"
@@ -308,15 +422,20 @@ def compare(doc, cfg):
 
     # Trace: as src/README.md's table; the only bytes copied are step 8's B*S*D floats
     # (none when the transposed heads already are contiguous: H == 1 or S == 1).
+    # With RoPE the rope step also counts its two new buffers, Q_rope and K_rope.
     steps = doc.get("steps", [])
-    if len(steps) != len(STEPS):
-        bad("%d steps, expected %d" % (len(steps), len(STEPS)))
-    nbytes = cfg["batch"] * cfg["seq"] * cfg["d_model"] * 4
-    for i, (st, (name, ins, out, view)) in enumerate(zip(steps, STEPS)):
-        if i == 8 and not copies:
+    trace = steps_of(cfg)
+    if len(steps) != len(trace):
+        bad("%d steps, expected %d" % (len(steps), len(trace)))
+    B, S, dh = cfg["batch"], cfg["seq"], cfg["d_model"] // cfg["heads"]
+    nbytes = B * S * cfg["d_model"] * 4
+    rbytes = B * (cfg["heads"] + cfg["kv_heads"]) * S * dh * 4
+    for i, (st, (name, ins, out, view)) in enumerate(zip(steps, trace)):
+        contig = name == "make contiguous"
+        if contig and not copies:
             view = True
-        want = {"name": name, "inputs": ins, "output": out, "is_view": view,
-                "bytes_copied": nbytes if i == 8 and copies else 0}
+        want = {"index": i, "name": name, "inputs": ins, "output": out, "is_view": view,
+                "bytes_copied": nbytes if contig and copies else rbytes if name == "rope" else 0}
         for k, v in want.items():
             if st.get(k) != v:
                 bad("step %d (%s): %s = %r, expected %r" % (i, name, k, st.get(k), v))
@@ -324,6 +443,17 @@ def compare(doc, cfg):
             bad("step %d: no code line" % i)
         if view and sto.get(out) != sto.get(ins[0]):
             bad("step %d: is_view but %s and %s have different storages" % (i, out, ins[0]))
+
+    # The rotation again, in PyTorch, when there is torch to run it.
+    if cfg.get("rope"):
+        tref = torch_reference(cfg)
+        for name, tt in (tref or {}).items():
+            want = tt.flatten().tolist()
+            got = tens.get(name, {}).get("data", [])
+            nbad = sum(1 for g, w in zip(got, want) if g is None or not close(g, w))
+            if len(got) != len(want) or nbad:
+                bad("%s: %d of %d values differ from the PyTorch reference" % (name, nbad, len(want)))
+        cfg["_torch"] = tref is not None
 
     # Every input and weight value is a multiple of 0.1 in [-1, 1].
     for name in ("x", "W_Q", "W_K", "W_V", "W_O"):
@@ -339,14 +469,16 @@ def main():
     with open(path) as f:
         doc = json.load(f)
     errs = compare(doc, cfg)
-    label = " ".join("%s=%s" % kv for kv in sorted(cfg.items()))
+    label = " ".join("%s=%s" % kv for kv in sorted(cfg.items()) if kv[0][0] != "_")
     if errs:
         print("ref_mha.py: %s: %d differences" % (label, len(errs)))
         for e in errs[:40]:
             print("  " + e)
         return 1
     n = sum(len(t["data"]) for t in doc["tensors"].values())
-    print("ref_mha.py: %s: %d tensors, %d values agree within %g" % (label, len(doc["tensors"]), n, TOL))
+    also = ", and with PyTorch's rotation" if cfg.get("_torch") else ""
+    print("ref_mha.py: %s: %d tensors, %d values agree within %g%s"
+          % (label, len(doc["tensors"]), n, TOL, also))
     return 0
 
 

@@ -120,6 +120,25 @@ int cli_long(const char *flag, const char *val, long min, long max, long *out, c
     return 0;
 }
 
+int cli_positive(const char *flag, const char *val, double max, double *out, char *err,
+                 size_t errlen)
+{
+    /* digits, then at most one '.' and more digits: "10000", "500000", "0.5" */
+    size_t n = strspn(val, "0123456789"), f = val[n] == '.' ? strspn(val + n + 1, "0123456789") : 0;
+    int ok = n && n + f <= 40 && (!val[n] || (val[n] == '.' && f && !val[n + 1 + f]));
+    double v = ok ? strtod(val, NULL) : 0;
+    if (ok && v > max) {
+        err_set(err, errlen, "%s %.40s: must be at most %g", flag, val, max);
+        return -1;
+    }
+    if (!ok || !(v > 0)) {
+        err_set(err, errlen, "%s: '%.40s' is not a positive number", flag, val);
+        return -1;
+    }
+    *out = v;
+    return 0;
+}
+
 const char cli_config_help[] =
     "  --batch N      batch size B (default 1, at most 64)\n"
     "  --seq N        tokens S (default 4, at most 1024)\n"
@@ -128,6 +147,9 @@ const char cli_config_help[] =
     "  --kv-heads N   key/value heads, must divide H (default H: MHA; 1: MQA)\n"
     "  --seed N       seed of the toy input and weights (default 1)\n"
     "  --causal       mask future tokens before the softmax\n"
+    "  --rope L       rotate Q and K after heads first: half (GPT-NeoX, HF) or interleaved\n"
+    "                 (Meta's llama, GPT-J); needs an even d_head (default off)\n"
+    "  --rope-theta N the base of RoPE's frequencies, a positive number (default 10000)\n"
     "  (all the tensors of one run together must fit in 128 MB: the error says when not)\n";
 
 int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
@@ -161,6 +183,22 @@ int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, 
     if (r) {
         if (r < 0 || cli_long("--seed", val, 0, (long)MHA_MAX_SEED, &v, err, errlen)) return -1;
         cfg->seed = (uint32_t)v;
+        return 1;
+    }
+    r = cli_match(argc, argv, i, "--rope", &val, err, errlen);
+    if (r) {
+        int l = r < 0 ? -1 : rope_layout_of(val);
+        if (r > 0 && l < 0)
+            err_set(err, errlen, "--rope '%.40s': unknown layout (use half or interleaved)", val);
+        if (l < 0) return -1;
+        cfg->rope = (RopeLayout)l;
+        return 1;
+    }
+    r = cli_match(argc, argv, i, "--rope-theta", &val, err, errlen);
+    if (r) {
+        if (r < 0 ||
+            cli_positive("--rope-theta", val, ROPE_THETA_MAX, &cfg->rope_theta, err, errlen))
+            return -1;
         return 1;
     }
     r = cli_match(argc, argv, i, "--causal", NULL, err, errlen);

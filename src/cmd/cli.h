@@ -35,9 +35,14 @@ int cli_match(int argc, char **argv, int *i, const char *flag, const char **val,
 int cli_long(const char *flag, const char *val, long min, long max, long *out, char *err,
              size_t errlen);
 
+/* A positive decimal number up to max for flag: digits with at most one '.'
+ * ("10000", "0.5"; no sign, exponent or space).  -1 with err set. */
+int cli_positive(const char *flag, const char *val, double max, double *out, char *err,
+                 size_t errlen);
+
 /* The shared configuration flags: --batch --seq --d-model --heads --kv-heads
- * --seed --causal.  Returns 1 if argv[*i] was one (cfg updated, *i advanced
- * past its value), 0 if not, -1 with err set on a bad value.  *kv_set is set
+ * --seed --causal --rope half|interleaved --rope-theta N.  Returns 1 if argv[*i] was one (cfg
+ * updated, *i advanced past its value), 0 if not, -1 with err set on a bad value.  *kv_set is set
  * to 1 when --kv-heads was given (otherwise kv_heads follows heads). */
 int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
                     size_t errlen);

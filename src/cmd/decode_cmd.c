@@ -192,6 +192,9 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
         "decode: batch %d, seq %d, d_model %d, heads %d, kv_heads %d (%s), d_head %d; prompt %d\n",
         cfg->batch, cfg->seq, cfg->d_model, cfg->heads, cfg->kv_heads,
         presets_kind(cfg->heads, cfg->kv_heads), m->d_head, prompt);
+    if (cfg->rope != ROPE_OFF)
+        printf("RoPE %s, theta %g: q and k rotated by position before k is cached (V is not)\n",
+               rope_layout_name(cfg->rope), cfg->rope_theta);
     printf("cache %s: K and V each %s, %zu bytes\n", decode_layout_name(layout),
            tensor_fmt_dims(s1, sizeof s1, d->cache_k->ndim, d->cache_k->shape),
            tensor_numel(d->cache_k) * sizeof(float));

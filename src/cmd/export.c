@@ -62,28 +62,37 @@ static int export_json(FILE *f, const Mha *m)
     const MhaConfig *c = &m->cfg;
     size_t maxn = 0;
     for (int i = 0; i < MT_COUNT; i++)
-        if (tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
+        if (m->t[i] && tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
     float *buf = malloc(maxn * sizeof *buf);
     if (!buf) return -2;
+    char rope[32] = "null", theta[FMTFLOAT_SIZE + 8] = "null";
+    if (c->rope != ROPE_OFF) {
+        snprintf(rope, sizeof rope, "\"%s\"", rope_layout_name(c->rope));
+        snprintf(theta, sizeof theta, "%.17g", c->rope_theta);
+    }
     fprintf(f,
             "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
-            "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu},\n  \"tensors\": {\n",
+            "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu, \"rope\": %s, "
+            "\"rope_theta\": %s},\n  \"tensors\": {\n",
             c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head,
-            c->causal ? "true" : "false", (unsigned long)c->seed);
+            c->causal ? "true" : "false", (unsigned long)c->seed, rope, theta);
+    int last = MT_COUNT - 1; /* the RoPE tensors are absent when it is off */
     for (int i = 0; i < MT_COUNT; i++) {
+        if (!m->t[i]) continue;
         put_tensor(f, mha_tensor_names[i], m->t[i], buf);
-        fputs(i + 1 < MT_COUNT ? ",\n" : "\n", f);
+        fputs(i < last ? ",\n" : "\n", f);
     }
     fputs("  },\n  \"steps\": [\n", f);
-    for (int i = 0; i < MS_COUNT; i++) {
-        const MhaStep *s = &m->steps[i];
+    int n_steps = mha_step_total(c);
+    for (int i = 0; i < n_steps; i++) {
+        const MhaStep *s = &m->steps[mha_step_at(c, i)];
         fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"inputs\": [", i,
                 s->name, s->code);
         for (int k = 0; k < s->n_inputs; k++)
             fprintf(f, "%s\"%s\"", k ? ", " : "", mha_tensor_names[s->inputs[k]]);
         fprintf(f, "], \"output\": \"%s\", \"is_view\": %s, \"bytes_copied\": %zu}%s\n",
                 mha_tensor_names[s->output], s->is_view ? "true" : "false", s->bytes_copied,
-                i + 1 < MS_COUNT ? "," : "");
+                i + 1 < n_steps ? "," : "");
     }
     fputs("  ]\n}\n", f);
     free(buf);

@@ -108,16 +108,18 @@ typedef struct Frames {
     Canvas *c;
     const Mha *m;
     SceneState *st;
-    int first, last, ascii, color; /* color: 0 none, 1 colour, 2 attributes only */
+    int first, last, ascii, color; /* the run's step numbers (mha_step_at); color: 0 none,
+                                      1 colour, 2 attributes only */
     const char *view_name;         /* --view other than step, for the header */
 } Frames;
 
 /* "step 2/10: split heads (80x24)" */
 static void frame_title(const Frames *fr, int s, char *buf, size_t n)
 {
-    snprintf(buf, n, "step %d/%d: %s%s%s (%dx%d)", s, MS_COUNT - 1, fr->m->steps[s].name,
-             fr->view_name ? ", view " : "", fr->view_name ? fr->view_name : "", fr->c->w,
-             fr->c->h);
+    const MhaConfig *c = &fr->m->cfg;
+    snprintf(buf, n, "step %d/%d: %s%s%s (%dx%d)", s, mha_step_total(c) - 1,
+             fr->m->steps[mha_step_at(c, s)].name, fr->view_name ? ", view " : "",
+             fr->view_name ? fr->view_name : "", fr->c->w, fr->c->h);
 }
 
 /* text, ansi, svg, html: one frame per step. */
@@ -126,7 +128,7 @@ static int write_frames(Frames *fr, int format)
     char title[160];
     int rc = format == F_HTML ? canvas_html_head(stdout, "mhaviz frames") : 0;
     for (int s = fr->first; s <= fr->last && rc == 0; s++) {
-        fr->st->step = s;
+        fr->st->step = mha_step_at(&fr->m->cfg, s);
         scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
         frame_title(fr, s, title, sizeof title);
         if (format == F_SVG) {
@@ -152,8 +154,8 @@ static int write_cast(Frames *fr)
     double t = 0;
     int mono = fr->color != 1, fixed = fr->st->anim >= 0; /* --anim: that phase only */
     int rc = canvas_cast_head(stdout, fr->c->w, fr->c->h, "mhaviz walkthrough");
-    for (int s = fr->first; s <= fr->last && rc == 0; s++) {
-        fr->st->step = s;
+    for (int o = fr->first; o <= fr->last && rc == 0; o++) {
+        int s = fr->st->step = mha_step_at(&fr->m->cfg, o);
         if (!fixed && scene_step_animates(s)) {
             int n = (int)(CAST_ANIM_SEC * CAST_FPS);
             for (int k = 0; k < n && rc == 0; k++, t += 1.0 / CAST_FPS) {
@@ -175,7 +177,8 @@ static int write_cast(Frames *fr)
 typedef struct FramesArgs {
     MhaConfig cfg;
     SceneState st;
-    int kv_set, first, last, color, ascii, format, step_given, inspect_n;
+    int kv_set, first, last, color, ascii, format, step_given, inspect_n; /* first, last: -1 all */
+    const char *step_val; /* --step N|NAME, read against the run's steps once the config is known */
     long cols, rows;
     const char *view_name; /* --view other than step */
 } FramesArgs;
@@ -198,15 +201,16 @@ static int parse_flags(int argc, char **argv, FramesArgs *a)
             int s;
             if (r < 0) return cli_usage("%s", err);
             a->step_given = 1;
+            a->step_val = NULL;
             if (!strcmp(val, "all")) {
-                a->first = 0, a->last = MS_COUNT - 1;
+                a->first = 0, a->last = -1;
                 continue;
             }
             if ((s = mha_step_index(val)) < 0)
                 return cli_usage("--step '%.40s': not a step (0-%d, a name such as split or "
                                  "softmax, or all)",
                                  val, MS_COUNT - 1);
-            a->first = a->last = s;
+            a->step_val = val;
         } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--cols", val, 1, 1000, &a->cols, err, sizeof err))
                 return cli_usage("%s", err);
@@ -274,17 +278,25 @@ int cmd_frames(int argc, char **argv)
     Canvas *c;
     int rc = 0;
     FramesArgs a = {
-        mha_config_default(), scene_state_default(), 0,   0, MS_COUNT - 1, -1, 0, F_TEXT, 0, 0,
+        mha_config_default(), scene_state_default(), 0,   0, -1, -1, 0, F_TEXT, 0, 0, NULL,
         SCENE_MIN_W,          SCENE_MIN_H,           NULL};
     int r = parse_flags(argc, argv, &a);
     if (r >= 0) return r;
     if (a.cols < SCENE_MIN_W || a.rows < SCENE_MIN_H)
         return cli_usage("--cols %ld --rows %ld: a frame needs at least %dx%d", a.cols, a.rows,
                          SCENE_MIN_W, SCENE_MIN_H);
-    if (a.format == F_SVG && a.first != a.last)
-        return cli_usage("--format svg: an SVG holds one frame; give --step N (0-%d)",
-                         MS_COUNT - 1);
     if (!a.kv_set) a.cfg.kv_heads = a.cfg.heads;
+    int total = mha_step_total(&a.cfg);
+    if (a.step_val) {
+        int s = mha_step_find(&a.cfg, a.step_val);
+        if (s < 0)
+            return cli_usage("--step '%.40s': not a step of this run (0-%d%s)", a.step_val,
+                             total - 1, a.cfg.rope ? "" : "; rope needs --rope half|interleaved");
+        a.first = a.last = mha_step_number(&a.cfg, s);
+    }
+    if (a.last < 0) a.last = total - 1;
+    if (a.format == F_SVG && a.first != a.last)
+        return cli_usage("--format svg: an SVG holds one frame; give --step N (0-%d)", total - 1);
     if (a.format == F_ANSI) a.color = 1;
     if (a.color < 0 && a.format != F_TEXT) a.color = 1; /* pictures keep their colours */
     if (a.color < 0) {
@@ -292,11 +304,12 @@ int cmd_frames(int argc, char **argv)
         a.color = isatty(STDOUT_FILENO) && !(nc && *nc);
     }
     if (a.st.view != MV_STEP && !a.step_given) /* a failure picture is one picture */
-        a.first = a.last = a.st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX;
+        a.first = a.last =
+            mha_step_number(&a.cfg, a.st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX);
     m = mha_run(&a.cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
     for (int s = a.first; a.st.inspect && s <= a.last; s++)
-        if (check_inspect(m, &a.st, s, a.inspect_n, err, sizeof err) < 0) {
+        if (check_inspect(m, &a.st, mha_step_at(&a.cfg, s), a.inspect_n, err, sizeof err) < 0) {
             mha_free(m);
             return cli_usage("--inspect %s", err);
         }

@@ -64,6 +64,7 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
     ui->anim_speed = 1.0;
     o->color = COLOR_AUTO;
     int kv_set = 0;
+    const char *step_val = NULL; /* read against the run's steps once the config is known */
     char err[200];
     for (int i = first; i < argc; i++) {
         const char *val = NULL;
@@ -100,6 +101,7 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
         if (allow_step && (r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             o->step = mha_step_index(val);
+            step_val = val;
             if (o->step < 0)
                 return cli_usage("--step: unknown step '%.40s' (0-%d or a name such as split)", val,
                                  MS_COUNT - 1);
@@ -109,6 +111,10 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
     }
     if (!kv_set) ui->cfg.kv_heads = ui->cfg.heads;
     if (mha_config_check(&ui->cfg, err, sizeof err) < 0) return cli_usage("%s", err);
+    if (step_val && (o->step = mha_step_find(&ui->cfg, step_val)) < 0)
+        return cli_usage("--step '%.40s': not a step of this run (0-%d%s)", step_val,
+                         mha_step_total(&ui->cfg) - 1,
+                         ui->cfg.rope ? "" : "; rope needs --rope half|interleaved");
     ui->mha = mha_run(&ui->cfg, err, sizeof err);
     if (!ui->mha) {
         cli_line(stderr, "mhaviz: %s", err);

@@ -238,7 +238,7 @@ static int bar_legend(const Ctx *x, const Bar *b, const HeadMap *hm, char *buf, 
     int head_row = b->pitch > 2 && hm && (hm->t || hm->wrap), k = 0;
     int token_row = !head_row && b->pitch > 3 && b->tokens && b->t->ndim == 3;
     size_t o;
-    for (int i = 0; x->m && i < MS_COUNT && !shape; i++)
+    for (int i = 0; x->m && i < MS_ALL && !shape; i++)
         if (x->m->t[mha_steps[i].output] == b->t) shape = mha_steps[i].shape;
     if (b->pitch < 3 || !shape) return 0;
     o = (size_t)snprintf(buf, n, "; each cell: offset, value%s",

@@ -39,8 +39,14 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
     canvas_printf(c, 1, y++, ST_NORMAL, "q %s over K, V %s",
                   tensor_fmt_dims(a, sizeof a, d->q->ndim, d->q->shape),
                   tensor_fmt_dims(b, sizeof b, d->k_read->ndim, d->k_read->shape));
-    canvas_text(c, 1, y, "k = rope(k, pos)", ST_CODE);
-    canvas_text(c, 19, y++, "# RoPE would rotate k here, before caching", ST_DIM);
+    if (cfg->rope != ROPE_OFF) {
+        snprintf(s, sizeof s, "q, k = rope(q, pos), rope(k, pos)  # %s, pos %d..%d",
+                 rope_layout_name(cfg->rope), d->start, d->start + d->n - 1);
+        canvas_text(c, 1, y++, s, ST_CODE);
+    } else {
+        canvas_text(c, 1, y, "k = k", ST_CODE);
+        canvas_text(c, 19, y++, "# no RoPE here (--rope half|interleaved rotates k first)", ST_DIM);
+    }
     if (d->layout == DECODE_HF)
         snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
                  d->start + d->n);

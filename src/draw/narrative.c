@@ -57,7 +57,7 @@ static int copy_steps(const Mha *m, int *first)
 {
     int k = 0;
     *first = -1;
-    for (int i = 0; i < MS_COUNT; i++)
+    for (int o = 0, i; (i = mha_step_at(&m->cfg, o)) >= 0; o++)
         if (m->steps[i].bytes_copied) {
             if (*first < 0) *first = i;
             k++;
@@ -235,6 +235,29 @@ static void narr_heads(const Ctx *x, char *buf, size_t n)
              a, b, q->st->id, num(st->bytes_copied), count(q->strides[2], "float"));
 }
 
+/* The rope step: which floats are pairs in memory and how far each turns. */
+static void narr_rope(const Ctx *x, char *buf, size_t n)
+{
+    const Mha *m = x->m;
+    const MhaConfig *c = &m->cfg;
+    int dh = m->d_head, far = rope_partner(c->rope, 0, dh);
+    char where[96];
+    if (c->rope == ROPE_HALF)
+        snprintf(where, sizeof where, "float j pairs with j+%d, %s away (HF rotate_half)", far,
+                 count(far, "float"));
+    else
+        snprintf(where, sizeof where, "float 2i pairs with 2i+1, the next float (Meta's llama)");
+    snprintf(buf, n,
+             "RoPE %s: %s. Token p turns pair i by p x %g^(-2i/%d) rad: pair 0 by p, pair %d by "
+             "p x %.3g. Only Q and K, into new buffers (%s B); V is never rotated. HF's permute "
+             "of W_Q, W_K (view(H, dh/2, 2, D).transpose(1, 2)) makes %s give these scores "
+             "(largest difference %.1g; %.2g unpermuted).",
+             rope_layout_name(c->rope), where, c->rope_theta, dh, dh / 2 - 1,
+             (double)rope_inv_freq(dh / 2 - 1, dh, c->rope_theta),
+             num(m->steps[MS_ROPE].bytes_copied), c->rope == ROPE_HALF ? "interleaved" : "half",
+             (double)mha_rope_hf_diff(m, 0), (double)mha_rope_hf_diff(m, 1));
+}
+
 /* Step 4: one score per query and key, per head. */
 static void narr_scores(const Ctx *x, char *buf, size_t n)
 {
@@ -407,11 +430,11 @@ void narr_single_why(const Ctx *x, char *buf, size_t n)
 
 typedef void NarrFn(const Ctx *x, char *buf, size_t n);
 
-static NarrFn *const narr_step[MS_COUNT] = {
+static NarrFn *const narr_step[MS_ALL] = {
     [MS_INPUT] = narr_input,       [MS_PROJECT] = narr_project, [MS_SPLIT] = narr_split,
     [MS_HEADS] = narr_heads,       [MS_SCORES] = narr_scores,   [MS_SOFTMAX] = narr_softmax,
     [MS_WEIGHTED] = narr_weighted, [MS_BACK] = narr_back,       [MS_CONTIG] = narr_contig,
-    [MS_CONCAT] = narr_concat,     [MS_OUT] = narr_output,
+    [MS_CONCAT] = narr_concat,     [MS_OUT] = narr_output,      [MS_ROPE] = narr_rope,
 };
 
 /* The narrative of the state's picture into buf (n bytes). */

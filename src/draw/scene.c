@@ -28,11 +28,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-const StepView scene_views[MS_COUNT] = {
+const StepView scene_views[MS_ALL] = {
     [MS_INPUT] = {LV_FLAT, 0},    [MS_PROJECT] = {LV_FLAT, 0}, [MS_SPLIT] = {LV_TOK, 1},
     [MS_HEADS] = {LV_HEAD, 1},    [MS_SCORES] = {LV_HEAD, 1},  [MS_SOFTMAX] = {LV_HEAD, 1},
     [MS_WEIGHTED] = {LV_HEAD, 1}, [MS_BACK] = {LV_TOK, 1},     [MS_CONTIG] = {LV_TOK, 1},
-    [MS_CONCAT] = {LV_FLAT, 1},   [MS_OUT] = {LV_FLAT, 0},
+    [MS_CONCAT] = {LV_FLAT, 1},   [MS_OUT] = {LV_FLAT, 0},     [MS_ROPE] = {LV_HEAD, 1},
 };
 
 static int inspect_tensor(const SceneState *s)
@@ -140,7 +140,7 @@ static void ctx_init(Ctx *x, Canvas *c, int px, int py, int w, int h, const Mha 
     x->m = m;
     x->s = *s;
     if (x->s.step < 0) x->s.step = 0;
-    if (x->s.step >= MS_COUNT) x->s.step = MS_COUNT - 1;
+    if (x->s.step >= MS_ALL || !mha_step_on(&m->cfg, x->s.step)) x->s.step = MS_COUNT - 1;
     if ((int)x->s.view < 0 || x->s.view >= MV_COUNT) x->s.view = MV_STEP;
     x->x0 = px, x->y0 = py, x->w = w, x->h = h;
     x->hx = x->hy = -1;
@@ -206,7 +206,7 @@ int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy)
     const Tensor *t;
     if (!m || !s) return 0;
     memcpy(old, s->cur, sizeof old);
-    if (s->step < 0 || s->step >= MS_COUNT) return 0;
+    if (!mha_step_on(&m->cfg, s->step)) return 0;
     ti = inspect_tensor(s);
     t = m->t[ti];
     clamp_cursor(m, s);

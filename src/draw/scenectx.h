@@ -147,7 +147,7 @@ typedef struct SoftPlan {
 } SoftPlan;
 
 /* What each step shows: its logical tensor, layout and program line (scene.c). */
-extern const StepView scene_views[MS_COUNT];
+extern const StepView scene_views[MS_ALL];
 
 /* scenefmt.c: text in a width, numbers, the hit test, heads of offsets */
 int sc_round(double v);

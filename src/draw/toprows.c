@@ -23,7 +23,7 @@ void top_program(Ctx *x, int line, const char *span)
 {
     for (int i = 0; i < MHA_PROGRAM_LINES; i++) {
         int py = x->y0 + 1 + x->tg + i, px = x->x0;
-        const char *l = mha_program[i];
+        const char *l = mha_program_line(&x->m->cfg, i);
         canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
         canvas_text(x->c, px + 5, py, l, ST_CODE);
         if (i == line) {
@@ -91,8 +91,9 @@ static size_t shown_bytes(const Ctx *x)
 static size_t pass_bytes(const Ctx *x)
 {
     size_t total = shown_bytes(x);
-    for (int i = 0; i < x->s.step; i++)
-        total += x->m->steps[i].bytes_copied;
+    const MhaConfig *c = &x->m->cfg;
+    for (int k = 0; k < mha_step_number(c, x->s.step); k++) /* the run's order */
+        total += x->m->steps[mha_step_at(c, k)].bytes_copied;
     return total;
 }
 
@@ -160,7 +161,8 @@ void top_rows(Ctx *x, int bw)
         before = m->t[x->s.view == MV_WRONG_VIEW ? MT_Q : MT_SCORES];
         after = m->t[v->tensor];
     } else {
-        snprintf(buf, sizeof buf, "step %d/%d  %s", x->s.step, MS_COUNT - 1, ms->name);
+        snprintf(buf, sizeof buf, "step %d/%d  %s", mha_step_number(&m->cfg, x->s.step),
+                 mha_step_total(&m->cfg) - 1, ms->name);
         top_title(x, buf);
         top_program(x, mha_steps[x->s.step].line, mha_steps[x->s.step].span);
     }

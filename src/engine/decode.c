@@ -108,8 +108,22 @@ static Tensor *split(const Tensor *t, int heads, int dh, char *err, size_t errle
     return tensor_view(t, 4, sh, err, errlen);
 }
 
+/* With RoPE on, turns every head row of t (B, n, heads * dh), a contiguous
+ * projection this step owns, by its absolute position start + s, in place:
+ * the same rotation the full run applies to Q_heads and K_heads. */
+static void rope_rows(Tensor *t, const MhaConfig *c, int heads, int dh, int start)
+{
+    int B = t->shape[0], n = t->shape[1];
+    for (int b = 0; b < B; b++)
+        for (int s = 0; s < n; s++)
+            for (int h = 0; h < heads; h++)
+                rope_rotate(t->st->data + (((size_t)b * n + s) * heads + h) * dh, dh, start + s,
+                            c->rope, c->rope_theta);
+}
+
 /* Writes k and v of this step into the cache at start..start+n-1.  k_new is
- * kept: it is where a real model's RoPE rotation has just happened. */
+ * kept: with RoPE on it is already rotated, so the cache holds the rotated K
+ * (V never is). */
 static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
     const Tensor *src[2] = {k4, v4};
@@ -202,11 +216,14 @@ static int run_step(Decode *d, int start, int n, char *err, size_t errlen)
     Tensor *Q = project(d, MT_W_Q, start, n, err, errlen); /* (B, n, D) */
     Tensor *K = Q ? project(d, MT_W_K, start, n, err, errlen) : NULL;
     Tensor *V = K ? project(d, MT_W_V, start, n, err, errlen) : NULL;
+    if (V && c->rope != ROPE_OFF) { /* q, k = rope(q, pos), rope(k, pos): before caching */
+        rope_rows(Q, c, c->heads, dh, start);
+        rope_rows(K, c, c->kv_heads, dh, start);
+    }
     Tensor *q4 = V ? split(Q, c->heads, dh, err, errlen) : NULL;      /* (B, n, H, dh) */
     Tensor *v4 = q4 ? split(V, c->kv_heads, dh, err, errlen) : NULL;  /* (B, n, KV, dh) */
     d->k_new = v4 ? split(K, c->kv_heads, dh, err, errlen) : NULL;    /* (B, n, KV, dh) */
     d->q = d->k_new ? tensor_transpose(q4, 1, 2, err, errlen) : NULL; /* (B, H, n, dh) */
-    /* a real model applies RoPE to q and k_new here, before k is cached */
     if (d->q && write_cache(d, d->k_new, v4, err, errlen) == 0) {
         d->len = start + n;
         if (attend(d, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;

@@ -18,8 +18,10 @@
  *
  * GQA's sharing happens after reading, never in the cache: the read view gets
  * a group axis of stride 0 (unsqueeze + expand, no copy), so the cache keeps
- * kv_heads heads whatever the number of query heads.  The engine has no RoPE;
- * a real model rotates k (and q) right before k is written to the cache.
+ * kv_heads heads whatever the number of query heads.  With RoPE on (the
+ * run's config), q and k are rotated by their absolute position right before
+ * k is written, so the cache holds the rotated K, as Meta's llama model.py
+ * and HF's LlamaAttention do (apply_rotary_emb, then cache_k / cache.update).
  */
 #ifndef MHAVIZ_DECODE_H
 #define MHAVIZ_DECODE_H
@@ -41,7 +43,7 @@ typedef struct Decode {
     /* the last step (prefill or one token), kept for drawing; owned */
     int start, n;     /* it computed positions start .. start + n - 1 */
     Tensor *q;        /* (B, H, n, dh) view of this step's Q */
-    Tensor *k_new;    /* (B, n, KV, dh) this step's k, as written (where RoPE would act) */
+    Tensor *k_new;    /* (B, n, KV, dh) this step's k, as written (rotated with RoPE on) */
     Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len) */
     Tensor *v_read;   /* (B, KV, T, dh) */
     Tensor *k_shared; /* (B, KV, G, T, dh) stride-0 view of k_read: GQA after reading */

@@ -142,7 +142,9 @@ static void run_tile(Flash *f)
 {
     const Mha *m = f->m;
     int dh = m->d_head, nr = f->r1 - f->r0, nc = f->c1 - f->c0;
-    const Tensor *Q = m->t[MT_Q_HEADS], *K = m->t[MT_K_HEADS], *V = m->t[MT_V_HEADS];
+    /* the scores' Q and K: rotated when the run has RoPE on (V never is) */
+    const Tensor *Q = m->t[MT_Q_ROPE] ? m->t[MT_Q_ROPE] : m->t[MT_Q_HEADS];
+    const Tensor *K = m->t[MT_K_ROPE] ? m->t[MT_K_ROPE] : m->t[MT_K_HEADS], *V = m->t[MT_V_HEADS];
     long kd = K->strides[3], vd = V->strides[3], qd = Q->strides[3];
     for (int r = 0; r < nr; r++) {
         const float *q = row_of(Q, f->b, f->h, f->r0 + r); /* (dh,) on chip */

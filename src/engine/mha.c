@@ -1,8 +1,10 @@
 /* mha.c - the multi-head attention forward pass on the tensor engine,
- * recording a trace of the steps 0..10 (src/README.md, The pipeline).
+ * recording a trace of the steps 0..10 and, with RoPE on, the rope step
+ * between heads first and scores (src/README.md, The pipeline).
  *
  * Shapes (B batch, S seq, D d_model, H heads, KV kv_heads, G = H/KV, dh = D/H):
  *   x (B,S,D)  W_Q (D,D)  W_K, W_V (D,KV*dh)  W_O (D,D)
+ *   Q_rope (B,H,S,dh)  K_rope (B,KV,S,dh): new buffers, V never rotated
  */
 #include "engine/mha.h"
 
@@ -16,10 +18,11 @@
 
 /* clang-format off: grouped by step, as in src/README.md */
 const char *const mha_tensor_names[MT_COUNT] = {
-    "x",        "W_Q",      "W_K",         "W_V",     "W_O",      "Q",        "K",
-    "V",        "Q_split",  "K_split",     "V_split", "Q_heads",  "K_heads",  "V_heads",
-    "K_expand", "V_expand", "scores",      "attn",    "head_out", "merged",   "merged_contig",
-    "concat",   "out",      "attn_single", "Q_wrong", "K_repeat", "V_repeat", "attn_noscale",
+    "x",       "W_Q",         "W_K",      "W_V",      "W_O",           "Q",
+    "K",       "V",           "Q_split",  "K_split",  "V_split",       "Q_heads",
+    "K_heads", "V_heads",     "Q_rope",   "K_rope",   "K_expand",      "V_expand",
+    "scores",  "attn",        "head_out", "merged",   "merged_contig", "concat",
+    "out",     "attn_single", "Q_wrong",  "K_repeat", "V_repeat",      "attn_noscale",
 };
 /* clang-format on */
 
@@ -34,7 +37,16 @@ const char *const mha_program[MHA_PROGRAM_LINES] = {
     "y = out.view(B, S, D) @ W_O",
 };
 
-const MhaStepInfo mha_steps[MS_COUNT] = {
+/* Line 1 as a run with RoPE on reads it: the heads, then rotated. */
+static const char rope_line[] = "Q = rope(Q.view(B, S, H, dh).transpose(1, 2))";
+
+const char *mha_program_line(const MhaConfig *c, int i)
+{
+    if (i < 0 || i >= MHA_PROGRAM_LINES) return "";
+    return i == 1 && c->rope != ROPE_OFF ? rope_line : mha_program[i];
+}
+
+const MhaStepInfo mha_steps[MS_ALL] = {
     /* name, key, code, program line, span, shape, output, var */
     {"input", "input", "x", -1, NULL, "(B, S, D)", MT_X, "x"},
     {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", 0, NULL, "(B, S, D)", MT_Q, "Q"},
@@ -47,6 +59,8 @@ const MhaStepInfo mha_steps[MS_COUNT] = {
     {"make contiguous", "contiguous", "out = out.contiguous()", 4, ".contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
     {"concat", "concat", "out = out.view(B, S, D)", 5, "out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
     {"output projection", "output", "y = out @ W_O", 5, NULL, "(B, S, D)", MT_OUT, "y"},
+    /* only with RoPE on, after heads first: V is not rotated */
+    {"rope", "rope", "Q, K = rope(Q, pos), rope(K, pos)", 1, "rope(", "(B, H, S, dh)", MT_Q_ROPE, "Q"},
 };
 
 const MhaViewInfo mha_views[MV_COUNT] = {
@@ -77,8 +91,15 @@ const char *mha_token_word(int s)
 
 MhaConfig mha_config_default(void)
 {
-    MhaConfig c = {
-        .batch = 1, .seq = 4, .d_model = 8, .heads = 2, .kv_heads = 2, .causal = 0, .seed = 1};
+    MhaConfig c = {.batch = 1,
+                   .seq = 4,
+                   .d_model = 8,
+                   .heads = 2,
+                   .kv_heads = 2,
+                   .causal = 0,
+                   .seed = 1,
+                   .rope = ROPE_OFF,
+                   .rope_theta = ROPE_THETA_DEFAULT};
     return c;
 }
 
@@ -141,6 +162,22 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
         divisors(c->heads, d, sizeof d);
         err_set(err, errlen, "--kv-heads %d: heads %d is not divisible by %d (try %s)", c->kv_heads,
                 c->heads, c->kv_heads, d);
+        return -1;
+    }
+    if (c->rope != ROPE_OFF && (c->rope < 0 || c->rope >= ROPE_LAYOUTS)) {
+        err_set(err, errlen, "--rope: unknown layout (use half or interleaved)");
+        return -1;
+    }
+    if (c->rope != ROPE_OFF && (c->d_model / c->heads) % 2) {
+        err_set(err, errlen,
+                "--rope %s: d_head %d (--d-model %d / --heads %d) is odd; RoPE turns pairs of "
+                "floats, it needs an even d_head",
+                rope_layout_name(c->rope), c->d_model / c->heads, c->d_model, c->heads);
+        return -1;
+    }
+    if (c->rope != ROPE_OFF && !(c->rope_theta > 0 && c->rope_theta <= ROPE_THETA_MAX)) {
+        err_set(err, errlen, "--rope-theta %g: must be a positive number up to %g", c->rope_theta,
+                ROPE_THETA_MAX);
         return -1;
     }
     if (run_floats(c) > MHA_MAX_FLOATS) {
@@ -224,14 +261,85 @@ int mha_tensor_index(const char *name)
     return -1;
 }
 
+int mha_step_total(const MhaConfig *c)
+{
+    return c->rope != ROPE_OFF ? MS_ALL : MS_COUNT;
+}
+
+int mha_step_on(const MhaConfig *c, int step)
+{
+    return step >= 0 && step < mha_step_total(c);
+}
+
+int mha_step_at(const MhaConfig *c, int k)
+{
+    if (k < 0 || k >= mha_step_total(c)) return -1;
+    if (c->rope == ROPE_OFF || k <= MS_HEADS) return k;
+    return k == MS_HEADS + 1 ? MS_ROPE : k - 1;
+}
+
+int mha_step_number(const MhaConfig *c, int step)
+{
+    if (!mha_step_on(c, step)) return -1;
+    if (c->rope == ROPE_OFF || step <= MS_HEADS) return step;
+    return step == MS_ROPE ? MS_HEADS + 1 : step + 1;
+}
+
+int mha_step_find(const MhaConfig *c, const char *s)
+{
+    char *end;
+    long n = strtol(s, &end, 10);
+    if (*s && !*end) return n >= 0 && n < mha_step_total(c) ? mha_step_at(c, (int)n) : -1;
+    int k = mha_step_index(s);
+    return mha_step_on(c, k) ? k : -1;
+}
+
 int mha_step_index(const char *s)
 {
     char *end;
     long n = strtol(s, &end, 10);
     if (*s && !*end) return n >= 0 && n < MS_COUNT ? (int)n : -1;
-    for (int i = 0; i < MS_COUNT; i++)
+    for (int i = 0; i < MS_ALL; i++)
         if (!strcmp(s, mha_steps[i].key) || !strcmp(s, mha_steps[i].name)) return i;
     return -1;
+}
+
+/* Row r of head hd of t (B, n, S, dh) at batch b, permuted for layout l's
+ * partner and rotated by the other layout at position p, into out. */
+static void hf_row(const Mha *m, const Tensor *t, int b, int hd, int p, int unpermuted, float *out)
+{
+    const int dh = m->d_head, half = dh / 2, inter = m->cfg.rope == ROPE_INTERLEAVED;
+    for (int j = 0; j < dh; j++) {
+        int src = j; /* interleaved run: new j <- old 2j, new j + dh/2 <- old 2j + 1 */
+        if (!unpermuted)
+            src = inter ? (j < half ? 2 * j : 2 * (j - half) + 1) : (j % 2 ? half + j / 2 : j / 2);
+        out[j] = tensor_get(t, (int[]){b, hd, p, src});
+    }
+    rope_rotate(out, dh, p, inter ? ROPE_HALF : ROPE_INTERLEAVED, m->cfg.rope_theta);
+}
+
+float mha_rope_hf_diff(const Mha *m, int unpermuted)
+{
+    const MhaConfig *c = &m->cfg;
+    if (c->rope == ROPE_OFF || !m->t[MT_Q_ROPE]) return -1;
+    const int dh = m->d_head;
+    float *q = malloc(2 * (size_t)dh * sizeof *q), worst = 0;
+    if (!q) return -1;
+    for (int b = 0; b < c->batch; b++)
+        for (int h = 0; h < c->heads; h++)
+            for (int i = 0; i < c->seq; i++) {
+                hf_row(m, m->t[MT_Q_HEADS], b, h, i, unpermuted, q);
+                for (int s = 0; s < c->seq; s++) {
+                    hf_row(m, m->t[MT_K_HEADS], b, mha_kv_head_of(c, h), s, unpermuted, q + dh);
+                    float d = 0;
+                    for (int j = 0; j < dh; j++)
+                        d += q[j] * q[dh + j];
+                    d = fabsf(d * m->scale - tensor_get(m->t[MT_SCORES], (int[]){b, h, i, s}));
+                    if (d > worst) worst = d;
+                }
+            }
+    free(q);
+    return worst;
 }
 
 void mha_free(Mha *m)
@@ -356,6 +464,34 @@ fail:
     return -1;
 }
 
+/* rope (RoPE on only): Q and K turned pair by pair by their token's position,
+ * into new buffers; V is never rotated.  Q_rope (B,H,S,dh), K_rope (B,KV,S,dh):
+ * K keeps its KV heads, each rotated once, before any sharing. */
+static int rope_step(Mha *m, char *e, size_t el)
+{
+    Tensor **t = m->t;
+    const MhaConfig *c = &m->cfg;
+    if (c->rope == ROPE_OFF) return 0;
+    size_t before = tensor_bytes_copied();
+    TRY(t[MT_Q_ROPE] = rope_apply(t[MT_Q_HEADS], c->rope, c->rope_theta, e, el));
+    TRY(t[MT_K_ROPE] = rope_apply(t[MT_K_HEADS], c->rope, c->rope_theta, e, el));
+    record(m, MS_ROPE, before, MT_Q_ROPE, 2, MT_Q_HEADS, MT_K_HEADS);
+    return 0;
+fail:
+    return -1;
+}
+
+/* The Q and K the scores read: the rotated ones when RoPE is on. */
+static const Tensor *q_for_scores(const Mha *m)
+{
+    return m->t[MT_Q_ROPE] ? m->t[MT_Q_ROPE] : m->t[MT_Q_HEADS];
+}
+
+static int k_for_scores(const Mha *m)
+{
+    return m->t[MT_K_ROPE] ? MT_K_ROPE : MT_K_HEADS;
+}
+
 /* 4. scores.  Query heads are grouped G to a kv head: Q viewed (B,KV,G,S,dh),
  * K expanded to the same shape with stride 0 on G (no copy), one batched matmul.
  * 5. softmax: per head, per row */
@@ -364,15 +500,16 @@ static int scores_softmax(Mha *m, char *e, size_t el)
     const Sizes z = sizes_of(m);
     Tensor **t = m->t, *tmp[4] = {0};
     size_t before = tensor_bytes_copied();
-    TRY(tmp[0] = tensor_view(t[MT_Q_HEADS], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
-    TRY(tmp[1] = tensor_unsqueeze(t[MT_K_HEADS], 2, e, el)); /* (B,KV,1,S,dh) */
+    const int kin = k_for_scores(m), qin = kin == MT_K_ROPE ? MT_Q_ROPE : MT_Q_HEADS;
+    TRY(tmp[0] = tensor_view(q_for_scores(m), DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
+    TRY(tmp[1] = tensor_unsqueeze(t[kin], 2, e, el)); /* (B,KV,1,S,dh) */
     TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
     TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, el)); /* (B,KV,G,dh,S) */
     TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, el));            /* (B,KV,G,S,S) */
     m->scale = 1.0f / sqrtf((float)z.dh);
     tensor_scale_(tmp[3], m->scale);
     TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(z.B, z.H, z.S, z.S), e, el)); /* (B,H,S,S) */
-    record(m, MS_SCORES, before, MT_SCORES, 2, MT_Q_HEADS, MT_K_HEADS);
+    record(m, MS_SCORES, before, MT_SCORES, 2, qin, kin);
     free_tmp(tmp, 4);
 
     before = tensor_bytes_copied();
@@ -444,7 +581,8 @@ static int repeat_kv(Mha *m, char *e, size_t el)
 {
     Tensor **t = m->t;
     const int G = m->groups;
-    TRY(t[MT_K_REPEAT] = tensor_repeat_interleave(t[MT_K_HEADS], G, 1, e, el)); /* (B,H,S,dh) */
+    TRY(t[MT_K_REPEAT] =
+            tensor_repeat_interleave(t[k_for_scores(m)], G, 1, e, el)); /* (B,H,S,dh) */
     TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, el));
     return 0;
 fail:
@@ -453,23 +591,27 @@ fail:
 
 /* For teaching: one big head over the full width D: softmax(Q K_full^T /
  * sqrt(D)), K_full being K with every query head's kv head laid side by side
- * (B,S,D). */
+ * (B,S,D); with RoPE on, both rotated (Q_rope's heads laid side by side too). */
 static int big_head(Mha *m, char *e, size_t el)
 {
     const Sizes z = sizes_of(m);
-    Tensor **t = m->t, *tmp[6] = {0};
+    Tensor **t = m->t, *tmp[8] = {0};
     TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, el)); /* (B,S,H,dh) */
     TRY(tmp[1] = tensor_contiguous(tmp[0]));
     TRY(tmp[2] = tensor_view(tmp[1], DIMS(z.B, 1, z.S, z.D), e, el));
     TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, el)); /* (B,1,D,S) */
-    TRY(tmp[4] = tensor_view(t[MT_Q], DIMS(z.B, 1, z.S, z.D), e, el));
+    if (t[MT_Q_ROPE]) {
+        TRY(tmp[6] = tensor_transpose(t[MT_Q_ROPE], 1, 2, e, el)); /* (B,S,H,dh) */
+        TRY(tmp[7] = tensor_contiguous(tmp[6]));
+    }
+    TRY(tmp[4] = tensor_view(tmp[7] ? tmp[7] : t[MT_Q], DIMS(z.B, 1, z.S, z.D), e, el));
     TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, el)); /* (B,1,S,S) */
     tensor_scale_(tmp[5], 1.0f / sqrtf((float)z.D));
     TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], m->cfg.causal));
-    free_tmp(tmp, 6);
+    free_tmp(tmp, 8);
     return 0;
 fail:
-    free_tmp(tmp, 6);
+    free_tmp(tmp, 8);
     return -1;
 }
 
@@ -509,9 +651,9 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     MhaRng rng;
     mha_rng_seed(&rng, c->seed);
     if (draw_inputs(m, &rng) || project(m, e, sizeof e) || split_heads(m, e, sizeof e) ||
-        scores_softmax(m, e, sizeof e) || weighted_sum(m, e, sizeof e) ||
-        merge_heads(m, e, sizeof e) || out_projection(m, e, sizeof e) ||
-        teaching_tensors(m, e, sizeof e)) {
+        rope_step(m, e, sizeof e) || scores_softmax(m, e, sizeof e) ||
+        weighted_sum(m, e, sizeof e) || merge_heads(m, e, sizeof e) ||
+        out_projection(m, e, sizeof e) || teaching_tensors(m, e, sizeof e)) {
         mha_free(m);
         err_set(err, errlen, "%s", e);
         return NULL;

@@ -1,6 +1,7 @@
 /* mha.h - multi-head attention on the tensor engine, with a trace.
  *
- * mha_run() runs the pipeline of src/README.md (steps 0..10) on a seeded toy input
+ * mha_run() runs the pipeline of src/README.md (steps 0..10, and the rope step
+ * after "heads first" when the config turns RoPE on) on a seeded toy input
  * and keeps every intermediate tensor by name, plus one MhaStep per step with
  * its PyTorch-style code line and the bytes the engine counted as copied.
  * Convention: y = x @ W, W is (in, out), no bias, float32, row-major.
@@ -11,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/rope.h"
 #include "engine/tensor.h"
 
 /* Limits that keep every command responsive; the error messages quote them. */
@@ -23,24 +25,31 @@ typedef struct MhaConfig {
     int batch, seq, d_model, heads, kv_heads; /* kv_heads divides heads */
     int causal;                               /* 0/1 */
     uint32_t seed;
+    RopeLayout rope;   /* ROPE_OFF (0): no rotation, the core pipeline */
+    double rope_theta; /* the base of inv_freq, > 0; read only when rope is on */
 } MhaConfig;
 
-/* batch 1, seq 4, d_model 8, heads 2, kv_heads 2, seed 1, no mask. */
+/* batch 1, seq 4, d_model 8, heads 2, kv_heads 2, seed 1, no mask, RoPE off
+ * (theta 10000 for when it is turned on). */
 MhaConfig mha_config_default(void);
 
 /* 0 when valid.  Otherwise -1 and a one-line reason naming the flag and what
- * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)". */
+ * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)".
+ * RoPE needs an even d_head and a positive theta. */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
 /* The tensors a run keeps, in export order.  Names as in `mhaviz export`, plus the
  * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
- * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies. */
+ * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies.  Q_rope (B,H,S,dh) and
+ * K_rope (B,KV,S,dh) exist only when RoPE is on (NULL otherwise); then the
+ * scores, K_expand and K_repeat are made from them. */
 /* clang-format off */
 enum {
     MT_X, MT_W_Q, MT_W_K, MT_W_V, MT_W_O,
     MT_Q, MT_K, MT_V,
     MT_Q_SPLIT, MT_K_SPLIT, MT_V_SPLIT,
     MT_Q_HEADS, MT_K_HEADS, MT_V_HEADS,
+    MT_Q_ROPE, MT_K_ROPE,
     MT_K_EXPAND, MT_V_EXPAND,
     MT_SCORES, MT_ATTN, MT_HEAD_OUT,
     MT_MERGED, MT_MERGED_CONTIG, MT_CONCAT, MT_OUT,
@@ -52,12 +61,19 @@ enum {
 /* clang-format on */
 extern const char *const mha_tensor_names[MT_COUNT];
 
-/* Steps, numbered as in src/README.md, The pipeline. */
+/* Steps, numbered as in src/README.md, The pipeline: MS_COUNT core steps,
+ * which every run makes, then MS_ROPE, which only a run with RoPE on makes.
+ * A run goes through them in its own order (mha_step_at): with RoPE on, the
+ * rope step comes right after heads first, and the steps are numbered in
+ * that order ("step 4/11 rope", "step 5/11 scores"); with RoPE off the
+ * numbers are the MS_* values. */
 /* clang-format off */
 enum {
     MS_INPUT, MS_PROJECT, MS_SPLIT, MS_HEADS, MS_SCORES, MS_SOFTMAX,
     MS_WEIGHTED, MS_BACK, MS_CONTIG, MS_CONCAT, MS_OUT,
-    MS_COUNT
+    MS_COUNT,
+    MS_ROPE = MS_COUNT, /* Q, K = rope(Q, pos), rope(K, pos) */
+    MS_ALL
 };
 /* clang-format on */
 
@@ -65,6 +81,9 @@ enum {
  * PyTorch: six lines, each step running one line or a part of it. */
 #define MHA_PROGRAM_LINES 6
 extern const char *const mha_program[MHA_PROGRAM_LINES];
+/* Line i of the program config c runs: mha_program[i], except that with
+ * RoPE on line 1 wraps the heads in rope(). */
+const char *mha_program_line(const MhaConfig *c, int i);
 
 /* One row of the pipeline table (src/README.md, The pipeline): the one place that names a
  * step, gives its code and says what shape it makes.  The engine records
@@ -81,7 +100,7 @@ typedef struct MhaStepInfo {
     int output;        /* MT_*: the tensor the step makes (its logical tensor) */
     const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */
 } MhaStepInfo;
-extern const MhaStepInfo mha_steps[MS_COUNT];
+extern const MhaStepInfo mha_steps[MS_ALL];
 
 typedef struct MhaStep {
     const char *name;        /* "split heads": mha_steps[i].name */
@@ -95,11 +114,11 @@ typedef struct MhaStep {
 
 typedef struct Mha {
     MhaConfig cfg;
-    int d_head, groups;  /* groups = heads / kv_heads: query heads per kv head */
-    float scale;         /* what step 4 multiplied the scores by: 1 / sqrt(d_head) */
-    Tensor *t[MT_COUNT]; /* owned */
-    MhaStep steps[MS_COUNT];
-    size_t bytes_copied_total; /* over steps 0..10 */
+    int d_head, groups;        /* groups = heads / kv_heads: query heads per kv head */
+    float scale;               /* what step 4 multiplied the scores by: 1 / sqrt(d_head) */
+    Tensor *t[MT_COUNT];       /* owned; NULL: Q_rope, K_rope with RoPE off */
+    MhaStep steps[MS_ALL];     /* steps[MS_ROPE] only with RoPE on */
+    size_t bytes_copied_total; /* over the run's steps */
 } Mha;
 
 /* Runs the pipeline.  NULL with a reason in err if the config is invalid or
@@ -107,8 +126,32 @@ typedef struct Mha {
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen);
 void mha_free(Mha *m);
 
+/* HF's conversion of Meta's llama weights (huggingface/transformers
+ * convert_llama_weights_to_hf.py, permute: w.view(H, dh/2, 2, D).transpose(1,
+ * 2).reshape(H*dh, D) on the (out, in) W_Q and W_K) reorders each head's
+ * outputs so that float 2i goes to i and 2i+1 to i + dh/2.  For a run with
+ * RoPE on, this recomputes the scores with the other layout on the weights so
+ * permuted (interleaved run: half on the permuted W_Q, W_K; half run:
+ * interleaved on the inverse permutation) and returns the largest |difference|
+ * from the run's scores: a rounding error, as both compute the same
+ * rotation.  unpermuted: the same without the permutation (a real
+ * difference).  -1 when RoPE is off. */
+float mha_rope_hf_diff(const Mha *m, int unpermuted);
+
 int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */
+
+/* The steps of a run of config c, in its order: mha_step_total(c) of them
+ * (11, or 12 with RoPE on), mha_step_at(c, k) the MS_* of the k-th (-1 out
+ * of range), mha_step_number(c, s) the number the screens show for step s
+ * (-1 when the run does not make it), mha_step_on(c, s) whether it does.
+ * mha_step_find(c, s) reads a --step value against that numbering: a key,
+ * a name or a number of this run; -1 if unknown or not in the run. */
+int mha_step_total(const MhaConfig *c);
+int mha_step_at(const MhaConfig *c, int k);
+int mha_step_number(const MhaConfig *c, int step);
+int mha_step_on(const MhaConfig *c, int step);
+int mha_step_find(const MhaConfig *c, const char *key_or_number);
 int mha_kv_head_of(const MhaConfig *c, int query_head); /* h / (heads / kv_heads) */
 
 /* A word for token s, so a row reads as a token ("the", "cat", ...; "t16"

@@ -380,13 +380,17 @@ Tensor *tensor_clone_compute(const Tensor *t)
     return c;
 }
 
+void tensor_count_copy(Tensor *t)
+{
+    t->st->bytes_copied += t->st->n * sizeof(float);
+    g_bytes_copied += t->st->n * sizeof(float);
+}
+
 /* A new contiguous tensor with t's values; counts the bytes. */
 static Tensor *copy_of(const Tensor *t)
 {
     Tensor *c = tensor_clone_compute(t);
-    if (!c) return NULL;
-    c->st->bytes_copied += c->st->n * sizeof(float);
-    g_bytes_copied += c->st->n * sizeof(float);
+    if (c) tensor_count_copy(c);
     return c;
 }
 

@@ -3,8 +3,9 @@
  * A Storage is one refcounted float buffer.  A Tensor is a window on a storage:
  * (offset, shape, strides), strides counted in elements, as in PyTorch.  Views
  * (view, transpose, expand, unsqueeze) share the storage and never move a byte;
- * only tensor_contiguous() and tensor_repeat_interleave() copy, and they are the
- * only functions that add to the copy counters.
+ * only tensor_contiguous() and tensor_repeat_interleave() copy, and they (and
+ * rope_apply, engine/rope.h, through tensor_count_copy) are the only functions
+ * that add to the copy counters.
  *
  * Ownership: every function that returns a Tensor* returns a new object the
  * caller frees with tensor_free().  Views hold a reference on the storage, so
@@ -77,6 +78,9 @@ Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err,
  * tensor_repeat_interleave repeats each index of `dim` `reps` times (a copy). */
 Tensor *tensor_contiguous(const Tensor *t);
 Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, size_t errlen);
+/* Adds t's whole storage to the copy counters: for an engine op that writes a
+ * rearranged copy of its input into the new buffer t (engine/rope.c). */
+void tensor_count_copy(Tensor *t);
 
 /* Compute.  New contiguous outputs; inputs may have any strides.
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,

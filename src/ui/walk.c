@@ -54,12 +54,26 @@ static void walk_cursor_reset(Walk *w)
     memset(w->ss.cur, 0, sizeof w->ss.cur);
 }
 
-/* Goes to step; animates when asked, animations are on and the step has one.
- * Manual steps restart the autoplay clock. */
-static int walk_go(Walk *w, Ui *ui, int step, int animate)
+/* The step's number in the run's order, and the last number (10; 11 with
+ * RoPE on, its step after heads first). */
+static int walk_number(const Walk *w, const Ui *ui)
 {
-    if (step < 0) step = 0;
-    if (step >= MS_COUNT) step = MS_COUNT - 1;
+    int k = mha_step_number(&ui->mha->cfg, w->ss.step);
+    return k < 0 ? 0 : k;
+}
+
+static int walk_last(const Ui *ui)
+{
+    return mha_step_total(&ui->mha->cfg) - 1;
+}
+
+/* Goes to step number k of the run; animates when asked, animations are on
+ * and the step has one.  Manual steps restart the autoplay clock. */
+static int walk_go(Walk *w, Ui *ui, int k, int animate)
+{
+    if (k < 0) k = 0;
+    if (k > walk_last(ui)) k = walk_last(ui);
+    int step = mha_step_at(&ui->mha->cfg, k);
     w->autoplay_next = -1;
     if (step == w->ss.step && w->ss.view == MV_STEP) return UI_REDRAW;
     w->ss.step = step;
@@ -122,7 +136,7 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
         else if (w->jump >= 0)
             snprintf(w->hint, sizeof w->hint,
                      "go to step _  (0 to %d, then Enter; Enter alone: the first step)",
-                     MS_COUNT - 1);
+                     walk_last(ui));
         else
             walk_hint(w, ui);
         status = w->hint;
@@ -156,10 +170,10 @@ static int walk_failure(Walk *w, Ui *ui)
     walk_cursor_reset(w);
     if (w->ss.view == MV_STEP)
         snprintf(ui->status, sizeof ui->status, "back to step %d (v: the failure pictures)",
-                 w->ss.step);
+                 walk_number(w, ui));
     else
         snprintf(ui->status, sizeof ui->status, "failure: %s  (v: next, Space: back to step %d)",
-                 mha_views[w->ss.view].title, w->ss.step);
+                 mha_views[w->ss.view].title, walk_number(w, ui));
     return UI_REDRAW;
 }
 
@@ -185,9 +199,9 @@ static int walk_key(Screen *s, Ui *ui, int key)
         w->jump = -1;
         w->jump_digits = 0;
         if (key == UI_K_ENTER) {
-            if (n >= MS_COUNT) {
+            if (n > walk_last(ui)) {
                 snprintf(ui->status, sizeof ui->status, "no step %d: the steps are 0 to %d", n,
-                         MS_COUNT - 1);
+                         walk_last(ui));
                 return UI_REDRAW;
             }
             return walk_go(w, ui, n, 0);
@@ -203,21 +217,21 @@ static int walk_key(Screen *s, Ui *ui, int key)
 
     switch (a) {
     case ACT_NEXT:
-        if (w->ss.step == MS_COUNT - 1) {
+        if (walk_number(w, ui) == walk_last(ui)) {
             snprintf(ui->status, sizeof ui->status, "the last step (Home goes back to the first)");
             return UI_REDRAW;
         }
-        return walk_go(w, ui, w->ss.step + 1, 1);
+        return walk_go(w, ui, walk_number(w, ui) + 1, 1);
     case ACT_PREV:
         if (w->ss.step == 0) {
             snprintf(ui->status, sizeof ui->status, "the first step (Space goes on)");
             return UI_REDRAW;
         }
-        return walk_go(w, ui, w->ss.step - 1, 0);
+        return walk_go(w, ui, walk_number(w, ui) - 1, 0);
     case ACT_FIRST:
         return walk_go(w, ui, 0, 0);
     case ACT_LAST:
-        return walk_go(w, ui, MS_COUNT - 1, 0);
+        return walk_go(w, ui, walk_last(ui), 0);
     case ACT_GOTO: /* g: the prompt, then the digits and Enter */
         w->jump = 0;
         w->jump_digits = 0;
@@ -241,7 +255,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         w->autoplay_next = -1;
         snprintf(ui->status, sizeof ui->status, "autoplay: the next step every %.1f s",
                  walk_autoplay_seconds(ui));
-        if (w->ss.step == MS_COUNT - 1) return walk_go(w, ui, 0, 0) | UI_ANIMATE;
+        if (walk_number(w, ui) == walk_last(ui)) return walk_go(w, ui, 0, 0) | UI_ANIMATE;
         return UI_REDRAW | UI_ANIMATE;
     case ACT_FASTER:
     case ACT_SLOWER:
@@ -270,7 +284,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         if (w->ss.step != MS_SOFTMAX)
             snprintf(ui->status, sizeof ui->status,
                      "the big-head softmax is %s; it shows on step %d (softmax)",
-                     w->ss.show_single ? "on" : "off", MS_SOFTMAX);
+                     w->ss.show_single ? "on" : "off", mha_step_number(&ui->mha->cfg, MS_SOFTMAX));
         return UI_REDRAW;
     case ACT_FAILURE:
         return walk_failure(w, ui);
@@ -331,8 +345,8 @@ static int walk_tick(Screen *s, Ui *ui, double now)
         if (w->autoplay_next < 0 || w->animating) {
             w->autoplay_next = now + walk_autoplay_seconds(ui); /* after the animation */
         } else if (now >= w->autoplay_next) {
-            if (w->ss.step < MS_COUNT - 1) {
-                f |= walk_go(w, ui, w->ss.step + 1, 1);
+            if (walk_number(w, ui) < walk_last(ui)) {
+                f |= walk_go(w, ui, walk_number(w, ui) + 1, 1);
                 w->autoplay_next = now + walk_autoplay_seconds(ui);
             } else {
                 w->autoplay_saved = ui->autoplay;
@@ -352,7 +366,7 @@ Screen *walk_open_at(Ui *ui, int step)
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss = scene_state_default();
-    w->ss.step = step >= 0 && step < MS_COUNT ? step : 0;
+    w->ss.step = step >= 0 && step < MS_ALL && mha_step_on(&ui->cfg, step) ? step : 0;
     w->seen = ui->cfg;
     w->jump = -1;
     w->anim_start = -1;
