@@ -48,8 +48,11 @@ run: all
 	@$(BIN) $(ARGS)
 
 # --- dependencies -----------------------------------------------------------
-# Debian package for each pkg-config name; installed with apt-get when we are
-# root (or have sudo), otherwise we stop with the exact command to run.
+# Debian package for each pkg-config name ($(1)), command ($(2): the package
+# of the same name, but chromedriver's is chromium-driver) and Python module
+# ($(3): python3-NAME, for python3 or Debian's /usr/bin/python3); installed
+# with apt-get when we are root (or have sudo), otherwise we stop with the
+# exact command to run.
 DEB_ncursesw := libncurses-dev
 DEB_check    := check
 DEB_libedit  := libedit-dev
@@ -57,7 +60,8 @@ define need
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; libedit) echo $(DEB_libedit);; esac)"; done; \
-	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$(case $$t in chromedriver) echo chromium-driver;; *) echo $$t;; esac)"; done; \
+	for m in $(3); do { python3 -c "import $$m" || /usr/bin/python3 -c "import $$m"; } >/dev/null 2>&1 || missing="$$missing python3-$$m"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else \
 	    echo "mhaviz: missing:$$missing"; echo "  run: sudo apt-get install -y$$missing"; exit 1; fi; \
@@ -69,8 +73,9 @@ endef
 
 deps:
 	$(call need,$(PKGS_RUN),)
+# The browser (headless, for the HTML deck: tests/e2e_deck.sh) is a test tool too.
 deps-test:
-	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3 clang-format)
+	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3 clang-format chromium chromedriver,selenium)
 
 # --- build --------------------------------------------------------------------
 # Lessons, quiz banks and presets are compiled in, so an installed binary works
