@@ -40,7 +40,7 @@ E2E      := $(filter-out tests/e2e_lib.sh,$(sort $(wildcard tests/e2e_*.sh)))
 
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all run test check asan unit e2e snapshots bench install uninstall clean deps deps-test
+.PHONY: all run test check asan unit e2e snapshots pictures bench install uninstall clean deps deps-test
 
 all: deps $(BIN)
 
@@ -166,6 +166,15 @@ e2e: $(RUN_BIN)
 # Record the snapshot tests' expected output again, on purpose (commit it with why).
 snapshots: all
 	@MHAVIZ_BIN=$(BIN) bash tests/e2e_snapshots.sh update
+
+# The README's pictures, drawn by the program itself: assets/walk-stepN.svg is
+# `mhaviz frames --step N --format svg` (step 2's relabelling, step 8's copy).
+# tests/e2e_pictures.sh (in make test) fails when they differ from what it
+# draws now; then run this and commit them with why.
+PICTURE_STEPS := 2 8
+pictures: all
+	@for n in $(PICTURE_STEPS); do $(BIN) frames --step $$n --format svg > assets/walk-step$$n.svg || exit 1; \
+	  echo "assets/walk-step$$n.svg"; done
 
 bench: all
 	@bash tests/bench.sh $(BIN)
