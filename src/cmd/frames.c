@@ -37,9 +37,12 @@ static const char frames_help[] =
     "  --anim PHASE        an animation frame, PHASE in [0, 1) (steps 2, 3, 8)\n"
     "  --no-narrative      leave out the narrative lines\n"
     "  --format FMT        text (default: colour as --color says), ansi (colour\n"
-    "                      always), svg (one frame: give --step N), html (every\n"
-    "                      frame in one page), cast (the walkthrough with its\n"
-    "                      animations, an asciicast v2 file for asciinema play)\n"
+    "                      always), svg (one frame: give --step N), html (a deck:\n"
+    "                      one self-contained page, a slide per step, the\n"
+    "                      animations played; keys Right/Left, PgDn/PgUp, Space,\n"
+    "                      Home/End, N Enter, b blank, f full screen), cast (the\n"
+    "                      walkthrough with its animations, an asciicast v2 file\n"
+    "                      for asciinema play)\n"
     "\n"
     "Configuration:\n";
 
