@@ -23,6 +23,7 @@ animation to show that it is held.
 import argparse
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -328,6 +329,8 @@ def main():
     ap.add_argument("--shots", required=True)
     ap.add_argument("--title", required=True, help="the hostile lesson's @title")
     a = ap.parse_args()
+    # timeout(1) ends us with TERM: quit the browser on the way out all the same
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(124))
     opts = webdriver.ChromeOptions()
     opts.binary_location = a.chromium
     profile = tempfile.mkdtemp(prefix="mhaviz-chromium-")

@@ -53,7 +53,8 @@ check "  ... its deck holds no <script> or <img> from the file" \
 
 if [ -n "$chromium" ] && [ -n "$driver" ]; then
   start=$(date +%s)
-  timeout 120 "$py" "$HERE/deck_browser.py" --chromium "$chromium" --driver "$driver" \
+  mkdir -p "$tmp/home" # Chromium's caches and crash reports: ours, not the user's
+  HOME=$tmp/home timeout 120 "$py" "$HERE/deck_browser.py" --chromium "$chromium" --driver "$driver" \
     --dir "$d" --shots "$SHOTS" --title "$title" > "$tmp/browser" 2>&1
   rc=$?
   while IFS= read -r line; do
