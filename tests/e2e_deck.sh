@@ -51,6 +51,11 @@ LESSON
 check "  ... its deck holds no <script> or <img> from the file" \
   test "$(grep -c '<script>alert\|<img\|<b>' "$d/hostile.html")" = 0
 
+# the deck's errors: as every command's
+usage_error "--format 'pdf': expected text or html" lesson --frames 2 --format pdf
+full_disk frames --format html
+full_disk lesson --frames 2 --format html
+
 if [ -n "$chromium" ] && [ -n "$driver" ]; then
   start=$(date +%s)
   mkdir -p "$tmp/home" # Chromium's caches and crash reports: ours, not the user's
