@@ -39,7 +39,7 @@ E2E      := $(filter-out tests/e2e_lib.sh,$(sort $(wildcard tests/e2e_*.sh)))
 
 SAN      := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
 
-.PHONY: all run test check asan unit e2e snapshots bench install uninstall clean deps deps-test
+.PHONY: all run test check asan unit e2e snapshots pictures bench install uninstall clean deps deps-test
 
 all: deps $(BIN)
 
@@ -47,8 +47,11 @@ run: all
 	@$(BIN) $(ARGS)
 
 # --- dependencies -----------------------------------------------------------
-# Debian package for each pkg-config name; installed with apt-get when we are
-# root (or have sudo), otherwise we stop with the exact command to run.
+# Debian package for each pkg-config name ($(1)), command ($(2): the package
+# of the same name, but chromedriver's is chromium-driver) and Python module
+# ($(3): python3-NAME, for python3 or Debian's /usr/bin/python3); installed
+# with apt-get when we are root (or have sudo), otherwise we stop with the
+# exact command to run.
 DEB_ncursesw := libncurses-dev
 DEB_check    := check
 DEB_libedit  := libedit-dev
@@ -56,7 +59,8 @@ define need
 	@missing=""; \
 	command -v pkg-config >/dev/null 2>&1 || missing="pkg-config"; \
 	for p in $(1); do pkg-config --exists $$p 2>/dev/null || missing="$$missing $$(case $$p in ncursesw) echo $(DEB_ncursesw);; check) echo $(DEB_check);; libedit) echo $(DEB_libedit);; esac)"; done; \
-	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$t"; done; \
+	for t in $(2); do command -v $$t >/dev/null 2>&1 || missing="$$missing $$(case $$t in chromedriver) echo chromium-driver;; *) echo $$t;; esac)"; done; \
+	for m in $(3); do { python3 -c "import $$m" || /usr/bin/python3 -c "import $$m"; } >/dev/null 2>&1 || missing="$$missing python3-$$m"; done; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then sudo=""; elif command -v sudo >/dev/null 2>&1 && sudo -n true 2>/dev/null; then sudo="sudo"; else \
 	    echo "mhaviz: missing:$$missing"; echo "  run: sudo apt-get install -y$$missing"; exit 1; fi; \
@@ -68,8 +72,9 @@ endef
 
 deps:
 	$(call need,$(PKGS_RUN),)
+# The browser (headless, for the HTML deck: tests/e2e_deck.sh) is a test tool too.
 deps-test:
-	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3 clang-format)
+	$(call need,$(PKGS_RUN) $(PKGS_TEST),tmux python3 clang-format chromium chromedriver,selenium)
 
 # --- build --------------------------------------------------------------------
 # Lessons, quiz banks and presets are compiled in, so an installed binary works
@@ -164,6 +169,15 @@ e2e: $(RUN_BIN)
 # Record the snapshot tests' expected output again, on purpose (commit it with why).
 snapshots: all
 	@MHAVIZ_BIN=$(BIN) bash tests/e2e_snapshots.sh update
+
+# The README's pictures, drawn by the program itself: assets/walk-stepN.svg is
+# `mhaviz frames --step N --format svg` (step 2's relabelling, step 8's copy).
+# tests/e2e_pictures.sh (in make test) fails when they differ from what it
+# draws now; then run this and commit them with why.
+PICTURE_STEPS := 2 8
+pictures: all
+	@for n in $(PICTURE_STEPS); do $(BIN) frames --step $$n --format svg > assets/walk-step$$n.svg || exit 1; \
+	  echo "assets/walk-step$$n.svg"; done
 
 bench: all
 	@bash tests/bench.sh $(BIN)

@@ -315,6 +315,7 @@ START_TEST(test_svg_and_html_escape_parse_as_xml)
         "import sys, xml.etree.ElementTree as ET\n"
         "for path, arrow in ((sys.argv[1], '<'), (sys.argv[1] + '.utf8', '\\u2190')):\n"
         "    root = ET.parse(path).getroot()\n"
+        "    assert root.tag == 'section' and root.get('data-n') == '3', root.attrib\n"
         "    assert root.find('h2').text == 'x<y & z>', root.find('h2').text\n"
         "    pre = ''.join(root.find('pre').itertext())\n"
         "    want = 'a<b&c> ' + arrow + '> \\n&&<<      \\n'\n"
@@ -338,13 +339,64 @@ START_TEST(test_svg_and_html_escape_parse_as_xml)
         snprintf(path, sizeof path, "%s/c.html%s", test_state_dir, ascii ? "" : ".utf8");
         f = fopen(path, "w");
         ck_assert_ptr_nonnull(f);
-        fputs("<div>", f); /* the frame's part of the page: the head is fixed text */
-        ck_assert_int_eq(canvas_write_html(c, f, "x<y & z>", ascii, 0), 0);
-        fputs("</div>\n", f);
+        ck_assert_int_eq(canvas_html_slide(f, 3, "x<y & z>"), 0); /* a slide: no head */
+        ck_assert_int_eq(canvas_write_html(c, f, 0, ascii, 0), 0);
+        ck_assert_int_eq(canvas_html_slide_end(f), 0);
         ck_assert_int_eq(fclose(f), 0);
     }
     ck_assert_int_eq(xml_check(test_state_dir, svg_py, "c.svg"), 0);
     ck_assert_int_eq(xml_check(test_state_dir, html_py, "c.html"), 0);
+    state_dir_teardown();
+    canvas_free(c);
+}
+END_TEST
+
+/* A whole deck is well-formed (XML parses it, so every tag closes and the
+ * script cannot end early), and text from a lesson file (its title, a
+ * caption) stays text: quotes, <, &, an invalid byte and a control character
+ * come back as written (the last two as U+FFFD), and the page holds the one
+ * script it writes.  Slides keep their frames in order: the animation's,
+ * then the final one. */
+START_TEST(test_html_deck_parses_and_escapes)
+{
+    static const char deck_py[] =
+        "import sys, xml.etree.ElementTree as ET\n"
+        "root = ET.parse(sys.argv[1]).getroot()\n"
+        "assert root.tag == 'html', root.tag\n"
+        "want = 'a\"b\\'<script>x</script>&\\ufffd\\ufffdz'\n"
+        "assert root.find('head/title').text == want, root.find('head/title').text\n"
+        "body = root.find('body')\n"
+        "assert body.get('data-fps') == '25', body.attrib\n"
+        "slides = body.findall('section')\n"
+        "assert [s.get('data-n') for s in slides] == ['7', '8'], slides\n"
+        "assert slides[0].find('h2').text == want\n"
+        "assert [p.get('class') for p in slides[0].findall('pre')] == ['anim', 'anim', 'frame']\n"
+        "assert [p.get('class') for p in slides[1].findall('pre')] == ['frame']\n"
+        "assert len(root.findall('.//script')) == 1\n"
+        "assert ''.join(slides[0].findall('pre')[1].itertext()).startswith('two')\n";
+    const char *hostile = "a\"b'<script>x</script>&\xff\x01z";
+    Canvas *c = canvas_new(6, 2);
+    char path[128];
+    ck_assert_ptr_nonnull(c);
+    state_dir_setup();
+    snprintf(path, sizeof path, "%s/deck.html", test_state_dir);
+    FILE *f = fopen(path, "w");
+    ck_assert_ptr_nonnull(f);
+    ck_assert_int_eq(canvas_html_head(f, hostile, 6, 2, 25), 0);
+    ck_assert_int_eq(canvas_html_slide(f, 7, hostile), 0);
+    const char *texts[] = {"one", "two", "three"};
+    for (int k = 0; k < 3; k++) {
+        canvas_clear(c);
+        canvas_text(c, 0, 0, texts[k], ST_HEAD0);
+        ck_assert_int_eq(canvas_write_html(c, f, k < 2, 0, 0), 0);
+    }
+    ck_assert_int_eq(canvas_html_slide_end(f), 0);
+    ck_assert_int_eq(canvas_html_slide(f, 8, "still"), 0);
+    ck_assert_int_eq(canvas_write_html(c, f, 0, 0, 0), 0);
+    ck_assert_int_eq(canvas_html_slide_end(f), 0);
+    ck_assert_int_eq(canvas_html_tail(f), 0);
+    ck_assert_int_eq(fclose(f), 0);
+    ck_assert_int_eq(xml_check(test_state_dir, deck_py, "deck.html"), 0);
     state_dir_teardown();
     canvas_free(c);
 }
@@ -398,6 +450,7 @@ static Suite *canvas_suite(void)
     tcase_add_test(tc, test_write_color);
     tcase_add_test(tc, test_style_tables);
     tcase_add_test(tc, test_svg_and_html_escape_parse_as_xml);
+    tcase_add_test(tc, test_html_deck_parses_and_escapes);
     suite_add_tcase(s, tc);
     return s;
 }

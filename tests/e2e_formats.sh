@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # e2e_formats.sh - `mhaviz frames --format`: SVG is valid XML with one text run
-# per span of same-styled cells and the frame's text; HTML parses and holds
-# every frame; cast is an asciicast v2 file whose last frame of each step is
+# per span of same-styled cells and the frame's text; HTML is a deck that
+# parses and holds every frame (the browser drives it in e2e_deck.sh); cast is an asciicast v2 file whose last frame of each step is
 # the text frame; ansi carries colour; bad values are usage errors.
 . "$(dirname "$0")/e2e_lib.sh"
 
@@ -29,28 +29,46 @@ check "svg of every step is a usage error" test $? = 2
 check "  ... that says to give --step" grep -q -- '--step N' "$tmp/err"
 
 "$BIN" frames --format html --heads 4 --d-model 16 > "$tmp/html"
-python3 - "$tmp/html" <<'PY' && ok "html: parses, one <pre> per step, captions name the steps" || fail "html content"
-import sys
+"$BIN" frames --step 8 --anim 0.5 --heads 4 --d-model 16 --color=never > "$tmp/half"
+python3 - "$tmp/html" "$tmp/half" <<'PY' && ok "html: a deck that parses (HTML and XML), a slide per step, step 8's animation in it, nothing from the network" || fail "html content"
+import sys, re, xml.etree.ElementTree as ET
 from html.parser import HTMLParser
 class P(HTMLParser):
     def __init__(s):
-        super().__init__(); s.stack = []; s.pre = 0; s.h2 = []; s.cur = None
+        super().__init__(); s.stack = []; s.slides = []; s.h2 = None; s.pre = None
     def handle_starttag(s, t, a):
+        a = dict(a)
         if t not in ("meta",): s.stack.append(t)
-        if t == "pre": s.pre += 1
-        if t == "h2": s.cur = ""
+        if t == "section": s.slides.append({"n": a.get("data-n"), "h2": "", "pre": []})
+        if t == "h2": s.h2 = ""
+        if t == "pre": s.slides[-1]["pre"].append([a["class"], ""]); s.pre = s.slides[-1]["pre"][-1]
+        for k in ("src", "href"):
+            assert k not in a, (t, a)      # nothing loaded from anywhere
+    def handle_startendtag(s, t, a):           # <meta .../>: a void element
+        assert t == "meta", t
     def handle_endtag(s, t):
         assert s.stack and s.stack[-1] == t, (s.stack[-3:], t)
         s.stack.pop()
-        if t == "h2": s.h2.append(s.cur); s.cur = None
+        if t == "h2": s.slides[-1]["h2"] = s.h2; s.h2 = None
+        if t == "pre": s.pre = None
     def handle_data(s, d):
-        if s.cur is not None: s.cur += d
-p = P(); p.feed(open(sys.argv[1], encoding="utf-8").read()); p.close()
+        if s.h2 is not None: s.h2 += d
+        if s.pre is not None: s.pre[1] += d
+text = open(sys.argv[1], encoding="utf-8").read()
+p = P(); p.feed(text); p.close()
 assert not p.stack, p.stack
-assert p.pre == 11, p.pre
-assert p.h2[8].startswith("step 8/10: make contiguous"), p.h2[8]
+ET.fromstring(text.split("\n", 1)[1])          # well-formed XML too (after the doctype)
+assert not re.search(r"https?:|@import|url\(", text), "a network reference"
+assert [s["n"] for s in p.slides] == [str(i) for i in range(11)], [s["n"] for s in p.slides]
+assert p.slides[8]["h2"].startswith("step 8/10: make contiguous"), p.slides[8]["h2"]
+kinds = [[k for k, _ in s["pre"]] for s in p.slides]
+for i, k in enumerate(kinds):                    # the final frame last, animations first
+    assert k[-1] == "frame" and k.count("frame") == 1, (i, k)
+    assert len(k) == (23 if i in (2, 3, 8) else 1), (i, len(k))
+half = open(sys.argv[2], encoding="utf-8").read().split("\n", 1)[1]
+mid = p.slides[8]["pre"][11][1]                  # phase 11/22: as --anim 0.5 draws it
+assert [l.rstrip() for l in mid.split("\n")] == [l.rstrip() for l in half.split("\n")], mid
 PY
-
 "$BIN" frames --format cast > "$tmp/cast"
 "$BIN" frames --color=never > "$tmp/all"
 python3 - "$tmp/cast" "$tmp/all" <<'PY' && ok "cast: asciicast v2, times rising, animations, each step's frame as in text" || fail "cast content"

@@ -24,6 +24,21 @@ for f in $flags; do
     check "man: flag $f" has "$f"
 done
 
+# the commands with a deck: each flag of their --help in their own entry (the
+# shared configuration flags are under OPTIONS), and the deck's keys
+shared=$("$BIN" frames --help | sed -n '/^Configuration:/,$p' | grep -oE -- '--[a-z][a-z-]+')
+for c in frames lesson; do
+    entry=$(sed -n "/^\.B $c\( \|$\)/,/^\.\(TP\|SH\)/p" "$MAN" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g')
+    for f in $("$BIN" "$c" --help | grep -oE -- '--[a-z][a-z-]+' | sort -u); do
+        [ "$f" = --help ] || grep -qxF -- "$f" <<<"$shared" && continue
+        check "man: $c's entry has $f" grep -qF -- "$f" <<<"$entry"
+    done
+done
+entry=$(sed -n '/^\.B frames$/,/^\.\(TP\|SH\)/p' "$MAN")
+for k in $("$BIN" frames --help | sed -n '/html (a deck/,/)/p' | grep -oE 'Right|Left|PgDn|PgUp|Space|Home|End|Enter| b | f ' | tr -d ' '); do
+    check "man: the deck's key $k (frames --help) in frames' entry, bold" grep -qF -- "\\fB$k\\fR" <<<"$entry"
+done
+
 for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' "$SRC" | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
     check "man: environment variable $v" grep -qE "^\.B $v" "$MAN"
 done

@@ -37,9 +37,12 @@ static const char frames_help[] =
     "  --anim PHASE        an animation frame, PHASE in [0, 1) (steps 2, 3, 8)\n"
     "  --no-narrative      leave out the narrative lines\n"
     "  --format FMT        text (default: colour as --color says), ansi (colour\n"
-    "                      always), svg (one frame: give --step N), html (every\n"
-    "                      frame in one page), cast (the walkthrough with its\n"
-    "                      animations, an asciicast v2 file for asciinema play)\n"
+    "                      always), svg (one frame: give --step N), html (a deck:\n"
+    "                      one self-contained page, a slide per step, the\n"
+    "                      animations played; keys Right/Left, PgDn/PgUp, Space,\n"
+    "                      Home/End, N Enter, b blank, f full screen), cast (the\n"
+    "                      walkthrough with its animations, an asciicast v2 file\n"
+    "                      for asciinema play)\n"
     "\n"
     "Configuration:\n";
 
@@ -122,32 +125,59 @@ static void frame_title(const Frames *fr, int s, char *buf, size_t n)
              fr->view_name ? fr->view_name : "", fr->c->w, fr->c->h);
 }
 
-/* text, ansi, svg, html: one frame per step. */
+/* text, ansi, svg: one frame per step. */
 static int write_frames(Frames *fr, int format)
 {
     char title[160];
-    int rc = format == F_HTML ? canvas_html_head(stdout, "mhaviz frames") : 0;
+    int rc = 0;
     for (int s = fr->first; s <= fr->last && rc == 0; s++) {
         fr->st->step = mha_step_at(&fr->m->cfg, s);
         scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
-        frame_title(fr, s, title, sizeof title);
         if (format == F_SVG) {
             rc = canvas_write_svg(fr->c, stdout, fr->ascii, fr->color != 1);
-        } else if (format == F_HTML) {
-            rc = canvas_write_html(fr->c, stdout, title, fr->ascii, fr->color != 1);
         } else {
+            frame_title(fr, s, title, sizeof title);
             printf("=== %s ===\n", title);
             rc = canvas_write(fr->c, stdout, fr->ascii, fr->color);
         }
     }
-    if (rc == 0 && format == F_HTML) rc = canvas_html_tail(stdout);
     return rc ? 1 : 0;
 }
 
-/* The walkthrough as a recording: each step's animation at CAST_FPS (as the
- * TUI plays it, WALK-like length), then the step held for CAST_HOLD_SEC. */
-#define CAST_FPS 25
-#define CAST_ANIM_SEC 0.9
+/* Animations as the TUI plays them (ui/walk.c, WALK_ANIM_SEC), in frames at
+ * ANIM_FPS: the recording's and the deck's. */
+#define ANIM_FPS 25
+#define ANIM_SEC 0.9
+#define ANIM_FRAMES ((int)(ANIM_SEC * ANIM_FPS))
+
+/* html: a deck, a slide per step under its title; a step that animates in
+ * the TUI (2, 3, 8) plays its animation frames when reached going forward,
+ * unless --anim fixed one phase. */
+static int write_deck(Frames *fr)
+{
+    char title[160];
+    int mono = fr->color != 1, fixed = fr->st->anim >= 0;
+    int rc = canvas_html_head(stdout, "mhaviz: the walkthrough", fr->c->w, fr->c->h, ANIM_FPS);
+    for (int o = fr->first; o <= fr->last && rc == 0; o++) {
+        int s = fr->st->step = mha_step_at(&fr->m->cfg, o); /* o: the run's order (rope) */
+        frame_title(fr, o, title, sizeof title);
+        rc = canvas_html_slide(stdout, o, title);
+        for (int k = 0; !fixed && scene_step_animates(s) && k < ANIM_FRAMES && rc == 0; k++) {
+            fr->st->anim = (double)k / ANIM_FRAMES;
+            scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+            rc = canvas_write_html(fr->c, stdout, 1, fr->ascii, mono);
+        }
+        if (!fixed) fr->st->anim = -1;
+        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        if (rc == 0) rc = canvas_write_html(fr->c, stdout, 0, fr->ascii, mono);
+        if (rc == 0) rc = canvas_html_slide_end(stdout);
+    }
+    if (rc == 0) rc = canvas_html_tail(stdout);
+    return rc ? 1 : 0;
+}
+
+/* The walkthrough as a recording: each step's animation at ANIM_FPS, then
+ * the step held for CAST_HOLD_SEC. */
 #define CAST_HOLD_SEC 2.5
 static int write_cast(Frames *fr)
 {
@@ -157,9 +187,8 @@ static int write_cast(Frames *fr)
     for (int o = fr->first; o <= fr->last && rc == 0; o++) {
         int s = fr->st->step = mha_step_at(&fr->m->cfg, o);
         if (!fixed && scene_step_animates(s)) {
-            int n = (int)(CAST_ANIM_SEC * CAST_FPS);
-            for (int k = 0; k < n && rc == 0; k++, t += 1.0 / CAST_FPS) {
-                fr->st->anim = (double)k / n;
+            for (int k = 0; k < ANIM_FRAMES && rc == 0; k++, t += 1.0 / ANIM_FPS) {
+                fr->st->anim = (double)k / ANIM_FRAMES;
                 scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
                 rc = canvas_cast_frame(fr->c, stdout, t, fr->ascii, mono);
             }
@@ -320,7 +349,9 @@ int cmd_frames(int argc, char **argv)
         return 1;
     }
     Frames fr = {c, m, &a.st, a.first, a.last, a.ascii, a.color, a.view_name};
-    rc = a.format == F_CAST ? write_cast(&fr) : write_frames(&fr, a.format);
+    rc = a.format == F_CAST   ? write_cast(&fr)
+         : a.format == F_HTML ? write_deck(&fr)
+                              : write_frames(&fr, a.format);
     /* rc 1: a write failed, said at exit (cli_close_stdout) */
     canvas_free(c);
     mha_free(m);

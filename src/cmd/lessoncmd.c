@@ -9,6 +9,7 @@
 #include "cmd/interactive.h"
 #include "content/lesson.h"
 #include "content/quiz.h"
+#include "draw/canvas_export.h"
 #include "draw/lessonpage.h"
 #include "ui/lessonui.h"
 
@@ -20,7 +21,9 @@ static const char lesson_help[] =
     "       mhaviz lesson --list                  list the lessons\n"
     "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] "
     "[--ascii]\n"
-    "                                             print each page as the TUI draws it\n"
+    "                     [--format text|html]    print each page as the TUI draws it (html: "
+    "a deck,\n"
+    "                                             a slide per page, for a browser)\n"
     "Lessons are built in; a file path, or NAME inside the directory $MHAVIZ_LESSONS, uses "
     "others.\n"
     "The format is in lessons/README.md.\n";
@@ -144,8 +147,16 @@ static int do_list(void)
     return rc;
 }
 
-static int do_frames(const char *name, long page, long cols, long rows, int pane, int ascii,
-                     const PresetList *presets)
+/* What `lesson --frames` draws: which pages, how big, and as text or a deck. */
+typedef struct FramesOpt {
+    long page, cols, rows; /* page 0: every page */
+    int pane, ascii, html;
+} FramesOpt;
+
+/* Each page as the TUI draws it (answers revealed): under a "--- NAME page
+ * P/N (WxH)" line, or as a deck's slides (canvas_export.h) under the same
+ * caption, in colour.  0, or the exit code with the message printed. */
+static int do_frames(const char *name, const FramesOpt *o, const PresetList *presets)
 {
     LessonErrors errs = {0};
     int io;
@@ -155,15 +166,20 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
         print_errors(&errs);
         return io ? 1 : EXIT_USAGE;
     }
-    if (page > l->npages) {
+    if (o->page > l->npages) {
         int np = l->npages;
         lesson_free(l);
-        return cli_usage("--page %ld: the lesson has %d pages", page, np);
+        return cli_usage("--page %ld: the lesson has %d pages", o->page, np);
     }
-    Canvas *c = canvas_new((int)cols, (int)rows);
+    Canvas *c = canvas_new((int)o->cols, (int)o->rows);
     int rc = c ? 0 : 1;
+    char caption[400];
+    if (c && o->html) {
+        snprintf(caption, sizeof caption, "mhaviz: %s", l->title);
+        rc = canvas_html_head(stdout, caption, c->w, c->h, 0) ? 1 : 0; /* no animation */
+    }
     for (int p = 0; c && p < l->npages && rc == 0; p++) {
-        if (page && p != page - 1) continue;
+        if (o->page && p != o->page - 1) continue;
         char err[400];
         Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
         LessonPageText t;
@@ -174,14 +190,26 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
             break;
         }
         char hint[200]; /* the TUI's, from the key table */
-        lessonui_page_hint(cols >= LESSON_WIDE_W && rows >= LESSON_WIDE_H, hint, sizeof hint);
-        LessonView v = {.pane = pane, .revealed = 1, .ascii = ascii, .hint = hint};
+        lessonui_page_hint(o->cols >= LESSON_WIDE_W && o->rows >= LESSON_WIDE_H, hint, sizeof hint);
+        LessonView v = {.pane = o->pane, .revealed = 1, .ascii = o->ascii, .hint = hint};
         lesson_draw(c, l, p, &t, m, &v);
-        cli_line(stdout, "--- %s page %d/%d (%ldx%ld)", l->name, p + 1, l->npages, cols, rows);
-        if (canvas_write(c, stdout, ascii, 0) != 0) rc = 1;
+        snprintf(caption, sizeof caption, "%s page %d/%d (%ldx%ld)", l->name, p + 1, l->npages,
+                 o->cols, o->rows);
+        if (o->html) {
+            if (canvas_html_slide(stdout, p + 1, caption) ||
+                canvas_write_html(c, stdout, 0, o->ascii, 0) || canvas_html_slide_end(stdout))
+                rc = 1;
+        } else {
+            cli_line(stdout, "--- %s", caption);
+            if (canvas_write(c, stdout, o->ascii, 0) != 0) rc = 1;
+        }
         lesson_text_free(&t);
         mha_free(m);
     }
+    if (c && o->html && rc == 0 && canvas_html_tail(stdout)) rc = 1;
+    if (rc == 1)
+        fprintf(stderr, "mhaviz: lesson --frames: %s\n",
+                c ? "write error on stdout" : "out of memory");
     canvas_free(c);
     lesson_free(l);
     return rc;
@@ -190,8 +218,8 @@ static int do_frames(const char *name, long page, long cols, long rows, int pane
 int cmd_lesson(int argc, char **argv)
 {
     char err[300];
-    int check = 0, list = 0, frames = 0, ascii = 0, pane = 0;
-    long page = 0, cols = SCENE_MIN_W, rows = SCENE_MIN_H; /* the smallest frame */
+    int check = 0, list = 0, frames = 0;
+    FramesOpt fo = {0, SCENE_MIN_W, SCENE_MIN_H, 0, 0, 0}; /* the smallest frame */
     int nfiles = 0;
     int tui = 1;
     for (int i = 1; i < argc; i++)
@@ -216,21 +244,28 @@ int cmd_lesson(int argc, char **argv)
         else if (!strcmp(argv[i], "--frames"))
             frames = 1;
         else if (!strcmp(argv[i], "--ascii"))
-            ascii = 1;
+            fo.ascii = 1;
         else if ((r = cli_match(argc, argv, &i, "--page", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &page, err, sizeof err))
+            if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &fo.page, err, sizeof err))
                 goto usage;
         } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--cols", val, 20, 500, &cols, err, sizeof err)) goto usage;
+            if (r < 0 || cli_long("--cols", val, 20, 500, &fo.cols, err, sizeof err)) goto usage;
         } else if ((r = cli_match(argc, argv, &i, "--rows", &val, err, sizeof err)) != 0) {
-            if (r < 0 || cli_long("--rows", val, 5, 300, &rows, err, sizeof err)) goto usage;
+            if (r < 0 || cli_long("--rows", val, 5, 300, &fo.rows, err, sizeof err)) goto usage;
         } else if ((r = cli_match(argc, argv, &i, "--pane", &val, err, sizeof err)) != 0) {
             if (r < 0) goto usage;
             if (strcmp(val, "text") && strcmp(val, "picture")) {
                 snprintf(err, sizeof err, "--pane '%.40s': expected text or picture", val);
                 goto usage;
             }
-            pane = !strcmp(val, "picture");
+            fo.pane = !strcmp(val, "picture");
+        } else if ((r = cli_match(argc, argv, &i, "--format", &val, err, sizeof err)) != 0) {
+            if (r < 0) goto usage;
+            if (strcmp(val, "text") && strcmp(val, "html")) {
+                snprintf(err, sizeof err, "--format '%.40s': expected text or html", val);
+                goto usage;
+            }
+            fo.html = !strcmp(val, "html");
         } else if (argv[i][0] == '-' && argv[i][1]) {
             snprintf(err, sizeof err, "lesson: unknown option '%.40s' (see mhaviz lesson --help)",
                      argv[i]);
@@ -253,7 +288,7 @@ int cmd_lesson(int argc, char **argv)
         if (nfiles != 1)
             rc = cli_usage("lesson --frames needs one lesson name (mhaviz lesson --list)");
         else
-            rc = do_frames(files[0], page, cols, rows, pane, ascii, &presets);
+            rc = do_frames(files[0], &fo, &presets);
     } else
         rc = cli_usage("lesson: nothing to do (see mhaviz lesson --help)");
     presets_free(&presets);

@@ -121,37 +121,80 @@ int canvas_write_svg(const Canvas *c, FILE *f, int ascii, int mono)
     return ferror(f) ? -1 : 0;
 }
 
-int canvas_html_head(FILE *f, const char *title)
+/* Text from outside (a lesson's title, a caption) as HTML text, also safe
+ * inside a quoted attribute: & < > " ' escaped, invalid UTF-8 and control
+ * characters as U+FFFD, as the canvas shows them. */
+static void put_text(FILE *f, const char *s)
 {
+    size_t n = strlen(s);
+    for (size_t i = 0; i < n;) {
+        int len;
+        uint32_t ch = utf8_decode(s + i, n - i, &len);
+        i += (size_t)len;
+        if (ch == UTF8_INVALID || ch < 0x20 || ch == 0x7f || (ch >= 0x80 && ch < 0xa0)) ch = 0xfffd;
+        if (ch == '"') {
+            fputs("&quot;", f);
+        } else if (ch == '\'') {
+            fputs("&#39;", f);
+        } else {
+            Cell cell = {ch, ST_NORMAL};
+            char buf[8];
+            fputs(glyph_xml(&cell, 0, buf), f);
+        }
+    }
+}
+
+/* The deck's look: one slide on the screen, its frame as large as the window
+ * allows (a monospace cell is about 0.6 em wide and the lines 1.2 em apart);
+ * printed, every slide's final frame one after the other (a handout); without
+ * the script, the same as printed. */
+static const char deck_css[] =
+    "html, body { margin: 0; background: " DEFAULT_BG "; color: " DEFAULT_FG "; }\n"
+    "section.slide { padding: 0.5em 1em; }\n"
+    "html.js section.slide { display: none; }\n"
+    "html.js section.slide.on { display: flex; flex-direction: column; align-items: center;\n"
+    "  justify-content: center; box-sizing: border-box; height: 100vh; }\n"
+    "html.js body.blank section.slide.on, html.js body.blank #keys { display: none; }\n"
+    "h2 { font: bold 14px sans-serif; margin: 0 0 0.5em 0; }\n"
+    "pre { font-family: 'DejaVu Sans Mono', 'Liberation Mono', Menlo, Consolas, monospace;\n"
+    "  font-size: 14px; line-height: 1.2; margin: 0 0 2em 0; }\n"
+    "html.js pre { margin: 0; font-size: min(calc(96vw / (var(--cols) * 0.61)),\n"
+    "  calc((100vh - 4em) / (var(--rows) * 1.2))); }\n"
+    "pre.anim, html.js .playing pre.frame { display: none; }\n"
+    "html.js .playing pre.anim.on { display: block; }\n"
+    "#keys { display: none; position: fixed; right: 1em; bottom: 0.3em; opacity: 0.5;\n"
+    "  font: 12px sans-serif; }\n"
+    "html.js #keys { display: block; }\n"
+    "@media print {\n"
+    "  html.js section.slide { display: block; height: auto; page-break-after: always; }\n"
+    "  html.js pre { font-size: 10px; } html.js .playing pre.frame { display: block; }\n"
+    "  pre.anim, html.js .playing pre.anim.on, html.js #keys { display: none; }\n"
+    "}\n";
+
+int canvas_html_head(FILE *f, const char *title, int cols, int rows, int fps)
+{
+    fputs("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\"/>\n"
+          "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\n<title>",
+          f);
+    put_text(f, title);
     fprintf(f,
-            "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-            "<title>%s</title>\n<style>\n"
-            "body { background: %s; color: %s; margin: 1em; }\n"
-            "pre { font-family: 'DejaVu Sans Mono', Menlo, Consolas, monospace; "
-            "font-size: 14px; line-height: 17px; margin: 0 0 2em 0; }\n"
-            "h2 { font: bold 14px sans-serif; margin: 0 0 0.5em 0; }\n"
-            "</style>\n</head>\n<body>\n",
-            title, DEFAULT_BG, DEFAULT_FG);
+            "</title>\n<style>\n:root { --cols: %d; --rows: %d; }\n%s</style>\n</head>\n"
+            "<body data-fps=\"%d\">\n",
+            cols, rows, deck_css, fps);
     return ferror(f) ? -1 : 0;
 }
 
-int canvas_write_html(const Canvas *c, FILE *f, const char *caption, int ascii, int mono)
+int canvas_html_slide(FILE *f, int number, const char *caption)
 {
-    if (caption) {
-        fputs("<h2>", f);
-        for (const char *p = caption; *p; p++) {
-            if (*p == '<')
-                fputs("&lt;", f);
-            else if (*p == '>')
-                fputs("&gt;", f);
-            else if (*p == '&')
-                fputs("&amp;", f);
-            else
-                fputc(*p, f);
-        }
-        fputs("</h2>\n", f);
-    }
-    fputs("<pre>", f);
+    fprintf(f, "<section class=\"slide\" data-n=\"%d\">\n<h2>", number);
+    put_text(f, caption);
+    fputs("</h2>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+int canvas_write_html(const Canvas *c, FILE *f, int anim, int ascii, int mono)
+{
+    fprintf(f, "<pre class=\"%s\">", anim ? "anim" : "frame");
     for (int y = 0; y < c->h; y++) {
         const Cell *row = &c->cells[y * c->w];
         for (int x = 0; x < c->w;) {
@@ -175,8 +218,108 @@ int canvas_write_html(const Canvas *c, FILE *f, const char *caption, int ascii, 
     return ferror(f) ? -1 : 0;
 }
 
+int canvas_html_slide_end(FILE *f)
+{
+    fputs("</section>\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
+/* The presenter's keys, as the walkthrough has them (ui/keys.c, KC_WALK):
+ * next, previous, first, last, digits then Enter to go to a slide's number,
+ * b blank (the next key only brings the slide back), f full screen.  A slide
+ * reached going forward plays its animation frames at fps; any key during it
+ * shows the final frame, and a next or previous key moves on as well.  Blank
+ * holds the animation where it is.  The state is on <body> for tests:
+ * data-slide (the index shown), data-state (still, playing, blank).  The
+ * CDATA marks keep the page well-formed XML too. */
+static const char deck_js[] =
+    "<script>//<![CDATA[\n"
+    "(function () {\n"
+    "  var slides = document.querySelectorAll('section.slide'), body = document.body;\n"
+    "  var cur = 0, frame = -1, timer = null, blank = false, jump = null, said = '', keys = {};\n"
+    "  var fps = +body.getAttribute('data-fps');\n"
+    "  function bind(names, what) { names.split(' ').forEach(function (k) { keys[k] = what; }); }\n"
+    "  bind('ArrowRight PageDown Space Enter l j', 'next');\n"
+    "  bind('ArrowLeft PageUp Backspace h k', 'prev');\n"
+    "  bind('Home', 'first'); bind('End G', 'last'); bind('g', 'goto');\n"
+    "  bind('b B', 'blank'); bind('f F', 'full');\n"
+    "  function frames() { return slides[cur].querySelectorAll('pre.anim'); }\n"
+    "  function mark() {\n"
+    "    body.setAttribute('data-slide', cur);\n"
+    "    body.setAttribute('data-state', blank ? 'blank' : frame >= 0 ? 'playing' : 'still');\n"
+    "    body.className = blank ? 'blank' : '';\n"
+    "    var note = jump != null ? 'go to ' + jump + '_' : said;\n"
+    "    document.getElementById('typed').textContent = note;\n"
+    "  }\n"
+    "  function stop() {\n"
+    "    clearTimeout(timer); timer = null; frame = -1;\n"
+    "    slides[cur].classList.remove('playing');\n"
+    "    Array.prototype.forEach.call(frames(), function (p) { p.classList.remove('on'); });\n"
+    "  }\n"
+    "  function tick() {\n"
+    "    var a = frames();\n"
+    "    if (frame > 0) a[frame - 1].classList.remove('on');\n"
+    "    if (frame >= a.length) { stop(); mark(); return; }\n"
+    "    a[frame].classList.add('on'); frame++;\n"
+    "    timer = setTimeout(tick, 1000 / fps); mark();\n"
+    "  }\n"
+    "  function show(i, animate) {\n"
+    "    stop(); slides[cur].classList.remove('on');\n"
+    "    cur = Math.max(0, Math.min(slides.length - 1, i));\n"
+    "    slides[cur].classList.add('on');\n"
+    "    try { history.replaceState(null, '', '#' + cur); } catch (e) {}\n"
+    "    if (animate && frames().length) {\n"
+    "      slides[cur].classList.add('playing'); frame = 0; tick();\n"
+    "    }\n"
+    "    mark();\n"
+    "  }\n"
+    "  function go(n) {\n"
+    "    for (var i = 0; i != slides.length; i++)\n"
+    "      if (slides[i].getAttribute('data-n') == n) { show(i, false); return; }\n"
+    "    said = 'no slide ' + n; mark();\n"
+    "  }\n"
+    "  document.addEventListener('keydown', function (e) {\n"
+    "    if (e.ctrlKey || e.altKey || e.metaKey) return;\n"
+    "    var k = e.key == ' ' ? 'Space' : e.key, what = keys[k];\n"
+    "    said = '';\n"
+    "    if (blank) {\n"
+    "      blank = false; if (frame >= 0) timer = setTimeout(tick, 1000 / fps);\n"
+    "      mark(); e.preventDefault(); return;\n"
+    "    }\n"
+    "    if (/^[0-9]$/.test(k)) { jump = ((jump || '') + k).slice(-2); mark(); return; }\n"
+    "    if (jump != null) {\n"
+    "      var n = jump; jump = null; mark();\n"
+    "      if (k == 'Enter') { n ? go(n) : show(0, false); e.preventDefault(); return; }\n"
+    "      if (k == 'Escape' || k == 'Backspace') { e.preventDefault(); return; }\n"
+    "    }\n"
+    "    if (!what) return;\n"
+    "    e.preventDefault();\n"
+    "    if (what == 'goto') { jump = ''; mark(); return; }\n"
+    "    var playing = frame >= 0;\n"
+    "    if (what == 'blank') { clearTimeout(timer); blank = true; mark(); return; }\n"
+    "    if (what == 'full') {\n"
+    "      if (document.fullscreenElement) document.exitFullscreen();\n"
+    "      else document.documentElement.requestFullscreen();\n"
+    "      return;\n"
+    "    }\n"
+    "    if (playing) { stop(); mark(); }\n"
+    "    if (what == 'next' && cur + 1 != slides.length) show(cur + 1, true);\n"
+    "    if (what == 'prev' && cur != 0) show(cur - 1, false);\n"
+    "    if (what == 'first' && !playing) show(0, false);\n"
+    "    if (what == 'last' && !playing) show(slides.length - 1, false);\n"
+    "  });\n"
+    "  document.documentElement.className = 'js';\n"
+    "  var m = /^#([0-9]+)$/.exec(location.hash);\n"
+    "  show(m ? +m[1] : 0, false);\n"
+    "})();\n"
+    "//]]></script>\n";
+
 int canvas_html_tail(FILE *f)
 {
+    fputs("<div id=\"keys\"><span id=\"typed\"></span> Right Left PgDn PgUp Space Home End, "
+          "N Enter: go to N, b: blank, f: full screen</div>\n",
+          f);
+    fputs(deck_js, f);
     fputs("</body>\n</html>\n", f);
     return ferror(f) ? -1 : 0;
 }
