@@ -96,8 +96,10 @@ $(B) $(B)/asan:
 # Each object depends on the headers it includes, as the compiler found them
 # (-MMD writes $(B)/x.d beside x.o; -MP keeps a deleted header from breaking
 # the build): a header change rebuilds only what includes it.
+# An object without its .d (built before, or the .d lost) is built again
+# (the DEPS rule at the end; Paul Smith's "Auto-Dependency Generation").
 DEPFLAGS := -MMD -MP
-$(B)/%.o: src/%.c | $(B)
+$(B)/%.o: src/%.c $(B)/%.d | $(B)
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/content.o: $(B)/content.c src/content/content.h
@@ -108,7 +110,7 @@ $(BIN): $(OBJ) $(B)/cmd/main.o
 	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
-$(B)/asan/%.o: src/%.c | $(B)/asan
+$(B)/asan/%.o: src/%.c $(B)/asan/%.d | $(B)/asan
 	@mkdir -p $(@D)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
@@ -235,7 +237,7 @@ FOBJ         := $(FOBJ_SRC) $(B)/fuzz/content.o
 FUZZ_BINS    := $(addprefix $(B)/fuzz/fuzz_,$(FUZZ_NAMES))
 .PHONY: fuzz fuzz-short deps-fuzz
 
-$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c
+$(FOBJ_SRC): $(B)/fuzz/%.o: src/%.c $(B)/fuzz/%.d
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link $(NCURSES_CFLAGS) -Isrc -c $< -o $@
 $(B)/fuzz/content.o: $(B)/content.c src/content/content.h
@@ -262,5 +264,11 @@ deps-fuzz:
 # check_fuzz includes the targets themselves
 $(B)/check_fuzz $(B)/asan/check_fuzz: $(wildcard tests/fuzz/*.c tests/fuzz/*.h)
 
-# the header dependencies -MMD wrote (none before the first build)
--include $(shell find $(B) -name '*.d' 2>/dev/null)
+# The header dependencies -MMD wrote.  Each .d is named here as a target with
+# no recipe, so a missing one (an object built before, or the .d lost) makes
+# its object build again; a .d only found by a pattern would not.
+DEPS := $(patsubst src/%.c,$(B)/%.d,$(SRC)) $(patsubst src/%.c,$(B)/asan/%.d,$(SRC)) \
+        $(patsubst src/%.c,$(B)/fuzz/%.d,$(LIB_SRC)) $(addprefix $(B)/,$(addsuffix .d,$(TESTS))) \
+        $(addprefix $(B)/asan/,$(addsuffix .d,$(TESTS)))
+$(DEPS): ;
+-include $(DEPS)

@@ -200,11 +200,7 @@ static int run_text(int argc, char **rest, int json, const long *block)
         put_plain(stdout, f);
     flash_free(f);
     mha_free(m);
-    if (fflush(stdout) || ferror(stdout)) {
-        fprintf(stderr, "mhaviz: flash: write error\n");
-        return 1;
-    }
-    return 0;
+    return cli_flush() ? EXIT_IO : 0; /* the write error is said at exit (cli_close_stdout) */
 }
 
 int cmd_flash(int argc, char **argv)

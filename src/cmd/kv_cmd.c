@@ -446,7 +446,7 @@ static int run(const KvArgs *a, const PresetList *presets, char *err, size_t err
         return -1;
     if (a->json) {
         print_json(p, &m, dt, context, batch, kinds, nk, rows, n, own, a->paged ? &pg : NULL, seqs);
-        return fflush(stdout) == 0 && !ferror(stdout) ? 0 : 1;
+        return cli_flush() ? 1 : 0; /* said at exit (cli_close_stdout) */
     }
     print_formula(p, &m, dt, context, batch, &lim, own);
     if (p && kv_hypothetical(p, context, err, errlen)) printf("%s\n", err);

@@ -207,9 +207,8 @@ static int do_frames(const char *name, const FramesOpt *o, const PresetList *pre
         mha_free(m);
     }
     if (c && o->html && rc == 0 && canvas_html_tail(stdout)) rc = 1;
-    if (rc == 1)
-        fprintf(stderr, "mhaviz: lesson --frames: %s\n",
-                c ? "write error on stdout" : "out of memory");
+    if (rc == 1 && !c) /* a write error is said at exit (cli_close_stdout) */
+        fprintf(stderr, "mhaviz: lesson --frames: out of memory\n");
     canvas_free(c);
     lesson_free(l);
     return rc;
