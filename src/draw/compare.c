@@ -49,9 +49,10 @@ static int step_tensors(const Mha *m, int step, int *ts)
     return n;
 }
 
-/* What differs between a tensor of run a and the same of run b. */
-enum { D_SHAPE = 1, D_STRIDES = 2, D_STORAGE = 4 };
-static int tensor_diff(const Tensor *p, const Tensor *q)
+enum { D_SHAPE = CMP_D_SHAPE, D_STRIDES = CMP_D_STRIDES, D_STORAGE = CMP_D_STORAGE };
+#define tensor_diff compare_tensor_diff
+
+int compare_tensor_diff(const Tensor *p, const Tensor *q)
 {
     int d = 0;
     if (p->ndim != q->ndim || memcmp(p->shape, q->shape, (size_t)p->ndim * sizeof *p->shape))

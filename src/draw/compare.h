@@ -29,6 +29,10 @@ void compare_label(char *buf, size_t n, const MhaConfig *c);
 void compare_draw(Canvas *c, int x, int y, int w, int h, const Mha *a, const Mha *b,
                   const SceneState *s);
 
+/* What differs between the same tensor of two runs: CMP_D_* bits. */
+enum { CMP_D_SHAPE = 1, CMP_D_STRIDES = 2, CMP_D_STORAGE = 4 };
+int compare_tensor_diff(const Tensor *p, const Tensor *q);
+
 /* How many of step's tensors (inputs and output) differ between a and b in
  * shape, strides or storage size, and whether its bytes copied differ
  * (*bytes, may be NULL). */
