@@ -1671,6 +1671,33 @@ START_TEST(test_tall_frames_other_configs)
 }
 END_TEST
 
+/* Issue 20: at 200x60 the frame fills the width, not its left half: every
+ * step uses at least 80% of the columns (title and status rows left out),
+ * for the configurations a lecture shows. */
+START_TEST(test_wide_frames_use_the_width)
+{
+    const int cfgs[][4] = {{1, 2, 2, 0}, {1, 4, 4, 0}, {1, 2, 1, 0}, {2, 2, 2, 0}, {1, 4, 2, 1}};
+    for (size_t k = 0; k < sizeof cfgs / sizeof *cfgs; k++) {
+        MhaConfig cfg = mha_config_default();
+        char err[256];
+        cfg.batch = cfgs[k][0], cfg.heads = cfgs[k][1], cfg.kv_heads = cfgs[k][2];
+        cfg.causal = cfgs[k][3];
+        Mha *m = mha_run(&cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (int step = 0; step < MS_COUNT; step++) {
+            SceneState s = scene_state_default();
+            s.step = step;
+            Canvas *c = draw(m, &s, 200, 60);
+            int used = su_cols_used(c, 1, 59);
+            ck_assert_msg(used * 10 >= 200 * 8, "config %zu step %d: %d of 200 columns", k, step,
+                          used);
+            canvas_free(c);
+        }
+        mha_free(m);
+    }
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
@@ -1718,6 +1745,7 @@ static Suite *scene_suite(void)
     tcase_add_test(tc, test_big_head_title_whole);
     tcase_add_test(tc, test_narrative_width_capped);
     tcase_add_test(tc, test_many_heads_all_shown_80x24);
+    tcase_add_test(tc, test_wide_frames_use_the_width);
     suite_add_tcase(s, tc);
     return s;
 }

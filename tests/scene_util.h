@@ -44,4 +44,28 @@ static inline int su_count_style(const Canvas *c, int st, int *fx, int *fy)
     return n;
 }
 
+/* Columns a frame uses, as the eye sees it: each row from its first to its
+ * last non-blank cell, the union over rows y0..y1-1 (a title row whose
+ * counter sits flush right would count everything, so callers leave it out). */
+static inline int su_cols_used(const Canvas *c, int y0, int y1)
+{
+    char *used = calloc((size_t)c->w, 1);
+    int n = 0;
+    if (!used) return 0;
+    for (int y = y0; y < y1 && y < c->h; y++) {
+        int a = -1, b = -1;
+        for (int x = 0; x < c->w; x++)
+            if (canvas_at(c, x, y)->ch != ' ') {
+                if (a < 0) a = x;
+                b = x;
+            }
+        for (int x = a; a >= 0 && x <= b; x++)
+            used[x] = 1;
+    }
+    for (int x = 0; x < c->w; x++)
+        n += used[x];
+    free(used);
+    return n;
+}
+
 #endif

@@ -209,3 +209,53 @@ int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, 
     }
     return 0;
 }
+
+int cli_compare(const char *flags, const MhaConfig *a, MhaConfig *b, char *err, size_t errlen)
+{
+    char buf[256], e[200], *argv[34], *save = NULL;
+    int argc = 1, kv_set = 0, heads_set = 0;
+    if (strlen(flags) >= sizeof buf) {
+        snprintf(err, errlen, "--compare: the flags are too long (at most %zu characters)",
+                 sizeof buf - 1);
+        return -1;
+    }
+    snprintf(buf, sizeof buf, "%s", flags);
+    argv[0] = "--compare";
+    for (char *tok = strtok_r(buf, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+        if (argc == 33) {
+            snprintf(err, errlen, "--compare: too many flags");
+            return -1;
+        }
+        argv[argc++] = tok;
+    }
+    argv[argc] = NULL;
+    if (argc == 1) {
+        snprintf(err, errlen,
+                 "--compare: give the second configuration's flags, e.g. "
+                 "--compare \"--kv-heads 1\"");
+        return -1;
+    }
+    *b = *a;
+    for (int i = 1; i < argc; i++) {
+        int r;
+        if (!strcmp(argv[i], "--heads") || !strncmp(argv[i], "--heads=", 8)) heads_set = 1;
+        r = cli_config_flag(argc, argv, &i, b, &kv_set, e, sizeof e);
+        if (r < 0) {
+            snprintf(err, errlen, "--compare: %s", e);
+            return -1;
+        }
+        if (r == 0) {
+            snprintf(err, errlen,
+                     "--compare: '%.40s' is not a configuration flag (--batch --seq --d-model "
+                     "--heads --kv-heads --seed --causal)",
+                     argv[i]);
+            return -1;
+        }
+    }
+    if (heads_set && !kv_set) b->kv_heads = b->heads;
+    if (mha_config_check(b, e, sizeof e) < 0) {
+        snprintf(err, errlen, "--compare: %s", e);
+        return -1;
+    }
+    return 0;
+}

@@ -47,6 +47,13 @@ int cli_positive(const char *flag, const char *val, double max, double *out, cha
 int cli_config_flag(int argc, char **argv, int *i, MhaConfig *cfg, int *kv_set, char *err,
                     size_t errlen);
 
+/* --compare FLAGS (walk, frames, export): the second configuration of a
+ * comparison, FLAGS ("--kv-heads 1", "--batch 2 --causal") applied to a copy
+ * of a by cli_config_flag, as on a command line; --heads without --kv-heads
+ * makes it MHA, as everywhere.  0 with *b set, or -1 with err starting
+ * "--compare: " (a bad flag or value, nothing given, an invalid config). */
+int cli_compare(const char *flags, const MhaConfig *a, MhaConfig *b, char *err, size_t errlen);
+
 /* Help text for the shared flags, one per line, indented two spaces. */
 extern const char cli_config_help[];
 

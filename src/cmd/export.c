@@ -8,6 +8,7 @@
 #include "base/fmtfloat.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
+#include "draw/compare.h"
 #include "engine/mha.h"
 
 static const char export_help[] =
@@ -15,6 +16,9 @@ static const char export_help[] =
     "Runs the multi-head attention pipeline on the toy input and prints one JSON\n"
     "object: config, every tensor (shape, strides, offset, storage, data) and the\n"
     "trace of steps (code, inputs, output, is_view, bytes_copied).\n\n"
+    "  --compare FLAGS  two runs: {\"a\": this run, \"b\": the run with FLAGS\n"
+    "                   applied (e.g. \"--kv-heads 1\"), each the object above,\n"
+    "                   \"differences\": [{\"step\", \"tensor\", \"fields\"}]}\n\n"
     "Options:\n";
 
 /* The shortest text that reads back to the same float (base/fmtfloat.h):
@@ -99,11 +103,46 @@ static int export_json(FILE *f, const Mha *m)
     return ferror(f) ? -1 : 0;
 }
 
+/* --compare: {"a": run A, "b": run B (each the single-run object),
+ * "differences": [{"step", "tensor", "fields": ["shape", "strides",
+ * "storage"]}, ...]}, the step's tensors (inputs, output) that differ. */
+static int export_compare(FILE *f, const Mha *a, const Mha *b)
+{
+    static const char *const fields[] = {"shape", "strides", "storage"};
+    int rc, first = 1;
+    fputs("{\"a\": ", f);
+    if ((rc = export_json(f, a)) != 0) return rc;
+    fputs(", \"b\": ", f);
+    if ((rc = export_json(f, b)) != 0) return rc;
+    fputs(", \"differences\": [", f);
+    for (int s = 0; s < MS_COUNT; s++) {
+        const MhaStep *ms = &a->steps[s];
+        int ts[5], n = 0;
+        for (int k = 0; k < ms->n_inputs && n < 4; k++)
+            ts[n++] = ms->inputs[k];
+        ts[n++] = ms->output;
+        for (int k = 0; k < n; k++) {
+            int d = compare_tensor_diff(a->t[ts[k]], b->t[ts[k]]), fi = 0;
+            if (!d) continue;
+            fprintf(f, "%s\n  {\"step\": %d, \"tensor\": \"%s\", \"fields\": [", first ? "" : ",",
+                    s, mha_tensor_names[ts[k]]);
+            for (int j = 0; j < 3; j++)
+                if (d & (1 << j)) fprintf(f, "%s\"%s\"", fi++ ? ", " : "", fields[j]);
+            fputs("]}", f);
+            first = 0;
+        }
+    }
+    fputs("\n]}\n", f);
+    return ferror(f) ? -1 : 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
-    MhaConfig cfg = mha_config_default();
+    MhaConfig cfg = mha_config_default(), cb;
     int kv_set = 0;
     char err[256];
+    const char *compare = NULL, *val;
+    Mha *mb = NULL;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s%s", export_help, cli_config_help);
@@ -111,16 +150,28 @@ int cmd_export(int argc, char **argv)
         }
         int r = cli_config_flag(argc, argv, &i, &cfg, &kv_set, err, sizeof err);
         if (r < 0) return cli_usage("%s", err);
-        if (r == 0)
-            return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
+        if (r > 0) continue;
+        if ((r = cli_match(argc, argv, &i, "--compare", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            compare = val;
+            continue;
+        }
+        return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
     }
     if (!kv_set) cfg.kv_heads = cfg.heads;
+    if (compare && cli_compare(compare, &cfg, &cb, err, sizeof err) < 0)
+        return cli_usage("%s", err);
     Mha *m = mha_run(&cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
+    if (compare && !(mb = mha_run(&cb, err, sizeof err))) {
+        mha_free(m);
+        return cli_usage("--compare: %s", err);
+    }
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    int rc = export_json(stdout, m);
+    int rc = mb ? export_compare(stdout, m, mb) : export_json(stdout, m);
     mha_free(m);
+    mha_free(mb);
     if (rc == -2) {
         fprintf(stderr, "mhaviz: export: out of memory\n");
         return 1;

@@ -14,6 +14,7 @@
 #include "cmd/commands.h"
 #include "draw/canvas.h"
 #include "draw/canvas_export.h"
+#include "draw/compare.h"
 #include "draw/scene.h"
 #include "engine/mha.h"
 
@@ -36,6 +37,8 @@ static const char frames_help[] =
     "  --single            on the softmax step, the one big-head softmax beside\n"
     "  --anim PHASE        an animation frame, PHASE in [0, 1) (steps 2, 3, 8)\n"
     "  --no-narrative      leave out the narrative lines\n"
+    "  --compare FLAGS     each frame with a second configuration beside (or\n"
+    "                      under) the first, e.g. --compare \"--kv-heads 1\"\n"
     "  --format FMT        text (default: colour as --color says), ansi (colour\n"
     "                      always), svg (one frame: give --step N), html (a deck:\n"
     "                      one self-contained page, a slide per step, the\n"
@@ -114,7 +117,17 @@ typedef struct Frames {
     int first, last, ascii, color; /* the run's step numbers (mha_step_at); color: 0 none,
                                       1 colour, 2 attributes only */
     const char *view_name;         /* --view other than step, for the header */
+    const Mha *cmp;                /* --compare: the second run, or NULL */
 } Frames;
+
+/* Draws the state's step: one run, or the two of --compare. */
+static void frame_draw(const Frames *fr)
+{
+    if (fr->cmp)
+        compare_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->cmp, fr->st);
+    else
+        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+}
 
 /* "step 2/10: split heads (80x24)" */
 static void frame_title(const Frames *fr, int s, char *buf, size_t n)
@@ -132,7 +145,7 @@ static int write_frames(Frames *fr, int format)
     int rc = 0;
     for (int s = fr->first; s <= fr->last && rc == 0; s++) {
         fr->st->step = mha_step_at(&fr->m->cfg, s);
-        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        frame_draw(fr);
         if (format == F_SVG) {
             rc = canvas_write_svg(fr->c, stdout, fr->ascii, fr->color != 1);
         } else {
@@ -164,11 +177,11 @@ static int write_deck(Frames *fr)
         rc = canvas_html_slide(stdout, o, title);
         for (int k = 0; !fixed && scene_step_animates(s) && k < ANIM_FRAMES && rc == 0; k++) {
             fr->st->anim = (double)k / ANIM_FRAMES;
-            scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+            frame_draw(fr);
             rc = canvas_write_html(fr->c, stdout, 1, fr->ascii, mono);
         }
         if (!fixed) fr->st->anim = -1;
-        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        frame_draw(fr);
         if (rc == 0) rc = canvas_write_html(fr->c, stdout, 0, fr->ascii, mono);
         if (rc == 0) rc = canvas_html_slide_end(stdout);
     }
@@ -189,12 +202,12 @@ static int write_cast(Frames *fr)
         if (!fixed && scene_step_animates(s)) {
             for (int k = 0; k < ANIM_FRAMES && rc == 0; k++, t += 1.0 / ANIM_FPS) {
                 fr->st->anim = (double)k / ANIM_FRAMES;
-                scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+                frame_draw(fr);
                 rc = canvas_cast_frame(fr->c, stdout, t, fr->ascii, mono);
             }
             fr->st->anim = -1;
         }
-        scene_draw(fr->c, 0, 0, fr->c->w, fr->c->h, fr->m, fr->st);
+        frame_draw(fr);
         if (rc == 0) rc = canvas_cast_frame(fr->c, stdout, t, fr->ascii, mono);
         t += CAST_HOLD_SEC;
     }
@@ -210,6 +223,7 @@ typedef struct FramesArgs {
     const char *step_val; /* --step N|NAME, read against the run's steps once the config is known */
     long cols, rows;
     const char *view_name; /* --view other than step */
+    const char *compare;   /* --compare FLAGS */
 } FramesArgs;
 
 /* Parses argv into a.  -1 to go on, or the exit code (0 after --help, 2 after
@@ -288,6 +302,9 @@ static int parse_flags(int argc, char **argv, FramesArgs *a)
                 ;
             if (a->format == F_COUNT)
                 return cli_usage("--format '%.40s': use text, ansi, svg, html or cast", val);
+        } else if ((r = cli_match(argc, argv, &i, "--compare", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            a->compare = val;
         } else if ((r = cli_match(argc, argv, &i, "--anim", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             if (parse_phase(val, &a->st.anim))
@@ -307,8 +324,10 @@ int cmd_frames(int argc, char **argv)
     Canvas *c;
     int rc = 0;
     FramesArgs a = {
-        mha_config_default(), scene_state_default(), 0,   0, -1, -1, 0, F_TEXT, 0, 0, NULL,
-        SCENE_MIN_W,          SCENE_MIN_H,           NULL};
+        mha_config_default(), scene_state_default(), 0,    0,   -1, -1, 0, F_TEXT, 0, 0, NULL,
+        SCENE_MIN_W,          SCENE_MIN_H,           NULL, NULL};
+    MhaConfig cb;
+    Mha *mb = NULL;
     int r = parse_flags(argc, argv, &a);
     if (r >= 0) return r;
     if (a.cols < SCENE_MIN_W || a.rows < SCENE_MIN_H)
@@ -335,8 +354,14 @@ int cmd_frames(int argc, char **argv)
     if (a.st.view != MV_STEP && !a.step_given) /* a failure picture is one picture */
         a.first = a.last =
             mha_step_number(&a.cfg, a.st.view == MV_WRONG_VIEW ? MS_HEADS : MS_SOFTMAX);
+    if (a.compare && cli_compare(a.compare, &a.cfg, &cb, err, sizeof err) < 0)
+        return cli_usage("%s", err);
     m = mha_run(&a.cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
+    if (a.compare && !(mb = mha_run(&cb, err, sizeof err))) {
+        mha_free(m);
+        return cli_usage("--compare: %s", err);
+    }
     for (int s = a.first; a.st.inspect && s <= a.last; s++)
         if (check_inspect(m, &a.st, mha_step_at(&a.cfg, s), a.inspect_n, err, sizeof err) < 0) {
             mha_free(m);
@@ -345,15 +370,17 @@ int cmd_frames(int argc, char **argv)
     c = canvas_new((int)a.cols, (int)a.rows);
     if (!c) {
         mha_free(m);
+        mha_free(mb);
         fprintf(stderr, "mhaviz: frames: out of memory\n");
         return 1;
     }
-    Frames fr = {c, m, &a.st, a.first, a.last, a.ascii, a.color, a.view_name};
+    Frames fr = {c, m, &a.st, a.first, a.last, a.ascii, a.color, a.view_name, mb};
     rc = a.format == F_CAST   ? write_cast(&fr)
          : a.format == F_HTML ? write_deck(&fr)
                               : write_frames(&fr, a.format);
     /* rc 1: a write failed, said at exit (cli_close_stdout) */
     canvas_free(c);
     mha_free(m);
+    mha_free(mb);
     return rc;
 }

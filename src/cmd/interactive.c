@@ -21,7 +21,9 @@
 /* ---- options and the commands ----------------------------------------------- */
 
 static const char app_step_help[] =
-    "  --step NAME|N        start at this step (0-10, or input, project, split, ...)\n";
+    "  --step NAME|N        start at this step (0-10, or input, project, split, ...)\n"
+    "  --compare FLAGS      a second configuration beside the first, at every step:\n"
+    "                       FLAGS as on the command line, e.g. \"--kv-heads 1\" (x toggles)\n";
 static const char app_flags_help[] =
     "  --color=WHEN         auto (default), always or never; NO_COLOR=1 also means never\n"
     "  --ascii              ASCII glyphs (automatic when the locale is not UTF-8)\n"
@@ -98,6 +100,15 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
             ui->autoplay = (double)v;
             continue;
         }
+        if (allow_step &&
+            (r = cli_match(argc, argv, &i, "--compare", &val, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            snprintf(ui->compare, sizeof ui->compare, "%s", val);
+            if (strlen(val) >= sizeof ui->compare)
+                return cli_usage("--compare: the flags are too long (at most %zu characters)",
+                                 sizeof ui->compare - 1);
+            continue;
+        }
         if (allow_step && (r = cli_match(argc, argv, &i, "--step", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             o->step = mha_step_index(val);
@@ -115,9 +126,19 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
         return cli_usage("--step '%.40s': not a step of this run (0-%d%s)", step_val,
                          mha_step_total(&ui->cfg) - 1,
                          ui->cfg.rope ? "" : "; rope needs --rope half|interleaved");
+    ui->compare_parse = cli_compare;
+    if (ui->compare[0]) { /* --compare: its errors before the screen opens */
+        MhaConfig b;
+        if (cli_compare(ui->compare, &ui->cfg, &b, err, sizeof err) < 0)
+            return cli_usage("%s", err);
+    }
     ui->mha = mha_run(&ui->cfg, err, sizeof err);
     if (!ui->mha) {
         cli_line(stderr, "mhaviz: %s", err);
+        return 1;
+    }
+    if (ui->compare[0] && ui_compare_set(ui, 1) < 0) {
+        cli_line(stderr, "mhaviz: %s", ui->status);
         return 1;
     }
     return -1;

@@ -37,6 +37,99 @@ static void copy_flight(Ctx *x, const Bar *src, const Bar *bar, const HeadMap *h
         bar_cell(x, bar, landed, px, py, ST_CURSOR, 0, hm_head(hm, landed));
 }
 
+/* The titles of the body's sections, each written by one function, so the
+ * wide plan (layout.c) can give each column the width of its titles. */
+static void title_from(const Ctx *x, const Bar *src, char *buf, size_t n)
+{
+    const Tensor *from = x->m->t[MT_MERGED];
+    int cells = src && src->tagt && src->tagfmt == 2;
+    snprintf(buf, n, "from: storage S%d%s, heads first%s", from->st->id, cells ? "" : " (head_out)",
+             cells ? (src->tagt->shape[0] > 1 ? ", cells: batch,head,token" : ", cells: head,token")
+                   : "");
+}
+
+static void title_to(const Ctx *x, char *buf, size_t n)
+{
+    const Tensor *t = x->m->t[MT_MERGED_CONTIG];
+    char nf[32], nb[32];
+    snprintf(buf, n, "to: new storage S%d, %s floats, %s bytes", t->st->id,
+             text_fmt_int(nf, sizeof nf, (unsigned long long)t->st->n),
+             text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float)));
+}
+
+static void title_memory(const Ctx *x, char *buf, size_t n)
+{
+    const Tensor *t = x->m->t[mha_steps[x->s.step].output];
+    const char *what = x->m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
+    char nf[32], nb[32];
+    if (x->s.step == MS_INPUT) what = "the input";
+    snprintf(buf, n, "memory S%d: %s floats, %s bytes, %s", t->st->id,
+             text_fmt_int(nf, sizeof nf, (unsigned long long)t->st->n),
+             text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float)), what);
+}
+
+/* Steps 4 and 6 under GQA/MQA: the title of the shared K (V) buffer, long
+ * ("stride 0, the same bytes of K") or short. */
+static void title_kv(const Ctx *x, int shortform, char *buf, size_t n)
+{
+    const Mha *m = x->m;
+    int v = x->s.step == MS_WEIGHTED;
+    const Tensor *buf_t = m->t[v ? MT_V : MT_K], *ex = m->t[v ? MT_V_EXPAND : MT_K_EXPAND];
+    char d[64], st[64];
+    tensor_fmt_dims(d, sizeof d, ex->ndim, ex->shape);
+    tensor_fmt_strides(st, sizeof st, ex);
+    if (!shortform)
+        snprintf(buf, n, "%s_expand %s, strides %s: stride 0, the same bytes of %c (S%d)",
+                 v ? "V" : "K", d, st, v ? 'V' : 'K', buf_t->st->id);
+    else
+        snprintf(buf, n, "%s_expand %s, strides %s: %c's S%d, no copy", v ? "V" : "K", d, st,
+                 v ? 'V' : 'K', buf_t->st->id);
+}
+
+void body_grid_title(const Ctx *x, char *buf, size_t n)
+{
+    const Mha *m = x->m;
+    const Tensor *t = m->t[mha_steps[x->s.step].output];
+    char d[64], st[64];
+    tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
+    tensor_fmt_strides(st, sizeof st, t);
+    snprintf(buf, n, "%s %s, strides %s%s", sc_tensor_label(x->s.step), d, st,
+             m->cfg.batch > 1 ? ", batch shown:" : "");
+    if (m->cfg.batch > 1) {
+        size_t k = strlen(buf);
+        snprintf(buf + k, n - k, " %d of %d", (x->s.inspect ? x->s.cur[0] : 0) + 1, m->cfg.batch);
+    }
+}
+
+/* Steps 4 and 6 under GQA/MQA (not while inspecting) draw the shared K or V
+ * buffer in the bar's place (body_kv_share): that tensor, or NULL. */
+const Tensor *body_kv_tensor(const Ctx *x)
+{
+    int v = x->s.step == MS_WEIGHTED;
+    if (x->m->groups < 2 || x->s.inspect || x->s.view != MV_STEP || (x->s.step != MS_SCORES && !v))
+        return NULL;
+    return x->m->t[v ? MT_V : MT_K];
+}
+
+int body_bar_min_w(const Ctx *x)
+{
+    char buf[200];
+    int w;
+    if (x->s.step == MS_CONTIG) {
+        title_from(x, NULL, buf, sizeof buf);
+        w = canvas_text_width(buf);
+        title_to(x, buf, sizeof buf);
+        return canvas_text_width(buf) > w ? canvas_text_width(buf) : w;
+    }
+    title_memory(x, buf, sizeof buf);
+    w = canvas_text_width(buf);
+    if (body_kv_tensor(x)) {
+        title_kv(x, 1, buf, sizeof buf);
+        if (canvas_text_width(buf) > w) w = canvas_text_width(buf);
+    }
+    return w;
+}
+
 /* Step 8: the non-contiguous source, then the new buffer filling up, one
  * float at a time (sc_copy_landed: as many as the counter has counted). */
 static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
@@ -51,17 +144,10 @@ static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
     char title[160];
     src->hit_t = from; /* same shape as t: its index selects t's element */
     bar_scroll(src, lit_src);
-    snprintf(title, sizeof title, "from: storage S%d%s, heads first%s", from->st->id,
-             src->tagt && src->tagfmt == 2 ? "" : " (head_out)",
-             src->tagt && src->tagfmt == 2
-                 ? (src->tagt->shape[0] > 1 ? ", cells: batch,head,token" : ", cells: head,token")
-                 : "");
+    title_from(x, src, title, sizeof title);
     bar_draw(x, src, title, &hm_src, lit_src, -1, -1);
     bar_scroll(bar, lit);
-    char nf[32], nb[32];
-    snprintf(title, sizeof title, "to: new storage S%d, %s floats, %s bytes", t->st->id,
-             text_fmt_int(nf, sizeof nf, (unsigned long long)n),
-             text_fmt_int(nb, sizeof nb, (unsigned long long)n * sizeof(float)));
+    title_to(x, title, sizeof title);
     bar_draw(x, bar, title, hm, lit, -1, landed);
     if (landed >= 0 && landed < n) copy_flight(x, src, bar, hm, landed);
 }
@@ -74,25 +160,23 @@ static void body_copy(Ctx *x, StepPlan *p, const HeadMap *hm, long lit)
 static int body_kv_share(Ctx *x, const StepPlan *p)
 {
     const Mha *m = x->m;
-    int v = x->s.step == MS_WEIGHTED, rows = p->gy - p->bar.y - 1, at;
+    int v = x->s.step == MS_WEIGHTED, rows = p->bar_room, at;
     const Tensor *buf = m->t[v ? MT_V : MT_K], *heads = m->t[v ? MT_V_HEADS : MT_K_HEADS];
-    const Tensor *ex = m->t[v ? MT_V_EXPAND : MT_K_EXPAND];
     HeadMap hm = hm_of(heads, 1, 0);
-    char title[200], d[64], st[64];
+    char title[200];
     Bar b;
-    if (m->groups < 2 || x->s.inspect || (x->s.step != MS_SCORES && !v)) return 0;
+    if (!body_kv_tensor(x)) return 0;
     if (rows < 3) return 0;
-    bar_plan_p(&b, buf, sc_storage_row(m, buf), p->bar.x, p->bar.y, p->bar.w, rows - 1,
-               p->bar.pitch);
-    if (b.wrap == 0 || b.rows_shown < b.rows) return 0;
+    if (p->wide && p->bar.t == buf) { /* the wide plan planned this bar */
+        b = p->bar;
+    } else {
+        bar_plan_p(&b, buf, sc_storage_row(m, buf), p->bar.x, p->bar.y, p->bar.w, rows - 1,
+                   p->bar.pitch);
+        if (b.wrap == 0 || b.rows_shown < b.rows) return 0;
+    }
     bar_scroll(&b, -1);
-    tensor_fmt_dims(d, sizeof d, ex->ndim, ex->shape);
-    tensor_fmt_strides(st, sizeof st, ex);
-    snprintf(title, sizeof title, "%s_expand %s, strides %s: stride 0, the same bytes of %c (S%d)",
-             v ? "V" : "K", d, st, v ? 'V' : 'K', buf->st->id);
-    if (canvas_text_width(title) > p->bar.w)
-        snprintf(title, sizeof title, "%s_expand %s, strides %s: %c's S%d, no copy", v ? "V" : "K",
-                 d, st, v ? 'V' : 'K', buf->st->id);
+    title_kv(x, 0, title, sizeof title);
+    if (canvas_text_width(title) > p->bar.w) title_kv(x, 1, title, sizeof title);
     bar_draw(x, &b, title, &hm, -1, -1, -1);
     at = p->bar.x;
     for (int kv = 0; kv < m->cfg.kv_heads; kv++) { /* "q0 q1 -> kv0  q2 q3 -> kv1" */
@@ -123,45 +207,37 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
     int stacked = sv->layout == LV_HEAD;
     int anim = x->s.anim >= 0 && x->s.anim < 1;
     long lit = cur ? (long)tensor_offset_of(t, cur) : -1;
-    char title[160], d[64], st[64];
+    char title[160];
     StepPlan p;
     Grid g;
 
-    if (!plan_step_tall(x, &p, bx, by, bw, bh)) plan_step_compact(x, &p, bx, by, bw, bh);
+    plan_step(x, &p, bx, by, bw, bh);
     if (x->s.step == MS_CONTIG) {
         body_copy(x, &p, &hm, lit);
     } else if (!body_kv_share(x, &p)) {
-        const char *what = m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
-        if (x->s.step == MS_INPUT) what = "the input";
         p.bar.tokens = !sv->colour;
         bar_scroll(&p.bar, lit);
-        char nf[32], nb[32];
-        snprintf(title, sizeof title, "memory S%d: %s floats, %s bytes, %s", t->st->id,
-                 text_fmt_int(nf, sizeof nf, (unsigned long long)p.bar.n),
-                 text_fmt_int(nb, sizeof nb, (unsigned long long)p.bar.n * sizeof(float)), what);
+        title_memory(x, title, sizeof title);
         bar_draw(x, &p.bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
     }
     {
         int gy = p.gy, need = p.need;
-        tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
-        tensor_fmt_strides(st, sizeof st, t);
-        snprintf(title, sizeof title, "%s %s, strides %s%s", sc_tensor_label(x->s.step), d, st,
-                 m->cfg.batch > 1 ? ", batch shown:" : "");
-        if (m->cfg.batch > 1) {
-            size_t k = strlen(title);
-            snprintf(title + k, sizeof title - k, " %d of %d", (cur ? cur[0] : 0) + 1,
-                     m->cfg.batch);
-        }
-        grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, bx, gy, bw, need, stacked, p.gpitch);
+        body_grid_title(x, title, sizeof title);
+        grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, p.gx, gy, p.gw, need, stacked,
+                    p.gpitch);
+        if (p.wide) grid_widen(&g, WIDE_CELL_MAX);
+        g.lead = p.glead;
         grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
             /* the tokens-first grid, its values under the heads-first labels */
             Grid a;
             const Tensor *ts = m->t[MT_Q_SPLIT];
             int lw;
-            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx, gy, bw, need, 0, p.gpitch);
+            grid_plan_p(&a, ts, LV_TOK, 0, 0, p.gx, gy, p.gw, need, 0, p.gpitch);
             lw = g.labelw - a.labelw > 0 ? g.labelw - a.labelw : 0;
-            grid_plan_p(&a, ts, LV_TOK, 0, 0, bx + lw, gy, bw - lw, need, 0, p.gpitch);
+            grid_plan_p(&a, ts, LV_TOK, 0, 0, p.gx + lw, gy, p.gw - lw, need, 0, p.gpitch);
+            if (p.wide) grid_widen(&a, g.vw);
+            a.lead = p.glead;
             a.head_rows = g.head_rows;
             grid_scroll(&a, NULL);
             grid_draw_regroup(x, &a, &g, title, &hm, x->s.anim);

@@ -112,6 +112,19 @@ void bar_plan_tags(Bar *b, const Tensor *t, int base)
     *b = n;
 }
 
+/* Wide frames: cells as wide as the bar's width allows, at most maxcw
+ * columns (never narrower than planned); the wrap stays. */
+void bar_widen(Bar *b, int maxcw)
+{
+    int cw;
+    if (b->wrap == 0) return;
+    cw = b->w / b->wrap; /* with tags, b->w already leaves their margin out */
+    if (cw > maxcw) cw = maxcw;
+    if (cw <= b->cw) return;
+    b->cw = cw;
+    if (!b->tagt) b->values = b->pitch > 1 ? b->cw - 1 >= 5 : b->cw - 1 >= b->offw + 1 + 4;
+}
+
 /* Scrolls so storage offset lit (if any) is on a shown row, then picks the
  * decimals every shown value fits in. */
 void bar_scroll(Bar *b, long lit)
@@ -132,7 +145,7 @@ void bar_scroll(Bar *b, long lit)
 int bar_rows_used(const Bar *b)
 {
     if (b->wrap == 0) return b->h > 0 ? 1 : 0;
-    return 1 + b->rows_shown * b->pitch;
+    return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0);
 }
 
 /* Position of storage offset o; 0 if hidden. */
@@ -142,7 +155,7 @@ int bar_pos(const Bar *b, long o, int *px, int *py)
         o / b->wrap >= b->r0 + b->rows_shown)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
-    *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * b->pitch;
+    *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * (b->pitch + b->lead);
     return 1;
 }
 

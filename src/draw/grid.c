@@ -25,10 +25,10 @@ static void grid_vxy(const Grid *g, int vr, int *dx, int *dy)
     if (g->bcols > 1) {
         int gi = vr / g->tok_rows;
         *dx = (gi % g->bcols) * (g->w + BLOCK_GAP);
-        *dy = ((gi / g->bcols) * g->tok_rows + vr % g->tok_rows) * g->pitch;
+        *dy = ((gi / g->bcols) * g->tok_rows + vr % g->tok_rows) * (g->pitch + g->lead);
     } else {
         *dx = 0;
-        *dy = (vr - g->r0) * g->pitch;
+        *dy = (vr - g->r0) * (g->pitch + g->lead);
     }
 }
 
@@ -143,6 +143,25 @@ void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int
         g->rows_shown = avail - 1;
     }
     g->hidden_rows = g->windowed ? g->groups * (g->R - g->tok_rows) : VR - g->rows_shown;
+}
+
+/* Wide frames: values as wide as the grid's width allows, at most maxvw
+ * columns, when every column already shows in one block per row. */
+void grid_widen(Grid *g, int maxvw)
+{
+    int VC = g->stacked ? g->C : g->groups * g->C, ngaps = g->stacked ? 0 : g->groups - 1, vw;
+    if (VC < 1 || g->bcols > 1 || g->hidden_cols) return;
+    vw = (g->w - g->labelw - ngaps * g->gap) / VC;
+    if (vw > maxvw) vw = maxvw;
+    if (vw > g->vw) g->vw = vw;
+}
+
+/* Columns the grid's cells take (labels, values, gaps; every block). */
+int grid_used_w(const Grid *g)
+{
+    if (g->bcols > 1) return g->bcols * g->w + (g->bcols - 1) * BLOCK_GAP;
+    if (g->vcols_shown < 1) return g->labelw;
+    return grid_xrel(g, g->c0 + g->vcols_shown - 1) + g->vw;
 }
 
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
@@ -278,11 +297,11 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
             snprintf(toks, sizeof toks, "token %d", g->t0);
         else
             snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
-        sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * g->pitch, g->w, ST_DIM,
-                "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
+        sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
+                ST_DIM, "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
     } else if (g->hidden_rows > 0 && g->h > g->head_rows)
-        sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * g->pitch, g->w, ST_DIM,
-                "... %d more rows hidden", g->hidden_rows);
+        sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
+                ST_DIM, "... %d more rows hidden", g->hidden_rows);
 }
 
 /* One logical cell at (px, py), vw - 1 wide and pitch rows tall: the value,

@@ -82,7 +82,8 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
     bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, bw, bhb, bp);
     p->bar.h = bar_rows_used(&p->bar);
     y += p->bar.h + gap[n - 2];
-    p->gy = y;
+    p->gx = bx, p->gw = bw, p->gy = y;
+    p->bar_room = p->gy - p->bar.y - 1;
     p->gpitch = gp;
     p->need = grid_need_p(t, sv->layout, dh, stacked, gp);
     return 1;
@@ -129,8 +130,167 @@ void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh
         bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h);
     }
     yy += bar_rows_used(&p->bar);
+    p->gx = bx, p->gw = bw;
     p->gy = by + bh - need > yy ? yy + 1 : by + bh - need;
+    p->bar_room = p->gy - p->bar.y - 1;
     p->need = need;
+}
+
+/* Does bar b show all of its storage, values and all, in whole token rows? */
+static int bar_whole(const Bar *b)
+{
+    return b->wrap && b->n % b->wrap == 0 && b->values && b->rows_shown == b->rows;
+}
+
+/* How the wide plan shares bw columns between the bar column (bars b1 and,
+ * on step 8, b2) and the grid g: *lw for the bars, the rest after WIDE_GAP
+ * for the grid.  Each column gets at least its cells and titles, then what
+ * its cells can use widened (WIDE_CELL_MAX), the rest shared in proportion.
+ * Returns the column where the grid's widest row ends (-1: no fit). */
+static int wide_split(const Ctx *x, const Bar *b1, const Bar *b2, const Grid *g, int bw, int *lw)
+{
+    char title[200];
+    int wrap = b2 && b2->wrap > b1->wrap ? b2->wrap : b1->wrap;
+    int nb = b1->wrap * b1->cw, bmin = body_bar_min_w(x), gmin = grid_used_w(g), gt;
+    int VC = g->stacked ? g->C : g->groups * g->C, ngaps = g->stacked ? 0 : g->groups - 1;
+    int bwant = wrap * WIDE_CELL_MAX, gwant, avail = bw - WIDE_GAP, gw, vw;
+    if (b2 && b2->wrap * b2->cw > nb) nb = b2->wrap * b2->cw;
+    body_grid_title(x, title, sizeof title);
+    gt = canvas_text_width(title);
+    if (bmin < nb) bmin = nb;
+    if (gmin < gt) gmin = gt;
+    if (bmin + WIDE_GAP + gmin > bw) return -1;
+    gwant = g->bcols > 1 ? gmin : g->labelw + VC * WIDE_CELL_MAX + ngaps * g->gap;
+    if (bwant < bmin) bwant = bmin;
+    if (gwant < gmin) gwant = gmin;
+    if (bwant + gwant <= avail)
+        *lw = bwant + (avail - bwant - gwant) / 2;
+    else
+        *lw = bmin + (int)((long)(avail - bmin - gmin) * (bwant - bmin) /
+                           (bwant - bmin + gwant - gmin > 0 ? bwant - bmin + gwant - gmin : 1));
+    gw = bw - *lw - WIDE_GAP;
+    if (g->bcols > 1 || VC < 1) return *lw + WIDE_GAP + (gmin < gw ? gmin : gw);
+    vw = (gw - g->labelw - ngaps * g->gap) / VC;
+    if (vw > WIDE_CELL_MAX) vw = WIDE_CELL_MAX;
+    if (vw < g->vw) vw = g->vw;
+    vw = g->labelw + VC * vw + ngaps * g->gap;
+    return *lw + WIDE_GAP + (vw > gt ? vw : gt);
+}
+
+/* Plans body_step on a wide frame (a body WIDE_MIN_W columns or more): the
+ * memory strip (step 8: both bars) on the left, the logical view beside it,
+ * each as tall as it fits whole, the columns shared by wide_split and the
+ * cells widened to fill them.  Of the bar's wraps, the one that spreads the
+ * picture over most of the width (up to 9/10 of it), then whose rows come
+ * nearest the grid's so the columns end about level, then the wider.
+ * Returns 0 when the two do not fit side by side, whole: then the tall plan,
+ * whose bar can use the whole width, fits more. */
+int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    const Mha *m = x->m;
+    const StepView *sv = &scene_views[x->s.step];
+    const Tensor *gt = m->t[mha_steps[x->s.step].output], *from = m->t[MT_MERGED];
+    const Tensor *kv = body_kv_tensor(x), *t = kv ? kv : gt; /* the bar's tensor, the grid's */
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0;
+    int stacked = sv->layout == LV_HEAD, two_bars = x->s.step == MS_CONTIG;
+    int half = (bw - WIDE_GAP) / 2, hbmax = two_bars ? (bh - 1) / 2 : bh, pg = 0, need = 0;
+    int lw = 0, used_l = 0, used, gap[2], y, bp = 0, bhb = 0, bestd = -1, bestend = -1;
+    Bar b1, b2;
+    Grid g;
+    if (bw < WIDE_MIN_W || x->h <= SCENE_MIN_H) return 0;
+    for (pg = PITCH_MAX; pg >= 1; pg--) { /* the tallest grid that shows every row */
+        need = grid_need_p(gt, sv->layout, dh, stacked, pg);
+        if (need > bh) continue;
+        grid_plan_p(&g, gt, sv->layout, dh, 0, bx, by, half, need, stacked, pg);
+        if (!g.hidden_rows && !g.hidden_cols) break;
+    }
+    if (pg < 1) return 0;
+    for (int pb = BAR_PITCH_MAX; pb >= 1 && bestd < 0; pb--) { /* the tallest cells */
+        int wrap = -1;
+        for (int hb = hbmax; hb >= 2; hb--) {
+            int u, d, end, l;
+            bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw - WIDE_GAP, hb, pb);
+            if (!bar_whole(&b1) || b1.wrap == wrap) continue;
+            wrap = b1.wrap;
+            u = bar_rows_used(&b1) + (kv ? 1 : 0); /* kv: the "q0 q1 -> kv0" line */
+            if (two_bars) {
+                bar_plan_p(&b2, from, sc_storage_row(m, from), bx, by, bw - WIDE_GAP, hb, pb);
+                if (!bar_whole(&b2)) continue;
+                u += 1 + bar_rows_used(&b2);
+            }
+            end = wide_split(x, &b1, two_bars ? &b2 : NULL, &g, bw, &l);
+            if (u > bh || end < 0) continue;
+            if (end > bw * 9 / 10) end = bw * 9 / 10;
+            d = u > need ? u - need : need - u;
+            if (end > bestend || (end == bestend && d <= bestd))
+                bestend = end, bestd = d, bp = pb, bhb = hb, used_l = u, lw = l;
+        }
+    }
+    if (bestd < 0) return 0;
+    memset(p, 0, sizeof *p);
+    p->wide = 1;
+    y = by;
+    if (two_bars) {
+        bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, lw, bhb, bp);
+        bar_widen(&p->src, WIDE_CELL_MAX);
+    }
+    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, lw, bhb, bp);
+    bar_widen(&p->bar, WIDE_CELL_MAX);
+    /* the rows to spare: blank rows between each column's rows (as many as
+     * between its sections, or fewer), the rest above and below, so a short
+     * tensor spreads over the height instead of leaving it blank */
+    {
+        int kl = p->bar.rows_shown - 1 + (two_bars ? p->src.rows_shown : 0);
+        int kg = g.bcols > 1 ? 0 : g.rows_shown - 1, sl = bh - used_l, sg = bh - need, top;
+        int lead_l = kl > 0 ? sl / (kl + 2) : 0, lead_g = kg > 0 ? sg / (kg + 2) : 0;
+        if (lead_l > WIDE_LEAD_MAX) lead_l = WIDE_LEAD_MAX;
+        if (lead_g > WIDE_LEAD_MAX) lead_g = WIDE_LEAD_MAX;
+        used_l += kl * lead_l, need += kg * lead_g;
+        used = used_l > need ? used_l : need;
+        /* what is left: WIDE_TOP_GAP rows above, as many below, and the
+         * narrative moves up under the picture (lift) instead of leaving a
+         * hole between them */
+        gap[0] = bh - used < 2 * WIDE_TOP_GAP ? (bh - used) / 2 : WIDE_TOP_GAP;
+        gap[1] = bh - used - gap[0];
+        p->lift = gap[1] > WIDE_TOP_GAP ? gap[1] - WIDE_TOP_GAP : 0;
+        p->spare = bh - used - p->lift, p->ngaps = 2;
+        top = by + gap[0];
+        p->src.lead = p->bar.lead = lead_l;
+        p->glead = lead_g;
+        y = top + (used - used_l) / 2; /* the shorter column centred beside the taller */
+        if (two_bars) {
+            p->src.y = y;
+            y += bar_rows_used(&p->src) + 1 + lead_l;
+        }
+        p->bar.y = y;
+        p->bar.h = bar_rows_used(&p->bar);
+        p->gy = top + (used - need) / 2;
+    }
+    p->bar_room = by + bh - p->bar.y;
+    p->gx = bx + lw + WIDE_GAP, p->gw = bw - lw - WIDE_GAP;
+    p->gpitch = g.pitch;
+    p->need = need - (g.bcols > 1 ? 0 : (g.rows_shown - 1) * p->glead);
+    return 1;
+}
+
+/* The rows the narrative moves up on this frame: those the wide plan leaves
+ * blank under the body (0 on every other plan). */
+int plan_body_lift(const Ctx *x, int bx, int by, int bw, int bh)
+{
+    StepPlan p;
+    if (x->s.view != MV_STEP || x->s.step == MS_SOFTMAX) return 0;
+    memset(&p, 0, sizeof p);
+    return plan_step_wide(x, &p, bx, by, bw, bh) ? p.lift : 0;
+}
+
+/* Plans body_step: side by side on a wide frame, else the tallest cells
+ * that fit, else the compact plan of 80x24. */
+void plan_step(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
+{
+    memset(p, 0, sizeof *p);
+    if (plan_step_wide(x, p, bx, by, bw, bh)) return;
+    if (plan_step_tall(x, p, bx, by, bw, bh)) return;
+    plan_step_compact(x, p, bx, by, bw, bh);
 }
 
 #define HEAT_PITCH_MAX 5 /* a 10 x 5 cell is about square on a terminal */
@@ -260,7 +420,8 @@ int plan_body_spare(const Ctx *x, int bx, int by, int bw, int bh, int *ngaps)
         return sp.spare;
     } else {
         StepPlan p;
-        if (!plan_step_tall(x, &p, bx, by, bw, bh)) return 0;
+        if (!plan_step_wide(x, &p, bx, by, bw, bh) && !plan_step_tall(x, &p, bx, by, bw, bh))
+            return 0;
         *ngaps = p.ngaps;
         return p.spare;
     }

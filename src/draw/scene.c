@@ -98,9 +98,11 @@ static void draw_all(Ctx *x)
 
     top_rows(x, bw);
 
-    /* bottom: narrative (the inspect line first) and status */
+    /* bottom: narrative (the inspect line first) and status; under a wide
+     * body that leaves rows blank, the narrative follows it up */
     if (narr_rows) {
         int ny = x->y0 + x->h - status_rows - narr_rows;
+        if (bh >= 3) ny -= plan_body_lift(x, bx, by, bw, bh);
         if (s->inspect) {
             int ti = inspect_tensor(s);
             narr_inspect_line(m->t[ti],

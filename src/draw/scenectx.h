@@ -35,6 +35,14 @@ typedef struct StepView {
 #define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
 #define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
 
+/* Wide frames (a body at least WIDE_MIN_W columns): the logical view beside
+ * the memory strip, WIDE_GAP apart, cells up to WIDE_CELL_MAX columns. */
+#define WIDE_MIN_W 150
+#define WIDE_GAP 4
+#define WIDE_CELL_MAX 16
+#define WIDE_LEAD_MAX 3 /* blank rows between two rows of cells, at most */
+#define WIDE_TOP_GAP 2  /* blank rows above the picture, and under it before the narrative */
+
 /* Frame heights (rows) from which a taller frame gets more room: */
 #define TALL_NARRATIVE_H 30 /* a 4-line narrative, a blank row above it for the inspect line */
 #define TALL_GAP1_H 36      /* one blank row under the title and one over the code line (Ctx.tg) */
@@ -81,6 +89,7 @@ typedef struct Bar {
     /* Rows per storage row (1: "off value" on one line; 2: offset above
      * value; 3: and the cell's head below, "h1"), chosen on tall frames. */
     int pitch;
+    int lead; /* wide frames: blank rows between storage rows (0 elsewhere) */
     /* A click on a cell selects the element of this tensor stored there (a
      * logical hit) instead of the storage offset of the inspected tensor:
      * step 8's source bar, whose storage is not the inspected one's. */
@@ -103,6 +112,7 @@ typedef struct Grid {
      * every head would not fit; then `windowed`, the same tokens for each). */
     int tok_rows, t0, windowed;
     int pitch; /* rows per visual row: 1, or 2 with each value's storage offset under it */
+    int lead;  /* wide frames: blank rows between visual rows (0 elsewhere) */
     int nohit; /* a picture to compare with, not the inspected tensor: clicks pass through */
     /* Stacked, short of rows: head blocks `bcols` to a row of blocks, each w
      * wide (labels and all), BLOCK_GAP apart, every head and token shown. */
@@ -132,8 +142,12 @@ typedef struct HeatSrc {
  * then the logical grid at gy, need rows, its cells gpitch rows tall. */
 typedef struct StepPlan {
     Bar src, bar;
-    int gy, need, gpitch;
-    int spare, ngaps; /* tall: the blank rows spread over ngaps gaps */
+    int gx, gy, gw, need, gpitch; /* the grid's column, row, width, rows and pitch */
+    int glead;                    /* blank rows between the grid's rows (Grid.lead) */
+    int bar_room;                 /* rows the bar's section may use (body_kv_share) */
+    int wide;                     /* the grid beside the bars (plan_step_wide), cells widened */
+    int lift;                     /* wide: rows left blank under the body, the narrative's */
+    int spare, ngaps;             /* tall: the blank rows spread over ngaps gaps */
 } StepPlan;
 
 /* The softmax step on a tall frame: the candy bar (not on MV_NO_SCALE) at
@@ -176,6 +190,7 @@ int sc_area_free(const Canvas *c, int x, int y, int w, int h);
 void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch);
 void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h);
 void bar_plan_tags(Bar *b, const Tensor *t, int base);
+void bar_widen(Bar *b, int maxcw);
 void bar_scroll(Bar *b, long lit);
 int bar_rows_used(const Bar *b);
 int bar_pos(const Bar *b, long o, int *px, int *py);
@@ -189,6 +204,8 @@ int grid_need_p(const Tensor *t, int layout, int dh, int stacked, int pitch);
 int grid_need(const Tensor *t, int layout, int dh, int stacked);
 void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int y, int w, int h,
                  int stacked, int pitch);
+void grid_widen(Grid *g, int maxvw);
+int grid_used_w(const Grid *g);
 void grid_scroll(Grid *g, const int *cur);
 void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur);
 void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, const HeadMap *hm,
@@ -220,14 +237,20 @@ void narr_inspect_line(const Tensor *t, const char *name, const int *cur, char *
 
 /* layout.c: how the body's rows are shared */
 void plan_spread(const Ctx *x, int spare, int n, int *gap);
+void plan_step(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
+int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
 int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
 void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh);
 int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh, int noscale);
 int plan_wrong_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, int bw, int bh,
                     int *spare);
 int plan_body_spare(const Ctx *x, int bx, int by, int bw, int bh, int *ngaps);
+int plan_body_lift(const Ctx *x, int bx, int by, int bw, int bh);
 
-/* bodies.c: the body of a frame */
+/* bodies.c: the body of a frame; the titles its sections need room for */
+void body_grid_title(const Ctx *x, char *buf, size_t n);
+int body_bar_min_w(const Ctx *x);
+const Tensor *body_kv_tensor(const Ctx *x);
 void body_step(Ctx *x, int bx, int by, int bw, int bh);
 void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale);
 void body_wrong(Ctx *x, int bx, int by, int bw, int bh);

@@ -68,6 +68,33 @@ int ui_set_config(Ui *ui, const MhaConfig *cfg)
     mha_free(ui->mha);
     ui->mha = m;
     ui->cfg = *cfg;
+    if (ui->cmp) ui_compare_set(ui, 1); /* B follows A: FLAGS applied to the new cfg */
+    return 0;
+}
+
+int ui_compare_set(Ui *ui, int on)
+{
+    char err[160];
+    MhaConfig b = ui->cfg;
+    Mha *m = NULL;
+    mha_free(ui->cmp);
+    ui->cmp = NULL;
+    if (!on) return 0;
+    if (ui->compare[0] && ui->compare_parse) {
+        if (ui->compare_parse(ui->compare, &ui->cfg, &b, err, sizeof err) < 0) {
+            snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+            return -1;
+        }
+    } else {
+        b.kv_heads = ui->cfg.kv_heads == 1 ? ui->cfg.heads : 1; /* MHA or GQA vs MQA */
+    }
+    if (mha_config_check(&b, err, sizeof err) == 0) m = mha_run(&b, err, sizeof err);
+    if (!m) {
+        snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+        return -1;
+    }
+    ui->cmp = m;
+    ui->cmp_cfg = b;
     return 0;
 }
 
@@ -117,4 +144,6 @@ void ui_free(Ui *ui)
 {
     mha_free(ui->mha);
     ui->mha = NULL;
+    mha_free(ui->cmp);
+    ui->cmp = NULL;
 }

@@ -58,7 +58,16 @@ typedef struct Ui {
     int no_save;          /* --no-save: progress and scores are not written */
     int mouse_x, mouse_y; /* last UI_K_MOUSE click */
     char status[200];     /* one line shown at the bottom; "" = none */
-    struct Screen *push;  /* set with UI_PUSH */
+    /* Compare (walk --compare FLAGS, the walkthrough's x): a second run
+     * beside ui->mha.  cmp is NULL when compare is off; cmp_cfg is compare
+     * applied to cfg, again whenever cfg changes (ui_set_config). */
+    Mha *cmp; /* owned */
+    MhaConfig cmp_cfg;
+    char compare[128]; /* the FLAGS; "" = kv_heads 1 (MQA), or MHA when cfg is MQA */
+    /* cmd's flag parser (cli_compare), so FLAGS read as on a command line */
+    int (*compare_parse)(const char *flags, const MhaConfig *a, MhaConfig *b, char *err,
+                         size_t errlen);
+    struct Screen *push; /* set with UI_PUSH */
 } Ui;
 
 typedef struct Screen Screen;
@@ -75,7 +84,12 @@ struct Screen {
  * the last valid state, writes the reason to ui->status and returns -1. */
 int ui_set_config(Ui *ui, const MhaConfig *cfg);
 
-/* Frees ui->mha (the run the screens share). */
+/* Compare on (a run of ui->compare applied to ui->cfg in ui->cmp) or off.
+ * On a bad FLAGS or a run that fails: compare stays off, the reason in
+ * ui->status, -1. */
+int ui_compare_set(Ui *ui, int on);
+
+/* Frees ui->mha and ui->cmp (the runs the screens share). */
 void ui_free(Ui *ui);
 
 #endif

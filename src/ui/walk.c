@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "draw/compare.h"
 #include "draw/scene.h"
 #include "ui/form.h"
 #include "ui/keys.h"
@@ -142,7 +143,10 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
         status = w->hint;
     }
     w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
-    scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
+    if (ui->cmp)           /* the same state drives both runs */
+        compare_draw(c, 0, 0, c->w, c->h, ui->mha, ui->cmp, &w->ss);
+    else
+        scene_draw(c, 0, 0, c->w, c->h, ui->mha, &w->ss);
 }
 
 /* + and -: animations and autoplay 1.5 times faster or slower, clamped. */
@@ -275,8 +279,9 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return scene_cursor_move(ui->mha, &w->ss, 0, -1) ? UI_REDRAW : UI_HANDLED;
     case ACT_DOWN:
         return scene_cursor_move(ui->mha, &w->ss, 0, 1) ? UI_REDRAW : UI_HANDLED;
-    case ACT_OPEN: /* a mouse click */
-        if (!scene_click(ui->mha, &w->ss, w->w, w->h, ui->mouse_x, ui->mouse_y)) return UI_NONE;
+    case ACT_OPEN: /* a mouse click; in compare the frame is not one scene's */
+        if (ui->cmp || !scene_click(ui->mha, &w->ss, w->w, w->h, ui->mouse_x, ui->mouse_y))
+            return UI_NONE;
         w->ss.inspect = 1;
         return UI_REDRAW;
     case ACT_SINGLE:
@@ -288,6 +293,18 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     case ACT_FAILURE:
         return walk_failure(w, ui);
+    case ACT_COMPARE:
+        if (ui_compare_set(ui, !ui->cmp) == 0) {
+            char la[64], lb[64];
+            if (ui->cmp) {
+                compare_label(la, sizeof la, &ui->cfg);
+                compare_label(lb, sizeof lb, &ui->cmp_cfg);
+                snprintf(ui->status, sizeof ui->status, "compare: A %s | B %s  (x: off)", la, lb);
+            } else {
+                snprintf(ui->status, sizeof ui->status, "compare off (x: on)");
+            }
+        }
+        return UI_REDRAW;
     case ACT_BLANK: /* tick holds the clocks until the next key */
         w->blank = 1;
         return UI_REDRAW;
