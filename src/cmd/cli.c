@@ -2,7 +2,9 @@
 #include "cmd/cli.h"
 
 #include "base/errbuf.h"
+#include "base/fmtfloat.h"
 #include "base/sanitize.h"
+#include "engine/rope.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -258,4 +260,18 @@ int cli_compare(const char *flags, const MhaConfig *a, MhaConfig *b, char *err, 
         return -1;
     }
     return 0;
+}
+
+void cli_config_json(FILE *f, const MhaConfig *c, int d_head)
+{
+    char rope[32] = "null", theta[FMTFLOAT_SIZE + 8] = "null";
+    if (c->rope != ROPE_OFF) {
+        snprintf(rope, sizeof rope, "\"%s\"", rope_layout_name(c->rope));
+        snprintf(theta, sizeof theta, "%.17g", c->rope_theta);
+    }
+    fprintf(f,
+            "\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, \"kv_heads\": %d, "
+            "\"d_head\": %d, \"causal\": %s, \"seed\": %lu, \"rope\": %s, \"rope_theta\": %s",
+            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, d_head,
+            c->causal ? "true" : "false", (unsigned long)c->seed, rope, theta);
 }

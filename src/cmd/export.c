@@ -69,17 +69,9 @@ static int export_json(FILE *f, const Mha *m)
         if (m->t[i] && tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
     float *buf = malloc(maxn * sizeof *buf);
     if (!buf) return -2;
-    char rope[32] = "null", theta[FMTFLOAT_SIZE + 8] = "null";
-    if (c->rope != ROPE_OFF) {
-        snprintf(rope, sizeof rope, "\"%s\"", rope_layout_name(c->rope));
-        snprintf(theta, sizeof theta, "%.17g", c->rope_theta);
-    }
-    fprintf(f,
-            "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
-            "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu, \"rope\": %s, "
-            "\"rope_theta\": %s},\n  \"tensors\": {\n",
-            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head,
-            c->causal ? "true" : "false", (unsigned long)c->seed, rope, theta);
+    fputs("{\n  \"config\": {", f);
+    cli_config_json(f, c, m->d_head);
+    fputs("},\n  \"tensors\": {\n", f);
     int last = MT_COUNT - 1; /* the RoPE tensors are absent when it is off */
     for (int i = 0; i < MT_COUNT; i++) {
         if (!m->t[i]) continue;

@@ -6,7 +6,7 @@
  *
  * --json prints one object (a contract, issue 18):
  *   {"config": {"batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal",
- *               "seed", "block_q", "block_k"},
+ *               "seed", "rope", "rope_theta", "block_q", "block_k"},
  *    "tiles": [{"b", "h", "qtile", "ktile", "rows": [r0, r1], "cols": [c0, c1],
  *               "m": [...], "l": [...], "O": [[...], ...]}, ...],
  *    "bytes": {"naive", "flash"}}
@@ -63,14 +63,10 @@ static void put_floats(FILE *f, int n, const float *v)
 
 static void put_json(FILE *out, Flash *f, int block_q, int block_k)
 {
-    const MhaConfig *c = &f->m->cfg;
     int dh = f->m->d_head;
-    fprintf(out,
-            "{\n  \"config\": {\"batch\": %d, \"seq\": %d, \"d_model\": %d, \"heads\": %d, "
-            "\"kv_heads\": %d, \"d_head\": %d, \"causal\": %s, \"seed\": %lu, \"block_q\": %d, "
-            "\"block_k\": %d},\n  \"tiles\": [",
-            c->batch, c->seq, c->d_model, c->heads, c->kv_heads, dh, c->causal ? "true" : "false",
-            (unsigned long)c->seed, block_q, block_k);
+    fputs("{\n  \"config\": {", out);
+    cli_config_json(out, &f->m->cfg, dh);
+    fprintf(out, ", \"block_q\": %d, \"block_k\": %d},\n  \"tiles\": [", block_q, block_k);
     for (long n = 0; flash_step(f); n++) {
         int nr = f->r1 - f->r0;
         fprintf(out,
