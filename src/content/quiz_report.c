@@ -72,7 +72,7 @@ static int pct(int right, int asked)
     } while (0)
 
 /* The score lines: the total, then one per topic asked or skipped. */
-static size_t score_lines(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+static size_t score_lines(const QuizScore *s, const QuizScore *h, char *buf, size_t n)
 {
     int asked = 0, right = 0, skipped = 0;
     size_t l = 0;
@@ -90,20 +90,20 @@ static size_t score_lines(const QuizScore *s, const QuizHistory *h, char *buf, s
         if (!s->asked[t] && !s->skipped[t]) continue;
         PUT("  %-9s %d/%d", quiz_topic_names[t], s->right[t], s->asked[t]);
         if (s->skipped[t]) PUT(", %d skipped", s->skipped[t]);
-        if (h && h->total.asked[t])
-            PUT("   (all sessions: %d/%d, %d%%)", h->total.right[t], h->total.asked[t],
-                pct(h->total.right[t], h->total.asked[t]));
+        if (h && h->asked[t])
+            PUT("   (all sessions: %d/%d, %d%%)", h->right[t], h->asked[t],
+                pct(h->right[t], h->asked[t]));
         PUT("\n");
     }
     return l;
 }
 
-int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t)
+int quiz_topic_below_full(const QuizScore *s, const QuizScore *h, int t)
 {
-    return (s && s->right[t] < s->asked[t]) || (h && h->total.right[t] < h->total.asked[t]);
+    return (s && s->right[t] < s->asked[t]) || (h && h->right[t] < h->asked[t]);
 }
 
-void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+void quiz_report(const QuizScore *s, const QuizScore *h, char *buf, size_t n)
 {
     if (!n) return;
     buf[0] = 0;
@@ -117,8 +117,7 @@ void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
         lesson_title(t, title, sizeof title);
         if (!any) PUT("To revisit:\n");
         any = 1;
-        int now =
-            s->asked[t] ? pct(s->right[t], s->asked[t]) : pct(h->total.right[t], h->total.asked[t]);
+        int now = s->asked[t] ? pct(s->right[t], s->asked[t]) : pct(h->right[t], h->asked[t]);
         PUT("  %-9s %3d%%  reread mhaviz lesson %d%s%s\n", quiz_topic_names[t], now, lesson,
             title[0] ? ": " : "", title);
     }
