@@ -357,14 +357,15 @@ int quiz_session_next(QuizSession *s);
 int quiz_topic_lesson(int topic);
 
 /* 1 when topic t has a wrong answer this session (s) or over all sessions
- * (total, the history's; either may be NULL). */
-int quiz_topic_below_full(const QuizScore *s, const QuizScore *total, int t);
+ * (all, the history's totals; either may be NULL). */
+int quiz_topic_below_full(const QuizScore *s, const QuizScore *all, int t);
 
 /* The end-of-quiz text: score over the answered questions (skips apart), a
  * line per topic, and for every topic below 100% (this session, or over all
- * sessions when total != NULL: the history's) the lesson to reread, "mhaviz lesson 3 (3.
- * Transpose and contiguity)", then the topic to practise.  "nothing to
- * revisit" only when every answer was right.  buf is always NUL-terminated. */
-void quiz_report(const QuizScore *s, const QuizScore *total, char *buf, size_t n);
+ * sessions when all != NULL: the history's totals) the lesson to reread,
+ * "mhaviz lesson 3 (3. Transpose and contiguity)", then the topic to
+ * practise.  "nothing to revisit" only when every answer was right.  buf is
+ * always NUL-terminated. */
+void quiz_report(const QuizScore *s, const QuizScore *all, char *buf, size_t n);
 
 #endif
