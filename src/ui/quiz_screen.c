@@ -321,7 +321,7 @@ static void draw_picker(const Qs *q, Canvas *c)
     canvas_printf(c, 2, y + 2, ST_DIM,
                   "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
-    /* the same rules as --plain (quiz_check), except that an answer that
+    /* the same rules as --plain (quiz_session_answer), except that an answer that
      * cannot be read is asked again here */
     canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;",
                 ST_NORMAL);
