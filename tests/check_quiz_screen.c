@@ -7,6 +7,7 @@
 
 #include "base/clock.h"
 #include "check_main.h"
+#include "store/quiz_history.h"
 #include "ui/form.h"
 #include "ui/help.h"
 #include "ui/home.h"
@@ -500,6 +501,30 @@ START_TEST(countdown_times_out)
 }
 END_TEST
 
+/* A screen closed mid-quiz (a signal, the terminal gone) does not save: it
+ * could not show the error.  Its answers wait in the run's journal, and the
+ * next save, as the next quiz makes it, adds them. */
+START_TEST(closed_mid_quiz_keeps_answers_in_the_journal)
+{
+    char err[300], path[400];
+    Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 3, 7, 0, 0);
+    ck_assert_ptr_nonnull(s);
+    s->key(s, &ui, UI_K_ENTER);
+    type(s, "0");
+    s->key(s, &ui, UI_K_ENTER); /* one answer, then the screen goes */
+    s->free(s);
+    snprintf(path, sizeof path, "%s/mhaviz/quiz-history", tmpdir);
+    ck_assert_msg(access(path, F_OK) != 0, "the destructor saved");
+    QuizHistory h;
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    quiz_history_free(&h);
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_int_eq(h.total.asked[QT_OFFSETS], 1);
+    quiz_history_free(&h);
+}
+END_TEST
+
 START_TEST(home_entry_opens_quiz)
 {
     Screen *home = home_open(&ui);
@@ -546,6 +571,7 @@ static Suite *quiz_screen_suite(void)
     tcase_add_test(t, code_stays_on_screen);
     tcase_add_test(t, wrong_offset_marked);
     tcase_add_test(t, countdown_times_out);
+    tcase_add_test(t, closed_mid_quiz_keeps_answers_in_the_journal);
     suite_add_tcase(s, t);
     return s;
 }

@@ -16,6 +16,7 @@
 #include "cmd/interactive.h"
 #include "content/content.h"
 #include "content/quiz.h"
+#include "store/quiz_history.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 
@@ -208,8 +209,9 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         cli_line(stderr, "mhaviz: %s (answers are saved at the end only)", err);
     struct sigaction old[NSIGS];
     catch_signals(old);
-    QuizScore sc;
-    memset(&sc, 0, sizeof sc);
+    QuizSession ss = {0}; /* the answers, judged as the TUI judges them (quiz.h) */
+    if (have_hist) quiz_history_follow(&h, &ss);
+    quiz_session_begin(&ss, qs, n, a->limit, 0);
     if (review && a->missed == n)
         printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
     else if (review)
@@ -224,12 +226,12 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
            "like (2, 8, 16, 64); an empty line skips; a line that cannot be read counts as "
            "wrong.\n\n");
     static char line[QUIZ_LINE_MAX + 1];
-    int done = 0, eof = 0, tty_in = isatty(STDIN_FILENO);
+    int tty_in = isatty(STDIN_FILENO);
     /* one line answers one question: an empty line skips it, a line that
      * cannot be an answer to it is wrong (and says why) */
-    for (int i = 0; i < n && !eof && !plain_signal; i++) {
-        const QuizQuestion *q = &qs[i];
-        print_question(stdout, q, i, n);
+    for (int more = n > 0; more && !plain_signal; more = quiz_session_next(&ss)) {
+        const QuizQuestion *q = &qs[ss.i];
+        print_question(stdout, q, ss.i, n);
         double t0 = now_sec();
         if (a->limit)
             printf("answer within %d s> ", a->limit);
@@ -239,36 +241,23 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
         LineRead lr;
         if (plain_signal || line_read(stdin, line, sizeof line, &lr) < 0) {
             printf(plain_signal ? "\n(stopped by a signal)\n\n" : "\n(end of input)\n\n");
-            eof = 1;
             break;
         }
         char shown[4 * 40 + 8];
         shown_line(line, lr.len, shown, sizeof shown);
         if (!tty_in)
             printf("%s\n", shown); /* echo piped answers, so the transcript reads like a session */
-        QuizAnswer ans;
-        char why[120] = "";
-        double secs = now_sec() - t0;
-        int refused = line_refused(&lr, "answer", QUIZ_LINE_MAX, why, sizeof why);
-        int rc = refused ? -1 : 0, chosen = -1;
-        int skipped = !refused && !quiz_parse_answer(line, &ans) && ans.kind == QA_EMPTY;
-        if (!skipped && !refused) rc = quiz_check(q, line, &chosen, why, sizeof why);
-        if (a->limit && secs > a->limit) /* too late: wrong, whatever was typed */
-            rc = 0, skipped = 0,
-            snprintf(why, sizeof why, "out of time (%.1f s of %d)", secs, a->limit);
-        if (skipped) {
-            quiz_score_skip(&sc, q->topic);
-            if (have_hist) quiz_history_skip(&h, q);
-        } else {
-            quiz_score_add(&sc, q->topic, rc == 1);
-            if (have_hist) quiz_history_record(&h, q, rc == 1);
-        }
-        print_feedback(stdout, q, rc == 1, skipped, chosen, shown, rc < 0 ? shown : "",
-                       rc == 0 || refused ? why : "", secs, timed);
-        done++;
+        char refused[120];
+        int is_refused = line_refused(&lr, "answer", QUIZ_LINE_MAX, refused, sizeof refused);
+        QuizVerdict v;
+        quiz_session_answer(&ss, line, is_refused ? refused : NULL, now_sec() - t0, &v);
+        /* what could not be read is named as what was expected, unless refused */
+        print_feedback(stdout, q, v.result == QV_RIGHT, v.result == QV_SKIPPED, v.chosen, shown,
+                       v.unread ? shown : "", v.unread && !is_refused ? "" : v.why, v.secs, timed);
     }
     char sum[2000];
-    quiz_report(&sc, have_hist && save ? &h : NULL, sum, sizeof sum);
+    int done = ss.answered;
+    quiz_report(&ss.score, have_hist && save ? &h.total : NULL, sum, sizeof sum);
     if (done < n)
         printf("%s after %d of %d questions.\n", plain_signal ? "Stopped" : "Input ended", done, n);
     printf("%s", sum);
@@ -433,7 +422,7 @@ static int review_questions(const QuizBank *bank, QuizArgs *a, uint64_t seed, Qu
     QuizRng r;
     quiz_rng_seed(&r, seed);
     for (int t = 0; n < count && t < QT_COUNT; t++) { /* the topics below 100% */
-        if (!quiz_topic_below_full(NULL, &h, t) || (a->topic >= 0 && t != a->topic)) continue;
+        if (!quiz_topic_below_full(NULL, &h.total, t) || (a->topic >= 0 && t != a->topic)) continue;
         int want = count - n < 3 ? count - n : 3,
             got = quiz_session(bank, t, want, quiz_rng_next(&r), qs + n, err, sizeof err);
         if (got > 0) n += got;

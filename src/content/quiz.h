@@ -219,6 +219,11 @@ int quiz_parse_answer(const char *line, QuizAnswer *a);
  * index the answer picked, or -1. */
 int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, size_t whylen);
 
+/* The same for an answer parsed already (a NULL: a line quiz_parse_answer
+ * refused), so that a caller who needs the parse too parses once. */
+int quiz_check_answer(const QuizQuestion *q, const QuizAnswer *a, int *chosen, char *why,
+                      size_t whylen);
+
 /* The expected answer as a learner would type it: "b) (2, 8, 16, 64)",
  * "23", "(2, 8, 16, 64)".  Returns buf. */
 char *quiz_answer_text(const QuizQuestion *q, char *buf, size_t n);
@@ -277,7 +282,7 @@ int quiz_session(const QuizBank *bank, int topic, int count, uint64_t seed, Quiz
  * found in bank).  0, or -1 if the id is unknown. */
 int quiz_from_id(const QuizBank *bank, const char *id, QuizQuestion *q);
 
-/* ---- scores and history --------------------------------------------------- */
+/* ---- one session's answers (quiz_session.c) ------------------------------ */
 
 /* Right / asked per topic, for one session or for all of them.  A skipped
  * question is not an answer: it counts in skipped[], never in asked[]. */
@@ -288,67 +293,62 @@ typedef struct QuizScore {
 void quiz_score_add(QuizScore *s, int topic, int right);
 void quiz_score_skip(QuizScore *s, int topic);
 
-/* What is remembered between runs (state file "quiz-history", state.h rules:
- * atomic replace, merged under the lock): lifetime scores per topic and how
- * often each question was missed (a right answer later takes one miss off).
- * Counts stop at QUIZ_HISTORY_MAX_COUNT; at most QUIZ_HISTORY_MAX_MISSES
- * questions are kept, the ones first missed longest ago age out. */
-#define QUIZ_HISTORY_MAX_COUNT 100000000
-#define QUIZ_HISTORY_MAX_MISSES 2000
+/* What became of one answer. */
+enum { QV_RIGHT, QV_WRONG, QV_SKIPPED, QV_AGAIN };
 
-typedef struct QuizMiss {
-    char id[64];
-    int count;
-} QuizMiss;
+typedef struct QuizVerdict {
+    int result;    /* QV_RIGHT, QV_WRONG, QV_SKIPPED (recorded), or QV_AGAIN: not
+                    * recorded, the question is asked again (QuizSession.ask_again) */
+    int unread;    /* the line is no answer to the question: why says what to type,
+                    * or why it was refused (a NUL byte, too long) */
+    int late;      /* given after QuizSession.limit seconds (or none came): wrong */
+    int chosen;    /* the choice the answer picked, or -1 */
+    double secs;   /* how long the answer took */
+    QuizAnswer a;  /* the line as parsed (kind QA_EMPTY when it could not be) */
+    char why[120]; /* "" or: what to type, "not one of the choices", "out of time (...)" */
+} QuizVerdict;
 
-typedef struct QuizHistory {
-    QuizScore total; /* as loaded, plus this run */
-    QuizMiss *miss;  /* owned; in the order first missed */
-    int n, cap;
-    int *slot, nslot; /* owned; hash of miss ids: index + 1, 0 = empty */
-    QuizScore run;    /* this run's answers, added to the file by the save */
-    QuizMiss *ops;    /* owned; this run's miss changes in order (count +1 or -1) */
-    int nops, capops;
-    char warning[320]; /* "" or one line to show once (the file was corrupt) */
-    char kept[160];    /* "" or the name the last save kept a corrupt file as */
-    int has_journal;   /* quiz_history_journal: jfd and jpath are set */
-    int jfd;           /* this run's journal, flock'd while the run lives */
-    char jpath[4400];
-} QuizHistory;
+/* Told of every answer recorded (result QV_RIGHT, QV_WRONG or QV_SKIPPED):
+ * how the history journals it (quiz_history_follow, store/quiz_history.h). */
+typedef void (*QuizRecordFn)(void *ctx, const QuizQuestion *q, int result);
 
-/* Loads the history (empty when there is none yet), in time linear in the
- * file.  A file with a line it cannot read (or a NUL byte) is still used for
- * the lines it can read, h->warning says so, and the save keeps the file as
- * quiz-history.bad or the next free number (state_keep_bad: h->kept says
- * which) before replacing it.  0, or -1 with err set on an I/O error (then h
- * is empty and should not be saved). */
-int quiz_history_load(QuizHistory *h, char *err, size_t errlen);
+/* One quiz as it is answered, the same for the TUI and --plain: the
+ * questions, which one is asked, the one score of the session.  A plain
+ * value: zero it, or quiz_session_begin. */
+typedef struct QuizSession {
+    const QuizQuestion *q; /* the caller's, q[0..n) */
+    int n, i;              /* i: the question asked now (n: all done) */
+    int limit;             /* seconds a question; 0: no limit */
+    int ask_again;         /* 1: an answer that is no answer is asked again (the
+                            * TUI); 0: it counts as wrong (--plain) */
+    int answered;          /* answers and skips recorded */
+    double secs;           /* the time they took, in all */
+    QuizScore score;       /* this session's, kept here only */
+    QuizVerdict last;      /* the last verdict (QV_AGAIN included) */
+    QuizRecordFn record;   /* NULL, or told of each answer recorded */
+    void *record_ctx;
+} QuizSession;
 
-/* Starts this run's journal, "quiz-history.journal.XXXXXX" in the state dir:
- * from now on every answer recorded is also appended to it at once, so that
- * a run killed (even by SIGKILL) or kept from the lock (a stalled holder)
- * loses none.  The run holds a flock on it while it lives; a save that finds
- * the journal of a run that is gone adds it to the file and removes it.
- * 0, or -1 with err set (then the answers live in memory only, as before). */
-int quiz_history_journal(QuizHistory *h, char *err, size_t errlen);
-void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right);
-/* A skipped question: no score, but one more miss, so --review asks it. */
-void quiz_history_skip(QuizHistory *h, const QuizQuestion *q);
-/* Adds this run's answers to the file as it is now (another mhaviz may have
- * saved meanwhile: its answers are kept), and the journals of runs that are
- * gone, under the state lock, then forgets them (a second save adds only what
- * came after).  0 saved; 1 not saved but kept in the journal (err says why
- * and where: the next save adds them); -1 with err set (not saved).  A kill
- * between the file's rename and the journal's truncation counts those answers
- * twice at the next save: never none. */
-int quiz_history_save(QuizHistory *h, char *err, size_t errlen);
-/* Frees h; its journal is removed when everything in it was saved, else
- * left (unlocked) for the next save to add. */
-void quiz_history_free(QuizHistory *h);
+/* Starts a session over q[0..n) (q stays the caller's and must outlive it).
+ * Keeps s->record and s->record_ctx; resets the rest. */
+void quiz_session_begin(QuizSession *s, const QuizQuestion *q, int n, int limit, int ask_again);
 
-/* The ids missed most (ties: the order they were first missed), at most max.
- * Returns how many were written to ids. */
-int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
+/* Judges line (NUL-terminated; refused != NULL: the line reader refused it,
+ * refused says why) as the answer to question s->i after secs seconds, and
+ * records it: in s->score and through s->record.  An empty line skips; after
+ * the limit it is wrong whatever it says; a line that is no answer (or a
+ * value that is none of the choices) is QV_AGAIN with ask_again, else wrong.
+ * Returns the verdict's result; *v (may be NULL) and s->last get the
+ * verdict.  s->i does not move (quiz_session_next).  No question left:
+ * QV_AGAIN. */
+int quiz_session_answer(QuizSession *s, const char *line, const char *refused, double secs,
+                        QuizVerdict *v);
+
+/* The time ran out before an answer came: recorded as wrong (late). */
+int quiz_session_time_out(QuizSession *s, double secs, QuizVerdict *v);
+
+/* To the next question; 0 when there is none left. */
+int quiz_session_next(QuizSession *s);
 
 /* ---- the report at the end (quiz_report.c) -------------------------------- */
 
@@ -357,14 +357,15 @@ int quiz_history_review(const QuizHistory *h, char (*ids)[64], int max);
 int quiz_topic_lesson(int topic);
 
 /* 1 when topic t has a wrong answer this session (s) or over all sessions
- * (h; either may be NULL). */
-int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t);
+ * (all, the history's totals; either may be NULL). */
+int quiz_topic_below_full(const QuizScore *s, const QuizScore *all, int t);
 
 /* The end-of-quiz text: score over the answered questions (skips apart), a
  * line per topic, and for every topic below 100% (this session, or over all
- * sessions when h != NULL) the lesson to reread, "mhaviz lesson 3 (3.
- * Transpose and contiguity)", then the topic to practise.  "nothing to
- * revisit" only when every answer was right.  buf is always NUL-terminated. */
-void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n);
+ * sessions when all != NULL: the history's totals) the lesson to reread,
+ * "mhaviz lesson 3 (3. Transpose and contiguity)", then the topic to
+ * practise.  "nothing to revisit" only when every answer was right.  buf is
+ * always NUL-terminated. */
+void quiz_report(const QuizScore *s, const QuizScore *all, char *buf, size_t n);
 
 #endif

@@ -326,6 +326,12 @@ static int word_prefix(const char *typed, const char *c)
 int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, size_t whylen)
 {
     QuizAnswer a;
+    return quiz_check_answer(q, quiz_parse_answer(line, &a) ? NULL : &a, chosen, why, whylen);
+}
+
+int quiz_check_answer(const QuizQuestion *q, const QuizAnswer *ap, int *chosen, char *why,
+                      size_t whylen)
+{
     int dummy;
     if (!chosen) chosen = &dummy;
     *chosen = -1;
@@ -334,7 +340,7 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
                          : q->kind == QK_NUMBER ? "a whole number"
                          : q->kind == QK_TUPLE  ? "a shape like (2, 8, 16, 64)"
                                                 : "a word or two";
-    if (quiz_parse_answer(line, &a) || a.kind == QA_EMPTY) {
+    if (!ap || ap->kind == QA_EMPTY) {
         if (why) {
             if (q->kind == QK_CHOICE)
                 snprintf(why, whylen,
@@ -345,6 +351,7 @@ int quiz_check(const QuizQuestion *q, const char *line, int *chosen, char *why, 
         }
         return -1;
     }
+    const QuizAnswer a = *ap;
     switch (q->kind) {
     case QK_CHOICE: {
         int pickd = -1;

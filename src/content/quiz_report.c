@@ -72,7 +72,7 @@ static int pct(int right, int asked)
     } while (0)
 
 /* The score lines: the total, then one per topic asked or skipped. */
-static size_t score_lines(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+static size_t score_lines(const QuizScore *s, const QuizScore *all, char *buf, size_t n)
 {
     int asked = 0, right = 0, skipped = 0;
     size_t l = 0;
@@ -90,35 +90,34 @@ static size_t score_lines(const QuizScore *s, const QuizHistory *h, char *buf, s
         if (!s->asked[t] && !s->skipped[t]) continue;
         PUT("  %-9s %d/%d", quiz_topic_names[t], s->right[t], s->asked[t]);
         if (s->skipped[t]) PUT(", %d skipped", s->skipped[t]);
-        if (h && h->total.asked[t])
-            PUT("   (all sessions: %d/%d, %d%%)", h->total.right[t], h->total.asked[t],
-                pct(h->total.right[t], h->total.asked[t]));
+        if (all && all->asked[t])
+            PUT("   (all sessions: %d/%d, %d%%)", all->right[t], all->asked[t],
+                pct(all->right[t], all->asked[t]));
         PUT("\n");
     }
     return l;
 }
 
-int quiz_topic_below_full(const QuizScore *s, const QuizHistory *h, int t)
+int quiz_topic_below_full(const QuizScore *s, const QuizScore *all, int t)
 {
-    return (s && s->right[t] < s->asked[t]) || (h && h->total.right[t] < h->total.asked[t]);
+    return (s && s->right[t] < s->asked[t]) || (all && all->right[t] < all->asked[t]);
 }
 
-void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
+void quiz_report(const QuizScore *s, const QuizScore *all, char *buf, size_t n)
 {
     if (!n) return;
     buf[0] = 0;
-    size_t l = score_lines(s, h, buf, n);
+    size_t l = score_lines(s, all, buf, n);
     int any = 0, asked = 0;
     for (int t = 0; t < QT_COUNT; t++) {
         asked += s->asked[t];
-        if (!quiz_topic_below_full(s, h, t)) continue;
+        if (!quiz_topic_below_full(s, all, t)) continue;
         int lesson = quiz_topic_lesson(t);
         char title[80];
         lesson_title(t, title, sizeof title);
         if (!any) PUT("To revisit:\n");
         any = 1;
-        int now =
-            s->asked[t] ? pct(s->right[t], s->asked[t]) : pct(h->total.right[t], h->total.asked[t]);
+        int now = s->asked[t] ? pct(s->right[t], s->asked[t]) : pct(all->right[t], all->asked[t]);
         PUT("  %-9s %3d%%  reread mhaviz lesson %d%s%s\n", quiz_topic_names[t], now, lesson,
             title[0] ? ": " : "", title);
     }
@@ -129,7 +128,7 @@ void quiz_report(const QuizScore *s, const QuizHistory *h, char *buf, size_t n)
         PUT("Every answer right: nothing to revisit.\n");
     int skipped_only = 0;
     for (int t = 0; t < QT_COUNT; t++)
-        if (s->skipped[t] && !quiz_topic_below_full(s, h, t)) {
+        if (s->skipped[t] && !quiz_topic_below_full(s, all, t)) {
             if (!skipped_only) PUT("Skipped, not scored:");
             PUT("%s %s", skipped_only ? "," : "", quiz_topic_names[t]);
             skipped_only = 1;

@@ -1,5 +1,6 @@
-/* quiz_session.c - the questions of one session: generated and curated,
- * drawn from the session's seed. */
+/* quiz_session.c - one session: its questions (generated and curated,
+ * drawn from the session's seed), and its answers as they are given, judged
+ * and scored in one place for the TUI and --plain alike. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,4 +55,113 @@ int quiz_session(const QuizBank *bank, int topic, int count, uint64_t seed, Quiz
     free(deck);
     free(used);
     return n;
+}
+
+/* ---- the answers ---------------------------------------------------------- */
+
+void quiz_score_add(QuizScore *s, int topic, int right)
+{
+    if (topic < 0 || topic >= QT_COUNT) return;
+    s->asked[topic]++;
+    s->right[topic] += right != 0;
+}
+
+void quiz_score_skip(QuizScore *s, int topic)
+{
+    if (topic < 0 || topic >= QT_COUNT) return;
+    s->skipped[topic]++;
+}
+
+void quiz_session_begin(QuizSession *s, const QuizQuestion *q, int n, int limit, int ask_again)
+{
+    QuizRecordFn record = s->record;
+    void *ctx = s->record_ctx;
+    memset(s, 0, sizeof *s);
+    s->q = q;
+    s->n = q ? n : 0;
+    s->limit = limit;
+    s->ask_again = ask_again;
+    s->last.chosen = -1;
+    s->record = record;
+    s->record_ctx = ctx;
+}
+
+/* Scores v (not QV_AGAIN) for the question asked and passes it on. */
+static int record(QuizSession *s, QuizVerdict *v, QuizVerdict *out)
+{
+    const QuizQuestion *q = &s->q[s->i];
+    if (v->result == QV_SKIPPED) /* not an answer: counted apart, kept for --review */
+        quiz_score_skip(&s->score, q->topic);
+    else
+        quiz_score_add(&s->score, q->topic, v->result == QV_RIGHT);
+    s->answered++;
+    s->secs += v->secs;
+    if (s->record) s->record(s->record_ctx, q, v->result);
+    s->last = *v;
+    if (out) *out = *v;
+    return v->result;
+}
+
+static int late(QuizSession *s, double secs, QuizVerdict *v, QuizVerdict *out)
+{
+    v->result = QV_WRONG;
+    v->late = 1;
+    v->chosen = -1;
+    snprintf(v->why, sizeof v->why, "out of time (%.1f s of %d)", secs, s->limit);
+    return record(s, v, out);
+}
+
+int quiz_session_answer(QuizSession *s, const char *line, const char *refused, double secs,
+                        QuizVerdict *out)
+{
+    QuizVerdict v;
+    memset(&v, 0, sizeof v);
+    v.chosen = -1;
+    v.secs = secs;
+    v.result = QV_AGAIN;
+    if (s->i >= s->n) {
+        if (out) *out = v;
+        return QV_AGAIN;
+    }
+    if (s->limit && secs > s->limit) return late(s, secs, &v, out); /* whatever was typed */
+    const QuizQuestion *q = &s->q[s->i];
+    int rc, parsed = !refused && !quiz_parse_answer(line, &v.a);
+    if (!parsed) v.a.kind = QA_EMPTY;
+    if (refused) {
+        snprintf(v.why, sizeof v.why, "%s", refused);
+        rc = -1;
+    } else if (parsed && v.a.kind == QA_EMPTY) {
+        v.result = QV_SKIPPED;
+        return record(s, &v, out);
+    } else
+        rc = quiz_check_answer(q, parsed ? &v.a : NULL, &v.chosen, v.why, sizeof v.why);
+    v.unread = rc < 0;
+    /* a line that is no answer, or a value that is none of the choices */
+    if (s->ask_again && (rc < 0 || (rc == 0 && v.why[0]))) {
+        s->last = v;
+        if (out) *out = v;
+        return QV_AGAIN;
+    }
+    v.result = rc == 1 ? QV_RIGHT : QV_WRONG;
+    return record(s, &v, out);
+}
+
+int quiz_session_time_out(QuizSession *s, double secs, QuizVerdict *out)
+{
+    QuizVerdict v;
+    memset(&v, 0, sizeof v);
+    v.secs = secs;
+    if (s->i >= s->n) {
+        v.result = QV_AGAIN;
+        v.chosen = -1;
+        if (out) *out = v;
+        return QV_AGAIN;
+    }
+    return late(s, secs, &v, out);
+}
+
+int quiz_session_next(QuizSession *s)
+{
+    if (s->i < s->n) s->i++;
+    return s->i < s->n;
 }

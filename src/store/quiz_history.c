@@ -5,7 +5,9 @@
  *   topic shapes 17 12          asked, right over all sessions
  *   miss 3 g:bugs:0123456789abcdef   times missed (net of later right answers), id
  * Loading is linear (misses are found through a hash of their ids); a save
- * merges this run's changes into the file as it is at that moment (quiz.h).
+ * merges this run's pending answers into the file as it is at that moment.
+ * One function applies an answer to a history (apply_answer): when it is
+ * recorded, when a save adds the pending ones, when a journal is replayed.
  *
  * A run's journal, "quiz-history.journal.XXXXXX", holds its answers not
  * saved yet, one line each as they are given:
@@ -16,7 +18,7 @@
  * (killed, or it could not get the state lock): the next save adds its
  * lines and removes it.
  */
-#include "content/quiz.h"
+#include "store/quiz_history.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -34,19 +36,6 @@
 #define HISTORY_HEADER "# mhaviz quiz history v1"
 #define JOURNAL_PREFIX HISTORY_FILE ".journal."
 #define JOURNAL_MAX_ORPHANS 64 /* journals of gone runs one save adds (the rest: the next) */
-
-void quiz_score_add(QuizScore *s, int topic, int right)
-{
-    if (topic < 0 || topic >= QT_COUNT) return;
-    s->asked[topic]++;
-    s->right[topic] += right != 0;
-}
-
-void quiz_score_skip(QuizScore *s, int topic)
-{
-    if (topic < 0 || topic >= QT_COUNT) return;
-    s->skipped[topic]++;
-}
 
 /* a + b, stopping at the cap (both in [0, cap]: no overflow on the way) */
 static int sat_add(int a, int b)
@@ -120,18 +109,32 @@ static void step_miss(QuizHistory *h, const char *id, int step)
     if (m) m->count = step > 0 ? sat_add(m->count, 1) : m->count > 0 ? m->count - 1 : 0;
 }
 
-/* Remembers a miss change of this run for the save; out of memory, it is lost. */
-static void log_op(QuizHistory *h, const char *id, int step)
+/* One answer (result QV_*) to question id of topic t (-1: none) into h:
+ * the topic's score unless skipped, one miss more, or one less when right. */
+static void apply_answer(QuizHistory *h, int t, int result, const char *id)
 {
-    if (h->nops == h->capops) {
-        int cap = h->capops ? 2 * h->capops : 16;
-        QuizMiss *v = realloc(h->ops, sizeof *v * (size_t)cap);
-        if (!v) return;
-        h->ops = v;
-        h->capops = cap;
+    if (t >= 0 && t < QT_COUNT && result != QV_SKIPPED) {
+        h->total.asked[t] = sat_add(h->total.asked[t], 1);
+        if (result == QV_RIGHT && h->total.right[t] < h->total.asked[t]) h->total.right[t]++;
     }
-    snprintf(h->ops[h->nops].id, sizeof h->ops[h->nops].id, "%s", id);
-    h->ops[h->nops++].count = step;
+    step_miss(h, id, result == QV_RIGHT ? -1 : 1);
+}
+
+/* Keeps an answer of this run for the save; out of memory, it is lost (the
+ * journal still has it). */
+static void pend(QuizHistory *h, int t, int result, const char *id)
+{
+    if (h->npending == h->cappending) {
+        int cap = h->cappending ? 2 * h->cappending : 16;
+        QuizPending *v = realloc(h->pending, sizeof *v * (size_t)cap);
+        if (!v) return;
+        h->pending = v;
+        h->cappending = cap;
+    }
+    QuizPending *p = &h->pending[h->npending++];
+    snprintf(p->id, sizeof p->id, "%s", id);
+    p->topic = t;
+    p->result = result;
 }
 
 /* ---- the file ------------------------------------------------------------ */
@@ -211,17 +214,17 @@ static void history_clear(QuizHistory *h)
 {
     free(h->miss);
     free(h->slot);
-    free(h->ops);
+    free(h->pending);
     memset(h, 0, sizeof *h);
 }
 
 int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
 {
     memset(h, 0, sizeof *h);
-    char *text = NULL;
+    char *text = NULL, why[4500]; /* state_read names a missing file too: err only on failure */
     size_t len = 0;
-    int rc = state_read(HISTORY_FILE, &text, &len, err, errlen);
-    if (rc < 0) return -1;
+    int rc = state_read(HISTORY_FILE, &text, &len, why, sizeof why);
+    if (rc < 0) return snprintf(err, errlen, "%s", why), -1;
     if (rc == 1 || !text) return 0;
     int bad = parse_history(h, text, len);
     if (bad)
@@ -268,15 +271,10 @@ static void journal_apply(QuizHistory *f, const char *line)
 {
     char topic[32], id[64];
     int right;
-    if (sscanf(line, "answer %31s %d %63s", topic, &right, id) == 3 && (right == 0 || right == 1)) {
-        int t = quiz_topic_index(topic);
-        if (t >= 0) {
-            f->total.asked[t] = sat_add(f->total.asked[t], 1);
-            if (right && f->total.right[t] < f->total.asked[t]) f->total.right[t]++;
-        }
-        step_miss(f, id, right ? -1 : 1);
-    } else if (sscanf(line, "skip %63s", id) == 1)
-        step_miss(f, id, 1);
+    if (sscanf(line, "answer %31s %d %63s", topic, &right, id) == 3 && (right == 0 || right == 1))
+        apply_answer(f, quiz_topic_index(topic), right ? QV_RIGHT : QV_WRONG, id);
+    else if (sscanf(line, "skip %63s", id) == 1)
+        apply_answer(f, -1, QV_SKIPPED, id);
 }
 
 /* The complete lines (each ending in '\n') of the journal open at fd, into f. */
@@ -353,24 +351,19 @@ static void orphans_done(Orphans *o, const char *dir, int saved)
 
 void quiz_history_record(QuizHistory *h, const QuizQuestion *q, int right)
 {
-    int t = q->topic;
-    if (t >= 0 && t < QT_COUNT) {
-        h->total.asked[t] = sat_add(h->total.asked[t], 1);
-        if (right && h->total.right[t] < h->total.asked[t]) h->total.right[t]++;
-        quiz_score_add(&h->run, t, right);
-    }
-    step_miss(h, q->id, right ? -1 : 1);
-    log_op(h, q->id, right ? -1 : 1);
+    int t = q->topic >= 0 && q->topic < QT_COUNT ? q->topic : -1;
+    apply_answer(h, t, right ? QV_RIGHT : QV_WRONG, q->id);
+    pend(h, t, right ? QV_RIGHT : QV_WRONG, q->id);
     char line[160];
-    snprintf(line, sizeof line, "answer %s %d %s\n",
-             t >= 0 && t < QT_COUNT ? quiz_topic_names[t] : "-", right != 0, q->id);
+    snprintf(line, sizeof line, "answer %s %d %s\n", t >= 0 ? quiz_topic_names[t] : "-", right != 0,
+             q->id);
     journal_put(h, line);
 }
 
 void quiz_history_skip(QuizHistory *h, const QuizQuestion *q)
 {
-    step_miss(h, q->id, 1);
-    log_op(h, q->id, 1);
+    apply_answer(h, -1, QV_SKIPPED, q->id);
+    pend(h, -1, QV_SKIPPED, q->id);
     char line[160];
     snprintf(line, sizeof line, "skip %s\n", q->id);
     journal_put(h, line);
@@ -436,14 +429,9 @@ int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
     free(text);
     Orphans o;
     orphans_merge(&f, dir, h, &o);
-    /* this run's changes, on top of the file as it is now */
-    for (int t = 0; t < QT_COUNT; t++) {
-        f.total.asked[t] = sat_add(f.total.asked[t], h->run.asked[t]);
-        f.total.right[t] = sat_add(f.total.right[t], h->run.right[t]);
-        if (f.total.right[t] > f.total.asked[t]) f.total.right[t] = f.total.asked[t];
-    }
-    for (int i = 0; i < h->nops; i++)
-        step_miss(&f, h->ops[i].id, h->ops[i].count);
+    /* this run's answers, on top of the file as it is now */
+    for (int i = 0; i < h->npending; i++)
+        apply_answer(&f, h->pending[i].topic, h->pending[i].result, h->pending[i].id);
     char *out = format_history(&f, &len);
     rc = out ? state_write(HISTORY_FILE, out, len, err, errlen) : -1;
     if (!out) snprintf(err, errlen, "quiz history: out of memory");
@@ -453,9 +441,24 @@ int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
     free(out);
     history_clear(&f);
     if (rc != 0) return kept_in_journal(h, err, errlen);
-    memset(&h->run, 0, sizeof h->run);
-    h->nops = 0;
+    h->npending = 0;
+    if (errlen) err[0] = 0; /* state_read named the missing file of a first save */
     return 0;
+}
+
+/* QuizRecordFn for quiz_history_follow. */
+static void on_answer(void *ctx, const QuizQuestion *q, int result)
+{
+    if (result == QV_SKIPPED)
+        quiz_history_skip(ctx, q);
+    else
+        quiz_history_record(ctx, q, result == QV_RIGHT);
+}
+
+void quiz_history_follow(QuizHistory *h, QuizSession *s)
+{
+    s->record = on_answer;
+    s->record_ctx = h;
 }
 
 void quiz_history_free(QuizHistory *h)

@@ -16,6 +16,7 @@
 
 #include "base/clock.h"
 #include "draw/scene.h"
+#include "store/quiz_history.h"
 #include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -39,18 +40,16 @@ typedef struct Qs {
     uint64_t seed;
     QuizBank bank;
     QuizQuestion *qs; /* owned */
-    int n, i;
+    int n;
+    QuizSession sess; /* over qs: the question asked, the verdicts, the score */
     char input[120];
     int ilen;
-    char why[120];
-    int right, chosen, skipped; /* the last answer */
+    char why[120]; /* the last answer that was asked again: what to type */
     int scroll;
     int max_scroll; /* layout cache written by draw: how far the body can scroll */
-    double t0, last_secs, total_secs;
+    double t0;
     int shown_sec;
-    int limit;     /* --timed N: seconds a question (0: the stopwatch only) */
-    int timed_out; /* the last question ran out of time */
-    QuizScore score;
+    int limit; /* --timed N: seconds a question (0: the stopwatch only) */
     QuizHistory hist;
     int have_hist, saved;
     Mha *pic; /* the run behind the current question's picture */
@@ -69,15 +68,19 @@ static void show_question(Qs *q, double now)
     q->scroll = 0;
     q->t0 = now;
     q->shown_sec = -1;
-    if (q->i < q->n && q->qs[q->i].pic.on) q->pic = mha_run(&q->qs[q->i].pic.cfg, NULL, 0);
+    const QuizSession *ss = &q->sess;
+    if (ss->i < ss->n && ss->q[ss->i].pic.on) q->pic = mha_run(&ss->q[ss->i].pic.cfg, NULL, 0);
     q->phase = PH_ASK;
 }
 
+/* Saves at the summary, where an error can be shown.  A screen closed before
+ * (a signal, the terminal gone) does not save: every answer is in the run's
+ * journal already, and the next save adds it (store/quiz_history.h). */
 static void save_history(Qs *q)
 {
-    if (q->have_hist && !q->no_save && !q->saved && q->i > 0) {
+    if (q->have_hist && !q->no_save && !q->saved && q->sess.answered > 0) {
         q->saved = 1;
-        quiz_history_save(&q->hist, q->err, sizeof q->err);
+        if (quiz_history_save(&q->hist, q->err, sizeof q->err) == 0) q->err[0] = 0;
     }
 }
 
@@ -107,57 +110,35 @@ static int start(Qs *q, Ui *ui)
         q->n = 0;
         return UI_REDRAW;
     }
-    q->i = 0;
-    memset(&q->score, 0, sizeof q->score);
+    q->sess.record = NULL;
+    if (q->have_hist) quiz_history_follow(&q->hist, &q->sess);
+    quiz_session_begin(&q->sess, q->qs, q->n, q->limit, 1);
     show_question(q, clock_now());
     return UI_REDRAW;
 }
 
-/* Scores the current question (right, wrong or skipped) and shows the feedback. */
-static void record(Qs *q, int skipped, int right)
+/* Enter on the answer line: judged and recorded by the session (the feedback
+ * next), or asked again with the why line saying what to type (or that the
+ * value is no choice). */
+static void answer(Qs *q)
 {
-    const QuizQuestion *qq = &q->qs[q->i];
-    q->skipped = skipped;
-    q->right = right;
-    q->why[0] = 0;
-    q->last_secs = clock_now() - q->t0;
-    q->total_secs += q->last_secs;
-    if (skipped) { /* not an answer: counted apart, kept for --review */
-        quiz_score_skip(&q->score, qq->topic);
-        if (q->have_hist) quiz_history_skip(&q->hist, qq);
-    } else {
-        quiz_score_add(&q->score, qq->topic, right);
-        if (q->have_hist) quiz_history_record(&q->hist, qq, right);
+    QuizVerdict v;
+    if (quiz_session_answer(&q->sess, q->input, NULL, clock_now() - q->t0, &v) == QV_AGAIN) {
+        snprintf(q->why, sizeof q->why, "%s", v.why);
+        return;
     }
+    q->why[0] = 0;
     q->scroll = 0;
     q->phase = PH_FEEDBACK;
 }
 
 /* The countdown reached 0: the question counts as wrong, like a wrong answer. */
-static void time_out(Qs *q)
+static void time_out(Qs *q, double now)
 {
-    q->chosen = -1;
-    q->timed_out = 1;
-    record(q, 0, 0);
-}
-
-static void answer(Qs *q)
-{
-    const QuizQuestion *qq = &q->qs[q->i];
-    QuizAnswer a;
-    int rc;
-    q->chosen = -1;
-    q->skipped = !quiz_parse_answer(q->input, &a) && a.kind == QA_EMPTY;
-    if (q->skipped)
-        rc = 0;
-    else {
-        rc = quiz_check(qq, q->input, &q->chosen, q->why, sizeof q->why);
-        if (rc < 0 || (rc == 0 && q->why[0]))
-            return; /* stays: the why line says what to type
-                     * (or that the value is no choice) */
-    }
-    q->timed_out = 0;
-    record(q, q->skipped, rc == 1);
+    quiz_session_time_out(&q->sess, now - q->t0, NULL);
+    q->why[0] = 0;
+    q->scroll = 0;
+    q->phase = PH_FEEDBACK;
 }
 
 /* Up/Down a line, PgUp/PgDn ten, within the text drawn last. */
@@ -228,7 +209,7 @@ static int qs_key(Screen *s, Ui *ui, int key)
     case PH_FEEDBACK:
         switch (act) {
         case ACT_NEXT:
-            if (++q->i >= q->n)
+            if (!quiz_session_next(&q->sess))
                 finish(q);
             else
                 show_question(q, clock_now());
@@ -239,7 +220,6 @@ static int qs_key(Screen *s, Ui *ui, int key)
         case ACT_PAGE_DOWN:
             return scroll_by(q, act);
         case ACT_BACK:
-            q->i++;
             finish(q);
             return UI_REDRAW;
         default:
@@ -256,7 +236,7 @@ static int qs_tick(Screen *s, Ui *ui, double now)
     Qs *q = s->st;
     if (!q->timed || q->phase != PH_ASK) return UI_NONE;
     if (q->limit && now - q->t0 >= q->limit) {
-        time_out(q);
+        time_out(q, now);
         return UI_REDRAW;
     }
     int sec = (int)(now - q->t0);
@@ -291,23 +271,23 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
 /* The offset the learner typed on a wrong offsets answer, else -1. */
 static long wrong_offset(const Qs *q)
 {
-    const QuizQuestion *qq = &q->qs[q->i];
-    QuizAnswer a;
-    if (q->phase != PH_FEEDBACK || q->right || q->skipped || q->timed_out || !qq->pic.on) return -1;
-    if (quiz_parse_answer(q->input, &a) || a.kind != QA_NUMBER || a.number < 0) return -1;
-    return (long)a.number;
+    const QuizVerdict *v = &q->sess.last;
+    if (q->phase != PH_FEEDBACK || v->result != QV_WRONG || v->late || !q->qs[q->sess.i].pic.on)
+        return -1;
+    if (v->a.kind != QA_NUMBER || v->a.number < 0) return -1;
+    return (long)v->a.number;
 }
 
 static void draw_pic(const Qs *q, Canvas *c, int y, int rows)
 {
     int after = q->phase == PH_FEEDBACK;
-    quiz_pic_draw(c, y, rows, &q->qs[q->i], q->pic, after, after ? wrong_offset(q) : -1);
+    quiz_pic_draw(c, y, rows, &q->qs[q->sess.i], q->pic, after, after ? wrong_offset(q) : -1);
 }
 
 static int pic_rows(const Qs *q, const Canvas *c)
 {
     if (!q->pic || (q->phase != PH_ASK && q->phase != PH_FEEDBACK)) return 0;
-    return quiz_pic_rows(c, &q->qs[q->i], q->pic);
+    return quiz_pic_rows(c, &q->qs[q->sess.i], q->pic);
 }
 
 static void draw_picker(const Qs *q, Canvas *c)
@@ -341,7 +321,7 @@ static void draw_picker(const Qs *q, Canvas *c)
     canvas_printf(c, 2, y + 2, ST_DIM,
                   "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
-    /* the same rules as --plain (quiz_check), except that an answer that
+    /* the same rules as --plain (quiz_session_answer), except that an answer that
      * cannot be read is asked again here */
     canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;",
                 ST_NORMAL);
@@ -362,20 +342,21 @@ static void fill_body(const Qs *q, const QuizQuestion *qq, const char *ask, Body
         body_text(b, head, ST_NORMAL);
         return;
     }
+    const QuizVerdict *v = &q->sess.last;
     char ans[QUIZ_CHOICE_MAX + 8], verdict[QUIZ_CHOICE_MAX + 400];
     quiz_answer_text(qq, ans, sizeof ans);
-    if (q->timed_out)
+    if (v->late)
         snprintf(verdict, sizeof verdict, "Out of time (%d s): the answer is %s", q->limit, ans);
-    else if (q->right)
+    else if (v->result == QV_RIGHT)
         snprintf(verdict, sizeof verdict, "Right: %s", ans);
-    else if (q->skipped)
+    else if (v->result == QV_SKIPPED)
         snprintf(verdict, sizeof verdict, "Skipped: the answer is %s", ans);
-    else if (q->chosen >= 0)
-        snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + q->chosen,
+    else if (v->chosen >= 0)
+        snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + v->chosen,
                  ans);
     else
         snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
-    body_text(b, verdict, q->right ? ST_GOOD : ST_BAD);
+    body_text(b, verdict, v->result == QV_RIGHT ? ST_GOOD : ST_BAD);
     long wrong = wrong_offset(q);
     if (wrong >= 0) {
         char legend[160];
@@ -403,16 +384,17 @@ static void draw_title(const Qs *q, Canvas *c, const QuizQuestion *qq)
     else if (q->phase == PH_SUMMARY)
         snprintf(title, sizeof title, "Quiz: summary");
     else
-        snprintf(title, sizeof title, "Quiz  %d/%d  %s%s", q->i + 1, q->n,
+        snprintf(title, sizeof title, "Quiz  %d/%d  %s%s", q->sess.i + 1, q->sess.n,
                  quiz_topic_names[qq->topic], qq->gen ? "" : " (curated)");
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 1, 0, title, ST_TITLE);
     if (q->phase != PH_ASK && q->phase != PH_FEEDBACK) return;
     int asked = 0, right = 0, skipped = 0;
     for (int t = 0; t < QT_COUNT; t++)
-        asked += q->score.asked[t], right += q->score.right[t], skipped += q->score.skipped[t];
+        asked += q->sess.score.asked[t], right += q->sess.score.right[t],
+            skipped += q->sess.score.skipped[t];
     char sc[80];
-    int secs = q->phase == PH_ASK ? q->shown_sec : (int)q->last_secs;
+    int secs = q->phase == PH_ASK ? q->shown_sec : (int)q->sess.last.secs;
     size_t l = (size_t)snprintf(sc, sizeof sc, "score %d/%d", right, asked);
     if (skipped) l += (size_t)snprintf(sc + l, sizeof sc - l, ", %d skipped", skipped);
     if (q->limit && q->phase == PH_ASK && secs >= 0) { /* the countdown */
@@ -427,15 +409,14 @@ static void draw_summary(const Qs *q, const Ui *ui, Canvas *c)
 {
     Body b = {c, 1, 2, c->w - 2, c->h - 5, 0, 0};
     char sum[2400];
-    quiz_report(&q->score, q->have_hist && !q->no_save ? &q->hist : NULL, sum, sizeof sum);
+    quiz_report(&q->sess.score, q->have_hist && !q->no_save ? &q->hist.total : NULL, sum,
+                sizeof sum);
     body_text(&b, sum, ST_NORMAL);
     if (q->timed) {
-        int asked = 0;
-        for (int t = 0; t < QT_COUNT; t++)
-            asked += q->score.asked[t] + q->score.skipped[t];
+        const QuizSession *ss = &q->sess;
         char tl[80];
-        snprintf(tl, sizeof tl, "Time: %.0f s in all, %.1f s per question", q->total_secs,
-                 asked ? q->total_secs / asked : 0.0);
+        snprintf(tl, sizeof tl, "Time: %.0f s in all, %.1f s per question", ss->secs,
+                 ss->answered ? ss->secs / ss->answered : 0.0);
         body_text(&b, tl, ST_NORMAL);
     }
     if (q->err[0])
@@ -455,9 +436,9 @@ static void draw_summary(const Qs *q, const Ui *ui, Canvas *c)
  * line the learner named marked.  Draws at most maxh rows (0: counts). */
 static int draw_code(const Qs *q, Canvas *c, int y, int maxh)
 {
-    const QuizQuestion *qq = &q->qs[q->i];
-    QuizAnswer a;
-    long typed = !quiz_parse_answer(q->input, &a) && a.kind == QA_NUMBER ? (long)a.number : -1;
+    const QuizQuestion *qq = &q->qs[q->sess.i];
+    const QuizVerdict *v = &q->sess.last;
+    long typed = v->a.kind == QA_NUMBER ? (long)v->a.number : -1;
     int bugs = qq->gen == QG_BUG + 1, n = 0;
     for (const char *p = qq->prompt; *p;) {
         int len = (int)strcspn(p, "\n");
@@ -465,7 +446,7 @@ static int draw_code(const Qs *q, Canvas *c, int y, int maxh)
             Style st = ST_CODE;
             if (bugs && atol(p) == qq->number && q->phase == PH_FEEDBACK)
                 st = ST_GOOD;
-            else if (bugs && atol(p) == typed && !q->right)
+            else if (bugs && atol(p) == typed && v->result != QV_RIGHT)
                 st = ST_BAD;
             if (maxh) {
                 char line[200];
@@ -487,7 +468,7 @@ static void draw_answer_line(const Qs *q, Canvas *c)
     int iy = c->h - 3;
     if (q->phase != PH_ASK) {
         canvas_printf(c, 1, iy, ST_DIM, "%s",
-                      q->i + 1 < q->n ? "Enter: next question" : "Enter: the summary");
+                      q->sess.i + 1 < q->sess.n ? "Enter: next question" : "Enter: the summary");
         return;
     }
     canvas_text(c, 1, iy, "answer> ", ST_BOLD);
@@ -520,7 +501,7 @@ static void qs_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     Qs *q = s->st;
     if (screen_draw_enlarge(c)) return;
-    const QuizQuestion *qq = q->i < q->n ? &q->qs[q->i] : NULL;
+    const QuizQuestion *qq = q->sess.i < q->sess.n ? &q->qs[q->sess.i] : NULL;
     draw_title(q, c, qq);
     if (q->phase == PH_PICK) {
         draw_picker(q, c);
@@ -578,8 +559,7 @@ static void qs_free(Screen *s)
 {
     Qs *q = s->st;
     if (q) {
-        if (q->phase == PH_ASK || q->phase == PH_FEEDBACK) save_history(q);
-        mha_free(q->pic);
+        mha_free(q->pic); /* no save here: see save_history */
         free(q->qs);
         quiz_bank_free(&q->bank);
         if (q->have_hist) quiz_history_free(&q->hist);
@@ -633,6 +613,7 @@ void quiz_set_limit(Screen *s, int seconds)
     Qs *q = s ? s->st : NULL;
     if (!q || seconds < 0) return;
     q->limit = seconds;
+    q->sess.limit = seconds; /* a session begun already (--review) */
     if (seconds) q->timed = 1;
 }
 
@@ -667,6 +648,8 @@ Screen *quiz_open_with(Ui *ui, const QuizQuestion *qs, int n, int topic, int cou
         }
         memcpy(q->qs, qs, sizeof *qs * (size_t)n);
         q->n = n;
+        if (q->have_hist) quiz_history_follow(&q->hist, &q->sess);
+        quiz_session_begin(&q->sess, q->qs, n, q->limit, 1);
         show_question(q, clock_now());
     }
     return s;

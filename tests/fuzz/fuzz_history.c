@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "content/quiz.h"
+#include "store/quiz_history.h"
 #include "store/state.h"
 
 static char history_dir[4096]; /* XDG_STATE_HOME/mhaviz */
@@ -57,7 +58,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         char ids[8][64], summary[4096];
         int n = quiz_history_review(&h, ids, 8);
         FUZZ_ASSERT(n >= 0 && n <= 8);
-        quiz_report(&h.total, &h, summary, sizeof summary);
+        quiz_report(&h.total, &h.total, summary, sizeof summary);
         for (const char *c = strchr(summary, '%'); c; c = strchr(c + 1, '%')) {
             const char *d = c; /* every percentage is 0..100 */
             while (d > summary && d[-1] >= '0' && d[-1] <= '9')
