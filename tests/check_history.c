@@ -296,6 +296,86 @@ START_TEST(gone_run_journal_is_added_once)
 }
 END_TEST
 
+/* A run killed right after its save (the file replaced, its journal still
+ * there) and one killed after answering past its save: the next save adds
+ * only what the file does not hold yet, by the file's journal records. */
+START_TEST(killed_after_its_save_counts_once)
+{
+    char err[300];
+    for (int extra = 0; extra < 2; extra++) {
+        int before = saved_asked();
+        pid_t pid = fork();
+        ck_assert_int_ge(pid, 0);
+        if (pid == 0) { /* the run: 2 answers, saved, `extra` more, then "killed" */
+            QuizHistory a;
+            if (quiz_history_load(&a, err, sizeof err) || quiz_history_journal(&a, err, sizeof err))
+                _exit(2);
+            quiz_history_record(&a, question(QT_SHAPES, "g:shapes:1"), 0);
+            quiz_history_record(&a, question(QT_VIEWS, "g:views:2"), 1);
+            if (quiz_history_save(&a, err, sizeof err)) _exit(3);
+            for (int i = 0; i < extra; i++)
+                quiz_history_record(&a, question(QT_BUGS, "g:bugs:3"), 1);
+            _exit(0); /* no quiz_history_free: its journal stays, as after kill -9 */
+        }
+        int st;
+        ck_assert_int_eq(waitpid(pid, &st, 0), pid);
+        ck_assert_int_eq(WEXITSTATUS(st), 0);
+        ck_assert(journals());
+        ck_assert_int_eq(saved_asked(), before + 2);
+        QuizHistory b;
+        ck_assert_int_eq(quiz_history_load(&b, err, sizeof err), 0);
+        quiz_history_record(&b, question(QT_SHAPES, "g:shapes:4"), 1);
+        ck_assert_int_eq(quiz_history_save(&b, err, sizeof err), 0);
+        quiz_history_free(&b);
+        ck_assert_msg(saved_asked() == before + 3 + extra, "extra %d: %d, not %d", extra,
+                      saved_asked(), before + 3 + extra);
+        ck_assert(!journals());
+        char *text = slurp("quiz-history", NULL); /* the record of the gone journal is dropped */
+        ck_assert_ptr_nonnull(text);
+        QuizHistory c;
+        ck_assert_int_eq(quiz_history_load(&c, err, sizeof err), 0);
+        ck_assert_int_eq(quiz_history_save(&c, err, sizeof err), 0);
+        quiz_history_free(&c);
+        free(text);
+        text = slurp("quiz-history", NULL);
+        ck_assert_ptr_null(strstr(text, "\njournal "));
+        free(text);
+    }
+}
+END_TEST
+
+/* The state a kill -9 leaves between a save's rename and its journal's
+ * removal: the file holds the journal's first answers (its record says how
+ * many bytes), the journal holds them and one more.  The next save adds only
+ * the one past the record (the old code, which truncated the journal after
+ * the save, counted all of them again). */
+START_TEST(journal_record_says_what_the_file_holds)
+{
+    static const char journal[] = "answer shapes 0 g:shapes:1\nanswer views 1 g:views:2\n";
+    static const char more[] = "answer bugs 1 g:bugs:3\n";
+    char file[400], err[300], all[200];
+    snprintf(file, sizeof file,
+             "# mhaviz quiz history v1\ntopic shapes 1 0\ntopic views 1 1\nmiss 1 g:shapes:1\n"
+             "journal quiz-history.journal.AbC123 %zu\n",
+             sizeof journal - 1);
+    put("quiz-history", file, strlen(file));
+    snprintf(all, sizeof all, "%s%s", journal, more);
+    put("quiz-history.journal.AbC123", all, strlen(all)); /* its run is gone: no flock */
+    ck_assert_int_eq(saved_asked(), 2);
+    QuizHistory h;
+    ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
+    ck_assert_str_eq(h.warning, ""); /* a record is a line this version reads */
+    ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
+    quiz_history_free(&h);
+    ck_assert_int_eq(saved_asked(), 3);
+    ck_assert(!journals());
+    char *text = slurp("quiz-history", NULL);
+    ck_assert_ptr_nonnull(strstr(text, "topic bugs 1 1\n"));
+    ck_assert_ptr_nonnull(strstr(text, "topic shapes 1 0\n"));
+    free(text);
+}
+END_TEST
+
 /* The journal of a run still answering is its own: another run's save
  * leaves it, so its answers are counted once, by its own save. */
 START_TEST(live_journal_is_left_to_its_run)
@@ -356,6 +436,8 @@ static Suite *history_suite(void)
     tcase_add_test(tc, damaged_file_is_kept_numbered);
     tcase_add_test(tc, gone_run_journal_is_added_once);
     tcase_add_test(tc, live_journal_is_left_to_its_run);
+    tcase_add_test(tc, killed_after_its_save_counts_once);
+    tcase_add_test(tc, journal_record_says_what_the_file_holds);
     tcase_add_test(tc, kept_name_is_the_one_used);
     suite_add_tcase(s, tc);
     return s;

@@ -241,6 +241,21 @@ START_TEST(each_kind_of_line_judged_and_recorded_once)
 }
 END_TEST
 
+/* text without its "journal NAME OFFSET" lines (each run's journal has its
+ * own random name; they are bookkeeping, not scores), in place. */
+static char *without_journal_records(char *text)
+{
+    char *w = text;
+    for (char *r = text; *r;) {
+        char *nl = strchr(r, '\n');
+        size_t n = nl ? (size_t)(nl - r) + 1 : strlen(r);
+        if (strncmp(r, "journal ", 8)) memmove(w, r, n), w += n;
+        r += n;
+    }
+    *w = 0;
+    return text;
+}
+
 START_TEST(both_front_ends_judge_score_and_save_alike)
 {
     QuizBank bank = {0};
@@ -265,7 +280,7 @@ START_TEST(both_front_ends_judge_score_and_save_alike)
     ck_assert_str_eq(tv, want);
     ck_assert_str_eq(pv, want);
     ck_assert_str_eq(ts, ps);
-    ck_assert_str_eq(th, ph);
+    ck_assert_str_eq(without_journal_records(th), without_journal_records(ph));
     ck_assert_ptr_nonnull(strstr(th, "\nmiss 1 ")); /* the wrong ones and the skips */
     free(th);
     free(ph);

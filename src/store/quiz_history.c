@@ -13,10 +13,17 @@
  * saved yet, one line each as they are given:
  *   answer shapes 1 g:shapes:0123456789abcdef   topic (or -), right (0 or 1), id
  *   skip g:bugs:0123456789abcdef
- * The run flocks it while it lives and truncates it, under the state lock,
- * after each save.  A journal whose flock can be taken is a run that is gone
- * (killed, or it could not get the state lock): the next save adds its
- * lines and removes it.
+ * The run flocks it while it lives.  A journal whose flock can be taken is
+ * a run that is gone (killed, or it could not get the state lock): the next
+ * save adds its lines and removes it.
+ *
+ * A save and the journals it covers are one step, even under kill -9: the
+ * file it writes says how much of each journal it holds,
+ *   journal quiz-history.journal.AbC123 1234    its first 1234 bytes are in
+ * so a kill after the file is replaced but before a journal is removed (or
+ * before the run goes on) never counts an answer twice: the next save adds
+ * only the bytes past the record.  Records of journals that are gone are
+ * dropped by the next save (under the lock, so no run can be adding them).
  */
 #include "store/quiz_history.h"
 
@@ -137,6 +144,36 @@ static void pend(QuizHistory *h, int t, int result, const char *id)
     p->result = result;
 }
 
+/* ---- the journal records ------------------------------------------------- */
+
+/* The record of journal name in h, or NULL. */
+static struct QuizJournalRec *jrec_find(const QuizHistory *h, const char *name)
+{
+    for (int i = 0; i < h->njrec; i++)
+        if (!strcmp(h->jrec[i].name, name)) return &h->jrec[i];
+    return NULL;
+}
+
+/* Records that the first off bytes of journal name are in h's file; 0, or
+ * -1 out of memory (then the record is lost and the bytes may count twice). */
+static int jrec_set(QuizHistory *h, const char *name, long long off)
+{
+    struct QuizJournalRec *r = jrec_find(h, name);
+    if (!r) {
+        if (h->njrec == h->capjrec) {
+            int cap = h->capjrec ? 2 * h->capjrec : 8;
+            struct QuizJournalRec *v = realloc(h->jrec, sizeof *v * (size_t)cap);
+            if (!v) return -1;
+            h->jrec = v;
+            h->capjrec = cap;
+        }
+        r = &h->jrec[h->njrec++];
+        snprintf(r->name, sizeof r->name, "%s", name);
+    }
+    r->off = off;
+    return 0;
+}
+
 /* ---- the file ------------------------------------------------------------ */
 
 /* A whole decimal count in [0, QUIZ_HISTORY_MAX_COUNT] at *s, followed by a
@@ -174,6 +211,16 @@ static int parse_line(QuizHistory *h, const char *line)
         h->total.asked[t] = a;
         h->total.right[t] = r;
         return 0;
+    }
+    if (!strncmp(line, "journal ", 8)) {
+        char name[64];
+        long long off;
+        int used = 0;
+        size_t pn = strlen(JOURNAL_PREFIX);
+        if (sscanf(line + 8, "%63s %lld%n", name, &off, &used) != 2 || line[8 + used] ||
+            strncmp(name, JOURNAL_PREFIX, pn) || strlen(name) != pn + 6 || off < 0)
+            return -1;
+        return jrec_set(h, name, off);
     }
     if (!strncmp(line, "miss ", 5)) {
         const char *p = line + 5;
@@ -215,6 +262,7 @@ static void history_clear(QuizHistory *h)
     free(h->miss);
     free(h->slot);
     free(h->pending);
+    free(h->jrec);
     memset(h, 0, sizeof *h);
 }
 
@@ -239,13 +287,19 @@ int quiz_history_load(QuizHistory *h, char *err, size_t errlen)
 /* ---- the journal -------------------------------------------------------- */
 
 /* Appends one line to h's journal in one write(2); a failure leaves the
- * answer in memory only (the save still has it). */
+ * answers in memory only (the save still has them) and removes the journal. */
 static void journal_put(QuizHistory *h, const char *line)
 {
-    if (!h->has_journal) return;
+    if (!h->has_journal || h->jfailed) return;
     size_t len = strlen(line);
-    while (write(h->jfd, line, len) < 0 && errno == EINTR)
+    ssize_t w;
+    while ((w = write(h->jfd, line, len)) < 0 && errno == EINTR)
         ;
+    if (w == (ssize_t)len) return;
+    /* a full disk: from now on, memory only; the journal goes at once, so
+     * that no save ever adds what it holds to what this run saves */
+    h->jfailed = 1;
+    unlink(h->jpath);
 }
 
 int quiz_history_journal(QuizHistory *h, char *err, size_t errlen)
@@ -277,28 +331,32 @@ static void journal_apply(QuizHistory *f, const char *line)
         apply_answer(f, -1, QV_SKIPPED, id);
 }
 
-/* The complete lines (each ending in '\n') of the journal open at fd, into f. */
-static void journal_merge(QuizHistory *f, int fd)
+/* The complete lines (each ending in '\n') of the journal open at fd, from
+ * byte `from` on, into f.  Returns the offset just past the last complete
+ * line (from itself when there is none, or on an error). */
+static long long journal_merge(QuizHistory *f, int fd, long long from)
 {
     struct stat sb;
-    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= 0 ||
-        (size_t)sb.st_size > STATE_MAX_FILE)
-        return;
-    size_t n = (size_t)sb.st_size, got = 0;
+    if (fstat(fd, &sb) != 0 || !S_ISREG(sb.st_mode) || sb.st_size <= from ||
+        (size_t)(sb.st_size - from) > STATE_MAX_FILE)
+        return from;
+    size_t n = (size_t)(sb.st_size - from), got = 0;
     char *text = malloc(n + 1);
-    if (!text) return;
+    if (!text) return from;
     while (got < n) {
-        ssize_t r = pread(fd, text + got, n - got, (off_t)got);
+        ssize_t r = pread(fd, text + got, n - got, (off_t)(from + (long long)got));
         if (r < 0 && errno == EINTR) continue;
         if (r <= 0) break;
         got += (size_t)r;
     }
     text[got] = 0;
-    for (char *s = text, *nl; (nl = memchr(s, '\n', got - (size_t)(s - text))); s = nl + 1) {
+    char *s = text;
+    for (char *nl; (nl = memchr(s, '\n', got - (size_t)(s - text))); s = nl + 1) {
         *nl = 0;
         if (nl - s < 160 && strlen(s) == (size_t)(nl - s)) journal_apply(f, s);
     }
     free(text);
+    return from + (long long)(s - text);
 }
 
 _Static_assert(sizeof JOURNAL_PREFIX + 6 <= 64, "a journal's name fits Orphans.name");
@@ -308,6 +366,8 @@ typedef struct Orphans {
     char name[JOURNAL_MAX_ORPHANS][64];
     int n;
 } Orphans;
+_Static_assert(sizeof JOURNAL_PREFIX + 6 <= sizeof((struct QuizJournalRec *)0)->name,
+               "a journal's name fits its record");
 
 /* Adds to f the journals in dir of runs that are gone (their flock is free),
  * keeping each open and locked in o until orphans_done.  The caller holds
@@ -329,7 +389,12 @@ static void orphans_merge(QuizHistory *f, const char *dir, const QuizHistory *h,
             close(fd);
             continue;
         }
-        journal_merge(f, fd);
+        const struct QuizJournalRec *r = jrec_find(f, e->d_name);
+        long long end = journal_merge(f, fd, r ? r->off : 0); /* past what f holds */
+        if (jrec_set(f, e->d_name, end) != 0) {               /* no record: leave it for later */
+            close(fd);
+            continue;
+        }
         o->fd[o->n] = fd;
         memcpy(o->name[o->n++], e->d_name, pn + 7); /* checked above: pn + 6 bytes and the NUL */
     }
@@ -369,11 +434,12 @@ void quiz_history_skip(QuizHistory *h, const QuizQuestion *q)
     journal_put(h, line);
 }
 
-/* The file's text for h: at most QUIZ_HISTORY_MAX_MISSES misses, the newest.
- * A new string (caller frees) or NULL. */
-static char *format_history(const QuizHistory *h, size_t *len)
+/* The file's text for h: at most QUIZ_HISTORY_MAX_MISSES misses, the newest,
+ * and the records of the journals in dir that are still there.  A new string
+ * (caller frees) or NULL. */
+static char *format_history(const QuizHistory *h, const char *dir, size_t *len)
 {
-    size_t cap = 256 + (size_t)QT_COUNT * 64 + (size_t)h->n * 96, l = 0;
+    size_t cap = 256 + (size_t)QT_COUNT * 64 + (size_t)h->n * 96 + (size_t)h->njrec * 80, l = 0;
     char *buf = malloc(cap);
     if (!buf) return NULL;
     l += (size_t)snprintf(buf + l, cap - l, HISTORY_HEADER "\n");
@@ -389,6 +455,14 @@ static char *format_history(const QuizHistory *h, size_t *len)
         if (h->miss[i].count <= 0 || skip-- > 0) continue;
         l += (size_t)snprintf(buf + l, cap - l, "miss %d %s\n", h->miss[i].count, h->miss[i].id);
     }
+    /* the records of the journals there are (the others are gone for good) */
+    for (int i = 0; i < h->njrec; i++) {
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%s", dir, h->jrec[i].name);
+        if (access(path, F_OK) == 0)
+            l += (size_t)snprintf(buf + l, cap - l, "journal %s %lld\n", h->jrec[i].name,
+                                  h->jrec[i].off);
+    }
     *len = l;
     return buf;
 }
@@ -397,7 +471,7 @@ static char *format_history(const QuizHistory *h, size_t *len)
  * says where), else -1. */
 static int kept_in_journal(const QuizHistory *h, char *err, size_t errlen)
 {
-    if (!h->has_journal) return -1;
+    if (!h->has_journal || h->jfailed) return -1;
     size_t l = strlen(err);
     snprintf(err + l, errlen - l, "; this run's answers are kept in %s for the next save",
              h->jpath);
@@ -432,11 +506,18 @@ int quiz_history_save(QuizHistory *h, char *err, size_t errlen)
     /* this run's answers, on top of the file as it is now */
     for (int i = 0; i < h->npending; i++)
         apply_answer(&f, h->pending[i].topic, h->pending[i].result, h->pending[i].id);
-    char *out = format_history(&f, &len);
+    /* this run's journal: all of it is in the file now (its answers are the
+     * pending ones just added), said by its record */
+    struct stat jsb;
+    long long jsize = -1;
+    const char *own = h->has_journal ? strrchr(h->jpath, '/') + 1 : NULL;
+    if (own && !h->jfailed && fstat(h->jfd, &jsb) == 0) jsize = (long long)jsb.st_size;
+    if (jsize >= 0 && jrec_set(&f, own, jsize) != 0) jsize = -1;
+    char *out = format_history(&f, dir, &len);
     rc = out ? state_write(HISTORY_FILE, out, len, err, errlen) : -1;
     if (!out) snprintf(err, errlen, "quiz history: out of memory");
     orphans_done(&o, dir, rc == 0);
-    if (rc == 0 && h->has_journal) (void)ftruncate(h->jfd, 0); /* all of it is in the file now */
+    if (rc == 0 && jsize >= 0) h->jsaved = jsize;
     state_unlock(lock);
     free(out);
     history_clear(&f);
@@ -464,8 +545,8 @@ void quiz_history_follow(QuizHistory *h, QuizSession *s)
 void quiz_history_free(QuizHistory *h)
 {
     if (h->has_journal) {
-        struct stat sb; /* empty: everything in it was saved (or nothing was answered) */
-        if (fstat(h->jfd, &sb) == 0 && sb.st_size == 0) unlink(h->jpath);
+        struct stat sb; /* everything in it was saved (or nothing was answered) */
+        if (!h->jfailed && fstat(h->jfd, &sb) == 0 && sb.st_size == h->jsaved) unlink(h->jpath);
         close(h->jfd);
     }
     history_clear(h);

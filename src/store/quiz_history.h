@@ -46,7 +46,16 @@ typedef struct QuizHistory {
     char kept[160];    /* "" or the name the last save kept a corrupt file as */
     int has_journal;   /* quiz_history_journal: jfd and jpath are set */
     int jfd;           /* this run's journal, flock'd while the run lives */
+    int jfailed;       /* a write to it failed: it is gone, the answers in memory only */
+    long long jsaved;  /* bytes of it the file holds (its record at the last save) */
     char jpath[4400];
+    /* The file's "journal NAME OFFSET" records: the first OFFSET bytes of
+     * journal NAME are in the file already (quiz_history.c). */
+    struct QuizJournalRec {
+        char name[40];
+        long long off;
+    } * jrec; /* owned */
+    int njrec, capjrec;
 } QuizHistory;
 
 /* Loads the history (empty when there is none yet), in time linear in the
