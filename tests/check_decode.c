@@ -15,6 +15,7 @@
 #include "draw/decode.h"
 #include "engine/decode.h"
 #include "ui/decode.h"
+#include "ui/keys.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -369,6 +370,46 @@ START_TEST(screen_runs_the_configuration)
 }
 END_TEST
 
+/* The clicker keys step every screen with slides alike (walkthrough, lesson
+ * page, Decode, Tiles): PgDn, Right and Space forward, PgUp and Left back; on
+ * Decode, back is the same run one token shorter. */
+START_TEST(clicker_keys_on_every_slide_screen)
+{
+    static const int ctx[] = {KC_WALK, KC_PAGE, KC_DECODE, KC_FLASH};
+    static const int next[] = {UI_K_PGDN, UI_K_RIGHT, ' '}, prev[] = {UI_K_PGUP, UI_K_LEFT};
+    for (size_t c = 0; c < sizeof ctx / sizeof *ctx; c++) {
+        for (size_t i = 0; i < sizeof next / sizeof *next; i++)
+            ck_assert_msg(keys_action(ctx[c], next[i]) == ACT_NEXT, "context %d key %d", ctx[c],
+                          next[i]);
+        for (size_t i = 0; i < sizeof prev / sizeof *prev; i++)
+            ck_assert_msg(keys_action(ctx[c], prev[i]) == ACT_PREV, "context %d key %d", ctx[c],
+                          prev[i]);
+    }
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = mha_config_default();
+    ui.cfg.seq = 8;
+    Screen *s = decode_open(&ui);
+    ck_assert_ptr_nonnull(s);
+    Canvas *c = canvas_new(80, 24);
+    s->key(s, &ui, UI_K_PGDN);
+    s->key(s, &ui, UI_K_PGDN);
+    s->draw(s, &ui, c);
+    ck_assert(canvas_contains(c, "decode: token 5 ")); /* prompt 0..3, then tokens 4, 5 */
+    ck_assert(canvas_contains(c, ": 6/8"));
+    s->key(s, &ui, UI_K_PGUP);
+    s->draw(s, &ui, c);
+    ck_assert(canvas_contains(c, "decode: token 4 "));
+    ck_assert(canvas_contains(c, ": 5/8"));
+    s->key(s, &ui, UI_K_LEFT);
+    s->key(s, &ui, UI_K_LEFT); /* at the prefill: stays */
+    s->draw(s, &ui, c);
+    ck_assert(canvas_contains(c, "prefill: the 4 prompt tokens"));
+    canvas_free(c);
+    s->free(s);
+}
+END_TEST
+
 /* One default prompt for the screen and --plain: half the sequence (the
  * screen prefilled 3 of 8, --plain 4). */
 START_TEST(screen_prompt_is_half_the_sequence)
@@ -422,6 +463,7 @@ static Suite *decode_suite(void)
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
+    tcase_add_test(t, clicker_keys_on_every_slide_screen);
     suite_add_tcase(s, t);
     TCase *r = tcase_create("real sizes");
     tcase_add_checked_fixture(r, setup, teardown);

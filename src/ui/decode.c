@@ -45,10 +45,10 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     DecodeScreen *ds = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    static const Action picks[] = {ACT_NEXT,   ACT_FIRST, ACT_KV_HEADS,
-                                   ACT_LAYOUT, ACT_HELP,  ACT_BACK};
+    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_FIRST, ACT_KV_HEADS,
+                                   ACT_LAYOUT, ACT_HELP, ACT_BACK};
     char hint[200];
-    keys_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
+    keys_hint_pick(KC_DECODE, picks, 7, 1, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
@@ -70,6 +70,9 @@ static int decode_screen_key(Screen *s, Ui *ui, int key)
             rebuild(ds, 0);
         else if (decode_step(ds->d, ds->err, sizeof ds->err) < 0)
             rebuild(ds, 0);
+        return UI_REDRAW;
+    case ACT_PREV: /* the same run replayed one token shorter; at the prefill, stay */
+        if (ds->d && ds->d->len > ds->prompt) rebuild(ds, ds->d->len - 1);
         return UI_REDRAW;
     case ACT_FIRST:
         rebuild(ds, 0);
