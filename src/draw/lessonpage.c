@@ -162,6 +162,43 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
     return row;
 }
 
+/* Draws text at row *row under the question, within left rows. */
+static void put_rich(Canvas *c, int x, int y, int w, int left, int *row, const char *text, Style st,
+                     int indent)
+{
+    *row += draw_rich(c, x, y + *row, w, left - *row > 0 ? left - *row : 0, text, st, indent);
+}
+
+/* A @predict page: the statement, then the four outcomes to pick from until
+ * it is answered; then the engine's run of it.  Returns the rows it needs. */
+static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPageText *t,
+                        const LessonView *v, const LessonPage *pg)
+{
+    char line[900];
+    int row = 0;
+    snprintf(line, sizeof line, "`>>> %s`", t->stmt ? t->stmt : "");
+    put_rich(c, x, y, w, left, &row, line, ST_CODE, 2);
+    if (v->verdict == 1 || v->revealed) {
+        snprintf(line, sizeof line, "%s %s. The engine ran it: %s",
+                 v->verdict == 1 ? "Right:" : "It", lesson_predict_words[pg->predict],
+                 t->result ? t->result : "");
+        put_rich(c, x, y, w, left, &row, line, ST_GOOD, 2);
+        return row;
+    }
+    size_t o = 0;
+    for (int k = 1; k < LP_COUNT && o < sizeof line; k++)
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d %s", k > 1 ? "   " : "", k,
+                              lesson_predict_words[k]);
+    put_rich(c, x, y, w, left, &row, line, ST_NORMAL, 2);
+    if (v->verdict == -1 && v->picked > 0 && v->picked < LP_COUNT)
+        snprintf(line, sizeof line, "Not \"%s\". %s", lesson_predict_words[v->picked],
+                 v->why && v->why[0] ? v->why : "Look again at what it starts from.");
+    else
+        snprintf(line, sizeof line, "What does it do? Press 1-%d before it runs.", LP_COUNT - 1);
+    put_rich(c, x, y, w, left, &row, line, v->verdict == -1 ? ST_BAD : ST_DIM, 2);
+    return row;
+}
+
 /* Under the question: the answer once revealed (a typed answer that was
  * right, a @do done, or Space), else what the exercise is waiting for.
  * Returns the rows it needs. */
@@ -170,7 +207,9 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
 {
     char line[400];
     int row = 0;
-    if (pg->expect && v->verdict == 1) {
+    if (pg->predict) {
+        row = draw_predict(c, x, y, w, left, t, v, pg);
+    } else if (pg->expect && v->verdict == 1) {
         snprintf(line, sizeof line, "Right: %s.", t->expect);
         row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
     } else if (pg->expect && v->revealed) {
@@ -180,7 +219,7 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
         snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
         row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
         if (v->verdict == -1)
-            snprintf(line, sizeof line, "Not yet (%s). Try again; Enter on an empty line shows it.",
+            snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
                      v->why && v->why[0] ? v->why : "wrong");
         else
             snprintf(line, sizeof line, "Type your answer, then Enter.");
@@ -196,7 +235,7 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
     if (t->answer && shown) {
         int l2 = left - row > 0 ? left - row : 0;
         row += draw_rich(c, x, y + row, w, l2, t->answer, ST_GOOD, 2);
-    } else if (t->answer && !pg->expect && !pg->todo) {
+    } else if (t->answer && !pg->expect && !pg->todo && !pg->predict) {
         row += draw_rich(c, x, y + row, w, left, "(Space shows the answer)", ST_DIM, 2);
     }
     return row;
@@ -338,9 +377,10 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
-             !v->finished ? ""
-             : v->ascii   ? "(done)"
-                          : "\xE2\x9C\x93"); /* ✓ */
+             !v->finished       ? ""
+             : v->finished == 2 ? "(revealed)"
+             : v->ascii         ? "(done)"
+                                : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
     canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
@@ -377,6 +417,15 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
     char msg[480], err[300];
     if (pg->expect && lesson_expect_valid(pg->expect, t->expect, err, sizeof err) != 0) {
         err_at(msg, sizeof msg, l->path, pg->expect_line, "%s", err);
+        lesson_error_add(errs, msg);
+    }
+    if (pg->predict && t->outcome != pg->predict) {
+        if (t->outcome == LP_NONE)
+            err_at(msg, sizeof msg, l->path, pg->predict_line, "@predict: %.300s", t->result);
+        else
+            err_at(msg, sizeof msg, l->path, pg->predict_line,
+                   "@predict %s: the engine says it %s (%.300s)", lesson_predict_names[pg->predict],
+                   lesson_predict_words[t->outcome], t->result);
         lesson_error_add(errs, msg);
     }
     if (pg->todo != LD_INSPECT) return;
@@ -445,13 +494,14 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
          * why) and answered. */
         LessonView waiting = {.typed = "(1, 2, 4, 4)",
                               .verdict = -1,
-                              .why = "you typed 3 numbers; the answer has 4",
+                              .picked = pg->predict == LP_WRONG ? LP_RAISES : LP_WRONG,
+                              .why = t.hint ? t.hint : "you typed 3 numbers; the answer has 4",
                               .doing = "press H until heads is 4 (now 2)"};
         for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k / 2][0], sizes[k / 2][1]);
             if (!c) break;
             LessonView v = {.revealed = 1};
-            if (k % 2 && !pg->expect && !pg->todo) {
+            if (k % 2 && !pg->expect && !pg->todo && !pg->predict) {
                 canvas_free(c);
                 continue;
             }
