@@ -269,6 +269,12 @@ START_TEST(expressions_come_from_the_engine)
              m->d_head);
     ck_assert_str_eq(out, want);
 
+    MhaConfig c2 = c;
+    c2.batch = 3; /* B*H for view(B*H, S, dh) */
+    ck_assert_int_eq(expand(&c2, "{batch_heads}", out, sizeof out, err), 0);
+    snprintf(want, sizeof want, "%d", 3 * c.heads);
+    ck_assert_str_eq(out, want);
+
     int idx[4] = {0, 1, 2, 3};
     ck_assert_int_eq(expand(&c, "{offset Q_heads 0,1,2,3}", out, sizeof out, err), 0);
     snprintf(want, sizeof want, "%zu", tensor_offset_of(m->t[MT_Q_HEADS], idx));

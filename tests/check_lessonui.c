@@ -75,10 +75,18 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     p->tick(p, &ui, 1.0); /* the save comes in a tick after the frame */
     progress_load(&pr, 0);
     ck_assert(progress_done(&pr, "02-heads", 0));
-    /* The question pauses: first Space shows the answer, the second goes on. */
-    ck_assert(shows(p, 80, 24, "(Space shows the answer)"));
-    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "64: d_model / heads"));
+    /* The question waits for a typed answer (issue 17: it was reveal-only);
+     * a wrong one gets the page's hint, never "too low". */
+    ck_assert(shows(p, 80, 24, "Type your answer, then Enter."));
+    press(p, '6');
+    press(p, '5');
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Not yet: 65 is not it. Every head gets an equal slice"));
+    press(p, UI_K_BACKSPACE);
+    press(p, '4');
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Right: 64."));
+    ck_assert(shows(p, 80, 24, "d_model / heads"));
     ck_assert_int_eq(press(p, UI_K_PGDN), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "3/7"));
     ck_assert_int_eq(press(p, UI_K_PGUP), UI_REDRAW);
@@ -88,6 +96,9 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(p, 80, 24, "Tab text"));
     ck_assert(!shows(p, 80, 24, "d_model = heads x d_head"));
     press(p, UI_K_TAB);
+    for (int i = 0; i < 3; i++) /* what waits, the answer, page 3: ? is not typed there */
+        press(p, UI_K_PGDN);
+    ck_assert(shows(p, 80, 24, "3/7"));
     /* ? opens the one help (app.c's key table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "Lesson page"));
@@ -103,7 +114,7 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* then the answer */
     ck_assert_int_eq(press(p, ' '), UI_BACK | UI_PUSH | UI_REDRAW);
     /* Issue 17: pages skipped and answers revealed do not finish a lesson. */
-    ck_assert_msg(strstr(ui.status, "end of 2. Heads are views: 1 solved, 2 revealed, 4 not done. "
+    ck_assert_msg(strstr(ui.status, "end of 2. Heads are views: 2 solved, 1 revealed, 4 not done. "
                                     "Next: 3.") != NULL,
                   "%s", ui.status);
     Screen *p3 = ui.push;
@@ -343,7 +354,7 @@ START_TEST(do_exercise_waits_for_the_key)
 {
     ui.no_save = 1;
     Screen *p = lesson_open(&ui, "02-heads");
-    for (int i = 0; i < 5 && !shows(p, 80, 24, "5/7"); i++)
+    for (int i = 0; i < 12 && !shows(p, 80, 24, "5/7"); i++)
         press(p, ' ');
     ck_assert(shows(p, 80, 24, "5/7  Same bytes, more heads"));
     ck_assert(shows(p, 80, 24, "Waiting for you: press H until heads is 4 (now 2)."));

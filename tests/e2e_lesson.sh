@@ -70,8 +70,10 @@ run lesson 2
 see "lesson 2 opens on page 1" "2. Heads are views  1/7  The candy bar"
 keys Space
 see "Space turns the page" "2/7  d_model = heads x d_head"
-keys Space   # the question of page 2: shows the answer
-see "Space on a question shows the answer" "d_model / heads"
+keys Space   # the question of page 2 waits for a typed answer: Space says so
+see "Space on a typed question says what it waits for" "Not yet: type the answer"
+keys Space   # the second Space shows the answer (revealed, not solved)
+see "Space again shows the answer" "d_model / heads"
 keys Space
 see "Space reaches page 3" "3/7  Strides of the split"
 keys Tab

@@ -159,6 +159,25 @@ int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *p
 
 /* ---- exercises (lessonex.c) -------------------------------------------- */
 
+/* The exercises of a lesson by kind; reveal: questions that only have an
+ * @answer (Space shows it), which check nothing. */
+typedef struct LessonCount {
+    int typed, todo, predict, reveal;
+} LessonCount;
+LessonCount lesson_count(const Lesson *l);
+static inline int lesson_checked(LessonCount c)
+{
+    return c.typed + c.todo + c.predict;
+}
+
+/* What the built-in course promises (issue 17): every lesson at least
+ * LESSON_MIN_CHECKED checked exercises and no reveal-only question; the
+ * course at least LESSON_COURSE_CHECKED of them, LESSON_COURSE_PREDICT of
+ * them predictions.  `lesson --check` of the built-in list enforces it. */
+#define LESSON_MIN_CHECKED 3
+#define LESSON_COURSE_CHECKED 30
+#define LESSON_COURSE_PREDICT 8
+
 /* Parses the arguments of "@expect KIND VALUE" / "@do WHAT ARG" into pg.
  * 0, or -1 with the message (no file:line) in err. */
 int lesson_parse_expect(LessonPage *pg, const char *args, char *err, size_t errlen);

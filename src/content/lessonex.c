@@ -235,6 +235,19 @@ done:
     return out;
 }
 
+LessonCount lesson_count(const Lesson *l)
+{
+    LessonCount c = {0, 0, 0, 0};
+    for (int p = 0; p < l->npages; p++) {
+        const LessonPage *pg = &l->pages[p];
+        c.typed += pg->expect != LE_NONE;
+        c.todo += pg->todo != LD_NONE;
+        c.predict += pg->predict != LP_NONE;
+        c.reveal += pg->question && !pg->expect && !pg->todo && !pg->predict;
+    }
+    return c;
+}
+
 int lesson_config_next(MhaConfig *c, LessonDo knob)
 {
     switch (knob) {

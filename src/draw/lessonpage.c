@@ -338,6 +338,50 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
 static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                      const LessonView *v);
 
+/* Is this cell's glyph part of a word or number ("128" inside "1280")? */
+static int wordy(uint32_t ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           ch == '.' || ch == '_';
+}
+
+/* Writes '?' over every whole-word occurrence of word in the rectangle. */
+static void mask_word(Canvas *c, int x0, int y0, int w, int h, const char *word)
+{
+    int n = (int)strlen(word);
+    for (int y = y0; y < y0 + h && y < c->h; y++)
+        for (int x = x0; x + n <= x0 + w && x + n <= c->w; x++) {
+            Cell *row = &c->cells[y * c->w];
+            int k = 0;
+            while (k < n && row[x + k].ch == (unsigned char)word[k])
+                k++;
+            if (k < n || (x > 0 && wordy(row[x - 1].ch)) || (x + n < c->w && wordy(row[x + n].ch)))
+                continue;
+            for (k = 0; k < n; k++)
+                row[x + k].ch = '?';
+        }
+}
+
+/* While a typed answer waits, the picture holds it back: the expected value
+ * (also without thousands separators) is masked wherever the picture in the
+ * rectangle shows it ("storage S12: 32 floats, 128 bytes" on the page that
+ * asks how many bytes the copy moves).  A one-digit answer is masked only as
+ * "N bytes": a lone digit is every index of the picture. */
+static void hold_back(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
+                      const LessonPageText *t, const LessonView *v)
+{
+    if (!pg->expect || !t->expect || v->revealed || v->verdict == 1) return;
+    char plain[96], bytes[112];
+    size_t k = 0;
+    for (const char *s = t->expect; *s && k + 1 < sizeof plain; s++)
+        if (*s != ',' || pg->expect != LE_NUMBER) plain[k++] = *s;
+    plain[k] = 0;
+    if (strlen(t->expect) > 1) mask_word(c, x, y, w, h, t->expect);
+    if (strlen(plain) > 1) mask_word(c, x, y, w, h, plain);
+    snprintf(bytes, sizeof bytes, "%s bytes", plain);
+    if (pg->expect == LE_NUMBER) mask_word(c, x, y, w, h, bytes);
+}
+
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
 {
@@ -374,6 +418,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         } else {
             scene_draw(c, 0, 0, c->w, c->h, m, &ss);
         }
+        hold_back(c, 0, 0, c->w, c->h - 1, pg, t, v);
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
@@ -392,6 +437,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         int used = 0;
         if (draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v, &used)) return 1;
         draw_strip(c, 2 + used, bottom + 1 - (2 + used), pg, m, &ss);
+        hold_back(c, 0, 2 + used, c->w, bottom + 1 - (2 + used), pg, t, v);
         return 0;
     }
     int tw = c->w / 3;
@@ -403,6 +449,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &m->cfg);
     else
         scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
+    hold_back(c, tw + 1, 1, c->w - tw - 1, bottom, pg, t, v);
     return over;
 }
 

@@ -306,8 +306,10 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
 {
     const LessonPage *pg = &ps->l->pages[ps->page];
     if (typing(ps)) {
-        static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK};
-        keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+        static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK},
+                            pane[] = {ACT_PANE};
+        size_t k = keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+        if (!wide) hint_more(buf, n, &k, KC_PAGE, pane, 1); /* the picture, while typing */
     } else if (ps->inspecting) {
         static const Action move[] = {ACT_LEFT}, leave[] = {ACT_INSPECT},
                             page[] = {ACT_NEXT, ACT_BACK};
