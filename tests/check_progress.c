@@ -222,7 +222,7 @@ START_TEST(page_turn_saves_after_the_frame)
     Screen *s = lesson_open(&ui, "02-heads");
     ck_assert_ptr_nonnull(s);
     ck_assert(s->tick != NULL);
-    for (int i = 0; i < 3; i++) /* page 1, its answer shown, page 2 */
+    for (int i = 0; i < 4; i++) /* page 1; page 2: what it waits for, its answer, on */
         ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
     ck_assert(!file_exists(PROGRESS_FILE));         /* nothing written in the key handler */
     ck_assert(s->tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */

@@ -179,8 +179,8 @@ static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPa
     snprintf(line, sizeof line, "`>>> %s`", t->stmt ? t->stmt : "");
     put_rich(c, x, y, w, left, &row, line, ST_CODE, 2);
     if (v->verdict == 1 || v->revealed) {
-        snprintf(line, sizeof line, "%s %s. The engine ran it: %s",
-                 v->verdict == 1 ? "Right:" : "It", lesson_predict_words[pg->predict],
+        snprintf(line, sizeof line, "%s \"%s\". The engine ran it: %s",
+                 v->verdict == 1 ? "Right:" : "The answer:", lesson_predict_words[pg->predict],
                  t->result ? t->result : "");
         put_rich(c, x, y, w, left, &row, line, ST_GOOD, 2);
         return row;

@@ -498,7 +498,7 @@ static int page_key(Screen *s, Ui *ui, int key)
     case ACT_NEXT:
         if (pending(ps)) return skip(ps, ui);
         if (ps->have_text && pg->question && pg->answer && !ps->revealed && !pg->todo &&
-            !pg->expect) {
+            !pg->expect && !pg->predict) {
             ps->revealed = 1; /* pause on the question: the first press shows the answer */
             return UI_REDRAW;
         }
