@@ -391,7 +391,7 @@ START_TEST(do_inspect_exercise)
     for (int i = 0; i < 2; i++)
         press(p, 'l');
     ck_assert(shows(p, 80, 24, "(now [0,1,2,2])"));
-    ck_assert(shows(p, 80, 24, "memory of Q_heads, [0,1,2,2] lit: offset 22"));
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 22 of the storage"));
     press(p, 'l');
     ck_assert(strstr(ui.status, "Done: inspect found") != NULL);
     ck_assert(shows(p, 80, 24, "0 + 0*32 + 1*4 + 2*8 + 3*1 = 23"));
@@ -707,6 +707,25 @@ START_TEST(every_lesson_has_checked_exercises)
 }
 END_TEST
 
+/* Issue 17: at 80x24 the inspect exercise of lesson 3 was done blind, the
+ * logical view behind Tab.  The text pane now shows it, with the cursor. */
+START_TEST(inspect_exercise_shows_the_logical_view)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "03-transpose");
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "2/6  Walking a head"));
+    ck_assert(shows(p, 80, 24, "logical view: Q_heads (1, 2, 4, 4), strides (32, 4, 8, 1)"));
+    ck_assert(shows(p, 80, 24, "h1 the"));
+    ck_assert(shows(p, 80, 24, "i: the cursor"));
+    press(p, 'i');
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 0 of the storage"));
+    press(p, UI_K_DOWN);
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 8 of the storage"));
+    p->free(p);
+}
+END_TEST
+
 static Suite *lessonui_suite(void)
 {
     Suite *s = suite_create("lessonui");
@@ -728,6 +747,7 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, every_exercise_answered_wrongly_then_rightly);
     tcase_add_test(tc, every_exercise_revealed_is_not_solved);
     tcase_add_test(tc, every_lesson_has_checked_exercises);
+    tcase_add_test(tc, inspect_exercise_shows_the_logical_view);
     suite_add_tcase(s, tc);
     return s;
 }

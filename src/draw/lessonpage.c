@@ -317,6 +317,22 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
     }
     const Tensor *t = m->t[scene_inspect_tensor(ss)];
     long lit = ss->inspect ? (long)tensor_offset_of(t, ss->cur) : -1;
+    if (pg->todo == LD_INSPECT) {
+        /* The exercise moves a cursor over the logical view: that is what
+         * the free rows show, and the lit cell's offset under it. */
+        int used = scene_logical_view(c, 1, y + 1, c->w - 2, h - 2, m, ss);
+        if (used > 0) {
+            char note[160];
+            if (ss->inspect)
+                snprintf(note, sizeof note,
+                         "the cursor's float: offset %ld of the storage (Tab: the memory strip)",
+                         lit);
+            else
+                snprintf(note, sizeof note, "i: the cursor (Tab: the memory strip)");
+            canvas_text(c, 1, y + 1 + used, note, ST_DIM);
+            return;
+        }
+    }
     int wrap = storage_row(m, t);
     int heads = wrap == m->cfg.d_model ? m->cfg.heads : 0;
     int ti = scene_inspect_tensor(ss);
