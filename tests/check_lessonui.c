@@ -726,6 +726,25 @@ START_TEST(inspect_exercise_shows_the_logical_view)
 }
 END_TEST
 
+/* Issue 17: lesson 6 said "watch the groups" while 80x24 showed only a
+ * line about Tab.  The text pane draws the groups of the configuration on
+ * screen, and they follow K. */
+START_TEST(gqa_page_shows_the_groups_at_80x24)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "06-variants");
+    press(p, ' ');
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/11  Who shares which kv head"));
+    ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 2 kv heads (GQA)"));
+    ck_assert(shows(p, 80, 24, "kv1 <- q2 q3"));
+    press(p, 'K');
+    ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 1 kv head (MQA)"));
+    ck_assert(shows(p, 80, 24, "kv0 <- q0 q1 q2 q3"));
+    p->free(p);
+}
+END_TEST
+
 static Suite *lessonui_suite(void)
 {
     Suite *s = suite_create("lessonui");
@@ -748,6 +767,7 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, every_exercise_revealed_is_not_solved);
     tcase_add_test(tc, every_lesson_has_checked_exercises);
     tcase_add_test(tc, inspect_exercise_shows_the_logical_view);
+    tcase_add_test(tc, gqa_page_shows_the_groups_at_80x24);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -300,6 +300,27 @@ static int storage_row(const Mha *m, const Tensor *t)
     return t->shape[t->ndim - 1];
 }
 
+/* A variants page at 80x24: the groups of the configuration on screen (the
+ * @do's live one), one row per kv head with the query heads that read it,
+ * in their head colours, so "watch the groups" holds without Tab. */
+static void draw_groups(Canvas *c, int y, int h, const MhaConfig *cfg)
+{
+    int kv = cfg->kv_heads > 0 ? cfg->kv_heads : 1, g = cfg->heads / kv;
+    const char *kind = kv == cfg->heads ? "MHA" : kv == 1 ? "MQA" : "GQA";
+    if (h < 4) return;
+    canvas_printf(c, 1, y + 1, ST_DIM, "the groups now: %d query heads, %d kv head%s (%s)",
+                  cfg->heads, kv, kv == 1 ? "" : "s", kind);
+    int rows = h - 3, shown = kv < rows ? kv : rows;
+    for (int k = 0; k < shown; k++) {
+        int x = 3;
+        canvas_printf(c, x, y + 2 + k, ST_BOLD, "kv%d <-", k);
+        x += 7 + (k >= 10);
+        for (int q = k * g; q < (k + 1) * g && x < c->w - 6; q++)
+            x += canvas_printf(c, x, y + 2 + k, (Style)(ST_HEAD0 + q % 8), "q%d", q) + 1;
+    }
+    if (shown < kv) canvas_printf(c, 3, y + 2 + shown, ST_DIM, "... %d more kv heads", kv - shown);
+}
+
 /* Narrow text pane: the text leaves rows y .. y+h-1 free.  The page's picture
  * needs the whole screen (Tab), but its memory strip fits here, so "the
  * picture shows ..." and "the cell lit in the candy bar" are true on the text
@@ -308,6 +329,7 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
                        const SceneState *ss)
 {
     if (h < 1) return;
+    if (pg->variants) draw_groups(c, y, h - 1, &m->cfg);
     if (pg->variants || h < 5) {
         canvas_text(c, 1, y + h - 1,
                     pg->variants ? "Tab: the picture (MHA | GQA | MQA side by side)"
