@@ -184,7 +184,10 @@ int scene_logical_view(Canvas *c, int x0, int y0, int w, int maxh, const Mha *m,
     ctx.hx = ctx.hy = -1;
     const StepView *sv = &scene_views[s->step];
     const Tensor *t = m->t[mha_steps[s->step].output];
-    const int *cur = s->inspect ? s->cur : NULL;
+    int in[4] = {0, 0, 0, 0}; /* the cursor, inside t whatever the caller asked */
+    for (int i = 0; i < t->ndim && i < 4; i++)
+        in[i] = s->cur[i] < 0 ? 0 : s->cur[i] >= t->shape[i] ? t->shape[i] - 1 : s->cur[i];
+    const int *cur = s->inspect ? in : NULL;
     HeadMap hm = hm_step(m, mha_steps[s->step].output, sv->layout, sv->colour);
     int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0, stacked = sv->layout == LV_HEAD;
     int need = grid_need(t, sv->layout, dh, stacked);
