@@ -269,6 +269,12 @@ START_TEST(expressions_come_from_the_engine)
              m->d_head);
     ck_assert_str_eq(out, want);
 
+    MhaConfig c2 = c;
+    c2.batch = 3; /* B*H for view(B*H, S, dh) */
+    ck_assert_int_eq(expand(&c2, "{batch_heads}", out, sizeof out, err), 0);
+    snprintf(want, sizeof want, "%d", 3 * c.heads);
+    ck_assert_str_eq(out, want);
+
     int idx[4] = {0, 1, 2, 3};
     ck_assert_int_eq(expand(&c, "{offset Q_heads 0,1,2,3}", out, sizeof out, err), 0);
     snprintf(want, sizeof want, "%zu", tensor_offset_of(m->t[MT_Q_HEADS], idx));
@@ -516,9 +522,9 @@ START_TEST(exercises_parse_and_check)
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524288", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "524_288", why, sizeof why), 1);
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "128", "64", why, sizeof why), 0);
-    ck_assert_str_eq(why, "64 is too low");
+    ck_assert_str_eq(why, "64 is not it"); /* issue 17: "too low" bisects the answer */
     ck_assert_int_eq(lesson_expect_check(LE_NUMBER, "524,288", "1,048,576", why, sizeof why), 0);
-    ck_assert_str_eq(why, "1048576 is too high");
+    ck_assert_str_eq(why, "1048576 is not it");
     ck_assert_int_eq(lesson_page_text(l, 1, m, &P, &t, err, sizeof err), 0);
     ck_assert_str_eq(t.answer, "4 heads."); /* the page runs 2 heads: the answer is at 4 */
     lesson_text_free(&t);
@@ -840,6 +846,76 @@ START_TEST(narrow_text_pane_shows_the_memory_strip)
 }
 END_TEST
 
+/* Issue 17: the predict kind.  The learner says what a line does; the
+ * engine runs it on the page's tensors, and --check refuses an outcome the
+ * run contradicts. */
+START_TEST(predict_exercises_are_run_by_the_engine)
+{
+    const char *src = "@title P\n"
+                      "@page a\n@step split\n@question What does it do?\n"
+                      "@predict wrong Q.view({batch}, {heads}, {seq}, {d_head}) == Q_heads\n"
+                      "@hint Look at the strides of Q_heads.\n@answer The tokens mix.\n"
+                      "@page b\n@question And this?\n"
+                      "@predict raises head_out.transpose(1, 2).view({batch}, {seq}, {d_model})\n"
+                      "@page c\n@question And this?\n"
+                      "@predict view Q.view(1, 4, 2, 4).transpose(1, 2) == Q_heads\n"
+                      "@page d\n@question And this?\n"
+                      "@predict copy Q_heads.contiguous() == Q_heads\n";
+    LessonErrors e = {0};
+    Lesson *l = lesson_parse("p.lesson", src, strlen(src), &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].predict, LP_WRONG);
+    ck_assert_str_eq(l->pages[0].predict_ref, "Q_heads");
+    ck_assert_int_eq(l->pages[1].predict, LP_RAISES);
+    ck_assert_ptr_null(l->pages[1].predict_ref);
+    char err[400];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    LessonPageText t;
+    static const LessonPredict want[] = {LP_WRONG, LP_RAISES, LP_VIEW, LP_COPY};
+    static const char *const said[] = {"where Q_heads has", "raises: view size is not compatible",
+                                       "a view, 0 bytes copied; the same values as Q_heads",
+                                       "a copy, 128 bytes copied; the same values"};
+    for (int p = 0; p < 4; p++) {
+        ck_assert_int_eq(lesson_page_text(l, p, m, &P, &t, err, sizeof err), 0);
+        ck_assert_int_eq(t.outcome, want[p]);
+        ck_assert_msg(strstr(t.result, said[p]) != NULL, "%s", t.result);
+        if (p == 0) ck_assert_str_eq(t.stmt, "Q.view(1, 2, 4, 4)");
+        if (p == 0) ck_assert_str_eq(t.hint, "Look at the strides of Q_heads.");
+        lesson_text_free(&t);
+    }
+    ck_assert_int_eq(lesson_check(l, &P, &e), 0);
+    lesson_free(l);
+    /* An outcome the engine contradicts, a missing reference, a bad word. */
+    const char *bad = "@title P\n@page a\n@question Q?\n@predict raises Q.view(1, 4, 8)\n"
+                      "@page b\n@question Q?\n@predict view Q.view(1, 4, 8)\n"
+                      "@page c\n@question Q?\n@predict broken Q\n"
+                      "@page d\nText.\n@predict raises Q.view(2)\n"
+                      "@page e\n@question Q?\n@expect number 1\n@predict raises Q.view(2)\n";
+    LessonErrors e2 = {0};
+    l = lesson_parse_partial("bad.lesson", bad, strlen(bad), &e2);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(e2.n, 4);
+    ck_assert_msg(strstr(e2.msg[0], "bad.lesson:7: @predict view: give what it should equal") ==
+                      e2.msg[0],
+                  "%s", e2.msg[0]);
+    ck_assert_msg(strstr(e2.msg[1], "bad.lesson:10: @predict: expected 'wrong|raises") == e2.msg[1],
+                  "%s", e2.msg[1]);
+    ck_assert_msg(strstr(e2.msg[2], "bad.lesson:13: @predict without a @question") == e2.msg[2],
+                  "%s", e2.msg[2]);
+    ck_assert_msg(
+        strstr(e2.msg[3], "bad.lesson:17: a page has one exercise (@expect on line 16)") ==
+            e2.msg[3],
+        "%s", e2.msg[3]);
+    LessonErrors e3 = {0};
+    lesson_check(l, &P, &e3);
+    ck_assert_msg(strstr(e3.msg[0], "bad.lesson:4: @predict raises: the engine says it right, a "
+                                    "view (0 bytes)") == e3.msg[0],
+                  "%s", e3.msg[0]);
+    lesson_free(l);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -867,6 +943,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, narrow_text_pane_shows_the_memory_strip);
     tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);
     tcase_add_test(tc, exercises_parse_and_check);
+    tcase_add_test(tc, predict_exercises_are_run_by_the_engine);
     tcase_add_test(tc, config_change_notice_is_generated);
     tcase_add_test(tc, numbers_resolve_against_the_menus_list);
     suite_add_tcase(s, tc);

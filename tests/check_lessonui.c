@@ -1,6 +1,7 @@
 /* check_lessonui.c - the lesson screens (src/ui/lessons.c, page_screen.c,
  * variants_screen.c, kvcalc.c) driven without a terminal: keys in, flags and
  * canvases out. */
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -75,10 +76,18 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     p->tick(p, &ui, 1.0); /* the save comes in a tick after the frame */
     progress_load(&pr, 0);
     ck_assert(progress_done(&pr, "02-heads", 0));
-    /* The question pauses: first Space shows the answer, the second goes on. */
-    ck_assert(shows(p, 80, 24, "(Space shows the answer)"));
-    ck_assert_int_eq(press(p, ' '), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "64: d_model / heads"));
+    /* The question waits for a typed answer (issue 17: it was reveal-only);
+     * a wrong one gets the page's hint, never "too low". */
+    ck_assert(shows(p, 80, 24, "Type your answer, then Enter."));
+    press(p, '6');
+    press(p, '5');
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Not yet: 65 is not it. Every head gets an equal slice"));
+    press(p, UI_K_BACKSPACE);
+    press(p, '4');
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "Right: 64."));
+    ck_assert(shows(p, 80, 24, "d_model / heads"));
     ck_assert_int_eq(press(p, UI_K_PGDN), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "3/7"));
     ck_assert_int_eq(press(p, UI_K_PGUP), UI_REDRAW);
@@ -88,6 +97,9 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(p, 80, 24, "Tab text"));
     ck_assert(!shows(p, 80, 24, "d_model = heads x d_head"));
     press(p, UI_K_TAB);
+    for (int i = 0; i < 3; i++) /* what waits, the answer, page 3: ? is not typed there */
+        press(p, UI_K_PGDN);
+    ck_assert(shows(p, 80, 24, "3/7"));
     /* ? opens the one help (app.c's key table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
     ck_assert(shows(ui.push, 80, 24, "Lesson page"));
@@ -102,8 +114,10 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its typed question: what it waits for */
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* then the answer */
     ck_assert_int_eq(press(p, ' '), UI_BACK | UI_PUSH | UI_REDRAW);
-    ck_assert_msg(strstr(ui.status, "lesson finished: 2. Heads are views. Next: 3.") != NULL, "%s",
-                  ui.status);
+    /* Issue 17: pages skipped and answers revealed do not finish a lesson. */
+    ck_assert_msg(strstr(ui.status, "end of 2. Heads are views: 2 solved, 1 revealed, 4 not done. "
+                                    "Next: 3.") != NULL,
+                  "%s", ui.status);
     Screen *p3 = ui.push;
     ck_assert_ptr_nonnull(p3);
     ck_assert(shows(p3, 80, 24, "3. "));
@@ -310,7 +324,7 @@ START_TEST(typed_exercise_is_checked)
         ck_assert_int_eq(press(p, *k), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "> (1, 4, 2, 4)_"));
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
-    ck_assert(shows(p, 80, 24, "Not yet ("));
+    ck_assert(shows(p, 80, 24, "Not yet: off at positions 2 and 3."));
     ck_assert(!shows(p, 80, 24, "the transpose swapped S and H"));
     ck_assert(shows(p, 80, 24, "3/7")); /* q was typed, h and l too: still here */
     for (size_t i = 0; i < strlen(wrong); i++)
@@ -341,7 +355,7 @@ START_TEST(do_exercise_waits_for_the_key)
 {
     ui.no_save = 1;
     Screen *p = lesson_open(&ui, "02-heads");
-    for (int i = 0; i < 5 && !shows(p, 80, 24, "5/7"); i++)
+    for (int i = 0; i < 12 && !shows(p, 80, 24, "5/7"); i++)
         press(p, ' ');
     ck_assert(shows(p, 80, 24, "5/7  Same bytes, more heads"));
     ck_assert(shows(p, 80, 24, "Waiting for you: press H until heads is 4 (now 2)."));
@@ -377,7 +391,7 @@ START_TEST(do_inspect_exercise)
     for (int i = 0; i < 2; i++)
         press(p, 'l');
     ck_assert(shows(p, 80, 24, "(now [0,1,2,2])"));
-    ck_assert(shows(p, 80, 24, "memory of Q_heads, [0,1,2,2] lit: offset 22"));
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 22 of the storage"));
     press(p, 'l');
     ck_assert(strstr(ui.status, "Done: inspect found") != NULL);
     ck_assert(shows(p, 80, 24, "0 + 0*32 + 1*4 + 2*8 + 3*1 = 23"));
@@ -449,6 +463,288 @@ START_TEST(continue_where_you_left_off)
 }
 END_TEST
 
+/* ---- issue 17: every exercise of every lesson, as a learner does it ---------- */
+
+/* Is word on the frame as a whole word (not "32" inside "320")? */
+static int frame_has_word(const Canvas *c, const char *word)
+{
+    int n = (int)strlen(word);
+    for (int y = 0; y < c->h; y++)
+        for (int x = 0; x + n <= c->w; x++) {
+            const Cell *row = &c->cells[y * c->w];
+            int k = 0;
+            while (k < n && row[x + k].ch == (unsigned char)word[k])
+                k++;
+            if (k < n) continue;
+            uint32_t before = x > 0 ? row[x - 1].ch : ' ',
+                     after = x + n < c->w ? row[x + n].ch : ' ';
+            int wb = before < 128 && (isalnum((int)before) || before == '.'),
+                wa = after < 128 && (isalnum((int)after) || after == '.');
+            if (!wb && !wa) return 1;
+        }
+    return 0;
+}
+
+/* The first words of an expanded answer as drawn (markup removed). */
+static void answer_start(const char *answer, char *out, size_t n)
+{
+    size_t k = 0;
+    for (const char *s = answer; *s && k + 1 < n && k < 18; s++)
+        if (*s != '`' && *s != '*') out[k++] = *s;
+    out[k] = 0;
+}
+
+/* What a learner can read at 80x24 on either pane (text, then Tab: the
+ * picture) does not give the page's answer away. */
+static void assert_hidden(Screen *s, const LessonPage *pg, const LessonPageText *t,
+                          const char *where)
+{
+    char start[32] = "";
+    if (t->answer) answer_start(t->answer, start, sizeof start);
+    for (int pane = 0; pane < 2; pane++) {
+        Canvas *c = canvas_new(80, 24);
+        s->draw(s, &ui, c);
+        if (pg->expect && strlen(t->expect) > 1)
+            ck_assert_msg(!frame_has_word(c, t->expect), "%s: the answer %s is on screen (pane %d)",
+                          where, t->expect, pane);
+        if (start[0] && strlen(start) >= 8)
+            ck_assert_msg(!canvas_contains(c, start), "%s: the answer '%s' is on screen (pane %d)",
+                          where, start, pane);
+        if (pg->predict)
+            ck_assert_msg(!canvas_contains(c, "The engine ran it"), "%s: the run is shown", where);
+        canvas_free(c);
+        press(s, UI_K_TAB);
+    }
+}
+
+static void type_text(Screen *s, const char *text)
+{
+    for (const char *k = text; *k; k++)
+        press(s, *k);
+}
+
+/* Answers page p's exercise wrongly, checks it still waits with the answer
+ * held back, then answers it rightly. */
+static void answer_wrong_then_right(Screen *s, const LessonPage *pg, const LessonPageText *t,
+                                    const char *where)
+{
+    assert_hidden(s, pg, t, where);
+    if (pg->expect) {
+        const char *wrong = "(99, 99)"; /* no answer of the course */
+        char num[32];
+        if (pg->expect == LE_NUMBER) {
+            long long v = 0;
+            for (const char *d = t->expect; *d; d++)
+                if (*d >= '0' && *d <= '9') v = v * 10 + (*d - '0');
+            snprintf(num, sizeof num, "%lld", v + 1);
+            wrong = num;
+        }
+        type_text(s, wrong);
+        press(s, UI_K_ENTER);
+        ck_assert_msg(shows(s, 80, 24, "Not yet: "), "%s: a wrong answer was not refused", where);
+        assert_hidden(s, pg, t, where);
+        for (size_t i = 0; i < strlen(wrong); i++)
+            press(s, UI_K_BACKSPACE);
+        type_text(s, t->expect);
+        press(s, UI_K_ENTER);
+        char right[160];
+        snprintf(right, sizeof right, "Right: %s.", t->expect);
+        ck_assert_msg(shows(s, 80, 24, right), "%s: '%s' not on screen", where, right);
+    } else if (pg->predict) {
+        press(s, '0' + (int)pg->predict % (LP_COUNT - 1) + 1); /* another outcome */
+        ck_assert_msg(shows(s, 80, 24, "Not \""), "%s: a wrong prediction was not refused", where);
+        if (t->hint) ck_assert(strstr(ui.status, "Not that one") != NULL);
+        assert_hidden(s, pg, t, where);
+        press(s, '0' + (int)pg->predict);
+        ck_assert_msg(shows(s, 80, 24, "The engine ran it"), "%s: the run is not shown", where);
+    } else if (pg->todo == LD_INSPECT) {
+        press(s, 'i'); /* the cursor starts elsewhere (--check): not done */
+        ck_assert_msg(shows(s, 80, 24, "Waiting for you: move the cursor"), "%s", where);
+        assert_hidden(s, pg, t, where);
+        int done = 0; /* walk every cell, row by row */
+        for (int row = 0; row < 64 && !done; row++) {
+            for (int col = 0; col < 64 && !done; col++) {
+                press(s, row % 2 ? UI_K_LEFT : UI_K_RIGHT);
+                done = strstr(ui.status, "Done:") != NULL;
+            }
+            if (!done) press(s, UI_K_DOWN);
+            done = done || strstr(ui.status, "Done:") != NULL;
+        }
+        ck_assert_msg(done, "%s: the cell was never found", where);
+    } else {
+        static const int key[LD_COUNT] = {0, 'H', 'K', 'S', 0};
+        int other = pg->todo == LD_SEQ ? 'H' : 'S';
+        if (pg->todo == LD_HEADS) other = 'S';
+        press(s, other); /* the wrong knob: not done */
+        ck_assert_msg(shows(s, 80, 24, "Waiting for you: press"), "%s", where);
+        assert_hidden(s, pg, t, where);
+        int done = 0;
+        for (int i = 0; i < 40 && !done; i++) {
+            press(s, key[pg->todo]);
+            done = strstr(ui.status, "Done:") != NULL;
+        }
+        ck_assert_msg(done, "%s: never reached", where);
+    }
+    if (t->answer && !pg->todo) {
+        char start[32];
+        answer_start(t->answer, start, sizeof start);
+        if (strlen(start) >= 8)
+            ck_assert_msg(shows(s, 80, 24, start), "%s: the answer '%s' is not shown", where,
+                          start);
+    }
+}
+
+/* Goes through every lesson of the list: solve (answers wrongly then
+ * rightly) or reveal (Space) each exercise; returns the exercises met. */
+static int run_course(int solve)
+{
+    char **paths, err[400];
+    int np = lesson_list(&paths, err, sizeof err), exercises = 0;
+    ck_assert_int_gt(np, 7);
+    PresetList presets;
+    ck_assert_int_eq(presets_builtin(&presets, err, sizeof err), 0);
+    for (int i = 0; i < np; i++) {
+        char path[4096];
+        Lesson *l = lessonui_read(paths[i], path, sizeof path, err, sizeof err);
+        ck_assert_msg(l != NULL, "%s", err);
+        Screen *s = lesson_open(&ui, paths[i]);
+        ck_assert_ptr_nonnull(s);
+        for (int p = 0; p < l->npages; p++) {
+            const LessonPage *pg = &l->pages[p];
+            char where[200], at[64];
+            snprintf(where, sizeof where, "%s page %d", l->name, p + 1);
+            snprintf(at, sizeof at, "%d/%d  ", p + 1, l->npages);
+            if (!shows(s, 80, 24, at)) {
+                Canvas *c = canvas_new(80, 24);
+                s->draw(s, &ui, c);
+                canvas_write(c, stderr, 0, 0);
+                canvas_free(c);
+            }
+            ck_assert_msg(shows(s, 80, 24, at), "%s: not on screen", where);
+            Mha *m = mha_run(&pg->cfg, err, sizeof err);
+            LessonPageText t;
+            ck_assert_int_eq(lesson_page_text(l, p, m, &presets, &t, err, sizeof err), 0);
+            if (pg->question) {
+                exercises++;
+                if (solve) {
+                    answer_wrong_then_right(s, pg, &t, where);
+                } else {
+                    assert_hidden(s, pg, &t, where);
+                    press(s, ' '); /* says what it waits for */
+                    assert_hidden(s, pg, &t, where);
+                    press(s, ' '); /* shows the answer */
+                }
+            }
+            int r = press(s, ' ');
+            if (p + 1 == l->npages) {
+                ck_assert(r & UI_BACK);
+                int finished = strstr(ui.status, "lesson finished") != NULL;
+                ck_assert_msg(finished == solve, "%s: %s", l->name, ui.status);
+                if (ui.push) ui.push->free(ui.push);
+                ui.push = NULL;
+            }
+            lesson_text_free(&t);
+            mha_free(m);
+        }
+        s->free(s); /* saves the progress */
+        Progress pr;
+        progress_load(&pr, 0);
+        for (int p = 0; p < l->npages; p++) {
+            int st = lessonui_page_state(&pr, l->name, p, l->pages[p].question != NULL);
+            ck_assert_msg(
+                st == (solve || !l->pages[p].question ? LESSONUI_SOLVED : LESSONUI_REVEALED),
+                "%s page %d: state %d", l->name, p + 1, st);
+        }
+        lesson_free(l);
+    }
+    presets_free(&presets);
+    lesson_list_free(paths, np);
+    return exercises;
+}
+
+START_TEST(every_exercise_answered_wrongly_then_rightly)
+{
+    int n = run_course(1);
+    ck_assert_int_ge(n, LESSON_COURSE_CHECKED);
+    /* The menu: every lesson solved, ■ on every page. */
+    Screen *m = lessons_open(&ui);
+    ck_assert(shows(m, 80, 24, "\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0 5/5"));
+    ck_assert(!shows(m, 80, 24, " solved ")); /* "1/7 solved": some only revealed */
+    m->free(m);
+}
+END_TEST
+
+START_TEST(every_exercise_revealed_is_not_solved)
+{
+    ck_assert_int_ge(run_course(0), LESSON_COURSE_CHECKED);
+    Screen *m = lessons_open(&ui);
+    ck_assert(shows(m, 80, 24, "\xE2\x96\xA1")); /* □ revealed */
+    ck_assert(shows(m, 80, 24, " solved "));
+    m->free(m);
+}
+END_TEST
+
+/* The course keeps its promises, whatever lessons are added (issue 17). */
+START_TEST(every_lesson_has_checked_exercises)
+{
+    char **paths, err[400];
+    int np = lesson_list(&paths, err, sizeof err);
+    LessonCount sum = {0, 0, 0, 0};
+    for (int i = 0; i < np; i++) {
+        char path[4096];
+        Lesson *l = lessonui_read(paths[i], path, sizeof path, err, sizeof err);
+        ck_assert_msg(l != NULL, "%s", err);
+        LessonCount c = lesson_count(l);
+        ck_assert_msg(lesson_checked(c) >= LESSON_MIN_CHECKED, "%s: %d checked", l->name,
+                      lesson_checked(c));
+        ck_assert_msg(c.reveal == 0, "%s: %d reveal-only", l->name, c.reveal);
+        sum.typed += c.typed, sum.todo += c.todo, sum.predict += c.predict;
+        lesson_free(l);
+    }
+    ck_assert_int_ge(lesson_checked(sum), LESSON_COURSE_CHECKED);
+    ck_assert_int_ge(sum.predict, LESSON_COURSE_PREDICT);
+    lesson_list_free(paths, np);
+}
+END_TEST
+
+/* Issue 17: at 80x24 the inspect exercise of lesson 3 was done blind, the
+ * logical view behind Tab.  The text pane now shows it, with the cursor. */
+START_TEST(inspect_exercise_shows_the_logical_view)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "03-transpose");
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "2/6  Walking a head"));
+    ck_assert(shows(p, 80, 24, "logical view: Q_heads (1, 2, 4, 4), strides (32, 4, 8, 1)"));
+    ck_assert(shows(p, 80, 24, "h1 the"));
+    ck_assert(shows(p, 80, 24, "i: the cursor"));
+    press(p, 'i');
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 0 of the storage"));
+    press(p, UI_K_DOWN);
+    ck_assert(shows(p, 80, 24, "the cursor's float: offset 8 of the storage"));
+    p->free(p);
+}
+END_TEST
+
+/* Issue 17: lesson 6 said "watch the groups" while 80x24 showed only a
+ * line about Tab.  The text pane draws the groups of the configuration on
+ * screen, and they follow K. */
+START_TEST(gqa_page_shows_the_groups_at_80x24)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "06-variants");
+    press(p, ' ');
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/11  Who shares which kv head"));
+    ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 2 kv heads (GQA)"));
+    ck_assert(shows(p, 80, 24, "kv1 <- q2 q3"));
+    press(p, 'K');
+    ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 1 kv head (MQA)"));
+    ck_assert(shows(p, 80, 24, "kv0 <- q0 q1 q2 q3"));
+    p->free(p);
+}
+END_TEST
+
 static Suite *lessonui_suite(void)
 {
     Suite *s = suite_create("lessonui");
@@ -467,6 +763,11 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, space_skips_a_do_exercise);
     tcase_add_test(tc, hints_come_from_the_key_table);
     tcase_add_test(tc, continue_where_you_left_off);
+    tcase_add_test(tc, every_exercise_answered_wrongly_then_rightly);
+    tcase_add_test(tc, every_exercise_revealed_is_not_solved);
+    tcase_add_test(tc, every_lesson_has_checked_exercises);
+    tcase_add_test(tc, inspect_exercise_shows_the_logical_view);
+    tcase_add_test(tc, gqa_page_shows_the_groups_at_80x24);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -222,7 +222,7 @@ START_TEST(page_turn_saves_after_the_frame)
     Screen *s = lesson_open(&ui, "02-heads");
     ck_assert_ptr_nonnull(s);
     ck_assert(s->tick != NULL);
-    for (int i = 0; i < 3; i++) /* page 1, its answer shown, page 2 */
+    for (int i = 0; i < 4; i++) /* page 1; page 2: what it waits for, its answer, on */
         ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
     ck_assert(!file_exists(PROGRESS_FILE));         /* nothing written in the key handler */
     ck_assert(s->tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
@@ -242,6 +242,84 @@ START_TEST(page_turn_saves_after_the_frame)
 }
 END_TEST
 
+/* Issue 17: a page whose answer was shown (Space) is not a page solved.
+ * The solved pages are a second line, NAME.solved, in the v1 grammar, so
+ * the previous mhaviz still reads the file (and keeps the line on save);
+ * a v1 file without them loads as pages finished, none solved. */
+static int v1_grammar(const char *text)
+{
+    if (strncmp(text, "# mhaviz lesson progress v1\n", 28) != 0) return 0;
+    for (const char *s = text + 28; *s;) {
+        const char *sp = strchr(s, ' '), *eol = strchr(s, '\n');
+        if (!sp || !eol || sp > eol || sp == s) return 0;
+        for (const char *q = s; q < sp; q++)
+            if (!strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.", *q))
+                return 0;
+        for (const char *q = sp + 1; q < eol; q++)
+            if (!strchr("0123456789,", *q)) return 0;
+        s = eol + 1;
+    }
+    return 1;
+}
+
+START_TEST(solved_and_revealed_are_told_apart)
+{
+    Progress p, q;
+    memset(&p, 0, sizeof p);
+    p.no_save = 1;
+    ck_assert_int_eq(progress_set(&p, "02-heads", 0), 1);   /* revealed */
+    ck_assert_int_eq(progress_solve(&p, "02-heads", 2), 1); /* solved */
+    ck_assert(progress_done(&p, "02-heads", 2) && progress_solved(&p, "02-heads", 2));
+    ck_assert(progress_done(&p, "02-heads", 0) && !progress_solved(&p, "02-heads", 0));
+    ck_assert_int_eq(progress_count(&p, "02-heads"), 2);
+    ck_assert_int_eq(progress_count_solved(&p, "02-heads"), 1);
+    ck_assert_int_eq(progress_solve(&p, "02-heads", 2), 0); /* nothing new */
+    char *text = progress_format(&p);
+    ck_assert_str_eq(text, "# mhaviz lesson progress v1\n02-heads 1,3\n02-heads.solved 3\n");
+    ck_assert(v1_grammar(text));
+    char err[200];
+    ck_assert_int_eq(progress_parse(&q, text, err, sizeof err), 0);
+    ck_assert(progress_solved(&q, "02-heads", 2) && !progress_solved(&q, "02-heads", 0));
+    ck_assert_int_eq(progress_count(&q, "02-heads"), 2);
+    ck_assert_int_eq(progress_count(&q, "02-heads.solved"), 0); /* not a lesson */
+    free(text);
+    /* Solving a page shown before: solved from now on, and a save keeps it. */
+    ck_assert_int_eq(progress_solve(&p, "02-heads", 0), 1);
+    ck_assert_int_eq(progress_count_solved(&p, "02-heads"), 2);
+    /* The solved line may come first; it cannot repeat. */
+    ck_assert_int_eq(
+        progress_parse(&q, "# mhaviz lesson progress v1\nx.solved 1\nx 1,2\n", err, sizeof err), 0);
+    ck_assert(progress_solved(&q, "x", 0) && progress_done(&q, "x", 1));
+    ck_assert_int_eq(progress_parse(&q, "# mhaviz lesson progress v1\nx.solved 1\nx.solved 2\n",
+                                    err, sizeof err),
+                     -1);
+    /* A v1 file: finished pages, none solved (the old version could not tell). */
+    ck_assert_int_eq(
+        progress_parse(&q, "# mhaviz lesson progress v1\n04-softmax 1,2,3,4,5\n", err, sizeof err),
+        0);
+    ck_assert_int_eq(progress_count(&q, "04-softmax"), 5);
+    ck_assert_int_eq(progress_count_solved(&q, "04-softmax"), 0);
+    ck_assert_int_eq(progress_solve(&p, "y.solved", 0), 0); /* a name the format reserves */
+}
+END_TEST
+
+START_TEST(solved_pages_survive_a_merge)
+{
+    Progress a, b, c;
+    progress_load(&a, 0);
+    progress_load(&b, 0);
+    ck_assert_int_eq(progress_set(&a, "02-heads", 1), 1);
+    ck_assert_int_eq(progress_save(&a), 0);
+    ck_assert_int_eq(progress_solve(&b, "02-heads", 1), 1);
+    ck_assert_int_eq(progress_save(&b), 0);
+    progress_load(&c, 0);
+    ck_assert(progress_solved(&c, "02-heads", 1));
+    char *text = slurp(PROGRESS_FILE);
+    ck_assert(v1_grammar(text));
+    free(text);
+}
+END_TEST
+
 static Suite *progress_suite(void)
 {
     Suite *s = suite_create("progress");
@@ -256,6 +334,8 @@ static Suite *progress_suite(void)
     tcase_add_test(tc, two_runs_keep_both_pages);
     tcase_add_test(tc, concurrent_processes_keep_every_page);
     tcase_add_test(tc, page_turn_saves_after_the_frame);
+    tcase_add_test(tc, solved_and_revealed_are_told_apart);
+    tcase_add_test(tc, solved_pages_survive_a_merge);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1698,12 +1698,45 @@ START_TEST(test_wide_frames_use_the_width)
 }
 END_TEST
 
+/* Issue 17: at 80x24 a big configuration's strides were cut mid-number,
+ * "strides (262144, 64, 32...".  Text that does not fit ends after a whole
+ * number: the digit before "..." never belongs to a number that goes on. */
+START_TEST(strides_are_never_cut_mid_number)
+{
+    MhaConfig cfg = mha_config_default();
+    cfg.seq = 64, cfg.d_model = 256, cfg.heads = cfg.kv_heads = 16;
+    char err[300];
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Canvas *c = canvas_new(80, 24);
+    int cuts = 0;
+    for (int step = 0; step < MS_COUNT; step++) {
+        SceneState s = scene_state_default();
+        s.step = step;
+        canvas_clear(c);
+        scene_draw(c, 0, 0, 80, 24, m, &s);
+        for (int y = 0; y < c->h; y++)
+            for (int x = 1; x + 2 < c->w; x++) {
+                const Cell *r = &c->cells[y * c->w];
+                if (r[x].ch != '.' || r[x + 1].ch != '.' || r[x + 2].ch != '.') continue;
+                cuts++;
+                ck_assert_msg(!(r[x - 1].ch >= '0' && r[x - 1].ch <= '9'),
+                              "step %d row %d: a number cut before '...'", step, y);
+            }
+    }
+    ck_assert_int_gt(cuts, 0); /* the configuration does cut something */
+    canvas_free(c);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *scene_suite(void)
 {
     Suite *s = suite_create("scene");
     TCase *tc = tcase_create("core");
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, test_steps_show_code_shape_strides);
+    tcase_add_test(tc, strides_are_never_cut_mid_number);
     tcase_add_test(tc, test_panel_arrow_row_holds_this_steps_strides);
     tcase_add_test(tc, test_candy_bar_offsets_and_heads);
     tcase_add_test(tc, test_candy_bar_values_are_the_storage);

@@ -70,8 +70,10 @@ run lesson 2
 see "lesson 2 opens on page 1" "2. Heads are views  1/7  The candy bar"
 keys Space
 see "Space turns the page" "2/7  d_model = heads x d_head"
-keys Space   # the question of page 2: shows the answer
-see "Space on a question shows the answer" "d_model / heads"
+keys Space   # the question of page 2 waits for a typed answer: Space says so
+see "Space on a typed question says what it waits for" "Not yet: type the answer"
+keys Space   # the second Space shows the answer (revealed, not solved)
+see "Space again shows the answer" "d_model / heads"
 keys Space
 see "Space reaches page 3" "3/7  Strides of the split"
 keys Tab
@@ -85,7 +87,8 @@ if grep -qxF "02-heads 1,2" "$STATE/mhaviz/progress"; then ok "progress records 
 # Restart: the menu shows pages 1 and 2 done, and the lesson resumes at page 3.
 run lesson
 see "the lesson menu opens" "Heads are views"
-check "the menu shows 2/7 pages of lesson 2 finished" grep -qF "■■····· 2/7" <<<"$(tmux_screen "$S")"
+# Page 2's answer was revealed (Space), not solved: □, and it is not counted.
+check "the menu shows page 1 solved, page 2 revealed" grep -qF "■□····· 1/7 solved" <<<"$(tmux_screen "$S")"
 keys 2
 see "lesson 2 resumes at page 3" "3/7  Strides of the split"
 keys q
@@ -120,7 +123,7 @@ keys Space Space
 see "page 3 asks for a typed answer" "Type your answer, then Enter."
 keys -l "(9, 9)"
 keys Enter
-see "a wrong answer is refused" "Not yet ("
+see "a wrong answer is refused" "Not yet: "
 keys BSpace BSpace BSpace BSpace BSpace BSpace
 keys -l "$shape"
 keys Enter

@@ -103,6 +103,8 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
         nfiles = nall;
     }
     int rc = 0; /* the exit code of the first bad file; every file is checked */
+    int course = all && !getenv("MHAVIZ_LESSONS"); /* checking the built-in list */
+    LessonCount sum = {0, 0, 0, 0};
     for (int i = 0; i < nfiles; i++) {
         if (ends_with(files[i], ".quiz")) {
             int q = check_quiz(files[i]);
@@ -118,8 +120,31 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
             if (!rc) rc = io ? 1 : EXIT_USAGE;
             continue;
         }
-        cli_line(stdout, "%s: ok, %d pages", l->path, l->npages);
+        LessonCount n = lesson_count(l);
+        cli_line(stdout, "%s: ok, %d pages, %d exercises (%d typed, %d do, %d predict)%s", l->path,
+                 l->npages, lesson_checked(n), n.typed, n.todo, n.predict,
+                 n.reveal ? ", and reveal-only questions" : "");
+        if (course && (lesson_checked(n) < LESSON_MIN_CHECKED || n.reveal)) {
+            fprintf(stderr,
+                    "%s:1: %d checked exercises and %d reveal-only question%s: a lesson "
+                    "of the course needs at least %d checked ones and no reveal-only one\n",
+                    l->path, lesson_checked(n), n.reveal, n.reveal == 1 ? "" : "s",
+                    LESSON_MIN_CHECKED);
+            if (!rc) rc = EXIT_USAGE;
+        }
+        sum.typed += n.typed, sum.todo += n.todo, sum.predict += n.predict, sum.reveal += n.reveal;
         lesson_free(l);
+    }
+    if (course) {
+        cli_line(stdout, "the course: %d exercises (%d typed, %d do, %d predict), %d reveal-only",
+                 lesson_checked(sum), sum.typed, sum.todo, sum.predict, sum.reveal);
+        if (lesson_checked(sum) < LESSON_COURSE_CHECKED || sum.predict < LESSON_COURSE_PREDICT) {
+            fprintf(stderr,
+                    "mhaviz: the course has %d checked exercises, %d of them predict: it needs at "
+                    "least %d and %d\n",
+                    lesson_checked(sum), sum.predict, LESSON_COURSE_CHECKED, LESSON_COURSE_PREDICT);
+            if (!rc) rc = EXIT_USAGE;
+        }
     }
     lesson_list_free(all, nall);
     return rc;

@@ -82,8 +82,8 @@ static char *xstrdup(const char *s)
 /* --- the directive table ----------------------------------------------------- */
 
 static const char *const directives[] = {
-    "title",    "summary", "page",      "config", "step", "view", "inspect", "single",
-    "question", "answer",  "highlight", "code",   "end",  "show", "expect",  "do",
+    "title",  "summary",   "page", "config", "step", "view",   "inspect", "single",  "question",
+    "answer", "highlight", "code", "end",    "show", "expect", "do",      "predict", "hint",
 };
 enum {
     D_TITLE,
@@ -102,6 +102,8 @@ enum {
     D_SHOW,
     D_EXPECT,
     D_DO,
+    D_PREDICT,
+    D_HINT,
     D_COUNT
 };
 
@@ -340,29 +342,38 @@ static void question_answer(Parser *p, int line, int is_answer, const char *args
     pg->answer_line = line;
 }
 
-/* "@expect KIND VALUE" or "@do WHAT ARG": after the page's @question, one
- * exercise per page. */
-static void exercise(Parser *p, int line, int is_do, const char *args)
+/* "@expect KIND VALUE", "@do WHAT ARG" or "@predict OUTCOME STATEMENT":
+ * after the page's @question, one exercise per page. */
+static void exercise(Parser *p, int line, int d, const char *args)
 {
     LessonPage *pg = p->page;
-    const char *name = is_do ? "@do" : "@expect";
+    const char *name = d == D_DO ? "@do" : d == D_PREDICT ? "@predict" : "@expect";
     char err[240];
     if (!pg->question) {
         adderr(p->errs, p->file, line, "%s without a @question before it on this page", name);
         return;
     }
-    if (pg->expect || pg->todo) {
+    if (pg->expect || pg->todo || pg->predict) {
         adderr(p->errs, p->file, line, "a page has one exercise (@%s on line %d)",
-               pg->expect ? "expect" : "do", pg->expect ? pg->expect_line : pg->do_line);
+               pg->expect ? "expect"
+               : pg->todo ? "do"
+                          : "predict",
+               pg->expect ? pg->expect_line
+               : pg->todo ? pg->do_line
+                          : pg->predict_line);
         return;
     }
-    if ((is_do ? lesson_parse_do(pg, args, err, sizeof err)
-               : lesson_parse_expect(pg, args, err, sizeof err)) != 0) {
+    int r = d == D_DO        ? lesson_parse_do(pg, args, err, sizeof err)
+            : d == D_PREDICT ? lesson_parse_predict(pg, args, err, sizeof err)
+                             : lesson_parse_expect(pg, args, err, sizeof err);
+    if (r != 0) {
         adderr(p->errs, p->file, line, "%s", err);
         return;
     }
-    if (is_do)
+    if (d == D_DO)
         pg->do_line = line;
+    else if (d == D_PREDICT)
+        pg->predict_line = line;
     else
         pg->expect_line = line;
 }
@@ -471,7 +482,17 @@ static void directive(Parser *p, int line, char *name, char *args)
         break;
     case D_EXPECT:
     case D_DO:
-        exercise(p, line, d == D_DO, args);
+    case D_PREDICT:
+        exercise(p, line, d, args);
+        break;
+    case D_HINT:
+        if (pg->hint) {
+            adderr(p->errs, p->file, line, "a page has one @hint (this page's is on line %d)",
+                   pg->hint_line);
+            return;
+        }
+        pg->hint = xstrdup(args);
+        pg->hint_line = line;
         break;
     case D_HIGHLIGHT:
         add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
@@ -534,6 +555,9 @@ void lesson_free(Lesson *l)
         free(pg->question);
         free(pg->answer);
         free(pg->expect_value);
+        free(pg->predict_stmt);
+        free(pg->predict_ref);
+        free(pg->hint);
     }
     free(l->pages);
     free(l->path);

@@ -34,6 +34,17 @@ typedef enum { LD_NONE, LD_HEADS, LD_KV_HEADS, LD_SEQ, LD_INSPECT, LD_COUNT } Le
 extern const char *const lesson_expect_names[LE_COUNT]; /* "", "shape", "strides", "number" */
 extern const char *const lesson_do_names[LD_COUNT]; /* "", "heads", "kv_heads", "seq", "inspect" */
 
+/* @predict OUTCOME STATEMENT [== REFERENCE]: the learner says what a line of
+ * PyTorch does before the page runs it (in the playground, play.h, on the
+ * page's tensors): wrong (it runs, the values differ from REFERENCE's),
+ * raises (an error, in PyTorch's words), view (REFERENCE's values, no byte
+ * copied) or copy (REFERENCE's values, bytes copied).  The engine decides:
+ * `lesson --check` refuses an OUTCOME the run contradicts. */
+typedef enum { LP_NONE, LP_WRONG, LP_RAISES, LP_VIEW, LP_COPY, LP_COUNT } LessonPredict;
+extern const char *const lesson_predict_names[LP_COUNT]; /* "", "wrong", "raises", "view", "copy" */
+/* What the learner picks from, key 1 to 4: "silently wrong", ... */
+extern const char *const lesson_predict_words[LP_COUNT];
+
 typedef struct LessonBlock {
     LessonBlockKind kind;
     int line;   /* where it starts in the file */
@@ -60,6 +71,12 @@ typedef struct LessonPage {
     LessonDo todo; /* LD_NONE, or what the page waits for */
     int do_arg[4]; /* LD_INSPECT: the index; else the value to reach */
     int do_line;
+    LessonPredict predict; /* LP_NONE, or the learner predicts what predict_stmt does */
+    char *predict_stmt;    /* as written, {expressions} not expanded */
+    char *predict_ref;     /* the REFERENCE after "==", or NULL (raises) */
+    int predict_line;
+    char *hint; /* @hint: shown after a wrong answer (what to look at); may be NULL */
+    int hint_line;
     LessonBlock *blocks;
     int nblocks;
 } LessonPage;
@@ -122,6 +139,10 @@ typedef struct LessonPageText {
                               * expanded against the configuration it asks for */
     char *expect;            /* @expect: the value expanded ("(1, 2, 4, 4)"), else NULL */
     char *notice;            /* "" or the configuration change this page makes, in words */
+    char *hint;              /* @hint expanded, else NULL */
+    char *stmt, *ref;        /* @predict: the statement and reference expanded, else NULL */
+    LessonPredict outcome;   /* @predict: what the engine says the statement does */
+    char *result;            /* @predict: the engine's run in words (or why it failed) */
 } LessonPageText;
 
 /* Expands page p of l against m (a run of that page's cfg).  0, or -1 with
@@ -138,10 +159,40 @@ int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *p
 
 /* ---- exercises (lessonex.c) -------------------------------------------- */
 
+/* The exercises of a lesson by kind; reveal: questions that only have an
+ * @answer (Space shows it), which check nothing. */
+typedef struct LessonCount {
+    int typed, todo, predict, reveal;
+} LessonCount;
+LessonCount lesson_count(const Lesson *l);
+static inline int lesson_checked(LessonCount c)
+{
+    return c.typed + c.todo + c.predict;
+}
+
+/* What the built-in course promises (issue 17): every lesson at least
+ * LESSON_MIN_CHECKED checked exercises and no reveal-only question; the
+ * course at least LESSON_COURSE_CHECKED of them, LESSON_COURSE_PREDICT of
+ * them predictions.  `lesson --check` of the built-in list enforces it. */
+#define LESSON_MIN_CHECKED 3
+#define LESSON_COURSE_CHECKED 30
+#define LESSON_COURSE_PREDICT 8
+
 /* Parses the arguments of "@expect KIND VALUE" / "@do WHAT ARG" into pg.
  * 0, or -1 with the message (no file:line) in err. */
 int lesson_parse_expect(LessonPage *pg, const char *args, char *err, size_t errlen);
 int lesson_parse_do(LessonPage *pg, const char *args, char *err, size_t errlen);
+int lesson_parse_predict(LessonPage *pg, const char *args, char *err, size_t errlen);
+
+/* Runs stmt, then ref (NULL: none), in a new playground holding run m's
+ * tensors, and says what stmt does: LP_RAISES, or LP_WRONG, LP_VIEW,
+ * LP_COPY against ref's values (without ref: LP_VIEW or LP_COPY).  shown
+ * gets the run in words, for the learner: "raises: view size is not ..." or
+ * "shape (1, 2, 4, 4), strides (32, 16, 4, 1): a view, 0 bytes copied;
+ * element [0,0,1,0] is 0.5 where Q_heads has 0.3".  LP_NONE with the reason
+ * in shown when ref fails or a line does not parse. */
+LessonPredict lesson_predict_run(const char *stmt, const char *ref, const Mha *m, char *shown,
+                                 size_t n);
 
 /* The next value of the knob a key turns, as the walkthrough's H, K, S do:
  * heads the next divisor of d_model (MHA stays MHA), kv_heads the next

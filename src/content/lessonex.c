@@ -8,11 +8,17 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/fmtfloat.h"
 #include "content/lesson.h"
+#include "content/play.h"
 #include "content/quiz.h"
 
 const char *const lesson_expect_names[LE_COUNT] = {"", "shape", "strides", "number"};
 const char *const lesson_do_names[LD_COUNT] = {"", "heads", "kv_heads", "seq", "inspect"};
+const char *const lesson_predict_names[LP_COUNT] = {"", "wrong", "raises", "view", "copy"};
+const char *const lesson_predict_words[LP_COUNT] = {"", "runs, silently wrong", "raises an error",
+                                                    "right, a view (0 bytes)",
+                                                    "right, but it copies"};
 
 static char *dup_str(const char *s)
 {
@@ -96,6 +102,152 @@ int lesson_parse_do(LessonPage *pg, const char *args, char *err, size_t errlen)
     return 0;
 }
 
+int lesson_parse_predict(LessonPage *pg, const char *args, char *err, size_t errlen)
+{
+    char w[32];
+    const char *stmt = first_word(args, w, sizeof w);
+    int k = name_index(w, lesson_predict_names, LP_COUNT);
+    const char *eq = NULL; /* the last " == ": the reference follows it */
+    for (const char *s = strstr(stmt, " == "); s; s = strstr(s + 1, " == "))
+        eq = s;
+    if (!k || !*stmt || stmt == eq) {
+        snprintf(err, errlen,
+                 "@predict: expected 'wrong|raises|view|copy STATEMENT [== REFERENCE]', e.g. "
+                 "@predict wrong Q.view(1, 2, 4, 4) == Q_heads; got '%.40s'",
+                 args);
+        return -1;
+    }
+    if (k != LP_RAISES && (!eq || !eq[4])) {
+        snprintf(err, errlen,
+                 "@predict %s: give what it should equal, 'STATEMENT == REFERENCE' (the engine "
+                 "compares their values)",
+                 lesson_predict_names[k]);
+        return -1;
+    }
+    size_t n = eq ? (size_t)(eq - stmt) : strlen(stmt);
+    char *st = malloc(n + 1), *ref = eq ? dup_str(eq + 4) : NULL;
+    if (!st || (eq && !ref)) {
+        free(st);
+        free(ref);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
+    memcpy(st, stmt, n);
+    st[n] = 0;
+    free(pg->predict_stmt);
+    free(pg->predict_ref);
+    pg->predict_stmt = st;
+    pg->predict_ref = ref;
+    pg->predict = (LessonPredict)k;
+    return 0;
+}
+
+/* "shape (1, 2, 4, 4), strides (32, 16, 4, 1): a view, 0 bytes copied" */
+static size_t describe(const PlayResult *r, char *buf, size_t n)
+{
+    char dims[80], strides[120];
+    tensor_fmt_dims(dims, sizeof dims, r->t->ndim, r->t->shape);
+    tensor_fmt_strides(strides, sizeof strides, r->t);
+    int w = snprintf(buf, n, "shape %s, strides %s: %s, %zu bytes copied", dims, strides,
+                     r->memory == PM_VIEW ? "a view" : "a copy", r->copied_bytes);
+    return w < 0 ? 0 : (size_t)w < n ? (size_t)w : n - 1;
+}
+
+/* The first logical element where a and b differ (same shape), its index in
+ * idx; -1 when none. */
+static long first_diff(const Tensor *a, const Tensor *b, int *idx)
+{
+    size_t numel = tensor_numel(a);
+    float *x = malloc(numel * sizeof *x), *y = malloc(numel * sizeof *y);
+    long at = -1;
+    if (x && y) {
+        tensor_to_array(a, x);
+        tensor_to_array(b, y);
+        for (size_t i = 0; i < numel && at < 0; i++)
+            if (x[i] != y[i]) at = (long)i;
+    }
+    for (int d = a->ndim - 1, rest = (int)(at < 0 ? 0 : at); d >= 0; d--) {
+        idx[d] = rest % a->shape[d];
+        rest /= a->shape[d];
+    }
+    free(x);
+    free(y);
+    return at;
+}
+
+LessonPredict lesson_predict_run(const char *stmt, const char *ref, const Mha *m, char *shown,
+                                 size_t n)
+{
+    Play *pl = play_new(m);
+    PlayResult *r = calloc(2, sizeof *r);
+    LessonPredict out = LP_NONE;
+    shown[0] = 0;
+    if (!pl || !r) {
+        snprintf(shown, n, "out of memory");
+        goto done;
+    }
+    play_eval(pl, stmt, &r[0]);
+    if (r[0].kind == PR_ERROR) {
+        if (r[0].error_col >= 0)
+            snprintf(shown, n, "the playground cannot parse '%.80s': %.200s", stmt, r[0].error);
+        else
+            snprintf(shown, n, "raises: %.300s", r[0].error), out = LP_RAISES;
+        goto done;
+    }
+    if (r[0].kind != PR_TENSOR) {
+        snprintf(shown, n, "'%.80s' is not a tensor", stmt);
+        goto done;
+    }
+    size_t o = describe(&r[0], shown, n);
+    out = r[0].memory == PM_VIEW ? LP_VIEW : LP_COPY;
+    if (!ref) goto done;
+    if (play_eval(pl, ref, &r[1]) != PR_TENSOR) {
+        snprintf(shown, n, "the reference '%.80s' does not run: %.200s", ref,
+                 r[1].kind == PR_ERROR ? r[1].error : "not a tensor");
+        out = LP_NONE;
+        goto done;
+    }
+    const Tensor *a = r[0].t, *b = r[1].t;
+    int idx[TENSOR_MAXDIM] = {0};
+    long at = -1;
+    if (a->ndim != b->ndim || memcmp(a->shape, b->shape, (size_t)a->ndim * sizeof *a->shape)) {
+        char want[80];
+        tensor_fmt_dims(want, sizeof want, b->ndim, b->shape);
+        snprintf(shown + o, n - o, "; %.60s is %s", ref, want);
+        out = LP_WRONG;
+    } else if ((at = first_diff(a, b, idx)) >= 0) {
+        char is[32], want[32], where[64];
+        size_t w = 0;
+        for (int d = 0; d < a->ndim; d++)
+            w += (size_t)snprintf(where + w, sizeof where - w, "%s%d", d ? "," : "", idx[d]);
+        fmtfloat_write(is, tensor_get(a, idx));
+        fmtfloat_write(want, tensor_get(b, idx));
+        snprintf(shown + o, n - o, "; element [%s] is %s where %.60s has %s", where, is, ref, want);
+        out = LP_WRONG;
+    } else
+        snprintf(shown + o, n - o, "; the same values as %.60s", ref);
+done:
+    if (r) {
+        play_result_clear(&r[0]);
+        play_result_clear(&r[1]);
+    }
+    free(r);
+    play_free(pl);
+    return out;
+}
+
+LessonCount lesson_count(const Lesson *l)
+{
+    LessonCount c = {0, 0, 0, 0};
+    for (int p = 0; p < l->npages; p++) {
+        const LessonPage *pg = &l->pages[p];
+        c.typed += pg->expect != LE_NONE;
+        c.todo += pg->todo != LD_NONE;
+        c.predict += pg->predict != LP_NONE;
+        c.reveal += pg->question && !pg->expect && !pg->todo && !pg->predict;
+    }
+    return c;
+}
+
 int lesson_config_next(MhaConfig *c, LessonDo knob)
 {
     switch (knob) {
@@ -175,7 +327,8 @@ int lesson_expect_valid(LessonExpect kind, const char *value, char *err, size_t 
 }
 
 /* What is off in a wrong answer, without giving it away: the count of
- * numbers, which of them differ, or too high / too low. */
+ * numbers or which of them differ; of a number, only that it is not it
+ * ("too high" would let the learner bisect). */
 static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_t n)
 {
     QuizAnswer a;
@@ -186,7 +339,7 @@ static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_
     plain[k] = 0;
     if (quiz_parse_answer(plain, &a) != 0) return;
     if (q->kind == QK_NUMBER && a.kind == QA_NUMBER) {
-        snprintf(why, n, "%lld is too %s", a.number, a.number > q->number ? "high" : "low");
+        snprintf(why, n, "%lld is not it", a.number); /* never "too high": that bisects */
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && a.n != q->n_tuple) {
         snprintf(why, n, "you typed %d numbers; the answer has %d", a.n, q->n_tuple);
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE) {

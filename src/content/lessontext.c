@@ -16,6 +16,10 @@ void lesson_text_free(LessonPageText *t)
     free(t->answer);
     free(t->expect);
     free(t->notice);
+    free(t->hint);
+    free(t->stmt);
+    free(t->ref);
+    free(t->result);
     memset(t, 0, sizeof *t);
 }
 
@@ -71,6 +75,27 @@ static char *config_notice(const Lesson *l, int p)
     return s;
 }
 
+/* A @predict page: its lines expanded and run by the engine.  1, or 0 with
+ * err set. */
+static int predict_text(const Lesson *l, const LessonPage *pg, const Mha *m,
+                        const PresetList *presets, LessonPageText *t, char *err, size_t errlen)
+{
+    t->stmt = expand_one(l, pg->predict_line, pg->predict_stmt, m, presets, err, errlen);
+    if (!t->stmt) return 0;
+    if (pg->predict_ref &&
+        !(t->ref = expand_one(l, pg->predict_line, pg->predict_ref, m, presets, err, errlen)))
+        return 0;
+    char shown[600];
+    t->outcome = lesson_predict_run(t->stmt, t->ref, m, shown, sizeof shown);
+    size_t n = strlen(shown) + 1;
+    if (!(t->result = malloc(n))) {
+        err_at(err, errlen, l->path, pg->predict_line, "out of memory");
+        return 0;
+    }
+    memcpy(t->result, shown, n);
+    return 1;
+}
+
 int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                        LessonErrors *errs)
 {
@@ -83,6 +108,12 @@ int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *p
         n += lesson_expand_errors(pg->question, m, presets, l->path, pg->question_line, errs);
     if (pg->expect)
         n += lesson_expand_errors(pg->expect_value, m, presets, l->path, pg->expect_line, errs);
+    if (pg->hint) n += lesson_expand_errors(pg->hint, m, presets, l->path, pg->hint_line, errs);
+    if (pg->predict) {
+        n += lesson_expand_errors(pg->predict_stmt, m, presets, l->path, pg->predict_line, errs);
+        if (pg->predict_ref)
+            n += lesson_expand_errors(pg->predict_ref, m, presets, l->path, pg->predict_line, errs);
+    }
     if (pg->answer) { /* against the run expand_answer uses */
         MhaConfig target;
         char e[300];
@@ -123,6 +154,9 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
     if (pg->expect &&
         !(t->expect = expand_one(l, pg->expect_line, pg->expect_value, m, presets, err, errlen)))
         goto fail;
+    if (pg->hint && !(t->hint = expand_one(l, pg->hint_line, pg->hint, m, presets, err, errlen)))
+        goto fail;
+    if (pg->predict && !predict_text(l, pg, m, presets, t, err, errlen)) goto fail;
     if (!(t->notice = config_notice(l, p))) {
         err_at(err, errlen, l->path, pg->line, "out of memory");
         goto fail;

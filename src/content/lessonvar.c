@@ -143,6 +143,8 @@ static int ex_config(Eval *e, int argc, char **argv)
         put(e->o, "%d", e->m->d_head);
     else if (!strcmp(f, "groups"))
         put(e->o, "%d", e->m->groups);
+    else if (!strcmp(f, "batch_heads")) /* B*H: the batch of view(B*H, S, dh) */
+        put(e->o, "%d", c->batch * c->heads);
     else if (!strcmp(f, "seed"))
         put(e->o, "%u", (unsigned)c->seed);
     else if (!strcmp(f, "causal"))
@@ -474,6 +476,7 @@ static const struct {
     {"kv_heads", ex_config},
     {"d_head", ex_config},
     {"groups", ex_config},
+    {"batch_heads", ex_config},
     {"seed", ex_config},
     {"causal", ex_config},
     {"sqrt_d_head", ex_config},

@@ -247,6 +247,38 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
     }
 }
 
+int scene_logical_view(Canvas *c, int x0, int y0, int w, int maxh, const Mha *m,
+                       const SceneState *s)
+{
+    if (!c || !m || !s || maxh < 3 || s->step < 0 || s->step >= MS_COUNT || s->view != MV_STEP)
+        return 0;
+    Ctx ctx;
+    memset(&ctx, 0, sizeof ctx);
+    ctx.c = c;
+    ctx.m = m;
+    ctx.s = *s;
+    ctx.hx = ctx.hy = -1;
+    const StepView *sv = &scene_views[s->step];
+    const Tensor *t = m->t[mha_steps[s->step].output];
+    int in[4] = {0, 0, 0, 0}; /* the cursor, inside t whatever the caller asked */
+    for (int i = 0; i < t->ndim && i < 4; i++)
+        in[i] = s->cur[i] < 0 ? 0 : s->cur[i] >= t->shape[i] ? t->shape[i] - 1 : s->cur[i];
+    const int *cur = s->inspect ? in : NULL;
+    HeadMap hm = hm_step(m, mha_steps[s->step].output, sv->layout, sv->colour);
+    int dh = sv->layout == LV_FLAT && sv->colour ? m->d_head : 0, stacked = sv->layout == LV_HEAD;
+    int need = grid_need(t, sv->layout, dh, stacked);
+    if (need > maxh) need = maxh;
+    char title[160], d[64], st[64];
+    tensor_fmt_dims(d, sizeof d, t->ndim, t->shape);
+    tensor_fmt_strides(st, sizeof st, t);
+    snprintf(title, sizeof title, "%s %s, strides %s", sc_tensor_label(s->step), d, st);
+    Grid g;
+    grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, x0, y0, w, need, stacked, 1);
+    grid_scroll(&g, cur);
+    grid_draw(&ctx, &g, title, &hm, cur);
+    return need;
+}
+
 /* Mean of each row's largest weight, over the first rows of batch b (at most
  * 4096 rows, so a huge run stays quick). */
 static double mean_row_max(const HeatSrc *src, int b)

@@ -162,6 +162,43 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
     return row;
 }
 
+/* Draws text at row *row under the question, within left rows. */
+static void put_rich(Canvas *c, int x, int y, int w, int left, int *row, const char *text, Style st,
+                     int indent)
+{
+    *row += draw_rich(c, x, y + *row, w, left - *row > 0 ? left - *row : 0, text, st, indent);
+}
+
+/* A @predict page: the statement, then the four outcomes to pick from until
+ * it is answered; then the engine's run of it.  Returns the rows it needs. */
+static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPageText *t,
+                        const LessonView *v, const LessonPage *pg)
+{
+    char line[900];
+    int row = 0;
+    snprintf(line, sizeof line, "`>>> %s`", t->stmt ? t->stmt : "");
+    put_rich(c, x, y, w, left, &row, line, ST_CODE, 2);
+    if (v->verdict == 1 || v->revealed) {
+        snprintf(line, sizeof line, "%s \"%s\". The engine ran it: %s",
+                 v->verdict == 1 ? "Right:" : "The answer:", lesson_predict_words[pg->predict],
+                 t->result ? t->result : "");
+        put_rich(c, x, y, w, left, &row, line, ST_GOOD, 2);
+        return row;
+    }
+    size_t o = 0;
+    for (int k = 1; k < LP_COUNT && o < sizeof line; k++)
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d %s", k > 1 ? "   " : "", k,
+                              lesson_predict_words[k]);
+    put_rich(c, x, y, w, left, &row, line, ST_NORMAL, 2);
+    if (v->verdict == -1 && v->picked > 0 && v->picked < LP_COUNT)
+        snprintf(line, sizeof line, "Not \"%s\". %s", lesson_predict_words[v->picked],
+                 v->why && v->why[0] ? v->why : "Look again at what it starts from.");
+    else
+        snprintf(line, sizeof line, "What does it do? Press 1-%d before it runs.", LP_COUNT - 1);
+    put_rich(c, x, y, w, left, &row, line, v->verdict == -1 ? ST_BAD : ST_DIM, 2);
+    return row;
+}
+
 /* Under the question: the answer once revealed (a typed answer that was
  * right, a @do done, or Space), else what the exercise is waiting for.
  * Returns the rows it needs. */
@@ -170,7 +207,9 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
 {
     char line[400];
     int row = 0;
-    if (pg->expect && v->verdict == 1) {
+    if (pg->predict) {
+        row = draw_predict(c, x, y, w, left, t, v, pg);
+    } else if (pg->expect && v->verdict == 1) {
         snprintf(line, sizeof line, "Right: %s.", t->expect);
         row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
     } else if (pg->expect && v->revealed) {
@@ -180,7 +219,7 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
         snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
         row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
         if (v->verdict == -1)
-            snprintf(line, sizeof line, "Not yet (%s). Try again; Enter on an empty line shows it.",
+            snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
                      v->why && v->why[0] ? v->why : "wrong");
         else
             snprintf(line, sizeof line, "Type your answer, then Enter.");
@@ -196,7 +235,7 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
     if (t->answer && shown) {
         int l2 = left - row > 0 ? left - row : 0;
         row += draw_rich(c, x, y + row, w, l2, t->answer, ST_GOOD, 2);
-    } else if (t->answer && !pg->expect && !pg->todo) {
+    } else if (t->answer && !pg->expect && !pg->todo && !pg->predict) {
         row += draw_rich(c, x, y + row, w, left, "(Space shows the answer)", ST_DIM, 2);
     }
     return row;
@@ -261,6 +300,27 @@ static int storage_row(const Mha *m, const Tensor *t)
     return t->shape[t->ndim - 1];
 }
 
+/* A variants page at 80x24: the groups of the configuration on screen (the
+ * @do's live one), one row per kv head with the query heads that read it,
+ * in their head colours, so "watch the groups" holds without Tab. */
+static void draw_groups(Canvas *c, int y, int h, const MhaConfig *cfg)
+{
+    int kv = cfg->kv_heads > 0 ? cfg->kv_heads : 1, g = cfg->heads / kv;
+    const char *kind = kv == cfg->heads ? "MHA" : kv == 1 ? "MQA" : "GQA";
+    if (h < 4) return;
+    canvas_printf(c, 1, y + 1, ST_DIM, "the groups now: %d query heads, %d kv head%s (%s)",
+                  cfg->heads, kv, kv == 1 ? "" : "s", kind);
+    int rows = h - 3, shown = kv < rows ? kv : rows;
+    for (int k = 0; k < shown; k++) {
+        int x = 3;
+        canvas_printf(c, x, y + 2 + k, ST_BOLD, "kv%d <-", k);
+        x += 7 + (k >= 10);
+        for (int q = k * g; q < (k + 1) * g && x < c->w - 6; q++)
+            x += canvas_printf(c, x, y + 2 + k, (Style)(ST_HEAD0 + q % 8), "q%d", q) + 1;
+    }
+    if (shown < kv) canvas_printf(c, 3, y + 2 + shown, ST_DIM, "... %d more kv heads", kv - shown);
+}
+
 /* Narrow text pane: the text leaves rows y .. y+h-1 free.  The page's picture
  * needs the whole screen (Tab), but its memory strip fits here, so "the
  * picture shows ..." and "the cell lit in the candy bar" are true on the text
@@ -269,6 +329,7 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
                        const SceneState *ss)
 {
     if (h < 1) return;
+    if (pg->variants) draw_groups(c, y, h - 1, &m->cfg);
     if (pg->variants || h < 5) {
         canvas_text(c, 1, y + h - 1,
                     pg->variants ? "Tab: the picture (MHA | GQA | MQA side by side)"
@@ -278,6 +339,22 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
     }
     const Tensor *t = m->t[scene_inspect_tensor(ss)];
     long lit = ss->inspect ? (long)tensor_offset_of(t, ss->cur) : -1;
+    if (pg->todo == LD_INSPECT) {
+        /* The exercise moves a cursor over the logical view: that is what
+         * the free rows show, and the lit cell's offset under it. */
+        int used = scene_logical_view(c, 1, y + 1, c->w - 2, h - 2, m, ss);
+        if (used > 0) {
+            char note[160];
+            if (ss->inspect)
+                snprintf(note, sizeof note,
+                         "the cursor's float: offset %ld of the storage (Tab: the memory strip)",
+                         lit);
+            else
+                snprintf(note, sizeof note, "i: the cursor (Tab: the memory strip)");
+            canvas_text(c, 1, y + 1 + used, note, ST_DIM);
+            return;
+        }
+    }
     int wrap = storage_row(m, t);
     int heads = wrap == m->cfg.d_model ? m->cfg.heads : 0;
     int ti = scene_inspect_tensor(ss);
@@ -298,6 +375,50 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
 
 static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                      const LessonView *v);
+
+/* Is this cell's glyph part of a word or number ("128" inside "1280")? */
+static int wordy(uint32_t ch)
+{
+    return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+           ch == '.' || ch == '_';
+}
+
+/* Writes '?' over every whole-word occurrence of word in the rectangle. */
+static void mask_word(Canvas *c, int x0, int y0, int w, int h, const char *word)
+{
+    int n = (int)strlen(word);
+    for (int y = y0; y < y0 + h && y < c->h; y++)
+        for (int x = x0; x + n <= x0 + w && x + n <= c->w; x++) {
+            Cell *row = &c->cells[y * c->w];
+            int k = 0;
+            while (k < n && row[x + k].ch == (unsigned char)word[k])
+                k++;
+            if (k < n || (x > 0 && wordy(row[x - 1].ch)) || (x + n < c->w && wordy(row[x + n].ch)))
+                continue;
+            for (k = 0; k < n; k++)
+                row[x + k].ch = '?';
+        }
+}
+
+/* While a typed answer waits, the picture holds it back: the expected value
+ * (also without thousands separators) is masked wherever the picture in the
+ * rectangle shows it ("storage S12: 32 floats, 128 bytes" on the page that
+ * asks how many bytes the copy moves).  A one-digit answer is masked only as
+ * "N bytes": a lone digit is every index of the picture. */
+static void hold_back(Canvas *c, int x, int y, int w, int h, const LessonPage *pg,
+                      const LessonPageText *t, const LessonView *v)
+{
+    if (!pg->expect || !t->expect || v->revealed || v->verdict == 1) return;
+    char plain[96], bytes[112];
+    size_t k = 0;
+    for (const char *s = t->expect; *s && k + 1 < sizeof plain; s++)
+        if (*s != ',' || pg->expect != LE_NUMBER) plain[k++] = *s;
+    plain[k] = 0;
+    if (strlen(t->expect) > 1) mask_word(c, x, y, w, h, t->expect);
+    if (strlen(plain) > 1) mask_word(c, x, y, w, h, plain);
+    snprintf(bytes, sizeof bytes, "%s bytes", plain);
+    if (pg->expect == LE_NUMBER) mask_word(c, x, y, w, h, bytes);
+}
 
 int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, const Mha *m,
                 const LessonView *v)
@@ -335,12 +456,14 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         } else {
             scene_draw(c, 0, 0, c->w, c->h, m, &ss);
         }
+        hold_back(c, 0, 0, c->w, c->h - 1, pg, t, v);
         return 0;
     }
     snprintf(head, sizeof head, " %s  %d/%d  %s %s", l->title, p + 1, l->npages, pg->title,
-             !v->finished ? ""
-             : v->ascii   ? "(done)"
-                          : "\xE2\x9C\x93"); /* ✓ */
+             !v->finished       ? ""
+             : v->finished == 2 ? "(revealed)"
+             : v->ascii         ? "(done)"
+                                : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
     canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
@@ -352,6 +475,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         int used = 0;
         if (draw_text(c, 1, 2, c->w - 2, bottom - 1, pg, t, v, &used)) return 1;
         draw_strip(c, 2 + used, bottom + 1 - (2 + used), pg, m, &ss);
+        hold_back(c, 0, 2 + used, c->w, bottom + 1 - (2 + used), pg, t, v);
         return 0;
     }
     int tw = c->w / 3;
@@ -363,6 +487,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         draw_variants(c, tw + 1, 1, c->w - tw - 1, bottom, &m->cfg);
     else
         scene_draw(c, tw + 1, 1, c->w - tw - 1, bottom, m, &ss);
+    hold_back(c, tw + 1, 1, c->w - tw - 1, bottom, pg, t, v);
     return over;
 }
 
@@ -377,6 +502,15 @@ static void check_exercise(const Lesson *l, int p, const Mha *m, const LessonPag
     char msg[480], err[300];
     if (pg->expect && lesson_expect_valid(pg->expect, t->expect, err, sizeof err) != 0) {
         err_at(msg, sizeof msg, l->path, pg->expect_line, "%s", err);
+        lesson_error_add(errs, msg);
+    }
+    if (pg->predict && t->outcome != pg->predict) {
+        if (t->outcome == LP_NONE)
+            err_at(msg, sizeof msg, l->path, pg->predict_line, "@predict: %.300s", t->result);
+        else
+            err_at(msg, sizeof msg, l->path, pg->predict_line,
+                   "@predict %s: the engine says it %s (%.300s)", lesson_predict_names[pg->predict],
+                   lesson_predict_words[t->outcome], t->result);
         lesson_error_add(errs, msg);
     }
     if (pg->todo != LD_INSPECT) return;
@@ -445,13 +579,14 @@ int lesson_check(const Lesson *l, const PresetList *presets, LessonErrors *errs)
          * why) and answered. */
         LessonView waiting = {.typed = "(1, 2, 4, 4)",
                               .verdict = -1,
-                              .why = "you typed 3 numbers; the answer has 4",
+                              .picked = pg->predict == LP_WRONG ? LP_RAISES : LP_WRONG,
+                              .why = t.hint ? t.hint : "you typed 3 numbers; the answer has 4",
                               .doing = "press H until heads is 4 (now 2)"};
         for (size_t k = 0; k < 2 * sizeof sizes / sizeof *sizes; k++) {
             Canvas *c = canvas_new(sizes[k / 2][0], sizes[k / 2][1]);
             if (!c) break;
             LessonView v = {.revealed = 1};
-            if (k % 2 && !pg->expect && !pg->todo) {
+            if (k % 2 && !pg->expect && !pg->todo && !pg->predict) {
                 canvas_free(c);
                 continue;
             }

@@ -10,7 +10,7 @@
 typedef struct LessonView {
     int pane;         /* narrow terminals: 0 the text, 1 the picture */
     int revealed;     /* the answer to the page's question is shown */
-    int finished;     /* the page was finished before (a mark in the header) */
+    int finished;     /* finished before: 1 solved (a mark in the header), 2 revealed */
     int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
     const char *hint; /* the bottom line (the key hint); NULL: none */
     /* The page's exercise (@expect, @do), as the page screen holds it. */
@@ -19,6 +19,7 @@ typedef struct LessonView {
     const char *why;   /* with verdict -1 */
     int done;          /* @do: the action is done (the answer confirms it) */
     const char *doing; /* @do, not done: where the learner is ("heads 2, want 4") */
+    int picked;        /* @predict: the outcome the learner picked last (LP_*), 0 none */
     int inspecting;    /* the live inspect cursor cur overrides the page's @inspect */
     int cur[4];
 } LessonView;

@@ -42,6 +42,14 @@ int scene_cursor_move(const Mha *m, SceneState *s, int dx, int dy);
  * (0, 0).  Returns 1 if the click hit a cell of the logical view or candy bar. */
 int scene_click(const Mha *m, SceneState *s, int w, int h, int px, int py);
 
+/* The logical view of the tensor the step of s inspects (scene_inspect_tensor)
+ * at (x, y), w wide, at most maxh rows: its title ("Q_heads (1, 2, 4, 4),
+ * strides ..."), then tokens x features, heads stacked, the inspect cursor
+ * (s->inspect) marked and kept in view.  For a lesson page whose exercise is
+ * done on the logical view when the picture is behind Tab.  Returns the rows
+ * used (0 when the step's view has no grid, or maxh < 3). */
+int scene_logical_view(Canvas *c, int x, int y, int w, int maxh, const Mha *m, const SceneState *s);
+
 /* The candy bar of tensor t's storage drawn at (x, y), w wide: one cell per
  * float with its offset, wrapped every `wrap` elements (a token's row), cells
  * coloured by head when heads > 0 (head of element = (offset % width) / d_head).

@@ -4,6 +4,7 @@
  */
 #include "draw/scenectx.h"
 
+#include <ctype.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -50,6 +51,17 @@ int sc_text_fit(Canvas *c, int x, int y, int maxw, const char *str, Style st)
         }
         while (k > 0 && k < sizeof buf - 4 && (p[k] & 0xC0) == 0x80)
             k--; /* stay on a character boundary */
+        /* Never end on a digit: "(262144, 64, 32..." hides whether 32 is
+         * 32 or 32768.  Back off to before the number (and the blank before
+         * it), unless the text starts with it. */
+        size_t cut = k;
+        while (cut > 0 && isdigit(p[cut - 1]))
+            cut--;
+        if (cut > 0 && cut < k) {
+            while (cut > 0 && p[cut - 1] == ' ')
+                cut--;
+            k = cut;
+        }
         memcpy(buf, str, k);
         memcpy(buf + k, "...", 4);
         return canvas_text(c, x, y, buf, st);

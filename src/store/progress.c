@@ -9,6 +9,14 @@
 #include "store/state.h"
 
 static const char header[] = "# mhaviz lesson progress v1";
+static const char solved_sfx[] = ".solved"; /* "02-heads.solved 1,3" */
+#define SFX_LEN (sizeof solved_sfx - 1)
+
+/* Does the name (n bytes) end in ".solved"? */
+static int is_solved_line(const char *s, size_t n)
+{
+    return n > SFX_LEN && !memcmp(s + n - SFX_LEN, solved_sfx, SFX_LEN);
+}
 
 static int find(const Progress *p, const char *lesson)
 {
@@ -29,6 +37,7 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
 {
     p->n = 0;
     int line = 0;
+    unsigned char seen[PROGRESS_MAX_LESSONS] = {0}; /* 1: its pages line, 2: its .solved line */
     for (const char *s = text; *s;) {
         const char *eol = strchr(s, '\n');
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
@@ -55,7 +64,10 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
             return -1;
         }
         *sp = 0;
-        if (find(p, buf) >= 0 || p->n >= PROGRESS_MAX_LESSONS) {
+        int solved = is_solved_line(buf, strlen(buf));
+        if (solved) buf[strlen(buf) - SFX_LEN] = 0;
+        int at = find(p, buf);
+        if ((at >= 0 && seen[at] & (solved ? 2 : 1)) || (at < 0 && p->n >= PROGRESS_MAX_LESSONS)) {
             snprintf(err, errlen, "line %d: lesson '%s' repeated or too many lessons", line, buf);
             return -1;
         }
@@ -70,9 +82,19 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
             done |= (uint64_t)1 << (v - 1);
             q = *end ? end + 1 : end;
         }
-        memcpy(p->v[p->n].name, buf, strlen(buf) + 1); /* name_ok: shorter than the field */
-        p->v[p->n++].done = done;
+        if (at < 0) {
+            at = p->n++;
+            memset(&p->v[at], 0, sizeof p->v[at]);
+            memcpy(p->v[at].name, buf, strlen(buf) + 1); /* name_ok: shorter than the field */
+        }
+        seen[at] |= solved ? 2 : 1;
+        if (solved)
+            p->v[at].solved = done;
+        else
+            p->v[at].done = done;
     }
+    for (int i = 0; i < p->n; i++)
+        p->v[i].done |= p->v[i].solved; /* a page solved is finished */
     if (line == 0) {
         snprintf(err, errlen, "the file is empty");
         return -1;
@@ -82,20 +104,23 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
 
 char *progress_format(const Progress *p)
 {
-    size_t cap = sizeof header + 1 + (size_t)p->n * (64 + 64 * 3 + 2);
+    size_t cap = sizeof header + 1 + (size_t)p->n * 2 * (64 + SFX_LEN + 64 * 3 + 2);
     char *out = malloc(cap);
     if (!out) return NULL;
     size_t o = (size_t)snprintf(out, cap, "%s\n", header);
     for (int i = 0; i < p->n; i++) {
-        if (!p->v[i].done) continue;
-        o += (size_t)snprintf(out + o, cap - o, "%s ", p->v[i].name);
-        int first = 1;
-        for (int b = 0; b < 64; b++)
-            if (p->v[i].done >> b & 1) {
-                o += (size_t)snprintf(out + o, cap - o, "%s%d", first ? "" : ",", b + 1);
-                first = 0;
-            }
-        o += (size_t)snprintf(out + o, cap - o, "\n");
+        for (int k = 0; k < 2; k++) {
+            uint64_t bits = k ? p->v[i].solved : p->v[i].done;
+            if (!bits) continue;
+            o += (size_t)snprintf(out + o, cap - o, "%s%s ", p->v[i].name, k ? solved_sfx : "");
+            int first = 1;
+            for (int b = 0; b < 64; b++)
+                if (bits >> b & 1) {
+                    o += (size_t)snprintf(out + o, cap - o, "%s%d", first ? "" : ",", b + 1);
+                    first = 0;
+                }
+            o += (size_t)snprintf(out + o, cap - o, "\n");
+        }
     }
     return out;
 }
@@ -157,22 +182,35 @@ void progress_load(Progress *p, int no_save)
     free(text);
 }
 
-int progress_set(Progress *p, const char *lesson, int page)
+/* Sets the page's bit in done, and in solved when solve; 1 if new. */
+static int mark(Progress *p, const char *lesson, int page, int solve)
 {
-    if (page < 0 || page >= 64 || !name_ok(lesson, strlen(lesson)))
+    size_t n = strlen(lesson);
+    if (page < 0 || page >= 64 || !name_ok(lesson, n) || is_solved_line(lesson, n))
         return 0; /* not something we can record */
     int i = find(p, lesson);
     if (i < 0) {
         if (p->n >= PROGRESS_MAX_LESSONS) return 0;
         i = p->n++;
+        memset(&p->v[i], 0, sizeof p->v[i]);
         snprintf(p->v[i].name, sizeof p->v[i].name, "%s", lesson);
-        p->v[i].done = 0;
     }
     uint64_t bit = (uint64_t)1 << page;
-    if (p->v[i].done & bit) return 0;
+    if ((solve ? p->v[i].solved : p->v[i].done) & bit) return 0;
     p->v[i].done |= bit;
+    if (solve) p->v[i].solved |= bit;
     p->dirty = 1;
     return 1;
+}
+
+int progress_set(Progress *p, const char *lesson, int page)
+{
+    return mark(p, lesson, page, 0);
+}
+
+int progress_solve(Progress *p, const char *lesson, int page)
+{
+    return mark(p, lesson, page, 1);
 }
 
 /* Adds the file's pages (another run's) to p: the union of both.  A file
@@ -186,10 +224,10 @@ static void merge_file(Progress *p, const char *text, size_t len)
         int i = find(p, f.v[k].name);
         if (i < 0 && p->n < PROGRESS_MAX_LESSONS) {
             i = p->n++;
+            memset(&p->v[i], 0, sizeof p->v[i]);
             memcpy(p->v[i].name, f.v[k].name, sizeof p->v[i].name);
-            p->v[i].done = 0;
         }
-        if (i >= 0) p->v[i].done |= f.v[k].done;
+        if (i >= 0) p->v[i].done |= f.v[k].done, p->v[i].solved |= f.v[k].solved;
     }
 }
 
@@ -246,5 +284,19 @@ int progress_count(const Progress *p, const char *lesson)
     int i = find(p, lesson), n = 0;
     for (int b = 0; i >= 0 && b < 64; b++)
         n += (int)(p->v[i].done >> b & 1);
+    return n;
+}
+
+int progress_solved(const Progress *p, const char *lesson, int page)
+{
+    int i = find(p, lesson);
+    return i >= 0 && page >= 0 && page < 64 && (p->v[i].solved >> page & 1);
+}
+
+int progress_count_solved(const Progress *p, const char *lesson)
+{
+    int i = find(p, lesson), n = 0;
+    for (int b = 0; i >= 0 && b < 64; b++)
+        n += (int)(p->v[i].solved >> b & 1);
     return n;
 }

@@ -3,6 +3,12 @@
  * File "progress" in the state directory (state.h), written atomically:
  *     # mhaviz lesson progress v1
  *     02-heads 1,2,3
+ *     02-heads.solved 1,3
+ * The first line of a lesson lists the pages finished; the ".solved" line
+ * the ones of them the learner solved (answered right, or did) rather than
+ * had revealed.  Both are lines of the v1 grammar, so a previous mhaviz reads
+ * the file and keeps the ".solved" line as it saves; a file it wrote (no
+ * ".solved" lines) reads as pages finished, none solved.
  * A file that cannot be parsed is reported once (Progress.warning), kept as
  * "progress.bad" (or .bad.2, ...: never over an earlier copy) so nothing is
  * lost silently, and replaced by an empty one.
@@ -20,8 +26,9 @@
 
 typedef struct Progress {
     struct {
-        char name[64]; /* lesson name, "02-heads" */
-        uint64_t done; /* bit p: page p+1 finished */
+        char name[64];   /* lesson name, "02-heads" */
+        uint64_t done;   /* bit p: page p+1 finished */
+        uint64_t solved; /* bit p: page p+1 solved (a subset of done) */
     } v[PROGRESS_MAX_LESSONS];
     int n;
     int no_save;       /* --no-save, or the file could not be read */
@@ -49,10 +56,17 @@ int progress_set(Progress *p, const char *lesson, int page);
  * set (saving is then off: reported once; the marks stay in memory). */
 int progress_save(Progress *p);
 
+/* As progress_set, and the page counts as solved (its exercise answered or
+ * done, not revealed).  1 if that is new, else 0.  A lesson name ending in
+ * ".solved" is reserved by the format: 0. */
+int progress_solve(Progress *p, const char *lesson, int page);
+
 /* progress_set, then progress_save.  0 or -1 as progress_save. */
 int progress_mark(Progress *p, const char *lesson, int page);
 
 int progress_done(const Progress *p, const char *lesson, int page);
 int progress_count(const Progress *p, const char *lesson); /* pages done */
+int progress_solved(const Progress *p, const char *lesson, int page);
+int progress_count_solved(const Progress *p, const char *lesson); /* pages solved */
 
 #endif

@@ -136,6 +136,7 @@ const KeyBinding keys_table[] = {
     {KC_PAGE, 'H', 0, ACT_HEADS, "H", "heads (next number, on an exercise page)"},
     {KC_PAGE, 'K', 0, ACT_KV_HEADS, "K", "kv heads (next number, on an exercise page)"},
     {KC_PAGE, 'S', 0, ACT_SEQ, "S", "seq (one more token, on an exercise page)"},
+    {KC_PAGE, '1', '4', ACT_DIGIT, "1-4", "predict (what the line does, before it runs)"},
 
     /* a lesson page's typed answer (@expect): other printable keys type it */
     {KC_PAGE_TYPE, UI_K_ENTER, 0, ACT_APPLY, "Enter", "check (the answer; empty: show it)"},

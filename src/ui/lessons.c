@@ -45,6 +45,12 @@ void lessonui_progress_release(SharedProgress *sp)
     }
 }
 
+int lessonui_page_state(const Progress *p, const char *name, int page, int asks)
+{
+    if (!progress_done(p, name, page)) return LESSONUI_TODO;
+    return progress_solved(p, name, page) || !asks ? LESSONUI_SOLVED : LESSONUI_REVEALED;
+}
+
 Lesson *lessonui_read(const char *src, char *path, size_t pathn, char *msg, size_t msgn)
 {
     char *text = NULL, err[400];
@@ -67,6 +73,7 @@ Lesson *lessonui_read(const char *src, char *path, size_t pathn, char *msg, size
 typedef struct MenuItem {
     char path[512], name[64], title[120], summary[200];
     int npages;
+    uint64_t asks;   /* bit p: page p+1 has a question */
     char error[320]; /* "" or why it does not parse */
 } MenuItem;
 
@@ -91,7 +98,11 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
     canvas_text(c, 1, 0, "Lessons", ST_TITLE);
-    canvas_text(c, 10, 0, "go through them in order; finished pages are marked", ST_DIM);
+    canvas_text(c, 10, 0,
+                ui->ascii ? "go through them in order; # solved, o answer revealed"
+                          : "go through them in order; \xE2\x96\xA0 solved, \xE2\x96\xA1"
+                            " answer revealed",
+                ST_DIM);
     int y = 2;
     for (int i = 0; i < mn->n && y < c->h - 3; i++) {
         MenuItem *it = &mn->items[i];
@@ -101,16 +112,23 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
         if (it->error[0]) {
             canvas_text(c, 48, y, "cannot be opened", ST_BAD);
         } else {
-            int done = mn->prog ? progress_count(&mn->prog->p, it->name) : 0;
-            int x = 48;
-            for (int p = 0; p < it->npages && x < c->w - 8; p++, x++)
-                canvas_put(c, x, y,
-                           mn->prog && progress_done(&mn->prog->p, it->name, p)
-                               ? (ui->ascii ? '#' : 0x25A0)
-                               : (ui->ascii ? '.' : 0x00B7),
-                           done == it->npages ? ST_GOOD : ST_HEAD0); /* ■ done, · not yet */
-            canvas_printf(c, x + 1, y, done == it->npages ? ST_GOOD : ST_DIM, "%d/%d", done,
-                          it->npages);
+            int state[64], solved = 0, revealed = 0, x = 48;
+            for (int p = 0; p < it->npages && p < 64; p++) {
+                state[p] = mn->prog ? lessonui_page_state(&mn->prog->p, it->name, p,
+                                                          (int)(it->asks >> p & 1))
+                                    : LESSONUI_TODO;
+                solved += state[p] == LESSONUI_SOLVED;
+                revealed += state[p] == LESSONUI_REVEALED;
+            }
+            int finished = solved == it->npages; /* "lesson finished" means solved */
+            static const uint32_t glyph[2][3] = {{0x00B7, 0x25A0, 0x25A1}, {'.', '#', 'o'}};
+            for (int p = 0; p < it->npages && p < 64 && x < c->w - 8; p++, x++)
+                canvas_put(c, x, y, glyph[ui->ascii != 0][state[p]], /* · ■ solved □ revealed */
+                           finished                        ? ST_GOOD
+                           : state[p] == LESSONUI_REVEALED ? ST_WARN
+                                                           : ST_HEAD0);
+            canvas_printf(c, x + 1, y, finished ? ST_GOOD : ST_DIM, "%d/%d%s", solved, it->npages,
+                          revealed ? " solved" : "");
         }
         y++;
     }
@@ -192,6 +210,8 @@ Screen *lessons_open(Ui *ui)
             snprintf(it->title, sizeof it->title, "%s", l->title);
             snprintf(it->summary, sizeof it->summary, "%s", l->summary);
             it->npages = l->npages;
+            for (int p = 0; p < l->npages && p < 64; p++)
+                if (l->pages[p].question) it->asks |= (uint64_t)1 << p;
             lesson_free(l);
         } else {
             snprintf(it->title, sizeof it->title, "%s", paths[i]);

@@ -49,6 +49,13 @@ typedef struct SharedProgress {
 SharedProgress *lessonui_progress_open(Ui *ui);
 void lessonui_progress_release(SharedProgress *sp);
 
+/* Where page (0-based) of lesson name stands: 0 not finished, 1 solved,
+ * 2 finished with its answer revealed.  asks: the page has a question (a
+ * page without one is solved once read, also in a file written before
+ * solved pages were kept). */
+enum { LESSONUI_TODO, LESSONUI_SOLVED, LESSONUI_REVEALED };
+int lessonui_page_state(const Progress *p, const char *name, int page, int asks);
+
 /* Reads and parses src; the new lesson (lesson_free it) and its display path
  * in path, or NULL with the first error in msg. */
 Lesson *lessonui_read(const char *src, char *path, size_t pathn, char *msg, size_t msgn);

@@ -32,6 +32,7 @@ typedef struct PageScreen {
     int inspecting, cur[4]; /* the live inspect cursor */
     char typed[96];         /* @expect: the answer being typed */
     int verdict;            /* 1 right, -1 wrong, 0 not checked */
+    int picked;             /* @predict: the outcome picked last (LP_*) */
     char why[160];
     int did;    /* @do: reached once (stays done if the learner goes on pressing) */
     int nagged; /* Space on an unfinished exercise once: the next shows the answer */
@@ -61,7 +62,7 @@ static void page_load(PageScreen *ps)
     if (ps->have_text) lesson_text_free(&ps->t);
     ps->have_text = 0;
     ps->error[0] = 0;
-    ps->revealed = ps->verdict = ps->did = ps->nagged = ps->inspecting = 0;
+    ps->revealed = ps->verdict = ps->did = ps->nagged = ps->inspecting = ps->picked = 0;
     ps->typed[0] = ps->why[0] = 0;
     ps->cfg = pg->cfg;
     memcpy(ps->cur, pg->cur, sizeof ps->cur);
@@ -83,8 +84,18 @@ static int pending(const PageScreen *ps)
 {
     const LessonPage *pg = &ps->l->pages[ps->page];
     if (!ps->have_text || ps->revealed) return 0;
-    if (pg->expect) return ps->verdict != 1;
+    if (pg->expect || pg->predict) return ps->verdict != 1;
     return pg->todo && !ps->did;
+}
+
+/* Was the page's exercise solved (answered right or done), not revealed?
+ * A page without a question has nothing to reveal: solved when read. */
+static int solved(const PageScreen *ps)
+{
+    const LessonPage *pg = &ps->l->pages[ps->page];
+    if (!pg->question) return 1;
+    if (ps->revealed) return 0;
+    return pg->todo ? ps->did : ps->verdict == 1;
 }
 
 static int typing(const PageScreen *ps)
@@ -183,6 +194,8 @@ static int skip(PageScreen *ps, Ui *ui)
         char what[200];
         if (pg->expect)
             snprintf(what, sizeof what, "type the answer and Enter");
+        else if (pg->predict)
+            snprintf(what, sizeof what, "press 1-%d for what the line does", LP_COUNT - 1);
         else
             doing_text(ps, what, sizeof what);
         snprintf(ui->status, sizeof ui->status, "Not yet: %.150s. Space again shows the answer.",
@@ -218,7 +231,25 @@ static int check_typed(PageScreen *ps, Ui *ui)
     int r = lesson_expect_check(pg->expect, ps->t.expect, ps->typed, ps->why, sizeof ps->why);
     ps->verdict = r == 1 ? 1 : -1;
     if (r != 1 && !ps->why[0]) snprintf(ps->why, sizeof ps->why, "'%.60s' is not it", ps->typed);
+    if (r != 1 && ps->t.hint) { /* what to look at, from the page */
+        size_t k = strlen(ps->why);
+        snprintf(ps->why + k, sizeof ps->why - k, ". %s", ps->t.hint);
+    }
     snprintf(ui->status, sizeof ui->status, "%s", r == 1 ? "Right. Space goes on." : "Not yet.");
+    return UI_REDRAW;
+}
+
+/* 1-4 on a @predict page: the outcome the learner expects, before the line
+ * runs.  Wrong: the page's @hint says what to look at, and it waits. */
+static int pick(PageScreen *ps, Ui *ui, int k)
+{
+    const LessonPage *pg = cur_page(ps);
+    if (!pending(ps) || !pg->predict || k < 1 || k >= LP_COUNT) return UI_NONE;
+    ps->picked = k;
+    ps->verdict = k == (int)pg->predict ? 1 : -1;
+    snprintf(ps->why, sizeof ps->why, "%.150s", ps->t.hint ? ps->t.hint : "");
+    snprintf(ui->status, sizeof ui->status, "%s",
+             ps->verdict == 1 ? "Right: the engine ran it. Space goes on." : "Not that one.");
     return UI_REDRAW;
 }
 
@@ -275,8 +306,10 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
 {
     const LessonPage *pg = &ps->l->pages[ps->page];
     if (typing(ps)) {
-        static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK};
-        keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+        static const Action a[] = {ACT_APPLY, ACT_ERASE, ACT_NEXT, ACT_PREV, ACT_BACK},
+                            pane[] = {ACT_PANE};
+        size_t k = keys_hint_pick(KC_PAGE_TYPE, a, 5, 1, buf, n);
+        if (!wide) hint_more(buf, n, &k, KC_PAGE, pane, 1); /* the picture, while typing */
     } else if (ps->inspecting) {
         static const Action move[] = {ACT_LEFT}, leave[] = {ACT_INSPECT},
                             page[] = {ACT_NEXT, ACT_BACK};
@@ -286,6 +319,9 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
     } else if (pg->todo && pending(ps)) {
         Action a[] = {do_action[pg->todo], ACT_NEXT, ACT_PREV, ACT_BACK, ACT_HELP};
         keys_hint_pick(KC_PAGE, a, 5, 1, buf, n);
+    } else if (pg->predict && pending(ps)) {
+        static const Action a[] = {ACT_DIGIT, ACT_NEXT, ACT_PREV, ACT_PANE, ACT_BACK, ACT_HELP};
+        keys_hint_pick(KC_PAGE, a, wide ? 5 : 6, 1, buf, n);
     } else {
         lessonui_page_hint(wide, buf, n);
     }
@@ -323,7 +359,10 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
     if (pg->todo) doing_text(ps, doing, sizeof doing);
     LessonView v = {.pane = ps->pane,
                     .revealed = ps->revealed,
-                    .finished = ps->prog && progress_done(&ps->prog->p, ps->l->name, ps->page),
+                    .finished = ps->prog ? lessonui_page_state(&ps->prog->p, ps->l->name, ps->page,
+                                                               pg->question != NULL)
+                                         : 0,
+                    .picked = ps->picked,
                     .ascii = ui->ascii,
                     .hint = ui->status[0] ? ui->status : hint,
                     .typed = ps->typed,
@@ -340,7 +379,11 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
 static void page_mark(PageScreen *ps, Ui *ui)
 {
     (void)ui;
-    if (ps->prog) progress_set(&ps->prog->p, ps->l->name, ps->page);
+    if (!ps->prog) return;
+    if (solved(ps))
+        progress_solve(&ps->prog->p, ps->l->name, ps->page);
+    else
+        progress_set(&ps->prog->p, ps->l->name, ps->page); /* finished, answer revealed */
 }
 
 /* A page turn never waits for the disk: the tick before the frame only asks
@@ -389,7 +432,18 @@ static int lesson_after(const char *name, char *path, size_t n)
 static int page_finish(PageScreen *ps, Ui *ui)
 {
     char done[160], path[4096];
-    snprintf(done, sizeof done, "lesson finished: %.120s", ps->l->title);
+    int revealed = 0, todo = 0;
+    for (int p = 0; ps->prog && p < ps->l->npages; p++) {
+        int st =
+            lessonui_page_state(&ps->prog->p, ps->l->name, p, ps->l->pages[p].question != NULL);
+        revealed += st == LESSONUI_REVEALED;
+        todo += st == LESSONUI_TODO;
+    }
+    if (revealed || todo) /* "lesson finished" means every page solved */
+        snprintf(done, sizeof done, "end of %.60s: %d solved, %d revealed, %d not done",
+                 ps->l->title, ps->l->npages - revealed - todo, revealed, todo);
+    else
+        snprintf(done, sizeof done, "lesson finished: %.120s", ps->l->title);
     int next = lesson_after(ps->l->name, path, sizeof path);
     if (next >= 0) {
         char warn[200];
@@ -444,7 +498,7 @@ static int page_key(Screen *s, Ui *ui, int key)
     case ACT_NEXT:
         if (pending(ps)) return skip(ps, ui);
         if (ps->have_text && pg->question && pg->answer && !ps->revealed && !pg->todo &&
-            !pg->expect) {
+            !pg->expect && !pg->predict) {
             ps->revealed = 1; /* pause on the question: the first press shows the answer */
             return UI_REDRAW;
         }
@@ -472,6 +526,8 @@ static int page_key(Screen *s, Ui *ui, int key)
     case ACT_PANE:
         ps->pane = !ps->pane;
         return UI_REDRAW;
+    case ACT_DIGIT:
+        return pick(ps, ui, key - '0');
     case ACT_HEADS:
         return turn_knob(ps, ui, LD_HEADS);
     case ACT_KV_HEADS:
