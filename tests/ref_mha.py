@@ -9,7 +9,10 @@ compares it with the JSON that `mhaviz export` printed:
   - every value of every tensor, within 1e-4 (relative or absolute);
   - the strides PyTorch would give each tensor, and its offset;
   - which tensors share a storage (views) and which do not (copies);
-  - the trace: step names, inputs/outputs, is_view, bytes_copied.
+  - the trace: step names, inputs/outputs, is_view, bytes_copied;
+  - the toy values: x tenths; the weights tenths up to d_model 16 (hand-
+    checkable), past it tenths times 1/sqrt(d_model) (src/README.md, The
+    pipeline: "realistic numbers at every size").
 
 Usage: ref_mha.py EXPORT.json [--batch N --seq N --d-model N --heads N
                                --kv-heads N --seed N --causal]
@@ -22,6 +25,12 @@ import sys
 
 TOL = 1e-4
 MASK64 = (1 << 64) - 1
+TENTHS_MAX_D = 16   # engine/mha.h MHA_TENTHS_MAX_D
+
+
+def weight_scale(D):
+    """What the drawn tenths of the weights are multiplied by."""
+    return 1.0 if D <= TENTHS_MAX_D else 1.0 / math.sqrt(D)
 
 
 # --- the seeded draws, as documented in mha.h / mha.c -----------------------
@@ -97,10 +106,11 @@ def reference(cfg):
     rng = SplitMix64(cfg["seed"])
     # Drawn in this order: x, W_Q, W_K, W_V, W_O, each row-major.
     x = [draw(rng, S, D) for _ in range(B)]  # (B, S, D)
-    WQ = draw(rng, D, D)
-    WK = draw(rng, D, KV * dh)
-    WV = draw(rng, D, KV * dh)
-    WO = draw(rng, D, D)
+    ws = weight_scale(D)
+    WQ = [[w * ws for w in r] for r in draw(rng, D, D)]
+    WK = [[w * ws for w in r] for r in draw(rng, D, KV * dh)]
+    WV = [[w * ws for w in r] for r in draw(rng, D, KV * dh)]
+    WO = [[w * ws for w in r] for r in draw(rng, D, D)]
 
     Q = [matmul(x[b], WQ) for b in range(B)]  # (B, S, D)
     K = [matmul(x[b], WK) for b in range(B)]  # (B, S, KV*dh)
@@ -325,11 +335,14 @@ def compare(doc, cfg):
         if view and sto.get(out) != sto.get(ins[0]):
             bad("step %d: is_view but %s and %s have different storages" % (i, out, ins[0]))
 
-    # Every input and weight value is a multiple of 0.1 in [-1, 1].
+    # Every input value is a multiple of 0.1 in [-1, 1]; so is every weight
+    # once divided by the scale of its size.
     for name in ("x", "W_Q", "W_K", "W_V", "W_O"):
+        ws = 1.0 if name == "x" else weight_scale(cfg["d_model"])
         for v in tens.get(name, {}).get("data", []):
-            if v is None or abs(v) > 1 + 1e-6 or abs(v * 10 - round(v * 10)) > 1e-5:
-                bad("%s: value %r is not a multiple of 0.1 in [-1, 1]" % (name, v))
+            t = None if v is None else v / ws
+            if t is None or abs(t) > 1 + 1e-5 or abs(t * 10 - round(t * 10)) > 1e-4:
+                bad("%s: value %r is not a multiple of 0.1 in [-1, 1] times %g" % (name, v, ws))
                 break
     return errs
 
