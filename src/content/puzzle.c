@@ -390,3 +390,80 @@ int puzzle_check(const Puzzle *pz, const char *line, PuzzleCheck *out)
     out->ok = out->failed_on[0] == 0;
     return out->ok;
 }
+
+/* ---- for people and for graders --------------------------------------------------- */
+
+static size_t put_json_str(char *buf, size_t n, size_t k, const char *s)
+{
+    if (k < n) buf[k++] = '"';
+    for (; *s && k + 7 < n; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            k += (size_t)snprintf(buf + k, n - k, "\\%c", c);
+        else if (c < 0x20)
+            k += (size_t)snprintf(buf + k, n - k, "\\u%04x", c);
+        else
+            buf[k++] = (char)c;
+    }
+    if (k < n) buf[k++] = '"';
+    if (k < n) buf[k] = 0;
+    return k;
+}
+
+void puzzle_check_json(const PuzzleCheck *c, long best, char *buf, size_t n)
+{
+    char a[32] = "null", b[32] = "null";
+    if (c->bytes >= 0) snprintf(a, sizeof a, "%ld", c->bytes);
+    if (best >= 0) snprintf(b, sizeof b, "%ld", best);
+    size_t k = (size_t)snprintf(buf, n,
+                                "{\"ok\": %s, \"bytes_copied\": %s, \"best_bytes\": %s, "
+                                "\"failed_on\": ",
+                                c->ok ? "true" : "false", a, b);
+    if (k >= n) return;
+    if (c->ok)
+        k += (size_t)snprintf(buf + k, n - k, "null");
+    else
+        k = put_json_str(buf, n, k, c->failed_on);
+    if (k < n) snprintf(buf + k, n - k, "}");
+}
+
+void puzzle_check_text(const PuzzleCheck *c, long best, char *buf, size_t n)
+{
+    char b[64] = "";
+    if (best >= 0) snprintf(b, sizeof b, "; your best: %ld", best);
+    if (!c->ok)
+        snprintf(buf, n, "not yet: %s\n", c->failed_on);
+    else
+        snprintf(buf, n, "solved on %d configurations: %ld bytes copied%s%s\n", PUZZLE_RANDOM + 1,
+                 c->bytes,
+                 c->bytes == 0             ? " (no copy: the best there is)"
+                 : c->bytes > c->ref_bytes ? " (a copy; fewer bytes are possible)"
+                                           : " (a copy cannot be avoided here)",
+                 b);
+}
+
+void puzzle_text(const Puzzle *pz, char *buf, size_t n)
+{
+    PuzzleSizes z = puzzle_sizes(pz, 0);
+    char sizes[160], err[200];
+    puzzle_sizes_text(pz, &z, sizes, sizeof sizes);
+    size_t k = (size_t)snprintf(buf, n, "Puzzle %s: %s\n%s\ngiven:", pz->name, pz->title, pz->goal);
+    Play *p = puzzle_play(pz, &z, err, sizeof err);
+    for (int i = 0; i < pz->ngiven && k < n; i++) {
+        char sh[96] = "?";
+        if (p) {
+            const Tensor *t = p->vars[i].t;
+            shape_text(t, sh, sizeof sh);
+        }
+        k += (size_t)snprintf(buf + k, n - k, "%s %s (%s) %s", i ? "," : "", pz->given[i].name,
+                              pz->given[i].shape, sh);
+    }
+    play_free(p);
+    if (k < n)
+        snprintf(buf + k, n - k,
+                 "\nsizes: %s (integer names; the answer is checked on %d other sizes too)\n"
+                 "%s\n",
+                 sizes, PUZZLE_RANDOM,
+                 pz->strides ? "scored on bytes copied; the strides are checked: no copy"
+                             : "scored on bytes copied: fewer is better, 0 beats a copy");
+}

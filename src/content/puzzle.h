@@ -71,4 +71,18 @@ typedef struct PuzzleCheck {
  * Returns out->ok. */
 int puzzle_check(const Puzzle *pz, const char *line, PuzzleCheck *out);
 
+/* The one JSON object of --json for c, on one line (no newline), exactly
+ * {"ok": BOOL, "bytes_copied": N|null, "best_bytes": N|null, "failed_on": STR|null}:
+ * bytes_copied is c->bytes (null when the line failed on the puzzle's own
+ * tensors), best_bytes the best score (best < 0: null), failed_on null when ok. */
+void puzzle_check_json(const PuzzleCheck *c, long best, char *buf, size_t n);
+
+/* The same for people, one or two lines each ending in '\n':
+ * "solved: 0 bytes copied (the best possible) ..." or "not yet: ...". */
+void puzzle_check_text(const PuzzleCheck *c, long best, char *buf, size_t n);
+
+/* The puzzle for people: title, goal, the given tensors with their shapes
+ * at the puzzle's own sizes, and the sizes; lines ending in '\n'. */
+void puzzle_text(const Puzzle *pz, char *buf, size_t n);
+
 #endif
