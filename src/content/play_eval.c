@@ -290,7 +290,11 @@ static int eval_seq(Eval *e, const PlayNode *n, Val *out)
     *out = (Val){.k = V_SEQ, .n = n->nkids};
     for (int i = 0; i < n->nkids; i++) {
         Val x = {0};
-        if (eval(e, n->kids[i], &x) < 0) return -1;
+        if (eval(e, n->kids[i], &x) < 0) {
+            out->n = i; /* the tensors so far */
+            val_free(out);
+            return -1;
+        }
         if (i == 0 && x.k == V_TENSOR) out->k = V_TENSORS;
         if (out->k == V_TENSORS && x.k == V_TENSOR) {
             out->ts[i] = x.t;
