@@ -940,6 +940,47 @@ START_TEST(test_rope_hf_permutation)
 }
 END_TEST
 
+/* Realistic numbers at every size (issue 17): at d_model 256 the toy weights
+ * are scaled by 1/sqrt(D), so a softmax row is a distribution, not one-hot:
+ * the median over all rows of a row's largest weight is at most 0.5.  At
+ * d_model <= MHA_TENTHS_MAX_D the weights stay tenths (the test above). */
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return x < y ? -1 : x > y;
+}
+
+START_TEST(test_big_sizes_softmax_rows_spread)
+{
+    MhaConfig c = cfg_of(1, 64, 256, 16, 16, 0, 1);
+    Mha *m = run_ok(&c);
+    ck_assert_msg(mha_weights_scaled(&c), "d_model 256 should use scaled weights");
+    const Tensor *a = m->t[MT_ATTN]; /* (B, H, S, S), contiguous */
+    size_t rows = tensor_numel(a) / 64;
+    float *best = malloc(rows * sizeof *best);
+    for (size_t r = 0; r < rows; r++) {
+        best[r] = 0;
+        for (int j = 0; j < 64; j++)
+            if (a->st->data[a->offset + r * 64 + j] > best[r])
+                best[r] = a->st->data[a->offset + r * 64 + j];
+    }
+    qsort(best, rows, sizeof *best, cmp_float);
+    ck_assert_msg(best[rows / 2] <= 0.5f, "median row max %.3f > 0.5: attention is one-hot",
+                  (double)best[rows / 2]);
+    /* W_Q is the tenths times 1/sqrt(256) = 0.0625: -1/16 .. 1/16 */
+    const Tensor *w = m->t[MT_W_Q];
+    for (size_t i = 0; i < tensor_numel(w); i++) {
+        float v = w->st->data[w->offset + i] * 16.0f * 10.0f;
+        ck_assert_msg(fabsf(v - roundf(v)) < 1e-3f && fabsf(v) <= 10.001f,
+                      "W_Q[%zu] = %g is not a tenth / 16", i, (double)(v / 160.0f));
+    }
+    ck_assert(!mha_weights_scaled(
+        &(MhaConfig){.batch = 1, .seq = 4, .d_model = 16, .heads = 2, .kv_heads = 2, .seed = 1}));
+    free(best);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *mha_suite(void)
 {
     Suite *s = suite_create("mha");
@@ -955,6 +996,7 @@ static Suite *mha_suite(void)
     tcase_add_test(c, test_heads_differ_from_one_big_head);
     tcase_add_test(c, test_seed_determinism_and_tenths);
     tcase_add_test(c, test_seed1_golden_values);
+    tcase_add_test(c, test_big_sizes_softmax_rows_spread);
     suite_add_tcase(s, c);
     TCase *t = tcase_create("trace");
     tcase_add_test(t, test_trace_matches_design_table);

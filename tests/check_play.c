@@ -398,14 +398,14 @@ START_TEST(nothing_false_about_pytorch)
     ev("a = torch.arange(24)");
     ev("b = a.view(2, 3, 4)");
     not_yet("b.chunk(2, dim=2)", "chunk", "repeat_interleave, reshape");
-    not_yet("torch.chunk(b, 2)", "torch.chunk", "arange, clone");
+    not_yet("torch.chunk(b, 2)", "torch.chunk", "arange, cat, clone");
     not_yet("torch.randn(2, 3)", "torch.randn", "zeros");
     not_yet("b.data_ptr()", "data_ptr", "nelement, numel");
     not_yet("a.float()", "float", "view_as");
     not_yet("a.flip(0)", "flip", "T, clone, contiguous");
     not_yet("a.chunk", "chunk", "shape");
     /* the list is the table's: every supported name is in it, and is supported */
-    ck_assert(strstr(R.error, ", ndimension, nelement, numel, "));
+    ck_assert(strstr(R.error, ", ndimension, neg, nelement, numel, "));
     error_is("a.nope()", "'Tensor' object has no attribute 'nope'");
     error_is("torch.nope(a)", "module 'torch' has no attribute 'nope'");
     error_is("a.shape()", "'torch.Size' object is not callable");
@@ -442,6 +442,67 @@ START_TEST(nothing_false_about_pytorch)
 }
 END_TEST
 
+/* The logical values of the last tensor result, as "v0 v1 ...". */
+static const char *values_of(void)
+{
+    static char buf[2048];
+    size_t n = tensorops_numel(R.t), k = 0;
+    float v[512];
+    ck_assert_uint_le(n, 512);
+    tensor_to_array(R.t, v);
+    buf[0] = 0;
+    for (size_t i = 0; i < n && k < sizeof buf; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%g", i ? " " : "", (double)v[i]);
+    return buf;
+}
+
+static void values_are(const char *line, const char *want)
+{
+    ck_assert_int_eq(ev(line), PR_TENSOR);
+    ck_assert_msg(!strcmp(values_of(), want), "%s:\n  got  %s\n  want %s", line, values_of(), want);
+}
+
+/* For the puzzles (issue 17): the sizes as integer names, Python's integer
+ * arithmetic, -t, torch.cat, tril/triu: geometry, dtypes and errors as
+ * PyTorch 1.13 printed them, values by hand. */
+START_TEST(sizes_arithmetic_cat_neg_tril)
+{
+    ck_assert_int_eq(ev("Q.view(B, S, H, dh).transpose(1, 2).shape"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "torch.Size([1, 2, 4, 4])");
+    ck_assert_int_eq(ev("torch.arange(B * S * D // H + 7 % 3 - 1).shape"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "torch.Size([16])");
+    ck_assert_int_eq(ev("torch.zeros(-7 // 2 + 5, 7 % -3 + 3, -7 % 3).shape"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "torch.Size([1, 1, 2])"); /* floor, as Python */
+    error_is("torch.arange(1 // 0)", "integer division or modulo by zero");
+    error_is("torch.arange(9223372036854775807 + 1)",
+             "mhaviz play: too large: 9223372036854775807 + 1 overflows int64");
+    error_is("Q + Q", "`+` on tensors is not in the playground yet (only integers; -t negates a "
+                      "tensor)");
+    error_is("torch.arange(4 / 2)", "'/' divides into a float: only integers are supported here "
+                                    "(use //)");
+    ck_assert_int_eq(ev("x = torch.arange(6).view(2, 3)"), PR_TENSOR);
+    values_are("-x", "0 -1 -2 -3 -4 -5");
+    strides_are("-x.t()", "[1, 3]"); /* empty_like keeps a dense layout */
+    ck_assert_uint_eq(R.copied_bytes, 48);
+    values_are("x.t().neg()", "0 -3 -1 -4 -2 -5");
+    values_are("torch.cat((x, -x), dim=0)", "0 1 2 3 4 5 0 -1 -2 -3 -4 -5");
+    values_are("torch.cat([x[:, 1:], x[:, :1]], -1)", "1 2 0 4 5 3");
+    ck_assert_uint_eq(R.copied_bytes, 48);
+    ck_assert_str_eq(play_dtype_name(R.dtype), "torch.int64");
+    ev("torch.cat((x, torch.zeros(2, 1)), 1)");
+    ck_assert_str_eq(play_dtype_name(R.dtype), "torch.float32"); /* promoted */
+    ck_assert_uint_eq(R.copied_bytes, 32);
+    values_are("torch.ones(3, 3).tril()", "1 0 0 1 1 0 1 1 1");
+    values_are("torch.triu(torch.ones(3, 3), diagonal=1)", "0 1 1 0 0 1 0 0 0");
+    values_are("x.tril(-1)", "0 0 0 3 0 0");
+    error_is("torch.cat((x, x), 2)",
+             "Dimension out of range (expected to be in range of [-2, 1], but got 2)");
+    error_is("torch.cat((x, torch.zeros(2, 2)))",
+             "Sizes of tensors must match except in dimension 0. Expected size 3 but got size "
+             "2 for tensor number 1 in the list.");
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -461,6 +522,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, int64_extremes_as_pytorch);
     tcase_add_test(tc, memory_budget_of_the_names);
     tcase_add_test(tc, nothing_false_about_pytorch);
+    tcase_add_test(tc, sizes_arithmetic_cat_neg_tril);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -2,6 +2,7 @@
  * result drawn, history with Up/Down (kept in the state dir), Tab completion,
  * the line-editing keys, and q/Esc/? only acting on an empty line. */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "app_fixture.h"
@@ -112,6 +113,60 @@ START_TEST(home_opens_the_playground)
 }
 END_TEST
 
+/* Dumps the frame on a failure, so the layout can be seen. */
+static int shows_dump(Screen *s, Ui *ui, const char *text)
+{
+    if (shows(s, ui, 80, 24, text)) return 1;
+    Canvas *c = draw(s, ui, 80, 24);
+    for (int y = 0; y < c->h; y++) {
+        char row[400];
+        canvas_row(c, y, 0, row, sizeof row);
+        fprintf(stderr, "|%s\n", row);
+    }
+    canvas_free(c);
+    return 0;
+}
+
+/* Issue 17's puzzles in Explore: PgDn opens the first, at 80x24 the goal,
+ * the given tensors and the sizes show; a wrong answer says where it failed
+ * and gives a hint, the right one says solved and the best is kept (a new
+ * screen shows it); PgUp from the first goes back to the playground. */
+START_TEST(puzzles_in_explore)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = play_open(&ui);
+    ck_assert(shows_dump(s, &ui, "PgDn/PgUp puzzles"));
+    ck_assert_int_eq(press(s, &ui, UI_K_PGDN), UI_REDRAW);
+    ck_assert(shows_dump(s, &ui, "Puzzle 1/14  split_heads: Split Q into heads"));
+    ck_assert(shows_dump(s, &ui, "given: Q (B, S, D) (2, 3, 8)"));
+    ck_assert(shows_dump(s, &ui, "sizes B=2 S=3 H=4 KV=2 G=2 dh=2 D=8  |  not solved yet"));
+    type(s, &ui, "Q.view(B, H, S, dh)");
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(shows_dump(s, &ui, "not yet: the puzzle's tensors"));
+    ck_assert(shows_dump(s, &ui, "hint: The heads sit side by side"));
+    ck_assert(shows_dump(s, &ui, "shape (2, 4, 3, 2)")); /* the line's result is drawn too */
+    type(s, &ui, "Q.view(B, S, H, dh).transpose(1, 2)");
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(shows_dump(s, &ui, "solved on 6 configurations: 0 bytes copied"));
+    ck_assert(shows_dump(s, &ui, "best: 0 bytes copied"));
+    ck_assert(!shows(s, &ui, 80, 24, "hint:"));
+    press(s, &ui, UI_K_PGDN);
+    ck_assert(shows_dump(s, &ui, "Puzzle 2/14  merge_heads"));
+    press(s, &ui, UI_K_PGUP);
+    press(s, &ui, UI_K_PGUP);
+    ck_assert(shows_dump(s, &ui, "Explore: the stride playground"));
+    ck_assert_int_eq(press(s, &ui, UI_K_PGUP), UI_NONE);
+    s->free(s);
+    s = play_open_puzzle(&ui, 0); /* the best was saved */
+    ck_assert(shows_dump(s, &ui, "best: 0 bytes copied"));
+    s->free(s);
+    ui_free(&ui);
+    state_dir_teardown();
+}
+END_TEST
+
 static Suite *play_ui_suite(void)
 {
     Suite *s = suite_create("play_ui");
@@ -119,6 +174,7 @@ static Suite *play_ui_suite(void)
     tcase_add_test(tc, type_run_and_draw);
     tcase_add_test(tc, editing_keys_and_completion);
     tcase_add_test(tc, home_opens_the_playground);
+    tcase_add_test(tc, puzzles_in_explore);
     suite_add_tcase(s, tc);
     return s;
 }

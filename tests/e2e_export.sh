@@ -106,6 +106,7 @@ configs=(
     "--rope half --batch 3 --seq 9 --d-model 24 --heads 6 --kv-heads 3 --rope-theta 500000"
     "--rope interleaved --seq 12 --d-model 32 --heads 4 --kv-heads 1 --rope-theta 1000000 --causal"
     "--rope half --seq 1 --d-model 2 --heads 1"
+    "--seq 12 --d-model 64 --heads 8 --kv-heads 2 --seed 9"
 )
 torch_py= # Debian's python3-torch (PyTorch 1.13) lives in /usr/bin/python3
 for py in python3 /usr/bin/python3; do
@@ -198,6 +199,20 @@ if [ "$rc" -eq 0 ] && grep -q 'usage: mhaviz export' "$tmp/out" && grep -q -- --
 capture "$BIN" --version
 if [ "$rc" -eq 0 ] && grep -Eq '^mhaviz [0-9]+\.[0-9]+' "$tmp/out"; then ok "mhaviz --version"; else
     fail "mhaviz --version" "exit $rc, '$(cat "$tmp/out")'"; fi
+
+# --- realistic numbers at every size (issue 17): at --seq 64 --d-model 256 ----------
+# --heads 16 the weights are scaled by 1/sqrt(D), so the softmax rows are
+# distributions: the median over all rows of a row's largest weight is <= 0.5
+# (with plain tenths it was 0.9999: one-hot attention).
+capture "$BIN" export --seq 64 --d-model 256 --heads 16
+med=$(python3 -c '
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+a, S = d["tensors"]["attn"]["data"], d["config"]["seq"]
+print("%.4f" % statistics.median(max(a[i:i + S]) for i in range(0, len(a), S)))' "$tmp/out" 2>&1)
+if [ "$rc" -eq 0 ] && python3 -c 'import sys; sys.exit(not float(sys.argv[1]) <= 0.5)' "$med" 2>/dev/null; then
+    ok "export --seq 64 --d-model 256 --heads 16: median row max $med <= 0.5"; else
+    fail "export --seq 64 --d-model 256 --heads 16: softmax rows are distributions" "exit $rc, median row max $med"; fi
 
 # --- the largest allowed sizes run (and do not hang) in plain mode ----------------
 if [ "${MODE:-plain}" = plain ]; then

@@ -143,6 +143,16 @@ check "step 8, batch 2: and 'b0 h1 the'" grep -qF "b0 h1 the" "$tmp/b2"
 "$BIN" frames --step 8 --anim 0.5 >"$tmp/b1"
 check "step 8, batch 1: no batch in the cells" sh -c "! grep -qF 'b0 h0' '$tmp/b1' && grep -qF 'h1 the' '$tmp/b1'"
 
+# --- the screen says which toy values are in use (issue 17) ------------------------
+capture "$BIN" frames --step 0 --seq 64 --d-model 256 --heads 16
+if [ "$rc" -eq 0 ] && tr '\n' ' ' <"$tmp/out" | grep -q 'Weights scaled by 1/sqrt(256) = 0.0625'; then
+    ok "frames at d_model 256 says the weights are scaled"; else
+    fail "frames at d_model 256 says the weights are scaled" "exit $rc"; fi
+capture "$BIN" frames --step 0
+if [ "$rc" -eq 0 ] && tr '\n' ' ' <"$tmp/out" | grep -q 'multiples of 0.1 drawn from seed 1, so a dot product'; then
+    ok "frames at the default sizes says the values are tenths"; else
+    fail "frames at the default sizes says the values are tenths" "exit $rc"; fi
+
 # --- a full disk is a runtime failure: exit 1, one line ------------------------------
 full_disk frames --step 2
 

@@ -15,6 +15,9 @@ compares it with the JSON that `mhaviz export` printed:
     python3-torch), a second, independent PyTorch implementation of each
     layout written as its source writes it (HF's rotate_half; Meta's llama
     view_as_complex) for Q_rope, K_rope, scores, attn and out.
+  - the toy values: x tenths; the weights tenths up to d_model 16 (hand-
+    checkable), past it tenths times 1/sqrt(d_model) (src/README.md, The
+    pipeline: "realistic numbers at every size").
 
 Usage: ref_mha.py EXPORT.json [--batch N --seq N --d-model N --heads N
                                --kv-heads N --seed N --causal
@@ -28,6 +31,12 @@ import sys
 
 TOL = 1e-4
 MASK64 = (1 << 64) - 1
+TENTHS_MAX_D = 16   # engine/mha.h MHA_TENTHS_MAX_D
+
+
+def weight_scale(D):
+    """What the drawn tenths of the weights are multiplied by."""
+    return 1.0 if D <= TENTHS_MAX_D else 1.0 / math.sqrt(D)
 
 
 # --- the seeded draws, as documented in mha.h / mha.c -----------------------
@@ -128,10 +137,11 @@ def reference(cfg):
     rng = SplitMix64(cfg["seed"])
     # Drawn in this order: x, W_Q, W_K, W_V, W_O, each row-major.
     x = [draw(rng, S, D) for _ in range(B)]  # (B, S, D)
-    WQ = draw(rng, D, D)
-    WK = draw(rng, D, KV * dh)
-    WV = draw(rng, D, KV * dh)
-    WO = draw(rng, D, D)
+    ws = weight_scale(D)
+    WQ = [[w * ws for w in r] for r in draw(rng, D, D)]
+    WK = [[w * ws for w in r] for r in draw(rng, D, KV * dh)]
+    WV = [[w * ws for w in r] for r in draw(rng, D, KV * dh)]
+    WO = [[w * ws for w in r] for r in draw(rng, D, D)]
 
     Q = [matmul(x[b], WQ) for b in range(B)]  # (B, S, D)
     K = [matmul(x[b], WK) for b in range(B)]  # (B, S, KV*dh)
@@ -293,7 +303,8 @@ def torch_reference(cfg):
     rng = SplitMix64(cfg["seed"])
     f64 = torch.float64
     x = torch.tensor([draw(rng, S, D) for _ in range(B)], dtype=f64)
-    WQ, WK, WV, WO = (torch.tensor(draw(rng, D, n), dtype=f64) for n in (D, KV * dh, KV * dh, D))
+    ws = weight_scale(D)  # the engine's: tenths, times 1/sqrt(D) past d_model 16
+    WQ, WK, WV, WO = (torch.tensor(draw(rng, D, n), dtype=f64) * ws for n in (D, KV * dh, KV * dh, D))
     q = (x @ WQ).view(B, S, H, dh).transpose(1, 2)
     k = (x @ WK).view(B, S, KV, dh).transpose(1, 2)
     v = (x @ WV).view(B, S, KV, dh).transpose(1, 2)
@@ -455,11 +466,14 @@ def compare(doc, cfg):
                 bad("%s: %d of %d values differ from the PyTorch reference" % (name, nbad, len(want)))
         cfg["_torch"] = tref is not None
 
-    # Every input and weight value is a multiple of 0.1 in [-1, 1].
+    # Every input value is a multiple of 0.1 in [-1, 1]; so is every weight
+    # once divided by the scale of its size.
     for name in ("x", "W_Q", "W_K", "W_V", "W_O"):
+        ws = 1.0 if name == "x" else weight_scale(cfg["d_model"])
         for v in tens.get(name, {}).get("data", []):
-            if v is None or abs(v) > 1 + 1e-6 or abs(v * 10 - round(v * 10)) > 1e-5:
-                bad("%s: value %r is not a multiple of 0.1 in [-1, 1]" % (name, v))
+            t = None if v is None else v / ws
+            if t is None or abs(t) > 1 + 1e-5 or abs(t * 10 - round(t * 10)) > 1e-4:
+                bad("%s: value %r is not a multiple of 0.1 in [-1, 1] times %g" % (name, v, ws))
                 break
     return errs
 

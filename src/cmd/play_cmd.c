@@ -11,11 +11,14 @@
 
 #include "base/lineread.h"
 #include "base/sanitize.h"
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
 #include "content/play.h"
+#include "content/puzzle.h"
 #include "store/play_history.h"
+#include "store/puzzle_best.h"
 #include "ui/play.h"
 #include "ui/screen.h"
 
@@ -23,7 +26,9 @@
 #define PLAY_STR(x) PLAY_STR_(x)
 
 static const char play_usage[] =
-    "usage: mhaviz play [--plain | --json] [OPTIONS]\n\n"
+    "usage: mhaviz play [--plain | --json] [OPTIONS]\n"
+    "       mhaviz play --puzzles\n"
+    "       mhaviz play --puzzle [NAME] [--plain | --json] [--no-save]\n\n"
     "The stride playground: type PyTorch tensor statements (b = torch.arange(24).view(2, 12),\n"
     "Q_heads.transpose(1, 2).contiguous(), x[:, 1:3].stride()) and see each result's shape,\n"
     "strides, storage offset, storage, contiguity, view or copy and bytes copied.  The\n"
@@ -37,7 +42,17 @@ static const char play_usage[] =
                         "  --json               read statements from stdin, one JSON object per "
                         "line\n"
                         "  --no-save            do not write the history (play_history in the "
-                        "state dir)\n\n"
+                        "state dir)\n"
+                        "  --puzzles            list the puzzles and your best scores\n"
+                        "  --puzzle [NAME]      a puzzle (the first unsolved without NAME): one "
+                        "line from\n"
+                        "                       the given tensors to the target, checked on "
+                        "random sizes\n"
+                        "                       too and scored on the bytes it copies; with "
+                        "--json each\n"
+                        "                       stdin line prints {\"ok\", \"bytes_copied\", "
+                        "\"best_bytes\",\n"
+                        "                       \"failed_on\"}\n\n"
                         "On a terminal --plain edits the line (libedit): Up/Down history, Tab "
                         "completes\n"
                         "names and methods.  The play screen's keys: press ? on an empty line.\n";
@@ -172,9 +187,91 @@ static int play_text(int argc, char **argv, int json)
     return rc;
 }
 
+/* ---- the puzzles ----------------------------------------------------------------- */
+
+static int puzzles_list(void)
+{
+    PuzzleBests b;
+    puzzle_best_load(&b, 0);
+    if (b.warning[0]) cli_line(stderr, "mhaviz: %s", b.warning);
+    for (int i = 0; i < puzzle_count(); i++) {
+        const Puzzle *pz = puzzle_at(i);
+        long best = puzzle_best_get(&b, pz->name);
+        char score[48] = "not solved";
+        if (best >= 0) snprintf(score, sizeof score, "best: %ld bytes", best);
+        printf("%2d. %-13s %-44s %s\n", i + 1, pz->name, pz->title, score);
+    }
+    printf("mhaviz play --puzzle NAME opens one (also in Explore: PgDn).\n");
+    return cli_flush() != 0 ? EXIT_IO : 0;
+}
+
+/* --puzzle NAME with --plain or --json: every line of stdin is an answer. */
+static int puzzle_text_loop(const Puzzle *pz, int json, int save)
+{
+    static char piped[PLAY_LINE_MAX + 1], out[4096];
+    PuzzleBests b;
+    puzzle_best_load(&b, !save);
+    if (b.warning[0]) cli_line(stderr, "mhaviz: %s", b.warning);
+    if (!json) {
+        puzzle_text(pz, out, sizeof out);
+        fputs(out, stdout);
+    }
+    for (;;) {
+        LineRead lr = {0};
+        char why[120];
+        if (!json && isatty(STDIN_FILENO)) {
+            fputs(">>> ", stdout);
+            cli_flush();
+        }
+        if (line_read(stdin, piped, sizeof piped, &lr) < 0) break;
+        PuzzleCheck c;
+        if (line_refused(&lr, "answer", PLAY_LINE_MAX, why, sizeof why)) {
+            memset(&c, 0, sizeof c);
+            c.bytes = c.ref_bytes = -1;
+            snprintf(c.failed_on, sizeof c.failed_on, "%s", why);
+        } else
+            puzzle_check(pz, piped, &c);
+        if (c.ok) puzzle_best_record(&b, pz->name, c.bytes);
+        if (b.warning[0]) {
+            cli_line(stderr, "mhaviz: %s", b.warning);
+            b.warning[0] = 0;
+        }
+        long best = puzzle_best_get(&b, pz->name);
+        if (json)
+            puzzle_check_json(&c, best, out, sizeof out), puts(out);
+        else {
+            if (!isatty(STDIN_FILENO)) cli_line(stdout, ">>> %s", piped);
+            puzzle_check_text(&c, best, out, sizeof out);
+            fputs(out, stdout);
+            if (!c.ok) cli_line(stdout, "hint: %s", pz->hint);
+        }
+        if (cli_flush() != 0) break;
+    }
+    return ferror(stdout) ? EXIT_IO : 0;
+}
+
+/* The puzzle --puzzle names (argv[*i + 1] when it is not a flag), or the
+ * first one not solved.  -1 after a usage error was printed. */
+static int puzzle_pick(int argc, char **argv, int i)
+{
+    if (i + 1 < argc && argv[i + 1][0] != '-') {
+        int k = puzzle_index(argv[i + 1]);
+        if (k >= 0) return k;
+        const char *near = text_suggest(argv[i + 1], puzzle_names(), puzzle_count());
+        cli_usage("play: --puzzle %.40s: no such puzzle (%s%s%stry mhaviz play --puzzles)",
+                  argv[i + 1], near ? "did you mean " : "", near ? near : "", near ? "? " : "");
+        return -1;
+    }
+    PuzzleBests b;
+    puzzle_best_load(&b, 1);
+    for (int k = 0; k < puzzle_count(); k++)
+        if (puzzle_best_get(&b, puzzle_at(k)->name) < 0) return k;
+    return 0;
+}
+
 int cmd_play(int argc, char **argv)
 {
-    int plain = 0, json = 0;
+    int plain = 0, json = 0, puzzle = -1, save = 1;
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
             printf("%s\nConfiguration:\n%s", play_usage, cli_config_help);
@@ -182,12 +279,41 @@ int cmd_play(int argc, char **argv)
         }
         if (!strcmp(argv[i], "--plain")) plain = 1;
         if (!strcmp(argv[i], "--json")) json = 1;
+        if (!strcmp(argv[i], "--no-save")) save = 0;
+        if (!strcmp(argv[i], "--puzzles")) {
+            if (argc != 2) return cli_usage("play: --puzzles takes no other option");
+            return puzzles_list();
+        }
+        if (!strcmp(argv[i], "--puzzle")) {
+            if ((puzzle = puzzle_pick(argc, argv, i)) < 0) return EXIT_USAGE;
+            if (i + 1 < argc && argv[i + 1][0] != '-') i++;
+        }
     }
     if (plain && json) return cli_usage("play: --plain and --json do not go together");
+    /* --puzzle [NAME] out of argv: the rest is the play screen's options */
+    char *rest[64];
+    if (argc > 64) return cli_usage("play: too many arguments");
+    int nrest = 0;
+    for (int i = 0; i < argc && nrest < 64; i++) {
+        if (i > 0 && !strcmp(argv[i], "--puzzle")) {
+            if (i + 1 < argc && argv[i + 1][0] != '-') i++;
+            continue;
+        }
+        rest[nrest++] = argv[i];
+    }
+    if (puzzle >= 0 && (plain || json)) {
+        for (int i = 1; i < nrest; i++) /* the puzzle brings its own sizes */
+            if (strcmp(rest[i], "--plain") && strcmp(rest[i], "--json") &&
+                strcmp(rest[i], "--no-save"))
+                return cli_usage("play: --puzzle does not take '%.60s' (a puzzle has its own "
+                                 "sizes)",
+                                 rest[i]);
+        return puzzle_text_loop(puzzle_at(puzzle), json, save);
+    }
     if (plain || json) return play_text(argc, argv, json);
     Ui ui;
     InteractiveOptions o;
-    int rc = interactive_setup(&ui, &o, argc, argv, 1, 0,
+    int rc = interactive_setup(&ui, &o, nrest, rest, 1, 0,
                                play_usage); /* flags first: a bad one exits 2 */
     if (rc < 0 && (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)))
         rc = cli_usage("play: the play screen needs a terminal; use mhaviz play --plain or "
@@ -196,5 +322,5 @@ int cmd_play(int argc, char **argv)
         ui_free(&ui);
         return rc;
     }
-    return interactive_run(&ui, play_open(&ui), &o);
+    return interactive_run(&ui, puzzle >= 0 ? play_open_puzzle(&ui, puzzle) : play_open(&ui), &o);
 }

@@ -34,10 +34,20 @@ typedef struct PlayVar {
     PlayDtype dtype;
 } PlayVar;
 
+#define PLAY_MAX_INTS 16
+
 typedef struct Play {
     PlayVar vars[PLAY_MAX_VARS];
     int n;
     int preloaded; /* vars[0..preloaded-1] came from the pipeline */
+    /* integer names: the configuration's sizes (B, S, D, H, KV, G, dh), so a
+     * statement reads Q.view(B, S, H, dh); a tensor name of the same spelling
+     * shadows one */
+    struct {
+        char name[PLAY_NAME_MAX];
+        long v;
+    } ints[PLAY_MAX_INTS];
+    int nints;
 } Play;
 
 typedef enum {
@@ -70,10 +80,17 @@ typedef struct PlayResult {
 } PlayResult;
 
 /* A new playground with the tensors of run m preloaded by their names
- * (mha_tensor_names); m may be NULL.  The Play keeps its own references, so
+ * (mha_tensor_names) and its sizes as integer names (B S D H KV G dh); m may
+ * be NULL.  The Play keeps its own references, so
  * m may be freed afterwards.  NULL when out of memory. */
 Play *play_new(const Mha *m);
 void play_free(Play *p);
+
+/* Binds the integer name to v (replaces an earlier value).  0, or -1 when
+ * PLAY_MAX_INTS names are bound already or the name does not fit. */
+int play_set_int(Play *p, const char *name, long v);
+/* Binds name to tensor t of dtype dt: p takes t (freed on failure).  0 or -1. */
+int play_set_tensor(Play *p, const char *name, Tensor *t, PlayDtype dt);
 
 /* Evaluates one statement (no newline).  Always fills r (cleared first with
  * play_result_clear, so r must be zeroed or a previous result); returns
@@ -132,7 +149,8 @@ typedef enum {
     PN_INDEX,
     PN_SLICE,
     PN_ELLIPSIS,
-    PN_NEG
+    PN_NEG,
+    PN_BINOP
 } PlayNodeKind;
 
 #define PLAY_MAX_KIDS 16
@@ -141,7 +159,8 @@ typedef enum {
 /* One node of a parsed statement.  ATTR: kid 0 the object, name the
  * attribute.  CALL: kid 0 the callee, then the arguments (kw: the keyword or
  * ""); INDEX: kid 0 the object, then the subscripts; SLICE: kids 0..2 start,
- * stop, step (-1 when omitted); TUPLE/LIST: the items; NEG: kid 0. */
+ * stop, step (-1 when omitted); TUPLE/LIST: the items; NEG: kid 0; BINOP:
+ * kids 0 and 1, name the operator: "+", "-", "*", "//" or "%". */
 typedef struct PlayNode {
     PlayNodeKind kind;
     int col;

@@ -27,6 +27,8 @@ size_t play_dtype_size(PlayDtype d)
 void val_free(Val *v)
 {
     if (v->k == V_TENSOR) tensor_free(v->t);
+    for (int i = 0; v->k == V_TENSORS && i < v->n; i++)
+        tensor_free(v->ts[i]);
     v->k = V_NONE;
     v->t = NULL;
 }
@@ -44,6 +46,8 @@ const char *val_type_name(const Val *v)
         return "Tensor";
     case V_SEQ:
         return v->is_size ? "torch.Size" : "tuple";
+    case V_TENSORS:
+        return "tuple";
     case V_STR:
         return "torch.dtype";
     case V_TORCH:
@@ -76,6 +80,33 @@ static int var_set(Play *p, const char *name, Tensor *t, PlayDtype dt)
     return 0;
 }
 
+int play_set_int(Play *p, const char *name, long v)
+{
+    int i = 0;
+    while (i < p->nints && strcmp(p->ints[i].name, name))
+        i++;
+    if (strlen(name) >= PLAY_NAME_MAX || (i == p->nints && p->nints >= PLAY_MAX_INTS)) return -1;
+    if (i == p->nints) snprintf(p->ints[p->nints++].name, PLAY_NAME_MAX, "%s", name);
+    p->ints[i].v = v;
+    return 0;
+}
+
+int play_set_tensor(Play *p, const char *name, Tensor *t, PlayDtype dt)
+{
+    if (strlen(name) >= PLAY_NAME_MAX || var_set(p, name, t, dt) < 0) {
+        tensor_free(t);
+        return -1;
+    }
+    return 0;
+}
+
+static const long *int_find(const Play *p, const char *name)
+{
+    for (int i = 0; i < p->nints; i++)
+        if (!strcmp(p->ints[i].name, name)) return &p->ints[i].v;
+    return NULL;
+}
+
 Play *play_new(const Mha *m)
 {
     Play *p = calloc(1, sizeof *p);
@@ -90,6 +121,14 @@ Play *play_new(const Mha *m)
         }
     }
     p->preloaded = p->n;
+    if (m) {
+        const MhaConfig *c = &m->cfg;
+        const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
+        const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
+                             c->kv_heads, m->groups, m->d_head};
+        for (int i = 0; i < 7; i++)
+            play_set_int(p, names[i], vals[i]);
+    }
     return p;
 }
 
@@ -244,12 +283,85 @@ out:
     return r;
 }
 
+/* (a, b, ...) or [a, b, ...]: of ints (a shape) or, when the first item is a
+ * tensor, of tensors (torch.cat's argument). */
 static int eval_seq(Eval *e, const PlayNode *n, Val *out)
 {
     *out = (Val){.k = V_SEQ, .n = n->nkids};
-    for (int i = 0; i < n->nkids; i++)
-        if (eval_int(e, n->kids[i], &out->seq[i], "a shape entry") < 0) return -1;
+    for (int i = 0; i < n->nkids; i++) {
+        Val x = {0};
+        if (eval(e, n->kids[i], &x) < 0) {
+            out->n = i; /* the tensors so far */
+            val_free(out);
+            return -1;
+        }
+        if (i == 0 && x.k == V_TENSOR) out->k = V_TENSORS;
+        if (out->k == V_TENSORS && x.k == V_TENSOR) {
+            out->ts[i] = x.t;
+            out->tdt[i] = x.dtype;
+            continue;
+        }
+        if (out->k == V_SEQ && x.k == V_INT) {
+            out->seq[i] = x.i;
+            continue;
+        }
+        int r = EFAIL(e, "expected a tuple of %s, but found element of type %s at pos %d",
+                      out->k == V_TENSORS ? "Tensors" : "ints", val_type_name(&x), i);
+        val_free(&x);
+        out->n = i; /* the tensors so far */
+        val_free(out);
+        return r;
+    }
     return 0;
+}
+
+/* Python's int arithmetic, in int64 (checked: past it, an error, not a wrap). */
+static int eval_binop(Eval *e, const PlayNode *n, Val *out)
+{
+    Val a = {0}, b = {0};
+    int r = -1;
+    const char *op = n->name;
+    if (eval(e, n->kids[0], &a) < 0) return -1;
+    if (eval(e, n->kids[1], &b) < 0) goto out;
+    if (a.k != V_INT || b.k != V_INT) {
+        if (a.k == V_TENSOR || b.k == V_TENSOR)
+            r = EFAIL(
+                e,
+                "`%s` on tensors is not in the playground yet (only integers; -t negates a tensor)",
+                op);
+        else
+            r = EFAIL(e, "unsupported operand type(s) for %s: '%s' and '%s'", op, val_type_name(&a),
+                      val_type_name(&b));
+        goto out;
+    }
+    long x = a.i, y = b.i, v = 0;
+    int over = 0;
+    if (op[0] == '+')
+        over = geo_add(x, y, &v);
+    else if (op[0] == '-')
+        over = geo_sub(x, y, &v);
+    else if (op[0] == '*')
+        over = geo_mul(x, y, &v);
+    else if (y == 0) {
+        r = EFAIL(e, "integer division or modulo by zero");
+        goto out;
+    } else if (x == LONG_MIN && y == -1)
+        over = op[0] == '/' ? -1 : 0; /* LONG_MIN % -1 is 0 */
+    else {
+        long q = x / y, m = x % y;
+        if (m != 0 && (m < 0) != (y < 0)) q--, m += y; /* floor, as Python */
+        v = op[0] == '/' ? q : m;
+    }
+    if (over) {
+        r = EFAIL(e, "mhaviz play: too large: %ld %s %ld overflows int64", x, op, y);
+        goto out;
+    }
+    *out = (Val){.k = V_INT, .i = v};
+    r = 0;
+out:
+    val_free(&a);
+    val_free(&b);
+    return r;
 }
 
 static int eval(Eval *e, int node, Val *out)
@@ -268,8 +380,19 @@ static int eval(Eval *e, int node, Val *out)
     case PN_FALSE:
         *out = (Val){.k = V_BOOL, .i = n->kind == PN_TRUE};
         return 0;
+    case PN_BINOP:
+        return eval_binop(e, n, out);
     case PN_NEG:
         if (eval(e, n->kids[0], &obj) < 0) return -1;
+        if (obj.k == V_TENSOR) { /* -t: a new tensor, counted as written */
+            size_t before = e->ops.copied;
+            out->t = tensorops_neg(obj.t, &e->ops);
+            out->k = out->t ? V_TENSOR : V_NONE;
+            out->dtype = obj.dtype;
+            e->copied_bytes += (e->ops.copied - before) * play_dtype_size(obj.dtype);
+            val_free(&obj);
+            return out->t ? 0 : -1;
+        }
         if (obj.k != V_INT) {
             r = EFAIL(e, "bad operand type for unary -: '%s'", val_type_name(&obj));
             val_free(&obj);
@@ -284,6 +407,11 @@ static int eval(Eval *e, int node, Val *out)
             return 0;
         }
         const PlayVar *v = var_find(e->p, n->name);
+        const long *iv = v ? NULL : int_find(e->p, n->name);
+        if (iv) {
+            *out = (Val){.k = V_INT, .i = *iv};
+            return 0;
+        }
         if (!v) return EFAIL(e, "name '%s' is not defined", n->name);
         out->t = tensorops_alias(v->t);
         if (!out->t) return EFAIL(e, "out of memory");
@@ -356,6 +484,10 @@ static void fmt_value(const Val *v, char *text, size_t tn, char *json, size_t jn
         if (a < tn) snprintf(text + a, tn - a, "%s", v->is_size ? "])" : v->n == 1 ? ",)" : ")");
         if (b < jn) snprintf(json + b, jn - b, "]");
         break;
+    case V_TENSORS:
+        snprintf(text, tn, "(a tuple of %d tensors)", v->n);
+        snprintf(json, jn, "\"(a tuple of %d tensors)\"", v->n);
+        break;
     case V_TORCH:
         snprintf(text, tn, "<module 'torch'>");
         snprintf(json, jn, "\"<module 'torch'>\"");
@@ -395,9 +527,11 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
             const char *type = val_type_name(&v);
             snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is %s %s)",
                      strchr("aeiou", type[0]) ? "an" : "a", type);
+            val_free(&v);
             return r->kind = PR_ERROR;
         }
         fmt_value(&v, r->value_text, sizeof r->value_text, r->value_json, sizeof r->value_json);
+        val_free(&v);
         return r->kind = PR_VALUE;
     }
     r->t = v.t;

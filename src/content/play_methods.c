@@ -396,6 +396,25 @@ static int m_query(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, 
     return 0;
 }
 
+/* neg(), tril(diagonal=0), triu(diagonal=0): new tensors, counted as written */
+static int m_elementwise(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n,
+                         Val *out)
+{
+    static const char *const params[] = {"diagonal"};
+    Val *s[1];
+    long diag = 0;
+    size_t before = e->ops.copied;
+    if (fn[0] == 'n') {
+        if (no_args(e, fn, n) < 0) return -1;
+        return ret(e, tensorops_neg(self->t, &e->ops), self->dtype, before, out);
+    }
+    if (bind(e, fn, params, 1, 0, args, kw, n, s) < 0 ||
+        (s[0] && as_int(e, fn, "diagonal", s[0], &diag) < 0))
+        return -1;
+    return ret(e, tensorops_tri(self->t, diag, fn[1] == 'r' && fn[3] == 'u', &e->ops), self->dtype,
+               before, out);
+}
+
 typedef int MethodFn(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out);
 typedef int AttrFn(Eval *e, const Val *self, Val *out);
 
@@ -421,6 +440,7 @@ static const struct {
     {"narrow", m_narrow, NULL},
     {"ndim", NULL, a_ndim},
     {"ndimension", m_query, NULL},
+    {"neg", m_elementwise, NULL},
     {"nelement", m_query, NULL},
     {"numel", m_query, NULL},
     {"permute", m_sizes, NULL},
@@ -437,6 +457,8 @@ static const struct {
     {"swapdims", m_transpose, NULL},
     {"t", m_noargs, NULL},
     {"transpose", m_transpose, NULL},
+    {"tril", m_elementwise, NULL},
+    {"triu", m_elementwise, NULL},
     {"unflatten", m_unflatten, NULL},
     {"unsqueeze", m_unsqueeze, NULL},
     {"view", m_sizes, NULL},
@@ -566,6 +588,28 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_FLOAT32, before, out);
 }
 
+/* torch.cat(tensors, dim=0): float32 if any input is (type promotion), else int64 */
+static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"tensors", "dim"};
+    Val *s[2];
+    long d = 0;
+    size_t before = e->ops.copied;
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0 ||
+        (s[1] && as_int(e, fn, "dim", s[1], &d) < 0))
+        return -1;
+    if (s[0]->k == V_SEQ && s[0]->n == 0)
+        return EFAIL(e, "torch.cat(): expected a non-empty list of Tensors");
+    if (s[0]->k != V_TENSORS)
+        return EFAIL(e, "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not %s",
+                     val_type_name(s[0]));
+    PlayDtype dt = PD_INT64;
+    for (int i = 0; i < s[0]->n; i++)
+        if (s[0]->tdt[i] == PD_FLOAT32) dt = PD_FLOAT32;
+    return ret(e, tensorops_cat(s[0]->n, (const Tensor *const *)s[0]->ts, d, &e->ops), dt, before,
+               out);
+}
+
 typedef int TorchFn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out);
 
 static int t_arange_fn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
@@ -580,10 +624,13 @@ static const struct {
     const char *name;
     TorchFn *call;
 } torch_fns[] = {
-    {"arange", t_arange_fn}, {"clone", NULL},     {"flatten", NULL},           {"narrow", NULL},
-    {"ones", t_fill},        {"permute", NULL},   {"repeat_interleave", NULL}, {"reshape", NULL},
-    {"squeeze", NULL},       {"swapaxes", NULL},  {"swapdims", NULL},          {"t", NULL},
-    {"transpose", NULL},     {"unflatten", NULL}, {"unsqueeze", NULL},         {"zeros", t_fill},
+    {"arange", t_arange_fn}, {"cat", t_cat},    {"clone", NULL},
+    {"flatten", NULL},       {"narrow", NULL},  {"neg", NULL},
+    {"ones", t_fill},        {"permute", NULL}, {"repeat_interleave", NULL},
+    {"reshape", NULL},       {"squeeze", NULL}, {"swapaxes", NULL},
+    {"swapdims", NULL},      {"t", NULL},       {"transpose", NULL},
+    {"tril", NULL},          {"triu", NULL},    {"unflatten", NULL},
+    {"unsqueeze", NULL},     {"zeros", t_fill},
 };
 #define N_TORCH (int)(sizeof torch_fns / sizeof torch_fns[0])
 

@@ -1,7 +1,9 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
  *   stmt    := [NAME '='] expr | (blank) | '#' comment
- *   expr    := '-' expr | postfix
+ *   expr    := term (('+' | '-') term)*
+ *   term    := factor (('*' | '//' | '%') factor)*
+ *   factor  := '-' factor | postfix
  *   postfix := atom ( '.' NAME | '(' args ')' | '[' subs ']' )*
  *   atom    := NAME | INT | None | True | False | '...' | '(' [expr (',' expr)* [',']] ')'
  *            | '[' [expr (',' expr)* [',']] ']'
@@ -22,6 +24,7 @@
 #include <string.h>
 
 typedef enum { TK_END, TK_NAME, TK_INT, TK_PUNCT, TK_ELLIPSIS } TokKind;
+#define PUNCT_FLOORDIV '/' /* the token '//' (a lone '/' is refused) */
 
 typedef struct Parser {
     const char *s;
@@ -87,7 +90,14 @@ static void next(Parser *p)
     } else if (c == '.' && s[p->pos + 1] == '.' && s[p->pos + 2] == '.') {
         p->pos += 3;
         p->tk = TK_ELLIPSIS;
-    } else if (strchr("()[],.=:-", c)) {
+    } else if (c == '/' && s[p->pos + 1] == '/') { /* '//': floor division */
+        p->pos += 2;
+        p->tk = TK_PUNCT;
+        p->punct = PUNCT_FLOORDIV;
+    } else if (c == '/') {
+        fail(p, p->pos, "'/' divides into a float: only integers are supported here (use //)");
+        p->tk = TK_END;
+    } else if (strchr("()[],.=:-+*%", c)) {
         p->pos++;
         p->tk = TK_PUNCT;
         p->punct = c;
@@ -289,16 +299,43 @@ static int parse_postfix(Parser *p)
     return e;
 }
 
-static int parse_expr(Parser *p)
+static int parse_factor(Parser *p)
 {
     if (is_punct(p, '-')) {
         int col = p->tcol;
         next(p);
-        int n = node_new(p, PN_NEG, col), e = parse_expr(p);
+        int n = node_new(p, PN_NEG, col), e = parse_factor(p);
         if (n < 0 || e < 0 || add_kid(p, n, e) < 0) return -1;
         return n;
     }
     return parse_postfix(p);
+}
+
+/* a left-associative chain of the binary operators in ops over operands
+ * parsed by sub: PN_BINOP nodes, name the operator ("+", "//") */
+static int parse_chain(Parser *p, const char *ops, int (*sub)(Parser *))
+{
+    int e = sub(p);
+    while (e >= 0 && p->tk == TK_PUNCT && strchr(ops, p->punct)) {
+        int col = p->tcol, n = node_new(p, PN_BINOP, col);
+        if (n < 0) return -1;
+        strcpy(p->ast->nodes[n].name, p->punct == PUNCT_FLOORDIV ? "//" : (char[]){p->punct, 0});
+        next(p);
+        int r = sub(p);
+        if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
+        e = n;
+    }
+    return e;
+}
+
+static int parse_term(Parser *p)
+{
+    return parse_chain(p, "*/%", parse_factor);
+}
+
+static int parse_expr(Parser *p)
+{
+    return parse_chain(p, "+-", parse_term);
 }
 
 int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *col)

@@ -11,7 +11,8 @@ typedef enum {
     V_INT,
     V_BOOL,
     V_TENSOR,
-    V_SEQ, /* tuple/list of ints; is_size: torch.Size */
+    V_SEQ,     /* tuple/list of ints; is_size: torch.Size */
+    V_TENSORS, /* tuple/list of tensors: ts[0..n-1], dtypes tdt (torch.cat's argument) */
     V_STR,
     V_TORCH /* a dtype name; the torch module */
 } VKind;
@@ -22,7 +23,9 @@ typedef struct Val {
     Tensor *t;       /* V_TENSOR: owned */
     PlayDtype dtype; /* V_TENSOR */
     long seq[PLAY_MAX_KIDS];
-    int n;           /* V_SEQ */
+    int n;                     /* V_SEQ, V_TENSORS */
+    Tensor *ts[PLAY_MAX_KIDS]; /* V_TENSORS: owned */
+    PlayDtype tdt[PLAY_MAX_KIDS];
     int is_size;     /* V_SEQ: torch.Size */
     const char *str; /* V_STR: static */
     /* V_TENSOR: the name whose tensor this is itself (Python's `is`: a name,

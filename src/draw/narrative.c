@@ -158,13 +158,21 @@ static void narr_input(const Ctx *x, char *buf, size_t n)
     const MhaConfig *c = &m->cfg;
     const Tensor *t = m->t[MT_X];
     size_t floats = tensor_numel(t);
-    snprintf(buf, n,
-             "x holds %s of %s%s, batch %d: one storage S%d of %s (%s bytes), row after "
-             "row. Values are multiples of 0.1 drawn from seed %lu, so a dot product can be "
-             "checked by hand.",
-             count(c->seq, "token"), count(c->d_model, "number"), c->seq > 1 ? " each" : "",
-             c->batch, t->st->id, count((long)floats, "float"), num(floats * sizeof(float)),
-             (unsigned long)c->seed);
+    int k = snprintf(
+        buf, n, "x holds %s of %s%s, batch %d: one storage S%d of %s (%s bytes), row after row. ",
+        count(c->seq, "token"), count(c->d_model, "number"), c->seq > 1 ? " each" : "", c->batch,
+        t->st->id, count((long)floats, "float"), num(floats * sizeof(float)));
+    if (k < 0 || (size_t)k >= n) return;
+    if (!mha_weights_scaled(c))
+        snprintf(buf + k, n - (size_t)k,
+                 "Values are multiples of 0.1 drawn from seed %lu, so a dot product can be "
+                 "checked by hand.",
+                 (unsigned long)c->seed);
+    else /* engine/mha.h: past MHA_TENTHS_MAX_D the weights are scaled */
+        snprintf(buf + k, n - (size_t)k,
+                 "Weights scaled by 1/sqrt(%d) = %.4g (too big to check by hand), so softmax rows "
+                 "stay distributions; x: multiples of 0.1 from seed %lu.",
+                 c->d_model, 1.0 / sqrt((double)c->d_model), (unsigned long)c->seed);
 }
 
 /* Step 1: three new buffers. */

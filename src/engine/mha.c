@@ -211,6 +211,11 @@ float mha_rng_tenth(MhaRng *r)
     return (float)((int)(mha_rng_next(r) % 21) - 10) / 10.0f; /* -1.0, -0.9, ..., 1.0 */
 }
 
+int mha_weights_scaled(const MhaConfig *c)
+{
+    return c->d_model > MHA_TENTHS_MAX_D;
+}
+
 static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
 {
     Tensor *t = tensor_zeros(ndim, shape);
@@ -422,6 +427,9 @@ static int draw_inputs(Mha *m, MhaRng *rng)
     TRY(t[MT_W_K] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
     TRY(t[MT_W_V] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
     TRY(t[MT_W_O] = random_tensor(rng, DIMS(z.D, z.D)));         /* (D, D) */
+    if (mha_weights_scaled(&m->cfg)) /* hand-checking is out of reach: a real init's scale */
+        for (int i = MT_W_Q; i <= MT_W_O; i++)
+            tensor_scale_(t[i], 1.0f / sqrtf((float)z.D));
     record(m, MS_INPUT, before, MT_X, 0);
     return 0;
 fail:

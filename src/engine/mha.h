@@ -38,6 +38,16 @@ MhaConfig mha_config_default(void);
  * RoPE needs an even d_head and a positive theta. */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
+/* The toy values: x and the weights are multiples of 0.1 in [-1, 1] drawn
+ * from the seed, so a dot product can be checked by hand.  Past
+ * MHA_TENTHS_MAX_D (where hand-checking is out of reach) the four weights
+ * are those tenths times 1/sqrt(d_model), as a real init scales them, so Q,
+ * K and V stay about the size of x and a softmax row stays a distribution
+ * instead of one-hot.  x is always tenths.  mha_weights_scaled says which is
+ * in use: 1 for the scaled weights, 0 for plain tenths. */
+#define MHA_TENTHS_MAX_D 16
+int mha_weights_scaled(const MhaConfig *c);
+
 /* The tensors a run keeps, in export order.  Names as in `mhaviz export`, plus the
  * GQA sharing tensors: K_expand/V_expand (B,KV,G,S,dh) stride-0 views and
  * K_repeat/V_repeat (B,H,S,dh) repeat_interleave copies.  Q_rope (B,H,S,dh) and

@@ -68,4 +68,13 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
 /* has_dim 0: the flattened tensor is repeated (dim=None). */
 Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx);
 
+/* Elementwise and joining ops, each a new storage it writes (counted as
+ * copied).  neg (-t): clone's strides.  tri: tril (upper 0) or triu (upper 1)
+ * of the last two dims, contiguous; t needs at least 2 dims.  cat: ts[0..n-1]
+ * joined along dim, contiguous, with ATen's checks and words (a 1-D empty
+ * tensor is skipped, as the legacy rule does). */
+Tensor *tensorops_neg(const Tensor *t, OpCtx *ctx);
+Tensor *tensorops_tri(const Tensor *t, long diagonal, int upper, OpCtx *ctx);
+Tensor *tensorops_cat(int n, const Tensor *const *ts, long dim, OpCtx *ctx);
+
 #endif

@@ -300,3 +300,91 @@ out:
     tensor_free(in);
     return r;
 }
+
+/* ---- elementwise and joining copies (for the puzzles: rotate_half, a causal
+ * mask, appending to a KV cache) ------------------------------------------------ */
+
+Tensor *tensorops_neg(const Tensor *t, OpCtx *ctx)
+{
+    Tensor *r = tensorops_clone(t, ctx); /* empty_like: clone's strides */
+    for (size_t i = 0; r && i < r->st->n; i++)
+        r->st->data[i] = r->st->data[i] == 0 ? 0 : -r->st->data[i];
+    return r;
+}
+
+Tensor *tensorops_tri(const Tensor *t, long diagonal, int upper, OpCtx *ctx)
+{
+    if (tensorops_wrap_dim(-2, t->ndim, ctx) < 0) return NULL; /* ATen: at least 2 dims */
+    Tensor *r = geo_copy_contiguous(t, ctx);
+    if (!r) return NULL;
+    long rows = r->shape[r->ndim - 2], cols = r->shape[r->ndim - 1];
+    size_t n = tensorops_numel(r);
+    for (size_t k = 0; rows && cols && k < n; k++) {
+        long j = (long)(k % (size_t)cols), i = (long)(k / (size_t)cols % (size_t)rows), d;
+        geo_sub(j, i, &d); /* |d| < 2^31: sizes are at most TENSOROPS_MAX_STORAGE */
+        if (upper ? d < diagonal : d > diagonal) r->st->data[r->offset + k] = 0;
+    }
+    return r;
+}
+
+Tensor *tensorops_cat(int n, const Tensor *const *ts, long dim, OpCtx *ctx)
+{
+    if (n == 0) return FAIL(ctx, "torch.cat(): expected a non-empty list of Tensors");
+    const Tensor *ref = NULL; /* the first that is not a legacy 1-D empty tensor */
+    for (int i = 0; i < n && !ref; i++)
+        if (!(ts[i]->ndim == 1 && ts[i]->shape[0] == 0)) ref = ts[i];
+    if (!ref) return tensorops_clone(ts[0], ctx);
+    for (int i = 0; i < n; i++)
+        if (ts[i]->ndim == 0)
+            return FAIL(ctx, "zero-dimensional tensor (at position %d) cannot be concatenated", i);
+    int d = tensorops_wrap_dim(dim, ref->ndim, ctx);
+    if (d < 0) return NULL;
+    Geo g;
+    geo_of(ref, &g);
+    g.size[d] = 0;
+    for (int i = 0; i < n; i++) {
+        const Tensor *t = ts[i];
+        if (t->ndim == 1 && t->shape[0] == 0) continue;
+        if (t->ndim != ref->ndim)
+            return FAIL(ctx, "Tensors must have same number of dimensions: got %d and %d",
+                        ref->ndim, t->ndim);
+        for (int k = 0; k < t->ndim; k++)
+            if (k != d && t->shape[k] != ref->shape[k])
+                return FAIL(ctx,
+                            "Sizes of tensors must match except in dimension %d. Expected size "
+                            "%d but got size %d for tensor number %d in the list.",
+                            d, ref->shape[k], t->shape[k], i);
+        if (geo_add(g.size[d], t->shape[d], &g.size[d]) < 0) return geo_too_large(ctx, "the size");
+    }
+    if (geo_contiguous_strides(&g, ctx) < 0 || !geo_fits(&g, ctx)) return NULL;
+    long numel = geo_numel(g.n, g.size);
+    Tensor *base = geo_new_storage(numel, ctx);
+    if (!base) return NULL;
+    g.offset = 0;
+    Tensor *r = geo_view(base, &g, ctx);
+    tensor_free(base);
+    if (!r) return NULL;
+    long at = 0; /* where the next input starts along d */
+    for (int i = 0; i < n; i++) {
+        const Tensor *t = ts[i];
+        long m = (long)tensorops_numel(t);
+        if (m == 0) {
+            if (t->ndim == ref->ndim) at += t->shape[d];
+            continue;
+        }
+        int idx[TENSOR_MAXDIM] = {0}, out[TENSOR_MAXDIM];
+        for (long k = 0; k < m; k++) {
+            memcpy(out, idx, sizeof out);
+            out[d] += (int)at;
+            r->st->data[tensor_offset_of(r, out)] = tensor_get(t, idx);
+            for (int j = t->ndim - 1; j >= 0; j--) {
+                if (++idx[j] < t->shape[j]) break;
+                idx[j] = 0;
+            }
+        }
+        at += t->shape[d];
+    }
+    ctx->copied += (size_t)numel;
+    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    return r;
+}

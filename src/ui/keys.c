@@ -261,6 +261,8 @@ const KeyBinding keys_table[] = {
     {KC_PLAY, 11, 0, ACT_KILL_END, "^K", NULL},
     {KC_PLAY, 21, 0, ACT_KILL_START, "^U", NULL},
     {KC_PLAY, 23, 0, ACT_KILL_WORD, "^W", NULL},
+    {KC_PLAY, UI_K_PGDN, 0, ACT_NEXT, "PgDn", "puzzles (next; PgUp previous)"},
+    {KC_PLAY, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
     {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (on an empty line q too; ? this help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };

@@ -4,7 +4,8 @@
  * Backspace, Up/Down through the history (kept in the state dir), Tab to
  * complete a name or a method.  Enter evaluates the line (content/play.h)
  * and the result is drawn (draw/play_draw.h); earlier statements stay above
- * it, one line each. */
+ * it, one line each.  In a puzzle (content/puzzle.h) the goal and the given
+ * tensors head the screen and Enter also checks the line as an answer. */
 #include "ui/play.h"
 
 #include <stdio.h>
@@ -12,8 +13,10 @@
 #include <string.h>
 
 #include "content/play.h"
+#include "content/puzzle.h"
 #include "draw/play_draw.h"
 #include "store/play_history.h"
+#include "store/puzzle_best.h"
 #include "ui/help.h"
 #include "ui/screen.h"
 
@@ -31,6 +34,10 @@ typedef struct PlayScreen {
     char stmt[PLAY_LINE_MAX + 1]; /* the statement res is the result of */
     char log[LOG_MAX][256];       /* earlier statements, one line each, newest last */
     int nlog;
+    int puzzle;        /* -1: the free playground; else the puzzle's index */
+    PuzzleCheck check; /* the verdict on the last answer */
+    int checked;       /* check holds one */
+    PuzzleBests bests; /* store/puzzle_best.h: loaded once */
 } PlayScreen;
 
 static void set_line(PlayScreen *p, const char *s)
@@ -122,12 +129,84 @@ static void run_line(PlayScreen *p, Ui *ui)
     if (p->res.kind != PR_EMPTY) log_add(p);
     snprintf(p->stmt, sizeof p->stmt, "%s", p->line);
     play_eval(p->play, p->line, &p->res);
+    if (p->puzzle >= 0) { /* the answer, checked on every configuration */
+        const Puzzle *pz = puzzle_at(p->puzzle);
+        p->checked = 1;
+        if (puzzle_check(pz, p->line, &p->check))
+            puzzle_best_record(&p->bests, pz->name, p->check.bytes);
+        if (p->bests.warning[0]) {
+            snprintf(ui->status, sizeof ui->status, "%.190s", p->bests.warning);
+            p->bests.warning[0] = 0;
+        }
+    }
     char err[300];
     play_history_add(&p->hist, p->line);
     if (!ui->no_save && play_history_save(&p->hist, err, sizeof err) != 0)
         snprintf(ui->status, sizeof ui->status, "history not saved: %.150s", err);
     p->hpos = p->hist.n;
     set_line(p, "");
+}
+
+/* Puzzle index (-1: the free playground, on ui->mha's tensors) in place of
+ * what the screen held: a new playground, the log and the verdict cleared,
+ * the history kept.  0, or -1 (out of memory: nothing changed). */
+static int switch_to(PlayScreen *p, Ui *ui, int index)
+{
+    char err[200];
+    Play *np;
+    if (index >= 0) {
+        PuzzleSizes z = puzzle_sizes(puzzle_at(index), 0);
+        np = puzzle_play(puzzle_at(index), &z, err, sizeof err);
+    } else
+        np = play_new(ui->mha);
+    if (!np) return -1;
+    play_free(p->play);
+    p->play = np;
+    p->puzzle = index;
+    p->checked = 0;
+    p->nlog = 0;
+    play_result_clear(&p->res);
+    p->stmt[0] = 0;
+    return 0;
+}
+
+/* The puzzle's head: title, goal, given, sizes, best; then the verdict.
+ * Returns the first row below it. */
+static int draw_puzzle(const PlayScreen *p, Canvas *c, int y)
+{
+    const Puzzle *pz = puzzle_at(p->puzzle);
+    PuzzleSizes z = puzzle_sizes(pz, 0);
+    char line[400], sizes[160];
+    long best = puzzle_best_get(&p->bests, pz->name);
+    snprintf(line, sizeof line, "Puzzle %d/%d  %s: %s", p->puzzle + 1, puzzle_count(), pz->name,
+             pz->title);
+    canvas_text(c, 2, y++, line, ST_BOLD);
+    y += canvas_wrap(c, 2, y, c->w - 4, 3, pz->goal, ST_NORMAL);
+    size_t k = (size_t)snprintf(line, sizeof line, "given:");
+    for (int i = 0; i < pz->ngiven && i < p->play->n && k < sizeof line; i++) {
+        char sh[64];
+        tensor_fmt_dims(sh, sizeof sh, p->play->vars[i].t->ndim, p->play->vars[i].t->shape);
+        k += (size_t)snprintf(line + k, sizeof line - k, "%s %s (%s) %s", i ? "," : "",
+                              pz->given[i].name, pz->given[i].shape, sh);
+    }
+    canvas_text(c, 2, y++, line, ST_CODE);
+    puzzle_sizes_text(pz, &z, sizes, sizeof sizes);
+    char bests[48] = "not solved yet";
+    if (best >= 0) snprintf(bests, sizeof bests, "best: %ld bytes copied", best);
+    snprintf(line, sizeof line, "sizes %s  |  %s%s", sizes, bests,
+             pz->strides ? "  |  strides checked" : "");
+    canvas_text(c, 2, y++, line, ST_DIM);
+    if (p->checked) {
+        char v[1200];
+        puzzle_check_text(&p->check, best, v, sizeof v);
+        v[strcspn(v, "\n")] = 0;
+        y += canvas_wrap(c, 2, y, c->w - 4, 2, v, p->check.ok ? ST_GOOD : ST_BAD);
+        if (!p->check.ok) {
+            snprintf(line, sizeof line, "hint: %s", pz->hint);
+            y += canvas_wrap(c, 2, y, c->w - 4, 2, line, ST_WARN);
+        }
+    }
+    return y + 1;
 }
 
 /* ---- the screen ----------------------------------------------------------------- */
@@ -137,18 +216,23 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     PlayScreen *p = s->st;
     if (screen_draw_enlarge(c)) return;
     char cfg[160];
-    int tw = canvas_text(c, 1, 0, "Explore: the stride playground", ST_TITLE);
+    int tw = canvas_text(
+        c, 1, 0, p->puzzle >= 0 ? "Explore: puzzles" : "Explore: the stride playground", ST_TITLE);
     screen_cfg_line(cfg, sizeof cfg, &ui->cfg);
-    if (tw + 4 + canvas_text_width(cfg) < c->w) /* the config, right-aligned, when it fits */
+    if (p->puzzle < 0 && tw + 4 + canvas_text_width(cfg) < c->w) /* the config, when it fits */
         canvas_text(c, c->w - 1 - canvas_text_width(cfg), 0, cfg, ST_DIM);
     int y = 2, in_y = c->h - 3, body = in_y - 1 - y;
     int logs = p->nlog < 3 ? p->nlog : 3;
-    if (p->res.kind == PR_EMPTY && !p->nlog) {
+    if (p->puzzle >= 0) {
+        y = draw_puzzle(p, c, 2);
+        logs = p->nlog && y + 8 < in_y ? 1 : 0; /* the result needs the room */
+    } else if (p->res.kind == PR_EMPTY && !p->nlog) {
         canvas_wrap(c, 2, y, c->w - 4, body,
                     "Type a PyTorch statement and press Enter, e.g.  b = torch.arange(24).view(2, "
                     "12)  then  b.t()  or  b.t().view(24)  or  Q_heads.stride().  The pipeline's "
                     "tensors (x, Q, K, V, Q_split, Q_heads, scores, attn, head_out, concat, ...) "
-                    "are loaded.  Tab completes names and methods.",
+                    "are loaded, and the sizes B, S, D, H, KV, G, dh.  Tab completes names and "
+                    "methods.  PgDn: the puzzles, one line each, scored on the bytes copied.",
                     ST_DIM);
     }
     for (int i = 0; i < logs; i++)
@@ -163,7 +247,7 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, 5, in_y, vis, ST_CODE);
     canvas_put(c, 5 + p->cur - first, in_y, p->cur < p->len ? (unsigned char)p->line[p->cur] : ' ',
                ST_CURSOR);
-    static const Action picks[] = {ACT_APPLY, ACT_UP, ACT_LEFT, ACT_COMPLETE, ACT_BACK};
+    static const Action picks[] = {ACT_APPLY, ACT_NEXT, ACT_UP, ACT_COMPLETE, ACT_BACK};
     char hint[300];
     keys_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
     screen_draw_status(c, ui, hint);
@@ -217,6 +301,13 @@ static int play_key(Screen *s, Ui *ui, int key)
     case ACT_COMPLETE:
         complete(p, ui);
         break;
+    case ACT_NEXT: /* the next puzzle; from the free playground the first */
+    case ACT_PREV: {
+        int to = a == ACT_NEXT ? p->puzzle + 1 : p->puzzle - 1;
+        if (to < -1 || to >= puzzle_count() || (a == ACT_PREV && p->puzzle < 0)) return UI_NONE;
+        if (switch_to(p, ui, to) < 0) snprintf(ui->status, sizeof ui->status, "out of memory");
+        break;
+    }
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -260,10 +351,22 @@ Screen *play_open(Ui *ui)
         return NULL;
     }
     play_history_load(&p->hist);
+    puzzle_best_load(&p->bests, ui->no_save);
     p->save = !ui->no_save;
     p->hpos = p->hist.n;
+    p->puzzle = -1;
     s->draw = play_draw;
     s->key = play_key;
     s->free = play_screen_free;
+    return s;
+}
+
+Screen *play_open_puzzle(Ui *ui, int index)
+{
+    Screen *s = play_open(ui);
+    if (s && switch_to(s->st, ui, index) < 0) {
+        play_screen_free(s);
+        return NULL;
+    }
     return s;
 }

@@ -9,4 +9,12 @@
  * ui->no_save. */
 Screen *play_open(Ui *ui);
 
+/* The play screen on puzzle index (content/puzzle.h): its given tensors and
+ * sizes loaded, each Enter both runs the line and checks it as an answer
+ * (the verdict, a hint after a miss, the best score kept in the state dir
+ * unless ui->no_save).  PgDn/PgUp go to the next/previous puzzle; PgUp
+ * from the first, and PgDn in the free playground, switch between the two.
+ * NULL when out of memory. */
+Screen *play_open_puzzle(Ui *ui, int index);
+
 #endif
