@@ -384,6 +384,174 @@ static void assert_listing_uses_what_it_makes(const QuizQuestion *q)
     }
 }
 
+/* ---- RoPE and FlashAttention, recomputed here in double from the run ---- */
+
+/* The number a choice starts with ("0.4411 rad", "(0.46, -0.80)" -> 0.46). */
+static double lead(const char *s)
+{
+    while (*s == '(')
+        s++;
+    return atof(s);
+}
+
+/* The pair partner and the pair index of float j, from the formulas. */
+static int oracle_partner(RopeLayout l, int j, int dh)
+{
+    return l == ROPE_HALF ? (j + dh / 2) % dh : (j % 2 ? j - 1 : j + 1);
+}
+
+static int oracle_pair(RopeLayout l, int j, int dh)
+{
+    return l == ROPE_HALF ? j % (dh / 2) : j / 2;
+}
+
+/* v rotated in double as the token at position p. */
+static void oracle_rotate(double *v, int dh, int p, RopeLayout l, double theta)
+{
+    for (int i = 0; i < dh / 2; i++) {
+        int a = l == ROPE_HALF ? i : 2 * i, b = l == ROPE_HALF ? i + dh / 2 : 2 * i + 1;
+        double ang = p * pow(theta, -2.0 * i / dh), x = v[a], y = v[b];
+        v[a] = x * cos(ang) - y * sin(ang);
+        v[b] = y * cos(ang) + x * sin(ang);
+    }
+}
+
+static void assert_rope(const QuizQuestion *q, int kind)
+{
+    const MhaConfig *c = &q->cfg;
+    int dh = c->d_model / c->heads;
+    assert_choices(q);
+    ck_assert(c->rope == ROPE_HALF || c->rope == ROPE_INTERLEAVED);
+    const char *key = q->choices[q->correct];
+    if (kind == QG_ROPE_PARTNER) {
+        int want = oracle_partner(c->rope, q->idx[0], dh);
+        ck_assert_msg(atoi(key) == want, "%s: key %s, want %d", q->id, key, want);
+        /* the HF (half) layout's partner is never the neighbour, Meta's always is */
+        ck_assert_int_eq(abs(want - q->idx[0]) == 1, c->rope == ROPE_INTERLEAVED);
+        int neighbour = 0; /* the neighbour is a distractor in the HF layout */
+        for (int i = 0; i < q->n_choices; i++)
+            neighbour |= abs(atoi(q->choices[i]) - q->idx[0]) == 1;
+        ck_assert(neighbour || c->rope == ROPE_INTERLEAVED);
+    } else if (kind == QG_ROPE_WHICH) {
+        ck_assert_str_eq(
+            key, "Q and K are rotated; the cache holds K after the rotation, V as projected");
+        ck_assert_int_eq(q->n_choices, 4);
+    } else if (kind == QG_ROPE_ANGLE) {
+        int i = oracle_pair(c->rope, q->idx[0], dh);
+        double want = q->idx[1] * pow(c->rope_theta, -2.0 * i / dh);
+        ck_assert_msg(fabs(lead(key) - want) <= 1e-3 * want, "%s: key %s, want %.6g", q->id, key,
+                      want);
+        for (int k = 0; k < q->n_choices; k++)
+            ck_assert(k == q->correct || fabs(lead(q->choices[k]) - want) > 1e-3 * want);
+    } else { /* QG_ROPE_DOT: row 0 of head 0 of Q_heads, K_heads, rotated here */
+        char err[300];
+        MhaConfig off = *c;
+        off.rope = ROPE_OFF;
+        Mha *m = mha_run(&off, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        double qv[16], kv[16], dot = 0;
+        for (int i = 0; i < dh; i++) {
+            int idx[4] = {0, 0, 0, i};
+            qv[i] = tensor_get(m->t[MT_Q_HEADS], idx), kv[i] = tensor_get(m->t[MT_K_HEADS], idx);
+        }
+        mha_free(m);
+        ck_assert_int_eq(q->idx[0] - q->idx[1], q->idx[2] - q->idx[3]); /* the same distance */
+        oracle_rotate(qv, dh, q->idx[2], c->rope, c->rope_theta);
+        oracle_rotate(kv, dh, q->idx[3], c->rope, c->rope_theta);
+        for (int i = 0; i < dh; i++)
+            dot += qv[i] * kv[i];
+        ck_assert_msg(fabs(lead(key) - dot) <= 1.5e-3, "%s: key %s, want %.6f", q->id, key, dot);
+        char shown[40];
+        snprintf(shown, sizeof shown, "is %s.", key); /* the first dot product, as given */
+        ck_assert_msg(strstr(q->prompt, shown) != NULL, "%s: %s", q->id, q->prompt);
+    }
+}
+
+/* Row r of head (0, 0): its scaled scores over keys 0..n-1 (unmasked). */
+static void oracle_scores(const Mha *m, int r, int n, double *s)
+{
+    for (int k = 0; k < n; k++) {
+        double dot = 0;
+        for (int i = 0; i < m->d_head; i++) {
+            int qi[4] = {0, 0, r, i}, ki[4] = {0, 0, k, i};
+            dot += (double)tensor_get(m->t[MT_Q_HEADS], qi) * tensor_get(m->t[MT_K_HEADS], ki);
+        }
+        s[k] = dot / sqrt((double)m->d_head);
+    }
+}
+
+static void assert_flash(const QuizQuestion *q, int kind)
+{
+    const MhaConfig *c = &q->cfg;
+    assert_choices(q);
+    const char *key = q->choices[q->correct];
+    int bq = q->idx[0], bk = q->idx[1];
+    if (kind == QG_FLASH_BYTES) { /* the formulas, per (batch, head), x B x H */
+        long long S = c->seq, dh = c->d_model / c->heads, n = (long long)c->batch * c->heads,
+                  rows = 0;
+        for (long long i = 0; i * bq < S; i++) {
+            long long last = (i + 1) * bq < S ? (i + 1) * bq - 1 : S - 1;
+            for (long long j = 0; j * bk < S; j++)
+                if (!c->causal || j * bk <= last) rows += (j + 1) * bk < S ? bk : S - j * bk;
+        }
+        long long want = q->aux ? 4 * (S * dh + 2 * rows * dh + S * dh + S) * n
+                                : 4 * (4 * S * dh + 4 * S * S) * n;
+        ck_assert_msg(q->number == want, "%s: %lld, want %lld", q->id, q->number, want);
+        char digits[40];
+        snprintf(digits, sizeof digits, "%lld", want);
+        assert_bytes_key(q, digits);
+        return;
+    }
+    if (kind == QG_FLASH_SKIP) {
+        ck_assert(c->causal);
+        int S = c->seq, visited = 0;
+        for (int i = 0; i * bq < S; i++)
+            for (int j = 0; j * bk < S; j++) {
+                int last = (i + 1) * bq < S ? (i + 1) * bq - 1 : S - 1, skip = j * bk > last;
+                visited += !skip;
+                if (!q->aux && i == q->idx[2] && j == q->idx[3])
+                    ck_assert_str_eq(key, skip ? "yes" : "no");
+            }
+        if (q->aux) ck_assert_msg(atoi(key) == visited, "%s: %s, want %d", q->id, key, visited);
+        return;
+    }
+    /* QG_FLASH_ML, QG_FLASH_RESCALE: the definitions over keys 0..c1-1 */
+    char err[300];
+    ck_assert(!c->causal);
+    Mha *m = mha_run(c, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    int r = q->idx[2], j = q->idx[3], c1 = (j + 1) * bk < c->seq ? (j + 1) * bk : c->seq;
+    double s[64], mx = -INFINITY, l = 0, o[16] = {0};
+    oracle_scores(m, r, c1, s);
+    for (int k = 0; k < c1; k++)
+        mx = fmax(mx, s[k]);
+    for (int k = 0; k < c1; k++) {
+        double p = exp(s[k] - mx);
+        l += p;
+        for (int i = 0; i < m->d_head; i++) {
+            int vi[4] = {0, 0, k, i};
+            o[i] += p * tensor_get(m->t[MT_V_HEADS], vi);
+        }
+    }
+    if (kind == QG_FLASH_ML) {
+        double want = q->aux ? l : mx;
+        ck_assert_msg(fabs(lead(key) - want) <= 2e-3, "%s: key %s, want %.5f", q->id, key, want);
+    } else {
+        double o0 = o[0] / l, o1;
+        const char *comma = strchr(key, ',');
+        ck_assert_ptr_nonnull(comma);
+        o1 = atof(comma + 1);
+        ck_assert_msg(fabs(lead(key) - o0) <= 2e-4 && fabs(o1 - o[1] / l) <= 2e-4,
+                      "%s: key %s, want (%.5f, %.5f)", q->id, key, o0, o[1] / l);
+        /* m grew at this tile: the max of keys 0..c1-1 is in tile j */
+        double before = -INFINITY;
+        for (int k = 0; k < j * bk; k++)
+            before = fmax(before, s[k]);
+        ck_assert_msg(mx > before, "%s: m did not grow", q->id);
+    }
+    mha_free(m);
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -394,7 +562,7 @@ static void check_one(int kind, uint64_t seed)
     ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
     const MhaConfig *c = &q.cfg;
     if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS &&
-        kind != QG_GROUPS)
+        kind != QG_GROUPS && kind != QG_FLASH_BYTES)
         ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
     switch (kind) {
     case QG_SHAPE:
@@ -485,6 +653,20 @@ static void check_one(int kind, uint64_t seed)
         ck_assert_int_ne(c->heads / c->kv_heads & (c->heads / c->kv_heads - 1),
                          0); /* no power of two */
         break;
+    case QG_ROPE_PARTNER:
+    case QG_ROPE_WHICH:
+    case QG_ROPE_ANGLE:
+    case QG_ROPE_DOT:
+        ck_assert_int_eq(q.topic, QT_ROPE);
+        assert_rope(&q, kind);
+        break;
+    case QG_FLASH_ML:
+    case QG_FLASH_SKIP:
+    case QG_FLASH_BYTES:
+    case QG_FLASH_RESCALE:
+        ck_assert_int_eq(q.topic, QT_FLASH);
+        assert_flash(&q, kind);
+        break;
     default:
         ck_abort_msg("kind %d", kind);
     }
@@ -541,18 +723,19 @@ START_TEST(every_bug_kind_differs)
 }
 END_TEST
 
-/* Over 2,000 generated multiple-choice questions each key position holds
+/* Over 4,000 generated multiple-choice questions each key position holds
  * its fair share within 5% (of that share); yes/no keys are balanced too;
  * the bugs topic's wrong line is not one favourite. */
 START_TEST(keys_are_uniform)
 {
-    static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_VIEWS, QT_GQA, QT_KVCACHE};
+    static const int topics[] = {QT_SHAPES,  QT_STRIDES, QT_VIEWS, QT_GQA,
+                                 QT_KVCACHE, QT_ROPE,    QT_FLASH};
     long pos[QUIZ_MAX_CHOICES + 1][QUIZ_MAX_CHOICES] = {{0}};
     long per_n[QUIZ_MAX_CHOICES + 1] = {0}, yes = 0, yesno = 0, mc = 0;
     char err[300];
     QuizQuestion q;
-    for (uint64_t s = 1; mc < 2000; s++) {
-        int t = topics[s % 5];
+    for (uint64_t s = 1; mc < 4000; s++) {
+        int t = topics[s % 7];
         ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s",
                       err);
         if (q.kind != QK_CHOICE) continue;

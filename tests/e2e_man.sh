@@ -39,6 +39,15 @@ for k in $("$BIN" frames --help | sed -n '/html (a deck/,/)/p' | grep -oE 'Right
     check "man: the deck's key $k (frames --help) in frames' entry, bold" grep -qF -- "\\fB$k\\fR" <<<"$entry"
 done
 
+# every quiz topic (the one table, as the --topic error lists it) in quiz's entry
+topics=$("$BIN" quiz --topic no-such-topic 2>&1 | sed -n "s/.*unknown topic '[^']*' (\(.*\) or all).*/\1/p" | tr -d ',')
+check "quiz --topic's error lists the topics" test "$(wc -w <<<"$topics")" -ge 10
+entry=$(sed -n '/^\.B quiz$/,/^\.\(TP\|SH\)/p' "$MAN" | sed -e 's/\\-/-/g' -e 's/\\f[BIRP]//g')
+for t in $topics; do
+    check "man: quiz topic $t in quiz's entry" grep -qw -- "$t" <<<"$entry"
+    check "quiz --help: topic $t" grep -qw -- "$t" <<<"$("$BIN" quiz --help | sed -n '/--topic/,/--count/p')"
+done
+
 for v in $(grep -rhoE 'getenv\("[A-Z_]+"\)' "$SRC" | sed 's/getenv("\(.*\)")/\1/' | sort -u); do
     check "man: environment variable $v" grep -qE "^\.B $v" "$MAN"
 done

@@ -156,7 +156,7 @@ for args in "--count 0" "--count 1001" "--count x" "--seed -1" "--topic nope" "-
 done
 "$BIN" quiz < /dev/null > "$T/notty.out" 2> "$T/notty.err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '--plain' "$T/notty.err" && ok "no terminal: points to --plain" || bad "notty exit $rc"
-"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "bugs, decode, memory"
+"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "memory, rope, flash, concepts"
 
 # --review with no missed question left but a topic below 100%: fresh
 # questions of that topic, never "Nothing to revisit" (#11.5).

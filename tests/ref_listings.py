@@ -14,7 +14,10 @@ shows code:
   - a decode listing: runs it on a cache of the sizes it states and checks
     the shapes of q, K_cache, scores and o the working gives;
   - a bugs program: runs it; it must raise exactly when the working says
-    the engine raised, and otherwise make y (B, S, D).
+    the engine raised, and otherwise make y (B, S, D);
+  - a rope angle question: runs its inv_freq line and checks the key is the
+    angle of the float's pair at the position;
+  - a flash m/l question: recomputes m or l from the scores it shows.
 
 Prints one line per topic and "listings: N run, M failed"; exits 1 on any
 failure, printing the question and what PyTorch did.  Needs torch (Debian
@@ -161,10 +164,48 @@ def run_bugs(block):
     return None
 
 
+def answer_of(block):
+    m = re.search(r"the answer is [a-f]\) (.*?)\.?\n", block)
+    return m.group(1) if m else None
+
+
+def run_rope(block):
+    """A rope angle question: its inv_freq line runs in PyTorch, and the angle of
+    float j at position p (pair i = j mod dh/2 in half, j // 2 in interleaved)
+    is the key."""
+    m = re.search(r"RoPE with the (half|interleaved) layout, d_head (\d+)", block)
+    fm = re.search(r"By what angle is float (\d+) of the head vector of the token at position "
+                   r"(\d+)", block)
+    line = next(l[4:] for l in block.splitlines() if l.startswith("    inv_freq = "))
+    ns = {"torch": torch}
+    exec(line, ns)
+    layout, dh = m.group(1), int(m.group(2))
+    j, p = int(fm.group(1)), int(fm.group(2))
+    i = j % (dh // 2) if layout == "half" else j // 2
+    want = p * ns["inv_freq"][i].item()
+    key = float(answer_of(block).split()[0])
+    if abs(key - want) > 1e-3 * want:
+        return f"PyTorch's angle {want:.6g}, the quiz's key {key}"
+    return None
+
+
+def run_flash(block):
+    """m or l of a row after a K/V tile: PyTorch from the scores shown."""
+    s = torch.tensor([float(v) for v in re.search(r"keys 0\.\.\d+:\n +(.*)\n", block)
+                      .group(1).split()], dtype=torch.float64)
+    c1 = int(re.search(r"tile \d+ holds keys \d+\.\.(\d+)", block).group(1)) + 1
+    m = s[:c1].max()
+    want = torch.exp(s[:c1] - m).sum().item() if "running sum l" in block else m.item()
+    key = float(answer_of(block))
+    if abs(key - want) > 2e-3:
+        return f"PyTorch gives {want:.5f}, the quiz's key {key}"
+    return None
+
+
 def main():
     args = sys.argv[1:]
     binary, seeds, count = args[0], 8, 40
-    topics = "shapes,strides,offsets,views,gqa,decode,bugs"
+    topics = "shapes,strides,offsets,views,gqa,decode,bugs,rope,flash"
     i = 1
     while i < len(args):
         if args[i] == "--seeds":
@@ -184,6 +225,10 @@ def main():
                     check = run_decode
                 elif "One line is wrong" in block:
                     check = run_bugs
+                elif "inv_freq = 1.0 / " in block:
+                    check = run_rope
+                elif "has these scaled scores s over the keys" in block:
+                    check = run_flash
                 elif "The engine ran:\n" in block:
                     check = run_pipeline
                 else:

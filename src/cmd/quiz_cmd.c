@@ -41,8 +41,7 @@ static const char quiz_help[] =
     "               (2, 8, 16, 64) / 2,8,16,64 / [2 8 16 64]);\n"
     "               an empty line skips; a line that is no answer counts as wrong;\n"
     "               end of input ends the quiz with the score so far\n"
-    "  --topic T    shapes, strides, offsets, views, gqa, kvcache, bugs, decode, memory,\n"
-    "               concepts (default: all)\n"
+    "  --topic T    %s (default: all)\n"
     "  --count N    questions in the quiz (default 10, at most 1000)\n"
     "  --seed N     the same seed asks the same questions (default: from the clock)\n"
     "  --timed [N]  show the seconds each answer took (TUI: a clock per question);\n"
@@ -53,6 +52,23 @@ static const char quiz_help[] =
     "  --ascii      ASCII glyphs (automatic when the locale is not UTF-8)\n"
     "  --check [FILE...]  validate quiz bank files, or the built-in ones (exit 2 on the\n"
     "               first bad line of a file)\n";
+
+/* The topics, from the one table (quiz_topic_names), joined by ", ": the
+ * help and the error name every topic there is.  wrap: break lines before
+ * 64 columns, continued under the help's text.  A static buffer. */
+static const char *topic_list(int wrap)
+{
+    static char buf[320];
+    size_t l = 0, line = 0;
+    for (int t = 0; t < QT_COUNT && l < sizeof buf; t++) {
+        size_t w = strlen(quiz_topic_names[t]) + 2;
+        const char *sep = !t ? "" : wrap && line + w > 64 ? ",\n               " : ", ";
+        if (sep[1] == '\n') line = 0;
+        line += w;
+        l += (size_t)snprintf(buf + l, sizeof buf - l, "%s%s", sep, quiz_topic_names[t]);
+    }
+    return buf;
+}
 
 /* Prints s word-wrapped at width, each line prefixed with indent. */
 static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
@@ -363,7 +379,7 @@ static int parse_args(int argc, char **argv, QuizArgs *a, int *done)
         const char *val = NULL;
         int m;
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            fputs(quiz_help, stdout);
+            printf(quiz_help, topic_list(1));
             return *done = 1, 0;
         }
         if (!strcmp(argv[i], "--check")) return *done = 1, check_files(argc, argv, i + 1);
@@ -380,10 +396,7 @@ static int parse_args(int argc, char **argv, QuizArgs *a, int *done)
             if (m < 0) return cli_usage("%s", err);
             a->topic = quiz_topic_index(val);
             if (a->topic < 0 && strcmp(val, "all"))
-                return cli_usage(
-                    "--topic: unknown topic '%s' (shapes, strides, offsets, views, gqa, kvcache, "
-                    "bugs, decode, memory, concepts or all)",
-                    val);
+                return cli_usage("--topic: unknown topic '%s' (%s or all)", val, topic_list(0));
         } else if ((m = cli_match(argc, argv, &i, "--count", &val, err, sizeof err)) != 0) {
             if (m < 0 || cli_long("--count", val, 1, QUIZ_MAX_COUNT, &a->count, err, sizeof err))
                 return cli_usage("%s", err);

@@ -32,6 +32,8 @@ enum {
     QT_BUGS,     /* spot the wrong line in an attention program */
     QT_DECODE,   /* decode shapes: one new token against a KV cache */
     QT_MEMORY,   /* the scores at real sizes; when the cache outgrows the weights */
+    QT_ROPE,     /* RoPE: the pair partner, the angle, what is rotated and cached, q.k */
+    QT_FLASH,    /* FlashAttention-2's tiles: m and l, skipped tiles, HBM bytes, O's rescale */
     QT_CONCEPTS, /* curated only: why heads, W_O, GQA/MQA, uptraining, ... */
     QT_COUNT
 };
@@ -109,6 +111,14 @@ enum {
     QG_SCORES_MEM,
     QG_CACHE_WEIGHTS,
     QG_GROUPS,
+    QG_ROPE_PARTNER,  /* the float rotated with float j, in the run's layout */
+    QG_ROPE_WHICH,    /* which of Q/K/V are rotated, and what the KV cache holds */
+    QG_ROPE_ANGLE,    /* the angle float j turns by at position p */
+    QG_ROPE_DOT,      /* q.k after rotation at two positions the same distance apart */
+    QG_FLASH_ML,      /* m or l of a row after a K/V tile */
+    QG_FLASH_SKIP,    /* causal: is a tile skipped; how many tiles are visited */
+    QG_FLASH_BYTES,   /* HBM bytes of the naive kernel or of flash at a real size */
+    QG_FLASH_RESCALE, /* O of a row after a tile that raised its m */
     QG_COUNT
 };
 

@@ -110,5 +110,13 @@ int quiz_gen_decode(Gen *g);        /* quiz_gen_decode.c */
 int quiz_gen_scores_mem(Gen *g);    /* quiz_gen_memory.c */
 int quiz_gen_cache_weights(Gen *g); /* quiz_gen_memory.c */
 int quiz_gen_bug(Gen *g);           /* quiz_bugs.c */
+int quiz_gen_rope_partner(Gen *g);  /* quiz_gen_rope.c */
+int quiz_gen_rope_which(Gen *g);    /* quiz_gen_rope.c */
+int quiz_gen_rope_angle(Gen *g);    /* quiz_gen_rope.c */
+int quiz_gen_rope_dot(Gen *g);      /* quiz_gen_rope.c */
+int quiz_gen_flash_ml(Gen *g);      /* quiz_gen_flash.c */
+int quiz_gen_flash_skip(Gen *g);    /* quiz_gen_flash.c */
+int quiz_gen_flash_bytes(Gen *g);   /* quiz_gen_flash.c */
+int quiz_gen_flash_rescale(Gen *g); /* quiz_gen_flash.c */
 
 #endif

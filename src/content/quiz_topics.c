@@ -7,8 +7,8 @@
 #include "content/quiz_gen.h"
 
 const char *const quiz_topic_names[QT_COUNT] = {
-    "shapes",  "strides", "offsets", "views",  "gqa",
-    "kvcache", "bugs",    "decode",  "memory", "concepts",
+    "shapes", "strides", "offsets", "views", "gqa",   "kvcache",
+    "bugs",   "decode",  "memory",  "rope",  "flash", "concepts",
 };
 
 int quiz_topic_index(const char *name)
@@ -29,6 +29,8 @@ static const int topic_kinds[QT_COUNT][5] = {
     [QT_BUGS] = {QG_BUG, -1},
     [QT_DECODE] = {QG_DECODE, -1},
     [QT_MEMORY] = {QG_SCORES_MEM, QG_CACHE_WEIGHTS, -1},
+    [QT_ROPE] = {QG_ROPE_PARTNER, QG_ROPE_WHICH, QG_ROPE_ANGLE, QG_ROPE_DOT, -1},
+    [QT_FLASH] = {QG_FLASH_ML, QG_FLASH_SKIP, QG_FLASH_BYTES, QG_FLASH_RESCALE, -1},
     [QT_CONCEPTS] = {-1},
 };
 
@@ -57,10 +59,12 @@ int quiz_rng_below(QuizRng *r, int n)
 /* ---- entry points ---------------------------------------------------------- */
 
 static int (*const generators[QG_COUNT])(Gen *) = {
-    quiz_gen_shape,         quiz_gen_strides, quiz_gen_contig, quiz_gen_offset,
-    quiz_gen_viewcopy,      quiz_gen_kvshape, quiz_gen_kvhead, quiz_gen_repeat_bytes,
-    quiz_gen_kvcache,       quiz_gen_bug,     quiz_gen_decode, quiz_gen_scores_mem,
-    quiz_gen_cache_weights, quiz_gen_groups,
+    quiz_gen_shape,         quiz_gen_strides,       quiz_gen_contig,       quiz_gen_offset,
+    quiz_gen_viewcopy,      quiz_gen_kvshape,       quiz_gen_kvhead,       quiz_gen_repeat_bytes,
+    quiz_gen_kvcache,       quiz_gen_bug,           quiz_gen_decode,       quiz_gen_scores_mem,
+    quiz_gen_cache_weights, quiz_gen_groups,        quiz_gen_rope_partner, quiz_gen_rope_which,
+    quiz_gen_rope_angle,    quiz_gen_rope_dot,      quiz_gen_flash_ml,     quiz_gen_flash_skip,
+    quiz_gen_flash_bytes,   quiz_gen_flash_rescale,
 };
 
 int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, size_t errlen)

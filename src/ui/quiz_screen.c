@@ -322,12 +322,13 @@ static void draw_picker(const Qs *q, Canvas *c)
                   "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
     /* the same rules as --plain (quiz_session_answer), except that an answer that
-     * cannot be read is asked again here */
-    canvas_text(c, 2, y + 4, "Answer by letter, or type a choice's text, number or shape;",
+     * cannot be read is asked again here; right under the seed, so that the
+     * twelve topics and these lines fit 80x24 above the hint line */
+    canvas_text(c, 2, y + 3, "Answer by letter, or type a choice's text, number or shape;",
                 ST_NORMAL);
-    canvas_text(c, 2, y + 5, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.",
+    canvas_text(c, 2, y + 4, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.",
                 ST_NORMAL);
-    canvas_text(c, 2, y + 6,
+    canvas_text(c, 2, y + 5,
                 "An answer that cannot be read is asked again (--plain counts it wrong).",
                 ST_NORMAL);
 }
