@@ -224,10 +224,16 @@ static void draw_span(Canvas *c, int x, int y, const uint32_t *u, size_t from, s
         canvas_put(c, x + (int)(i - from), y, u[i], st);
 }
 
+/* 1 when the span [pos, end) of u ends in a digit. */
+static int ends_in_digit(const uint32_t *u, size_t pos, size_t end)
+{
+    return end > pos && u[end - 1] >= '0' && u[end - 1] <= '9';
+}
+
 /* Greedy word wrap: a line breaks at the last space that fits; a word is split
  * only when it alone is wider than the column.  '\n' starts a new line.  When
  * the text needs more than maxh lines, the last one ends in "..." after a
- * whole word, so no word is ever cut silently. */
+ * whole word (" ..." after a number), so no word is ever cut silently. */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st)
 {
     size_t n, pos = 0;
@@ -263,16 +269,19 @@ int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Styl
             for (size_t i = next; i < n && !more; i++)
                 if (!is_space(u[i]) && u[i] != '\n') more = 1;
             if (more) {
-                /* the last line we may use: end it with "..." after a whole word */
-                while (end > pos && end - pos + 3 > (size_t)w) {
+                /* the last line we may use: end it with "..." after a whole
+                 * word; after a number, " ..." (so "0.1..." never reads as a
+                 * number that goes on) */
+                while (end > pos && end - pos + 3 + ends_in_digit(u, pos, end) > (size_t)w) {
                     end--;
                     while (end > pos && !is_space(u[end - 1]))
                         end--;
                     while (end > pos && is_space(u[end - 1]))
                         end--;
                 }
+                int gap = ends_in_digit(u, pos, end);
                 draw_span(c, x, y + lines, u, pos, end, st);
-                for (int d = 0; d < 3 && (int)(end - pos) + d < w; d++)
+                for (int d = gap; d < 3 + gap && (int)(end - pos) + d < w; d++)
                     canvas_put(c, x + (int)(end - pos) + d, y + lines, '.', st);
                 lines++;
                 break;
