@@ -80,6 +80,12 @@ Play *play_new(const Mha *m)
 {
     Play *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    if (!(p->eng = engine_new(m ? m->eng : NULL))) {
+        free(p);
+        return NULL;
+    }
+    p->eng->budget = (size_t)PLAY_BUDGET_MB << 20;
+    p->eng->max_storage = TENSOROPS_MAX_STORAGE;
     for (int i = 0; m && i < MT_COUNT; i++) {
         if (!m->t[i]) continue;
         Tensor *t = tensorops_alias(m->t[i]);
@@ -98,6 +104,7 @@ void play_free(Play *p)
     if (!p) return;
     for (int i = 0; i < p->n; i++)
         tensor_free(p->vars[i].t);
+    engine_release(p->eng);
     free(p);
 }
 
@@ -382,8 +389,7 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
         return r->kind = PR_ERROR;
     if (ast.empty) return r->kind = PR_EMPTY;
     Eval e = {.p = p, .ast = &ast};
-    e.ops.budget = (size_t)PLAY_BUDGET_MB << 20;
-    e.ops.live = play_live_bytes(p);
+    e.ops.eng = p->eng;
     Val v = {0};
     if (eval(&e, ast.root, &v) < 0) {
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);

@@ -11,22 +11,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t g_bytes_copied; /* every byte moved by contiguous / repeat_interleave */
-static int g_next_id = 1;
-
-size_t tensor_bytes_copied(void)
+/* A new zeroed storage of n floats in engine e: the next id, its bytes live. */
+static Storage *storage_new(Engine *e, size_t n)
 {
-    return g_bytes_copied;
-}
-
-void tensor_reset_counters(void)
-{
-    g_bytes_copied = 0;
-    g_next_id = 1;
-}
-
-static Storage *storage_new(size_t n)
-{
+    if (!e || !engine_has_room(e, n)) return NULL;
     Storage *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->data = calloc(n ? n : 1, sizeof *s->data);
@@ -36,13 +24,18 @@ static Storage *storage_new(size_t n)
     }
     s->n = n;
     s->refs = 1;
-    s->id = g_next_id++;
+    s->eng = e;
+    engine_retain(e);
+    s->id = e->next_id++;
+    e->live += n * sizeof *s->data;
     return s;
 }
 
 static void storage_release(Storage *s)
 {
     if (s && --s->refs == 0) {
+        s->eng->live -= s->n * sizeof *s->data;
+        engine_release(s->eng);
         free(s->data);
         free(s);
     }
@@ -90,10 +83,10 @@ static size_t shape_numel(int ndim, const int *shape)
     return n;
 }
 
-Tensor *tensor_zeros(int ndim, const int *shape)
+Tensor *tensor_zeros(Engine *e, int ndim, const int *shape)
 {
     if (!shape_ok(ndim, shape)) return NULL;
-    Storage *st = storage_new(shape_numel(ndim, shape));
+    Storage *st = storage_new(e, shape_numel(ndim, shape));
     if (!st) return NULL;
     long strides[TENSOR_MAXDIM];
     contiguous_strides(ndim, shape, strides);
@@ -102,9 +95,9 @@ Tensor *tensor_zeros(int ndim, const int *shape)
     return t;
 }
 
-Tensor *tensor_from_data(int ndim, const int *shape, const float *data)
+Tensor *tensor_from_data(Engine *e, int ndim, const int *shape, const float *data)
 {
-    Tensor *t = tensor_zeros(ndim, shape);
+    Tensor *t = tensor_zeros(e, ndim, shape);
     if (t) memcpy(t->st->data, data, t->st->n * sizeof *data);
     return t;
 }
@@ -375,22 +368,22 @@ Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, si
 
 Tensor *tensor_clone_compute(const Tensor *t)
 {
-    Tensor *c = tensor_zeros(t->ndim, t->shape);
+    Tensor *c = tensor_zeros(t->st->eng, t->ndim, t->shape);
     if (c) tensor_to_array(t, c->st->data);
     return c;
 }
 
-void tensor_count_copy(Tensor *t)
+void tensor_count_copy(Tensor *t, size_t n)
 {
-    t->st->bytes_copied += t->st->n * sizeof(float);
-    g_bytes_copied += t->st->n * sizeof(float);
+    t->st->bytes_copied += n * sizeof(float);
+    t->st->eng->bytes_copied += n * sizeof(float);
 }
 
 /* A new contiguous tensor with t's values; counts the bytes. */
 static Tensor *copy_of(const Tensor *t)
 {
     Tensor *c = tensor_clone_compute(t);
-    if (c) tensor_count_copy(c);
+    if (c) tensor_count_copy(c, c->st->n);
     return c;
 }
 
@@ -412,7 +405,7 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
     for (int i = 0; i < t->ndim; i++)
         shape[i] = t->shape[i];
     shape[d] *= reps;
-    Tensor *out = tensor_zeros(t->ndim, shape);
+    Tensor *out = tensor_zeros(t->st->eng, t->ndim, shape);
     if (!out) {
         err_set(err, errlen, "repeat_interleave: out of memory");
         return NULL;
@@ -426,8 +419,7 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
         src[d] = idx[d] / reps;
         out->st->data[n++] = tensor_get(t, src);
     } while (next_index(idx, out->ndim, out->shape));
-    out->st->bytes_copied += n * sizeof(float);
-    g_bytes_copied += n * sizeof(float);
+    tensor_count_copy(out, n);
     return out;
 }
 
@@ -497,7 +489,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     for (int i = 0; i < nd - 2; i++)
         shape[i] = a->shape[i];
     shape[nd - 2] = m, shape[nd - 1] = n;
-    Tensor *c = tensor_zeros(nd, shape);
+    Tensor *c = tensor_zeros(a->st->eng, nd, shape);
     if (!c) {
         err_set(err, errlen, "matmul: out of memory");
         return NULL;
@@ -587,9 +579,9 @@ void tensor_softmax_lastdim_(Tensor *t)
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
 }
 
-Tensor *tensor_new_storage(size_t n)
+Tensor *tensor_new_storage(Engine *e, size_t n)
 {
-    Storage *st = storage_new(n);
+    Storage *st = storage_new(e, n);
     if (!st) return NULL;
     int shape[1] = {(int)n};
     long strides[1] = {1};

@@ -242,8 +242,7 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx)
             idx[i] = 0;
         }
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
     return r;
 }
 
@@ -294,8 +293,7 @@ Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, lon
             idx[i] = 0;
         }
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
 out:
     tensor_free(in);
     return r;
