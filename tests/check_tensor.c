@@ -161,7 +161,8 @@ START_TEST(test_expand_5d_stride0)
     STRIDES(same, 32, 4, 0, 8, 1);
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 3, 3, 4, 4), err, sizeof err));
     ck_assert_str_eq(err, "The expanded size of the tensor (3) must match the existing size (2) at "
-                          "non-singleton dimension 1");
+                          "non-singleton dimension 1.  Target sizes: [1, 3, 3, 4, 4].  Tensor "
+                          "sizes: [1, 2, 1, 4, 4]"); /* PyTorch 1.13's words */
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 3, 4), err, sizeof err));
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 0, 4, 4), err, sizeof err));
 
@@ -205,7 +206,7 @@ START_TEST(test_narrow_is_a_view)
     ck_assert(!tensor_is_contiguous(cols));
     ck_assert(tensor_get(cols, (int[]){2, 1}) == 21.0f); /* W[2, 5] */
     ck_assert_ptr_null(tensor_narrow(W, 1, 6, 4, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "narrow"));
+    ck_assert_str_eq(err, "start (6) + length (4) exceeds dimension size (8)."); /* PyTorch's */
     ck_assert_ptr_null(tensor_narrow(W, 2, 0, 1, err, sizeof err));
     tensor_free(cols);
     tensor_free(W);
@@ -457,7 +458,7 @@ START_TEST(test_view_infer_and_bad_shapes)
     ck_assert_str_eq(err, "only one dimension can be inferred");
     ck_assert_ptr_null(tensor_view(q, DIMS(0, 32), err, sizeof err));
     ck_assert_ptr_null(tensor_view(q, DIMS(-2, -16), err, sizeof err));
-    ck_assert_str_eq(err, "view: invalid shape dimension -2");
+    ck_assert_str_eq(err, "invalid shape dimension -2"); /* PyTorch's words */
     ck_assert_ptr_null(tensor_view(q, 0, IDX(1), err, sizeof err));
     ck_assert_ptr_null(
         tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));

@@ -62,23 +62,28 @@ void tensor_set(Tensor *t, const int *idx, float v);
  * number of elements written to out (numel). */
 size_t tensor_to_array(const Tensor *t, float *out);
 
-/* Views: same storage, new (offset, shape, strides).  0 bytes copied.
- * tensor_view follows torch.Tensor.view: a -1 entry is inferred; it is refused
- * when the strides cannot express the new shape without a copy, with the
- * message PyTorch gives ("view size is not compatible with input tensor's size
- * and stride ... Use .reshape(...) instead."). */
+/* The pipeline's shape operations, in int shapes (every size >= 1; a
+ * result that would be empty or 0-dim is refused).  Thin callers of
+ * engine/tensorops.h (engine/tensor_shape.c): PyTorch's strides and its
+ * words on error ("view size is not compatible with input tensor's size and
+ * stride ... Use .reshape(...) instead.", "Dimension out of range ...").
+ *
+ * Views: same storage, new (offset, shape, strides).  0 bytes copied.
+ * tensor_view follows torch.Tensor.view (one -1 entry is inferred);
+ * tensor_narrow is torch.narrow (indices start..start+len-1 of dim);
+ * tensor_expand gives size-1 axes stride 0 (-1 keeps a size); negative dims
+ * count from the end. */
 Tensor *tensor_view(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen);
-Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err,
-                         size_t errlen); /* negative dims count from the end */
+Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errlen);
 Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen);
-/* torch.narrow: indices start..start+len-1 of dim (offset moves, no copy). */
 Tensor *tensor_narrow(const Tensor *t, int dim, int start, int len, char *err, size_t errlen);
-Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err,
-                      size_t errlen); /* size-1 axes -> stride 0 */
+Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen);
 
-/* Copies.  tensor_contiguous returns a view of t's storage (no copy) when t is
- * already contiguous, otherwise a new row-major storage (numel * 4 bytes counted).
- * tensor_repeat_interleave repeats each index of `dim` `reps` times (a copy). */
+/* Copies, counted (tensor_count_copy) and made in t's engine.
+ * tensor_contiguous returns a view of t's storage (no copy) when t is
+ * already contiguous, otherwise a new row-major storage (numel * 4 bytes
+ * counted); NULL out of memory.  tensor_repeat_interleave repeats each index
+ * of `dim` `reps` times: always a new storage. */
 Tensor *tensor_contiguous(const Tensor *t);
 Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, size_t errlen);
 /* Counts n elements a copy wrote into t's storage: in the storage's
