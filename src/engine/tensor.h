@@ -100,7 +100,7 @@ void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the
 void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */
 double tensor_exp(double x);             /* e^x to double precision, without libm */
 /* Out of place: a new contiguous tensor with t's values, in t's engine
- * (compute, not a layout copy: the copy counters are not touched). */
+ * (compute, not a layout copy: nothing is counted as copied). */
 Tensor *tensor_clone_compute(const Tensor *t);
 
 /* "(1, 4, 2, 4)" into buf; returns buf. */

@@ -1,6 +1,9 @@
 /* tensorops_copy.c - the shape operations that make new storage (clone,
  * contiguous, arange, zeros, repeat, repeat_interleave) and the ones that
- * pick elements (narrow, select, slice); tensorops.c holds the views. */
+ * pick elements (narrow, select, slice); tensorops.c holds the views.  The
+ * copies here (clone and contiguous through geo_copy, repeat and
+ * repeat_interleave themselves) count what they write with
+ * tensor_count_copy, in ctx->eng. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
