@@ -120,6 +120,8 @@ $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
 	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
+# check_quiz_bank counts the engines a parse makes by wrapping engine_new.
+$(B)/check_quiz_bank $(B)/asan/check_quiz_bank: CHECK_CFLAGS += -Wl,--wrap=engine_new
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan

@@ -17,6 +17,7 @@
 #include "engine_testutil.h"
 
 static char err[256];
+static Engine *E; /* for the tensors the tests make by hand */
 
 static MhaConfig cfg_of(int B, int S, int D, int H, int KV, int causal, uint32_t seed)
 {
@@ -95,11 +96,11 @@ static Tensor *cols_of(const Tensor *t, int start, int len)
  * row 1 sees both, unchanged. */
 static Tensor *tiny_attention(int causal, Tensor **attn_out)
 {
-    Tensor *x = tensor_from_data(DIMS(1, 2, 2), (float[]){1, 0, 1, 1});
-    Tensor *wq = tensor_from_data(DIMS(2, 2), (float[]){1, 0, 0, 1});
-    Tensor *wk = tensor_from_data(DIMS(2, 2), (float[]){1, 0, 0, 1});
-    Tensor *wv = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
-    Tensor *wo = tensor_from_data(DIMS(2, 2), (float[]){0, 1, 1, 0});
+    Tensor *x = tensor_from_data(E, DIMS(1, 2, 2), (float[]){1, 0, 1, 1});
+    Tensor *wq = tensor_from_data(E, DIMS(2, 2), (float[]){1, 0, 0, 1});
+    Tensor *wk = tensor_from_data(E, DIMS(2, 2), (float[]){1, 0, 0, 1});
+    Tensor *wv = tensor_from_data(E, DIMS(2, 2), (float[]){1, 2, 3, 4});
+    Tensor *wo = tensor_from_data(E, DIMS(2, 2), (float[]){0, 1, 1, 0});
     Tensor *q = tensor_matmul(x, wq, err, sizeof err), *k = tensor_matmul(x, wk, err, sizeof err);
     Tensor *v = tensor_matmul(x, wv, err, sizeof err);
     Tensor *qs = tensor_view(q, DIMS(1, 2, 1, 2), err, sizeof err); /* (B,S,H,dh) */
@@ -327,15 +328,15 @@ START_TEST(test_expand_equals_repeat_interleave)
         ck_assert(!tensor_same_storage(m->t[MT_K_REPEAT], m->t[MT_K]));
 
         /* doing it again, counting: expand copies nothing ... */
-        size_t before = tensor_bytes_copied();
+        size_t before = m->eng->bytes_copied;
         Tensor *un = tensor_unsqueeze(m->t[MT_K_HEADS], 2, err, sizeof err);
         Tensor *ex = tensor_expand(un, DIMS(B, KV, G, S, dh), err, sizeof err);
         ck_assert_ptr_nonnull(ex);
-        ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+        ck_assert_uint_eq(m->eng->bytes_copied - before, 0);
         /* ... repeat_interleave copies B*H*S*dh floats */
         Tensor *rep = tensor_repeat_interleave(m->t[MT_K_HEADS], G, 1, err, sizeof err);
         ck_assert_ptr_nonnull(rep);
-        ck_assert_uint_eq(tensor_bytes_copied() - before, (size_t)B * H * S * dh * 4);
+        ck_assert_uint_eq(m->eng->bytes_copied - before, (size_t)B * H * S * dh * 4);
         ck_assert_uint_eq(rep->st->bytes_copied, (size_t)B * H * S * dh * 4);
 
         /* scores with the copy: Q_heads @ K_repeat^T / sqrt(dh) == scores (via expand) */
@@ -809,7 +810,7 @@ START_TEST(test_rope_odd_dhead_refused)
     c.rope_theta = 0;
     ck_assert_int_eq(mha_config_check(&c, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "--rope-theta"));
-    Tensor *odd = tensor_zeros(2, (int[]){2, 3});
+    Tensor *odd = tensor_zeros(E, 2, (int[]){2, 3});
     ck_assert_ptr_null(rope_apply(odd, ROPE_HALF, 10000, err, sizeof err));
     tensor_free(odd);
 }
@@ -983,6 +984,7 @@ END_TEST
 
 static Suite *mha_suite(void)
 {
+    E = engine_new(NULL);
     Suite *s = suite_create("mha");
     TCase *h = tcase_create("by hand");
     tcase_add_test(h, test_tiny_by_hand);

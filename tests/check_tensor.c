@@ -16,11 +16,12 @@
 #include "engine_testutil.h"
 
 static char err[256];
+static Engine *E; /* the suite's engine (its storages, its copy count) */
 
 /* A contiguous tensor holding 0, 1, 2, ... */
 static Tensor *arange(int ndim, const int *shape)
 {
-    Tensor *t = tensor_zeros(ndim, shape);
+    Tensor *t = tensor_zeros(E, ndim, shape);
     ck_assert_ptr_nonnull(t);
     for (size_t i = 0; i < t->st->n; i++)
         t->st->data[i] = (float)i;
@@ -30,7 +31,7 @@ static Tensor *arange(int ndim, const int *shape)
 /* A contiguous tensor with small varied values (multiples of 0.25 in [-2, 2]). */
 static Tensor *varied(int ndim, const int *shape, unsigned salt)
 {
-    Tensor *t = tensor_zeros(ndim, shape);
+    Tensor *t = tensor_zeros(E, ndim, shape);
     ck_assert_ptr_nonnull(t);
     for (size_t i = 0; i < t->st->n; i++)
         t->st->data[i] = (float)((int)((i * 7 + salt * 13 + i * i * 3) % 17) - 8) / 4.0f;
@@ -52,7 +53,7 @@ static Tensor *narrow(const Tensor *t, int d, int start, int len)
 START_TEST(test_split_heads_strides_and_storage)
 {
     Tensor *q = arange(DIMS(1, 4, 8)); /* (B,S,D) = (1,4,8): Q with 2 heads of 4 */
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     STRIDES(q, 32, 8, 1);
     ck_assert(tensor_is_contiguous(q));
 
@@ -71,7 +72,7 @@ START_TEST(test_split_heads_strides_and_storage)
     /* one buffer, relabelled: same storage object, same id, nothing copied */
     ck_assert(tensor_same_storage(q, split) && tensor_same_storage(q, heads));
     ck_assert_int_eq(heads->st->id, q->st->id);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
     ck_assert_uint_eq(q->st->bytes_copied, 0);
 
     /* heads[0][h][s][d] is Q[0][s][h*4 + d], at offset s*8 + h*4 + d */
@@ -93,7 +94,7 @@ START_TEST(test_split_heads_strides_and_storage)
     Tensor *back = tensor_transpose(heads, 1, 2, err, sizeof err);
     STRIDES(back, 32, 8, 4, 1);
     ck_assert(tensor_is_contiguous(back));
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
 
     tensor_free(back);
     tensor_free(heads);
@@ -106,7 +107,7 @@ START_TEST(test_batch2_strides)
 {
     /* torch.zeros(2, 3, 6).view(2, 3, 3, 2): (18, 6, 2, 1); .transpose(1, 2): (18, 2, 6, 1) */
     Tensor *q = arange(DIMS(2, 3, 6));
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *split = tensor_view(q, DIMS(2, 3, 3, 2), err, sizeof err);
     ck_assert_msg(split != NULL, "%s", err);
     STRIDES(split, 18, 6, 2, 1);
@@ -118,7 +119,7 @@ START_TEST(test_batch2_strides)
     SHAPE(kt, 2, 3, 2, 3);
     STRIDES(kt, 18, 2, 1, 6);
     ck_assert(tensor_same_storage(q, kt));
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
     /* batch 1, head 2, token 1, dim 0 -> 18 + 2*2 + 1*6 = 28 */
     ck_assert_uint_eq(tensor_offset_of(heads, IDX(1, 2, 1, 0)), 28);
     ck_assert_float_eq(tensor_get(heads, IDX(1, 2, 1, 0)), 28.0f);
@@ -135,7 +136,7 @@ START_TEST(test_expand_5d_stride0)
      * k.unsqueeze(2) -> (1,2,1,4,4) strides (32, 4, 32, 8, 1)
      * .expand(1,2,3,4,4) -> strides (32, 4, 0, 8, 1) */
     Tensor *k = arange(DIMS(1, 4, 8));
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *split = tensor_view(k, DIMS(1, 4, 2, 4), err, sizeof err);
     Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err);
     Tensor *un = tensor_unsqueeze(heads, 2, err, sizeof err);
@@ -149,7 +150,7 @@ START_TEST(test_expand_5d_stride0)
     ck_assert(!tensor_is_contiguous(ex));
     ck_assert(tensor_same_storage(ex, k));
     ck_assert_int_eq(ex->st->id, k->st->id);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
     /* every copy g reads the same cell */
     for (int g = 0; g < 3; g++)
         ck_assert_uint_eq(tensor_offset_of(ex, IDX(0, 1, g, 2, 3)), 4 + 16 + 3);
@@ -160,7 +161,8 @@ START_TEST(test_expand_5d_stride0)
     STRIDES(same, 32, 4, 0, 8, 1);
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 3, 3, 4, 4), err, sizeof err));
     ck_assert_str_eq(err, "The expanded size of the tensor (3) must match the existing size (2) at "
-                          "non-singleton dimension 1");
+                          "non-singleton dimension 1.  Target sizes: [1, 3, 3, 4, 4].  Tensor "
+                          "sizes: [1, 2, 1, 4, 4]"); /* PyTorch 1.13's words */
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 3, 4), err, sizeof err));
     ck_assert_ptr_null(tensor_expand(un, DIMS(1, 2, 0, 4, 4), err, sizeof err));
 
@@ -190,12 +192,12 @@ START_TEST(test_narrow_is_a_view)
     float w[8 * 8];
     for (int i = 0; i < 64; i++)
         w[i] = (float)i;
-    Tensor *W = tensor_from_data(2, (int[]){8, 8}, w); /* (D, D) */
-    size_t before = tensor_bytes_copied();
+    Tensor *W = tensor_from_data(E, 2, (int[]){8, 8}, w); /* (D, D) */
+    size_t before = E->bytes_copied;
     Tensor *cols = tensor_narrow(W, 1, 4, 4, err, sizeof err); /* W[:, 4:8] */
     ck_assert_ptr_nonnull(cols);
     ck_assert(tensor_same_storage(W, cols));
-    ck_assert_uint_eq(tensor_bytes_copied(), before);
+    ck_assert_uint_eq(E->bytes_copied, before);
     ck_assert_uint_eq(cols->offset, 4);
     ck_assert_int_eq(cols->shape[0], 8);
     ck_assert_int_eq(cols->shape[1], 4);
@@ -204,7 +206,7 @@ START_TEST(test_narrow_is_a_view)
     ck_assert(!tensor_is_contiguous(cols));
     ck_assert(tensor_get(cols, (int[]){2, 1}) == 21.0f); /* W[2, 5] */
     ck_assert_ptr_null(tensor_narrow(W, 1, 6, 4, err, sizeof err));
-    ck_assert_ptr_nonnull(strstr(err, "narrow"));
+    ck_assert_str_eq(err, "start (6) + length (4) exceeds dimension size (8)."); /* PyTorch's */
     ck_assert_ptr_null(tensor_narrow(W, 2, 0, 1, err, sizeof err));
     tensor_free(cols);
     tensor_free(W);
@@ -218,16 +220,16 @@ START_TEST(test_contiguous_copies_exactly_numel)
     Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* (1,2,4,4), (32,4,8,1) */
 
     /* already contiguous: no copy, the same storage */
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *c0 = tensor_contiguous(split);
     ck_assert(tensor_same_storage(c0, q));
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
 
     /* the transposed heads: a new buffer, numel * 4 bytes counted */
     Tensor *c = tensor_contiguous(heads);
     ck_assert_ptr_nonnull(c);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 32 * sizeof(float));
-    ck_assert_uint_eq(tensor_bytes_copied() - before, tensor_numel(heads) * 4);
+    ck_assert_uint_eq(E->bytes_copied - before, 32 * sizeof(float));
+    ck_assert_uint_eq(E->bytes_copied - before, tensor_numel(heads) * 4);
     ck_assert_uint_eq(c->st->bytes_copied, 128);
     ck_assert_uint_eq(q->st->bytes_copied, 0);
     ck_assert(!tensor_same_storage(c, q));
@@ -272,7 +274,7 @@ START_TEST(test_contiguous_of_offset_views)
     Tensor *tcols = tensor_narrow(xt, 0, 1, 2, err, sizeof err);
     static const float want_cols[8] = {1, 2, 4, 5, 7, 8, 10, 11};
     static const float want_tcols[8] = {1, 4, 7, 10, 2, 5, 8, 11};
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     ck_assert_ptr_nonnull(rows);
     ck_assert_ptr_nonnull(cols);
     ck_assert_ptr_nonnull(tcols);
@@ -285,7 +287,7 @@ START_TEST(test_contiguous_of_offset_views)
     STRIDES(c, 3, 1);
     ck_assert_float_eq(tensor_get(c, IDX(0, 0)), 3.0f);
     ck_assert_float_eq(tensor_get(c, IDX(1, 2)), 8.0f);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
     tensor_free(c);
 
     ck_assert_uint_eq(cols->offset, 1);
@@ -298,7 +300,7 @@ START_TEST(test_contiguous_of_offset_views)
     ck_assert_uint_eq(c->st->n, 8);
     for (int i = 0; i < 8; i++)
         ck_assert_float_eq(c->st->data[i], want_cols[i]);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 8 * sizeof(float));
+    ck_assert_uint_eq(E->bytes_copied - before, 8 * sizeof(float));
     tensor_free(c);
 
     ck_assert_uint_eq(tcols->offset, 1);
@@ -309,7 +311,7 @@ START_TEST(test_contiguous_of_offset_views)
     STRIDES(c, 4, 1);
     for (int i = 0; i < 8; i++)
         ck_assert_float_eq(c->st->data[i], want_tcols[i]);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 16 * sizeof(float));
+    ck_assert_uint_eq(E->bytes_copied - before, 16 * sizeof(float));
     ck_assert_uint_eq(x->st->bytes_copied, 0);
     tensor_free(c);
 
@@ -325,9 +327,9 @@ START_TEST(test_clone_compute_counts_nothing)
 {
     Tensor *q = arange(DIMS(2, 3));
     Tensor *t = tensor_transpose(q, 0, 1, err, sizeof err);
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *c = tensor_clone_compute(t);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 0);
     ck_assert(!tensor_same_storage(c, q));
     static const float want[6] = {0, 3, 1, 4, 2, 5};
     for (int i = 0; i < 6; i++)
@@ -344,12 +346,12 @@ START_TEST(test_repeat_interleave)
     Tensor *k = arange(DIMS(1, 3, 4));
     Tensor *split = tensor_view(k, DIMS(1, 3, 2, 2), err, sizeof err);
     Tensor *heads = tensor_transpose(split, 1, 2, err, sizeof err); /* non-contiguous input */
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *r = tensor_repeat_interleave(heads, 3, 1, err, sizeof err);
     ck_assert_msg(r != NULL, "%s", err);
     SHAPE(r, 1, 6, 3, 2);
     STRIDES(r, 36, 6, 2, 1);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 36 * 4);
+    ck_assert_uint_eq(E->bytes_copied - before, 36 * 4);
     ck_assert_uint_eq(r->st->bytes_copied, 144);
     ck_assert(!tensor_same_storage(r, k));
     for (int h = 0; h < 6; h++)
@@ -361,7 +363,7 @@ START_TEST(test_repeat_interleave)
     Tensor *r1 = tensor_repeat_interleave(heads, 1, -3, err, sizeof err);
     ck_assert_ptr_nonnull(r1);
     SHAPE(r1, 1, 2, 3, 2);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 36 * 4 + 12 * 4);
+    ck_assert_uint_eq(E->bytes_copied - before, 36 * 4 + 12 * 4);
     ck_assert_ptr_null(tensor_repeat_interleave(heads, 0, 1, err, sizeof err));
     ck_assert_ptr_null(tensor_repeat_interleave(heads, 2, 4, err, sizeof err));
     ck_assert_ptr_nonnull(strstr(err, "out of range"));
@@ -385,7 +387,7 @@ START_TEST(test_view_noncontiguous_refused)
     Tensor *back = tensor_transpose(out, 1, 2, err, sizeof err); /* merged (B,S,H,dh) */
     STRIDES(out, 32, 8, 2, 1);
     STRIDES(back, 32, 2, 8, 1);
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
 
     /* merged (B,S,H,dh) -> (B,S,D) without .contiguous(): PyTorch refuses */
     err[0] = 0;
@@ -420,7 +422,7 @@ START_TEST(test_view_noncontiguous_refused)
     ck_assert_msg(concat != NULL, "%s", err);
     STRIDES(concat, 32, 8, 1);
     ck_assert(tensor_same_storage(concat, mc));
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 64 * 4); /* only mc copied */
+    ck_assert_uint_eq(E->bytes_copied - before, 64 * 4); /* only mc copied */
 
     tensor_free(concat);
     tensor_free(mc);
@@ -456,7 +458,7 @@ START_TEST(test_view_infer_and_bad_shapes)
     ck_assert_str_eq(err, "only one dimension can be inferred");
     ck_assert_ptr_null(tensor_view(q, DIMS(0, 32), err, sizeof err));
     ck_assert_ptr_null(tensor_view(q, DIMS(-2, -16), err, sizeof err));
-    ck_assert_str_eq(err, "view: invalid shape dimension -2");
+    ck_assert_str_eq(err, "invalid shape dimension -2"); /* PyTorch's words */
     ck_assert_ptr_null(tensor_view(q, 0, IDX(1), err, sizeof err));
     ck_assert_ptr_null(
         tensor_view(q, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 32), err, sizeof err));
@@ -467,10 +469,10 @@ START_TEST(test_view_infer_and_bad_shapes)
     ck_assert_ptr_null(tensor_view(q, DIMS(5, 5), NULL, 0));
 
     /* creation refuses empty or too many dims */
-    ck_assert_ptr_null(tensor_zeros(DIMS(2, 0)));
-    ck_assert_ptr_null(tensor_zeros(DIMS(-1, 3)));
-    ck_assert_ptr_null(tensor_zeros(0, IDX(1)));
-    ck_assert_ptr_null(tensor_zeros(TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 1)));
+    ck_assert_ptr_null(tensor_zeros(E, DIMS(2, 0)));
+    ck_assert_ptr_null(tensor_zeros(E, DIMS(-1, 3)));
+    ck_assert_ptr_null(tensor_zeros(E, 0, IDX(1)));
+    ck_assert_ptr_null(tensor_zeros(E, TENSOR_MAXDIM + 1, IDX(1, 1, 1, 1, 1, 1, 1)));
 
     tensor_free(flat);
     tensor_free(w);
@@ -491,23 +493,37 @@ START_TEST(test_view_outlives_base)
 }
 END_TEST
 
-START_TEST(test_reset_counters_and_ids)
+/* Ids and the copy count belong to an engine: each numbers from S1 and
+ * counts its own copies, whatever other engines do. */
+START_TEST(test_engine_ids_and_copies)
 {
-    tensor_reset_counters();
-    ck_assert_uint_eq(tensor_bytes_copied(), 0);
-    Tensor *a = tensor_zeros(DIMS(2, 2));
-    Tensor *b = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
+    Engine *e = engine_new(NULL), *other = engine_new(NULL);
+    Tensor *a = tensor_zeros(e, DIMS(2, 2));
+    Tensor *b = tensor_from_data(e, DIMS(2, 2), (float[]){1, 2, 3, 4});
+    Tensor *o = tensor_zeros(other, DIMS(2, 2));
     ck_assert_int_eq(a->st->id, 1);
     ck_assert_int_eq(b->st->id, 2);
+    ck_assert_int_eq(o->st->id, 1);
+    ck_assert_uint_eq(e->bytes_copied, 0);
+    ck_assert_uint_eq(e->live, 8 * sizeof(float));
     ck_assert_float_eq(tensor_get(b, IDX(1, 0)), 3.0f);
     Tensor *t = tensor_transpose(b, 0, 1, err, sizeof err);
-    Tensor *c = tensor_contiguous(t);
+    Tensor *c = tensor_contiguous(t); /* a copy made from b: in b's engine */
+    ck_assert_ptr_eq(c->st->eng, e);
     ck_assert_int_eq(c->st->id, 3);
-    ck_assert_uint_eq(tensor_bytes_copied(), 16);
-    tensor_reset_counters();
-    ck_assert_uint_eq(tensor_bytes_copied(), 0);
+    ck_assert_uint_eq(e->bytes_copied, 16);
+    ck_assert_uint_eq(other->bytes_copied, 0);
+    Engine *after = engine_new(e); /* numbers after e's */
+    Tensor *n = tensor_zeros(after, DIMS(1));
+    ck_assert_int_eq(n->st->id, 4);
+    engine_release(after); /* n keeps it */
+    engine_release(e);     /* a, b, c keep it */
+    engine_release(other);
+    tensor_free(n);
+    tensor_free(o);
     tensor_free(c);
     tensor_free(t);
+    ck_assert_uint_eq(b->st->eng->live, 8 * sizeof(float));
     tensor_free(b);
     tensor_free(a);
 }
@@ -578,10 +594,10 @@ START_TEST(test_matmul_transposed_inputs)
     Tensor *qh = tensor_transpose(qs, 1, 2, err, sizeof err); /* (2,2,3,4) */
     Tensor *kh = tensor_transpose(ks, 1, 2, err, sizeof err);
     Tensor *kt = tensor_transpose(kh, -2, -1, err, sizeof err); /* (2,2,4,3) */
-    size_t before = tensor_bytes_copied();
+    size_t before = E->bytes_copied;
     Tensor *s = tensor_matmul(qh, kt, err, sizeof err);
     ck_assert_msg(s != NULL, "%s", err);
-    ck_assert_uint_eq(tensor_bytes_copied() - before, 0); /* compute, not a copy */
+    ck_assert_uint_eq(E->bytes_copied - before, 0); /* compute, not a copy */
     SHAPE(s, 2, 2, 3, 3);
     STRIDES(s, 18, 9, 3, 1);
     assert_matmul_naive(qh, kt, s);
@@ -662,8 +678,8 @@ START_TEST(test_matmul_weight_broadcast_and_errors)
         ck_assert_float_eq_tol(a[i], b[i], 1e-6);
 
     /* a worked 2x2 case: [[1,2],[3,4]] @ [[5,6],[7,8]] = [[19,22],[43,50]] */
-    Tensor *p = tensor_from_data(DIMS(2, 2), (float[]){1, 2, 3, 4});
-    Tensor *q = tensor_from_data(DIMS(2, 2), (float[]){5, 6, 7, 8});
+    Tensor *p = tensor_from_data(E, DIMS(2, 2), (float[]){1, 2, 3, 4});
+    Tensor *q = tensor_from_data(E, DIMS(2, 2), (float[]){5, 6, 7, 8});
     Tensor *r = tensor_matmul(p, q, err, sizeof err);
     ck_assert_float_eq(r->st->data[0], 19.0f);
     ck_assert_float_eq(r->st->data[1], 22.0f);
@@ -732,7 +748,7 @@ START_TEST(test_softmax_rows)
             ck_assert_double_eq_tol(t->st->data[r * 7 + j], exp(before[r * 7 + j] - mx) / s, 1e-6);
     }
     /* a worked row: softmax([0, ln 3]) = [1/4, 3/4] */
-    Tensor *w = tensor_from_data(DIMS(1, 2), (float[]){0.0f, logf(3.0f)});
+    Tensor *w = tensor_from_data(E, DIMS(1, 2), (float[]){0.0f, logf(3.0f)});
     tensor_softmax_lastdim_(w);
     ck_assert_float_eq_tol(w->st->data[0], 0.25f, 1e-6);
     ck_assert_float_eq_tol(w->st->data[1], 0.75f, 1e-6);
@@ -744,9 +760,10 @@ END_TEST
 START_TEST(test_softmax_extremes)
 {
     /* +-1e4: a naive exp overflows to inf (and inf/inf = NaN); ours does not */
-    Tensor *t = tensor_from_data(DIMS(3, 4), (float[]){1e4f, -1e4f, 0.0f, 1e4f,    /* two maxima */
-                                                       -1e4f, -1e4f, -1e4f, -1e4f, /* all equal */
-                                                       1e4f, 1e4f - 1.0f, -1e4f, 5.0f});
+    Tensor *t = tensor_from_data(E, DIMS(3, 4),
+                                 (float[]){1e4f, -1e4f, 0.0f, 1e4f,    /* two maxima */
+                                           -1e4f, -1e4f, -1e4f, -1e4f, /* all equal */
+                                           1e4f, 1e4f - 1.0f, -1e4f, 5.0f});
     tensor_softmax_lastdim_(t);
     assert_rows_sum_to_one(t);
     ck_assert_float_eq_tol(t->st->data[0], 0.5f, 1e-6);
@@ -817,7 +834,7 @@ START_TEST(test_scale_through_view)
     for (int i = 0; i < 6; i++)
         ck_assert_float_eq(a->st->data[i], 0.5f * (float)i);
     /* an expanded view touches its one real cell once per logical element */
-    Tensor *one = tensor_from_data(DIMS(1, 1), (float[]){1.0f});
+    Tensor *one = tensor_from_data(E, DIMS(1, 1), (float[]){1.0f});
     Tensor *ex = tensor_expand(one, DIMS(3, 1), err, sizeof err);
     tensor_scale_(ex, 2.0f);
     ck_assert_float_eq(one->st->data[0], 8.0f);
@@ -830,6 +847,7 @@ END_TEST
 
 static Suite *tensor_suite(void)
 {
+    E = engine_new(NULL);
     Suite *s = suite_create("tensor");
     TCase *v = tcase_create("views");
     tcase_add_test(v, test_split_heads_strides_and_storage);
@@ -840,7 +858,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(v, test_view_noncontiguous_refused);
     tcase_add_test(v, test_view_infer_and_bad_shapes);
     tcase_add_test(v, test_view_outlives_base);
-    tcase_add_test(v, test_reset_counters_and_ids);
+    tcase_add_test(v, test_engine_ids_and_copies);
     tcase_add_test(v, test_format);
     suite_add_tcase(s, v);
     TCase *c = tcase_create("copies");

@@ -20,9 +20,10 @@
 #define PLAY_MAX_VARS 4096
 #define PLAY_NAME_MAX 32
 #define PLAY_LINE_MAX 1024 /* longer statements are refused */
-/* The memory budget of the playground: the storages its names hold, and the
- * ones a statement makes, total at most this (and one storage at most
- * TENSOROPS_MAX_STORAGE elements).  A statement past it fails with a
+/* The memory budget of the playground, its engine's (engine/engine.h): the
+ * storages the session made and still holds (its names' and a statement's
+ * temporaries; not the preloaded run's) total at most this, and one storage
+ * at most TENSOROPS_MAX_STORAGE elements.  A statement past it fails with a
  * "mhaviz play: over the budget of 256 MB ..." error and names nothing. */
 #define PLAY_BUDGET_MB 256
 
@@ -37,6 +38,9 @@ typedef struct PlayVar {
 #define PLAY_MAX_INTS 16
 
 typedef struct Play {
+    /* The session's engine: the storages it makes are numbered after the
+     * preloaded run's (no label shown twice), with its budget and copies. */
+    Engine *eng;
     PlayVar vars[PLAY_MAX_VARS];
     int n;
     int preloaded; /* vars[0..preloaded-1] came from the pipeline */
@@ -81,8 +85,9 @@ typedef struct PlayResult {
 
 /* A new playground with the tensors of run m preloaded by their names
  * (mha_tensor_names) and its sizes as integer names (B S D H KV G dh); m may
- * be NULL.  The Play keeps its own references, so
- * m may be freed afterwards.  NULL when out of memory. */
+ * be NULL.  The Play keeps its own references, so m may be freed afterwards.
+ * It has an engine of its own (p->eng) whose storages are numbered after
+ * m's.  NULL when out of memory. */
 Play *play_new(const Mha *m);
 void play_free(Play *p);
 

@@ -111,6 +111,12 @@ Play *play_new(const Mha *m)
 {
     Play *p = calloc(1, sizeof *p);
     if (!p) return NULL;
+    if (!(p->eng = engine_new(m ? m->eng : NULL))) {
+        free(p);
+        return NULL;
+    }
+    p->eng->budget = (size_t)PLAY_BUDGET_MB << 20;
+    p->eng->max_storage = TENSOROPS_MAX_STORAGE;
     for (int i = 0; m && i < MT_COUNT; i++) {
         if (!m->t[i]) continue;
         Tensor *t = tensorops_alias(m->t[i]);
@@ -137,6 +143,7 @@ void play_free(Play *p)
     if (!p) return;
     for (int i = 0; i < p->n; i++)
         tensor_free(p->vars[i].t);
+    engine_release(p->eng);
     free(p);
 }
 
@@ -385,11 +392,12 @@ static int eval(Eval *e, int node, Val *out)
     case PN_NEG:
         if (eval(e, n->kids[0], &obj) < 0) return -1;
         if (obj.k == V_TENSOR) { /* -t: a new tensor, counted as written */
-            size_t before = e->ops.copied;
+            size_t before = e->ops.eng->bytes_copied;
             out->t = tensorops_neg(obj.t, &e->ops);
             out->k = out->t ? V_TENSOR : V_NONE;
             out->dtype = obj.dtype;
-            e->copied_bytes += (e->ops.copied - before) * play_dtype_size(obj.dtype);
+            e->copied_bytes +=
+                (e->ops.eng->bytes_copied - before) / sizeof(float) * play_dtype_size(obj.dtype);
             val_free(&obj);
             return out->t ? 0 : -1;
         }
@@ -514,8 +522,7 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
         return r->kind = PR_ERROR;
     if (ast.empty) return r->kind = PR_EMPTY;
     Eval e = {.p = p, .ast = &ast};
-    e.ops.budget = (size_t)PLAY_BUDGET_MB << 20;
-    e.ops.live = play_live_bytes(p);
+    e.ops.eng = p->eng;
     Val v = {0};
     if (eval(&e, ast.root, &v) < 0) {
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);

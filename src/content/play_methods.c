@@ -97,11 +97,12 @@ static int no_args(Eval *e, const char *fn, int n)
     return n ? EFAIL(e, "%s() takes no arguments (%d given)", fn, n) : 0;
 }
 
-/* The op's result into out; copies it made are counted in bytes of dt. */
+/* The op's result into out; the copies it made (the session engine's count
+ * since before, in float32 bytes) are counted in bytes of dt. */
 static int ret(Eval *e, Tensor *t, PlayDtype dt, size_t before, Val *out)
 {
     if (!t) return -1;
-    e->copied_bytes += (e->ops.copied - before) * play_dtype_size(dt);
+    e->copied_bytes += (e->ops.eng->bytes_copied - before) / sizeof(float) * play_dtype_size(dt);
     *out = (Val){.k = V_TENSOR, .t = t, .dtype = dt};
     return 0;
 }
@@ -176,7 +177,7 @@ static int a_dtype(Eval *e, const Val *self, Val *out)
 static int a_T(Eval *e, const Val *self, Val *out)
 {
     const Tensor *t = self->t;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (t->ndim != 2 && t->ndim != 0)
         snprintf(e->warning, sizeof e->warning,
                  "UserWarning: The use of `x.T` on tensors of dimension other than 2 to "
@@ -189,7 +190,7 @@ static int a_T(Eval *e, const Val *self, Val *out)
 
 static int a_mT(Eval *e, const Val *self, Val *out)
 {
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (self->t->ndim == 0)
         snprintf(e->warning, sizeof e->warning,
                  "UserWarning: Tensor.mT is deprecated on 0-D tensors. This function is the "
@@ -207,7 +208,7 @@ static int m_transpose(Eval *e, const Val *self, const char *fn, Val *args, Kw *
     static const char *const dims[] = {"dim0", "dim1"}, *const axes[] = {"axis0", "axis1"};
     Val *s[2];
     long a = 0, b = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     const char *const *params = !strcmp(fn, "swapaxes") ? axes : dims;
     if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, params[0], s[0], &a) < 0 ||
         as_int(e, fn, params[1], s[1], &b) < 0)
@@ -220,7 +221,7 @@ static int m_sizes(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, 
 {
     long v[PLAY_MAX_KIDS];
     int k;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     const Tensor *t = self->t;
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
     e->ops.type_name = self->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
@@ -255,7 +256,7 @@ static int m_unsqueeze(Eval *e, const Val *self, const char *fn, Val *args, Kw *
     static const char *const params[] = {"dim"};
     Val *s[1];
     long d = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "unsqueeze", params, 1, 1, args, kw, n, s) < 0 ||
         as_int(e, "unsqueeze", "dim", s[0], &d) < 0)
         return -1;
@@ -267,7 +268,7 @@ static int m_squeeze(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw
     (void)fn;
     static const char *const params[] = {"dim"};
     Val *s[1];
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "squeeze", params, 1, 0, args, kw, n, s) < 0) return -1;
     Tensor *r;
     if (!s[0] || s[0]->k == V_NONE)
@@ -288,7 +289,7 @@ static int m_flatten(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw
     static const char *const params[] = {"start_dim", "end_dim"};
     Val *s[2];
     long a = 0, b = -1;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "flatten", params, 2, 0, args, kw, n, s) < 0 ||
         (s[0] && as_int(e, "flatten", "start_dim", s[0], &a) < 0) ||
         (s[1] && as_int(e, "flatten", "end_dim", s[1], &b) < 0))
@@ -307,7 +308,7 @@ static int m_unflatten(Eval *e, const Val *self, const char *fn, Val *args, Kw *
     static const char *const params[] = {"dim", "sizes"};
     Val *s[2];
     long d = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "unflatten", params, 2, 2, args, kw, n, s) < 0 ||
         as_int(e, "unflatten", "dim", s[0], &d) < 0)
         return -1;
@@ -324,7 +325,7 @@ static int m_narrow(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw,
     static const char *const params[] = {"dim", "start", "length"};
     Val *s[3];
     long d = 0, st = 0, len = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "narrow", params, 3, 3, args, kw, n, s) < 0 ||
         as_int(e, "narrow", "dim", s[0], &d) < 0 || as_int(e, "narrow", "start", s[1], &st) < 0 ||
         as_int(e, "narrow", "length", s[2], &len) < 0)
@@ -339,7 +340,7 @@ static int m_repeat_interleave(Eval *e, const Val *self, const char *fn, Val *ar
     static const char *const params[] = {"repeats", "dim"};
     Val *s[2];
     long reps = 0, d = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "repeat_interleave", params, 2, 1, args, kw, n, s) < 0 ||
         as_int(e, "repeat_interleave", "repeats", s[0], &reps) < 0)
         return -1;
@@ -355,7 +356,7 @@ static int m_repeat_interleave(Eval *e, const Val *self, const char *fn, Val *ar
 static int m_noargs(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     const Tensor *t = self->t;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     (void)args;
     (void)kw;
     if (no_args(e, fn, n) < 0) return -1;
@@ -403,7 +404,7 @@ static int m_elementwise(Eval *e, const Val *self, const char *fn, Val *args, Kw
     static const char *const params[] = {"diagonal"};
     Val *s[1];
     long diag = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (fn[0] == 'n') {
         if (no_args(e, fn, n) < 0) return -1;
         return ret(e, tensorops_neg(self->t, &e->ops), self->dtype, before, out);
@@ -544,7 +545,7 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
     static const char *const params[] = {"start", "end", "step"};
     Val *s[3];
     long a = 0, b, step = 1;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, "arange", params, 3, 1, args, kw, n, s) < 0) return -1;
     if (!s[1]) { /* arange(end) */
         if (as_int(e, "arange", "end", s[0], &b) < 0) return -1;
@@ -579,7 +580,7 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     long v[PLAY_MAX_KIDS];
     int k;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
     Tensor *r = tensorops_zeros(k, v, &e->ops);
     if (r && fn[0] == 'o')
@@ -594,7 +595,7 @@ static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     static const char *const params[] = {"tensors", "dim"};
     Val *s[2];
     long d = 0;
-    size_t before = e->ops.copied;
+    size_t before = e->ops.eng->bytes_copied;
     if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0 ||
         (s[1] && as_int(e, fn, "dim", s[1], &d) < 0))
         return -1;

@@ -33,8 +33,9 @@ typedef struct Val {
     const char *name;
 } Val;
 
-/* An evaluation: the Play, the parsed statement, the op context (copied
- * elements are counted in ops.copied; bytes by dtype in copied_bytes). */
+/* An evaluation: the Play, the parsed statement, the op context (its
+ * engine is the Play's: copies are counted in ops.eng->bytes_copied as
+ * float32, and in bytes by dtype in copied_bytes). */
 typedef struct Eval {
     const Play *p;
     const PlayAst *ast;

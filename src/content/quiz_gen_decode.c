@@ -33,7 +33,7 @@ static void decode_free(Decode *d)
 static Tensor *cat_new(const Tensor *kv, int T)
 {
     int sh[4] = {kv->shape[0], kv->shape[1], T + 1, kv->shape[3]};
-    Tensor *c = tensor_zeros(4, sh);
+    Tensor *c = tensor_zeros(kv->st->eng, 4, sh);
     if (!c) return NULL;
     for (int b = 0; b < sh[0]; b++)
         for (int h = 0; h < sh[1]; h++)

@@ -44,7 +44,9 @@ int quiz_gen_kvshape(Gen *g)
 static int served_by(const MhaConfig *c, int h, Tensor **rep_out, char *err, size_t errlen)
 {
     int sh[4] = {1, c->kv_heads, 1, 1}; /* (B, KV, S, dh) with kv head j holding j */
-    Tensor *k = tensor_zeros(4, sh);
+    Engine *eng = engine_new(NULL);     /* the question's own */
+    Tensor *k = tensor_zeros(eng, 4, sh);
+    engine_release(eng); /* k and rep hold it */
     if (!k) {
         snprintf(err, errlen, "out of memory");
         return -1;
@@ -208,7 +210,9 @@ int quiz_gen_groups(Gen *g)
     snprintf(name, sizeof name, "%s", models[k]->title);
     presets_free(&pl);
     int sh[4] = {B, KV, S, dh};
-    Tensor *kk = tensor_zeros(4, sh);
+    Engine *eng = engine_new(NULL); /* the question's own; kk and rep hold it */
+    Tensor *kk = tensor_zeros(eng, 4, sh);
+    engine_release(eng);
     Tensor *rep = kk ? tensor_repeat_interleave(kk, G, 1, err, sizeof err) : NULL;
     tensor_free(kk);
     if (!rep) return snprintf(g->err, g->errlen, "%s", kk ? err : "out of memory"), -1;

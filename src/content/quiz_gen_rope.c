@@ -27,7 +27,9 @@ static const char *layout_who(RopeLayout l)
 static int engine_partner(RopeLayout l, int j, int dh, char *err, size_t errlen)
 {
     int sh[2] = {2, dh}, at[2] = {1, j};
-    Tensor *x = tensor_zeros(2, sh);
+    Engine *eng = engine_new(NULL); /* the question's own; x and y hold it */
+    Tensor *x = eng ? tensor_zeros(eng, 2, sh) : NULL;
+    engine_release(eng);
     if (!x) return snprintf(err, errlen, "out of memory"), -1;
     tensor_set(x, at, 1.0f);
     Tensor *y = rope_apply(x, l, ROPE_THETA_DEFAULT, err, errlen);

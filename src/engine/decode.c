@@ -44,8 +44,8 @@ Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, siz
     d->prompt = prompt;
     int hf[4] = {c->batch, c->kv_heads, c->seq, m->d_head};   /* (B, KV, Tmax, dh) */
     int meta[4] = {c->batch, c->seq, c->kv_heads, m->d_head}; /* (B, Tmax, KV, dh) */
-    d->cache_k = tensor_zeros(4, layout == DECODE_META ? meta : hf);
-    d->cache_v = tensor_zeros(4, layout == DECODE_META ? meta : hf);
+    d->cache_k = tensor_zeros(m->eng, 4, layout == DECODE_META ? meta : hf);
+    d->cache_v = tensor_zeros(m->eng, 4, layout == DECODE_META ? meta : hf);
     if (!d->cache_k || !d->cache_v) goto oom;
     return d;
 oom:

@@ -82,8 +82,8 @@ Flash *flash_new(const Mha *m, int block_q, int block_k, char *err, size_t errle
     f->rm = malloc(bq * sizeof *f->rm);
     f->rl = malloc(bq * sizeof *f->rl);
     int o4[4] = {c->batch, c->heads, c->seq, m->d_head}, l3[3] = {c->batch, c->heads, c->seq};
-    f->out = tensor_zeros(4, o4);
-    f->lse = tensor_zeros(3, l3);
+    f->out = tensor_zeros(m->eng, 4, o4);
+    f->lse = tensor_zeros(m->eng, 3, l3);
     if (!f->s || !f->tm || !f->tl || !f->tO || !f->acc || !f->rm || !f->rl || !f->out || !f->lse)
         goto oom;
     f->bytes =

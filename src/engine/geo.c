@@ -176,21 +176,19 @@ int geo_sizes_ok(int n, OpCtx *ctx)
 
 Tensor *geo_new_storage(long n, OpCtx *ctx)
 {
-    if (n > TENSOROPS_MAX_STORAGE)
+    const Engine *e = ctx->eng;
+    if (e->max_storage && n > e->max_storage)
         return FAIL(ctx, "mhaviz play: a new storage of %ld elements is over the limit of %ld", n,
-                    TENSOROPS_MAX_STORAGE);
+                    e->max_storage);
     size_t bytes = (size_t)n * sizeof(float), mb = 1u << 20;
-    if (ctx->budget && ctx->live + ctx->made + bytes > ctx->budget)
+    if (!engine_has_room(e, (size_t)n))
         return FAIL(ctx,
                     "mhaviz play: over the budget of %zu MB for the playground's tensors (%.1f MB "
                     "in use, this needs %.1f MB more); to free a name's, assign it a small tensor "
                     "(v = torch.zeros(0))",
-                    ctx->budget / mb, (double)(ctx->live + ctx->made) / (double)mb,
-                    (double)bytes / (double)mb);
-    Tensor *t = tensor_new_storage((size_t)n);
-    if (!t) return FAIL(ctx, "out of memory");
-    ctx->made += bytes;
-    return t;
+                    e->budget / mb, (double)e->live / (double)mb, (double)bytes / (double)mb);
+    Tensor *t = tensor_new_storage(ctx->eng, (size_t)n);
+    return t ? t : FAIL(ctx, "out of memory");
 }
 
 /* A new storage for geometry g (offset 0), filled from src in logical order
@@ -204,7 +202,7 @@ Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx)
         if (geo_mul(g->size[i] - 1, g->stride[i], &span) < 0 || geo_add(need, span, &need) < 0)
             return geo_too_large(ctx, "the storage it needs");
     }
-    if (numel > need && numel > TENSOROPS_MAX_STORAGE)
+    if (numel > need && ctx->eng->max_storage && numel > ctx->eng->max_storage)
         need = numel; /* the limit names the larger */
     Tensor *base = geo_new_storage(need, ctx);
     if (!base) return NULL;
@@ -220,8 +218,7 @@ Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx)
             idx[i] = 0;
         }
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
     return r;
 }
 

@@ -12,15 +12,14 @@
 
 typedef struct OpCtx {
     char err[640];         /* the reason of the last failure */
-    size_t copied;         /* elements written by copies, added to by every call */
     const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
-    /* The memory budget: new storages may bring live + made up to budget
-     * bytes (0: no budget).  The caller sets budget and live (the bytes its
-     * tensors already hold); every new storage adds its bytes to made. */
-    size_t budget, live, made;
+    /* The engine the new storages come from (its budget, its copy count):
+     * the playground session's, or for the int-shape callers in tensor.c
+     * their source's. */
+    Engine *eng;
 } OpCtx;
 
-/* A new storage bigger than this is refused (the playground's budget). */
+/* The playground's limit on one storage (its Engine's max_storage). */
 #define TENSOROPS_MAX_STORAGE 1000000L
 
 #define GEO_MAX 16 /* room for a result that is then refused for its ndim */
@@ -60,11 +59,13 @@ int geo_contiguous(const Geo *g);
 int geo_dense(const Geo *g);
 /* dim wrapped into [0, ndim) as PyTorch does; -1 with ctx->err set. */
 int geo_wrap_dim(long dim, int ndim, OpCtx *ctx);
-/* A new zeroed storage of n floats seen as (n,): NULL with ctx->err set when
- * n is over TENSOROPS_MAX_STORAGE, when it would take ctx past its budget,
- * or out of memory.  Every op that makes a storage makes it here. */
+/* A new zeroed storage of n floats in ctx->eng, seen as (n,): NULL with
+ * ctx->err set when n is over the engine's max_storage, when it would take
+ * the engine past its budget, or out of memory.  Every op of tensorops.h
+ * that makes a storage makes it here. */
 Tensor *geo_new_storage(long n, OpCtx *ctx);
-/* src's elements copied into a new storage laid out as g; the engine counts the bytes. */
+/* A copy: src's elements written into a new storage (geo_new_storage)
+ * laid out as g, counted (tensor_count_copy). */
 Tensor *geo_copy(const Tensor *src, Geo *g, OpCtx *ctx);
 Tensor *geo_copy_contiguous(const Tensor *t, OpCtx *ctx);
 /* At most GEO_MAX sizes in a shape; 0 with ctx->err set if more. */

@@ -216,9 +216,9 @@ int mha_weights_scaled(const MhaConfig *c)
     return c->d_model > MHA_TENTHS_MAX_D;
 }
 
-static Tensor *random_tensor(MhaRng *r, int ndim, const int *shape)
+static Tensor *random_tensor(Engine *e, MhaRng *r, int ndim, const int *shape)
 {
-    Tensor *t = tensor_zeros(ndim, shape);
+    Tensor *t = tensor_zeros(e, ndim, shape);
     if (t)
         for (size_t i = 0; i < t->st->n; i++)
             t->st->data[i] = mha_rng_tenth(r);
@@ -352,6 +352,7 @@ void mha_free(Mha *m)
     if (!m) return;
     for (int i = 0; i < MT_COUNT; i++)
         tensor_free(m->t[i]);
+    engine_release(m->eng);
     free(m);
 }
 
@@ -371,7 +372,7 @@ static void record(Mha *m, int step, size_t copied_before, int output, int n_in,
         s->inputs[i] = va_arg(ap, int);
     va_end(ap);
     s->is_view = n_in > 0 && tensor_same_storage(m->t[output], m->t[s->inputs[0]]);
-    s->bytes_copied = tensor_bytes_copied() - copied_before;
+    s->bytes_copied = m->eng->bytes_copied - copied_before;
 }
 
 /* Softmax over the last axis into a new buffer, with the causal mask first. */
@@ -421,12 +422,12 @@ static int draw_inputs(Mha *m, MhaRng *rng)
 {
     const Sizes z = sizes_of(m);
     Tensor **t = m->t;
-    size_t before = tensor_bytes_copied();
-    TRY(t[MT_X] = random_tensor(rng, DIMS(z.B, z.S, z.D)));      /* (B, S, D) */
-    TRY(t[MT_W_Q] = random_tensor(rng, DIMS(z.D, z.D)));         /* (D, D) */
-    TRY(t[MT_W_K] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
-    TRY(t[MT_W_V] = random_tensor(rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
-    TRY(t[MT_W_O] = random_tensor(rng, DIMS(z.D, z.D)));         /* (D, D) */
+    size_t before = m->eng->bytes_copied;
+    TRY(t[MT_X] = random_tensor(m->eng, rng, DIMS(z.B, z.S, z.D)));      /* (B, S, D) */
+    TRY(t[MT_W_Q] = random_tensor(m->eng, rng, DIMS(z.D, z.D)));         /* (D, D) */
+    TRY(t[MT_W_K] = random_tensor(m->eng, rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_V] = random_tensor(m->eng, rng, DIMS(z.D, z.KV * z.dh))); /* (D, KV*dh) */
+    TRY(t[MT_W_O] = random_tensor(m->eng, rng, DIMS(z.D, z.D)));         /* (D, D) */
     if (mha_weights_scaled(&m->cfg)) /* hand-checking is out of reach: a real init's scale */
         for (int i = MT_W_Q; i <= MT_W_O; i++)
             tensor_scale_(t[i], 1.0f / sqrtf((float)z.D));
@@ -440,7 +441,7 @@ fail:
 static int project(Mha *m, char *e, size_t el)
 {
     Tensor **t = m->t;
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(t[MT_Q] = tensor_matmul(t[MT_X], t[MT_W_Q], e, el)); /* (B, S, D) */
     TRY(t[MT_K] = tensor_matmul(t[MT_X], t[MT_W_K], e, el)); /* (B, S, KV*dh) */
     TRY(t[MT_V] = tensor_matmul(t[MT_X], t[MT_W_V], e, el)); /* (B, S, KV*dh) */
@@ -456,13 +457,13 @@ static int split_heads(Mha *m, char *e, size_t el)
 {
     const Sizes z = sizes_of(m);
     Tensor **t = m->t;
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(t[MT_Q_SPLIT] = tensor_view(t[MT_Q], DIMS(z.B, z.S, z.H, z.dh), e, el));  /* (B,S,H,dh) */
     TRY(t[MT_K_SPLIT] = tensor_view(t[MT_K], DIMS(z.B, z.S, z.KV, z.dh), e, el)); /* (B,S,KV,dh) */
     TRY(t[MT_V_SPLIT] = tensor_view(t[MT_V], DIMS(z.B, z.S, z.KV, z.dh), e, el));
     record(m, MS_SPLIT, before, MT_Q_SPLIT, 1, MT_Q);
 
-    before = tensor_bytes_copied();
+    before = m->eng->bytes_copied;
     TRY(t[MT_Q_HEADS] = tensor_transpose(t[MT_Q_SPLIT], 1, 2, e, el)); /* (B,H,S,dh) */
     TRY(t[MT_K_HEADS] = tensor_transpose(t[MT_K_SPLIT], 1, 2, e, el)); /* (B,KV,S,dh) */
     TRY(t[MT_V_HEADS] = tensor_transpose(t[MT_V_SPLIT], 1, 2, e, el));
@@ -480,7 +481,7 @@ static int rope_step(Mha *m, char *e, size_t el)
     Tensor **t = m->t;
     const MhaConfig *c = &m->cfg;
     if (c->rope == ROPE_OFF) return 0;
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(t[MT_Q_ROPE] = rope_apply(t[MT_Q_HEADS], c->rope, c->rope_theta, e, el));
     TRY(t[MT_K_ROPE] = rope_apply(t[MT_K_HEADS], c->rope, c->rope_theta, e, el));
     record(m, MS_ROPE, before, MT_Q_ROPE, 2, MT_Q_HEADS, MT_K_HEADS);
@@ -507,7 +508,7 @@ static int scores_softmax(Mha *m, char *e, size_t el)
 {
     const Sizes z = sizes_of(m);
     Tensor **t = m->t, *tmp[4] = {0};
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     const int kin = k_for_scores(m), qin = kin == MT_K_ROPE ? MT_Q_ROPE : MT_Q_HEADS;
     TRY(tmp[0] = tensor_view(q_for_scores(m), DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
     TRY(tmp[1] = tensor_unsqueeze(t[kin], 2, e, el)); /* (B,KV,1,S,dh) */
@@ -520,7 +521,7 @@ static int scores_softmax(Mha *m, char *e, size_t el)
     record(m, MS_SCORES, before, MT_SCORES, 2, qin, kin);
     free_tmp(tmp, 4);
 
-    before = tensor_bytes_copied();
+    before = m->eng->bytes_copied;
     TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], m->cfg.causal)); /* (B,H,S,S) */
     record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
     return 0;
@@ -534,7 +535,7 @@ static int weighted_sum(Mha *m, char *e, size_t el)
 {
     const Sizes z = sizes_of(m);
     Tensor **t = m->t, *tmp[3] = {0};
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(z.B, z.KV, z.G, z.S, z.S), e, el));
     TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, el));
     TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
@@ -554,15 +555,15 @@ static int merge_heads(Mha *m, char *e, size_t el)
 {
     const Sizes z = sizes_of(m);
     Tensor **t = m->t;
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(t[MT_MERGED] = tensor_transpose(t[MT_HEAD_OUT], 1, 2, e, el)); /* (B,S,H,dh) */
     record(m, MS_BACK, before, MT_MERGED, 1, MT_HEAD_OUT);
 
-    before = tensor_bytes_copied();
+    before = m->eng->bytes_copied;
     TRY(t[MT_MERGED_CONTIG] = tensor_contiguous(t[MT_MERGED])); /* (B,S,H,dh) */
     record(m, MS_CONTIG, before, MT_MERGED_CONTIG, 1, MT_MERGED);
 
-    before = tensor_bytes_copied();
+    before = m->eng->bytes_copied;
     TRY(t[MT_CONCAT] = tensor_view(t[MT_MERGED_CONTIG], DIMS(z.B, z.S, z.D), e, el)); /* (B,S,D) */
     record(m, MS_CONCAT, before, MT_CONCAT, 1, MT_MERGED_CONTIG);
     return 0;
@@ -574,10 +575,10 @@ fail:
 static int out_projection(Mha *m, char *e, size_t el)
 {
     Tensor **t = m->t;
-    size_t before = tensor_bytes_copied();
+    size_t before = m->eng->bytes_copied;
     TRY(t[MT_OUT] = tensor_matmul(t[MT_CONCAT], t[MT_W_O], e, el)); /* (B,S,D) */
     record(m, MS_OUT, before, MT_OUT, 2, MT_CONCAT, MT_W_O);
-    m->bytes_copied_total = tensor_bytes_copied();
+    m->bytes_copied_total = m->eng->bytes_copied;
     return 0;
 fail:
     return -1;
@@ -655,7 +656,11 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     m->cfg = *c;
     m->d_head = c->d_model / c->heads;
     m->groups = c->heads / c->kv_heads;
-    tensor_reset_counters();
+    if (!(m->eng = engine_new(NULL))) {
+        free(m);
+        err_set(err, errlen, "out of memory");
+        return NULL;
+    }
     MhaRng rng;
     mha_rng_seed(&rng, c->seed);
     if (draw_inputs(m, &rng) || project(m, e, sizeof e) || split_heads(m, e, sizeof e) ||

@@ -119,11 +119,12 @@ typedef struct MhaStep {
     int inputs[4], n_inputs; /* MT_* */
     int output;              /* MT_* */
     int is_view;             /* output shares its input's storage */
-    size_t bytes_copied;     /* the engine's counter delta over this step */
+    size_t bytes_copied;     /* what the run's engine counted as copied over this step */
 } MhaStep;
 
 typedef struct Mha {
     MhaConfig cfg;
+    Engine *eng;               /* the run's own: its storage ids (S1 ...) and copied bytes */
     int d_head, groups;        /* groups = heads / kv_heads: query heads per kv head */
     float scale;               /* what step 4 multiplied the scores by: 1 / sqrt(d_head) */
     Tensor *t[MT_COUNT];       /* owned; NULL: Q_rope, K_rope with RoPE off */
@@ -131,8 +132,10 @@ typedef struct Mha {
     size_t bytes_copied_total; /* over the run's steps */
 } Mha;
 
-/* Runs the pipeline.  NULL with a reason in err if the config is invalid or
- * memory runs out.  Free with mha_free(). */
+/* Runs the pipeline in a new engine of its own (m->eng: storages S1, S2 ...
+ * whatever else is alive).  NULL with a reason in err if the config is
+ * invalid or memory runs out.  Free with mha_free(); tensors taken from m
+ * (tensorops_alias) keep its engine alive. */
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen);
 void mha_free(Mha *m);
 

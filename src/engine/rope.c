@@ -82,7 +82,7 @@ Tensor *rope_apply(const Tensor *x, RopeLayout l, double theta, char *err, size_
         return NULL;
     }
     int nd = x->ndim, dh = x->shape[nd - 1];
-    Tensor *out = tensor_zeros(nd, x->shape);
+    Tensor *out = tensor_zeros(x->st->eng, nd, x->shape);
     if (!out) {
         err_set(err, errlen, "out of memory");
         return NULL;
@@ -101,6 +101,6 @@ Tensor *rope_apply(const Tensor *x, RopeLayout l, double theta, char *err, size_
         rotate_into(v, x->strides[nd - 1], out->st->data + r * (size_t)dh, dh, idx[nd - 2], l,
                     theta);
     }
-    tensor_count_copy(out);
+    tensor_count_copy(out, out->st->n);
     return out;
 }

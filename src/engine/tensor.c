@@ -1,5 +1,7 @@
-/* tensor.c - storage, strided views, the two copies, and the few kernels the
- * attention pipeline needs.  Strides are in elements, as in PyTorch. */
+/* tensor.c - storages in their engine, element access, and the few kernels
+ * the attention pipeline needs.  Strides are in elements, as in PyTorch.  The
+ * shape operations (view ... repeat_interleave) are tensor_shape.c's: thin
+ * callers of engine/tensorops.h, the one set of stride rules. */
 #include "engine/tensor.h"
 
 #include "base/errbuf.h"
@@ -11,22 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-static size_t g_bytes_copied; /* every byte moved by contiguous / repeat_interleave */
-static int g_next_id = 1;
-
-size_t tensor_bytes_copied(void)
+/* A new zeroed storage of n floats in engine e: the next id, its bytes live. */
+static Storage *storage_new(Engine *e, size_t n)
 {
-    return g_bytes_copied;
-}
-
-void tensor_reset_counters(void)
-{
-    g_bytes_copied = 0;
-    g_next_id = 1;
-}
-
-static Storage *storage_new(size_t n)
-{
+    if (!e || !engine_has_room(e, n)) return NULL;
     Storage *s = calloc(1, sizeof *s);
     if (!s) return NULL;
     s->data = calloc(n ? n : 1, sizeof *s->data);
@@ -36,13 +26,18 @@ static Storage *storage_new(size_t n)
     }
     s->n = n;
     s->refs = 1;
-    s->id = g_next_id++;
+    s->eng = e;
+    engine_retain(e);
+    s->id = e->next_id++;
+    e->live += n * sizeof *s->data;
     return s;
 }
 
 static void storage_release(Storage *s)
 {
     if (s && --s->refs == 0) {
+        s->eng->live -= s->n * sizeof *s->data;
+        engine_release(s->eng);
         free(s->data);
         free(s);
     }
@@ -90,10 +85,10 @@ static size_t shape_numel(int ndim, const int *shape)
     return n;
 }
 
-Tensor *tensor_zeros(int ndim, const int *shape)
+Tensor *tensor_zeros(Engine *e, int ndim, const int *shape)
 {
     if (!shape_ok(ndim, shape)) return NULL;
-    Storage *st = storage_new(shape_numel(ndim, shape));
+    Storage *st = storage_new(e, shape_numel(ndim, shape));
     if (!st) return NULL;
     long strides[TENSOR_MAXDIM];
     contiguous_strides(ndim, shape, strides);
@@ -102,9 +97,9 @@ Tensor *tensor_zeros(int ndim, const int *shape)
     return t;
 }
 
-Tensor *tensor_from_data(int ndim, const int *shape, const float *data)
+Tensor *tensor_from_data(Engine *e, int ndim, const int *shape, const float *data)
 {
-    Tensor *t = tensor_zeros(ndim, shape);
+    Tensor *t = tensor_zeros(e, ndim, shape);
     if (t) memcpy(t->st->data, data, t->st->n * sizeof *data);
     return t;
 }
@@ -175,12 +170,6 @@ size_t tensor_to_array(const Tensor *t, float *out)
     return n;
 }
 
-static int norm_dim(int d, int ndim)
-{
-    if (d < 0) d += ndim;
-    return d >= 0 && d < ndim ? d : -1;
-}
-
 char *tensor_fmt_dims(char *buf, size_t n, int ndim, const int *dims)
 {
     size_t k = 0;
@@ -201,234 +190,17 @@ char *tensor_fmt_strides(char *buf, size_t n, const Tensor *t)
     return buf;
 }
 
-/* "[1, 4, 3]" as PyTorch prints a shape in its errors. */
-static char *fmt_list(char *buf, size_t n, int ndim, const int *dims)
-{
-    size_t k = (size_t)snprintf(buf, n, "[");
-    for (int i = 0; i < ndim && k < n; i++)
-        k += (size_t)snprintf(buf + k, n - k, "%s%d", i ? ", " : "", dims[i]);
-    if (k < n) snprintf(buf + k, n - k, "]");
-    return buf;
-}
-
-/* PyTorch's computeStride: walk the old dims from the back in "chunks" of dims
- * that are contiguous with each other; each chunk must be covered exactly by
- * a run of new dims, which then get strides inside the chunk.  Returns 0 when
- * the new shape would need a dimension to span two chunks (a copy). */
-static int view_strides(const Tensor *t, int ndim, const int *shape, long *out)
-{
-    int view_d = ndim - 1;
-    long chunk_base = t->strides[t->ndim - 1];
-    size_t tensor_numel = 1, view_numel = 1;
-    for (int td = t->ndim - 1; td >= 0; td--) {
-        tensor_numel *= (size_t)t->shape[td];
-        if (td == 0 ||
-            (t->shape[td - 1] != 1 && t->strides[td - 1] != (long)tensor_numel * chunk_base)) {
-            while (view_d >= 0 && (view_numel < tensor_numel || shape[view_d] == 1)) {
-                out[view_d] = (long)view_numel * chunk_base;
-                view_numel *= (size_t)shape[view_d];
-                view_d--;
-            }
-            if (view_numel != tensor_numel) return 0;
-            if (td > 0) {
-                chunk_base = t->strides[td - 1];
-                tensor_numel = view_numel = 1;
-            }
-        }
-    }
-    return view_d == -1;
-}
-
-Tensor *tensor_view(const Tensor *t, int ndim, const int *shape_in, char *err, size_t errlen)
-{
-    int shape[TENSOR_MAXDIM];
-    char a[96];
-    if (ndim < 1 || ndim > TENSOR_MAXDIM) {
-        err_set(err, errlen, "view: %d dimensions (at most %d)", ndim, TENSOR_MAXDIM);
-        return NULL;
-    }
-    int infer = -1;
-    size_t known = 1, numel = tensor_numel(t);
-    for (int i = 0; i < ndim; i++) {
-        shape[i] = shape_in[i];
-        if (shape[i] == -1 && infer >= 0) {
-            err_set(err, errlen, "only one dimension can be inferred");
-            return NULL;
-        } else if (shape[i] == -1)
-            infer = i;
-        else if (shape[i] < 1) {
-            err_set(err, errlen, "view: invalid shape dimension %d", shape[i]);
-            return NULL;
-        } else
-            known *= (size_t)shape[i];
-    }
-    if (infer >= 0) {
-        if (numel % known) {
-            err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
-                    fmt_list(a, sizeof a, ndim, shape_in), numel);
-            return NULL;
-        }
-        shape[infer] = (int)(numel / known);
-        known *= (size_t)shape[infer];
-    }
-    if (known != numel) {
-        err_set(err, errlen, "shape '%s' is invalid for input of size %zu",
-                fmt_list(a, sizeof a, ndim, shape_in), numel);
-        return NULL;
-    }
-    long strides[TENSOR_MAXDIM];
-    if (!view_strides(t, ndim, shape, strides)) {
-        err_set(err, errlen,
-                "view size is not compatible with input tensor's size and stride (at least one "
-                "dimension spans across two contiguous subspaces). Use .reshape(...) instead.");
-        return NULL;
-    }
-    return tensor_on(t->st, t->offset, ndim, shape, strides);
-}
-
-Tensor *tensor_transpose(const Tensor *t, int d0, int d1, char *err, size_t errlen)
-{
-    int a = norm_dim(d0, t->ndim), b = norm_dim(d1, t->ndim);
-    if (a < 0 || b < 0) {
-        err_set(
-            err, errlen,
-            "transpose: dimension out of range (expected to be in range of [%d, %d], but got %d)",
-            -t->ndim, t->ndim - 1, a < 0 ? d0 : d1);
-        return NULL;
-    }
-    int shape[TENSOR_MAXDIM];
-    long strides[TENSOR_MAXDIM];
-    for (int i = 0; i < t->ndim; i++) {
-        shape[i] = t->shape[i];
-        strides[i] = t->strides[i];
-    }
-    shape[a] = t->shape[b], shape[b] = t->shape[a];
-    strides[a] = t->strides[b], strides[b] = t->strides[a];
-    return tensor_on(t->st, t->offset, t->ndim, shape, strides);
-}
-
-Tensor *tensor_unsqueeze(const Tensor *t, int dim, char *err, size_t errlen)
-{
-    int d = dim < 0 ? dim + t->ndim + 1 : dim;
-    if (d < 0 || d > t->ndim || t->ndim >= TENSOR_MAXDIM) {
-        err_set(err, errlen, "unsqueeze: dimension %d out of range for %d-D tensor", dim, t->ndim);
-        return NULL;
-    }
-    int shape[TENSOR_MAXDIM];
-    long strides[TENSOR_MAXDIM];
-    for (int i = 0, j = 0; i <= t->ndim; i++) {
-        if (i == d) {
-            shape[i] = 1;
-            /* any stride works on a size-1 axis; PyTorch uses size*stride of the next */
-            strides[i] = d < t->ndim ? t->strides[d] * t->shape[d] : 1;
-        } else {
-            shape[i] = t->shape[j];
-            strides[i] = t->strides[j];
-            j++;
-        }
-    }
-    return tensor_on(t->st, t->offset, t->ndim + 1, shape, strides);
-}
-
-Tensor *tensor_narrow(const Tensor *t, int dim, int start, int len, char *err, size_t errlen)
-{
-    int d = norm_dim(dim, t->ndim);
-    if (d < 0 || start < 0 || len < 1 || start + len > (d < 0 ? 0 : t->shape[d])) {
-        err_set(err, errlen, "narrow: %d..%d is outside dimension %d of size %d", start,
-                start + len - 1, dim, d < 0 ? 0 : t->shape[d]);
-        return NULL;
-    }
-    int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < t->ndim; i++)
-        shape[i] = t->shape[i];
-    shape[d] = len;
-    return tensor_on(t->st, t->offset + (size_t)((long)start * t->strides[d]), t->ndim, shape,
-                     t->strides);
-}
-
-Tensor *tensor_expand(const Tensor *t, int ndim, const int *shape, char *err, size_t errlen)
-{
-    if (ndim != t->ndim) {
-        err_set(err, errlen,
-                "expand: the number of sizes provided (%d) must match the tensor's dimensions (%d)",
-                ndim, t->ndim);
-        return NULL;
-    }
-    long strides[TENSOR_MAXDIM];
-    int sh[TENSOR_MAXDIM];
-    for (int i = 0; i < ndim; i++) {
-        sh[i] = shape[i] == -1 ? t->shape[i] : shape[i];
-        if (sh[i] == t->shape[i])
-            strides[i] = t->strides[i];
-        else if (t->shape[i] == 1 && sh[i] >= 1)
-            strides[i] = 0;
-        else {
-            err_set(err, errlen,
-                    "The expanded size of the tensor (%d) must match the existing size (%d) at "
-                    "non-singleton dimension %d",
-                    sh[i], t->shape[i], i);
-            return NULL;
-        }
-    }
-    return tensor_on(t->st, t->offset, ndim, sh, strides);
-}
-
 Tensor *tensor_clone_compute(const Tensor *t)
 {
-    Tensor *c = tensor_zeros(t->ndim, t->shape);
+    Tensor *c = tensor_zeros(t->st->eng, t->ndim, t->shape);
     if (c) tensor_to_array(t, c->st->data);
     return c;
 }
 
-void tensor_count_copy(Tensor *t)
+void tensor_count_copy(Tensor *t, size_t n)
 {
-    t->st->bytes_copied += t->st->n * sizeof(float);
-    g_bytes_copied += t->st->n * sizeof(float);
-}
-
-/* A new contiguous tensor with t's values; counts the bytes. */
-static Tensor *copy_of(const Tensor *t)
-{
-    Tensor *c = tensor_clone_compute(t);
-    if (c) tensor_count_copy(c);
-    return c;
-}
-
-Tensor *tensor_contiguous(const Tensor *t)
-{
-    if (tensor_is_contiguous(t)) return tensor_on(t->st, t->offset, t->ndim, t->shape, t->strides);
-    return copy_of(t);
-}
-
-Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, size_t errlen)
-{
-    int d = norm_dim(dim, t->ndim);
-    if (d < 0 || reps < 1) {
-        err_set(err, errlen, "repeat_interleave: %s",
-                d < 0 ? "dimension out of range" : "repeats must be >= 1");
-        return NULL;
-    }
-    int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < t->ndim; i++)
-        shape[i] = t->shape[i];
-    shape[d] *= reps;
-    Tensor *out = tensor_zeros(t->ndim, shape);
-    if (!out) {
-        err_set(err, errlen, "repeat_interleave: out of memory");
-        return NULL;
-    }
-    /* out[..., j, ...] = t[..., j / reps, ...] */
-    int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM];
-    size_t n = 0;
-    do {
-        for (int i = 0; i < t->ndim; i++)
-            src[i] = idx[i];
-        src[d] = idx[d] / reps;
-        out->st->data[n++] = tensor_get(t, src);
-    } while (next_index(idx, out->ndim, out->shape));
-    out->st->bytes_copied += n * sizeof(float);
-    g_bytes_copied += n * sizeof(float);
-    return out;
+    t->st->bytes_copied += n * sizeof(float);
+    t->st->eng->bytes_copied += n * sizeof(float);
 }
 
 /* c[j] += a * b[j] for j < n, eight at a time (one SIMD multiply and add
@@ -497,7 +269,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     for (int i = 0; i < nd - 2; i++)
         shape[i] = a->shape[i];
     shape[nd - 2] = m, shape[nd - 1] = n;
-    Tensor *c = tensor_zeros(nd, shape);
+    Tensor *c = tensor_zeros(a->st->eng, nd, shape);
     if (!c) {
         err_set(err, errlen, "matmul: out of memory");
         return NULL;
@@ -587,9 +359,9 @@ void tensor_softmax_lastdim_(Tensor *t)
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
 }
 
-Tensor *tensor_new_storage(size_t n)
+Tensor *tensor_new_storage(Engine *e, size_t n)
 {
-    Storage *st = storage_new(n);
+    Storage *st = storage_new(e, n);
     if (!st) return NULL;
     int shape[1] = {(int)n};
     long strides[1] = {1};

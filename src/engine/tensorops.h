@@ -9,7 +9,9 @@
  * computeStride, ATen/TensorIndexing.h, c10/core/WrapDimMinimal.h).
  *
  * Every function returns a new Tensor the caller frees with tensor_free(), or
- * NULL with a one-line reason in ctx->err.  Sizes and dims arrive as long
+ * NULL with a one-line reason in ctx->err.  A new storage (a source, or a
+ * copy) is made in ctx->eng within its budget (geo_new_storage); a copy is
+ * counted there (tensor_count_copy).  Sizes and dims arrive as long
  * (PyTorch's int64) so a bad value is reported, never truncated.
  */
 #ifndef MHAVIZ_TENSOROPS_H

@@ -1,6 +1,9 @@
 /* tensorops_copy.c - the shape operations that make new storage (clone,
  * contiguous, arange, zeros, repeat, repeat_interleave) and the ones that
- * pick elements (narrow, select, slice); tensorops.c holds the views. */
+ * pick elements (narrow, select, slice); tensorops.c holds the views.  The
+ * copies here (clone and contiguous through geo_copy, repeat and
+ * repeat_interleave themselves) count what they write with
+ * tensor_count_copy, in ctx->eng. */
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
@@ -242,8 +245,7 @@ Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx)
             idx[i] = 0;
         }
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
     return r;
 }
 
@@ -294,8 +296,7 @@ Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, lon
             idx[i] = 0;
         }
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
 out:
     tensor_free(in);
     return r;
@@ -384,7 +385,6 @@ Tensor *tensorops_cat(int n, const Tensor *const *ts, long dim, OpCtx *ctx)
         }
         at += t->shape[d];
     }
-    ctx->copied += (size_t)numel;
-    r->st->bytes_copied += (size_t)numel * sizeof(float);
+    tensor_count_copy(r, (size_t)numel);
     return r;
 }
