@@ -34,7 +34,12 @@ for _ in 1 2 3 4 5 6; do
     [ $((RANDOM % 2)) = 0 ] && c="$c --causal"
     configs+=("$c $m")
 done
-configs+=("--mla 512 --rope-dim 64 --d-model 64 --heads 1 --seq 3")
+for _ in 1 2 3 4 5 6; do
+    c=$(random_config)
+    configs+=("$c --causal --window $((1 + RANDOM % 5))")
+done
+configs+=("--mla 512 --rope-dim 64 --d-model 64 --heads 1 --seq 3" "--seq 9 --causal --window 1"
+    "--seq 6 --causal --window 3 --mla 2")
 
 for c in "${configs[@]}"; do
     # shellcheck disable=SC2086
@@ -70,4 +75,6 @@ usage_error "--mla" export --mla x
 usage_error "--rope-dim 3" export --mla 4 --rope-dim 3
 usage_error "--rope-dim 0" export --mla 4 --rope-dim 0
 usage_error "--rope-dim" export --rope-dim 2
+usage_error "--window 0" export --causal --window 0
+usage_error "--window 3: needs --causal" export --window 3
 finish

@@ -23,7 +23,9 @@ static const char export_help[] =
     "  --mla R          DeepSeek's latent attention beside the run: config gains \"mla\"\n"
     "                   and \"rope_dim\", and \"mla\" holds its tensors (c_kv, k_pe, ...,\n"
     "                   scores_absorbed) and the cache bytes per token against MHA's\n"
-    "  --rope-dim N     MLA's rotated key width dr, even (default d_head / 2, even, >= 2)\n\n"
+    "  --rope-dim N     MLA's rotated key width dr, even (default d_head / 2, even, >= 2)\n"
+    "  --window W       with --causal: query i sees key j iff i - W < j <= i (a rolling\n"
+    "                   window's band); config gains \"window\": W\n\n"
     "Options:\n";
 
 /* The shortest text that reads back to the same float (base/fmtfloat.h):
@@ -175,6 +177,12 @@ int cmd_export(int argc, char **argv)
         if ((r = cli_match(argc, argv, &i, "--compare", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             compare = val;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--window", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--window", val, 1, MHA_MAX_SEQ, &v, err, sizeof err))
+                return cli_usage("%s", err);
+            cfg.window = (int)v;
             continue;
         }
         if ((r = cli_match(argc, argv, &i, "--mla", &val, err, sizeof err)) != 0) {

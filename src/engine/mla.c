@@ -170,6 +170,7 @@ Mla *mla_run(const Mha *m, int rank, int rope_dim, char *err, size_t errlen)
     add_scale(t[ML_SCORES], tmp[3], a->scale);
     TRY(t[ML_ATTN] = tensor_clone_compute(t[ML_SCORES]));
     if (c->causal) tensor_causal_mask_(t[ML_ATTN]);
+    mha_band_mask_(t[ML_ATTN], c->window, 0);
     tensor_softmax_lastdim_(t[ML_ATTN]);
     tensor_free(tmp[3]), tmp[3] = NULL;
     TRY(tmp[3] = tensor_matmul(t[ML_ATTN], t[ML_V], e, sizeof e)); /* (B, H, S, dh) */
