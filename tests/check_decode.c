@@ -97,6 +97,78 @@ START_TEST(every_row_equals_the_causal_pass)
 }
 END_TEST
 
+/* A decode of cfg with a rolling window of W slots: token t lands in slot
+ * t mod W over token t - W, a step reads min(len, W) slots, and every row
+ * equals the full pass with the band mask (i - W < j <= i). */
+static void run_window(MhaConfig cfg, int prompt, int W, DecodeLayout l)
+{
+    char err[200];
+    cfg.causal = 1;
+    cfg.window = W;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, l, prompt, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    int slots = W < cfg.seq ? W : cfg.seq;
+    ck_assert_int_eq(d->slots, slots);
+    ck_assert_int_eq(d->cache_k->shape[l == DECODE_HF ? 2 : 1], slots); /* W rows, not seq */
+    size_t per_tok = 2 * (size_t)cfg.batch * (size_t)cfg.kv_heads * (size_t)m->d_head * 4;
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert(decode_check(d) < 1e-5f);
+        int last = d->start + d->n - 1;
+        ck_assert_int_eq(d->slot, last % W);
+        ck_assert_int_eq(d->evicted, last >= W ? last - W : -1);
+        if (d->n == 1) {
+            int held = d->len < W ? d->len : W;
+            ck_assert_int_eq(d->k_read->shape[2], held);
+            ck_assert_uint_eq(d->read_step, per_tok * (size_t)held);
+            ck_assert(tensor_same_storage(d->k_read, d->cache_k));
+        }
+        /* the slots hold the last W positions */
+        for (int p = 0; p <= last; p++)
+            ck_assert_int_eq(d->slot_pos[p % slots] == p, p > last - W);
+        ck_assert_uint_eq(decode_cache_offset(d, 0, 0, last, 0),
+                          decode_cache_offset(d, 0, 0, last % W, 0));
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+    }
+    ck_assert_uint_eq(d->written_total, per_tok * (size_t)cfg.seq);
+    decode_free(d);
+    mha_free(m);
+}
+
+START_TEST(window_rolls_and_equals_the_band_pass)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int l = 0; l < DECODE_LAYOUTS; l++)
+        for (int k = 0; k < 3; k++) {
+            run_window(cfg_of(1, 9, 8, 4, kv[k]), 2, 3, (DecodeLayout)l);  /* prefill < W */
+            run_window(cfg_of(2, 8, 16, 4, kv[k]), 5, 3, (DecodeLayout)l); /* prefill > W */
+            run_window(cfg_of(3, 6, 8, 4, kv[k]), 1, 1, (DecodeLayout)l);  /* W = 1 */
+            run_window(cfg_of(1, 5, 8, 4, kv[k]), 2, 9, (DecodeLayout)l);  /* W > seq */
+            MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+            c.rope = ROPE_HALF;
+            run_window(c, 4, 2, (DecodeLayout)l);
+        }
+    /* the overwritten slot: token 3 of a window of 3 lands on token 0 */
+    char err[200];
+    MhaConfig c = cfg_of(1, 6, 8, 4, 4);
+    c.causal = 1, c.window = 3;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *d = decode_new(m, DECODE_HF, 3, err, sizeof err);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    ck_assert_int_eq(d->evicted, -1);
+    ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
+    ck_assert_int_eq(d->slot, 0);
+    ck_assert_int_eq(d->evicted, 0);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
 /* With RoPE the cache holds the rotated K: every step agrees with the full
  * pass (which rotates by absolute position), and the cache's K rows are the
  * full run's K_rope rows, V's its unrotated V_heads. */
@@ -331,6 +403,32 @@ START_TEST(kvcache_questions_stay_within_context_and_window)
 }
 END_TEST
 
+/* The Decode screen opened with o, after `steps` Space presses, drawn at w x h
+ * from a Ui whose configuration is cfg: does it show text? */
+static int screen_opts_show(MhaConfig cfg, const DecodeScreenOpts *o, int steps, int w, int h,
+                            const char *text)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = cfg;
+    Screen *s = decode_open_opts(&ui, o);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < steps; i++)
+        s->key(s, &ui, ' ');
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, &ui, c);
+    int found = canvas_contains(c, text);
+    if (!found)
+        for (int y = 0; y < c->h; y++) {
+            char row[256];
+            fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
+        }
+    canvas_free(c);
+    s->free(s);
+    return found;
+}
+
 /* The Decode screen drawn at 80x24 from a Ui whose configuration is cfg. */
 static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *text)
 {
@@ -366,6 +464,24 @@ START_TEST(screen_runs_the_configuration)
     c.seq = 64, c.d_model = 64, c.heads = 8, c.kv_heads = 2;
     ck_assert(screen_shows(c, 0, DECODE_HF, "GQA, 8 query heads, 2 kv heads"));
     ck_assert(screen_shows(c, 5, DECODE_META, "Meta (B,T,KV,dh) (1, 64, 2, 8)"));
+}
+END_TEST
+
+/* The window on the screen: the slot a token lands in and the token it
+ * overwrote, the cache W slots long, the proof line, at 80x24 and 200x60. */
+START_TEST(screen_shows_the_rolling_window)
+{
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {5, DECODE_HF, 3};
+    for (int big = 0; big < 2; big++) {
+        int w = big ? 200 : 80, h = big ? 60 : 24;
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "cache_k[:, :, 1] = k  # slot = 4 mod 3"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "overwrote token 1 \"cat\""));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "(1, 2, 3, 2) strides")); /* 3 slots */
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "overwrote token 2 \"sat\""));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "the full causal pass at those rows"));
+    }
 }
 END_TEST
 
@@ -417,9 +533,11 @@ static Suite *decode_suite(void)
     TCase *t = tcase_create("engine");
     tcase_add_test(t, every_row_equals_the_causal_pass);
     tcase_add_test(t, rope_caches_the_rotated_k);
+    tcase_add_test(t, window_rolls_and_equals_the_band_pass);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);
+    tcase_add_test(t, screen_shows_the_rolling_window);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
     suite_add_tcase(s, t);

@@ -77,4 +77,15 @@ usage_error "--rope-dim 0" export --mla 4 --rope-dim 0
 usage_error "--rope-dim" export --rope-dim 2
 usage_error "--window 0" export --causal --window 0
 usage_error "--window 3: needs --causal" export --window 3
+usage_error "--window 0" decode --plain --window 0
+
+# decode --window: the rolling buffer, and every row still the full pass's
+capture "$BIN" decode --plain --window 3 --prompt 5 --kv-heads 2
+if [ "$rc" = 0 ] && grep -q 'K and V each (1, 2, 3, 2)' "$tmp/out" &&
+    grep -q 'token 5 -> slot 2 = 5 mod 3, over token 2 "sat"' "$tmp/out" &&
+    grep -Eq "with the window's band mask: largest difference (0|[0-9.]+e-0[6-9])$" "$tmp/out"; then
+    ok "decode --plain --window 3: 3 slots, token 5 over token 2, rows equal the band pass"
+else
+    fail "decode --plain --window 3" "exit $rc: $(head -c 600 "$tmp/out")"
+fi
 finish

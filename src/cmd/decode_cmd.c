@@ -32,6 +32,8 @@ static const char decode_help[] =
     "  --plain         print instead of opening the screen\n"
     "  --prompt N      tokens of the prefill (default: half the sequence)\n"
     "  --layout L      cache layout: hf (B, KV, T, dh; default) or meta (B, T, KV, dh)\n"
+    "  --window W      a rolling buffer of W slots: token t goes to slot t mod W, attention\n"
+    "                  over the last W tokens (i - W < j <= i)\n"
     "  --preset NAME   a real model (mhaviz kv --list): bytes per generated token (--plain)\n"
     "  --context T     tokens in the cache (default: the model's trained context)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n"
@@ -169,6 +171,16 @@ static void print_step(const Decode *d)
            tensor_fmt_dims(s2, sizeof s2, d->k_read->ndim, d->k_read->shape),
            tensor_fmt_strides(s3, sizeof s3, d->k_read),
            tensor_fmt_strides(s4, sizeof s4, d->cache_k));
+    if (d->window) {
+        char over[64] = "an empty slot";
+        if (d->evicted >= 0)
+            snprintf(over, sizeof over, "over token %d \"%s\"", d->evicted,
+                     mha_token_word(d->evicted));
+        printf("  token %d -> slot %d = %d mod %d, %s%s\n", d->start + d->n - 1, d->slot,
+               d->start + d->n - 1, d->window, over,
+               d->n > d->slots ? " (the prefill attended over its own k, v: longer than the window)"
+                               : "");
+    }
     printf("  wrote %zu B, read %zu B (total written %zu, read %zu); scores %s\n", d->written_step,
            d->read_step, d->written_total, d->read_total,
            tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
@@ -195,6 +207,9 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
     if (cfg->rope != ROPE_OFF)
         printf("RoPE %s, theta %g: q and k rotated by position before k is cached (V is not)\n",
                rope_layout_name(cfg->rope), cfg->rope_theta);
+    if (cfg->window)
+        printf("window %d: a rolling buffer of %d slots; query i sees key j iff i - %d < j <= i\n",
+               cfg->window, d->slots, cfg->window);
     printf("cache %s: K and V each %s, %zu bytes\n", decode_layout_name(layout),
            tensor_fmt_dims(s1, sizeof s1, d->cache_k->ndim, d->cache_k->shape),
            tensor_numel(d->cache_k) * sizeof(float));
@@ -209,7 +224,8 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
     if (rc < 0) {
         cli_line(stderr, "mhaviz: %s", err);
     } else {
-        printf("every row against the full causal pass: largest difference %g\n", (double)worst);
+        printf("every row against the full causal pass%s: largest difference %g\n",
+               cfg->window ? " with the window's band mask" : "", (double)worst);
         rc = 0;
     }
     decode_free(d);
@@ -229,6 +245,7 @@ enum { N_DEFAULTS = sizeof decode_defaults / sizeof *decode_defaults };
 typedef struct DecodeArgs {
     int plain;
     long prompt; /* 0: half the sequence (decode_prompt_default) */
+    long window; /* 0: none */
     DecodeLayout layout;
     const char *preset, *dtype, *gpu;
     long context;          /* 0: the preset's trained context */
@@ -272,6 +289,9 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
                 a->layout = DECODE_META;
             else
                 return cli_usage("--layout: '%.40s' is not hf or meta", val), -1;
+        } else if ((r = cli_match(argc, argv, &i, "--window", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--window", val, 1, MHA_MAX_SEQ, &a->window, err, sizeof err))
+                return cli_usage("%s", err), -1;
         } else if ((r = cli_match(argc, argv, &i, "--prompt", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--prompt", val, 1, MHA_MAX_SEQ, &a->prompt, err, sizeof err))
                 return cli_usage("%s", err), -1;
@@ -298,6 +318,8 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
         if (a->gpu || a->context)
             return cli_usage("decode: --gpu and --context need --preset NAME");
         if (!kv_set) cfg.kv_heads = cfg.heads;
+        cfg.window = (int)a->window;
+        cfg.causal |= cfg.window > 0; /* decode is causal; the window is its band */
         if (mha_config_check(&cfg, err, sizeof err) != 0) return cli_usage("%s", err);
         if (a->prompt > cfg.seq)
             return cli_usage("--prompt %ld: more than --seq %d", a->prompt, cfg.seq);
@@ -343,7 +365,8 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
         ui_free(&ui);
         return rc;
     }
-    return interactive_run(&ui, decode_open_with(&ui, (int)a->prompt, a->layout), &o);
+    DecodeScreenOpts so = {(int)a->prompt, a->layout, (int)a->window};
+    return interactive_run(&ui, decode_open_opts(&ui, &so), &o);
 }
 
 int cmd_decode(int argc, char **argv)

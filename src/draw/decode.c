@@ -47,12 +47,23 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         canvas_text(c, 1, y, "k = k", ST_CODE);
         canvas_text(c, 19, y++, "# no RoPE here (--rope half|interleaved rotates k first)", ST_DIM);
     }
-    if (d->layout == DECODE_HF)
+    if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
+        int last = d->start + d->n - 1;
+        snprintf(s, sizeof s, "cache_k[%s%d] = k  # slot = %d mod %d",
+                 d->layout == DECODE_HF ? ":, :, " : ":, ", d->slot, last, d->window);
+        canvas_text(c, 1, y, s, ST_CODE_HI);
+        if (d->evicted >= 0)
+            canvas_printf(c, (int)strlen(s) + 3, y, ST_WARN, "overwrote token %d \"%s\"",
+                          d->evicted, mha_token_word(d->evicted));
+        y++;
+    } else if (d->layout == DECODE_HF) {
         snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
                  d->start + d->n);
-    else
+        canvas_text(c, 1, y++, s, ST_CODE_HI);
+    } else {
         snprintf(s, sizeof s, "cache_k[:, %d:%d] = k", d->start, d->start + d->n);
-    canvas_text(c, 1, y++, s, ST_CODE_HI);
+        canvas_text(c, 1, y++, s, ST_CODE_HI);
+    }
     (void)cfg;
     return y;
 }
@@ -61,12 +72,14 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
 static int draw_cache(Canvas *c, const Decode *d, int y)
 {
     const MhaConfig *cfg = &d->m->cfg;
-    int dh = d->m->d_head, per_row = d->cap * dh, cw = 3;
-    char a[64], b[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d",
+    int dh = d->m->d_head, per_row = d->slots * dh, cw = 3;
+    char a[64], b[64], w[48] = "";
+    if (d->window) snprintf(w, sizeof w, " slots, t mod %d", d->window);
+    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d%s",
                   d->layout == DECODE_HF ? "HF (B,KV,T,dh)" : "Meta (B,T,KV,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
-                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->len, d->cap);
+                  tensor_fmt_strides(b, sizeof b, d->cache_k),
+                  d->len < d->slots ? d->len : d->slots, d->slots, w);
     while (per_row * cw + 8 > c->w && cw > 2)
         cw--;
     /* every storage cell: a dot while empty, the token it holds once written */
@@ -114,10 +127,19 @@ static int draw_read(Canvas *c, const Decode *d, int y)
 static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
 {
     const MhaConfig *cfg = &d->m->cfg;
-    int G = d->m->groups, T = d->len, row = d->n - 1;
-    canvas_printf(c, 1, y++, ST_NORMAL,
-                  "softmax of \"%s\" over the %d cached tokens, per query head",
-                  mha_token_word(d->start + row), T);
+    int G = d->m->groups, T = d->attn->shape[4], row = d->n - 1;
+    const char *word = mha_token_word(d->start + row);
+    if (d->n > d->slots) /* the window's prefill: over its own tokens, the band masked */
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the prefill's %d tokens, band i - %d < j <= i", word,
+                      T, d->window);
+    else if (d->window)
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the window's %d slots (slot order), per query head",
+                      word, T);
+    else
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the %d cached tokens, per query head", word, T);
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
         if (y == ymax - 1 && h < cfg->heads - 1) { /* no room for the rest: say so */

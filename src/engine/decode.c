@@ -26,6 +26,7 @@ void decode_free(Decode *d)
     clear_step(d);
     tensor_free(d->cache_k);
     tensor_free(d->cache_v);
+    free(d->slot_pos);
     free(d);
 }
 
@@ -42,11 +43,16 @@ Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, siz
     d->layout = layout;
     d->cap = c->seq;
     d->prompt = prompt;
-    int hf[4] = {c->batch, c->kv_heads, c->seq, m->d_head};   /* (B, KV, Tmax, dh) */
-    int meta[4] = {c->batch, c->seq, c->kv_heads, m->d_head}; /* (B, Tmax, KV, dh) */
+    d->window = c->window;
+    d->slots = c->window > 0 && c->window < c->seq ? c->window : c->seq;
+    int hf[4] = {c->batch, c->kv_heads, d->slots, m->d_head};   /* (B, KV, slots, dh) */
+    int meta[4] = {c->batch, d->slots, c->kv_heads, m->d_head}; /* (B, slots, KV, dh) */
     d->cache_k = tensor_zeros(4, layout == DECODE_META ? meta : hf);
     d->cache_v = tensor_zeros(4, layout == DECODE_META ? meta : hf);
-    if (!d->cache_k || !d->cache_v) goto oom;
+    d->slot_pos = malloc((size_t)d->slots * sizeof *d->slot_pos);
+    if (!d->cache_k || !d->cache_v || !d->slot_pos) goto oom;
+    for (int s = 0; s < d->slots; s++)
+        d->slot_pos[s] = -1;
     return d;
 oom:
     decode_free(d);
@@ -61,11 +67,12 @@ int decode_prompt_default(int seq)
 
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
 {
+    t %= d->slots; /* its slot: t itself without a window */
     int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};
     return tensor_offset_of(d->cache_k, d->layout == DECODE_META ? meta : hf);
 }
 
-/* The cache's (B, KV, T, dh) view over positions start .. start + n - 1:
+/* The cache's (B, KV, T, dh) view over slots start .. start + n - 1:
  * HF narrows the T axis in place; Meta narrows its T axis, then swaps T and
  * KV (a view: no byte moves). */
 static Tensor *cache_window(const Decode *d, const Tensor *cache, int start, int n, char *err,
@@ -121,7 +128,8 @@ static void rope_rows(Tensor *t, const MhaConfig *c, int heads, int dh, int star
                             c->rope, c->rope_theta);
 }
 
-/* Writes k and v of this step into the cache at start..start+n-1.  k_new is
+/* Writes k and v of this step into the cache, token p of it at slot p mod
+ * slots (p itself without a window; with one, over token p - W).  k_new is
  * kept: with RoPE on it is already rotated, so the cache holds the rotated K
  * (V never is). */
 static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
@@ -129,29 +137,45 @@ static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err,
     const Tensor *src[2] = {k4, v4};
     Tensor *cache[2] = {d->cache_k, d->cache_v};
     d->written_step = 0;
-    for (int i = 0; i < 2; i++) {
-        /* (B, KV, n, dh) window of the cache; the source (B, n, KV, dh) swapped to match */
-        Tensor *dst = cache_window(d, cache[i], d->start, d->n, err, errlen);
-        Tensor *s = dst ? tensor_transpose(src[i], 1, 2, err, errlen) : NULL;
-        if (s) d->written_step += copy_into(dst, s);
-        tensor_free(dst);
-        tensor_free(s);
-        if (!s) return -1;
+    for (int s = 0; s < d->n; s++) {
+        int p = d->start + s, slot = p % d->slots;
+        for (int i = 0; i < 2; i++) {
+            /* (B, KV, 1, dh) slot of the cache; the source's token s (B, 1, KV, dh) swapped */
+            Tensor *dst = cache_window(d, cache[i], slot, 1, err, errlen);
+            Tensor *one = dst ? tensor_narrow(src[i], 1, s, 1, err, errlen) : NULL;
+            Tensor *t = one ? tensor_transpose(one, 1, 2, err, errlen) : NULL;
+            if (t) d->written_step += copy_into(dst, t);
+            tensor_free(dst);
+            tensor_free(one);
+            tensor_free(t);
+            if (!t) return -1;
+        }
+        d->slot = slot;
+        d->evicted = d->slot_pos[slot];
+        d->slot_pos[slot] = p;
     }
     d->written_total += d->written_step;
     return 0;
 }
 
-/* Attention of q (B, H, n, dh) over the cache's first len tokens: GQA's
- * groups as a stride-0 axis of the read view, then scores, softmax, A @ V. */
-static int attend(Decode *d, char *err, size_t errlen)
+/* Attention of q (B, H, n, dh) over the cache's tokens (the first len, or
+ * the slots held with a window; a prefill longer than the window over its
+ * own k4, v4 (B, n, KV, dh)): GQA's groups as a stride-0 axis of the read
+ * view, then scores, softmax, A @ V. */
+static int attend(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
     const MhaConfig *c = &d->m->cfg;
-    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head, T = d->len;
-    int rc = -1;
+    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head;
+    int T = d->len < d->slots ? d->len : d->slots, rc = -1;
     Tensor *v5 = NULL, *kT = NULL, *q5 = NULL, *scores = NULL, *o5 = NULL, *tmp = NULL;
-    d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
-    d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
+    if (d->n > d->slots) { /* the window's prefill: its own tokens, positions 0..n-1 */
+        T = d->n;
+        d->k_read = tensor_transpose(k4, 1, 2, err, errlen);
+        d->v_read = tensor_transpose(v4, 1, 2, err, errlen);
+    } else {
+        d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
+        d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
+    }
     if (!d->k_read || !d->v_read) goto done;
     d->read_step = 2 * tensor_numel(d->k_read) * sizeof(float);
     d->read_total += d->read_step;
@@ -170,7 +194,10 @@ static int attend(Decode *d, char *err, size_t errlen)
     scores = kT ? tensor_matmul(q5, kT, err, errlen) : NULL;             /* (B, KV, G, n, T) */
     if (!scores) goto done;
     tensor_scale_(scores, d->m->scale);
-    if (d->n > 1) tensor_causal_mask_(scores); /* the prefill: n == T, square */
+    if (d->n > 1) { /* the prefill: n == T, square, positions 0..n-1 */
+        tensor_causal_mask_(scores);
+        mha_band_mask_(scores, d->window, 0);
+    } /* one token: every slot held is a position i - W < j <= i */
     tensor_softmax_lastdim_(scores);
     d->attn = scores;
     scores = NULL;
@@ -226,7 +253,7 @@ static int run_step(Decode *d, int start, int n, char *err, size_t errlen)
     d->q = d->k_new ? tensor_transpose(q4, 1, 2, err, errlen) : NULL; /* (B, H, n, dh) */
     if (d->q && write_cache(d, d->k_new, v4, err, errlen) == 0) {
         d->len = start + n;
-        if (attend(d, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;
+        if (attend(d, d->k_new, v4, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;
     }
     tensor_free(Q);
     tensor_free(K);
@@ -240,6 +267,8 @@ int decode_prefill(Decode *d, char *err, size_t errlen)
 {
     d->len = 0;
     d->written_total = d->read_total = 0;
+    for (int s = 0; s < d->slots; s++)
+        d->slot_pos[s] = -1;
     return run_step(d, 0, d->prompt, err, errlen);
 }
 

@@ -22,6 +22,14 @@
  * run's config), q and k are rotated by their absolute position right before
  * k is written, so the cache holds the rotated K, as Meta's llama model.py
  * and HF's LlamaAttention do (apply_rotary_emb, then cache_k / cache.update).
+ *
+ * With a window W (the run's cfg.window, Mistral's rolling buffer cache) the
+ * cache has min(W, Tmax) slots on its T axis and token t is written to slot
+ * t mod W, overwriting token t - W: a step reads the slots it has, the last
+ * W tokens in slot order (the softmax does not care about order), so query i
+ * sees key j iff i - W < j <= i, the full run's band mask.  A prefill longer
+ * than the window attends over its own fresh k and v with the band mask, then
+ * leaves its last W tokens in the cache.
  */
 #ifndef MHAVIZ_DECODE_H
 #define MHAVIZ_DECODE_H
@@ -35,7 +43,10 @@ typedef enum { DECODE_HF, DECODE_META, DECODE_LAYOUTS } DecodeLayout;
 typedef struct Decode {
     const Mha *m; /* the full causal run: x, W_Q, W_K, W_V, W_O; not owned */
     DecodeLayout layout;
-    int cap;                   /* tokens the cache holds when full: m->cfg.seq */
+    int cap;                   /* tokens the run generates up to: m->cfg.seq */
+    int window;                /* m->cfg.window: 0, or the rolling buffer's W */
+    int slots;                 /* the cache's T axis: cap, or min(W, cap) with a window */
+    int *slot_pos;             /* [slots]: the position each slot holds, -1 empty; owned */
     int prompt;                /* tokens of the prefill */
     int len;                   /* tokens cached so far */
     Tensor *cache_k, *cache_v; /* the whole buffers, in the layout's shape; owned */
@@ -44,7 +55,11 @@ typedef struct Decode {
     int start, n;     /* it computed positions start .. start + n - 1 */
     Tensor *q;        /* (B, H, n, dh) view of this step's Q */
     Tensor *k_new;    /* (B, n, KV, dh) this step's k, as written (rotated with RoPE on) */
-    Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len) */
+    int slot;         /* the slot its last token was written to (its position mod slots) */
+    int evicted;      /* the position that write overwrote; -1: the slot was empty */
+    Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len,
+                         or the slots held with a window; a prefill longer than the
+                         window reads its own k: T = n) */
     Tensor *v_read;   /* (B, KV, T, dh) */
     Tensor *k_shared; /* (B, KV, G, T, dh) stride-0 view of k_read: GQA after reading */
     Tensor *attn;     /* (B, KV, G, n, T) softmax weights */
@@ -82,7 +97,9 @@ float decode_check(const Decode *d);
 /* "HF (B, KV, T, dh)" / "Meta (B, T, KV, dh)". */
 const char *decode_layout_name(DecodeLayout l);
 
-/* Storage offset of cache element (b, kv, t, i) in the layout of d. */
+/* Storage offset of cache element (b, kv, t, i) in the layout of d, t a
+ * position (with a window: where it is, or was until overwritten, slot
+ * t mod W). */
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i);
 
 #endif

@@ -104,13 +104,20 @@ static void decode_screen_free(Screen *s)
 
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
+    DecodeScreenOpts o = {prompt, layout, 0};
+    return decode_open_opts(ui, &o);
+}
+
+Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
+{
     Screen *s = screen_new("Decode", sizeof(DecodeScreen));
     if (!s) return NULL;
     DecodeScreen *ds = s->st;
     ds->cfg = ui->cfg;
     ds->cfg.causal = 1;
-    ds->prompt = prompt > 0 ? prompt : decode_prompt_default(ds->cfg.seq);
-    ds->layout = layout;
+    ds->cfg.window = o->window;
+    ds->prompt = o->prompt > 0 ? o->prompt : decode_prompt_default(ds->cfg.seq);
+    ds->layout = o->layout;
     s->draw = decode_screen_draw;
     s->key = decode_screen_key;
     s->free = decode_screen_free;
