@@ -169,6 +169,94 @@ START_TEST(window_rolls_and_equals_the_band_pass)
 }
 END_TEST
 
+/* A paged decode of cfg in blocks of N: one pool, blocks handed out as the
+ * sequences grow (interleaved: logical block j of sequence b is physical
+ * block j * B + b), the gather's bytes, the pool's count as content/kv.c's
+ * paged arithmetic gives it, and every row equal to the full causal pass. */
+static void run_paged(MhaConfig cfg, int prompt, int N)
+{
+    char err[200];
+    cfg.causal = 1;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, DECODE_HF, prompt, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    ck_assert_msg(decode_set_paged(d, N, err, sizeof err) == 0, "%s", err);
+    const int B = cfg.batch, mb = (cfg.seq + N - 1) / N;
+    ck_assert_int_eq(d->cache_k->shape[0], B * mb); /* (blocks, N, KV, dh) */
+    ck_assert_int_eq(d->cache_k->shape[1], N);
+    ck_assert_int_eq(d->cache_k->shape[2], cfg.kv_heads);
+    size_t per_tok = 2 * (size_t)cfg.kv_heads * (size_t)m->d_head * 4; /* one sequence */
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert(decode_check(d) < 1e-5f);
+        int blocks = (d->len + N - 1) / N;
+        ck_assert_int_eq(d->blocks_used, B * blocks);
+        for (int b = 0; b < B; b++)
+            for (int j = 0; j < mb; j++)
+                ck_assert_int_eq(d->table[b * mb + j], j < blocks ? j * B + b : -1);
+        /* the gather: a copy of every sequence's len tokens, counted as read */
+        ck_assert(!tensor_same_storage(d->k_read, d->cache_k));
+        ck_assert_int_eq(d->k_read->shape[2], d->len);
+        ck_assert_uint_eq(d->read_step, per_tok * (size_t)B * (size_t)d->len);
+        ck_assert_uint_eq(d->written_step, per_tok * (size_t)B * (size_t)d->n);
+        int last = d->len - 1, at[4] = {d->table[(B - 1) * mb + last / N], last % N, 0, 0};
+        ck_assert_uint_eq(decode_cache_offset(d, B - 1, 0, last, 0),
+                          tensor_offset_of(d->cache_k, at));
+        /* content/kv.c's arithmetic for the same pool: B sequences of len */
+        long lengths[64];
+        for (int b = 0; b < B; b++)
+            lengths[b] = d->len;
+        KvPaged kp;
+        KvPagedSeq seqs[64];
+        ck_assert_int_eq(kv_paged(lengths, B, N, 0, cfg.seq, per_tok, &kp, seqs, err, sizeof err),
+                         0);
+        ck_assert_uint_eq(kp.total_blocks, (uint64_t)d->blocks_used);
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+    }
+    decode_free(d);
+    mha_free(m);
+}
+
+START_TEST(paged_equals_the_causal_pass_at_every_row)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int k = 0; k < 3; k++) {
+        run_paged(cfg_of(2, 8, 8, 4, kv[k]), 3, 2);  /* a prompt ending mid-block */
+        run_paged(cfg_of(3, 9, 16, 4, kv[k]), 4, 4); /* a prompt filling its blocks */
+        run_paged(cfg_of(2, 5, 8, 4, kv[k]), 1, 1);  /* a block a token */
+        run_paged(cfg_of(4, 6, 8, 4, kv[k]), 2, 16); /* one block holds it all */
+        MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+        c.rope = ROPE_INTERLEAVED;
+        run_paged(c, 3, 3);
+    }
+}
+END_TEST
+
+START_TEST(paged_refuses_bad_input)
+{
+    char err[200];
+    MhaConfig c = cfg_of(1, 6, 8, 4, 2);
+    c.causal = 1;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *d = decode_new(m, DECODE_HF, 2, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, 4, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--paged: needs --batch 2") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
+    c.batch = 2;
+    m = mha_run(&c, err, sizeof err);
+    d = decode_new(m, DECODE_HF, 2, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, 0, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--block-size 0") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
 /* With RoPE the cache holds the rotated K: every step agrees with the full
  * pass (which rotates by absolute position), and the cache's K rows are the
  * full run's K_rope rows, V's its unrotated V_heads. */
@@ -473,7 +561,7 @@ START_TEST(screen_shows_the_rolling_window)
 {
     MhaConfig c = mha_config_default();
     c.seq = 8, c.heads = 4, c.kv_heads = 2;
-    DecodeScreenOpts o = {5, DECODE_HF, 3};
+    DecodeScreenOpts o = {5, DECODE_HF, 3, 0};
     for (int big = 0; big < 2; big++) {
         int w = big ? 200 : 80, h = big ? 60 : 24;
         ck_assert(screen_opts_show(c, &o, 0, w, h, "cache_k[:, :, 1] = k  # slot = 4 mod 3"));
@@ -482,6 +570,29 @@ START_TEST(screen_shows_the_rolling_window)
         ck_assert(screen_opts_show(c, &o, 1, w, h, "overwrote token 2 \"sat\""));
         ck_assert(screen_opts_show(c, &o, 2, w, h, "the full causal pass at those rows"));
     }
+}
+END_TEST
+
+/* The paged screen at batch 2: the pool one row per block, the new blocks
+ * interleaved between the sequences, the tables, the gather, the proof. */
+START_TEST(screen_shows_the_paged_pool)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = 2, c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {3, DECODE_HF, 0, 2};
+    for (int big = 0; big < 2; big++) {
+        int w = big ? 200 : 80, h = big ? 60 : 24;
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "new blocks 0 1 2 3"));
+        ck_assert(
+            screen_opts_show(c, &o, 0, w, h, "(8, 2, 2, 2) strides (8, 4, 2, 1): 4/8 blocks"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "table s0 [0 2]  table s1 [1 3]"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "no new block"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "new blocks 4 5"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "gather K (2, 2, 5, 2) through the tables"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "rows 4..4 = the full causal pass"));
+    }
+    c.batch = 1; /* a pool needs two sequences: the screen says so */
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "--paged: needs --batch 2"));
 }
 END_TEST
 
@@ -534,10 +645,13 @@ static Suite *decode_suite(void)
     tcase_add_test(t, every_row_equals_the_causal_pass);
     tcase_add_test(t, rope_caches_the_rotated_k);
     tcase_add_test(t, window_rolls_and_equals_the_band_pass);
+    tcase_add_test(t, paged_equals_the_causal_pass_at_every_row);
+    tcase_add_test(t, paged_refuses_bad_input);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_shows_the_rolling_window);
+    tcase_add_test(t, screen_shows_the_paged_pool);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
     suite_add_tcase(s, t);

@@ -47,7 +47,20 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         canvas_text(c, 1, y, "k = k", ST_CODE);
         canvas_text(c, 19, y++, "# no RoPE here (--rope half|interleaved rotates k first)", ST_DIM);
     }
-    if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
+    if (d->block_size) { /* the pool: through the table, new blocks as sequences grow */
+        snprintf(s, sizeof s, "pool_k[table[b][t // %d], t %% %d] = k", d->block_size,
+                 d->block_size);
+        canvas_text(c, 1, y, s, ST_CODE_HI);
+        int x = (int)strlen(s) + 3;
+        if (d->n_new_blocks) {
+            x += canvas_printf(c, x, y, ST_WARN, "new block%s", d->n_new_blocks > 1 ? "s" : "");
+            for (int i = 0; i < d->n_new_blocks && i < 64 && x < c->w - 4; i++)
+                x += canvas_printf(c, x, y, ST_WARN, " %d", d->new_blocks[i]);
+        } else {
+            canvas_text(c, x, y, "no new block", ST_DIM);
+        }
+        y++;
+    } else if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
         int last = d->start + d->n - 1;
         snprintf(s, sizeof s, "cache_k[%s%d] = k  # slot = %d mod %d",
                  d->layout == DECODE_HF ? ":, :, " : ":, ", d->slot, last, d->window);
@@ -68,9 +81,59 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
     return y;
 }
 
+/* The paged pool, one row per block, one cell per token slot (KV x dh
+ * floats): the token it holds in its sequence's colour, this step's lit,
+ * free slots dotted; then each sequence's block table. */
+static int draw_pool(Canvas *c, const Decode *d, int y)
+{
+    const MhaConfig *cfg = &d->m->cfg;
+    const int N = d->block_size;
+    char a[64], b[64];
+    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k (blocks,N,KV,dh) %s strides %s: %d/%d blocks",
+                  tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
+                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks);
+    int rows = d->blocks, cw = 3;
+    if (rows > c->h - 13 - y) rows = c->h - 13 - y;
+    if (rows < 1) rows = 1;
+    int shown = N;
+    while (7 + shown * cw > c->w - 1 && shown > 1)
+        shown--;
+    for (int r = 0; r < rows; r++) {
+        canvas_printf(c, 1, y + r, ST_DIM, "blk%2d", r);
+        for (int k = 0; k < shown; k++)
+            canvas_put(c, 7 + k * cw, y + r, 0x00B7, ST_DIM);
+        if (shown < N) canvas_printf(c, 7 + shown * cw, y + r, ST_DIM, "+%d", N - shown);
+    }
+    for (int s = 0; s < cfg->batch; s++)
+        for (int t = 0; t < d->len; t++) {
+            int blk = d->table[s * d->max_blocks + t / N], k = t % N;
+            if (blk < 0 || blk >= rows || k >= shown) continue;
+            canvas_printf(c, 7 + k * cw, y + blk, t >= d->start ? ST_LIT : ST_HEAD(s), "%d",
+                          t % 10);
+        }
+    y += rows;
+    if (rows < d->blocks)
+        canvas_printf(c, 1, y++, ST_DIM, "(%d more blocks: a taller terminal shows them)",
+                      d->blocks - rows);
+    int x = 1;
+    for (int s = 0; s < cfg->batch && x < c->w - 8; s++) {
+        x += canvas_printf(c, x, y, ST_HEAD(s), "%stable s%d [", s ? "  " : "", s);
+        for (int j = 0; j < d->max_blocks && d->table[s * d->max_blocks + j] >= 0; j++)
+            x += canvas_printf(c, x, y, ST_HEAD(s), "%s%d", j ? " " : "",
+                               d->table[s * d->max_blocks + j]);
+        x += canvas_text(c, x, y, "]", ST_HEAD(s));
+    }
+    y++;
+    canvas_text(c, 1, y++,
+                "a row: one block of N token slots; a cell: the token it holds (sequence colour)",
+                ST_DIM);
+    return y;
+}
+
 /* K's storage as rows of cap * dh cells. */
 static int draw_cache(Canvas *c, const Decode *d, int y)
 {
+    if (d->block_size) return draw_pool(c, d, y);
     const MhaConfig *cfg = &d->m->cfg;
     int dh = d->m->d_head, per_row = d->slots * dh, cw = 3;
     char a[64], b[64], w[48] = "";
@@ -111,9 +174,15 @@ static int draw_cache(Canvas *c, const Decode *d, int y)
 static int draw_read(Canvas *c, const Decode *d, int y)
 {
     char a[64], b[64], e[64], f[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
-                  tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
-                  tensor_fmt_strides(b, sizeof b, d->k_read));
+    if (d->block_size)
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "gather K %s through the tables: a copy, %s B of K and V read",
+                      tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
+                      text_fmt_int(e, sizeof e, d->read_step));
+    else
+        canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
+                      tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
+                      tensor_fmt_strides(b, sizeof b, d->k_read));
     if (d->m->groups > 1)
         canvas_printf(c, 1, y++, ST_NORMAL, "expand %s strides %s: shared after reading",
                       tensor_fmt_dims(e, sizeof e, d->k_shared->ndim, d->k_shared->shape),

@@ -27,6 +27,7 @@ void decode_free(Decode *d)
     tensor_free(d->cache_k);
     tensor_free(d->cache_v);
     free(d->slot_pos);
+    free(d->table);
     free(d);
 }
 
@@ -60,6 +61,42 @@ oom:
     return NULL;
 }
 
+int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    if (block_size < 1 || block_size > MHA_MAX_SEQ) {
+        snprintf(err, errlen, "--block-size %d: must be between 1 and %d", block_size, MHA_MAX_SEQ);
+        return -1;
+    }
+    if (c->batch < 2) {
+        snprintf(err, errlen,
+                 "--paged: needs --batch 2 or more (one pool of blocks shared by the sequences; "
+                 "batch is %d)",
+                 c->batch);
+        return -1;
+    }
+    if (d->window) {
+        snprintf(err, errlen, "--paged: not with --window (one cache layout at a time)");
+        return -1;
+    }
+    int N = block_size, mb = (d->cap + N - 1) / N;
+    int pool[4] = {c->batch * mb, N, c->kv_heads, d->m->d_head}; /* (blocks, N, KV, dh) */
+    Tensor *k = tensor_zeros(4, pool), *v = tensor_zeros(4, pool);
+    int *table = malloc((size_t)c->batch * (size_t)mb * sizeof *table);
+    if (!k || !v || !table) {
+        tensor_free(k), tensor_free(v), free(table);
+        snprintf(err, errlen, "out of memory for the block pool");
+        return -1;
+    }
+    tensor_free(d->cache_k), tensor_free(d->cache_v), free(d->table);
+    d->cache_k = k, d->cache_v = v, d->table = table;
+    d->block_size = N, d->max_blocks = mb, d->blocks = c->batch * mb;
+    for (int i = 0; i < c->batch * mb; i++)
+        d->table[i] = -1;
+    d->blocks_used = 0;
+    return 0;
+}
+
 int decode_prompt_default(int seq)
 {
     return seq / 2 > 0 ? seq / 2 : 1;
@@ -67,6 +104,10 @@ int decode_prompt_default(int seq)
 
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
 {
+    if (d->block_size) { /* through the block table: (block, t mod N, kv, i) of the pool */
+        int at[4] = {d->table[b * d->max_blocks + t / d->block_size], t % d->block_size, kv, i};
+        return at[0] < 0 ? 0 : tensor_offset_of(d->cache_k, at);
+    }
     t %= d->slots; /* its slot: t itself without a window */
     int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};
     return tensor_offset_of(d->cache_k, d->layout == DECODE_META ? meta : hf);
@@ -132,8 +173,58 @@ static void rope_rows(Tensor *t, const MhaConfig *c, int heads, int dh, int star
  * slots (p itself without a window; with one, over token p - W).  k_new is
  * kept: with RoPE on it is already rotated, so the cache holds the rotated K
  * (V never is). */
+/* Paged: token start + s of every sequence into its block, a new block
+ * handed out (in batch order) when the sequence grows into one. */
+static void write_paged(Decode *d, const Tensor *k4, const Tensor *v4)
+{
+    const MhaConfig *c = &d->m->cfg;
+    const int N = d->block_size, dh = d->m->d_head;
+    d->written_step = 0;
+    d->n_new_blocks = 0;
+    for (int s = 0; s < d->n; s++) {
+        int p = d->start + s;
+        for (int b = 0; b < c->batch; b++) {
+            int *slot = &d->table[b * d->max_blocks + p / N];
+            if (p % N == 0) { /* the next free block of the pool */
+                if (d->n_new_blocks < 64) d->new_blocks[d->n_new_blocks] = d->blocks_used;
+                d->n_new_blocks++;
+                *slot = d->blocks_used++;
+            }
+            for (int kv = 0; kv < c->kv_heads; kv++)
+                for (int i = 0; i < dh; i++) {
+                    int from[4] = {b, s, kv, i}, to[4] = {*slot, p % N, kv, i};
+                    tensor_set(d->cache_k, to, tensor_get(k4, from));
+                    tensor_set(d->cache_v, to, tensor_get(v4, from));
+                }
+            d->written_step += 2 * (size_t)c->kv_heads * (size_t)dh * sizeof(float);
+        }
+    }
+    d->written_total += d->written_step;
+}
+
+/* Paged: the gather, K or V of the first T tokens of every sequence read
+ * through its block table into a new (B, KV, T, dh). */
+static Tensor *gather(const Decode *d, const Tensor *pool, int T)
+{
+    const MhaConfig *c = &d->m->cfg;
+    const int N = d->block_size, dh = d->m->d_head;
+    Tensor *r = tensor_zeros(4, (int[]){c->batch, c->kv_heads, T, dh});
+    for (int b = 0; r && b < c->batch; b++)
+        for (int kv = 0; kv < c->kv_heads; kv++)
+            for (int t = 0; t < T; t++)
+                for (int i = 0; i < dh; i++) {
+                    int from[4] = {d->table[b * d->max_blocks + t / N], t % N, kv, i};
+                    tensor_set(r, (int[]){b, kv, t, i}, tensor_get(pool, from));
+                }
+    return r;
+}
+
 static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
+    if (d->block_size) {
+        write_paged(d, k4, v4);
+        return 0;
+    }
     const Tensor *src[2] = {k4, v4};
     Tensor *cache[2] = {d->cache_k, d->cache_v};
     d->written_step = 0;
@@ -172,6 +263,10 @@ static int attend(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size
         T = d->n;
         d->k_read = tensor_transpose(k4, 1, 2, err, errlen);
         d->v_read = tensor_transpose(v4, 1, 2, err, errlen);
+    } else if (d->block_size) { /* through the block tables: a copy */
+        d->k_read = gather(d, d->cache_k, T);
+        d->v_read = gather(d, d->cache_v, T);
+        if (!d->k_read || !d->v_read) snprintf(err, errlen, "out of memory for the gather");
     } else {
         d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
         d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
@@ -269,6 +364,9 @@ int decode_prefill(Decode *d, char *err, size_t errlen)
     d->written_total = d->read_total = 0;
     for (int s = 0; s < d->slots; s++)
         d->slot_pos[s] = -1;
+    for (int i = 0; d->table && i < d->blocks; i++)
+        d->table[i] = -1;
+    d->blocks_used = 0;
     return run_step(d, 0, d->prompt, err, errlen);
 }
 

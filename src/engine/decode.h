@@ -30,6 +30,15 @@
  * sees key j iff i - W < j <= i, the full run's band mask.  A prefill longer
  * than the window attends over its own fresh k and v with the band mask, then
  * leaves its last W tokens in the cache.
+ *
+ * Paged (decode_set_paged, vLLM's PagedAttention): K and V each live in one
+ * physical pool of blocks, (blocks, N, KV, dh), N tokens a block, shared by
+ * the batch's sequences.  A block is handed out when a sequence grows into
+ * it, in batch order at each step, so the sequences' blocks interleave;
+ * each sequence's block table maps its logical block t / N to a physical
+ * one.  A step writes token t of sequence b at (table[b][t / N], t mod N) and
+ * reads the cache back through the tables: the gather, a copy (B, KV, T, dh)
+ * whose bytes are counted as read (no strided view can express it).
  */
 #ifndef MHAVIZ_DECODE_H
 #define MHAVIZ_DECODE_H
@@ -66,6 +75,15 @@ typedef struct Decode {
     Tensor *head_out; /* (B, H, n, dh) */
     Tensor *out;      /* (B, n, D) after W_O */
 
+    /* paged (block_size > 0): cache_k, cache_v are the pools (blocks, N, KV, dh) */
+    int block_size;     /* N tokens a block; 0: not paged */
+    int blocks;         /* the pool's blocks: batch x max_blocks */
+    int max_blocks;     /* a table's length: ceil(cap / N) */
+    int *table;         /* [batch][max_blocks]: physical block, -1 not yet; owned */
+    int blocks_used;    /* handed out so far (the next free block) */
+    int new_blocks[64]; /* the blocks this step handed out, in order (up to 64 shown) */
+    int n_new_blocks;   /* how many it handed out (may exceed 64) */
+
     size_t written_step, read_step;   /* bytes of K and V written / read this step */
     size_t written_total, read_total; /* since the prefill */
 } Decode;
@@ -76,6 +94,12 @@ typedef struct Decode {
  * out of memory.  m must outlive the Decode. */
 Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, size_t errlen);
 void decode_free(Decode *d);
+
+/* Makes d paged, before decode_prefill: the cache becomes one pool of
+ * blocks of block_size tokens (see above).  0, or -1 with a one-line reason
+ * naming the flag: "--block-size 0: ...", "--paged: needs --batch 2 or more
+ * ...", "--paged: not with --window ...", or out of memory. */
+int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen);
 
 /* The prompt decode uses when none is given: half the sequence, at least 1
  * (the screen and `decode --plain` both take it from here). */

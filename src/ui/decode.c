@@ -16,9 +16,10 @@ typedef struct DecodeScreen {
     MhaConfig cfg; /* seq = the cache's capacity; causal */
     int prompt;    /* tokens of the prefill */
     DecodeLayout layout;
-    Mha *m;        /* the full causal run of cfg; owned */
-    Decode *d;     /* owned */
-    char err[200]; /* why the last rebuild failed; "" = none */
+    int block_size; /* paged: tokens a block; 0: not paged */
+    Mha *m;         /* the full causal run of cfg; owned */
+    Decode *d;      /* owned */
+    char err[200];  /* why the last rebuild failed; "" = none */
 } DecodeScreen;
 
 /* Runs cfg again and replays the decode up to `upto` tokens cached. */
@@ -31,6 +32,12 @@ static void rebuild(DecodeScreen *ds, int upto)
     ds->m = mha_run(&ds->cfg, ds->err, sizeof ds->err);
     if (!ds->m) return;
     ds->d = decode_new(ds->m, ds->layout, ds->prompt, ds->err, sizeof ds->err);
+    if (ds->d && ds->block_size &&
+        decode_set_paged(ds->d, ds->block_size, ds->err, sizeof ds->err) != 0) {
+        decode_free(ds->d);
+        ds->d = NULL;
+        return;
+    }
     if (!ds->d || decode_prefill(ds->d, ds->err, sizeof ds->err) != 0) {
         decode_free(ds->d);
         ds->d = NULL;
@@ -104,7 +111,7 @@ static void decode_screen_free(Screen *s)
 
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
-    DecodeScreenOpts o = {prompt, layout, 0};
+    DecodeScreenOpts o = {prompt, layout, 0, 0};
     return decode_open_opts(ui, &o);
 }
 
@@ -118,6 +125,7 @@ Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
     ds->cfg.window = o->window;
     ds->prompt = o->prompt > 0 ? o->prompt : decode_prompt_default(ds->cfg.seq);
     ds->layout = o->layout;
+    ds->block_size = o->block_size;
     s->draw = decode_screen_draw;
     s->key = decode_screen_key;
     s->free = decode_screen_free;
