@@ -15,14 +15,14 @@ for size in "80 24" "200 60"; do
     S=paged$1
     tmux_start $S "$1" "$2" "$BIN" decode --no-save --paged --block-size 2 --batch 2 --kv-heads 2
     check "${1}x$2: the prefill hands out blocks 0 1 2 3 in turn" tmux_wait $S "new blocks 0 1 2 3" 100
-    check "${1}x$2: the pool (8, 2, 2, 2), 4 of 8 blocks" tmux_wait $S "(8, 2, 2, 2) strides (8, 4, 2, 1): 4/8 blocks"
-    check "${1}x$2: the two block tables interleave" tmux_wait $S "table s0 [0 2]  table s1 [1 3]"
+    check "${1}x$2: the pool (8, 2, 2, 2), 4 of 8 blocks" tmux_wait $S "(8, 2, 2, 2) strides (8, 4, 2, 1): 4/8 blocks" 100
+    check "${1}x$2: the two block tables interleave" tmux_wait $S "table s0 [0 2]  table s1 [1 3]" 100
     tmux_keys $S ' '
-    check "${1}x$2: Space decodes token 4 into new blocks 4 5" tmux_wait $S "new blocks 4 5"
-    check "${1}x$2: the gather through the tables" tmux_wait $S "gather K (2, 2, 5, 2) through the tables"
-    check "${1}x$2: the row equals the causal pass" tmux_wait $S "rows 4..4 = the full causal pass at those rows (largest difference 0)"
+    check "${1}x$2: Space decodes token 4 into new blocks 4 5" tmux_wait $S "new blocks 4 5" 100
+    check "${1}x$2: the gather through the tables" tmux_wait $S "gather K (2, 2, 5, 2) through the tables" 100
+    check "${1}x$2: the row equals the causal pass" tmux_wait $S "rows 4..4 = the full causal pass at those rows (largest difference 0)" 100
     tmux_keys $S ' '
-    check "${1}x$2: token 5 fills block 4: no new block" tmux_wait $S "no new block"
+    check "${1}x$2: token 5 fills block 4: no new block" tmux_wait $S "no new block" 100
     tmux_keys $S q
 done
 
