@@ -15,6 +15,7 @@
 #include "draw/decode.h"
 #include "engine/decode.h"
 #include "ui/decode.h"
+#include "ui/lessonui.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -596,6 +597,40 @@ START_TEST(screen_shows_the_paged_pool)
 }
 END_TEST
 
+/* M on the Decode screen and on Variants: MLA's latent strip beside the
+ * per-head K/V strips it replaces, with its bytes; M again takes it away. */
+START_TEST(screens_show_the_mla_strip)
+{
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 2; /* d_model 8: dh 2, R 4, dr 2 */
+    for (int v = 0; v < 2; v++)
+        for (int big = 0; big < 2; big++) {
+            Ui ui;
+            memset(&ui, 0, sizeof ui);
+            ui.cfg = c;
+            Screen *s = v ? variants_open(&ui) : decode_open(&ui);
+            ck_assert_ptr_nonnull(s);
+            if (s->tick) s->tick(s, &ui, 0);
+            Canvas *cv = canvas_new(big ? 200 : 80, big ? 60 : 24);
+            s->draw(s, &ui, cv);
+            ck_assert(!canvas_contains(cv, "MLA c|kpe"));
+            s->key(s, &ui, 'M');
+            canvas_clear(cv);
+            s->draw(s, &ui, cv);
+            ck_assert(canvas_contains(cv, "MHA k|v   kkkkkkkkvvvvvvvv 64 B = 2 x 4 x 2 x 4"));
+            ck_assert(canvas_contains(cv, "GQA k|v   kkkkvvvv 32 B = 2 x 2 x 2 x 4"));
+            ck_assert(canvas_contains(cv, "MLA c|kpe ccccrr 24 B = (4 + 2) x 4"));
+            if (!v) ck_assert(canvas_contains(cv, "at 4 tokens: MHA 256 B, GQA 128 B, MLA 96 B"));
+            s->key(s, &ui, 'M');
+            canvas_clear(cv);
+            s->draw(s, &ui, cv);
+            ck_assert(!canvas_contains(cv, "MLA c|kpe"));
+            canvas_free(cv);
+            s->free(s);
+        }
+}
+END_TEST
+
 /* One default prompt for the screen and --plain: half the sequence (the
  * screen prefilled 3 of 8, --plain 4). */
 START_TEST(screen_prompt_is_half_the_sequence)
@@ -652,6 +687,7 @@ static Suite *decode_suite(void)
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_shows_the_rolling_window);
     tcase_add_test(t, screen_shows_the_paged_pool);
+    tcase_add_test(t, screens_show_the_mla_strip);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
     suite_add_tcase(s, t);

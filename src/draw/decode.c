@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/textutil.h"
+#include "draw/variants.h"
 
 /* Heat level of a softmax weight (the scene's scale: 0.05 0.2 0.4 0.7). */
 static int level(double v)
@@ -231,7 +232,19 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
     return y;
 }
 
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim);
+
 void decode_draw(Canvas *c, const Decode *d, double check)
+{
+    draw_frame(c, d, check, 0, 0);
+}
+
+void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
+{
+    draw_frame(c, d, check, rank, rope_dim);
+}
+
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
 {
     const MhaConfig *cfg = &d->m->cfg;
     canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query heads, %d kv head%s",
@@ -246,7 +259,10 @@ void decode_draw(Canvas *c, const Decode *d, double check)
              text_fmt_int(a, sizeof a, d->written_total), text_fmt_int(b, sizeof b, d->read_total));
     int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
     int ymax = c->h - 3 - !one_line;
-    y = draw_scores(c, d, y, ymax);
+    if (rank > 0) /* MLA's latent strip in place of the scores */
+        y += variants_draw_mla_strip(c, 1, y, c->w - 2, cfg, rank, rope_dim, d->len);
+    else
+        y = draw_scores(c, d, y, ymax);
     if (one_line) {
         canvas_printf(c, 1, c->h - 3, ST_NORMAL, "%s   %s", step, total);
     } else {

@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "draw/decode.h"
+#include "draw/variants.h"
+#include "engine/mla.h"
 #include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -17,6 +19,7 @@ typedef struct DecodeScreen {
     int prompt;    /* tokens of the prefill */
     DecodeLayout layout;
     int block_size; /* paged: tokens a block; 0: not paged */
+    int mla;        /* M: MLA's latent strip in place of the scores */
     Mha *m;         /* the full causal run of cfg; owned */
     Decode *d;      /* owned */
     char err[200];  /* why the last rebuild failed; "" = none */
@@ -59,7 +62,11 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
-        decode_draw(c, ds->d, decode_check(ds->d));
+        if (ds->mla)
+            decode_draw_mla(c, ds->d, decode_check(ds->d), variants_mla_rank(&ds->cfg),
+                            mla_rope_dim_default(ds->cfg.d_model / ds->cfg.heads));
+        else
+            decode_draw(c, ds->d, decode_check(ds->d));
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }
@@ -90,6 +97,9 @@ static int decode_screen_key(Screen *s, Ui *ui, int key)
     case ACT_LAYOUT:
         ds->layout = ds->layout == DECODE_HF ? DECODE_META : DECODE_HF;
         rebuild(ds, len);
+        return UI_REDRAW;
+    case ACT_MLA:
+        ds->mla = !ds->mla;
         return UI_REDRAW;
     case ACT_HELP:
         ui->push = help_open_at(ui, KC_DECODE);
