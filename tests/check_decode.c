@@ -16,6 +16,7 @@
 #include "engine/decode.h"
 #include "ui/decode.h"
 #include "ui/keys.h"
+#include "ui/lessonui.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -95,6 +96,166 @@ START_TEST(every_row_equals_the_causal_pass)
             run_all(cfg_of(3, 6, 16, 4, kv[k]), 1, (DecodeLayout)l);
             run_all(cfg_of(2, 5, 12, 4, kv[k]), 5, (DecodeLayout)l); /* prefill only */
         }
+}
+END_TEST
+
+/* A decode of cfg with a rolling window of W slots: token t lands in slot
+ * t mod W over token t - W, a step reads min(len, W) slots, and every row
+ * equals the full pass with the band mask (i - W < j <= i). */
+static void run_window(MhaConfig cfg, int prompt, int W, DecodeLayout l)
+{
+    char err[200];
+    cfg.causal = 1;
+    cfg.window = W;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, l, prompt, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    int slots = W < cfg.seq ? W : cfg.seq;
+    ck_assert_int_eq(d->slots, slots);
+    ck_assert_int_eq(d->cache_k->shape[l == DECODE_HF ? 2 : 1], slots); /* W rows, not seq */
+    size_t per_tok = 2 * (size_t)cfg.batch * (size_t)cfg.kv_heads * (size_t)m->d_head * 4;
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert(decode_check(d) < 1e-5f);
+        int last = d->start + d->n - 1;
+        ck_assert_int_eq(d->slot, last % W);
+        ck_assert_int_eq(d->evicted, last >= W ? last - W : -1);
+        if (d->n == 1) {
+            int held = d->len < W ? d->len : W;
+            ck_assert_int_eq(d->k_read->shape[2], held);
+            ck_assert_uint_eq(d->read_step, per_tok * (size_t)held);
+            ck_assert(tensor_same_storage(d->k_read, d->cache_k));
+        }
+        /* the slots hold the last W positions */
+        for (int p = 0; p <= last; p++)
+            ck_assert_int_eq(d->slot_pos[p % slots] == p, p > last - W);
+        ck_assert_uint_eq(decode_cache_offset(d, 0, 0, last, 0),
+                          decode_cache_offset(d, 0, 0, last % W, 0));
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+    }
+    ck_assert_uint_eq(d->written_total, per_tok * (size_t)cfg.seq);
+    decode_free(d);
+    mha_free(m);
+}
+
+START_TEST(window_rolls_and_equals_the_band_pass)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int l = 0; l < DECODE_LAYOUTS; l++)
+        for (int k = 0; k < 3; k++) {
+            run_window(cfg_of(1, 9, 8, 4, kv[k]), 2, 3, (DecodeLayout)l);  /* prefill < W */
+            run_window(cfg_of(2, 8, 16, 4, kv[k]), 5, 3, (DecodeLayout)l); /* prefill > W */
+            run_window(cfg_of(3, 6, 8, 4, kv[k]), 1, 1, (DecodeLayout)l);  /* W = 1 */
+            run_window(cfg_of(1, 5, 8, 4, kv[k]), 2, 9, (DecodeLayout)l);  /* W > seq */
+            MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+            c.rope = ROPE_HALF;
+            run_window(c, 4, 2, (DecodeLayout)l);
+        }
+    /* the overwritten slot: token 3 of a window of 3 lands on token 0 */
+    char err[200];
+    MhaConfig c = cfg_of(1, 6, 8, 4, 4);
+    c.causal = 1, c.window = 3;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *d = decode_new(m, DECODE_HF, 3, err, sizeof err);
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    ck_assert_int_eq(d->evicted, -1);
+    ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
+    ck_assert_int_eq(d->slot, 0);
+    ck_assert_int_eq(d->evicted, 0);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
+/* A paged decode of cfg in blocks of N: one pool, blocks handed out as the
+ * sequences grow (interleaved: logical block j of sequence b is physical
+ * block j * B + b), the gather's bytes, the pool's count as content/kv.c's
+ * paged arithmetic gives it, and every row equal to the full causal pass. */
+static void run_paged(MhaConfig cfg, int prompt, int N)
+{
+    char err[200];
+    cfg.causal = 1;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, DECODE_HF, prompt, err, sizeof err);
+    ck_assert_msg(d != NULL, "%s", err);
+    ck_assert_msg(decode_set_paged(d, N, err, sizeof err) == 0, "%s", err);
+    const int B = cfg.batch, mb = (cfg.seq + N - 1) / N;
+    ck_assert_int_eq(d->cache_k->shape[0], B * mb); /* (blocks, N, KV, dh) */
+    ck_assert_int_eq(d->cache_k->shape[1], N);
+    ck_assert_int_eq(d->cache_k->shape[2], cfg.kv_heads);
+    size_t per_tok = 2 * (size_t)cfg.kv_heads * (size_t)m->d_head * 4; /* one sequence */
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert(decode_check(d) < 1e-5f);
+        int blocks = (d->len + N - 1) / N;
+        ck_assert_int_eq(d->blocks_used, B * blocks);
+        for (int b = 0; b < B; b++)
+            for (int j = 0; j < mb; j++)
+                ck_assert_int_eq(d->table[b * mb + j], j < blocks ? j * B + b : -1);
+        /* the gather: a copy of every sequence's len tokens, counted as read */
+        ck_assert(!tensor_same_storage(d->k_read, d->cache_k));
+        ck_assert_int_eq(d->k_read->shape[2], d->len);
+        ck_assert_uint_eq(d->read_step, per_tok * (size_t)B * (size_t)d->len);
+        ck_assert_uint_eq(d->written_step, per_tok * (size_t)B * (size_t)d->n);
+        int last = d->len - 1, at[4] = {d->table[(B - 1) * mb + last / N], last % N, 0, 0};
+        ck_assert_uint_eq(decode_cache_offset(d, B - 1, 0, last, 0),
+                          tensor_offset_of(d->cache_k, at));
+        /* content/kv.c's arithmetic for the same pool: B sequences of len */
+        long lengths[64];
+        for (int b = 0; b < B; b++)
+            lengths[b] = d->len;
+        KvPaged kp;
+        KvPagedSeq seqs[64];
+        ck_assert_int_eq(kv_paged(lengths, B, N, 0, cfg.seq, per_tok, &kp, seqs, err, sizeof err),
+                         0);
+        ck_assert_uint_eq(kp.total_blocks, (uint64_t)d->blocks_used);
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+    }
+    decode_free(d);
+    mha_free(m);
+}
+
+START_TEST(paged_equals_the_causal_pass_at_every_row)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int k = 0; k < 3; k++) {
+        run_paged(cfg_of(2, 8, 8, 4, kv[k]), 3, 2);  /* a prompt ending mid-block */
+        run_paged(cfg_of(3, 9, 16, 4, kv[k]), 4, 4); /* a prompt filling its blocks */
+        run_paged(cfg_of(2, 5, 8, 4, kv[k]), 1, 1);  /* a block a token */
+        run_paged(cfg_of(4, 6, 8, 4, kv[k]), 2, 16); /* one block holds it all */
+        MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+        c.rope = ROPE_INTERLEAVED;
+        run_paged(c, 3, 3);
+    }
+}
+END_TEST
+
+START_TEST(paged_refuses_bad_input)
+{
+    char err[200];
+    MhaConfig c = cfg_of(1, 6, 8, 4, 2);
+    c.causal = 1;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *d = decode_new(m, DECODE_HF, 2, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, 4, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--paged: needs --batch 2") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
+    c.batch = 2;
+    m = mha_run(&c, err, sizeof err);
+    d = decode_new(m, DECODE_HF, 2, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, 0, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--block-size 0") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
 }
 END_TEST
 
@@ -332,6 +493,32 @@ START_TEST(kvcache_questions_stay_within_context_and_window)
 }
 END_TEST
 
+/* The Decode screen opened with o, after `steps` Space presses, drawn at w x h
+ * from a Ui whose configuration is cfg: does it show text? */
+static int screen_opts_show(MhaConfig cfg, const DecodeScreenOpts *o, int steps, int w, int h,
+                            const char *text)
+{
+    Ui ui;
+    memset(&ui, 0, sizeof ui);
+    ui.cfg = cfg;
+    Screen *s = decode_open_opts(&ui, o);
+    ck_assert_ptr_nonnull(s);
+    for (int i = 0; i < steps; i++)
+        s->key(s, &ui, ' ');
+    Canvas *c = canvas_new(w, h);
+    ck_assert_ptr_nonnull(c);
+    s->draw(s, &ui, c);
+    int found = canvas_contains(c, text);
+    if (!found)
+        for (int y = 0; y < c->h; y++) {
+            char row[256];
+            fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
+        }
+    canvas_free(c);
+    s->free(s);
+    return found;
+}
+
 /* The Decode screen drawn at 80x24 from a Ui whose configuration is cfg. */
 static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *text)
 {
@@ -410,6 +597,81 @@ START_TEST(clicker_keys_on_every_slide_screen)
 }
 END_TEST
 
+/* The window on the screen: the slot a token lands in and the token it
+ * overwrote, the cache W slots long, the proof line, at 80x24 and 200x60. */
+START_TEST(screen_shows_the_rolling_window)
+{
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {5, DECODE_HF, 3, 0};
+    for (int big = 0; big < 2; big++) {
+        int w = big ? 200 : 80, h = big ? 60 : 24;
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "cache_k[:, :, 1] = k  # slot = 4 mod 3"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "overwrote token 1 \"cat\""));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "(1, 2, 3, 2) strides")); /* 3 slots */
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "overwrote token 2 \"sat\""));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "the full causal pass at those rows"));
+    }
+}
+END_TEST
+
+/* The paged screen at batch 2: the pool one row per block, the new blocks
+ * interleaved between the sequences, the tables, the gather, the proof. */
+START_TEST(screen_shows_the_paged_pool)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = 2, c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {3, DECODE_HF, 0, 2};
+    for (int big = 0; big < 2; big++) {
+        int w = big ? 200 : 80, h = big ? 60 : 24;
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "new blocks 0 1 2 3"));
+        ck_assert(
+            screen_opts_show(c, &o, 0, w, h, "(8, 2, 2, 2) strides (8, 4, 2, 1): 4/8 blocks"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "table s0 [0 2]  table s1 [1 3]"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "no new block"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "new blocks 4 5"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "gather K (2, 2, 5, 2) through the tables"));
+        ck_assert(screen_opts_show(c, &o, 2, w, h, "rows 4..4 = the full causal pass"));
+    }
+    c.batch = 1; /* a pool needs two sequences: the screen says so */
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "--paged: needs --batch 2"));
+}
+END_TEST
+
+/* M on the Decode screen and on Variants: MLA's latent strip beside the
+ * per-head K/V strips it replaces, with its bytes; M again takes it away. */
+START_TEST(screens_show_the_mla_strip)
+{
+    MhaConfig c = mha_config_default();
+    c.seq = 8, c.heads = 4, c.kv_heads = 2; /* d_model 8: dh 2, R 4, dr 2 */
+    for (int v = 0; v < 2; v++)
+        for (int big = 0; big < 2; big++) {
+            Ui ui;
+            memset(&ui, 0, sizeof ui);
+            ui.cfg = c;
+            Screen *s = v ? variants_open(&ui) : decode_open(&ui);
+            ck_assert_ptr_nonnull(s);
+            if (s->tick) s->tick(s, &ui, 0);
+            Canvas *cv = canvas_new(big ? 200 : 80, big ? 60 : 24);
+            s->draw(s, &ui, cv);
+            ck_assert(!canvas_contains(cv, "MLA c|kpe"));
+            s->key(s, &ui, 'M');
+            canvas_clear(cv);
+            s->draw(s, &ui, cv);
+            ck_assert(canvas_contains(cv, "MHA k|v   kkkkkkkkvvvvvvvv 64 B = 2 x 4 x 2 x 4"));
+            ck_assert(canvas_contains(cv, "GQA k|v   kkkkvvvv 32 B = 2 x 2 x 2 x 4"));
+            ck_assert(canvas_contains(cv, "MLA c|kpe ccccrr 24 B = (4 + 2) x 4"));
+            if (!v) ck_assert(canvas_contains(cv, "at 4 tokens: MHA 256 B, GQA 128 B, MLA 96 B"));
+            s->key(s, &ui, 'M');
+            canvas_clear(cv);
+            s->draw(s, &ui, cv);
+            ck_assert(!canvas_contains(cv, "MLA c|kpe"));
+            canvas_free(cv);
+            s->free(s);
+        }
+}
+END_TEST
+
 /* One default prompt for the screen and --plain: half the sequence (the
  * screen prefilled 3 of 8, --plain 4). */
 START_TEST(screen_prompt_is_half_the_sequence)
@@ -458,9 +720,15 @@ static Suite *decode_suite(void)
     TCase *t = tcase_create("engine");
     tcase_add_test(t, every_row_equals_the_causal_pass);
     tcase_add_test(t, rope_caches_the_rotated_k);
+    tcase_add_test(t, window_rolls_and_equals_the_band_pass);
+    tcase_add_test(t, paged_equals_the_causal_pass_at_every_row);
+    tcase_add_test(t, paged_refuses_bad_input);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);
+    tcase_add_test(t, screen_shows_the_rolling_window);
+    tcase_add_test(t, screen_shows_the_paged_pool);
+    tcase_add_test(t, screens_show_the_mla_strip);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
     tcase_add_test(t, clicker_keys_on_every_slide_screen);

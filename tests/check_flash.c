@@ -16,7 +16,7 @@
 static Mha *run(int batch, int seq, int d_model, int heads, int kv_heads, int causal, int seed)
 {
     char err[200];
-    MhaConfig c = {batch, seq, d_model, heads, kv_heads, causal, (uint32_t)seed, ROPE_OFF, 0};
+    MhaConfig c = {batch, seq, d_model, heads, kv_heads, causal, (uint32_t)seed, ROPE_OFF, 0, 0};
     Mha *m = mha_run(&c, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     return m;

@@ -79,6 +79,41 @@ START_TEST(panel_reads_the_runs)
 }
 END_TEST
 
+/* MLA's strip: one token's c_kv + k_pe beside MHA's per-head K and V and
+ * the config's own shared K/V, each strip as long as its floats, its bytes
+ * the engine's (R + dr) x 4 against 2 x H x dh x 4; at 80 columns and with
+ * heads too many for a cell a float. */
+START_TEST(mla_strip_sits_beside_the_kv_it_replaces)
+{
+    MhaConfig cfg = mha_config_default();
+    cfg.d_model = 16, cfg.heads = 4, cfg.kv_heads = 2; /* dh 4 */
+    Canvas *c = canvas_new(80, 24);
+    ck_assert_ptr_nonnull(c);
+    ck_assert_int_eq(variants_mla_rank(&cfg), 8);
+    int rows = variants_draw_mla_strip(c, 1, 2, 78, &cfg, 8, 2, 5);
+    ck_assert_int_eq(rows, 6);
+    ck_assert(
+        canvas_contains(c, "MHA k|v   kkkkkkkkkkkkkkkkvvvvvvvvvvvvvvvv 128 B = 2 x 4 x 4 x 4"));
+    ck_assert(canvas_contains(c, "GQA k|v   kkkkkkkkvvvvvvvv 64 B = 2 x 2 x 4 x 4"));
+    ck_assert(canvas_contains(c, "MLA c|kpe ccccccccrr 40 B = (8 + 2) x 4"));
+    ck_assert(canvas_contains(c, "at 5 tokens: MHA 640 B, GQA 320 B, MLA 200 B"));
+    canvas_free(c);
+    /* 64 heads of 16 floats: 2048 floats in about 40 cells, said */
+    cfg.d_model = 1024, cfg.heads = 64, cfg.kv_heads = 64;
+    c = canvas_new(80, 24);
+    variants_draw_mla_strip(c, 1, 0, 78, &cfg, 512, 64, 0);
+    ck_assert(canvas_contains(c, "8,192 B = 2 x 64 x 16 x 4"));
+    ck_assert(canvas_contains(c, "2,304 B = (512 + 64) x 4"));
+    ck_assert(canvas_contains(c, "(a cell: "));
+    for (int y = 0; y < 4; y++) { /* nothing past the right edge */
+        char row[512];
+        su_row(c, y, row, sizeof row);
+        ck_assert_msg(strlen(row) <= 80, "row %d: %s", y, row);
+    }
+    canvas_free(c);
+}
+END_TEST
+
 /* Text of column x0..x0+w of the panel, rows joined by '\n'. */
 static void column_text(const Canvas *c, int x0, int w, char *out, size_t n)
 {
@@ -125,6 +160,7 @@ static Suite *variants_suite(void)
     tcase_add_test(tc, runs_are_mha_gqa_mqa);
     tcase_add_test(tc, panel_reads_the_runs);
     tcase_add_test(tc, test_mha_column_repeats_nothing);
+    tcase_add_test(tc, mla_strip_sits_beside_the_kv_it_replaces);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -96,7 +96,8 @@ int cli_close_stdout(int rc);
 
 /* The fields of a run's "config" object, as export writes them and every
  * JSON output that names its run repeats them: "batch": 1, ..., "rope":
- * null, "rope_theta": null (d_head from the run).  No braces: the caller adds
+ * null, "rope_theta": null (d_head from the run), and "window": W only when
+ * the run has one.  No braces: the caller adds
  * its own fields after them. */
 void cli_config_json(FILE *f, const MhaConfig *c, int d_head);
 

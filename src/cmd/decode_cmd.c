@@ -32,6 +32,11 @@ static const char decode_help[] =
     "  --plain         print instead of opening the screen\n"
     "  --prompt N      tokens of the prefill (default: half the sequence)\n"
     "  --layout L      cache layout: hf (B, KV, T, dh; default) or meta (B, T, KV, dh)\n"
+    "  --window W      a rolling buffer of W slots: token t goes to slot t mod W, attention\n"
+    "                  over the last W tokens (i - W < j <= i)\n"
+    "  --paged         vLLM's paged cache (needs --batch 2 or more): one pool of blocks,\n"
+    "                  handed out as the sequences grow, read through each block table\n"
+    "  --block-size N  tokens a block (default 16, as vLLM's)\n"
     "  --preset NAME   a real model (mhaviz kv --list): bytes per generated token (--plain)\n"
     "  --context T     tokens in the cache (default: the model's trained context)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n"
@@ -169,12 +174,65 @@ static void print_step(const Decode *d)
            tensor_fmt_dims(s2, sizeof s2, d->k_read->ndim, d->k_read->shape),
            tensor_fmt_strides(s3, sizeof s3, d->k_read),
            tensor_fmt_strides(s4, sizeof s4, d->cache_k));
+    if (d->window) {
+        char over[64] = "an empty slot";
+        if (d->evicted >= 0)
+            snprintf(over, sizeof over, "over token %d \"%s\"", d->evicted,
+                     mha_token_word(d->evicted));
+        printf("  token %d -> slot %d = %d mod %d, %s%s\n", d->start + d->n - 1, d->slot,
+               d->start + d->n - 1, d->window, over,
+               d->n > d->slots ? " (the prefill attended over its own k, v: longer than the window)"
+                               : "");
+    }
+    if (d->block_size) {
+        printf("  blocks handed out:");
+        for (int i = 0; i < d->n_new_blocks && i < 64; i++)
+            printf(" %d", d->new_blocks[i]);
+        printf("%s (%d of %d in use); the gather read K, V through the tables\n",
+               d->n_new_blocks ? "" : " none", d->blocks_used, d->blocks);
+    }
     printf("  wrote %zu B, read %zu B (total written %zu, read %zu); scores %s\n", d->written_step,
            d->read_step, d->written_total, d->read_total,
            tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
 }
 
-static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
+/* The block tables at the end, and the pool's figures as content/kv.c
+ * computes them for the same lengths (kv --paged), checked against the
+ * blocks the engine handed out. */
+static int print_tables(const Decode *d)
+{
+    const MhaConfig *c = &d->m->cfg;
+    char err[200], a[40], b[40], e[40];
+    for (int s = 0; s < c->batch; s++) {
+        printf("block table of sequence %d:", s);
+        for (int j = 0; j < d->max_blocks && d->table[s * d->max_blocks + j] >= 0; j++)
+            printf(" %d", d->table[s * d->max_blocks + j]);
+        printf("\n");
+    }
+    long lengths[MHA_MAX_BATCH];
+    KvPagedSeq seqs[MHA_MAX_BATCH];
+    KvPaged kp;
+    for (int s = 0; s < c->batch; s++)
+        lengths[s] = d->len;
+    uint64_t per_token = 2 * (uint64_t)c->kv_heads * (uint64_t)d->m->d_head * sizeof(float);
+    if (kv_paged(lengths, c->batch, d->block_size, 0, d->cap, per_token, &kp, seqs, err,
+                 sizeof err) != 0) {
+        cli_line(stderr, "mhaviz: %s", err);
+        return -1;
+    }
+    printf("pool: %d blocks handed out (kv --paged: %llu), %s B reserved, %s B used, %s B waste\n",
+           d->blocks_used, (unsigned long long)kp.total_blocks,
+           kv_fmt_int(a, sizeof a, kp.reserved), kv_fmt_int(b, sizeof b, kp.used),
+           kv_fmt_int(e, sizeof e, kp.waste));
+    if (kp.total_blocks != (uint64_t)d->blocks_used) {
+        cli_line(stderr, "mhaviz: the pool handed out %d blocks, kv --paged says %llu",
+                 d->blocks_used, (unsigned long long)kp.total_blocks);
+        return -1;
+    }
+    return 0;
+}
+
+static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int block_size)
 {
     char err[200];
     MhaConfig full = *cfg;
@@ -187,6 +245,11 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
         mha_free(m);
         return cli_usage("--prompt: %s", err);
     }
+    if (block_size && decode_set_paged(d, block_size, err, sizeof err) != 0) {
+        decode_free(d);
+        mha_free(m);
+        return cli_usage("%s", err);
+    }
     char s1[64];
     printf(
         "decode: batch %d, seq %d, d_model %d, heads %d, kv_heads %d (%s), d_head %d; prompt %d\n",
@@ -195,7 +258,14 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
     if (cfg->rope != ROPE_OFF)
         printf("RoPE %s, theta %g: q and k rotated by position before k is cached (V is not)\n",
                rope_layout_name(cfg->rope), cfg->rope_theta);
-    printf("cache %s: K and V each %s, %zu bytes\n", decode_layout_name(layout),
+    if (cfg->window)
+        printf("window %d: a rolling buffer of %d slots; query i sees key j iff i - %d < j <= i\n",
+               cfg->window, d->slots, cfg->window);
+    if (block_size)
+        printf("paged: blocks of %d tokens, one pool (blocks, N, KV, dh) for the %d sequences\n",
+               block_size, cfg->batch);
+    printf("cache %s: K and V each %s, %zu bytes\n",
+           block_size ? "pool" : decode_layout_name(layout),
            tensor_fmt_dims(s1, sizeof s1, d->cache_k->ndim, d->cache_k->shape),
            tensor_numel(d->cache_k) * sizeof(float));
     int rc = decode_prefill(d, err, sizeof err);
@@ -209,8 +279,9 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout)
     if (rc < 0) {
         cli_line(stderr, "mhaviz: %s", err);
     } else {
-        printf("every row against the full causal pass: largest difference %g\n", (double)worst);
-        rc = 0;
+        rc = d->block_size ? print_tables(d) : 0;
+        printf("every row against the full causal pass%s: largest difference %g\n",
+               cfg->window ? " with the window's band mask" : "", (double)worst);
     }
     decode_free(d);
     mha_free(m);
@@ -229,6 +300,9 @@ enum { N_DEFAULTS = sizeof decode_defaults / sizeof *decode_defaults };
 typedef struct DecodeArgs {
     int plain;
     long prompt; /* 0: half the sequence (decode_prompt_default) */
+    long window; /* 0: none */
+    int paged;
+    long block_size; /* 0: not given (16 with --paged) */
     DecodeLayout layout;
     const char *preset, *dtype, *gpu;
     long context;          /* 0: the preset's trained context */
@@ -254,6 +328,10 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
             a->plain = 1;
             continue;
         }
+        if (!strcmp(argv[i], "--paged")) {
+            a->paged = 1;
+            continue;
+        }
         for (k = 0; k < 4 && !r; k++)
             r = cli_match(argc, argv, &i, real[k], &val, err, sizeof err);
         if (r < 0) return cli_usage("%s", err), -1;
@@ -272,6 +350,15 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
                 a->layout = DECODE_META;
             else
                 return cli_usage("--layout: '%.40s' is not hf or meta", val), -1;
+        } else if ((r = cli_match(argc, argv, &i, "--window", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--window", val, 1, MHA_MAX_SEQ, &a->window, err, sizeof err))
+                return cli_usage("%s", err), -1;
+        } else if ((r = cli_match(argc, argv, &i, "--block-size", &val, err, sizeof err)) != 0) {
+            if (r < 0 ||
+                cli_long("--block-size", val, 0, MHA_MAX_SEQ, &a->block_size, err, sizeof err))
+                return cli_usage("%s", err), -1;
+            if (a->block_size == 0)
+                return cli_usage("--block-size 0: a block holds at least 1 token"), -1;
         } else if ((r = cli_match(argc, argv, &i, "--prompt", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--prompt", val, 1, MHA_MAX_SEQ, &a->prompt, err, sizeof err))
                 return cli_usage("%s", err), -1;
@@ -279,6 +366,9 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
             rest[n++] = argv[i];
         }
     }
+    if (a->block_size && !a->paged) return cli_usage("--block-size: needs --paged"), -1;
+    if (a->paged && !a->block_size) a->block_size = 16;
+    if (a->paged && a->window) return cli_usage("--paged: not with --window (one at a time)"), -1;
     return n;
 }
 
@@ -298,10 +388,16 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
         if (a->gpu || a->context)
             return cli_usage("decode: --gpu and --context need --preset NAME");
         if (!kv_set) cfg.kv_heads = cfg.heads;
+        cfg.window = (int)a->window;
+        cfg.causal |= cfg.window > 0; /* decode is causal; the window is its band */
         if (mha_config_check(&cfg, err, sizeof err) != 0) return cli_usage("%s", err);
         if (a->prompt > cfg.seq)
             return cli_usage("--prompt %ld: more than --seq %d", a->prompt, cfg.seq);
-        return print_toy(&cfg, (int)a->prompt, a->layout);
+        if (a->paged && cfg.batch < 2)
+            return cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
+                             "sequences; batch is %d)",
+                             cfg.batch);
+        return print_toy(&cfg, (int)a->prompt, a->layout, a->paged ? (int)a->block_size : 0);
     }
     const KvDtype *dt = kv_dtype(a->dtype);
     if (!dt) return cli_usage("--dtype '%.20s': expected fp32, fp16, bf16, fp8 or int4", a->dtype);
@@ -343,7 +439,17 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
         ui_free(&ui);
         return rc;
     }
-    return interactive_run(&ui, decode_open_with(&ui, (int)a->prompt, a->layout), &o);
+    if (rc < 0 && a->paged && ui.cfg.batch < 2)
+        rc = cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
+                       "sequences; batch is %d)",
+                       ui.cfg.batch);
+    if (rc >= 0) {
+        ui_free(&ui);
+        return rc;
+    }
+    DecodeScreenOpts so = {(int)a->prompt, a->layout, (int)a->window,
+                           a->paged ? (int)a->block_size : 0};
+    return interactive_run(&ui, decode_open_opts(&ui, &so), &o);
 }
 
 int cmd_decode(int argc, char **argv)

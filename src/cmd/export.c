@@ -10,6 +10,7 @@
 #include "cmd/commands.h"
 #include "draw/compare.h"
 #include "engine/mha.h"
+#include "engine/mla.h"
 
 static const char export_help[] =
     "usage: mhaviz export [OPTIONS]\n\n"
@@ -18,7 +19,13 @@ static const char export_help[] =
     "trace of steps (code, inputs, output, is_view, bytes_copied).\n\n"
     "  --compare FLAGS  two runs: {\"a\": this run, \"b\": the run with FLAGS\n"
     "                   applied (e.g. \"--kv-heads 1\"), each the object above,\n"
-    "                   \"differences\": [{\"step\", \"tensor\", \"fields\"}]}\n\n"
+    "                   \"differences\": [{\"step\", \"tensor\", \"fields\"}]}\n"
+    "  --mla R          DeepSeek's latent attention beside the run: config gains \"mla\"\n"
+    "                   and \"rope_dim\", and \"mla\" holds its tensors (c_kv, k_pe, ...,\n"
+    "                   scores_absorbed) and the cache bytes per token against MHA's\n"
+    "  --rope-dim N     MLA's rotated key width dr, even (default d_head / 2, even, >= 2)\n"
+    "  --window W       with --causal: query i sees key j iff i - W < j <= i (a rolling\n"
+    "                   window's band); config gains \"window\": W\n\n"
     "Options:\n";
 
 /* The shortest text that reads back to the same float (base/fmtfloat.h):
@@ -59,19 +66,42 @@ static void put_tensor(FILE *f, const char *name, const Tensor *t, float *buf)
     fputs("]}", f);
 }
 
-/* Writes the JSON of run m to f.  Returns 0, -1 on a write error, -2 when
- * the conversion buffer cannot be allocated. */
-static int export_json(FILE *f, const Mha *m)
+/* "mla": {"rank", "rope_dim", "rope", "rope_theta", "cache_bytes_per_token",
+ * "mha_cache_bytes_per_token", "tensors": {NAME: as the run's}}: MLA beside run m. */
+static void export_mla(FILE *f, const Mha *m, const Mla *a, float *buf)
+{
+    fprintf(f,
+            "  \"mla\": {\"rank\": %d, \"rope_dim\": %d, \"rope\": \"%s\", \"rope_theta\": %.17g, "
+            "\"cache_bytes_per_token\": %zu, \"mha_cache_bytes_per_token\": %zu,\n"
+            "  \"tensors\": {\n",
+            a->rank, a->rope_dim, rope_layout_name(a->rope), m->cfg.rope_theta,
+            mla_cache_bytes_per_token(a->rank, a->rope_dim), mla_mha_bytes_per_token(&m->cfg));
+    for (int i = 0; i < ML_COUNT; i++) {
+        put_tensor(f, mla_tensor_names[i], a->t[i], buf);
+        fputs(i + 1 < ML_COUNT ? ",\n" : "\n", f);
+    }
+    fputs("  }},\n", f);
+}
+
+/* Writes the JSON of run m (and MLA beside it when a is not NULL) to f.
+ * Returns 0, -1 on a write error, -2 when the conversion buffer cannot be
+ * allocated. */
+static int export_json(FILE *f, const Mha *m, const Mla *a)
 {
     const MhaConfig *c = &m->cfg;
     size_t maxn = 0;
     for (int i = 0; i < MT_COUNT; i++)
         if (m->t[i] && tensor_numel(m->t[i]) > maxn) maxn = tensor_numel(m->t[i]);
+    for (int i = 0; a && i < ML_COUNT; i++)
+        if (tensor_numel(a->t[i]) > maxn) maxn = tensor_numel(a->t[i]);
     float *buf = malloc(maxn * sizeof *buf);
     if (!buf) return -2;
     fputs("{\n  \"config\": {", f);
     cli_config_json(f, c, m->d_head);
-    fputs("},\n  \"tensors\": {\n", f);
+    if (a) fprintf(f, ", \"mla\": %d, \"rope_dim\": %d", a->rank, a->rope_dim);
+    fputs("},\n", f);
+    if (a) export_mla(f, m, a, buf);
+    fputs("  \"tensors\": {\n", f);
     int last = MT_COUNT - 1; /* the RoPE tensors are absent when it is off */
     for (int i = 0; i < MT_COUNT; i++) {
         if (!m->t[i]) continue;
@@ -103,9 +133,9 @@ static int export_compare(FILE *f, const Mha *a, const Mha *b)
     static const char *const fields[] = {"shape", "strides", "storage"};
     int rc, first = 1;
     fputs("{\"a\": ", f);
-    if ((rc = export_json(f, a)) != 0) return rc;
+    if ((rc = export_json(f, a, NULL)) != 0) return rc;
     fputs(", \"b\": ", f);
-    if ((rc = export_json(f, b)) != 0) return rc;
+    if ((rc = export_json(f, b, NULL)) != 0) return rc;
     fputs(", \"differences\": [", f);
     for (int s = 0; s < MS_COUNT; s++) {
         const MhaStep *ms = &a->steps[s];
@@ -131,7 +161,8 @@ static int export_compare(FILE *f, const Mha *a, const Mha *b)
 int cmd_export(int argc, char **argv)
 {
     MhaConfig cfg = mha_config_default(), cb;
-    int kv_set = 0;
+    int kv_set = 0, rope_dim = -1;
+    long rank = -1, v;
     char err[256];
     const char *compare = NULL, *val;
     Mha *mb = NULL;
@@ -148,22 +179,51 @@ int cmd_export(int argc, char **argv)
             compare = val;
             continue;
         }
+        if ((r = cli_match(argc, argv, &i, "--window", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--window", val, 1, MHA_MAX_SEQ, &v, err, sizeof err))
+                return cli_usage("%s", err);
+            cfg.window = (int)v;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--mla", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--mla", val, 0, MLA_MAX_RANK, &rank, err, sizeof err))
+                return cli_usage("%s", err);
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--rope-dim", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--rope-dim", val, 0, MLA_MAX_RANK, &v, err, sizeof err))
+                return cli_usage("%s", err);
+            rope_dim = (int)v;
+            continue;
+        }
         return cli_usage("export: unknown option '%s' (try mhaviz export --help)", argv[i]);
     }
     if (!kv_set) cfg.kv_heads = cfg.heads;
     if (compare && cli_compare(compare, &cfg, &cb, err, sizeof err) < 0)
         return cli_usage("%s", err);
+    if (rope_dim >= 0 && rank < 0) return cli_usage("--rope-dim %d: needs --mla R", rope_dim);
+    if (rank >= 0 && compare) return cli_usage("--mla: not with --compare (one run at a time)");
+    if (rank >= 0 && mha_config_check(&cfg, err, sizeof err) == 0) {
+        if (rope_dim < 0) rope_dim = mla_rope_dim_default(cfg.d_model / cfg.heads);
+        if (mla_check(&cfg, (int)rank, rope_dim, err, sizeof err)) return cli_usage("%s", err);
+    }
     Mha *m = mha_run(&cfg, err, sizeof err);
     if (!m) return cli_usage("%s", err);
     if (compare && !(mb = mha_run(&cb, err, sizeof err))) {
         mha_free(m);
         return cli_usage("--compare: %s", err);
     }
+    Mla *ma = rank >= 0 ? mla_run(m, (int)rank, rope_dim, err, sizeof err) : NULL;
+    if (rank >= 0 && !ma) {
+        mha_free(m);
+        return cli_usage("%s", err);
+    }
     static char obuf[1 << 16];
     setvbuf(stdout, obuf, _IOFBF, sizeof obuf);
-    int rc = mb ? export_compare(stdout, m, mb) : export_json(stdout, m);
+    int rc = mb ? export_compare(stdout, m, mb) : export_json(stdout, m, ma);
     mha_free(m);
     mha_free(mb);
+    mla_free(ma);
     if (rc == -2) {
         fprintf(stderr, "mhaviz: export: out of memory\n");
         return 1;

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/textutil.h"
+#include "draw/variants.h"
 
 /* Heat level of a softmax weight (the scene's scale: 0.05 0.2 0.4 0.7). */
 static int level(double v)
@@ -47,26 +48,102 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         canvas_text(c, 1, y, "k = k", ST_CODE);
         canvas_text(c, 19, y++, "# no RoPE here (--rope half|interleaved rotates k first)", ST_DIM);
     }
-    if (d->layout == DECODE_HF)
+    if (d->block_size) { /* the pool: through the table, new blocks as sequences grow */
+        snprintf(s, sizeof s, "pool_k[table[b][t // %d], t %% %d] = k", d->block_size,
+                 d->block_size);
+        canvas_text(c, 1, y, s, ST_CODE_HI);
+        int x = (int)strlen(s) + 3;
+        if (d->n_new_blocks) {
+            x += canvas_printf(c, x, y, ST_WARN, "new block%s", d->n_new_blocks > 1 ? "s" : "");
+            for (int i = 0; i < d->n_new_blocks && i < 64 && x < c->w - 4; i++)
+                x += canvas_printf(c, x, y, ST_WARN, " %d", d->new_blocks[i]);
+        } else {
+            canvas_text(c, x, y, "no new block", ST_DIM);
+        }
+        y++;
+    } else if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
+        int last = d->start + d->n - 1;
+        snprintf(s, sizeof s, "cache_k[%s%d] = k  # slot = %d mod %d",
+                 d->layout == DECODE_HF ? ":, :, " : ":, ", d->slot, last, d->window);
+        canvas_text(c, 1, y, s, ST_CODE_HI);
+        if (d->evicted >= 0)
+            canvas_printf(c, (int)strlen(s) + 3, y, ST_WARN, "overwrote token %d \"%s\"",
+                          d->evicted, mha_token_word(d->evicted));
+        y++;
+    } else if (d->layout == DECODE_HF) {
         snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
                  d->start + d->n);
-    else
+        canvas_text(c, 1, y++, s, ST_CODE_HI);
+    } else {
         snprintf(s, sizeof s, "cache_k[:, %d:%d] = k", d->start, d->start + d->n);
-    canvas_text(c, 1, y++, s, ST_CODE_HI);
+        canvas_text(c, 1, y++, s, ST_CODE_HI);
+    }
     (void)cfg;
+    return y;
+}
+
+/* The paged pool, one row per block, one cell per token slot (KV x dh
+ * floats): the token it holds in its sequence's colour, this step's lit,
+ * free slots dotted; then each sequence's block table. */
+static int draw_pool(Canvas *c, const Decode *d, int y)
+{
+    const MhaConfig *cfg = &d->m->cfg;
+    const int N = d->block_size;
+    char a[64], b[64];
+    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k (blocks,N,KV,dh) %s strides %s: %d/%d blocks",
+                  tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
+                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks);
+    int rows = d->blocks, cw = 3;
+    if (rows > c->h - 13 - y) rows = c->h - 13 - y;
+    if (rows < 1) rows = 1;
+    int shown = N;
+    while (7 + shown * cw > c->w - 1 && shown > 1)
+        shown--;
+    for (int r = 0; r < rows; r++) {
+        canvas_printf(c, 1, y + r, ST_DIM, "blk%2d", r);
+        for (int k = 0; k < shown; k++)
+            canvas_put(c, 7 + k * cw, y + r, 0x00B7, ST_DIM);
+        if (shown < N) canvas_printf(c, 7 + shown * cw, y + r, ST_DIM, "+%d", N - shown);
+    }
+    for (int s = 0; s < cfg->batch; s++)
+        for (int t = 0; t < d->len; t++) {
+            int blk = d->table[s * d->max_blocks + t / N], k = t % N;
+            if (blk < 0 || blk >= rows || k >= shown) continue;
+            canvas_printf(c, 7 + k * cw, y + blk, t >= d->start ? ST_LIT : ST_HEAD(s), "%d",
+                          t % 10);
+        }
+    y += rows;
+    if (rows < d->blocks)
+        canvas_printf(c, 1, y++, ST_DIM, "(%d more blocks: a taller terminal shows them)",
+                      d->blocks - rows);
+    int x = 1;
+    for (int s = 0; s < cfg->batch && x < c->w - 8; s++) {
+        x += canvas_printf(c, x, y, ST_HEAD(s), "%stable s%d [", s ? "  " : "", s);
+        for (int j = 0; j < d->max_blocks && d->table[s * d->max_blocks + j] >= 0; j++)
+            x += canvas_printf(c, x, y, ST_HEAD(s), "%s%d", j ? " " : "",
+                               d->table[s * d->max_blocks + j]);
+        x += canvas_text(c, x, y, "]", ST_HEAD(s));
+    }
+    y++;
+    canvas_text(c, 1, y++,
+                "a row: one block of N token slots; a cell: the token it holds (sequence colour)",
+                ST_DIM);
     return y;
 }
 
 /* K's storage as rows of cap * dh cells. */
 static int draw_cache(Canvas *c, const Decode *d, int y)
 {
+    if (d->block_size) return draw_pool(c, d, y);
     const MhaConfig *cfg = &d->m->cfg;
-    int dh = d->m->d_head, per_row = d->cap * dh, cw = 3;
-    char a[64], b[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d",
+    int dh = d->m->d_head, per_row = d->slots * dh, cw = 3;
+    char a[64], b[64], w[48] = "";
+    if (d->window) snprintf(w, sizeof w, " slots, t mod %d", d->window);
+    canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d%s",
                   d->layout == DECODE_HF ? "HF (B,KV,T,dh)" : "Meta (B,T,KV,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
-                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->len, d->cap);
+                  tensor_fmt_strides(b, sizeof b, d->cache_k),
+                  d->len < d->slots ? d->len : d->slots, d->slots, w);
     while (per_row * cw + 8 > c->w && cw > 2)
         cw--;
     /* every storage cell: a dot while empty, the token it holds once written */
@@ -98,9 +175,15 @@ static int draw_cache(Canvas *c, const Decode *d, int y)
 static int draw_read(Canvas *c, const Decode *d, int y)
 {
     char a[64], b[64], e[64], f[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
-                  tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
-                  tensor_fmt_strides(b, sizeof b, d->k_read));
+    if (d->block_size)
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "gather K %s through the tables: a copy, %s B of K and V read",
+                      tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
+                      text_fmt_int(e, sizeof e, d->read_step));
+    else
+        canvas_printf(c, 1, y++, ST_NORMAL, "read K %s strides %s (a view, no copy)",
+                      tensor_fmt_dims(a, sizeof a, d->k_read->ndim, d->k_read->shape),
+                      tensor_fmt_strides(b, sizeof b, d->k_read));
     if (d->m->groups > 1)
         canvas_printf(c, 1, y++, ST_NORMAL, "expand %s strides %s: shared after reading",
                       tensor_fmt_dims(e, sizeof e, d->k_shared->ndim, d->k_shared->shape),
@@ -114,10 +197,19 @@ static int draw_read(Canvas *c, const Decode *d, int y)
 static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
 {
     const MhaConfig *cfg = &d->m->cfg;
-    int G = d->m->groups, T = d->len, row = d->n - 1;
-    canvas_printf(c, 1, y++, ST_NORMAL,
-                  "softmax of \"%s\" over the %d cached tokens, per query head",
-                  mha_token_word(d->start + row), T);
+    int G = d->m->groups, T = d->attn->shape[4], row = d->n - 1;
+    const char *word = mha_token_word(d->start + row);
+    if (d->n > d->slots) /* the window's prefill: over its own tokens, the band masked */
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the prefill's %d tokens, band i - %d < j <= i", word,
+                      T, d->window);
+    else if (d->window)
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the window's %d slots (slot order), per query head",
+                      word, T);
+    else
+        canvas_printf(c, 1, y++, ST_NORMAL,
+                      "softmax of \"%s\" over the %d cached tokens, per query head", word, T);
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
         if (y == ymax - 1 && h < cfg->heads - 1) { /* no room for the rest: say so */
@@ -140,7 +232,19 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
     return y;
 }
 
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim);
+
 void decode_draw(Canvas *c, const Decode *d, double check)
+{
+    draw_frame(c, d, check, 0, 0);
+}
+
+void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
+{
+    draw_frame(c, d, check, rank, rope_dim);
+}
+
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
 {
     const MhaConfig *cfg = &d->m->cfg;
     canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query heads, %d kv head%s",
@@ -155,7 +259,10 @@ void decode_draw(Canvas *c, const Decode *d, double check)
              text_fmt_int(a, sizeof a, d->written_total), text_fmt_int(b, sizeof b, d->read_total));
     int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
     int ymax = c->h - 3 - !one_line;
-    y = draw_scores(c, d, y, ymax);
+    if (rank > 0) /* MLA's latent strip in place of the scores */
+        y += variants_draw_mla_strip(c, 1, y, c->w - 2, cfg, rank, rope_dim, d->len);
+    else
+        y = draw_scores(c, d, y, ymax);
     if (one_line) {
         canvas_printf(c, 1, c->h - 3, ST_NORMAL, "%s   %s", step, total);
     } else {

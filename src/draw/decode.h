@@ -14,4 +14,9 @@
  * a negative check leaves that line out. */
 void decode_draw(Canvas *c, const Decode *d, double check);
 
+/* The same frame with MLA's latent cache strip (rank, rope_dim) in place of
+ * the scores: one token's c_kv + k_pe beside the per-head K/V it replaces,
+ * and the cache of d's tokens in each form (draw/variants.h). */
+void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rope_dim);
+
 #endif

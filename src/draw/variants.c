@@ -7,6 +7,7 @@
 #include "base/textutil.h"
 #include "content/kv.h"
 #include "draw/scene.h"
+#include "engine/mla.h"
 
 /* The divisor of heads in (1, heads) after (dir > 0) or before (dir < 0) kv,
  * wrapping around; 0 when heads has none (1, 2, 3, 5, 7 ...). */
@@ -189,4 +190,83 @@ void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRun
         canvas_text(c, cx, y, kind[i], ST_TITLE);
         canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);
     }
+}
+
+int variants_mla_rank(const MhaConfig *cfg)
+{
+    return cfg->d_model / 2 > 0 ? cfg->d_model / 2 : 1;
+}
+
+/* One strip at (x, y): n[k] floats of part k, a cell every `per` floats in
+ * the style st[k] and glyph ch[k] of the part its first float is in;
+ * returns the columns used. */
+static int strip(Canvas *c, int x, int y, int parts, const int *n, const Style *st,
+                 const uint32_t *ch, int per)
+{
+    int col = 0, k = 0, start = 0, total = 0;
+    for (int i = 0; i < parts; i++)
+        total += n[i];
+    for (int f = 0; f < total; f += per) {
+        while (k < parts - 1 && f >= start + n[k])
+            start += n[k++];
+        canvas_put(c, x + col++, y, ch[k], st[k]);
+    }
+    return col;
+}
+
+int variants_draw_mla_strip(Canvas *c, int x, int y, int w, const MhaConfig *cfg, int rank,
+                            int rope_dim, int tokens)
+{
+    const int H = cfg->heads, KV = cfg->kv_heads, dh = cfg->d_model / cfg->heads;
+    const int R = rank, dr = rope_dim, label = 10, y0 = y;
+    int widest = 2 * H * dh > R + dr ? 2 * H * dh : R + dr;
+    int room = w - label - 26, per = 1;
+    if (room < 8) room = 8;
+    while ((widest + per - 1) / per > room)
+        per++;
+    /* K of head 0..H-1, then V of each: a part a head, the head's colour */
+    int n[2 * 64 + 2];
+    Style st[2 * 64 + 2];
+    uint32_t ch[2 * 64 + 2];
+    char a[32], b[32];
+    canvas_printf(c, x, y++, ST_BOLD, "one token's cache, float32: MLA (--mla %d, rope_dim %d)", R,
+                  dr);
+    int heads[2] = {H, KV};
+    for (int row = 0; row < 2; row++) {
+        int h = heads[row], parts = 0;
+        if (row == 1 && KV == H) continue; /* MHA: the line above is this config's */
+        for (int kv = 0; kv < 2; kv++)
+            for (int i = 0; i < h && parts < 2 * 64; i++) {
+                int shown = h > 64 ? 64 : h; /* a part per head, up to 64 */
+                if (i >= shown) break;
+                n[parts] = dh * (h / shown), st[parts] = ST_HEAD(i);
+                ch[parts++] = kv ? 'v' : 'k';
+            }
+        canvas_text(c, x, y, row ? (KV == 1 ? "MQA k|v" : "GQA k|v") : "MHA k|v", ST_NORMAL);
+        int used = strip(c, x + label, y, parts, n, st, ch, per);
+        canvas_printf(c, x + label + used + 1, y++, ST_NORMAL, "%s B = 2 x %d x %d x 4",
+                      text_fmt_int(a, sizeof a, 2 * (uint64_t)h * (uint64_t)dh * 4), h, dh);
+    }
+    int ln[2] = {R, dr};
+    Style ls[2] = {ST_GOOD, ST_WARN};
+    uint32_t lc[2] = {'c', 'r'};
+    canvas_text(c, x, y, "MLA c|kpe", ST_NORMAL);
+    int used = strip(c, x + label, y, 2, ln, ls, lc, per);
+    canvas_printf(c, x + label + used + 1, y++, ST_GOOD, "%s B = (%d + %d) x 4",
+                  text_fmt_int(a, sizeof a, (uint64_t)mla_cache_bytes_per_token(R, dr)), R, dr);
+    if (per > 1) canvas_printf(c, x, y++, ST_DIM, "(a cell: %d floats)", per);
+    canvas_text(c, x, y++, "c_kv, k_pe are the cache; W_UK, W_UV make K, V back (absorbed: never)",
+                ST_DIM);
+    if (tokens > 0) {
+        char own[48] = "";
+        if (KV != H)
+            snprintf(own, sizeof own, ", %s %s B", KV == 1 ? "MQA" : "GQA",
+                     text_fmt_int(b, sizeof b, (uint64_t)tokens * 2 * (uint64_t)KV * dh * 4));
+        canvas_printf(c, x, y++, ST_NORMAL, "at %d tokens: MHA %s B%s, MLA %s B", tokens,
+                      text_fmt_int(a, sizeof a, (uint64_t)tokens * mla_mha_bytes_per_token(cfg)),
+                      own,
+                      text_fmt_int(b, sizeof b,
+                                   (uint64_t)tokens * (uint64_t)mla_cache_bytes_per_token(R, dr)));
+    }
+    return y - y0;
 }

@@ -23,6 +23,20 @@ int variants_next_gqa(int heads, int kv, int dir);
 void variants_run(VariantRuns *v, const MhaConfig *cfg, int gqa_kv);
 void variants_free_runs(VariantRuns *v);
 
+/* The latent rank the screens give MLA's strip: d_model / 2, at least 1
+ * (export --mla R takes any).  Its rope_dim is mla_rope_dim_default's. */
+int variants_mla_rank(const MhaConfig *cfg);
+
+/* MLA's latent cache beside the per-head K/V strips it replaces, for one
+ * token of cfg: MHA's K and V of every head (2 x H x dh floats, a colour a
+ * head), this config's own K/V when it shares heads (GQA, MQA), and MLA's
+ * c_kv (rank floats) then k_pe (rope_dim), a cell a float (or a few, said,
+ * when w is short), each with its bytes (float32).  tokens > 0 adds a line
+ * with the cache of that many tokens in each form.  Draws rows y .. y + 5
+ * from x, w columns wide; returns the rows used. */
+int variants_draw_mla_strip(Canvas *c, int x, int y, int w, const MhaConfig *cfg, int rank,
+                            int rope_dim, int tokens);
+
 /* Draws the three columns in the rectangle (x, y, w, h). */
 void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRuns *v);
 

@@ -26,6 +26,8 @@ void decode_free(Decode *d)
     clear_step(d);
     tensor_free(d->cache_k);
     tensor_free(d->cache_v);
+    free(d->slot_pos);
+    free(d->table);
     free(d);
 }
 
@@ -42,16 +44,57 @@ Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, siz
     d->layout = layout;
     d->cap = c->seq;
     d->prompt = prompt;
-    int hf[4] = {c->batch, c->kv_heads, c->seq, m->d_head};   /* (B, KV, Tmax, dh) */
-    int meta[4] = {c->batch, c->seq, c->kv_heads, m->d_head}; /* (B, Tmax, KV, dh) */
+    d->window = c->window;
+    d->slots = c->window > 0 && c->window < c->seq ? c->window : c->seq;
+    int hf[4] = {c->batch, c->kv_heads, d->slots, m->d_head};   /* (B, KV, slots, dh) */
+    int meta[4] = {c->batch, d->slots, c->kv_heads, m->d_head}; /* (B, slots, KV, dh) */
     d->cache_k = tensor_zeros(m->eng, 4, layout == DECODE_META ? meta : hf);
     d->cache_v = tensor_zeros(m->eng, 4, layout == DECODE_META ? meta : hf);
-    if (!d->cache_k || !d->cache_v) goto oom;
+    d->slot_pos = malloc((size_t)d->slots * sizeof *d->slot_pos);
+    if (!d->cache_k || !d->cache_v || !d->slot_pos) goto oom;
+    for (int s = 0; s < d->slots; s++)
+        d->slot_pos[s] = -1;
     return d;
 oom:
     decode_free(d);
     snprintf(err, errlen, "out of memory for the KV cache");
     return NULL;
+}
+
+int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    if (block_size < 1 || block_size > MHA_MAX_SEQ) {
+        snprintf(err, errlen, "--block-size %d: must be between 1 and %d", block_size, MHA_MAX_SEQ);
+        return -1;
+    }
+    if (c->batch < 2) {
+        snprintf(err, errlen,
+                 "--paged: needs --batch 2 or more (one pool of blocks shared by the sequences; "
+                 "batch is %d)",
+                 c->batch);
+        return -1;
+    }
+    if (d->window) {
+        snprintf(err, errlen, "--paged: not with --window (one cache layout at a time)");
+        return -1;
+    }
+    int N = block_size, mb = (d->cap + N - 1) / N;
+    int pool[4] = {c->batch * mb, N, c->kv_heads, d->m->d_head}; /* (blocks, N, KV, dh) */
+    Tensor *k = tensor_zeros(d->m->eng, 4, pool), *v = tensor_zeros(d->m->eng, 4, pool);
+    int *table = malloc((size_t)c->batch * (size_t)mb * sizeof *table);
+    if (!k || !v || !table) {
+        tensor_free(k), tensor_free(v), free(table);
+        snprintf(err, errlen, "out of memory for the block pool");
+        return -1;
+    }
+    tensor_free(d->cache_k), tensor_free(d->cache_v), free(d->table);
+    d->cache_k = k, d->cache_v = v, d->table = table;
+    d->block_size = N, d->max_blocks = mb, d->blocks = c->batch * mb;
+    for (int i = 0; i < c->batch * mb; i++)
+        d->table[i] = -1;
+    d->blocks_used = 0;
+    return 0;
 }
 
 int decode_prompt_default(int seq)
@@ -61,11 +104,16 @@ int decode_prompt_default(int seq)
 
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
 {
+    if (d->block_size) { /* through the block table: (block, t mod N, kv, i) of the pool */
+        int at[4] = {d->table[b * d->max_blocks + t / d->block_size], t % d->block_size, kv, i};
+        return at[0] < 0 ? 0 : tensor_offset_of(d->cache_k, at);
+    }
+    t %= d->slots; /* its slot: t itself without a window */
     int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};
     return tensor_offset_of(d->cache_k, d->layout == DECODE_META ? meta : hf);
 }
 
-/* The cache's (B, KV, T, dh) view over positions start .. start + n - 1:
+/* The cache's (B, KV, T, dh) view over slots start .. start + n - 1:
  * HF narrows the T axis in place; Meta narrows its T axis, then swaps T and
  * KV (a view: no byte moves). */
 static Tensor *cache_window(const Decode *d, const Tensor *cache, int start, int n, char *err,
@@ -121,37 +169,108 @@ static void rope_rows(Tensor *t, const MhaConfig *c, int heads, int dh, int star
                             c->rope, c->rope_theta);
 }
 
-/* Writes k and v of this step into the cache at start..start+n-1.  k_new is
+/* Writes k and v of this step into the cache, token p of it at slot p mod
+ * slots (p itself without a window; with one, over token p - W).  k_new is
  * kept: with RoPE on it is already rotated, so the cache holds the rotated K
  * (V never is). */
+/* Paged: token start + s of every sequence into its block, a new block
+ * handed out (in batch order) when the sequence grows into one. */
+static void write_paged(Decode *d, const Tensor *k4, const Tensor *v4)
+{
+    const MhaConfig *c = &d->m->cfg;
+    const int N = d->block_size, dh = d->m->d_head;
+    d->written_step = 0;
+    d->n_new_blocks = 0;
+    for (int s = 0; s < d->n; s++) {
+        int p = d->start + s;
+        for (int b = 0; b < c->batch; b++) {
+            int *slot = &d->table[b * d->max_blocks + p / N];
+            if (p % N == 0) { /* the next free block of the pool */
+                if (d->n_new_blocks < 64) d->new_blocks[d->n_new_blocks] = d->blocks_used;
+                d->n_new_blocks++;
+                *slot = d->blocks_used++;
+            }
+            for (int kv = 0; kv < c->kv_heads; kv++)
+                for (int i = 0; i < dh; i++) {
+                    int from[4] = {b, s, kv, i}, to[4] = {*slot, p % N, kv, i};
+                    tensor_set(d->cache_k, to, tensor_get(k4, from));
+                    tensor_set(d->cache_v, to, tensor_get(v4, from));
+                }
+            d->written_step += 2 * (size_t)c->kv_heads * (size_t)dh * sizeof(float);
+        }
+    }
+    d->written_total += d->written_step;
+}
+
+/* Paged: the gather, K or V of the first T tokens of every sequence read
+ * through its block table into a new (B, KV, T, dh). */
+static Tensor *gather(const Decode *d, const Tensor *pool, int T)
+{
+    const MhaConfig *c = &d->m->cfg;
+    const int N = d->block_size, dh = d->m->d_head;
+    Tensor *r = tensor_zeros(d->m->eng, 4, (int[]){c->batch, c->kv_heads, T, dh});
+    for (int b = 0; r && b < c->batch; b++)
+        for (int kv = 0; kv < c->kv_heads; kv++)
+            for (int t = 0; t < T; t++)
+                for (int i = 0; i < dh; i++) {
+                    int from[4] = {d->table[b * d->max_blocks + t / N], t % N, kv, i};
+                    tensor_set(r, (int[]){b, kv, t, i}, tensor_get(pool, from));
+                }
+    return r;
+}
+
 static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
+    if (d->block_size) {
+        write_paged(d, k4, v4);
+        return 0;
+    }
     const Tensor *src[2] = {k4, v4};
     Tensor *cache[2] = {d->cache_k, d->cache_v};
     d->written_step = 0;
-    for (int i = 0; i < 2; i++) {
-        /* (B, KV, n, dh) window of the cache; the source (B, n, KV, dh) swapped to match */
-        Tensor *dst = cache_window(d, cache[i], d->start, d->n, err, errlen);
-        Tensor *s = dst ? tensor_transpose(src[i], 1, 2, err, errlen) : NULL;
-        if (s) d->written_step += copy_into(dst, s);
-        tensor_free(dst);
-        tensor_free(s);
-        if (!s) return -1;
+    for (int s = 0; s < d->n; s++) {
+        int p = d->start + s, slot = p % d->slots;
+        for (int i = 0; i < 2; i++) {
+            /* (B, KV, 1, dh) slot of the cache; the source's token s (B, 1, KV, dh) swapped */
+            Tensor *dst = cache_window(d, cache[i], slot, 1, err, errlen);
+            Tensor *one = dst ? tensor_narrow(src[i], 1, s, 1, err, errlen) : NULL;
+            Tensor *t = one ? tensor_transpose(one, 1, 2, err, errlen) : NULL;
+            if (t) d->written_step += copy_into(dst, t);
+            tensor_free(dst);
+            tensor_free(one);
+            tensor_free(t);
+            if (!t) return -1;
+        }
+        d->slot = slot;
+        d->evicted = d->slot_pos[slot];
+        d->slot_pos[slot] = p;
     }
     d->written_total += d->written_step;
     return 0;
 }
 
-/* Attention of q (B, H, n, dh) over the cache's first len tokens: GQA's
- * groups as a stride-0 axis of the read view, then scores, softmax, A @ V. */
-static int attend(Decode *d, char *err, size_t errlen)
+/* Attention of q (B, H, n, dh) over the cache's tokens (the first len, or
+ * the slots held with a window; a prefill longer than the window over its
+ * own k4, v4 (B, n, KV, dh)): GQA's groups as a stride-0 axis of the read
+ * view, then scores, softmax, A @ V. */
+static int attend(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
     const MhaConfig *c = &d->m->cfg;
-    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head, T = d->len;
-    int rc = -1;
+    int B = c->batch, KV = c->kv_heads, G = d->m->groups, dh = d->m->d_head;
+    int T = d->len < d->slots ? d->len : d->slots, rc = -1;
     Tensor *v5 = NULL, *kT = NULL, *q5 = NULL, *scores = NULL, *o5 = NULL, *tmp = NULL;
-    d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
-    d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
+    if (d->n > d->slots) { /* the window's prefill: its own tokens, positions 0..n-1 */
+        T = d->n;
+        d->k_read = tensor_transpose(k4, 1, 2, err, errlen);
+        d->v_read = tensor_transpose(v4, 1, 2, err, errlen);
+    } else if (d->block_size) { /* through the block tables: a copy */
+        d->k_read = gather(d, d->cache_k, T);
+        d->v_read = gather(d, d->cache_v, T);
+        if (!d->k_read || !d->v_read) snprintf(err, errlen, "out of memory for the gather");
+    } else {
+        d->k_read = cache_window(d, d->cache_k, 0, T, err, errlen);
+        d->v_read = cache_window(d, d->cache_v, 0, T, err, errlen);
+    }
     if (!d->k_read || !d->v_read) goto done;
     d->read_step = 2 * tensor_numel(d->k_read) * sizeof(float);
     d->read_total += d->read_step;
@@ -170,7 +289,10 @@ static int attend(Decode *d, char *err, size_t errlen)
     scores = kT ? tensor_matmul(q5, kT, err, errlen) : NULL;             /* (B, KV, G, n, T) */
     if (!scores) goto done;
     tensor_scale_(scores, d->m->scale);
-    if (d->n > 1) tensor_causal_mask_(scores); /* the prefill: n == T, square */
+    if (d->n > 1) { /* the prefill: n == T, square, positions 0..n-1 */
+        tensor_causal_mask_(scores);
+        mha_band_mask_(scores, d->window, 0);
+    } /* one token: every slot held is a position i - W < j <= i */
     tensor_softmax_lastdim_(scores);
     d->attn = scores;
     scores = NULL;
@@ -226,7 +348,7 @@ static int run_step(Decode *d, int start, int n, char *err, size_t errlen)
     d->q = d->k_new ? tensor_transpose(q4, 1, 2, err, errlen) : NULL; /* (B, H, n, dh) */
     if (d->q && write_cache(d, d->k_new, v4, err, errlen) == 0) {
         d->len = start + n;
-        if (attend(d, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;
+        if (attend(d, d->k_new, v4, err, errlen) == 0 && output(d, err, errlen) == 0) rc = 0;
     }
     tensor_free(Q);
     tensor_free(K);
@@ -240,6 +362,11 @@ int decode_prefill(Decode *d, char *err, size_t errlen)
 {
     d->len = 0;
     d->written_total = d->read_total = 0;
+    for (int s = 0; s < d->slots; s++)
+        d->slot_pos[s] = -1;
+    for (int i = 0; d->table && i < d->blocks; i++)
+        d->table[i] = -1;
+    d->blocks_used = 0;
     return run_step(d, 0, d->prompt, err, errlen);
 }
 

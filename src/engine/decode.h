@@ -22,6 +22,23 @@
  * run's config), q and k are rotated by their absolute position right before
  * k is written, so the cache holds the rotated K, as Meta's llama model.py
  * and HF's LlamaAttention do (apply_rotary_emb, then cache_k / cache.update).
+ *
+ * With a window W (the run's cfg.window, Mistral's rolling buffer cache) the
+ * cache has min(W, Tmax) slots on its T axis and token t is written to slot
+ * t mod W, overwriting token t - W: a step reads the slots it has, the last
+ * W tokens in slot order (the softmax does not care about order), so query i
+ * sees key j iff i - W < j <= i, the full run's band mask.  A prefill longer
+ * than the window attends over its own fresh k and v with the band mask, then
+ * leaves its last W tokens in the cache.
+ *
+ * Paged (decode_set_paged, vLLM's PagedAttention): K and V each live in one
+ * physical pool of blocks, (blocks, N, KV, dh), N tokens a block, shared by
+ * the batch's sequences.  A block is handed out when a sequence grows into
+ * it, in batch order at each step, so the sequences' blocks interleave;
+ * each sequence's block table maps its logical block t / N to a physical
+ * one.  A step writes token t of sequence b at (table[b][t / N], t mod N) and
+ * reads the cache back through the tables: the gather, a copy (B, KV, T, dh)
+ * whose bytes are counted as read (no strided view can express it).
  */
 #ifndef MHAVIZ_DECODE_H
 #define MHAVIZ_DECODE_H
@@ -35,7 +52,10 @@ typedef enum { DECODE_HF, DECODE_META, DECODE_LAYOUTS } DecodeLayout;
 typedef struct Decode {
     const Mha *m; /* the full causal run: x, W_Q, W_K, W_V, W_O; not owned */
     DecodeLayout layout;
-    int cap;                   /* tokens the cache holds when full: m->cfg.seq */
+    int cap;                   /* tokens the run generates up to: m->cfg.seq */
+    int window;                /* m->cfg.window: 0, or the rolling buffer's W */
+    int slots;                 /* the cache's T axis: cap, or min(W, cap) with a window */
+    int *slot_pos;             /* [slots]: the position each slot holds, -1 empty; owned */
     int prompt;                /* tokens of the prefill */
     int len;                   /* tokens cached so far */
     Tensor *cache_k, *cache_v; /* the whole buffers, in the layout's shape; owned */
@@ -44,12 +64,25 @@ typedef struct Decode {
     int start, n;     /* it computed positions start .. start + n - 1 */
     Tensor *q;        /* (B, H, n, dh) view of this step's Q */
     Tensor *k_new;    /* (B, n, KV, dh) this step's k, as written (rotated with RoPE on) */
-    Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len) */
+    int slot;         /* the slot its last token was written to (its position mod slots) */
+    int evicted;      /* the position that write overwrote; -1: the slot was empty */
+    Tensor *k_read;   /* (B, KV, T, dh) view of the cache: what this step read (T = len,
+                         or the slots held with a window; a prefill longer than the
+                         window reads its own k: T = n) */
     Tensor *v_read;   /* (B, KV, T, dh) */
     Tensor *k_shared; /* (B, KV, G, T, dh) stride-0 view of k_read: GQA after reading */
     Tensor *attn;     /* (B, KV, G, n, T) softmax weights */
     Tensor *head_out; /* (B, H, n, dh) */
     Tensor *out;      /* (B, n, D) after W_O */
+
+    /* paged (block_size > 0): cache_k, cache_v are the pools (blocks, N, KV, dh) */
+    int block_size;     /* N tokens a block; 0: not paged */
+    int blocks;         /* the pool's blocks: batch x max_blocks */
+    int max_blocks;     /* a table's length: ceil(cap / N) */
+    int *table;         /* [batch][max_blocks]: physical block, -1 not yet; owned */
+    int blocks_used;    /* handed out so far (the next free block) */
+    int new_blocks[64]; /* the blocks this step handed out, in order (up to 64 shown) */
+    int n_new_blocks;   /* how many it handed out (may exceed 64) */
 
     size_t written_step, read_step;   /* bytes of K and V written / read this step */
     size_t written_total, read_total; /* since the prefill */
@@ -61,6 +94,12 @@ typedef struct Decode {
  * out of memory.  m must outlive the Decode. */
 Decode *decode_new(const Mha *m, DecodeLayout layout, int prompt, char *err, size_t errlen);
 void decode_free(Decode *d);
+
+/* Makes d paged, before decode_prefill: the cache becomes one pool of
+ * blocks of block_size tokens (see above).  0, or -1 with a one-line reason
+ * naming the flag: "--block-size 0: ...", "--paged: needs --batch 2 or more
+ * ...", "--paged: not with --window ...", or out of memory. */
+int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen);
 
 /* The prompt decode uses when none is given: half the sequence, at least 1
  * (the screen and `decode --plain` both take it from here). */
@@ -82,7 +121,9 @@ float decode_check(const Decode *d);
 /* "HF (B, KV, T, dh)" / "Meta (B, T, KV, dh)". */
 const char *decode_layout_name(DecodeLayout l);
 
-/* Storage offset of cache element (b, kv, t, i) in the layout of d. */
+/* Storage offset of cache element (b, kv, t, i) in the layout of d, t a
+ * position (with a window: where it is, or was until overwritten, slot
+ * t mod W). */
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i);
 
 #endif

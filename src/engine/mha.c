@@ -180,6 +180,15 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
                 ROPE_THETA_MAX);
         return -1;
     }
+    if (c->window < 0 || c->window > MHA_MAX_SEQ) {
+        err_set(err, errlen, "--window %d: must be between 1 and %d", c->window, MHA_MAX_SEQ);
+        return -1;
+    }
+    if (c->window && !c->causal) {
+        err_set(err, errlen,
+                "--window %d: needs --causal (the window is a band of the causal mask)", c->window);
+        return -1;
+    }
     if (run_floats(c) > MHA_MAX_FLOATS) {
         err_set(err, errlen,
                 "--batch %d --seq %d --d-model %d --heads %d: needs about %.0f MB, over the %.0f "
@@ -375,12 +384,25 @@ static void record(Mha *m, int step, size_t copied_before, int output, int n_in,
     s->bytes_copied = m->eng->bytes_copied - copied_before;
 }
 
-/* Softmax over the last axis into a new buffer, with the causal mask first. */
-static Tensor *softmax_of(const Tensor *scores, int causal)
+void mha_band_mask_(Tensor *t, int window, int q0)
+{
+    if (window <= 0 || t->ndim < 2) return;
+    int idx[TENSOR_MAXDIM] = {0}, nd = t->ndim;
+    for (size_t e = 0, n = tensor_numel(t); e < n; e++) {
+        if (idx[nd - 1] <= q0 + idx[nd - 2] - window) tensor_set(t, idx, -INFINITY);
+        for (int a = nd - 1; a >= 0 && ++idx[a] == t->shape[a]; a--)
+            idx[a] = 0;
+    }
+}
+
+/* Softmax over the last axis into a new buffer, with the config's causal
+ * mask and window first. */
+static Tensor *softmax_of(const Tensor *scores, const MhaConfig *c)
 {
     Tensor *a = tensor_clone_compute(scores);
     if (!a) return NULL;
-    if (causal) tensor_causal_mask_(a);
+    if (c->causal) tensor_causal_mask_(a);
+    mha_band_mask_(a, c->window, 0);
     tensor_softmax_lastdim_(a);
     return a;
 }
@@ -522,7 +544,7 @@ static int scores_softmax(Mha *m, char *e, size_t el)
     free_tmp(tmp, 4);
 
     before = m->eng->bytes_copied;
-    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], m->cfg.causal)); /* (B,H,S,S) */
+    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], &m->cfg)); /* (B,H,S,S) */
     record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
     return 0;
 fail:
@@ -616,7 +638,7 @@ static int big_head(Mha *m, char *e, size_t el)
     TRY(tmp[4] = tensor_view(tmp[7] ? tmp[7] : t[MT_Q], DIMS(z.B, 1, z.S, z.D), e, el));
     TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, el)); /* (B,1,S,S) */
     tensor_scale_(tmp[5], 1.0f / sqrtf((float)z.D));
-    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], m->cfg.causal));
+    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], &m->cfg));
     free_tmp(tmp, 8);
     return 0;
 fail:
@@ -635,8 +657,8 @@ static int teaching_tensors(Mha *m, char *e, size_t el)
     TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(z.B, z.H, z.S, z.dh), e, el));
     if (repeat_kv(m, e, el) || big_head(m, e, el)) goto fail;
     TRY(tmp = tensor_clone_compute(t[MT_SCORES]));
-    tensor_scale_(tmp, 1.0f / m->scale);                      /* undo step 4's scale */
-    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp, m->cfg.causal)); /* (B,H,S,S) */
+    tensor_scale_(tmp, 1.0f / m->scale);                /* undo step 4's scale */
+    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp, &m->cfg)); /* (B,H,S,S) */
     tensor_free(tmp);
     return 0;
 fail:

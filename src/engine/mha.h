@@ -27,15 +27,23 @@ typedef struct MhaConfig {
     uint32_t seed;
     RopeLayout rope;   /* ROPE_OFF (0): no rotation, the core pipeline */
     double rope_theta; /* the base of inv_freq, > 0; read only when rope is on */
+    int window;        /* 0: off; W: a rolling window over the causal mask (needs causal):
+                          query i sees key j iff i - W < j <= i (Mistral, Gemma's local layers) */
 } MhaConfig;
 
 /* batch 1, seq 4, d_model 8, heads 2, kv_heads 2, seed 1, no mask, RoPE off
  * (theta 10000 for when it is turned on). */
 MhaConfig mha_config_default(void);
 
+/* The window's band over scores (..., n, T) whose row r is the query at
+ * position q0 + r and column j the key at position j: -inf wherever
+ * j <= q0 + r - window (the causal half is tensor_causal_mask_'s).  In
+ * place; nothing when window is 0. */
+void mha_band_mask_(Tensor *scores, int window, int q0);
+
 /* 0 when valid.  Otherwise -1 and a one-line reason naming the flag and what
  * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)".
- * RoPE needs an even d_head and a positive theta. */
+ * RoPE needs an even d_head and a positive theta; a window needs causal. */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
 /* The toy values: x and the weights are multiples of 0.1 in [-1, 1] drawn

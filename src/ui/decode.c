@@ -8,6 +8,8 @@
 #include <stdlib.h>
 
 #include "draw/decode.h"
+#include "draw/variants.h"
+#include "engine/mla.h"
 #include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -16,9 +18,11 @@ typedef struct DecodeScreen {
     MhaConfig cfg; /* seq = the cache's capacity; causal */
     int prompt;    /* tokens of the prefill */
     DecodeLayout layout;
-    Mha *m;        /* the full causal run of cfg; owned */
-    Decode *d;     /* owned */
-    char err[200]; /* why the last rebuild failed; "" = none */
+    int block_size; /* paged: tokens a block; 0: not paged */
+    int mla;        /* M: MLA's latent strip in place of the scores */
+    Mha *m;         /* the full causal run of cfg; owned */
+    Decode *d;      /* owned */
+    char err[200];  /* why the last rebuild failed; "" = none */
 } DecodeScreen;
 
 /* Runs cfg again and replays the decode up to `upto` tokens cached. */
@@ -31,6 +35,12 @@ static void rebuild(DecodeScreen *ds, int upto)
     ds->m = mha_run(&ds->cfg, ds->err, sizeof ds->err);
     if (!ds->m) return;
     ds->d = decode_new(ds->m, ds->layout, ds->prompt, ds->err, sizeof ds->err);
+    if (ds->d && ds->block_size &&
+        decode_set_paged(ds->d, ds->block_size, ds->err, sizeof ds->err) != 0) {
+        decode_free(ds->d);
+        ds->d = NULL;
+        return;
+    }
     if (!ds->d || decode_prefill(ds->d, ds->err, sizeof ds->err) != 0) {
         decode_free(ds->d);
         ds->d = NULL;
@@ -52,7 +62,11 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
-        decode_draw(c, ds->d, decode_check(ds->d));
+        if (ds->mla)
+            decode_draw_mla(c, ds->d, decode_check(ds->d), variants_mla_rank(&ds->cfg),
+                            mla_rope_dim_default(ds->cfg.d_model / ds->cfg.heads));
+        else
+            decode_draw(c, ds->d, decode_check(ds->d));
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }
@@ -87,6 +101,9 @@ static int decode_screen_key(Screen *s, Ui *ui, int key)
         ds->layout = ds->layout == DECODE_HF ? DECODE_META : DECODE_HF;
         rebuild(ds, len);
         return UI_REDRAW;
+    case ACT_MLA:
+        ds->mla = !ds->mla;
+        return UI_REDRAW;
     case ACT_HELP:
         ui->push = help_open_at(ui, KC_DECODE);
         return ui->push ? UI_PUSH : UI_REDRAW;
@@ -107,13 +124,21 @@ static void decode_screen_free(Screen *s)
 
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
+    DecodeScreenOpts o = {prompt, layout, 0, 0};
+    return decode_open_opts(ui, &o);
+}
+
+Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
+{
     Screen *s = screen_new("Decode", sizeof(DecodeScreen));
     if (!s) return NULL;
     DecodeScreen *ds = s->st;
     ds->cfg = ui->cfg;
     ds->cfg.causal = 1;
-    ds->prompt = prompt > 0 ? prompt : decode_prompt_default(ds->cfg.seq);
-    ds->layout = layout;
+    ds->cfg.window = o->window;
+    ds->prompt = o->prompt > 0 ? o->prompt : decode_prompt_default(ds->cfg.seq);
+    ds->layout = o->layout;
+    ds->block_size = o->block_size;
     s->draw = decode_screen_draw;
     s->key = decode_screen_key;
     s->free = decode_screen_free;

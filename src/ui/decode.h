@@ -16,4 +16,14 @@ Screen *decode_open(Ui *ui);
  * ui->cfg.seq shows the error on the screen) and the cache layout. */
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout);
 
+/* What `mhaviz decode` opens the screen with: the prompt (0: half), the
+ * layout, a rolling window of W slots (0: none), paged blocks (0: none). */
+typedef struct DecodeScreenOpts {
+    int prompt;
+    DecodeLayout layout;
+    int window;
+    int block_size; /* paged in blocks of this many tokens; 0: not paged */
+} DecodeScreenOpts;
+Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o);
+
 #endif

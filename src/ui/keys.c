@@ -149,6 +149,7 @@ const KeyBinding keys_table[] = {
     {KC_VARIANTS, UI_K_RIGHT, 0, ACT_GQA_NEXT, "Right", NULL},
     {KC_VARIANTS, UI_K_LEFT, 0, ACT_GQA_PREV, "Left", "previous GQA kv_heads"},
     {KC_VARIANTS, 'H', 0, ACT_HEADS, "H", "heads (the next number of query heads)"},
+    {KC_VARIANTS, 'M', 0, ACT_MLA, "M", "MLA cache beside K/V"},
 
     /* the KV calculator */
     {KC_KV, UI_K_UP, 0, ACT_UP, "Up", "model (the previous or next one)"},
@@ -220,6 +221,7 @@ const KeyBinding keys_table[] = {
     {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
     {KC_DECODE, 'K', 0, ACT_KV_HEADS, "K", "MHA/GQA/MQA"},
     {KC_DECODE, 'L', 0, ACT_LAYOUT, "L", "layout HF/Meta"},
+    {KC_DECODE, 'M', 0, ACT_MLA, "M", "MLA cache beside K/V"},
     {KC_DECODE, '?', 0, ACT_HELP, "?", "keys (this help)"},
     {KC_DECODE, 'q', 0, ACT_BACK, "q", "back"},
     {KC_DECODE, UI_K_ESC, 0, ACT_BACK, "Esc", NULL},

@@ -90,6 +90,7 @@ typedef enum {
     ACT_COMPLETE,
     ACT_BLOCK_Q, /* tiles: the next block_q / block_k */
     ACT_BLOCK_K,
+    ACT_MLA, /* decode, variants: MLA's latent cache strip beside the K/V it replaces */
     ACT_COUNT
 } Action;
 

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "draw/variants.h"
+#include "engine/mla.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -14,6 +15,7 @@ typedef struct Variants {
     MhaConfig base; /* ui->cfg the runs were made for */
     int valid;
     VariantRuns runs;
+    int mla; /* M: MLA's latent strip under the columns */
 } Variants;
 
 /* The three runs are a cache of ui->cfg, redone here (never in draw) when
@@ -37,14 +39,22 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
     canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
                   ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
-    variants_draw_panel(c, 0, 1, c->w, c->h - 2, &v->runs);
-    static const Action gqa[] = {ACT_GQA_NEXT, ACT_GQA_PREV, ACT_HEADS, ACT_HELP, ACT_BACK};
+    int strip = v->mla ? 6 : 0; /* MLA's strip at the bottom, the columns above it */
+    variants_draw_panel(c, 0, 1, c->w, c->h - 2 - strip, &v->runs);
+    if (strip) {
+        canvas_fill(c, 0, c->h - 1 - strip, c->w, strip, ' ', ST_NORMAL);
+        variants_draw_mla_strip(c, 1, c->h - 1 - strip, c->w - 2, &ui->cfg,
+                                variants_mla_rank(&ui->cfg),
+                                mla_rope_dim_default(ui->cfg.d_model / ui->cfg.heads), 0);
+    }
+    static const Action gqa[] = {ACT_GQA_NEXT, ACT_GQA_PREV, ACT_HEADS,
+                                 ACT_MLA,      ACT_HELP,     ACT_BACK};
     char hint[160] = "no GQA column for these heads:  ";
     size_t k = strlen(hint);
     if (v->runs.run[1])
-        keys_hint_pick(KC_VARIANTS, gqa, 5, 1, hint, sizeof hint);
+        keys_hint_pick(KC_VARIANTS, gqa, 6, 1, hint, sizeof hint);
     else
-        keys_hint_pick(KC_VARIANTS, gqa + 2, 3, 1, hint + k, sizeof hint - k);
+        keys_hint_pick(KC_VARIANTS, gqa + 2, 4, 1, hint + k, sizeof hint - k);
     screen_draw_status(c, ui, hint);
 }
 
@@ -71,6 +81,9 @@ static int variants_key(Screen *s, Ui *ui, int key)
     case ACT_HEADS:
         v->valid = 0;
         return screen_quick_config(ui, ACT_HEADS);
+    case ACT_MLA:
+        v->mla = !v->mla;
+        return UI_REDRAW;
     case ACT_HELP:
         return lessonui_help(ui, KC_VARIANTS);
     case ACT_BACK:
