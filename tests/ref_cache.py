@@ -113,7 +113,11 @@ def reference(cfg):
     dh = D // H
     rng = SplitMix64(cfg["seed"])
     x = rng.tensor(B, S, D)
-    WQ, WK, WV, WO = rng.tensor(D, D), rng.tensor(D, KV * dh), rng.tensor(D, KV * dh), rng.tensor(D, D)
+    # the weights: tenths, times 1/sqrt(D) past d_model 16 (engine/mha.h MHA_TENTHS_MAX_D;
+    # MLA's own weights by the same rule)
+    ws = 1.0 if D <= 16 else 1.0 / math.sqrt(D)
+    WQ, WK, WV, WO = (rng.tensor(D, D) * ws, rng.tensor(D, KV * dh) * ws,
+                      rng.tensor(D, KV * dh) * ws, rng.tensor(D, D) * ws)
     refuse = mask_of(cfg, S)
     out = {}
     # the pipeline with GQA's repeat_kv, RoPE if on, the mask (band included)
@@ -134,6 +138,7 @@ def reference(cfg):
     layout = cfg["rope"] or "half"
     W = {"W_DKV": rng.tensor(D, R), "W_UK": rng.tensor(R, H * dh), "W_UV": rng.tensor(R, H * dh),
          "W_KR": rng.tensor(D, dr), "W_QR": rng.tensor(D, H * dr)}
+    W = {name: w * ws for name, w in W.items()}
     c_kv = x @ W["W_DKV"]
     k_pe = rope(x @ W["W_KR"], layout, cfg["rope_theta"])
     q_nope = (x @ WQ).view(B, S, H, dh).transpose(1, 2)

@@ -143,6 +143,9 @@ Mla *mla_run(const Mha *m, int rank, int rope_dim, char *err, size_t errlen)
     TRY(t[ML_W_UV] = draw(m->eng, &rng, R, H * dh)); /* (R, H*dh) */
     TRY(t[ML_W_KR] = draw(m->eng, &rng, D, dr));     /* (D, dr) */
     TRY(t[ML_W_QR] = draw(m->eng, &rng, D, H * dr)); /* (D, H*dr) */
+    if (mha_weights_scaled(c)) /* the run's rule for its weights: tenths / sqrt(D) */
+        for (int i = ML_W_DKV; i <= ML_W_QR; i++)
+            tensor_scale_(t[i], 1.0f / sqrtf((float)D));
 
     const Tensor *x = m->t[MT_X];
     /* the cache: one latent and one rotated key per token, for all heads */
