@@ -428,7 +428,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
         }
         lesson_free(l);
     }
-    ck_assert_int_eq(lessons, 8); /* 01-pipeline .. 08-decode */
+    ck_assert_int_eq(lessons, 9); /* 01-pipeline .. 09-rope-flash */
     ck_assert_int_ge(pages, 35);
 }
 END_TEST
@@ -480,7 +480,7 @@ START_TEST(load_by_name_number_and_env)
     free(text);
     unsetenv("MHAVIZ_LESSONS");
     n = lesson_list(&paths, err, sizeof err);
-    ck_assert_int_eq(n, 8);
+    ck_assert_int_eq(n, 9);
     lesson_list_free(paths, n);
     unlink(file);
     rmdir(dir);
