@@ -11,6 +11,7 @@
 #include "content/content.h"
 #include "content/lesson.h"
 #include "draw/lessonpage.h"
+#include "engine/flash.h"
 #include "lessons_testutil.h"
 
 static PresetList P;
@@ -427,7 +428,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
         }
         lesson_free(l);
     }
-    ck_assert_int_eq(lessons, 8); /* 01-pipeline .. 08-decode */
+    ck_assert_int_eq(lessons, 9); /* 01-pipeline .. 09-rope-flash */
     ck_assert_int_ge(pages, 35);
 }
 END_TEST
@@ -479,7 +480,7 @@ START_TEST(load_by_name_number_and_env)
     free(text);
     unsetenv("MHAVIZ_LESSONS");
     n = lesson_list(&paths, err, sizeof err);
-    ck_assert_int_eq(n, 8);
+    ck_assert_int_eq(n, 9);
     lesson_list_free(paths, n);
     unlink(file);
     rmdir(dir);
@@ -916,6 +917,134 @@ START_TEST(predict_exercises_are_run_by_the_engine)
 }
 END_TEST
 
+/* Lesson 9's machinery: @config rope=... rope_theta=... (strict, file:line:),
+ * @step rope only on a page that makes it, the notice naming the layout,
+ * and the {rope ...} and {flash ...} expressions read off the engine. */
+START_TEST(rope_and_flash_in_lessons)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title R\n@config rope=half rope_theta=500000\n@page A\n@step rope\nText.\n"
+                      "@page B\n@config rope=interleaved\nText.\n@page C\n@config rope=off\nT.\n",
+                      &e);
+    ck_assert_msg(l != NULL, "%s", e.n ? e.msg[0] : "");
+    ck_assert_int_eq(l->pages[0].cfg.rope, ROPE_HALF);
+    ck_assert(l->pages[0].cfg.rope_theta == 500000.0);
+    ck_assert_int_eq(l->pages[0].step, MS_ROPE);
+    ck_assert_int_eq(l->pages[1].cfg.rope, ROPE_INTERLEAVED);
+    ck_assert_int_eq(l->pages[2].cfg.rope, ROPE_OFF);
+    char err[300];
+    const char *want[] = {
+        "This page's configuration: rope off -> half, rope_theta 10000 -> 500000.",
+        "This page's configuration: rope half -> interleaved.",
+        "This page's configuration: rope interleaved -> off."};
+    for (int p = 0; p < 3; p++) {
+        Mha *m = mha_run(&l->pages[p].cfg, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        LessonPageText t;
+        ck_assert_int_eq(lesson_page_text(l, p, m, &P, &t, err, sizeof err), 0);
+        ck_assert_str_eq(t.notice, want[p]);
+        lesson_text_free(&t);
+        mha_free(m);
+    }
+    lesson_free(l);
+
+    fails_with("@title T\n@config rope=halve\n@page P\ntext\n",
+               "t.lesson:2: @config: rope 'halve' is not a layout (did you mean 'half'?)");
+    fails_with("@title T\n@page P\n@config rope=half rope_theta=0\ntext\n",
+               "t.lesson:3: @config: rope_theta '0' is not a positive number");
+    fails_with("@title T\n@page P\n@config rope=half rope_theta=1e4\ntext\n",
+               "t.lesson:3: @config: rope_theta '1e4' is not a positive number");
+    fails_with("@title T\n@page P\n@config rope=half rope_theta=2000000000000\ntext\n",
+               "t.lesson:3: @config: rope_theta '2000000000000' must be at most 1e+12");
+    fails_with("@title T\n@page P\n@config rope=half d_model=6 heads=2\ntext\n",
+               "t.lesson:3: @config: --rope half: d_head 3 (--d-model 6 / --heads 2) is odd; "
+               "RoPE turns pairs of floats, it needs an even d_head");
+
+    /* @step rope on a page whose run makes no rope step: refused where it is */
+    fails_with("@title T\n@page P\n@step rope\ntext\n",
+               "t.lesson:3: @step rope: this page's configuration has RoPE off "
+               "(add @config rope=half or rope=interleaved)");
+
+    /* {rope ...}: the partner, its offset, the angle, the HF permutation check */
+    MhaConfig c = mha_config_default();
+    c.rope = ROPE_HALF;
+    char out[512], w[300];
+    ck_assert_int_eq(expand(&c,
+                            "{rope partner half 1}|{rope partner interleaved 2}|"
+                            "{rope offset half}|{rope offset interleaved}|{rope layout}|"
+                            "{rope theta}|{rope pair half 3}",
+                            out, sizeof out, err),
+                     0);
+    ck_assert_str_eq(out, "3|3|2|1|half|10000|1");
+    ck_assert_int_eq(expand(&c, "{rope angle 3 1}|{rope invfreq 1}", out, sizeof out, err), 0);
+    snprintf(w, sizeof w, "%.4g|%.4g", (double)(3 * rope_inv_freq(1, 4, 10000)),
+             (double)rope_inv_freq(1, 4, 10000));
+    ck_assert_str_eq(out, w);
+    ck_assert_int_eq(expand(&c, "{rope hfcheck}", out, sizeof out, err), 0);
+    ck_assert_msg(strstr(out, "0 over") == out || strstr(out, "e-0") != NULL, "%s", out);
+    ck_assert_int_eq(expand(&c, "{copied rope}", out, sizeof out, err), 0);
+    snprintf(w, sizeof w, "%d", (2 * 4 * 4 + 2 * 4 * 4) * 4); /* Q_rope + K_rope, float32 */
+    ck_assert_str_eq(out, w);
+    ck_assert_int_eq(expand(&c, "{rope partner half 4}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "{rope partner half 4}: floats of a head are 0..3");
+    ck_assert_int_eq(expand(&c, "{rope partner side 1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{rope angle 4 0}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{rope angle 0 2}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{rope bogus}", out, sizeof out, err), -1);
+    c.rope = ROPE_OFF;
+    ck_assert_int_eq(expand(&c, "{copied rope}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "step 'rope' is not in this run (RoPE is off: @config rope=half)");
+    ck_assert_int_eq(expand(&c, "{rope theta}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{rope partner half 1}", out, sizeof out, err), 0); /* pure */
+
+    /* {flash ...}: the tile loop of `mhaviz flash` (blocks 2 and 2) */
+    c = mha_config_default();
+    c.seq = 6;
+    c.causal = 1;
+    Mha *m = mha_run(&c, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    Flash *f = flash_new(m, FLASH_BLOCK_DEFAULT, FLASH_BLOCK_DEFAULT, err, sizeof err);
+    ck_assert_ptr_nonnull(f);
+    float m3 = 0, l3 = 0;
+    while (flash_step(f)) /* batch 0, head 1, row 3 (q tile 1) after K/V tile 0 */
+        if (f->b == 0 && f->h == 1 && f->qtile == 1 && f->ktile == 0)
+            m3 = f->tm[3 - f->r0], l3 = f->tl[3 - f->r0];
+    FlashBytes fb = f->bytes;
+    long skipped = f->skipped, visited = f->visited;
+    flash_free(f);
+    ck_assert_int_eq(expand(&c, "{flash m 0,1,3 0}|{flash l 0,1,3 0}", out, sizeof out, err), 0);
+    snprintf(w, sizeof w, "%.4g|%.4g", (double)m3, (double)l3);
+    ck_assert_str_eq(out, w);
+    ck_assert_int_eq(expand(&c,
+                            "{flash naive}|{flash flash}|{flash naivewrite}|{flash skipped}|"
+                            "{flash visited}|{flash block_q}|{flash qtiles}|{flash keys 0,0,2 1}|"
+                            "{flash argmax 0,0,1 0}",
+                            out, sizeof out, err),
+                     0);
+    /* row 2 after K/V tile 1: keys 0, 1, 2 (3 is masked); row 1's max over keys 0, 1 */
+    const Tensor *sc = m->t[MT_SCORES];
+    int amax = tensor_get(sc, (int[]){0, 0, 1, 1}) > tensor_get(sc, (int[]){0, 0, 1, 0});
+    char b1[32], b2[32], b3[32];
+    snprintf(w, sizeof w, "%s|%s|%s|%ld|%ld|2|3|3|%d", text_fmt_int(b1, sizeof b1, fb.naive),
+             text_fmt_int(b2, sizeof b2, fb.flash),
+             text_fmt_int(b3, sizeof b3, 4 * (2 * 6 * 6 + 6 * 4) * 2), skipped, visited, amax);
+    ck_assert_str_eq(out, w);
+    mha_free(m);
+    ck_assert_int_eq(skipped, 6); /* per head: q tile 0 skips 2, q tile 1 skips 1 */
+    ck_assert_int_eq(expand(&c, "{flash m 0,0,1 1}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "{flash m 0,0,1 1}: K/V tile 1 is skipped for q tile 0 (causal)");
+    ck_assert_int_eq(expand(&c, "{flash m 0,2,1 0}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{flash m 0,0,1 3}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{flash m 0,0,1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{flash naive 1}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{flash real naive}", out, sizeof out, err), 0);
+    fb = flash_bytes(1, 64, 8192, 128, FLASH_REAL_BLOCK_Q, FLASH_REAL_BLOCK_K, 0);
+    char big[64];
+    text_fmt_int(big, sizeof big, fb.naive);
+    ck_assert_str_eq(out, big);
+}
+END_TEST
+
 static Suite *lesson_suite(void)
 {
     Suite *s = suite_create("lesson");
@@ -946,6 +1075,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, predict_exercises_are_run_by_the_engine);
     tcase_add_test(tc, config_change_notice_is_generated);
     tcase_add_test(tc, numbers_resolve_against_the_menus_list);
+    tcase_add_test(tc, rope_and_flash_in_lessons);
     suite_add_tcase(s, tc);
     return s;
 }

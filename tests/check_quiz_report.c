@@ -56,11 +56,12 @@ START_TEST(every_topic_has_its_lesson)
         ck_assert_msg(strstr(t, want[i].word) && strstr(t, want[i].word) < end,
                       "topic %d -> lesson %d: %.*s", want[i].topic, n, (int)(end - t), t);
     }
-    /* rope and flash: lesson 9 once it is built in, the nearest lesson until then */
+    /* rope and flash: lesson 9, "RoPE and FlashAttention" */
     const char *nine = title_of(9);
-    int has9 = nine && strstr(nine, "RoPE") && strstr(nine, "RoPE") < strchr(nine, '\n');
-    ck_assert_int_eq(quiz_topic_lesson(QT_ROPE), has9 ? 9 : 8);
-    ck_assert_int_eq(quiz_topic_lesson(QT_FLASH), has9 ? 9 : 4);
+    ck_assert_msg(nine && strstr(nine, "RoPE") && strstr(nine, "RoPE") < strchr(nine, '\n'),
+                  "no lesson 9 on RoPE");
+    ck_assert_int_eq(quiz_topic_lesson(QT_ROPE), 9);
+    ck_assert_int_eq(quiz_topic_lesson(QT_FLASH), 9);
     for (int t = 0; t < QT_COUNT; t++)
         ck_assert_msg(quiz_topic_lesson(t) > 0, "topic %s has no lesson", quiz_topic_names[t]);
     ck_assert_int_eq(quiz_topic_lesson(-1), 0);

@@ -107,14 +107,29 @@ enum {
     D_COUNT
 };
 
-static const char *const config_keys[] = {"batch",    "seq",  "d_model", "heads",
-                                          "kv_heads", "seed", "causal"};
+static const char *const config_keys[] = {"batch", "seq",    "d_model", "heads",     "kv_heads",
+                                          "seed",  "causal", "rope",    "rope_theta"};
+#define N_CONFIG_KEYS ((int)(sizeof config_keys / sizeof *config_keys))
+enum { K_ROPE = 7, K_THETA = 8 };
+
+/* The values of rope= (rope_layout_of reads them; "off" turns it off). */
+static const char *const rope_values[] = {"off", "half", "interleaved"};
+
+/* rope_theta=N: digits, then at most one '.' and digits ("10000", "0.5"), as
+ * the command line's --rope-theta reads it; 0 with *out set, else -1. */
+static int theta_of(const char *val, double *out)
+{
+    size_t n = strspn(val, "0123456789"), f = val[n] == '.' ? strspn(val + n + 1, "0123456789") : 0;
+    int ok = n && n + f <= 40 && (!val[n] || (val[n] == '.' && f && !val[n + 1 + f]));
+    *out = ok ? strtod(val, NULL) : 0;
+    return ok && *out > 0 ? 0 : -1;
+}
 
 /* Step keys as mha.c names them; only used to suggest a spelling (the engine's
  * mha_step_index decides what is valid). */
 static const char *const step_keys[] = {"input",      "project", "split",    "heads",
                                         "scores",     "softmax", "weighted", "back",
-                                        "contiguous", "concat",  "output"};
+                                        "contiguous", "concat",  "output",   "rope"};
 
 /* The scene's views, then our own picture: the variants panel. */
 static const char *const view_names[MV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
@@ -195,13 +210,38 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
         *eq = 0;
         const char *key = tok, *val = eq + 1;
         int k;
-        for (k = 0; k < 7; k++)
+        for (k = 0; k < N_CONFIG_KEYS; k++)
             if (!strcmp(key, config_keys[k])) break;
-        if (k == 7) {
+        if (k == N_CONFIG_KEYS) {
             char h[200];
             adderr(p->errs, p->file, line, "@config: unknown key '%.40s'%s", key,
-                   hint(h, sizeof h, "", key, config_keys, 7));
+                   hint(h, sizeof h, "", key, config_keys, N_CONFIG_KEYS));
             bad = 1;
+            continue;
+        }
+        if (k == K_ROPE) {
+            int r = strcmp(val, "off") ? rope_layout_of(val) : ROPE_OFF;
+            if (r < 0) {
+                char h[200];
+                adderr(p->errs, p->file, line, "@config: rope '%.40s' is not a layout%s", val,
+                       hint(h, sizeof h, "", val, rope_values, 3));
+                bad = 1;
+            } else
+                c.rope = (RopeLayout)r;
+            continue;
+        }
+        if (k == K_THETA) {
+            double t;
+            if (theta_of(val, &t) != 0) {
+                adderr(p->errs, p->file, line,
+                       "@config: rope_theta '%.40s' is not a positive number", val);
+                bad = 1;
+            } else if (t > ROPE_THETA_MAX) {
+                adderr(p->errs, p->file, line, "@config: rope_theta '%.40s' must be at most %g",
+                       val, ROPE_THETA_MAX);
+                bad = 1;
+            } else
+                c.rope_theta = t;
             continue;
         }
         char *end;
@@ -242,9 +282,9 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
         }
     }
     if (!any) {
-        adderr(
-            p->errs, p->file, line,
-            "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal)");
+        adderr(p->errs, p->file, line,
+               "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal "
+               "rope rope_theta)");
         return;
     }
     /* As on the command line: kv_heads follows heads unless given (MHA stays MHA). */
@@ -445,10 +485,11 @@ static void directive(Parser *p, int line, char *name, char *args)
         if (s < 0) {
             char h[300];
             adderr(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
-                   hint(h, sizeof h, "", args, step_keys, MS_COUNT));
+                   hint(h, sizeof h, "", args, step_keys, MS_ALL));
             return;
         }
         pg->step = s;
+        pg->step_line = line;
         break;
     }
     case D_VIEW: {
@@ -671,6 +712,10 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
         LessonPage *pg = &l->pages[k];
         if (pg->nblocks == 0 && !pg->question)
             adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
+        if (pg->step == MS_ROPE && pg->cfg.rope == ROPE_OFF)
+            adderr(errs, path, pg->step_line,
+                   "@step rope: this page's configuration has RoPE off "
+                   "(add @config rope=half or rope=interleaved)");
         MhaConfig target;
         if (pg->todo && pg->todo != LD_INSPECT && lesson_do_target(pg, &target) != 0)
             adderr(errs, path, pg->do_line,

@@ -57,6 +57,7 @@ typedef struct LessonPage {
     MhaConfig cfg; /* lesson-wide @config, then this page's */
     int cfg_line;  /* line of the @config that last changed cfg (0: defaults) */
     int step;      /* MS_*: the picture's pipeline step */
+    int step_line; /* line of its @step (0: none) */
     MhaView view;
     int variants; /* @view variants: the MHA | GQA | MQA panel instead of the scene */
     int inspect, cur[4], inspect_line; /* @inspect i,j,k,l */

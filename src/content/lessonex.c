@@ -392,5 +392,11 @@ char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size
         if (f[i].x != f[i].y)
             o += (size_t)snprintf(buf + o, n - o, "%s%s %ld -> %ld", o ? ", " : "", f[i].name,
                                   f[i].x, f[i].y);
+    if (a->rope != b->rope && o < n)
+        o += (size_t)snprintf(buf + o, n - o, "%srope %s -> %s", o ? ", " : "",
+                              rope_layout_name(a->rope), rope_layout_name(b->rope));
+    if (a->rope_theta != b->rope_theta && o < n) /* a theta is read only with RoPE on */
+        snprintf(buf + o, n - o, "%srope_theta %g -> %g", o ? ", " : "", a->rope_theta,
+                 b->rope_theta);
     return buf;
 }

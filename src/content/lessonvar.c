@@ -73,11 +73,17 @@ static int index_arg(const Tensor *t, const char *name, const char *s, int *idx,
     return 0;
 }
 
-static int step_arg(const char *s, char *err, size_t errlen)
+/* A step of this run: "rope" only with RoPE on (its steps[] entry is empty
+ * otherwise); -1 with err set. */
+static int step_arg(const MhaConfig *c, const char *s, char *err, size_t errlen)
 {
     int k = mha_step_index(s);
-    if (k < 0) snprintf(err, errlen, "unknown step '%.40s'", s);
-    return k;
+    if (k < 0)
+        snprintf(err, errlen, "unknown step '%.40s'", s);
+    else if (!mha_step_on(c, k))
+        snprintf(err, errlen, "step '%.40s' is not in this run (RoPE is off: @config rope=half)",
+                 s);
+    return mha_step_on(c, k) ? k : -1;
 }
 
 /* "q0 q1 -> kv0, q2 q3 -> kv1": which kv head each query head reads, grouped
@@ -245,7 +251,7 @@ static int ex_step(Eval *e, int argc, char **argv)
         put(e->o, "%zu", e->m->bytes_copied_total);
         return 0;
     }
-    int s = step_arg(argv[1], e->err, e->errlen);
+    int s = step_arg(e->c, argv[1], e->err, e->errlen);
     if (s < 0) return -1;
     if (!strcmp(argv[0], "code"))
         put(e->o, "%s", e->m->steps[s].code);
@@ -511,6 +517,8 @@ static const struct {
     {"wrongrow", ex_wrongrow},
     {"decode", lessonvar_decode},
     {"decodetoy", lessonvar_decodetoy},
+    {"rope", lessonvar_rope},
+    {"flash", lessonvar_flash},
 };
 #define N_EXPR ((int)(sizeof exprs / sizeof *exprs))
 

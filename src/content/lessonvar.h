@@ -68,4 +68,10 @@ int lessonvar_kv(Eval *e, int argc, char **argv);
 int lessonvar_decode(Eval *e, int argc, char **argv);
 int lessonvar_decodetoy(Eval *e, int argc, char **argv);
 
+/* The handlers of lessonvar_flash.c: {rope FIELD ...} (the page's RoPE:
+ * pairs, angles, HF's permutation) and {flash FIELD ...} (the tile loop of
+ * `mhaviz flash` over the page's run, and its bytes). */
+int lessonvar_rope(Eval *e, int argc, char **argv);
+int lessonvar_flash(Eval *e, int argc, char **argv);
+
 #endif

@@ -11,24 +11,12 @@
 /* The lesson that teaches each topic, by the name of its file
  * (lessons/NN-NAME.lesson): the number and the title are read off that file,
  * so a lesson renumbered or inserted cannot send a topic to the wrong one.
- * A topic may name a second file, used while the first is not built in:
- * rope and flash belong to lesson 9 (lessons/09-rope-flash.lesson, issue
- * #18), and until it exists they go to the lesson nearest in subject, rope
- * to decode (the KV cache that holds the rotated K, `decode --rope`) and
- * flash to softmax (the per-row softmax its running m and l compute). */
-static const char *const topic_lesson[QT_COUNT][2] = {
-    [QT_SHAPES] = {"pipeline"},
-    [QT_STRIDES] = {"transpose"},
-    [QT_OFFSETS] = {"heads"},
-    [QT_VIEWS] = {"transpose"},
-    [QT_GQA] = {"variants"},
-    [QT_KVCACHE] = {"variants"},
-    [QT_BUGS] = {"failures"},
-    [QT_DECODE] = {"decode"},
-    [QT_MEMORY] = {"softmax"},
-    [QT_ROPE] = {"rope-flash", "decode"},
-    [QT_FLASH] = {"rope-flash", "softmax"},
-    [QT_CONCEPTS] = {"pipeline"},
+ * rope and flash are lesson 9's (lessons/09-rope-flash.lesson, issue #18). */
+static const char *const topic_lesson[QT_COUNT] = {
+    [QT_SHAPES] = "pipeline", [QT_STRIDES] = "transpose", [QT_OFFSETS] = "heads",
+    [QT_VIEWS] = "transpose", [QT_GQA] = "variants",      [QT_KVCACHE] = "variants",
+    [QT_BUGS] = "failures",   [QT_DECODE] = "decode",     [QT_MEMORY] = "softmax",
+    [QT_ROPE] = "rope-flash", [QT_FLASH] = "rope-flash",  [QT_CONCEPTS] = "pipeline",
 };
 
 /* The built-in lesson file lessons/NN-NAME.lesson, or NULL. */
@@ -47,12 +35,10 @@ static const ContentFile *lesson_named(const char *name)
     return NULL;
 }
 
-/* Topic t's lesson file: its first name built in, else its second; or NULL. */
+/* Topic t's lesson file, or NULL. */
 static const ContentFile *topic_file(int t)
 {
-    if (t < 0 || t >= QT_COUNT) return NULL;
-    const ContentFile *f = lesson_named(topic_lesson[t][0]);
-    return f ? f : lesson_named(topic_lesson[t][1]);
+    return t >= 0 && t < QT_COUNT ? lesson_named(topic_lesson[t]) : NULL;
 }
 
 int quiz_topic_lesson(int topic)

@@ -39,7 +39,8 @@ FlashBytes flash_bytes(long batch, long heads, long seq, long d_head, long block
     uint64_t per_naive = 4 * (4 * S * dh + 4 * S * S);
     uint64_t per_flash = 4 * (S * dh + 2 * kv_rows * dh + S * dh + S);
     uint64_t n = (uint64_t)batch * (uint64_t)heads;
-    return (FlashBytes){per_naive * n, per_flash * n};
+    uint64_t per_write = 4 * (2 * S * S + S * dh);
+    return (FlashBytes){per_naive * n, per_flash * n, per_write * n};
 }
 
 void flash_free(Flash *f)

@@ -57,6 +57,7 @@
  *           the row logsumexp once.  naive does not depend on causal. */
 typedef struct FlashBytes {
     uint64_t naive, flash;
+    uint64_t naive_write; /* of naive, the writes alone: 4 (2 S^2 + S dh), S, P and O */
 } FlashBytes;
 
 /* The formulas above for batch x heads heads of seq S and d_head dh with these
