@@ -8,6 +8,8 @@
  *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).transpose(1, 2).stride() == (32, 4, 8, 1)
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -693,6 +695,122 @@ START_TEST(test_matmul_weight_broadcast_and_errors)
 }
 END_TEST
 
+/* ------------------------------------ the blocked kernel, the same bits --- */
+
+/* c's logical values with the simple kernel and with the blocked one on 1, 2
+ * and 3 threads: every bit the same (each output is one sum over k in order). */
+static void assert_kernels_agree(const Tensor *a, const Tensor *b)
+{
+    Tensor *c[4];
+    static const int modes[4][2] = {{1, 1}, {1, 0}, {2, 0}, {3, 0}}; /* threads, simple */
+    for (int i = 0; i < 4; i++) {
+        tensor_matmul_mode(modes[i][0], modes[i][1]);
+        c[i] = tensor_matmul(a, b, err, sizeof err);
+        ck_assert_msg(c[i] != NULL, "%s", err);
+    }
+    tensor_matmul_mode(0, 0);
+    size_t n = tensor_numel(c[0]);
+    for (int i = 1; i < 4; i++) {
+        ck_assert_uint_eq(tensor_numel(c[i]), n);
+        for (size_t j = 0; j < n; j++)
+            ck_assert_msg(!memcmp(&c[0]->st->data[j], &c[i]->st->data[j], sizeof(float)),
+                          "mode %d, element %zu: %a vs %a (simple)", i, j,
+                          (double)c[i]->st->data[j], (double)c[0]->st->data[j]);
+    }
+    for (int i = 0; i < 4; i++)
+        tensor_free(c[i]);
+}
+
+/* Values with every bit of rounding in play (not multiples of 1/4), some -0. */
+static Tensor *rough(int ndim, const int *shape, unsigned salt)
+{
+    Tensor *t = tensor_zeros(ndim, shape);
+    ck_assert_ptr_nonnull(t);
+    uint32_t x = 2463534242u + salt;
+    for (size_t i = 0; i < t->st->n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift32 */
+        t->st->data[i] = x % 97 == 0 ? -0.0f : ((float)(x % 20001) - 10000.0f) / 3331.0f;
+    }
+    return t;
+}
+
+START_TEST(test_matmul_blocked_same_bits)
+{
+    /* sizes around the tile (6 x 8) and work item (48 rows) edges, and past
+     * the threading threshold (4M multiply-adds) */
+    static const int sizes[][3] = {{1, 1, 1},  {5, 7, 9},    {6, 8, 3},     {7, 9, 17},
+                                   {48, 8, 8}, {49, 33, 15}, {97, 100, 41}, {200, 150, 160}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        int m = sizes[i][0], k = sizes[i][1], n = sizes[i][2];
+        Tensor *a = rough(DIMS(m, k), (unsigned)i), *b = rough(DIMS(k, n), (unsigned)i + 50);
+        assert_kernels_agree(a, b);
+        /* B transposed (columns contiguous, as K^T), A transposed (strided rows) */
+        Tensor *bt0 = rough(DIMS(n, k), (unsigned)i + 7), *at0 = rough(DIMS(k, m), (unsigned)i + 9);
+        Tensor *bt = tensor_transpose(bt0, 0, 1, err, sizeof err);
+        Tensor *at = tensor_transpose(at0, 0, 1, err, sizeof err);
+        assert_kernels_agree(a, bt);
+        assert_kernels_agree(at, bt);
+        tensor_free(at), tensor_free(bt), tensor_free(at0), tensor_free(bt0);
+        tensor_free(a), tensor_free(b);
+    }
+    /* batched, B expanded with stride 0 (GQA's K), and x @ W shared by the batch */
+    Tensor *a5 = rough(DIMS(2, 2, 3, 50, 24), 1), *k5 = rough(DIMS(2, 2, 1, 24, 70), 2);
+    Tensor *ke = tensor_expand(k5, DIMS(2, 2, 3, 24, 70), err, sizeof err);
+    assert_kernels_agree(a5, ke);
+    Tensor *x = rough(DIMS(3, 130, 256), 3), *w = rough(DIMS(256, 200), 4);
+    assert_kernels_agree(x, w); /* 3 * 130 * 256 * 200: threaded */
+    Tensor *cols = narrow(x, 2, 5, 200);
+    Tensor *wt = tensor_transpose(w, 0, 1, err, sizeof err); /* (200, 256) */
+    assert_kernels_agree(cols, wt);
+    tensor_free(wt), tensor_free(cols), tensor_free(w), tensor_free(x);
+    tensor_free(ke), tensor_free(k5), tensor_free(a5);
+}
+END_TEST
+
+START_TEST(test_matmul_cancel)
+{
+    atomic_int stop = 1;
+    Tensor *a = rough(DIMS(300, 200), 1), *b = rough(DIMS(200, 100), 2);
+    tensor_set_cancel(&stop);
+    ck_assert_ptr_null(tensor_matmul(a, b, err, sizeof err));
+    ck_assert_str_eq(err, "cancelled");
+    atomic_store(&stop, 0);
+    Tensor *c = tensor_matmul(a, b, err, sizeof err);
+    ck_assert_msg(c != NULL, "%s", err);
+    tensor_set_cancel(NULL);
+    tensor_free(c), tensor_free(b), tensor_free(a);
+}
+END_TEST
+
+/* Another thread has its own copy counter and storage ids. */
+static void *thread_counts(void *arg)
+{
+    int *out = arg;
+    size_t before = tensor_bytes_copied();
+    Tensor *t = tensor_zeros(DIMS(2, 3));
+    out[0] = t ? t->st->id : -1;
+    out[1] = (int)before;
+    tensor_free(t);
+    return NULL;
+}
+
+START_TEST(test_counters_per_thread)
+{
+    tensor_reset_counters();
+    Tensor *a = rough(DIMS(4, 5), 1), *at = tensor_transpose(a, 0, 1, err, sizeof err);
+    Tensor *c = tensor_contiguous(at); /* 80 bytes counted here */
+    ck_assert_uint_eq(tensor_bytes_copied(), 80);
+    int got[2];
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, thread_counts, got), 0);
+    pthread_join(th, NULL);
+    ck_assert_int_eq(got[0], 1); /* its first storage, though this thread made two */
+    ck_assert_int_eq(got[1], 0);
+    ck_assert_uint_eq(tensor_bytes_copied(), 80);
+    tensor_free(c), tensor_free(at), tensor_free(a);
+}
+END_TEST
+
 /* -------------------------------------------------- softmax, mask, scale --- */
 
 static void assert_rows_sum_to_one(const Tensor *t)
@@ -852,6 +970,9 @@ static Suite *tensor_suite(void)
     tcase_add_test(k, test_matmul_transposed_inputs);
     tcase_add_test(k, test_matmul_expanded_and_offset);
     tcase_add_test(k, test_matmul_weight_broadcast_and_errors);
+    tcase_add_test(k, test_matmul_blocked_same_bits);
+    tcase_add_test(k, test_matmul_cancel);
+    tcase_add_test(k, test_counters_per_thread);
     tcase_add_test(k, test_softmax_rows);
     tcase_add_test(k, test_softmax_extremes);
     tcase_add_test(k, test_softmax_on_strided_view);

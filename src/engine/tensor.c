@@ -5,14 +5,19 @@
 #include "base/errbuf.h"
 
 #include <math.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
-static size_t g_bytes_copied; /* every byte moved by contiguous / repeat_interleave */
-static int g_next_id = 1;
+/* Per thread, so that a run computed in a worker thread (ui/runjob.c) never
+ * shares a count or an id with the thread that draws. */
+static _Thread_local size_t g_bytes_copied; /* every byte moved by contiguous / repeat_interleave */
+static _Thread_local int g_next_id = 1;
 
 size_t tensor_bytes_copied(void)
 {
@@ -427,6 +432,14 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
     return out;
 }
 
+/* ---- matmul ----------------------------------------------------------------
+ *
+ * Every C[i][j] is one float sum over p in order, 0 to k-1, starting from +0:
+ * sum = 0; sum += A[i][p] * B[p][j].  Both kernels below keep that order, so
+ * they give the same bits, whatever the blocking, the SIMD width or the
+ * number of threads: the blocks are over i and j, never over p.
+ */
+
 /* c[j] += a * b[j] for j < n, eight at a time (one SIMD multiply and add
  * where the compiler has them; each c[j] is still one rounding step). */
 static void axpy(float *restrict c, float a, const float *restrict b, int n)
@@ -442,12 +455,13 @@ static void axpy(float *restrict c, float a, const float *restrict b, int n)
         c[j] += a * b[j];
 }
 
-/* C (m, n) = A (m, k) @ B (k, n), A and B strided, C contiguous and zero.
- * Every C[i][j] is summed over p in the same order, 0 to k-1, starting from
- * 0, in every branch: the branch only changes how memory is walked, never a
- * bit of the result. */
-static void matmul_2d(float *restrict C, const float *A, long am, long ak, const float *B, long bk,
-                      long bn, int m, int k, int n)
+/* The simple kernel, as the engine had it before the blocked one: C (m, n) =
+ * A (m, k) @ B (k, n), A and B strided, C contiguous and zero.  The branch
+ * only changes how memory is walked, never a bit of the result.  Kept as the
+ * reference the blocked kernel is checked and timed against
+ * (tensor_matmul_mode). */
+static void matmul_simple(float *restrict C, const float *A, long am, long ak, const float *B,
+                          long bk, long bn, int m, int k, int n)
 {
     if (bn == 1) { /* rows of B contiguous (x @ W, P @ V): i-p-j streams B and C */
         for (int i = 0; i < m; i++, C += n)
@@ -472,6 +486,145 @@ static void matmul_2d(float *restrict C, const float *A, long am, long ak, const
     }
 }
 
+/* The blocked kernel (the GotoBLAS/BLIS layout, without their split of the k
+ * sum).  B is packed into panels of NR columns, k rows of NR floats each,
+ * zero past n; a tile of MR rows by NR columns of C is summed in registers
+ * over the whole k and stored once.  Four floats is one SSE or NEON register
+ * (GCC and clang vector extensions: lane-wise IEEE multiply and add, no
+ * fused multiply-add), so a tile is 12 registers of sums. */
+typedef float f4 __attribute__((vector_size(16)));
+#define MR 6  /* rows of a tile */
+#define NR 8  /* columns of a tile: two f4 */
+#define MC 48 /* rows of a work item: MC x k floats of A stay in cache over all panels */
+#define MATMUL_MIN_THREADED (1L << 22) /* m * n * k below this: not worth a thread */
+#define MATMUL_MAX_THREADS 8
+
+static int matmul_threads; /* 0: one per online CPU */
+static int matmul_use_simple;
+
+void tensor_matmul_mode(int threads, int simple)
+{
+    matmul_threads = threads < 0 ? 0 : threads;
+    matmul_use_simple = simple != 0;
+}
+
+/* Bp (panels of NR columns, each k x NR) = B (k, n) strided. */
+static void pack_b(float *restrict Bp, const float *B, long bk, long bn, int k, int n)
+{
+    for (int j0 = 0; j0 < n; j0 += NR) {
+        int nr = n - j0 < NR ? n - j0 : NR;
+        for (int p = 0; p < k; p++, Bp += NR)
+            for (int j = 0; j < NR; j++)
+                Bp[j] = j < nr ? B[p * bk + (j0 + j) * bn] : 0.0f;
+    }
+}
+
+/* C (mr, nr) with row stride ldc = A (mr rows, strided) @ one packed panel.
+ * Rows past mr repeat the last row of A (their sums are not stored). */
+static void tile(float *C, long ldc, const float *A, long am, long ak, const float *Bp, int k,
+                 int mr, int nr)
+{
+    const float *a[MR];
+    for (int r = 0; r < MR; r++)
+        a[r] = A + (r < mr ? r : mr - 1) * am;
+    f4 acc[MR][2];
+    memset(acc, 0, sizeof acc); /* +0: the sum starts where the simple kernel's does */
+    for (int p = 0; p < k; p++, Bp += NR) {
+        f4 b0, b1;
+        memcpy(&b0, Bp, sizeof b0);
+        memcpy(&b1, Bp + 4, sizeof b1);
+#pragma GCC unroll 6 /* all MR rows in registers (GCC keeps an array in memory otherwise) */
+        for (int r = 0; r < MR; r++) {
+            float av = a[r][p * ak];
+            acc[r][0] += av * b0;
+            acc[r][1] += av * b1;
+        }
+    }
+    for (int r = 0; r < mr; r++) {
+        float row[NR];
+        memcpy(row, acc[r], sizeof row);
+        memcpy(C + r * ldc, row, (size_t)nr * sizeof *row);
+    }
+}
+
+/* One tensor_matmul call: nb products C_b (m, n) = A_b (m, k) @ B_b, cut
+ * into work items of MC rows; items [from, to) are one thread's share. */
+typedef struct MatmulJob {
+    float *C;
+    const float *A;
+    const long *aoff; /* nb offsets into A */
+    long am, ak;
+    const float *Bp;  /* nb packed B (one when shared) */
+    size_t bp_stride; /* floats between two packed B; 0 when shared */
+    int m, k, n, items_per_b;
+    long from, to;
+    const atomic_int *cancel; /* the caller's flag (tensor_set_cancel), or NULL */
+} MatmulJob;
+
+static void matmul_items(const MatmulJob *j)
+{
+    for (long w = j->from; w < j->to; w++) {
+        if (j->cancel && atomic_load_explicit(j->cancel, memory_order_relaxed)) return;
+        long b = w / j->items_per_b;
+        int i0 = (int)(w % j->items_per_b) * MC, i1 = i0 + MC < j->m ? i0 + MC : j->m;
+        const float *A = j->A + j->aoff[b], *Bp = j->Bp + b * j->bp_stride;
+        float *C = j->C + (size_t)b * j->m * j->n;
+        for (int j0 = 0; j0 < j->n; j0 += NR, Bp += (size_t)j->k * NR)
+            for (int i = i0; i < i1; i += MR)
+                tile(C + (size_t)i * j->n + j0, j->n, A + i * j->am, j->am, j->ak, Bp, j->k,
+                     i1 - i < MR ? i1 - i : MR, j->n - j0 < NR ? j->n - j0 : NR);
+    }
+}
+
+static void *matmul_thread(void *arg)
+{
+    matmul_items(arg);
+    return NULL;
+}
+
+static int matmul_thread_count(long work, long items)
+{
+    if (work < MATMUL_MIN_THREADED) return 1;
+    long t = matmul_threads ? matmul_threads : sysconf(_SC_NPROCESSORS_ONLN);
+    if (t > MATMUL_MAX_THREADS) t = MATMUL_MAX_THREADS;
+    if (t > items) t = items;
+    return t < 1 ? 1 : (int)t;
+}
+
+/* Runs the job's items on up to MATMUL_MAX_THREADS threads, the caller's
+ * included, each a contiguous share.  The helpers block every signal (the
+ * caller's thread keeps them).  A helper that cannot start leaves its share
+ * to the caller: the same sums either way. */
+static void matmul_run(MatmulJob *all, long items)
+{
+    MatmulJob part[MATMUL_MAX_THREADS];
+    pthread_t tid[MATMUL_MAX_THREADS];
+    int started[MATMUL_MAX_THREADS] = {0};
+    int nt =
+        matmul_thread_count((long)all->m * all->n * all->k * (items / all->items_per_b), items);
+    sigset_t full, old;
+    sigfillset(&full);
+    pthread_sigmask(SIG_SETMASK, &full, &old);
+    for (int t = 0; t < nt; t++) {
+        part[t] = *all;
+        part[t].from = items * t / nt;
+        part[t].to = items * (t + 1) / nt;
+        if (t > 0) started[t] = pthread_create(&tid[t], NULL, matmul_thread, &part[t]) == 0;
+    }
+    pthread_sigmask(SIG_SETMASK, &old, NULL);
+    for (int t = 0; t < nt; t++)
+        if (!started[t]) matmul_items(&part[t]);
+    for (int t = 1; t < nt; t++)
+        if (started[t]) pthread_join(tid[t], NULL);
+}
+
+static _Thread_local const atomic_int *matmul_cancel;
+
+void tensor_set_cancel(const atomic_int *flag)
+{
+    matmul_cancel = flag;
+}
+
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen)
 {
     char sa[96], sb[96];
@@ -494,24 +647,56 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
         shape[i] = a->shape[i];
     shape[nd - 2] = m, shape[nd - 1] = n;
     Tensor *c = tensor_zeros(nd, shape);
-    if (!c) {
+    size_t nb = shape_numel(nd - 2, shape); /* the batch: 1 for 2-D */
+    size_t panels = (size_t)(n + NR - 1) / NR, bp_stride = shared ? 0 : panels * NR * k;
+    long *aoff = c ? malloc(nb * sizeof *aoff) : NULL;
+    float *Bp = aoff ? malloc((shared ? 1 : nb) * panels * NR * k * sizeof *Bp) : NULL;
+    if (!Bp) {
+        free(aoff);
+        tensor_free(c);
         err_set(err, errlen, "matmul: out of memory");
         return NULL;
     }
     const float *A = a->st->data, *Bd = b->st->data;
     long am = a->strides[nd - 2], ak = a->strides[nd - 1];
     long bk = b->strides[b->ndim - 2], bn = b->strides[b->ndim - 1];
-    float *C = c->st->data;
     int idx[TENSOR_MAXDIM] = {0}; /* over the leading (batch) dims */
+    size_t bi = 0;
     do {
         long ao = (long)a->offset, bo = (long)b->offset;
         for (int i = 0; i < nd - 2; i++) {
             ao += idx[i] * a->strides[i];
             if (!shared) bo += idx[i] * b->strides[i];
         }
-        matmul_2d(C, A + ao, am, ak, Bd + bo, bk, bn, m, k, n);
-        C += (size_t)m * n;
+        if (matmul_use_simple)
+            matmul_simple(c->st->data + bi * m * n, A + ao, am, ak, Bd + bo, bk, bn, m, k, n);
+        else if (!shared || bi == 0)
+            pack_b(Bp + bi * bp_stride, Bd + bo, bk, bn, k, n);
+        aoff[bi++] = ao;
     } while (nd > 2 && next_index(idx, nd - 2, a->shape));
+    int items_per_b = (m + MC - 1) / MC;
+    MatmulJob job = {c->st->data,
+                     A,
+                     aoff,
+                     am,
+                     ak,
+                     Bp,
+                     bp_stride,
+                     m,
+                     k,
+                     n,
+                     items_per_b,
+                     0,
+                     (long)nb * items_per_b,
+                     matmul_cancel};
+    if (!matmul_use_simple) matmul_run(&job, job.to);
+    free(aoff);
+    free(Bp);
+    if (matmul_cancel && atomic_load(matmul_cancel)) {
+        tensor_free(c);
+        err_set(err, errlen, "cancelled");
+        return NULL;
+    }
     return c;
 }
 

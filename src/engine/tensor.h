@@ -14,6 +14,7 @@
 #ifndef MHAVIZ_TENSOR_H
 #define MHAVIZ_TENSOR_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #define TENSOR_MAXDIM 6
@@ -40,7 +41,8 @@ Tensor *tensor_zeros(int ndim, const int *shape);
 Tensor *tensor_from_data(int ndim, const int *shape, const float *data);
 void tensor_free(Tensor *t);
 
-/* Process-wide counters, read by the trace and the UI. */
+/* Counters of the calling thread (each thread has its own), read by the
+ * trace and the UI. */
 size_t tensor_bytes_copied(void); /* total bytes copied by contiguous/repeat */
 void tensor_reset_counters(void); /* also restarts storage ids at 1 */
 
@@ -82,6 +84,19 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
  * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
+/* How tensor_matmul computes, for the whole process (set it before any
+ * thread multiplies).  threads: 0 = one per online CPU (the default, at most
+ * 8), 1 = the calling thread alone, n = at most n; products under ~4M
+ * multiply-adds always run on the calling thread.  simple = 1: the plain
+ * triple loop instead of the blocked kernel, the reference that
+ * tests/check_tensor.c and tests/bench_mha.c compare against.  Every mode
+ * gives the same bits: each output is one float sum over k in order. */
+void tensor_matmul_mode(int threads, int simple);
+/* While *flag is nonzero, tensor_matmul on the calling thread stops early
+ * and fails with "cancelled" (the flag is polled every ~48 rows; NULL, the
+ * default, never cancels).  The flag is the caller's and must outlive the
+ * calls made with it; ui/runjob.c sets it in its worker thread. */
+void tensor_set_cancel(const atomic_int *flag);
 void tensor_scale_(Tensor *t, float s);  /* in place, every logical element */
 void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */
