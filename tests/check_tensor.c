@@ -767,6 +767,59 @@ START_TEST(test_matmul_blocked_same_bits)
 }
 END_TEST
 
+/* The softmax as the engine had it, one scalar tensor_exp at a time: the
+ * paired exp and the threaded rows give its bits. */
+static void softmax_reference(float *row, int n)
+{
+    float mx = -INFINITY;
+    for (int j = 0; j < n; j++)
+        if (row[j] > mx) mx = row[j];
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        float e = (float)tensor_exp(row[j] - mx);
+        row[j] = e;
+        sum += e;
+    }
+    for (int j = 0; j < n; j++)
+        row[j] = (float)(row[j] / sum);
+}
+
+START_TEST(test_softmax_same_bits)
+{
+    /* 301 rows of 999 (odd: the pair loop's tail), past the threading bar */
+    int rows = 301, n = 999;
+    Tensor *a = rough(DIMS(rows, n), 3);
+    tensor_scale_(a, 9.0f); /* wide range: exp down to e^-50 and past */
+    Tensor *b = tensor_clone_compute(a), *wide = rough(DIMS(rows, n + 2), 4);
+    float *ref = malloc((size_t)rows * n * sizeof *ref);
+    tensor_to_array(a, ref);
+    for (int r = 0; r < rows; r++)
+        softmax_reference(ref + (size_t)r * n, n);
+    Tensor *v = narrow(wide, 1, 1, n); /* not contiguous: the row-by-row path */
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < n; j++)
+            v->st->data[v->offset + (size_t)r * (n + 2) + j] = a->st->data[(size_t)r * n + j];
+    tensor_matmul_mode(1, 0);
+    tensor_softmax_lastdim_(a);
+    tensor_matmul_mode(3, 0);
+    tensor_softmax_lastdim_(b);
+    tensor_matmul_mode(0, 0);
+    tensor_softmax_lastdim_(v);
+    float *got = malloc((size_t)rows * n * sizeof *got);
+    const Tensor *outs[3] = {a, b, v};
+    for (int k = 0; k < 3; k++) {
+        tensor_to_array(outs[k], got);
+        for (size_t i = 0; i < (size_t)rows * n; i++)
+            ck_assert_msg(!memcmp(&got[i], &ref[i], sizeof *got),
+                          "softmax %d, element %zu: %a vs %a", k, i, (double)got[i],
+                          (double)ref[i]);
+    }
+    free(got);
+    free(ref);
+    tensor_free(v), tensor_free(wide), tensor_free(b), tensor_free(a);
+}
+END_TEST
+
 START_TEST(test_matmul_cancel)
 {
     atomic_int stop = 1;
@@ -972,6 +1025,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(k, test_matmul_weight_broadcast_and_errors);
     tcase_add_test(k, test_matmul_blocked_same_bits);
     tcase_add_test(k, test_matmul_cancel);
+    tcase_add_test(k, test_softmax_same_bits);
     tcase_add_test(k, test_counters_per_thread);
     tcase_add_test(k, test_softmax_rows);
     tcase_add_test(k, test_softmax_extremes);
