@@ -440,15 +440,20 @@ Tensor *tensor_repeat_interleave(const Tensor *t, int reps, int dim, char *err, 
         err_set(err, errlen, "repeat_interleave: out of memory");
         return NULL;
     }
-    /* out[..., j, ...] = t[..., j / reps, ...] */
-    int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM];
+    /* out[..., j, ...] = t[..., j / reps, ...], a row of the last axis at a
+     * time (d is then one of the leading axes) */
+    int nd = t->ndim, row = d < nd - 1 ? out->shape[nd - 1] : 1, lead = d < nd - 1 ? nd - 1 : nd;
+    long st = t->strides[nd - 1];
+    int idx[TENSOR_MAXDIM] = {0}, src[TENSOR_MAXDIM] = {0};
     size_t n = 0;
     do {
-        for (int i = 0; i < t->ndim; i++)
+        for (int i = 0; i < lead; i++)
             src[i] = idx[i];
         src[d] = idx[d] / reps;
-        out->st->data[n++] = tensor_get(t, src);
-    } while (next_index(idx, out->ndim, out->shape));
+        const float *from = t->st->data + tensor_offset_of(t, src);
+        for (int j = 0; j < row; j++)
+            out->st->data[n++] = from[j * st];
+    } while (next_index(idx, lead, out->shape));
     out->st->bytes_copied += n * sizeof(float);
     g_bytes_copied += n * sizeof(float);
     return out;
@@ -570,7 +575,10 @@ typedef void TileFn(float *C, long ldc, const float *A, long am, long ak, const 
         for (int r = 0; r < mr; r++) {                                                             \
             float row[NR];                                                                         \
             memcpy(row, acc[r], sizeof row);                                                       \
-            memcpy(C + r * ldc, row, (size_t)nr * sizeof *row);                                    \
+            if (nr == NR) /* a whole row: one store, no call */                                    \
+                memcpy(C + r * ldc, row, sizeof row);                                              \
+            else                                                                                   \
+                memcpy(C + r * ldc, row, (size_t)nr * sizeof *row);                                \
         }                                                                                          \
     }
 
@@ -829,6 +837,7 @@ static void exp_pair(double x0, double x1, double *e0, double *e1)
     }
     long k0, k1;
     d2 r = {exp_reduce(x0, &k0), exp_reduce(x1, &k1)}, sum = {1.0, 1.0}, term = sum;
+#pragma GCC unroll 16 /* then r / 1, 2, 4 and 8 are exact multiplications, the same bits */
     for (int i = 1; i < 16; i++) {
         term *= r / (double)i;
         sum += term;
@@ -861,7 +870,12 @@ static void softmax_row(float *row, int n, long st)
         row[j * st] = e;
         sum += e;
     }
-    for (j = 0; j < n; j++)
+    d2 sums = {sum, sum};
+    for (j = 0; j + 2 <= n; j += 2) { /* two IEEE divisions at once, as for the exps */
+        d2 q = (d2){row[j * st], row[(j + 1) * st]} / sums;
+        row[j * st] = (float)q[0], row[(j + 1) * st] = (float)q[1];
+    }
+    for (; j < n; j++)
         row[j * st] = (float)(row[j * st] / sum);
 }
 
