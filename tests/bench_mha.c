@@ -27,7 +27,8 @@ static void set_mode(int k)
 #define MODES 3
 static void set_mode(int k)
 {
-    static const int modes[MODES][2] = {{1, 0}, {0, 0}, {1, 1}}; /* threads, simple */
+    static const int modes[MODES][2] = {
+        {1, TENSOR_MATMUL_WIDEST}, {0, TENSOR_MATMUL_WIDEST}, {1, TENSOR_MATMUL_SIMPLE}};
     tensor_matmul_mode(modes[k][0], modes[k][1]);
 }
 #endif

@@ -476,11 +476,11 @@ END_TEST
 START_TEST(test_blocked_kernel_same_run)
 {
     MhaConfig c = cfg_of(2, 131, 200, 8, 2, 1, 5); /* x @ W_Q: 2*131*200*200 > 4M */
-    tensor_matmul_mode(1, 1);
+    tensor_matmul_mode(1, TENSOR_MATMUL_SIMPLE);
     Mha *a = run_ok(&c);
-    tensor_matmul_mode(2, 0);
+    tensor_matmul_mode(2, TENSOR_MATMUL_WIDEST);
     Mha *b = run_ok(&c);
-    tensor_matmul_mode(0, 0);
+    tensor_matmul_mode(0, TENSOR_MATMUL_WIDEST);
     for (int i = 0; i < MT_COUNT; i++) {
         size_t n = tensor_numel(a->t[i]);
         ck_assert_uint_eq(n, tensor_numel(b->t[i]));

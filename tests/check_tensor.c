@@ -698,26 +698,31 @@ END_TEST
 /* ------------------------------------ the blocked kernel, the same bits --- */
 
 /* c's logical values with the simple kernel and with the blocked one on 1, 2
- * and 3 threads: every bit the same (each output is one sum over k in order). */
+ * and 3 threads, widest and 4-float tiles: every bit the same (each output is
+ * one sum over k in order). */
 static void assert_kernels_agree(const Tensor *a, const Tensor *b)
 {
-    Tensor *c[4];
-    static const int modes[4][2] = {{1, 1}, {1, 0}, {2, 0}, {3, 0}}; /* threads, simple */
-    for (int i = 0; i < 4; i++) {
+    Tensor *c[5];
+    static const int modes[5][2] = {{1, TENSOR_MATMUL_SIMPLE},
+                                    {1, TENSOR_MATMUL_WIDEST},
+                                    {2, TENSOR_MATMUL_WIDEST},
+                                    {3, TENSOR_MATMUL_WIDEST},
+                                    {2, TENSOR_MATMUL_NARROW}};
+    for (int i = 0; i < 5; i++) {
         tensor_matmul_mode(modes[i][0], modes[i][1]);
         c[i] = tensor_matmul(a, b, err, sizeof err);
         ck_assert_msg(c[i] != NULL, "%s", err);
     }
     tensor_matmul_mode(0, 0);
     size_t n = tensor_numel(c[0]);
-    for (int i = 1; i < 4; i++) {
+    for (int i = 1; i < 5; i++) {
         ck_assert_uint_eq(tensor_numel(c[i]), n);
         for (size_t j = 0; j < n; j++)
             ck_assert_msg(!memcmp(&c[0]->st->data[j], &c[i]->st->data[j], sizeof(float)),
                           "mode %d, element %zu: %a vs %a (simple)", i, j,
                           (double)c[i]->st->data[j], (double)c[0]->st->data[j]);
     }
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < 5; i++)
         tensor_free(c[i]);
 }
 

@@ -514,46 +514,47 @@ static void matmul_simple(float *restrict C, const float *A, long am, long ak, c
 }
 
 /* The blocked kernel (the GotoBLAS/BLIS layout, without their split of the k
- * sum).  B is packed into panels of NR columns, k rows of NR floats each,
- * zero past n; a tile of MR rows by NR columns of C is summed in registers
+ * sum).  B is packed into panels of w columns, k rows of w floats each,
+ * zero past n; a tile of MR rows by w columns of C is summed in registers
  * over the whole k and stored once.  The sums are in GCC and clang vector
  * extensions: lane-wise IEEE multiply and add, never fused (no FMA is
  * enabled), so a lane computes exactly what the simple kernel's scalar does. */
-#define MR 6  /* rows of a tile */
-#define NR 8  /* columns of a tile */
+#define MR 6 /* rows of a tile */
+/* a tile's columns, w: 8 (4-float vectors, AVX) or 16 (AVX-512) */
 #define MC 48 /* rows of a work item: MC x k floats of A stay in cache over all panels */
 #define MATMUL_MIN_THREADED (1L << 22) /* m * n * k below this: not worth a thread */
 #define MATMUL_MAX_THREADS 8
 
 static int matmul_threads; /* 0: one per online CPU */
-static int matmul_use_simple;
+static int matmul_use_simple, matmul_narrow;
 
-void tensor_matmul_mode(int threads, int simple)
+void tensor_matmul_mode(int threads, int kernel)
 {
     matmul_threads = threads < 0 ? 0 : threads;
-    matmul_use_simple = simple != 0;
+    matmul_use_simple = kernel == TENSOR_MATMUL_SIMPLE;
+    matmul_narrow = kernel == TENSOR_MATMUL_NARROW;
 }
 
-/* Bp (panels of NR columns, each k x NR) = B (k, n) strided. */
-static void pack_b(float *restrict Bp, const float *B, long bk, long bn, int k, int n)
+/* Bp (panels of w columns, each k x w) = B (k, n) strided. */
+static void pack_b(float *restrict Bp, const float *B, long bk, long bn, int k, int n, int w)
 {
-    for (int j0 = 0; j0 < n; j0 += NR) {
-        int nr = n - j0 < NR ? n - j0 : NR;
-        for (int p = 0; p < k; p++, Bp += NR)
-            for (int j = 0; j < NR; j++)
+    for (int j0 = 0; j0 < n; j0 += w) {
+        int nr = n - j0 < w ? n - j0 : w;
+        for (int p = 0; p < k; p++, Bp += w)
+            for (int j = 0; j < w; j++)
                 Bp[j] = j < nr ? B[p * bk + (j0 + j) * bn] : 0.0f;
     }
 }
 
 /* TILE defines name(): C (mr, nr) with row stride ldc = A (mr rows, strided)
- * @ one packed panel, a tile row being NR / lanes of V vectors (the MR x NV
- * sums stay in registers: GCC keeps them in memory unless both loops are
- * unrolled).  Rows past mr repeat the last row of A and are not stored.
- * Written once, compiled for 4 floats (SSE, NEON) and, where the CPU has it,
- * for AVX's 8. */
+ * @ one packed panel of NR columns, a tile row being NR / lanes of V vectors
+ * (the MR x NV sums stay in registers: GCC keeps them in memory unless both
+ * loops are unrolled).  Rows past mr repeat the last row of A and are not
+ * stored.  Written once, compiled for 4 floats (SSE, NEON) and, where the CPU
+ * has them, for AVX's 8 and AVX-512's 16. */
 typedef void TileFn(float *C, long ldc, const float *A, long am, long ak, const float *Bp, int k,
                     int mr, int nr);
-#define TILE(name, V, attr)                                                                        \
+#define TILE(name, V, NR, attr)                                                                    \
     attr static void name(float *C, long ldc, const float *A, long am, long ak, const float *Bp,   \
                           int k, int mr, int nr)                                                   \
     {                                                                                              \
@@ -582,20 +583,32 @@ typedef void TileFn(float *C, long ldc, const float *A, long am, long ak, const 
         }                                                                                          \
     }
 
+#ifdef __clang__
+#pragma clang fp contract(off) /* clang fuses a * b + c where the CPU can: not here */
+#endif
 typedef float f4 __attribute__((vector_size(16)));
-TILE(tile4, f4, )
+TILE(tile4, f4, 8, )
 #if defined(__x86_64__) && defined(__GNUC__)
 typedef float f8 __attribute__((vector_size(32)));
-TILE(tile8, f8, __attribute__((target("avx"))))
+typedef float f16 __attribute__((vector_size(64)));
+TILE(tile8, f8, 8, __attribute__((target("avx"))))
+TILE(tile16, f16, 16, __attribute__((target("avx512f"))))
 #endif
 
-/* The tile for this CPU: the same bits either way. */
-static TileFn *tile_for_cpu(void)
+/* The tile for this CPU and its panel width: the same bits either way. */
+typedef struct Tile {
+    TileFn *fn;
+    int w;
+} Tile;
+
+static Tile tile_for_cpu(void)
 {
 #if defined(__x86_64__) && defined(__GNUC__)
-    if (__builtin_cpu_supports("avx")) return tile8;
+    if (matmul_narrow) return (Tile){tile4, 8};
+    if (__builtin_cpu_supports("avx512f")) return (Tile){tile16, 16};
+    if (__builtin_cpu_supports("avx")) return (Tile){tile8, 8};
 #endif
-    return tile4;
+    return (Tile){tile4, 8};
 }
 
 /* One tensor_matmul call: nb products C_b (m, n) = A_b (m, k) @ B_b, cut
@@ -610,22 +623,23 @@ typedef struct MatmulJob {
     int m, k, n, items_per_b;
     long to;                  /* the number of work items */
     const atomic_int *cancel; /* the caller's flag (tensor_set_cancel), or NULL */
-    TileFn *tile;
+    Tile tile;
 } MatmulJob;
 
 static void matmul_items(void *arg, long from, long to)
 {
     const MatmulJob *j = arg;
-    for (long w = from; w < to; w++) {
+    for (long item = from; item < to; item++) {
         if (j->cancel && atomic_load_explicit(j->cancel, memory_order_relaxed)) return;
-        long b = w / j->items_per_b;
-        int i0 = (int)(w % j->items_per_b) * MC, i1 = i0 + MC < j->m ? i0 + MC : j->m;
+        long b = item / j->items_per_b;
+        int i0 = (int)(item % j->items_per_b) * MC, i1 = i0 + MC < j->m ? i0 + MC : j->m;
         const float *A = j->A + j->aoff[b], *Bp = j->Bp + b * j->bp_stride;
         float *C = j->C + (size_t)b * j->m * j->n;
-        for (int j0 = 0; j0 < j->n; j0 += NR, Bp += (size_t)j->k * NR)
+        int w = j->tile.w;
+        for (int j0 = 0; j0 < j->n; j0 += w, Bp += (size_t)j->k * w)
             for (int i = i0; i < i1; i += MR)
-                j->tile(C + (size_t)i * j->n + j0, j->n, A + i * j->am, j->am, j->ak, Bp, j->k,
-                        i1 - i < MR ? i1 - i : MR, j->n - j0 < NR ? j->n - j0 : NR);
+                j->tile.fn(C + (size_t)i * j->n + j0, j->n, A + i * j->am, j->am, j->ak, Bp, j->k,
+                           i1 - i < MR ? i1 - i : MR, j->n - j0 < w ? j->n - j0 : w);
     }
 }
 
@@ -710,9 +724,10 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     shape[nd - 2] = m, shape[nd - 1] = n;
     Tensor *c = tensor_zeros(nd, shape);
     size_t nb = shape_numel(nd - 2, shape); /* the batch: 1 for 2-D */
-    size_t panels = (size_t)(n + NR - 1) / NR, bp_stride = shared ? 0 : panels * NR * k;
+    Tile tile = tile_for_cpu();
+    size_t panels = (size_t)(n + tile.w - 1) / tile.w, bp_stride = shared ? 0 : panels * tile.w * k;
     long *aoff = c ? malloc(nb * sizeof *aoff) : NULL;
-    float *Bp = aoff ? malloc((shared ? 1 : nb) * panels * NR * k * sizeof *Bp) : NULL;
+    float *Bp = aoff ? malloc((shared ? 1 : nb) * panels * tile.w * k * sizeof *Bp) : NULL;
     if (!Bp) {
         free(aoff);
         tensor_free(c);
@@ -733,7 +748,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
         if (matmul_use_simple)
             matmul_simple(c->st->data + bi * m * n, A + ao, am, ak, Bd + bo, bk, bn, m, k, n);
         else if (!shared || bi == 0)
-            pack_b(Bp + bi * bp_stride, Bd + bo, bk, bn, k, n);
+            pack_b(Bp + bi * bp_stride, Bd + bo, bk, bn, k, n, tile.w);
         aoff[bi++] = ao;
     } while (nd > 2 && next_index(idx, nd - 2, a->shape));
     int items_per_b = (m + MC - 1) / MC;
@@ -750,7 +765,7 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
                      .items_per_b = items_per_b,
                      .to = (long)nb * items_per_b,
                      .cancel = matmul_cancel,
-                     .tile = tile_for_cpu()};
+                     .tile = tile};
     if (!matmul_use_simple) parallel_items(matmul_items, &job, job.to, (double)nb * m * n * k);
     free(aoff);
     free(Bp);

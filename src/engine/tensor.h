@@ -87,11 +87,14 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
 /* How tensor_matmul computes, for the whole process (set it before any
  * thread multiplies).  threads: 0 = one per online CPU (the default, at most
  * 8), 1 = the calling thread alone, n = at most n; products under ~4M
- * multiply-adds always run on the calling thread.  simple = 1: the plain
- * triple loop instead of the blocked kernel, the reference that
- * tests/check_tensor.c and tests/bench_mha.c compare against.  Every mode
- * gives the same bits: each output is one float sum over k in order. */
-void tensor_matmul_mode(int threads, int simple);
+ * multiply-adds always run on the calling thread.  kernel: the blocked one
+ * with the widest vectors this CPU has (the default), the plain triple loop
+ * it replaced (the reference tests/check_tensor.c and tests/bench_mha.c
+ * compare against), or the blocked one on 4-float vectors (what a CPU
+ * without AVX runs).  Every mode gives the same bits: each output is one
+ * float sum over k in order. */
+enum { TENSOR_MATMUL_WIDEST, TENSOR_MATMUL_SIMPLE, TENSOR_MATMUL_NARROW };
+void tensor_matmul_mode(int threads, int kernel);
 /* While *flag is nonzero, tensor_matmul on the calling thread stops early
  * and fails with "cancelled" (the flag is polled every ~48 rows; NULL, the
  * default, never cancels).  The flag is the caller's and must outlive the
