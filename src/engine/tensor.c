@@ -519,8 +519,7 @@ static void matmul_simple(float *restrict C, const float *A, long am, long ak, c
  * over the whole k and stored once.  The sums are in GCC and clang vector
  * extensions: lane-wise IEEE multiply and add, never fused (no FMA is
  * enabled), so a lane computes exactly what the simple kernel's scalar does. */
-#define MR 6 /* rows of a tile */
-/* a tile's columns, w: 8 (4-float vectors, AVX) or 16 (AVX-512) */
+#define MR 6  /* rows of a tile; its columns, w: 8 (SSE, NEON, AVX) or 16 (AVX-512) */
 #define MC 48 /* rows of a work item: MC x k floats of A stay in cache over all panels */
 #define MATMUL_MIN_THREADED (1L << 22) /* m * n * k below this: not worth a thread */
 #define MATMUL_MAX_THREADS 8
@@ -726,8 +725,10 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     size_t nb = shape_numel(nd - 2, shape); /* the batch: 1 for 2-D */
     Tile tile = tile_for_cpu();
     size_t panels = (size_t)(n + tile.w - 1) / tile.w, bp_stride = shared ? 0 : panels * tile.w * k;
+    size_t bp_floats =
+        (shared ? 1 : nb) * panels * tile.w * k; /* 0 when k is (a playground shape) */
     long *aoff = c ? malloc(nb * sizeof *aoff) : NULL;
-    float *Bp = aoff ? malloc((shared ? 1 : nb) * panels * tile.w * k * sizeof *Bp) : NULL;
+    float *Bp = aoff ? malloc((bp_floats ? bp_floats : 1) * sizeof *Bp) : NULL;
     if (!Bp) {
         free(aoff);
         tensor_free(c);
