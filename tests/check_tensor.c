@@ -825,6 +825,26 @@ START_TEST(test_softmax_same_bits)
 }
 END_TEST
 
+/* An empty inner axis (the playground can make one): zeros, as in PyTorch. */
+START_TEST(test_matmul_empty_k)
+{
+    Tensor *sa = tensor_new_storage(0), *sb = tensor_new_storage(0);
+    Tensor *a = tensor_restride(sa, 0, 2, (int[]){3, 0}, (long[]){0, 1});
+    Tensor *b = tensor_restride(sb, 0, 2, (int[]){0, 4}, (long[]){4, 1});
+    for (int simple = 0; simple < 2; simple++) {
+        tensor_matmul_mode(1, simple ? TENSOR_MATMUL_SIMPLE : TENSOR_MATMUL_WIDEST);
+        Tensor *c = tensor_matmul(a, b, err, sizeof err);
+        ck_assert_msg(c != NULL, "%s", err);
+        SHAPE(c, 3, 4);
+        for (int i = 0; i < 12; i++)
+            ck_assert(c->st->data[i] == 0.0f && !signbit(c->st->data[i]));
+        tensor_free(c);
+    }
+    tensor_matmul_mode(0, TENSOR_MATMUL_WIDEST);
+    tensor_free(b), tensor_free(a), tensor_free(sb), tensor_free(sa);
+}
+END_TEST
+
 START_TEST(test_matmul_cancel)
 {
     atomic_int stop = 1;
@@ -1030,6 +1050,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(k, test_matmul_weight_broadcast_and_errors);
     tcase_add_test(k, test_matmul_blocked_same_bits);
     tcase_add_test(k, test_matmul_cancel);
+    tcase_add_test(k, test_matmul_empty_k);
     tcase_add_test(k, test_softmax_same_bits);
     tcase_add_test(k, test_counters_per_thread);
     tcase_add_test(k, test_softmax_rows);

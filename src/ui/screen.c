@@ -57,6 +57,15 @@ Screen *screen_new(const char *title, size_t st_size)
 
 /* ---- the configuration ----------------------------------------------------- */
 
+/* The one place a new run replaces the shared one, inline or computed aside:
+ * whatever follows ui->cfg follows it here. */
+static void adopt_run(Ui *ui, Mha *m, const MhaConfig *cfg)
+{
+    mha_free(ui->mha);
+    ui->mha = m;
+    ui->cfg = *cfg;
+}
+
 int ui_set_config(Ui *ui, const MhaConfig *cfg)
 {
     char err[160];
@@ -73,9 +82,7 @@ int ui_set_config(Ui *ui, const MhaConfig *cfg)
         snprintf(ui->status, sizeof ui->status, "refused: %s", err);
         return -1;
     }
-    mha_free(ui->mha);
-    ui->mha = m;
-    ui->cfg = *cfg;
+    adopt_run(ui, m, cfg);
     return 0;
 }
 
@@ -90,9 +97,7 @@ int ui_poll_run(Ui *ui)
         snprintf(ui->status, sizeof ui->status, "refused: %s", err);
         return 1;
     }
-    mha_free(ui->mha);
-    ui->mha = m;
-    ui->cfg = c;
+    adopt_run(ui, m, &c);
     screen_cfg_line(line, sizeof line, &ui->cfg);
     snprintf(ui->status, sizeof ui->status, "now %s", line);
     return 1;
