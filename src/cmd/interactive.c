@@ -116,14 +116,15 @@ static int setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first
     if (!kv_set) ui->cfg.kv_heads = ui->cfg.heads;
     if (mha_config_check(&ui->cfg, err, sizeof err) < 0) return cli_usage("%s", err);
     MhaConfig want = ui->cfg;
+    int later = aside && runjob_worth(&want);
     ui->background = aside;
-    if (aside && runjob_worth(&want)) ui->cfg = mha_config_default();
+    if (later) ui->cfg = mha_config_default();
     ui->mha = mha_run(&ui->cfg, err, sizeof err);
     if (!ui->mha) {
         cli_line(stderr, "mhaviz: %s", err);
         return 1;
     }
-    if (memcmp(&want, &ui->cfg, sizeof want)) ui_set_config(ui, &want); /* 1: computing */
+    if (later) ui_set_config(ui, &want); /* 1: computing aside */
     return -1;
 }
 
