@@ -10,9 +10,10 @@ TENTHS=${E2E_TENTHS:-600} # deadlines, in tenths of a second (ASan on a busy mac
 S=bigrun
 n=0
 
-# start ARGS...: a fresh session running `mhaviz ARGS`, then the exit code
+# start ARGS...: a new session running `mhaviz ARGS`, then the exit code (the
+# old ones stay until the end: killing the last would stop the server while
+# the next one connects)
 start() {
-  e2e_tmux kill-session -t "$S" 2>/dev/null
   n=$((n + 1))
   S=bigrun$n
   tmux_start "$S" 80 24 sh -c "trap '' INT; echo BEFORE-MHAVIZ; LANG=C.UTF-8 LC_ALL=C.UTF-8 '$BIN' $*; echo EXIT=\$?; sleep 600"
