@@ -19,6 +19,9 @@ MATH    := -fno-math-errno
 # Optimised builds inline sqrt and need no libm (--as-needed then drops it);
 # an -O0 build still calls sqrtf and links it.
 LIBM    := -Wl,--as-needed -lm
+# tensor_matmul runs on every core (engine/tensor.c); ui/runjob.c computes a
+# big run beside the loop.
+THREADS := -pthread
 CFLAGS  ?= -O2 -g
 CPPFLAGS += -D_DEFAULT_SOURCE
 
@@ -107,7 +110,7 @@ $(B)/content.o: $(B)/content.c src/content/content.h
 
 OBJ     := $(patsubst src/%.c,$(B)/%.o,$(LIB_SRC)) $(B)/content.o
 $(BIN): $(OBJ) $(B)/cmd/main.o
-	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(CFLAGS) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 
 # Sanitizer build: same sources, own objects.
 $(B)/asan/%.o: src/%.c $(B)/asan/%.d | $(B)/asan
@@ -117,15 +120,15 @@ $(B)/asan/content.o: $(B)/content.c src/content/content.h | $(B)/asan
 	$(CC) $(CPPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) -Isrc -c $< -o $@
 AOBJ    := $(patsubst src/%.c,$(B)/asan/%.o,$(LIB_SRC)) $(B)/asan/content.o
 $(B)/asan/mhaviz: $(AOBJ) $(B)/asan/cmd/main.o
-	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(SAN) -o $@ $^ $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 
 # --- tests --------------------------------------------------------------------
 # check_quiz_bank counts the engines a parse makes by wrapping engine_new.
 $(B)/check_quiz_bank $(B)/asan/check_quiz_bank: CHECK_CFLAGS += -Wl,--wrap=engine_new
 $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) $(CFLAGS) $(CHECK_CFLAGS) -Isrc -Itests $< $(OBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
-	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 
 # `make test` = every unit test and every end-to-end test, plain then under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
@@ -246,7 +249,7 @@ $(B)/fuzz/content.o: $(B)/content.c src/content/content.h
 	@mkdir -p $(@D)
 	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer-no-link -Isrc -c $< -o $@
 $(FUZZ_BINS): $(B)/fuzz/fuzz_%: tests/fuzz/fuzz_%.c tests/fuzz/fuzz.h $(FOBJ)
-	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(EDIT_LIBS) $(LIBM)
+	$(FUZZ_CC) $(CPPFLAGS) $(WARN) $(MATH) -g -O1 $(FUZZ_SAN) -fsanitize=fuzzer -Isrc $< $(FOBJ) -o $@ $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 
 fuzz: deps-fuzz $(FUZZ_BINS)
 	@bash tests/fuzz/run.sh $(FUZZ_SECONDS) $(FUZZ_NAMES)

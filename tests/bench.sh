@@ -49,6 +49,11 @@ echo "== export: time for growing seq = d_model (tests/bench_export.sh) =="
 # MHAVIZ_BENCH_OLD=path/to/older/mhaviz runs it side by side with this one.
 bash "$HERE/bench_export.sh" "$BIN" ${MHAVIZ_BENCH_OLD:+"$MHAVIZ_BENCH_OLD"}
 
+# ---- pipeline: one mha_run before/after the blocked matmul, beside PyTorch ------
+echo
+echo "== pipeline: mha_run before and after the blocked matmul, and PyTorch 1.13 on one thread (tests/bench_mha.sh) =="
+bash "$HERE/bench_mha.sh"
+
 # ---- screens: every screen at a projector's size ----------------------------------
 echo
 echo "== screens at 200x60: first frame, bytes, peak RSS (tests/bench_screens.py) =="

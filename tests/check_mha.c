@@ -472,6 +472,33 @@ START_TEST(test_seed_determinism_and_tenths)
 }
 END_TEST
 
+/* The blocked, threaded matmul gives the run the simple kernel gives, bit for
+ * bit, in every tensor (sizes past the tile edges and the threading
+ * threshold, GQA so that K and V are expanded views). */
+START_TEST(test_blocked_kernel_same_run)
+{
+    MhaConfig c = cfg_of(2, 131, 200, 8, 2, 1, 5); /* x @ W_Q: 2*131*200*200 > 4M */
+    tensor_matmul_mode(1, TENSOR_MATMUL_SIMPLE);
+    Mha *a = run_ok(&c);
+    tensor_matmul_mode(2, TENSOR_MATMUL_WIDEST);
+    Mha *b = run_ok(&c);
+    tensor_matmul_mode(0, TENSOR_MATMUL_WIDEST);
+    for (int i = 0; i < MT_COUNT; i++) {
+        size_t n = tensor_numel(a->t[i]);
+        ck_assert_uint_eq(n, tensor_numel(b->t[i]));
+        float *x = malloc(n * sizeof *x), *y = malloc(n * sizeof *y);
+        tensor_to_array(a->t[i], x);
+        tensor_to_array(b->t[i], y);
+        ck_assert_msg(memcmp(x, y, n * sizeof *x) == 0, "%s: the blocked kernel differs",
+                      mha_tensor_names[i]);
+        free(y);
+        free(x);
+    }
+    mha_free(b);
+    mha_free(a);
+}
+END_TEST
+
 /* The draws are the same on every machine: the first numbers of seed 1, which
  * tests/ref_mha.py reproduces independently in Python. */
 START_TEST(test_seed1_golden_values)
@@ -999,6 +1026,7 @@ static Suite *mha_suite(void)
     tcase_add_test(c, test_seed_determinism_and_tenths);
     tcase_add_test(c, test_seed1_golden_values);
     tcase_add_test(c, test_big_sizes_softmax_rows_spread);
+    tcase_add_test(c, test_blocked_kernel_same_run);
     suite_add_tcase(s, c);
     TCase *t = tcase_create("trace");
     tcase_add_test(t, test_trace_matches_design_table);

@@ -8,6 +8,8 @@
  *   torch.zeros(1, 4, 8).view(1, 4, 2, 4).transpose(1, 2).stride() == (32, 4, 8, 1)
  */
 #include <math.h>
+#include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -709,6 +711,202 @@ START_TEST(test_matmul_weight_broadcast_and_errors)
 }
 END_TEST
 
+/* ------------------------------------ the blocked kernel, the same bits --- */
+
+/* c's logical values with the simple kernel and with the blocked one on 1, 2
+ * and 3 threads, widest and 4-float tiles: every bit the same (each output is
+ * one sum over k in order). */
+static void assert_kernels_agree(const Tensor *a, const Tensor *b)
+{
+    Tensor *c[5];
+    static const int modes[5][2] = {{1, TENSOR_MATMUL_SIMPLE},
+                                    {1, TENSOR_MATMUL_WIDEST},
+                                    {2, TENSOR_MATMUL_WIDEST},
+                                    {3, TENSOR_MATMUL_WIDEST},
+                                    {2, TENSOR_MATMUL_NARROW}};
+    for (int i = 0; i < 5; i++) {
+        tensor_matmul_mode(modes[i][0], modes[i][1]);
+        c[i] = tensor_matmul(a, b, err, sizeof err);
+        ck_assert_msg(c[i] != NULL, "%s", err);
+    }
+    tensor_matmul_mode(0, 0);
+    size_t n = tensor_numel(c[0]);
+    for (int i = 1; i < 5; i++) {
+        ck_assert_uint_eq(tensor_numel(c[i]), n);
+        for (size_t j = 0; j < n; j++)
+            ck_assert_msg(!memcmp(&c[0]->st->data[j], &c[i]->st->data[j], sizeof(float)),
+                          "mode %d, element %zu: %a vs %a (simple)", i, j,
+                          (double)c[i]->st->data[j], (double)c[0]->st->data[j]);
+    }
+    for (int i = 0; i < 5; i++)
+        tensor_free(c[i]);
+}
+
+/* Values with every bit of rounding in play (not multiples of 1/4), some -0. */
+static Tensor *rough(int ndim, const int *shape, unsigned salt)
+{
+    Tensor *t = tensor_zeros(E, ndim, shape);
+    ck_assert_ptr_nonnull(t);
+    uint32_t x = 2463534242u + salt;
+    for (size_t i = 0; i < t->st->n; i++) {
+        x ^= x << 13, x ^= x >> 17, x ^= x << 5; /* xorshift32 */
+        t->st->data[i] = x % 97 == 0 ? -0.0f : ((float)(x % 20001) - 10000.0f) / 3331.0f;
+    }
+    return t;
+}
+
+START_TEST(test_matmul_blocked_same_bits)
+{
+    /* sizes around the tile (6 x 8) and work item (48 rows) edges, and past
+     * the threading threshold (4M multiply-adds) */
+    static const int sizes[][3] = {{1, 1, 1},  {5, 7, 9},    {6, 8, 3},     {7, 9, 17},
+                                   {48, 8, 8}, {49, 33, 15}, {97, 100, 41}, {200, 150, 160}};
+    for (size_t i = 0; i < sizeof sizes / sizeof *sizes; i++) {
+        int m = sizes[i][0], k = sizes[i][1], n = sizes[i][2];
+        Tensor *a = rough(DIMS(m, k), (unsigned)i), *b = rough(DIMS(k, n), (unsigned)i + 50);
+        assert_kernels_agree(a, b);
+        /* B transposed (columns contiguous, as K^T), A transposed (strided rows) */
+        Tensor *bt0 = rough(DIMS(n, k), (unsigned)i + 7), *at0 = rough(DIMS(k, m), (unsigned)i + 9);
+        Tensor *bt = tensor_transpose(bt0, 0, 1, err, sizeof err);
+        Tensor *at = tensor_transpose(at0, 0, 1, err, sizeof err);
+        assert_kernels_agree(a, bt);
+        assert_kernels_agree(at, bt);
+        tensor_free(at), tensor_free(bt), tensor_free(at0), tensor_free(bt0);
+        tensor_free(a), tensor_free(b);
+    }
+    /* batched, B expanded with stride 0 (GQA's K), and x @ W shared by the batch */
+    Tensor *a5 = rough(DIMS(2, 2, 3, 50, 24), 1), *k5 = rough(DIMS(2, 2, 1, 24, 70), 2);
+    Tensor *ke = tensor_expand(k5, DIMS(2, 2, 3, 24, 70), err, sizeof err);
+    assert_kernels_agree(a5, ke);
+    Tensor *x = rough(DIMS(3, 130, 256), 3), *w = rough(DIMS(256, 200), 4);
+    assert_kernels_agree(x, w); /* 3 * 130 * 256 * 200: threaded */
+    Tensor *cols = narrow(x, 2, 5, 200);
+    Tensor *wt = tensor_transpose(w, 0, 1, err, sizeof err); /* (200, 256) */
+    assert_kernels_agree(cols, wt);
+    tensor_free(wt), tensor_free(cols), tensor_free(w), tensor_free(x);
+    tensor_free(ke), tensor_free(k5), tensor_free(a5);
+}
+END_TEST
+
+/* The softmax as the engine had it, one scalar tensor_exp at a time: the
+ * paired exp and the threaded rows give its bits. */
+static void softmax_reference(float *row, int n)
+{
+    float mx = -INFINITY;
+    for (int j = 0; j < n; j++)
+        if (row[j] > mx) mx = row[j];
+    double sum = 0;
+    for (int j = 0; j < n; j++) {
+        float e = (float)tensor_exp(row[j] - mx);
+        row[j] = e;
+        sum += e;
+    }
+    for (int j = 0; j < n; j++)
+        row[j] = (float)(row[j] / sum);
+}
+
+START_TEST(test_softmax_same_bits)
+{
+    /* 301 rows of 999 (odd: the pair loop's tail), past the threading bar */
+    int rows = 301, n = 999;
+    Tensor *a = rough(DIMS(rows, n), 3);
+    tensor_scale_(a, 9.0f); /* wide range: exp down to e^-50 and past */
+    Tensor *b = tensor_clone_compute(a), *wide = rough(DIMS(rows, n + 2), 4);
+    float *ref = malloc((size_t)rows * n * sizeof *ref);
+    tensor_to_array(a, ref);
+    for (int r = 0; r < rows; r++)
+        softmax_reference(ref + (size_t)r * n, n);
+    Tensor *v = narrow(wide, 1, 1, n); /* not contiguous: the row-by-row path */
+    for (int r = 0; r < rows; r++)
+        for (int j = 0; j < n; j++)
+            v->st->data[v->offset + (size_t)r * (n + 2) + j] = a->st->data[(size_t)r * n + j];
+    tensor_matmul_mode(1, 0);
+    tensor_softmax_lastdim_(a);
+    tensor_matmul_mode(3, 0);
+    tensor_softmax_lastdim_(b);
+    tensor_matmul_mode(0, 0);
+    tensor_softmax_lastdim_(v);
+    float *got = malloc((size_t)rows * n * sizeof *got);
+    const Tensor *outs[3] = {a, b, v};
+    for (int k = 0; k < 3; k++) {
+        tensor_to_array(outs[k], got);
+        for (size_t i = 0; i < (size_t)rows * n; i++)
+            ck_assert_msg(!memcmp(&got[i], &ref[i], sizeof *got),
+                          "softmax %d, element %zu: %a vs %a", k, i, (double)got[i],
+                          (double)ref[i]);
+    }
+    free(got);
+    free(ref);
+    tensor_free(v), tensor_free(wide), tensor_free(b), tensor_free(a);
+}
+END_TEST
+
+/* An empty inner axis (the playground can make one): zeros, as in PyTorch. */
+START_TEST(test_matmul_empty_k)
+{
+    Tensor *sa = tensor_new_storage(E, 0), *sb = tensor_new_storage(E, 0);
+    Tensor *a = tensor_restride(sa, 0, 2, (int[]){3, 0}, (long[]){0, 1});
+    Tensor *b = tensor_restride(sb, 0, 2, (int[]){0, 4}, (long[]){4, 1});
+    for (int simple = 0; simple < 2; simple++) {
+        tensor_matmul_mode(1, simple ? TENSOR_MATMUL_SIMPLE : TENSOR_MATMUL_WIDEST);
+        Tensor *c = tensor_matmul(a, b, err, sizeof err);
+        ck_assert_msg(c != NULL, "%s", err);
+        SHAPE(c, 3, 4);
+        for (int i = 0; i < 12; i++)
+            ck_assert(c->st->data[i] == 0.0f && !signbit(c->st->data[i]));
+        tensor_free(c);
+    }
+    tensor_matmul_mode(0, TENSOR_MATMUL_WIDEST);
+    tensor_free(b), tensor_free(a), tensor_free(sb), tensor_free(sa);
+}
+END_TEST
+
+START_TEST(test_matmul_cancel)
+{
+    atomic_int stop = 1;
+    Tensor *a = rough(DIMS(300, 200), 1), *b = rough(DIMS(200, 100), 2);
+    tensor_set_cancel(&stop);
+    ck_assert_ptr_null(tensor_matmul(a, b, err, sizeof err));
+    ck_assert_str_eq(err, "cancelled");
+    atomic_store(&stop, 0);
+    Tensor *c = tensor_matmul(a, b, err, sizeof err);
+    ck_assert_msg(c != NULL, "%s", err);
+    tensor_set_cancel(NULL);
+    tensor_free(c), tensor_free(b), tensor_free(a);
+}
+END_TEST
+
+/* A run computed in another thread (ui/runjob.c) has an engine of its own:
+ * its own copy count and storage ids, whatever this thread's engine holds. */
+static void *thread_counts(void *arg)
+{
+    int *out = arg;
+    Engine *e = engine_new(NULL);
+    Tensor *t = e ? tensor_zeros(e, DIMS(2, 3)) : NULL;
+    out[0] = t ? t->st->id : -1;
+    out[1] = e ? (int)e->bytes_copied : -1;
+    tensor_free(t);
+    engine_release(e);
+    return NULL;
+}
+
+START_TEST(test_counters_per_thread)
+{
+    size_t before = E->bytes_copied;
+    Tensor *a = rough(DIMS(4, 5), 1), *at = tensor_transpose(a, 0, 1, err, sizeof err);
+    Tensor *c = tensor_contiguous(at); /* 80 bytes counted here */
+    ck_assert_uint_eq(E->bytes_copied - before, 80);
+    int got[2];
+    pthread_t th;
+    ck_assert_int_eq(pthread_create(&th, NULL, thread_counts, got), 0);
+    pthread_join(th, NULL);
+    ck_assert_int_eq(got[0], 1); /* its first storage, though this engine made several */
+    ck_assert_int_eq(got[1], 0);
+    ck_assert_uint_eq(E->bytes_copied - before, 80);
+    tensor_free(c), tensor_free(at), tensor_free(a);
+}
+END_TEST
+
 /* -------------------------------------------------- softmax, mask, scale --- */
 
 static void assert_rows_sum_to_one(const Tensor *t)
@@ -870,6 +1068,11 @@ static Suite *tensor_suite(void)
     tcase_add_test(k, test_matmul_transposed_inputs);
     tcase_add_test(k, test_matmul_expanded_and_offset);
     tcase_add_test(k, test_matmul_weight_broadcast_and_errors);
+    tcase_add_test(k, test_matmul_blocked_same_bits);
+    tcase_add_test(k, test_matmul_cancel);
+    tcase_add_test(k, test_matmul_empty_k);
+    tcase_add_test(k, test_softmax_same_bits);
+    tcase_add_test(k, test_counters_per_thread);
     tcase_add_test(k, test_softmax_rows);
     tcase_add_test(k, test_softmax_extremes);
     tcase_add_test(k, test_softmax_on_strided_view);

@@ -14,6 +14,7 @@
 #include "content/lesson.h"
 #include "ui/home.h"
 #include "ui/lessonui.h"
+#include "ui/runjob.h"
 #include "ui/screen.h"
 #include "ui/tui.h"
 #include "ui/walk.h"
@@ -56,8 +57,13 @@ int interactive_display_flag(int argc, char **argv, int *i, InteractiveOptions *
     return 0;
 }
 
-int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
-                      int allow_step, const char *usage)
+/* interactive_setup; with aside, a big configuration (runjob_worth) is
+ * computed beside the loop: the default runs now, so the first frame is out
+ * at once, and the wanted one starts in a worker (Esc goes back to the
+ * default).  Walk and home use it; the other screens copy ui->cfg when they
+ * open, so they get it computed. */
+static int setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first, int allow_step,
+                 const char *usage, int aside)
 {
     memset(ui, 0, sizeof *ui);
     memset(o, 0, sizeof *o);
@@ -132,6 +138,10 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
         if (cli_compare(ui->compare, &ui->cfg, &b, err, sizeof err) < 0)
             return cli_usage("%s", err);
     }
+    MhaConfig want = ui->cfg;
+    int later = aside && runjob_worth(&want);
+    ui->background = aside;
+    if (later) ui->cfg = mha_config_default();
     ui->mha = mha_run(&ui->cfg, err, sizeof err);
     if (!ui->mha) {
         cli_line(stderr, "mhaviz: %s", err);
@@ -141,7 +151,14 @@ int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int 
         cli_line(stderr, "mhaviz: %s", ui->status);
         return 1;
     }
+    if (later) ui_set_config(ui, &want); /* 1: computing aside */
     return -1;
+}
+
+int interactive_setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first,
+                      int allow_step, const char *usage)
+{
+    return setup(ui, o, argc, argv, first, allow_step, usage, 0);
 }
 
 int interactive_run(Ui *ui, Screen *first, const InteractiveOptions *o)
@@ -167,7 +184,7 @@ static int app_run(int argc, char **argv, int walk)
                                "multi-head attention per screen, as it runs in memory.\n"
                              : "usage: mhaviz [OPTIONS]\n\nThe home menu of the interactive "
                                "program (mhaviz --help lists the commands).\n";
-    int rc = interactive_setup(&ui, &o, argc, argv, 1, walk, usage);
+    int rc = setup(&ui, &o, argc, argv, 1, walk, usage, 1);
     if (rc >= 0) {
         ui_free(&ui);
         return rc;

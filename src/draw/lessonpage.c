@@ -429,7 +429,7 @@ int lesson_draw(Canvas *c, const Lesson *l, int p, const LessonPageText *t, cons
     Mha *own = NULL;
     char err[200];
     if (v->revealed && lesson_do_target(&l->pages[p], &target) == 0 &&
-        memcmp(&m->cfg, &target, sizeof target) != 0 && (own = mha_run(&target, err, sizeof err)))
+        !mha_config_same(&m->cfg, &target) && (own = mha_run(&target, err, sizeof err)))
         m = own;
     int r = draw_page(c, l, p, t, m, v);
     mha_free(own);

@@ -103,6 +103,14 @@ MhaConfig mha_config_default(void)
     return c;
 }
 
+int mha_config_same(const MhaConfig *a, const MhaConfig *b)
+{
+    return a->batch == b->batch && a->seq == b->seq && a->d_model == b->d_model &&
+           a->heads == b->heads && a->kv_heads == b->kv_heads && a->causal == b->causal &&
+           a->seed == b->seed && a->rope == b->rope && a->rope_theta == b->rope_theta &&
+           a->window == b->window;
+}
+
 /* "1, 2, 4 or 8": the divisors of n (at most 12 of them, then "..."). */
 static void divisors(int n, char *buf, size_t len)
 {

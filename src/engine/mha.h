@@ -35,6 +35,10 @@ typedef struct MhaConfig {
  * (theta 10000 for when it is turned on). */
 MhaConfig mha_config_default(void);
 
+/* 1 when a and b are the same configuration, field by field (never memcmp:
+ * the struct has padding, which a copy need not keep). */
+int mha_config_same(const MhaConfig *a, const MhaConfig *b);
+
 /* The window's band over scores (..., n, T) whose row r is the query at
  * position q0 + r and column j the key at position j: -inf wherever
  * j <= q0 + r - window (the causal half is tensor_causal_mask_'s).  In

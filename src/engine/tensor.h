@@ -18,6 +18,7 @@
 #ifndef MHAVIZ_TENSOR_H
 #define MHAVIZ_TENSOR_H
 
+#include <stdatomic.h>
 #include <stddef.h>
 
 #include "engine/engine.h"
@@ -95,6 +96,22 @@ void tensor_count_copy(Tensor *t, size_t n);
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
  * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
+/* How tensor_matmul computes, for the whole process (set it before any
+ * thread multiplies).  threads: 0 = one per online CPU (the default, at most
+ * 8), 1 = the calling thread alone, n = at most n; products under ~4M
+ * multiply-adds always run on the calling thread.  kernel: the blocked one
+ * with the widest vectors this CPU has (the default), the plain triple loop
+ * it replaced (the reference tests/check_tensor.c and tests/bench_mha.c
+ * compare against), or the blocked one on 4-float vectors (what a CPU
+ * without AVX runs).  Every mode gives the same bits: each output is one
+ * float sum over k in order. */
+enum { TENSOR_MATMUL_WIDEST, TENSOR_MATMUL_SIMPLE, TENSOR_MATMUL_NARROW };
+void tensor_matmul_mode(int threads, int kernel);
+/* While *flag is nonzero, tensor_matmul on the calling thread stops early
+ * and fails with "cancelled" (the flag is polled every ~48 rows; NULL, the
+ * default, never cancels).  The flag is the caller's and must outlive the
+ * calls made with it; ui/runjob.c sets it in its worker thread. */
+void tensor_set_cancel(const atomic_int *flag);
 void tensor_scale_(Tensor *t, float s);  /* in place, every logical element */
 void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */

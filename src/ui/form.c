@@ -160,14 +160,16 @@ static int form_key(Screen *s, Ui *ui, int key)
         form_set(&f->draft, f->sel, v / 10);
         f->typing = 1;
         return UI_REDRAW;
-    case ACT_APPLY:
-        if (ui_set_config(ui, &f->draft) < 0) return UI_REDRAW; /* reason in the status line */
-        {
+    case ACT_APPLY: {
+        int r = ui_set_config(ui, &f->draft);
+        if (r < 0) return UI_REDRAW; /* reason in the status line */
+        if (r == 0) {                /* 1: computing aside, ui_poll_run says "now" */
             char line[150];
             screen_cfg_line(line, sizeof line, &ui->cfg);
             snprintf(ui->status, sizeof ui->status, "now %s", line);
         }
         return UI_BACK | UI_REDRAW;
+    }
     case ACT_HELP:
         ui->push = help_open(ui);
         return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;

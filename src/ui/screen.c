@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "draw/scene.h"
+#include "ui/runjob.h"
 
 /* ---- shared drawing ------------------------------------------------------- */
 
@@ -56,19 +57,33 @@ Screen *screen_new(const char *title, size_t st_size)
 
 /* ---- the configuration ----------------------------------------------------- */
 
-int ui_set_config(Ui *ui, const MhaConfig *cfg)
+/* The one place a new run replaces the shared one, inline or computed aside:
+ * whatever follows ui->cfg follows it here. */
+static void adopt_run(Ui *ui, Mha *m, const MhaConfig *cfg)
 {
-    char err[160];
-    Mha *m = NULL;
-    if (mha_config_check(cfg, err, sizeof err) == 0) m = mha_run(cfg, err, sizeof err);
-    if (!m) {
-        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
-        return -1;
-    }
     mha_free(ui->mha);
     ui->mha = m;
     ui->cfg = *cfg;
     if (ui->cmp) ui_compare_set(ui, 1); /* B follows A: FLAGS applied to the new cfg */
+}
+
+int ui_set_config(Ui *ui, const MhaConfig *cfg)
+{
+    char err[160];
+    Mha *m = NULL;
+    int ok = mha_config_check(cfg, err, sizeof err) == 0;
+    if (ok) {
+        runjob_cancel(ui->job); /* the newest request wins */
+        ui->job = NULL;
+    }
+    if (ok && ui->background && runjob_worth(cfg) && (ui->job = runjob_start(cfg)) != NULL)
+        return 1;
+    if (ok) m = mha_run(cfg, err, sizeof err);
+    if (!m) {
+        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        return -1;
+    }
+    adopt_run(ui, m, cfg);
     return 0;
 }
 
@@ -96,6 +111,43 @@ int ui_compare_set(Ui *ui, int on)
     ui->cmp = m;
     ui->cmp_cfg = b;
     return 0;
+}
+
+int ui_poll_run(Ui *ui)
+{
+    if (!ui->job || !runjob_done(ui->job)) return 0;
+    MhaConfig c = *runjob_config(ui->job);
+    char err[160], line[150];
+    Mha *m = runjob_take(ui->job, err, sizeof err);
+    ui->job = NULL;
+    if (!m) {
+        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        return 1;
+    }
+    adopt_run(ui, m, &c);
+    screen_cfg_line(line, sizeof line, &ui->cfg);
+    snprintf(ui->status, sizeof ui->status, "now %s", line);
+    return 1;
+}
+
+int ui_cancel_run(Ui *ui)
+{
+    if (!ui->job) return 0;
+    runjob_cancel(ui->job);
+    ui->job = NULL;
+    char line[150];
+    screen_cfg_line(line, sizeof line, &ui->cfg);
+    snprintf(ui->status, sizeof ui->status, "cancelled: still %s", line);
+    return 1;
+}
+
+int ui_run_line(Ui *ui, char *buf, size_t n)
+{
+    if (!ui->job) return 0;
+    const MhaConfig *c = runjob_config(ui->job);
+    snprintf(buf, n, "computing seq %d, d_model %d, heads %d, batch %d ... %.1f s  (Esc cancels)",
+             c->seq, c->d_model, c->heads, c->batch, runjob_seconds(ui->job));
+    return 1;
 }
 
 static const char *cfg_kind(const MhaConfig *c)
@@ -132,7 +184,7 @@ int screen_quick_config(Ui *ui, Action a)
     default:
         return UI_NONE;
     }
-    if (ui_set_config(ui, &c) == 0) {
+    if (ui_set_config(ui, &c) == 0) { /* 1: computing aside, ui_poll_run says "now" */
         char line[150];
         screen_cfg_line(line, sizeof line, &ui->cfg);
         snprintf(ui->status, sizeof ui->status, "now %s", line);
@@ -142,6 +194,8 @@ int screen_quick_config(Ui *ui, Action a)
 
 void ui_free(Ui *ui)
 {
+    runjob_cancel(ui->job);
+    ui->job = NULL;
     mha_free(ui->mha);
     ui->mha = NULL;
     mha_free(ui->cmp);

@@ -37,6 +37,7 @@
 #define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
 #define TUI_MAX_READ_ERRORS 100    /* reads in a row that find nothing: the terminal is gone */
 #define TUI_NSIGS 4
+#define TUI_RUN_POLL_MS 50 /* a run computing aside: looked at 20 times a second */
 
 /* The signals that end the program: the terminal is restored, then
  * interactive.c dies of the signal. */
@@ -147,6 +148,11 @@ static int tui_draw(Screen *s, Ui *ui, Canvas **cv)
     }
     canvas_clear(*cv);
     s->draw(s, ui, *cv);
+    char line[160];
+    if (ui_run_line(ui, line, sizeof line)) { /* over whatever status the screen drew */
+        canvas_fill(*cv, 0, h - 1, w, 1, ' ', ST_WARN);
+        canvas_text(*cv, 1, h - 1, line, ST_WARN);
+    }
     tui_blit(*cv, ui->ascii);
     wnoutrefresh(stdscr);
     doupdate();
@@ -351,6 +357,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
     Canvas *cv = NULL;
     int rc = 0, redraw = 1, animating = 0, read_errors = 0, input_ready = 0;
     double last_tick = 0;
+    char shown_run_line[160] = "";
     err[0] = 0;
     while (n > 0 && !tui_signal) {
         Screen *top = stack[n - 1];
@@ -363,6 +370,12 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
             if (animating) last_tick = now;
         } else {
             animating = 0;
+        }
+        if (ui_poll_run(ui)) redraw = 1; /* the run computed aside is in */
+        char run_line[160];
+        if (ui_run_line(ui, run_line, sizeof run_line) && strcmp(run_line, shown_run_line)) {
+            snprintf(shown_run_line, sizeof shown_run_line, "%s", run_line); /* its seconds */
+            redraw = 1;
         }
         if (redraw) {
             if (tui_draw(top, ui, &cv) < 0) {
@@ -381,6 +394,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
             double left = last_tick + TUI_FRAME_SEC - clock_now();
             wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
         }
+        if (ui->job && (wait_ms < 0 || wait_ms > TUI_RUN_POLL_MS)) wait_ms = TUI_RUN_POLL_MS;
         wint_t wch = 0;
         int r = ERR;
         int got = tui_read(&r, &wch, wait_ms, &wait_mask);
@@ -403,6 +417,13 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
         }
         if (keys_action(KC_ALL, k) == ACT_REDRAW) {
             clearok(curscr, TRUE); /* repaint every cell on the next flush */
+            redraw = 1;
+            continue;
+        }
+        /* While a run computes aside, Esc is its cancel key (the computing
+         * line says so); a mode of the loop, not a binding of any screen, so
+         * it is not in the key table, where Esc is each screen's "back". */
+        if (k == UI_K_ESC && ui_cancel_run(ui)) {
             redraw = 1;
             continue;
         }

@@ -68,6 +68,8 @@ typedef struct Ui {
     int (*compare_parse)(const char *flags, const MhaConfig *a, MhaConfig *b, char *err,
                          size_t errlen);
     struct Screen *push; /* set with UI_PUSH */
+    int background;      /* 1: ui_set_config computes a big run aside (ui/runjob.h) */
+    struct RunJob *job;  /* that run, while it computes; owned */
 } Ui;
 
 typedef struct Screen Screen;
@@ -80,8 +82,12 @@ struct Screen {
     void (*free)(Screen *s);                          /* frees st and s */
 };
 
-/* Replaces ui->cfg and ui->mha with a run of cfg.  On an invalid cfg, keeps
- * the last valid state, writes the reason to ui->status and returns -1. */
+/* Replaces ui->cfg and ui->mha with a run of cfg and returns 0.  On an
+ * invalid cfg, keeps the last valid state, writes the reason to ui->status
+ * and returns -1.  A run still computing is cancelled first.  With
+ * ui->background set and a big run (runjob_worth), returns 1 at once: the run
+ * computes in a worker while ui->cfg and ui->mha stay as they were, until
+ * ui_poll_run swaps them (or ui_cancel_run drops it). */
 int ui_set_config(Ui *ui, const MhaConfig *cfg);
 
 /* Compare on (a run of ui->compare applied to ui->cfg in ui->cmp) or off.
@@ -89,7 +95,18 @@ int ui_set_config(Ui *ui, const MhaConfig *cfg);
  * ui->status, -1. */
 int ui_compare_set(Ui *ui, int on);
 
-/* Frees ui->mha and ui->cmp (the runs the screens share). */
+/* The loop's side of a run computing aside.  ui_poll_run: 1 when it has
+ * just finished (ui->cfg and ui->mha replaced and "now ..." in ui->status,
+ * or the reason it failed there), 0 while it computes or when there is none.
+ * ui_cancel_run: 1 when there was one to drop (ui->status says so).
+ * ui_run_line: 1 and "computing seq 1024, d_model 1024 ... 0.4 s (Esc
+ * cancels)" in buf while one computes, 0 otherwise. */
+int ui_poll_run(Ui *ui);
+int ui_cancel_run(Ui *ui);
+int ui_run_line(Ui *ui, char *buf, size_t n);
+
+/* Frees ui->mha and ui->cmp (the runs the screens share) and cancels a run
+ * computing. */
 void ui_free(Ui *ui);
 
 #endif

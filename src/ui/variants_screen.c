@@ -24,7 +24,7 @@ static int variants_tick(Screen *s, Ui *ui, double now)
 {
     (void)now;
     Variants *v = s->st;
-    if (v->valid && !memcmp(&v->base, &ui->cfg, sizeof v->base)) return 0;
+    if (v->valid && mha_config_same(&v->base, &ui->cfg)) return 0;
     variants_run(&v->runs, &ui->cfg, v->runs.gqa_kv);
     v->base = ui->cfg;
     v->valid = 1;

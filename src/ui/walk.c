@@ -340,8 +340,8 @@ static int walk_tick(Screen *s, Ui *ui, double now)
 {
     Walk *w = s->st;
     int f = 0;
-    if (walk_hold(w, ui, now)) return 0;              /* blank: nothing moves, nothing wakes */
-    if (memcmp(&w->seen, &ui->cfg, sizeof w->seen)) { /* a new run: the old cursor may not fit */
+    if (walk_hold(w, ui, now)) return 0;        /* blank: nothing moves, nothing wakes */
+    if (!mha_config_same(&w->seen, &ui->cfg)) { /* a new run: the old cursor may not fit */
         w->seen = ui->cfg;
         walk_cursor_reset(w);
         f |= UI_REDRAW;
