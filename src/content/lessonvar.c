@@ -33,6 +33,11 @@ static const Tensor *tensor_arg(const Mha *m, int argc, char **argv, char *err, 
                  s ? "'?)" : "");
         return NULL;
     }
+    if (!m->t[t]) /* Q_rope, K_rope: made only when the run rotates */
+        snprintf(err, errlen,
+                 "tensor '%s' in {%s} is not in this run (it needs @config rope=half "
+                 "or rope=interleaved)",
+                 mha_tensor_names[t], argv[0]);
     return m->t[t];
 }
 
