@@ -66,6 +66,10 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
         *sp = 0;
         int solved = is_solved_line(buf, strlen(buf));
         if (solved) buf[strlen(buf) - SFX_LEN] = 0;
+        if (is_solved_line(buf, strlen(buf))) { /* "x.solved.solved": the name is reserved */
+            snprintf(err, errlen, "line %d: a lesson name may not end in '%s'", line, solved_sfx);
+            return -1;
+        }
         int at = find(p, buf);
         if ((at >= 0 && seen[at] & (solved ? 2 : 1)) || (at < 0 && p->n >= PROGRESS_MAX_LESSONS)) {
             snprintf(err, errlen, "line %d: lesson '%s' repeated or too many lessons", line, buf);
