@@ -42,9 +42,13 @@ check() { local name=$1; shift; if "$@"; then ok "$name"; else fail "$name"; fi;
 # not CMD...: succeeds when CMD fails, for check: check "no escapes" not grep -q "$esc" FILE
 not() { ! "$@"; }
 
-# tmux_start NAME COLS ROWS CMD...: a detached session running CMD
+# tmux_start NAME COLS ROWS CMD...: a detached session running CMD.  A server
+# of our own stays up when its sessions end (exit-empty off, until cleanup
+# kills it): a session that ends must not take the server down while the next
+# one connects ("server exited unexpectedly").
 tmux_start() {
   local name=$1 cols=$2 rows=$3; shift 3
+  [ -z "${E2E_TMUX_SOCKET:-}" ] || e2e_tmux start-server \; set-option -g exit-empty off 2>/dev/null
   e2e_tmux new-session -d -s "$name" -x "$cols" -y "$rows" "$@" && e2e_tmux_sessions+=("$name")
 }
 tmux_keys() { local name=$1; shift; e2e_tmux send-keys -t "$name" "$@"; }
