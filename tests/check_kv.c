@@ -118,6 +118,7 @@ START_TEST(every_preset_is_consistent)
 }
 END_TEST
 
+#define TITLE_81 "123456789012345678901234567890123456789012345678901234567890123456789012345678901"
 START_TEST(bad_preset_files_say_where)
 {
     PresetList l;
@@ -129,7 +130,19 @@ START_TEST(bad_preset_files_say_where)
                      -1);
     ck_assert_str_eq(err, "x.presets:1: [a] kv_heads 3 does not divide heads 4");
     ck_assert_int_eq(presets_parse("x.presets", "[a]\nlayres = 2\n", &l, err, sizeof err), -1);
-    ck_assert_ptr_nonnull(strstr(err, "x.presets:2: unknown key 'layres'"));
+    ck_assert_ptr_nonnull(
+        strstr(err, "x.presets:2: unknown key 'layres' (did you mean 'layers'?)"));
+    ck_assert_int_eq(presets_parse("x.presets", "[a]\nwibble = 2\n", &l, err, sizeof err), -1);
+    ck_assert_str_eq(err, "x.presets:2: unknown key 'wibble' (keys: title layers heads kv_heads "
+                          "d_head d_model context window chunk global_every kv_lora_rank "
+                          "qk_rope_head_dim params active_params vocab tied source note)");
+    ck_assert_int_eq(
+        presets_parse("x.presets", "[a]\nparams = 100000000000001\n", &l, err, sizeof err), -1);
+    ck_assert_str_eq(err,
+                     "x.presets:2: params '100000000000001' is not a whole number in 1..10^14");
+    ck_assert_int_eq(presets_parse("x.presets", "[a]\ntitle = " TITLE_81 "\n", &l, err, sizeof err),
+                     -1);
+    ck_assert_str_eq(err, "x.presets:2: title is longer than 79 bytes");
     ck_assert_int_eq(presets_parse("x.presets", "[a]\nlayers = -2\n", &l, err, sizeof err), -1);
     ck_assert_ptr_nonnull(strstr(err, "x.presets:2:"));
     ck_assert_int_eq(presets_parse("x.presets", "", &l, err, sizeof err), -1);

@@ -47,23 +47,82 @@ static int copy_field(char *dst, size_t n, const char *val)
     return 0;
 }
 
-/* The integer fields, by key. */
-static long *int_field(Preset *p, const char *key)
+/* The keys of a preset block: one table parses them and lists them in the
+ * error for an unknown key.  PK_INT is a whole number in 1..10^8, PK_BIG one
+ * in 1..10^14 (parameter counts), PK_TEXT a string of at most size - 1 bytes. */
+typedef enum { PK_INT, PK_BIG, PK_TEXT } PresetKeyKind;
+#define PK(key, kind, field)                                                                       \
+    {                                                                                              \
+        key, kind, offsetof(Preset, field), sizeof(((Preset *)0)->field)                           \
+    }
+static const struct {
+    const char *key;
+    PresetKeyKind kind;
+    size_t off, size;
+} preset_keys[] = {
+    PK("title", PK_TEXT, title),
+    PK("layers", PK_INT, layers),
+    PK("heads", PK_INT, heads),
+    PK("kv_heads", PK_INT, kv_heads),
+    PK("d_head", PK_INT, d_head),
+    PK("d_model", PK_INT, d_model),
+    PK("context", PK_INT, context),
+    PK("window", PK_INT, window),
+    PK("chunk", PK_INT, chunk),
+    PK("global_every", PK_INT, global_every),
+    PK("kv_lora_rank", PK_INT, kv_lora_rank),
+    PK("qk_rope_head_dim", PK_INT, qk_rope_head_dim),
+    PK("params", PK_BIG, params),
+    PK("active_params", PK_BIG, active_params),
+    PK("vocab", PK_INT, vocab),
+    PK("tied", PK_INT, tied),
+    PK("source", PK_TEXT, source),
+    PK("note", PK_TEXT, note),
+};
+#undef PK
+#define N_PRESET_KEYS (int)(sizeof preset_keys / sizeof *preset_keys)
+
+/* Sets key of p from val; -1 with err set (at file:lineno) when the key is
+ * unknown or the value does not fit it. */
+static int set_key(Preset *p, const char *key, const char *val, const char *file, int lineno,
+                   char *err, size_t errlen)
 {
-    if (!strcmp(key, "layers")) return &p->layers;
-    if (!strcmp(key, "heads")) return &p->heads;
-    if (!strcmp(key, "kv_heads")) return &p->kv_heads;
-    if (!strcmp(key, "d_head")) return &p->d_head;
-    if (!strcmp(key, "d_model")) return &p->d_model;
-    if (!strcmp(key, "context")) return &p->context;
-    if (!strcmp(key, "window")) return &p->window;
-    if (!strcmp(key, "chunk")) return &p->chunk;
-    if (!strcmp(key, "global_every")) return &p->global_every;
-    if (!strcmp(key, "vocab")) return &p->vocab;
-    if (!strcmp(key, "tied")) return &p->tied;
-    if (!strcmp(key, "kv_lora_rank")) return &p->kv_lora_rank;
-    if (!strcmp(key, "qk_rope_head_dim")) return &p->qk_rope_head_dim;
-    return NULL;
+    for (int i = 0; i < N_PRESET_KEYS; i++) {
+        if (strcmp(key, preset_keys[i].key)) continue;
+        char *at = (char *)p + preset_keys[i].off, *end;
+        if (preset_keys[i].kind == PK_TEXT) {
+            if (copy_field(at, preset_keys[i].size, val) == 0) return 0;
+            err_at(err, errlen, file, lineno, "%s is longer than %zu bytes", key,
+                   preset_keys[i].size - 1);
+            return -1;
+        }
+        int big = preset_keys[i].kind == PK_BIG;
+        errno = 0;
+        long long v = strtoll(val, &end, 10), max = big ? 100000000000000LL : 100000000;
+        if (errno || end == val || *end || v < 1 || v > max) {
+            err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..%s", key, val,
+                   big ? "10^14" : "100000000");
+            return -1;
+        }
+        if (big)
+            *(long long *)(void *)at = v;
+        else
+            *(long *)(void *)at = (long)v;
+        return 0;
+    }
+    const char *names[N_PRESET_KEYS], *best;
+    char list[400] = "";
+    size_t k = 0;
+    for (int i = 0; i < N_PRESET_KEYS; i++) {
+        names[i] = preset_keys[i].key;
+        if (k < sizeof list)
+            k += (size_t)snprintf(list + k, sizeof list - k, "%s%s", i ? " " : "", names[i]);
+    }
+    if ((best = text_suggest(key, names, N_PRESET_KEYS)) != NULL)
+        err_at(err, errlen, file, lineno, "unknown key '%s' (did you mean '%s'?)", key, best);
+    else
+        err_at(err, errlen, file, lineno, "unknown key '%s' (keys: %s)", key, list);
+    return -1;
 }
 
 /* Checks a finished block; -1 with err set. */
@@ -181,44 +240,7 @@ int presets_parse(const char *file, const char *text, PresetList *out, char *err
             err_at(err, errlen, file, lineno, "'%s' before the first [name]", key);
             goto fail;
         }
-        long *iv = int_field(cur, key);
-        if (iv) {
-            char *end;
-            errno = 0;
-            long v = strtol(val, &end, 10);
-            if (errno || end == val || *end || v < 1 || v > 100000000) {
-                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..100000000",
-                       key, val);
-                goto fail;
-            }
-            *iv = v;
-        } else if (!strcmp(key, "params") || !strcmp(key, "active_params")) {
-            char *end;
-            errno = 0;
-            long long v = strtoll(val, &end, 10);
-            if (errno || end == val || *end || v < 1 || v > 100000000000000LL) {
-                err_at(err, errlen, file, lineno, "%s '%s' is not a whole number in 1..10^14", key,
-                       val);
-                goto fail;
-            }
-            *(!strcmp(key, "params") ? &cur->params : &cur->active_params) = v;
-        } else if (!strcmp(key, "title") || !strcmp(key, "source") || !strcmp(key, "note")) {
-            char *dst = !strcmp(key, "title")    ? cur->title
-                        : !strcmp(key, "source") ? cur->source
-                                                 : cur->note;
-            size_t cap_dst = !strcmp(key, "title") ? sizeof cur->title : sizeof cur->source;
-            if (copy_field(dst, cap_dst, val) != 0) {
-                err_at(err, errlen, file, lineno, "%s is longer than %zu bytes", key, cap_dst - 1);
-                goto fail;
-            }
-        } else {
-            err_at(err, errlen, file, lineno,
-                   "unknown key '%s' (keys: title layers heads kv_heads d_head d_model "
-                   "context window chunk global_every kv_lora_rank qk_rope_head_dim params "
-                   "active_params vocab tied source note)",
-                   key);
-            goto fail;
-        }
+        if (set_key(cur, key, val, file, lineno, err, errlen) != 0) goto fail;
     }
     if (cur && check_preset(file, cur, err, errlen) != 0) goto fail;
     if (out->n == 0) {

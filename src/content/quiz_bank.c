@@ -56,8 +56,6 @@ static int fail(Parser *p, int line, const char *fmt, const char *a, const char 
     return -1;
 }
 
-static const char *const directives[] = {"@topic", "@q", "@answer", "@explain", "@config"};
-
 /* Appends text to a field, joined by sep; -1 if it would not fit. */
 static int append(char *dst, size_t n, const char *sep, const char *text)
 {
@@ -289,6 +287,102 @@ static int close_question(Parser *p)
     return 0;
 }
 
+/* ---- the directives: one table names them, parses them and lists them in
+ * the error for an unknown one (Lua's luaL_Reg: the dispatcher is the list). */
+
+static int dir_topic(Parser *p, int ln, char *arg)
+{
+    if (close_question(p)) return -1;
+    int t = quiz_topic_index(arg);
+    if (t < 0) {
+        char list[200] = "";
+        for (int i = 0; i < QT_COUNT; i++)
+            append(list, sizeof list, ", ", quiz_topic_names[i]);
+        return fail(p, ln, "unknown topic '%s' (topics: %s)", arg, list);
+    }
+    p->topic = t;
+    return 0;
+}
+
+static int dir_q(Parser *p, int ln, char *arg)
+{
+    QuizDraft *d = &p->cur;
+    QuizQuestion *q = &d->q;
+    if (close_question(p)) return -1;
+    memset(d, 0, sizeof *d);
+    q->topic = p->topic;
+    q->pic.lit = -1;
+    snprintf(q->source, sizeof q->source, "%s:%d", p->path, ln);
+    p->open = 1;
+    d->q_line = ln;
+    d->cfg = mha_config_default();
+    p->field = F_PROMPT;
+    if (*arg && append(q->prompt, sizeof q->prompt, "\n", arg))
+        return fail(p, ln, "question text is too long (at most %s characters)", "1599", 0);
+    return 0;
+}
+
+static int dir_answer(Parser *p, int ln, char *arg)
+{
+    QuizDraft *d = &p->cur;
+    if (d->answer_line) {
+        char prev[16];
+        snprintf(prev, sizeof prev, "%d", d->answer_line);
+        return fail(p, ln,
+                    "second @answer (the first is on line %s): exactly one answer per question",
+                    prev, 0);
+    }
+    if (!*arg) return fail(p, ln, "@answer is empty", 0, 0);
+    if (strlen(arg) >= sizeof d->answer) return fail(p, ln, "@answer is too long", 0, 0);
+    snprintf(d->answer, sizeof d->answer, "%s", arg);
+    d->answer_line = ln;
+    p->field = F_NONE;
+    return 0;
+}
+
+static int dir_config(Parser *p, int ln, char *arg)
+{
+    if (p->cur.config_line) return fail(p, ln, "second @config in one question", 0, 0);
+    p->field = F_NONE;
+    return parse_config(p, ln, arg);
+}
+
+static int dir_explain(Parser *p, int ln, char *arg)
+{
+    QuizQuestion *q = &p->cur.q;
+    if (q->explain[0]) return fail(p, ln, "second @explain in one question", 0, 0);
+    p->field = F_EXPLAIN;
+    if (*arg && append(q->explain, sizeof q->explain, " ", arg))
+        return fail(p, ln, "explanation is too long", 0, 0);
+    return 0;
+}
+
+static const struct {
+    const char *name;
+    int (*parse)(Parser *p, int ln, char *arg);
+    int in_question; /* only inside a question (after @q) */
+} directives[] = {
+    {"@topic", dir_topic, 0},     {"@q", dir_q, 0},           {"@answer", dir_answer, 1},
+    {"@explain", dir_explain, 1}, {"@config", dir_config, 1},
+};
+#define N_DIRECTIVES (int)(sizeof directives / sizeof *directives)
+
+static int unknown_directive(Parser *p, int ln, const char *word)
+{
+    const char *names[N_DIRECTIVES], *best;
+    char list[96] = "";
+    for (int i = 0; i < N_DIRECTIVES; i++)
+        append(list, sizeof list, " ", names[i] = directives[i].name);
+    /* a typo: within two edits */
+    best = NULL;
+    for (int i = 0, bd = 3; i < N_DIRECTIVES; i++) {
+        int dist = text_edit_distance(word, names[i]);
+        if (dist < bd) bd = dist, best = names[i];
+    }
+    if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);
+    return fail(p, ln, "unknown directive '%s' (directives: %s)", word, list);
+}
+
 static int parse_line(Parser *p, int ln, char *s)
 {
     if (s[0] == '#') return 0;
@@ -305,71 +399,14 @@ static int parse_line(Parser *p, int ln, char *s)
         char *arg = s + wl;
         while (*arg == ' ' || *arg == '\t')
             arg++;
-        if (!strcmp(word, "@topic")) {
-            if (close_question(p)) return -1;
-            int t = quiz_topic_index(arg);
-            if (t < 0) {
-                char list[200] = "";
-                for (int i = 0; i < QT_COUNT; i++)
-                    append(list, sizeof list, ", ", quiz_topic_names[i]);
-                return fail(p, ln, "unknown topic '%s' (topics: %s)", arg, list);
-            }
-            p->topic = t;
-            return 0;
-        }
-        if (!strcmp(word, "@q")) {
-            if (close_question(p)) return -1;
-            memset(d, 0, sizeof *d);
-            q->topic = p->topic;
-            q->pic.lit = -1;
-            snprintf(q->source, sizeof q->source, "%s:%d", p->path, ln);
-            p->open = 1;
-            d->q_line = ln;
-            d->cfg = mha_config_default();
-            p->field = F_PROMPT;
-            if (*arg && append(q->prompt, sizeof q->prompt, "\n", arg))
-                return fail(p, ln, "question text is too long (at most %s characters)", "1599", 0);
-            return 0;
+        for (int i = 0; i < N_DIRECTIVES; i++) {
+            if (strcmp(word, directives[i].name)) continue;
+            if (directives[i].in_question && !p->open)
+                return fail(p, ln, "%s outside a question (start one with @q)", word, 0);
+            return directives[i].parse(p, ln, arg);
         }
         if (!p->open) return fail(p, ln, "%s outside a question (start one with @q)", word, 0);
-        if (!strcmp(word, "@answer")) {
-            if (d->answer_line) {
-                char prev[16];
-                snprintf(prev, sizeof prev, "%d", d->answer_line);
-                return fail(
-                    p, ln,
-                    "second @answer (the first is on line %s): exactly one answer per question",
-                    prev, 0);
-            }
-            if (!*arg) return fail(p, ln, "@answer is empty", 0, 0);
-            if (strlen(arg) >= sizeof d->answer) return fail(p, ln, "@answer is too long", 0, 0);
-            snprintf(d->answer, sizeof d->answer, "%s", arg);
-            d->answer_line = ln;
-            p->field = F_NONE;
-            return 0;
-        }
-        if (!strcmp(word, "@config")) {
-            if (d->config_line) return fail(p, ln, "second @config in one question", 0, 0);
-            p->field = F_NONE;
-            return parse_config(p, ln, arg);
-        }
-        if (!strcmp(word, "@explain")) {
-            if (q->explain[0]) return fail(p, ln, "second @explain in one question", 0, 0);
-            p->field = F_EXPLAIN;
-            if (*arg && append(q->explain, sizeof q->explain, " ", arg))
-                return fail(p, ln, "explanation is too long", 0, 0);
-            return 0;
-        }
-        const char *best = NULL;
-        int bd = 3;
-        for (size_t i = 0; i < sizeof directives / sizeof *directives; i++) {
-            int dist = text_edit_distance(word, directives[i]);
-            if (dist < bd) bd = dist, best = directives[i];
-        }
-        if (best) return fail(p, ln, "unknown directive '%s' (did you mean '%s'?)", word, best);
-        return fail(p, ln,
-                    "unknown directive '%s' (directives: @topic @q @answer @explain @config)", word,
-                    0);
+        return unknown_directive(p, ln, word);
     }
     /* a choice: "a) text" */
     if (p->open && islower((unsigned char)s[0]) && s[0] <= 'z' && s[1] == ')' &&
