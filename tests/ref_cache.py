@@ -26,6 +26,8 @@ import json
 import math
 import sys
 
+from ref_mha import SplitMix64  # the seeded draws, as mha.c makes them
+
 try:
     import torch
 except ImportError:
@@ -33,25 +35,14 @@ except ImportError:
     sys.exit(77)
 
 TOL = 1e-4
-MASK64 = (1 << 64) - 1
 f64 = torch.float64
 
 
-class SplitMix64:
-    def __init__(self, seed):
-        self.s = seed & MASK64
-
-    def next(self):
-        self.s = (self.s + 0x9E3779B97F4A7C15) & MASK64
-        z = self.s
-        z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
-        z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
-        return z ^ (z >> 31)
-
-    def tensor(self, *shape):
-        n = math.prod(shape)
-        return torch.tensor([((self.next() % 21) - 10) / 10.0 for _ in range(n)],
-                            dtype=f64).view(*shape)
+def draw(rng, *shape):
+    """The next tenths of the seeded stream (ref_mha.py's SplitMix64), as a
+    float64 tensor of this shape."""
+    n = math.prod(shape)
+    return torch.tensor([rng.tenth() for _ in range(n)], dtype=f64).view(*shape)
 
 
 def parse(argv):
@@ -112,12 +103,12 @@ def reference(cfg):
     B, S, D, H, KV = cfg["batch"], cfg["seq"], cfg["d_model"], cfg["heads"], cfg["kv_heads"]
     dh = D // H
     rng = SplitMix64(cfg["seed"])
-    x = rng.tensor(B, S, D)
+    x = draw(rng, B, S, D)
     # the weights: tenths, times 1/sqrt(D) past d_model 16 (engine/mha.h MHA_TENTHS_MAX_D;
     # MLA's own weights by the same rule)
     ws = 1.0 if D <= 16 else 1.0 / math.sqrt(D)
-    WQ, WK, WV, WO = (rng.tensor(D, D) * ws, rng.tensor(D, KV * dh) * ws,
-                      rng.tensor(D, KV * dh) * ws, rng.tensor(D, D) * ws)
+    WQ, WK, WV, WO = (draw(rng, D, D) * ws, draw(rng, D, KV * dh) * ws,
+                      draw(rng, D, KV * dh) * ws, draw(rng, D, D) * ws)
     refuse = mask_of(cfg, S)
     out = {}
     # the pipeline with GQA's repeat_kv, RoPE if on, the mask (band included)
@@ -136,8 +127,8 @@ def reference(cfg):
     R = cfg["mla"]
     dr = cfg["rope_dim"] or max(2, (dh // 2) - (dh // 2) % 2)
     layout = cfg["rope"] or "half"
-    W = {"W_DKV": rng.tensor(D, R), "W_UK": rng.tensor(R, H * dh), "W_UV": rng.tensor(R, H * dh),
-         "W_KR": rng.tensor(D, dr), "W_QR": rng.tensor(D, H * dr)}
+    W = {"W_DKV": draw(rng, D, R), "W_UK": draw(rng, R, H * dh), "W_UV": draw(rng, R, H * dh),
+         "W_KR": draw(rng, D, dr), "W_QR": draw(rng, D, H * dr)}
     W = {name: w * ws for name, w in W.items()}
     c_kv = x @ W["W_DKV"]
     k_pe = rope(x @ W["W_KR"], layout, cfg["rope_theta"])
