@@ -350,6 +350,22 @@ START_TEST(symlinked_lock_names_the_lock)
 }
 END_TEST
 
+/* The one rule for a state file's keys (a lesson name, a puzzle name). */
+START_TEST(key_rule)
+{
+    ck_assert_int_eq(state_key_ok("02-heads", 8, 32, "."), 1);
+    ck_assert_int_eq(state_key_ok("02-heads.solved", 15, 32, "."), 1);
+    ck_assert_int_eq(state_key_ok("02-heads.solved", 15, 32, ""), 0);
+    ck_assert_int_eq(state_key_ok("a b", 3, 32, "."), 0);  /* the line's separator */
+    ck_assert_int_eq(state_key_ok("a/b", 3, 32, "."), 0);  /* a path */
+    ck_assert_int_eq(state_key_ok("a\nb", 3, 32, "."), 0); /* a newline */
+    ck_assert_int_eq(state_key_ok("", 0, 32, "."), 0);
+    ck_assert_int_eq(state_key_ok("abc", 3, 4, ""), 1); /* cap - 1 fits */
+    ck_assert_int_eq(state_key_ok("abcd", 4, 4, ""), 0);
+    ck_assert_int_eq(state_key_ok("a\0b", 3, 32, "."), 0); /* NUL is never in also */
+}
+END_TEST
+
 static Suite *state_suite(void)
 {
     Suite *s = suite_create("state");
@@ -370,6 +386,7 @@ static Suite *state_suite(void)
     tcase_add_test(tc, lock_is_exclusive);
     tcase_add_test(tc, fifo_state_file_is_refused);
     tcase_add_test(tc, symlinked_lock_names_the_lock);
+    tcase_add_test(tc, key_rule);
     suite_add_tcase(s, tc);
     return s;
 }

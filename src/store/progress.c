@@ -27,10 +27,7 @@ static int find(const Progress *p, const char *lesson)
 
 static int name_ok(const char *s, size_t n)
 {
-    if (n == 0 || n >= sizeof((Progress *)0)->v[0].name) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '-' && s[i] != '_' && s[i] != '.') return 0;
-    return 1;
+    return state_key_ok(s, n, sizeof((Progress *)0)->v[0].name, ".");
 }
 
 int progress_parse(Progress *p, const char *text, char *err, size_t errlen)

@@ -19,10 +19,7 @@ static int find(const PuzzleBests *b, const char *name)
 
 static int name_ok(const char *s, size_t n)
 {
-    if (n == 0 || n >= sizeof((PuzzleBests *)0)->v[0].name) return 0;
-    for (size_t i = 0; i < n; i++)
-        if (!isalnum((unsigned char)s[i]) && s[i] != '_' && s[i] != '-') return 0;
-    return 1;
+    return state_key_ok(s, n, sizeof((PuzzleBests *)0)->v[0].name, "");
 }
 
 /* Keeps bytes for name when it beats what b has.  1 if b changed. */

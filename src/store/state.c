@@ -9,6 +9,7 @@
 
 #include "base/fileio.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -278,4 +279,14 @@ int state_lock_within(int wait_ms, char *err, size_t errlen)
 void state_unlock(int fd)
 {
     if (fd >= 0) close(fd); /* closing the last descriptor releases the flock */
+}
+
+int state_key_ok(const char *s, size_t n, size_t cap, const char *also)
+{
+    if (n == 0 || n >= cap) return 0;
+    for (size_t i = 0; i < n; i++) {
+        unsigned char ch = (unsigned char)s[i];
+        if (!isalnum(ch) && ch != '-' && ch != '_' && (!ch || !strchr(also, ch))) return 0;
+    }
+    return 1;
 }

@@ -46,6 +46,11 @@ int state_write(const char *name, const char *data, size_t len, char *err, size_
 int state_keep_bad(const char *name, const char *data, size_t len, char *kept, size_t keptn,
                    char *err, size_t errlen);
 
+/* 1 if s (n bytes) can be a key of a state file's line: 1 to cap - 1
+ * letters, digits, '-', '_' or a character of also ("" for none), so it
+ * never holds the line's space, a newline or a path separator. */
+int state_key_ok(const char *s, size_t n, size_t cap, const char *also);
+
 /* Takes the state dir's lock (flock on STATE_LOCK_FILE, created with the
  * dir), waiting at most STATE_LOCK_WAIT_MS for another mhaviz's save.
  * Returns the descriptor to give to state_unlock, or -1 with err set. */
