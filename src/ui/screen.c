@@ -141,7 +141,7 @@ int ui_cancel_run(Ui *ui)
     return 1;
 }
 
-int ui_run_line(Ui *ui, char *buf, size_t n)
+int ui_run_line(const Ui *ui, char *buf, size_t n)
 {
     if (!ui->job) return 0;
     const MhaConfig *c = runjob_config(ui->job);

@@ -103,7 +103,7 @@ int ui_compare_set(Ui *ui, int on);
  * cancels)" in buf while one computes, 0 otherwise. */
 int ui_poll_run(Ui *ui);
 int ui_cancel_run(Ui *ui);
-int ui_run_line(Ui *ui, char *buf, size_t n);
+int ui_run_line(const Ui *ui, char *buf, size_t n);
 
 /* Frees ui->mha and ui->cmp (the runs the screens share) and cancels a run
  * computing. */
