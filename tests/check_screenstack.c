@@ -6,6 +6,7 @@
 
 #include "app_fixture.h"
 #include "check_main.h"
+#include "ui/decode.h"
 #include "ui/screenstack.h"
 
 /* The top screen's frame at 80x24 holds text. */
@@ -118,6 +119,28 @@ START_TEST(test_repaint_resize_status)
 }
 END_TEST
 
+/* ? from any screen is one way: the key returns UI_HELP and the stack opens
+ * the help at the screen's own section (ScreenOps.help). */
+START_TEST(test_help_opens_at_the_screens_section)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ScreenStack st;
+    screenstack_init(&st);
+    screenstack_push(&st, decode_open(&ui));
+    ck_assert(!top_shows(&st, &ui, "mhaviz keys"));
+    screenstack_key(&st, &ui, '?');
+    ck_assert_int_eq(screenstack_depth(&st), 2);
+    ck_assert_str_eq(screenstack_top(&st)->title, "Help");
+    ck_assert(top_shows(&st, &ui, "Decode: prefill, then one token at a time"));
+    ck_assert(!top_shows(&st, &ui, "Walkthrough")); /* scrolled to decode, not the top */
+    screenstack_key(&st, &ui, 'q');
+    ck_assert_str_eq(screenstack_top(&st)->title, "Decode");
+    screenstack_free(&st);
+    ui_free(&ui);
+}
+END_TEST
+
 START_TEST(test_full_stack_frees_the_extra)
 {
     Ui ui;
@@ -141,6 +164,7 @@ static Suite *screenstack_suite(void)
     tcase_add_test(tc, test_home_walk_back_quit);
     tcase_add_test(tc, test_ticks_move_an_animation);
     tcase_add_test(tc, test_repaint_resize_status);
+    tcase_add_test(tc, test_help_opens_at_the_screens_section);
     tcase_add_test(tc, test_full_stack_frees_the_extra);
     suite_add_tcase(s, tc);
     return s;

@@ -429,7 +429,7 @@ static int lesson_after(const char *name, char *path, size_t n)
 
 /* The last page is done: on to the next lesson in place of this one (Space
  * goes through all of them in order), or back to the menu after the last. */
-static int page_finish(PageScreen *ps, Ui *ui)
+static int page_finish(PageScreen *ps, Ui *ui, Screen **push)
 {
     char done[160], path[4096];
     int revealed = 0, todo = 0;
@@ -449,10 +449,10 @@ static int page_finish(PageScreen *ps, Ui *ui)
         char warn[200];
         snprintf(warn, sizeof warn, "%s", ui->status); /* a progress warning, if any */
         ui->status[0] = 0;
-        ui->push = lessonui_page_open(ui, path, ps->prog);
-        if (ui->push) {
+        *push = lessonui_page_open(ui, path, ps->prog);
+        if (*push) {
             if (ps->prog) ps->prog->sel = next;
-            const Lesson *nl = ((PageScreen *)ui->push->st)->l;
+            const Lesson *nl = ((PageScreen *)(*push)->st)->l;
             if (warn[0])
                 snprintf(ui->status, sizeof ui->status, "%s", warn);
             else
@@ -483,7 +483,7 @@ static Action page_action(const PageScreen *ps, int key)
     return a != ACT_NONE ? a : keys_action(KC_PAGE, key);
 }
 
-static int page_key(Screen *s, Ui *ui, int key)
+static int page_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     PageScreen *ps = s->st;
     LessonPage *pg = cur_page(ps);
@@ -503,7 +503,7 @@ static int page_key(Screen *s, Ui *ui, int key)
             return UI_REDRAW;
         }
         page_mark(ps, ui);
-        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui);
+        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui, push);
         ps->page++;
         page_load(ps);
         return UI_REDRAW;
@@ -562,7 +562,7 @@ static int page_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     }
     case ACT_HELP:
-        return lessonui_help(ui, KC_PAGE);
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -585,6 +585,14 @@ static void page_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps page_ops = {
+    .draw = page_draw,
+    .key = page_key,
+    .tick = page_tick,
+    .free = page_free,
+    .help = KC_PAGE,
+};
+
 /* A page screen for lesson src; NULL with the reason in ui->status. */
 Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
 {
@@ -594,17 +602,13 @@ Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
         snprintf(ui->status, sizeof ui->status, "%.199s", msg);
         return NULL;
     }
-    Screen *s = screen_new("Lesson", sizeof(PageScreen));
+    Screen *s = screen_new(&page_ops, "Lesson", sizeof(PageScreen));
     if (!s) {
         lesson_free(l);
         snprintf(ui->status, sizeof ui->status, "out of memory");
         return NULL;
     }
     PageScreen *ps = s->st;
-    s->draw = page_draw;
-    s->key = page_key;
-    s->tick = page_tick;
-    s->free = page_free;
     ps->l = l;
     snprintf(ps->src, sizeof ps->src, "%s", path);
     if (presets_builtin(&ps->presets, msg, sizeof msg) != 0)

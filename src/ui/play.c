@@ -253,8 +253,9 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int play_key(Screen *s, Ui *ui, int key)
+static int play_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     PlayScreen *p = s->st;
     Action a = keys_action(KC_PLAY, key);
     ui->status[0] = 0;
@@ -314,8 +315,7 @@ static int play_key(Screen *s, Ui *ui, int key)
         if (key == UI_K_CTRL_L) return UI_REDRAW;
         if (p->len == 0 && key == 'q') return UI_BACK;
         if (p->len == 0 && key == '?') {
-            ui->push = help_open_at(ui, KC_PLAY);
-            return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+            return UI_HELP | UI_REDRAW;
         }
         if (key >= 0x20 && key < 0x7f) {
             char ch = (char)key;
@@ -339,9 +339,16 @@ static void play_screen_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps play_ops = {
+    .draw = play_draw,
+    .key = play_key,
+    .free = play_screen_free,
+    .help = KC_PLAY,
+};
+
 Screen *play_open(Ui *ui)
 {
-    Screen *s = screen_new("Explore", sizeof(PlayScreen));
+    Screen *s = screen_new(&play_ops, "Explore", sizeof(PlayScreen));
     if (!s) return NULL;
     PlayScreen *p = s->st;
     p->res.error_col = -1;
@@ -355,9 +362,6 @@ Screen *play_open(Ui *ui)
     p->save = !ui->no_save;
     p->hpos = p->hist.n;
     p->puzzle = -1;
-    s->draw = play_draw;
-    s->key = play_key;
-    s->free = play_screen_free;
     return s;
 }
 

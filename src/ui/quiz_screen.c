@@ -151,8 +151,9 @@ static int scroll_by(Qs *q, Action act)
     return UI_REDRAW;
 }
 
-static int qs_key(Screen *s, Ui *ui, int key)
+static int qs_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen */
     Qs *q = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
     Action act = keys_action(phase_ctx[q->phase], key);
@@ -569,6 +570,14 @@ static void qs_free(Screen *s)
     free(s);
 }
 
+static const ScreenOps qs_ops = {
+    .draw = qs_draw,
+    .key = qs_key,
+    .tick = qs_tick,
+    .free = qs_free,
+    .help = 0,
+};
+
 static Screen *qs_new(Ui *ui, int no_save)
 {
     Screen *s = calloc(1, sizeof *s);
@@ -580,10 +589,7 @@ static Screen *qs_new(Ui *ui, int no_save)
     }
     s->title = "Quiz";
     s->st = q;
-    s->draw = qs_draw;
-    s->key = qs_key;
-    s->tick = qs_tick;
-    s->free = qs_free;
+    s->ops = &qs_ops;
     q->no_save = no_save || (ui && ui->no_save);
     q->nlen = 0;
     for (int i = 0; i < 4; i++)

@@ -41,7 +41,7 @@ void screen_free(Screen *s)
     free(s);
 }
 
-Screen *screen_new(const char *title, size_t st_size)
+Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size)
 {
     Screen *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -50,9 +50,47 @@ Screen *screen_new(const char *title, size_t st_size)
         free(s);
         return NULL;
     }
+    s->ops = ops;
     s->title = title;
-    s->free = screen_free;
     return s;
+}
+
+void screen_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    s->ops->draw(s, ui, c);
+}
+
+int screen_key(Screen *s, Ui *ui, int key, Screen **push)
+{
+    Screen *p = NULL;
+    int f = s->ops->key(s, ui, key, &p);
+    if (push)
+        *push = p;
+    else
+        screen_close(p);
+    return f;
+}
+
+int screen_tick(Screen *s, Ui *ui, double now_sec)
+{
+    return s->ops->tick ? s->ops->tick(s, ui, now_sec) : 0;
+}
+
+void screen_close(Screen *s)
+{
+    if (!s) return;
+    if (s->ops && s->ops->free)
+        s->ops->free(s);
+    else
+        screen_free(s);
+}
+
+int screen_open(Screen **push, Screen *child, Ui *ui)
+{
+    *push = child;
+    if (child) return UI_PUSH | UI_REDRAW;
+    if (!ui->status[0]) snprintf(ui->status, sizeof ui->status, "out of memory");
+    return UI_REDRAW;
 }
 
 /* ---- the configuration ----------------------------------------------------- */

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
 
@@ -19,7 +20,7 @@ int screenstack_push(ScreenStack *st, Screen *s)
 {
     if (!s) return -1;
     if (st->n >= SCREENSTACK_MAX) {
-        s->free(s);
+        screen_close(s);
         return -1;
     }
     st->s[st->n++] = s;
@@ -45,8 +46,8 @@ int screenstack_live(const ScreenStack *st)
 int screenstack_tick(ScreenStack *st, Ui *ui, double now)
 {
     Screen *top = screenstack_top(st);
-    if (top && top->tick) {
-        int tf = top->tick(top, ui, now);
+    if (top) {
+        int tf = screen_tick(top, ui, now);
         if (tf & UI_REDRAW) st->redraw = 1;
         st->animating = (tf & UI_ANIMATE) != 0;
         if (st->animating) st->last_tick = now;
@@ -74,7 +75,7 @@ int screenstack_wait_ms(const ScreenStack *st, const Ui *ui, double now)
 static void pop(ScreenStack *st)
 {
     Screen *top = st->s[--st->n];
-    top->free(top);
+    screen_close(top);
     st->redraw = 1;
 }
 
@@ -84,7 +85,7 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
     if (!top || st->quit) return 0;
     if (key == UI_K_RESIZE) {
         st->redraw = 1;
-        top->key(top, ui, key);
+        screen_key(top, ui, key, NULL);
         return 0;
     }
     if (keys_action(KC_ALL, key) == ACT_REDRAW) {
@@ -99,13 +100,14 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
         return 0;
     }
     if (ui->status[0]) st->redraw = 1;
-    ui->status[0] = 0; /* a message lasts until the next key */
-    ui->push = NULL;
-    int f = top->key(top, ui, key);
-    Screen *pushed = ui->push; /* ours now, whatever the flags say */
-    ui->push = NULL;
+    ui->status[0] = 0;     /* a message lasts until the next key */
+    Screen *pushed = NULL; /* ours, whatever the flags say */
+    int f = screen_key(top, ui, key, &pushed);
+    if ((f & UI_HELP) && !pushed) { /* the one way to the help, from every screen */
+        f |= screen_open(&pushed, help_open_at(ui, top->ops->help), ui);
+    }
     if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT))) {
-        pushed->free(pushed);
+        screen_close(pushed);
         pushed = NULL;
     }
     if (f & UI_REDRAW) st->redraw = 1;
@@ -124,7 +126,7 @@ void screenstack_draw(ScreenStack *st, const Ui *ui, Canvas *c)
     st->redraw = 0;
     if (!top) return;
     canvas_clear(c);
-    top->draw(top, ui, c);
+    screen_draw(top, ui, c);
     if (ui_run_line(ui, st->run_line, sizeof st->run_line)) {
         canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_WARN); /* over whatever status was drawn */
         canvas_text(c, 1, c->h - 1, st->run_line, ST_WARN);

@@ -60,8 +60,9 @@ int screenstack_wait_ms(const ScreenStack *st, const Ui *ui, double now);
  * screen and redraws; Ctrl-L (ACT_REDRAW) returns SS_REPAINT; Esc while a
  * run computes aside cancels it.  Any other key clears the status line
  * (a message lasts until the next key) and goes to the top's key(); the
- * stack then pushes, pops or quits as its UI_* flags say.  Returns SS_*
- * bits for the backend. */
+ * stack then pushes (the screen key() opened, or for UI_HELP the help at
+ * the top's ScreenOps.help section), pops or quits as its UI_* flags say.
+ * Returns SS_* bits for the backend. */
 int screenstack_key(ScreenStack *st, Ui *ui, int key);
 
 /* The top screen's whole frame on c (cleared first), with the "computing

@@ -32,6 +32,7 @@
 
 #include "base/clock.h"
 #include "draw/canvas.h"
+#include "ui/screen.h"
 #include "ui/screenstack.h"
 
 #define TUI_MAX_READ_ERRORS 100 /* reads in a row that find nothing: the terminal is gone */
@@ -325,7 +326,7 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
                  "%s is not a terminal; for text use `mhaviz frames` (the same pictures) or "
                  "`mhaviz export` (JSON)",
                  isatty(STDOUT_FILENO) ? "stdin" : "stdout");
-        if (first) first->free(first);
+        screen_close(first);
         return 2;
     }
     if (!first) return 1;

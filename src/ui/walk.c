@@ -181,7 +181,7 @@ static int walk_failure(Walk *w, Ui *ui)
     return UI_REDRAW;
 }
 
-static int walk_key(Screen *s, Ui *ui, int key)
+static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
@@ -311,7 +311,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        return form_shared_action(ui, a);
+        return form_shared_action(ui, a, push);
     }
 }
 
@@ -377,9 +377,16 @@ static int walk_tick(Screen *s, Ui *ui, double now)
     return f;
 }
 
+static const ScreenOps walk_ops = {
+    .draw = walk_draw,
+    .key = walk_key,
+    .tick = walk_tick,
+    .help = 0,
+};
+
 Screen *walk_open_at(Ui *ui, int step)
 {
-    Screen *s = screen_new("Walkthrough", sizeof(Walk));
+    Screen *s = screen_new(&walk_ops, "Walkthrough", sizeof(Walk));
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss = scene_state_default();
@@ -389,9 +396,6 @@ Screen *walk_open_at(Ui *ui, int step)
     w->anim_start = -1;
     w->autoplay_left = -1;
     w->autoplay_next = -1;
-    s->draw = walk_draw;
-    s->key = walk_key;
-    s->tick = walk_tick;
     return s;
 }
 
