@@ -7,6 +7,7 @@
 #include "app_fixture.h"
 #include "check_main.h"
 #include "ui/decode.h"
+#include "ui/lessonui.h"
 #include "ui/screenstack.h"
 
 /* The top screen's frame at 80x24 holds text. */
@@ -141,6 +142,28 @@ START_TEST(test_help_opens_at_the_screens_section)
 }
 END_TEST
 
+/* The one status setter: printf-like, and text from outside comes out with
+ * its control characters escaped (sanitize_text), never as the raw bytes:
+ * before it, a lesson path with ESC in it reached ui->status as it was. */
+START_TEST(test_status_is_one_sanitised_line)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ui_status(&ui, "reloaded %s: %d pages", "a\x1b]2;owned\x07.lesson", 3);
+    ck_assert_str_eq(ui.status, "reloaded a\\x1b]2;owned\\x07.lesson: 3 pages");
+    char longer[400];
+    memset(longer, 'x', sizeof longer - 1);
+    longer[sizeof longer - 1] = 0;
+    ui_status(&ui, "%s", longer); /* cut to fit, terminated */
+    ck_assert_uint_eq(strlen(ui.status), sizeof ui.status - 1);
+    ui.status[0] = 0;
+    ck_assert_ptr_null(lessonui_page_open(&ui, "/nonexistent/\x1b[2J.lesson", NULL));
+    ck_assert_ptr_nonnull(strstr(ui.status, "\\x1b[2J"));
+    ck_assert_ptr_null(strchr(ui.status, 0x1b));
+    ui_free(&ui);
+}
+END_TEST
+
 START_TEST(test_full_stack_frees_the_extra)
 {
     Ui ui;
@@ -165,6 +188,7 @@ static Suite *screenstack_suite(void)
     tcase_add_test(tc, test_ticks_move_an_animation);
     tcase_add_test(tc, test_repaint_resize_status);
     tcase_add_test(tc, test_help_opens_at_the_screens_section);
+    tcase_add_test(tc, test_status_is_one_sanitised_line);
     tcase_add_test(tc, test_full_stack_frees_the_extra);
     suite_add_tcase(s, tc);
     return s;

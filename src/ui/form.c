@@ -167,7 +167,7 @@ static int form_key(Screen *s, Ui *ui, int key, Screen **push)
         if (r == 0) {                /* 1: computing aside, ui_poll_run says "now" */
             char line[150];
             screen_cfg_line(line, sizeof line, &ui->cfg);
-            snprintf(ui->status, sizeof ui->status, "now %s", line);
+            ui_status(ui, "now %s", line);
         }
         return UI_BACK | UI_REDRAW;
     }

@@ -165,7 +165,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key, Screen **push)
         return UI_REDRAW;
     case ACT_CONTEXT_UP:
         if (ctx >= KV_MAX_CONTEXT) { /* mhaviz kv --context's limit */
-            snprintf(ui->status, sizeof ui->status, "context is at its largest here");
+            ui_status(ui, "context is at its largest here");
             return UI_REDRAW;
         }
         k->context = ctx > KV_MAX_CONTEXT / 2 ? KV_MAX_CONTEXT : ctx * 2;
@@ -175,7 +175,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key, Screen **push)
         return UI_REDRAW;
     case ACT_BATCH_UP:
         if (k->batch >= KV_MAX_BATCH) { /* mhaviz kv --batch's limit */
-            snprintf(ui->status, sizeof ui->status, "batch is at its largest here");
+            ui_status(ui, "batch is at its largest here");
             return UI_REDRAW;
         }
         k->batch = k->batch > KV_MAX_BATCH / 2 ? KV_MAX_BATCH : k->batch * 2;

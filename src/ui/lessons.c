@@ -21,7 +21,7 @@ SharedProgress *lessonui_progress_open(Ui *ui)
     sp->refs = 1;
     sp->sel = 0;
     if (sp->p.warning[0]) { /* reported once */
-        snprintf(ui->status, sizeof ui->status, "%.199s", sp->p.warning);
+        ui_status(ui, "%.199s", sp->p.warning);
         sp->p.warning[0] = 0;
     }
     return sp;
@@ -188,7 +188,7 @@ Screen *lessons_open(Ui *ui)
     char **paths, err[300];
     int n = lesson_list(&paths, err, sizeof err);
     if (n < 0) {
-        snprintf(ui->status, sizeof ui->status, "%.199s", err);
+        ui_status(ui, "%.199s", err);
         n = 0;
         paths = NULL;
     }
@@ -261,7 +261,7 @@ Screen *lessons_continue(Ui *ui)
     if (r != 0) { /* all finished, or none: the menu says where things stand */
         lessonui_progress_release(sp);
         Screen *m = lessons_open(ui);
-        if (m && r == 1) snprintf(ui->status, sizeof ui->status, "every lesson is finished");
+        if (m && r == 1) ui_status(ui, "every lesson is finished");
         return m;
     }
     Screen *s = lessonui_page_open(ui, path, sp); /* at its first unfinished page */

@@ -2,9 +2,12 @@
  * the screens share (ui_set_config, the quick keys H K S C R). */
 #include "ui/screen.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/sanitize.h"
 
 #include "draw/scene.h"
 #include "ui/runjob.h"
@@ -14,24 +17,13 @@
 int screen_draw_enlarge(Canvas *c)
 {
     if (c->w >= SCENE_MIN_W && c->h >= SCENE_MIN_H) return 0;
-    char msg[64];
-    snprintf(msg, sizeof msg, "enlarge to %dx%d (now %dx%d)", SCENE_MIN_W, SCENE_MIN_H, c->w, c->h);
-    int len = (int)strlen(msg);
-    int x = c->w > len ? (c->w - len) / 2 : 0;
-    canvas_text(c, x, c->h / 2, msg, ST_WARN);
-    if (c->h > 2) {
-        const char *q = "q quits";
-        int ql = (int)strlen(q);
-        canvas_text(c, c->w > ql ? (c->w - ql) / 2 : 0, c->h / 2 + 1, q, ST_DIM);
-    }
+    scene_draw_enlarge(c, 0, 0, c->w, c->h, "q quits");
     return 1;
 }
 
 void screen_draw_status(Canvas *c, const Ui *ui, const char *hint)
 {
-    int y = c->h - 1;
-    canvas_fill(c, 0, y, c->w, 1, ' ', ST_STATUS);
-    canvas_text(c, 1, y, ui->status[0] ? ui->status : hint, ST_STATUS);
+    canvas_status(c, ui->status[0] ? ui->status : hint, ST_STATUS);
 }
 
 void screen_free(Screen *s)
@@ -89,8 +81,18 @@ int screen_open(Screen **push, Screen *child, Ui *ui)
 {
     *push = child;
     if (child) return UI_PUSH | UI_REDRAW;
-    if (!ui->status[0]) snprintf(ui->status, sizeof ui->status, "out of memory");
+    if (!ui->status[0]) ui_status(ui, "out of memory");
     return UI_REDRAW;
+}
+
+void ui_status(Ui *ui, const char *fmt, ...)
+{
+    char raw[sizeof ui->status];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    sanitize_text(raw, ui->status, sizeof ui->status);
 }
 
 /* ---- the configuration ----------------------------------------------------- */
@@ -118,7 +120,7 @@ int ui_set_config(Ui *ui, const MhaConfig *cfg)
         return 1;
     if (ok) m = mha_run(cfg, err, sizeof err);
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        ui_status(ui, "refused: %s", err);
         return -1;
     }
     adopt_run(ui, m, cfg);
@@ -135,7 +137,7 @@ int ui_compare_set(Ui *ui, int on)
     if (!on) return 0;
     if (ui->compare[0] && ui->compare_parse) {
         if (ui->compare_parse(ui->compare, &ui->cfg, &b, err, sizeof err) < 0) {
-            snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+            ui_status(ui, "compare off: %.160s", err);
             return -1;
         }
     } else {
@@ -143,7 +145,7 @@ int ui_compare_set(Ui *ui, int on)
     }
     if (mha_config_check(&b, err, sizeof err) == 0) m = mha_run(&b, err, sizeof err);
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+        ui_status(ui, "compare off: %.160s", err);
         return -1;
     }
     ui->cmp = m;
@@ -159,12 +161,12 @@ int ui_poll_run(Ui *ui)
     Mha *m = runjob_take(ui->job, err, sizeof err);
     ui->job = NULL;
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        ui_status(ui, "refused: %s", err);
         return 1;
     }
     adopt_run(ui, m, &c);
     screen_cfg_line(line, sizeof line, &ui->cfg);
-    snprintf(ui->status, sizeof ui->status, "now %s", line);
+    ui_status(ui, "now %s", line);
     return 1;
 }
 
@@ -175,7 +177,7 @@ int ui_cancel_run(Ui *ui)
     ui->job = NULL;
     char line[150];
     screen_cfg_line(line, sizeof line, &ui->cfg);
-    snprintf(ui->status, sizeof ui->status, "cancelled: still %s", line);
+    ui_status(ui, "cancelled: still %s", line);
     return 1;
 }
 
@@ -225,7 +227,7 @@ int screen_quick_config(Ui *ui, Action a)
     if (ui_set_config(ui, &c) == 0) { /* 1: computing aside, ui_poll_run says "now" */
         char line[150];
         screen_cfg_line(line, sizeof line, &ui->cfg);
-        snprintf(ui->status, sizeof ui->status, "now %s", line);
+        ui_status(ui, "now %s", line);
     }
     return UI_REDRAW;
 }

@@ -128,8 +128,7 @@ void screenstack_draw(ScreenStack *st, const Ui *ui, Canvas *c)
     canvas_clear(c);
     screen_draw(top, ui, c);
     if (ui_run_line(ui, st->run_line, sizeof st->run_line)) {
-        canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_WARN); /* over whatever status was drawn */
-        canvas_text(c, 1, c->h - 1, st->run_line, ST_WARN);
+        canvas_status(c, st->run_line, ST_WARN); /* over whatever status was drawn */
     } else {
         st->run_line[0] = 0;
     }

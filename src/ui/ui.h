@@ -93,6 +93,20 @@ struct Screen {
     void *st; /* the screen's own state */
 };
 
+#if defined(__GNUC__)
+#define UI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define UI_PRINTF(f, a)
+#endif
+
+/* Sets the one status line (ui->status, shown at the bottom until the next
+ * key) to the printf-formatted text, cut to fit.  Text from outside (a file
+ * name, a lesson's error line, a typed statement) may go in as it is: the
+ * result goes through sanitize_text, so a control character shows as its
+ * escape (\x1b) on the screen and on stderr alike.  ui_status(ui, "%s", "")
+ * clears it. */
+void ui_status(Ui *ui, const char *fmt, ...) UI_PRINTF(2, 3);
+
 /* Replaces ui->cfg and ui->mha with a run of cfg and returns 0.  On an
  * invalid cfg, keeps the last valid state, writes the reason to ui->status
  * and returns -1.  A run still computing is cancelled first.  With

@@ -68,8 +68,8 @@ static int variants_key(Screen *s, Ui *ui, int key, Screen **push)
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
                                   keys_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
-            snprintf(ui->status, sizeof ui->status, "no GQA with %d query heads: press H for more",
-                     ui->cfg.heads); /* the panel says why; this line fits 80 columns */
+            ui_status(ui, "no GQA with %d query heads: press H for more",
+                      ui->cfg.heads); /* the panel says why; this line fits 80 columns */
             return UI_REDRAW;
         }
         v->runs.gqa_kv = k;
