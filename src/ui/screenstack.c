@@ -83,9 +83,11 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
 {
     Screen *top = screenstack_top(st);
     if (!top || st->quit) return 0;
+    Screen *pushed = NULL; /* what key() opens is ours, whatever the flags say */
     if (key == UI_K_RESIZE) {
         st->redraw = 1;
-        screen_key(top, ui, key, NULL);
+        top->ops->key(top, ui, key, &pushed);
+        screen_close(pushed);
         return 0;
     }
     if (keys_action(KC_ALL, key) == ACT_REDRAW) {
@@ -100,10 +102,9 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
         return 0;
     }
     if (ui->status[0]) st->redraw = 1;
-    ui->status[0] = 0;     /* a message lasts until the next key */
-    Screen *pushed = NULL; /* ours, whatever the flags say */
-    int f = screen_key(top, ui, key, &pushed);
-    if ((f & UI_HELP) && !pushed) { /* the one way to the help, from every screen */
+    ui->status[0] = 0;                            /* a message lasts until the next key */
+    int f = top->ops->key(top, ui, key, &pushed); /* straight to the screen */
+    if ((f & UI_HELP) && !pushed) {               /* the one way to the help, from every screen */
         f |= screen_open(&pushed, help_open_at(ui, top->ops->help), ui);
     }
     if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT))) {
