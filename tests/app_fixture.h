@@ -1,6 +1,6 @@
 /* app_fixture.h - helpers for tests that drive Screens without a terminal:
  * a Ui set up as a command line would, frames drawn on a Canvas, keys pressed
- * the way tui.c's loop delivers them.  Header-only (static), for check_*.c. */
+ * the way the screen stack delivers them.  Header-only (static), for check_*.c. */
 #ifndef MHAVIZ_APP_FIXTURE_H
 #define MHAVIZ_APP_FIXTURE_H
 

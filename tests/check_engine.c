@@ -90,7 +90,7 @@ static void assert_labels_unique(const Mha *m, const char *when)
 
 static void show(Screen *s, Ui *ui)
 {
-    screen_tick(s, ui, 0.0); /* as tui.c's loop: tick, then draw */
+    screen_tick(s, ui, 0.0); /* as the screen stack: tick, then draw */
     canvas_free(draw(s, ui, 120, 40));
 }
 

@@ -45,14 +45,14 @@ static void teardown(void)
 static int shows(Screen *s, int w, int h, const char *text)
 {
     Canvas *c = canvas_new(w, h);
-    screen_tick(s, &ui, 0.0); /* as tui.c's loop: tick, then draw */
+    screen_tick(s, &ui, 0.0); /* as the screen stack: tick, then draw */
     screen_draw(s, &ui, c);
     int r = canvas_contains(c, text);
     canvas_free(c);
     return r;
 }
 
-/* As tui.c does: the status lasts until the next key. */
+/* As the screen stack does: the status lasts until the next key. */
 static int press(Screen *s, int key)
 {
     ui.status[0] = 0;
