@@ -105,16 +105,15 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     for (int i = 0; i < 3; i++) /* what waits, the answer, page 3: ? is not typed there */
         press(p, UI_K_PGDN);
     ck_assert(shows(p, 80, 24, "3/7"));
-    /* ? opens the one help (app.c's key table) at the lesson page's keys. */
+    /* ? opens the one help (keys.c's table) at the lesson page's keys. */
     ck_assert_int_eq(press(p, '?'), UI_HELP | UI_REDRAW); /* the stack opens it, here: */
-    pushed = help_open_at(&ui, p->ops->help);
-    ck_assert(shows(pushed, 80, 24, "Lesson page"));
-    ck_assert(shows(pushed, 80, 24, "reload (the lesson file, from disk)"));
-    ck_assert(shows(pushed, 80, 24, "Space PgDn Right Enter l"));
-    ck_assert(shows(pushed, 80, 24, "next (answer first; last page: next lesson)"));
-    ck_assert_int_eq(press(pushed, 'q'), UI_BACK | UI_REDRAW);
-    screen_close(pushed);
-    pushed = NULL;
+    Screen *h = help_open_at(&ui, p->ops->help);
+    ck_assert(shows(h, 80, 24, "Lesson page"));
+    ck_assert(shows(h, 80, 24, "reload (the lesson file, from disk)"));
+    ck_assert(shows(h, 80, 24, "Space PgDn Right Enter l"));
+    ck_assert(shows(h, 80, 24, "next (answer first; last page: next lesson)"));
+    ck_assert_int_eq(press(h, 'q'), UI_BACK | UI_REDRAW);
+    screen_close(h);
     /* To the end: the last page goes on to the next lesson, in its place. */
     ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its typed question: what it waits for */
