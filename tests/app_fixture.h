@@ -1,6 +1,6 @@
 /* app_fixture.h - helpers for tests that drive Screens without a terminal:
  * a Ui set up as a command line would, frames drawn on a Canvas, keys pressed
- * the way tui.c's loop delivers them.  Header-only (static), for check_*.c. */
+ * the way the screen stack delivers them.  Header-only (static), for check_*.c. */
 #ifndef MHAVIZ_APP_FIXTURE_H
 #define MHAVIZ_APP_FIXTURE_H
 
@@ -30,7 +30,7 @@ static inline Canvas *draw(Screen *s, Ui *ui, int w, int h)
 {
     Canvas *c = canvas_new(w, h);
     ck_assert_ptr_nonnull(c);
-    s->draw(s, ui, c);
+    screen_draw(s, ui, c);
     return c;
 }
 
@@ -50,12 +50,26 @@ static inline int step_shown(Screen *s, Ui *ui, int step)
     return shows(s, ui, 80, 24, want);
 }
 
+/* The screen the last press() opened (the test's to screen_close), or NULL. */
+static Screen *pushed;
+
 /* Keys as the loop delivers them: the status line is cleared first. */
 static inline int press(Screen *s, Ui *ui, int key)
 {
     ui->status[0] = 0;
-    ui->push = NULL;
-    return s->key(s, ui, key);
+    pushed = NULL;
+    return screen_key(s, ui, key, &pushed);
+}
+
+/* '?' on s returns UI_HELP; the screen stack then opens the help at s's
+ * section (ScreenOps.help), as this does.  The test's to screen_close. */
+static inline Screen *press_help(Screen *s, Ui *ui)
+{
+    ck_assert_int_eq(press(s, ui, '?') & (UI_HELP | UI_PUSH), UI_HELP);
+    ck_assert_ptr_null(pushed);
+    Screen *h = help_open_at(ui, s->ops->help);
+    ck_assert_ptr_nonnull(h);
+    return h;
 }
 
 #endif

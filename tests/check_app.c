@@ -164,14 +164,14 @@ START_TEST(test_picked_hints_fit)
     Screen *f = form_open(&fu);
     ck_assert(shows(f, &fu, 80, 24,
                     "Up/Down field  Right/Left change  0-9 type  Enter apply  Esc cancel  ? keys"));
-    f->free(f);
+    screen_close(f);
     ui_free(&fu);
     Ui ui;
     ui_with(&ui, NULL, NULL);
     Screen *h = home_open(&ui);
     keys_hint_pick(KC_HOME, home, 5, 2, hint, sizeof hint);
     ck_assert(shows(h, &ui, 80, 24, hint));
-    h->free(h);
+    screen_close(h);
     ui_free(&ui);
 }
 END_TEST
@@ -334,7 +334,7 @@ START_TEST(test_walk_steps)
     ck_assert(step_shown(s, &ui, 10));
     ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK | UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, 'Z'), UI_NONE);
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -352,7 +352,7 @@ START_TEST(test_walk_inspect_takes_the_arrows)
     ck_assert(step_shown(s, &ui, MS_SPLIT));
     ck_assert_int_eq(press(s, &ui, 'l'), UI_REDRAW); /* now l is next step again */
     ck_assert(step_shown(s, &ui, MS_SPLIT + 1));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -364,25 +364,26 @@ START_TEST(test_walk_animation_is_short_and_skippable)
     Screen *s = walk_open_at(&ui, MS_SPLIT - 1);
     int f = press(s, &ui, ' ');
     ck_assert_int_eq(f, UI_REDRAW | UI_ANIMATE);
-    ck_assert_int_eq(s->tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE);
-    ck_assert_int_eq(s->tick(s, &ui, 100.5) & UI_ANIMATE, UI_ANIMATE);
-    ck_assert_int_eq(s->tick(s, &ui, 101.2001) & UI_ANIMATE, 0); /* over within 1.2 s */
-    ck_assert_int_eq(s->tick(s, &ui, 101.3), 0);                 /* idle: nothing to do */
+    ck_assert_int_eq(screen_tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(screen_tick(s, &ui, 100.5) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(screen_tick(s, &ui, 101.2001) & UI_ANIMATE, 0); /* over within 1.2 s */
+    ck_assert_int_eq(screen_tick(s, &ui, 101.3), 0);                 /* idle: nothing to do */
     /* slowest speed: still at most 1.2 s */
     for (int i = 0; i < 10; i++)
         press(s, &ui, '-');
     press(s, &ui, UI_K_HOME);
     press(s, &ui, ' ');
     press(s, &ui, ' ');
-    ck_assert_int_eq(s->tick(s, &ui, 200.0) & UI_ANIMATE, UI_ANIMATE);
-    ck_assert_int_eq(s->tick(s, &ui, 201.2001) & UI_ANIMATE, 0); /* 1.2 s, not a float ulp more */
+    ck_assert_int_eq(screen_tick(s, &ui, 200.0) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(screen_tick(s, &ui, 201.2001) & UI_ANIMATE,
+                     0); /* 1.2 s, not a float ulp more */
     /* any key skips, and does only that */
     press(s, &ui, UI_K_HOME);
     press(s, &ui, ' ');
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* onto split */
-    s->tick(s, &ui, 300.0);
+    screen_tick(s, &ui, 300.0);
     ck_assert_int_eq(press(s, &ui, 'x'), UI_REDRAW);
-    ck_assert_int_eq(s->tick(s, &ui, 300.1), 0);
+    ck_assert_int_eq(screen_tick(s, &ui, 300.1), 0);
     ck_assert(step_shown(s, &ui, MS_SPLIT));
     /* a step with nothing to animate does not animate */
     press(s, &ui, UI_K_HOME);
@@ -391,7 +392,7 @@ START_TEST(test_walk_animation_is_short_and_skippable)
     press(s, &ui, 'a');
     ck_assert_int_eq(ui.animation, 0);
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, 0);
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -401,26 +402,26 @@ START_TEST(test_walk_autoplay)
     Ui ui;
     ui_with(&ui, "--no-animation", "--autoplay=2");
     Screen *s = walk_open(&ui);
-    ck_assert_int_eq(s->tick(s, &ui, 10.0), UI_ANIMATE); /* starts the clock */
-    ck_assert_int_eq(s->tick(s, &ui, 11.0) & UI_REDRAW, 0);
-    ck_assert_int_eq(s->tick(s, &ui, 12.1) & UI_REDRAW, UI_REDRAW);
+    ck_assert_int_eq(screen_tick(s, &ui, 10.0), UI_ANIMATE); /* starts the clock */
+    ck_assert_int_eq(screen_tick(s, &ui, 11.0) & UI_REDRAW, 0);
+    ck_assert_int_eq(screen_tick(s, &ui, 12.1) & UI_REDRAW, UI_REDRAW);
     ck_assert(step_shown(s, &ui, 1));
     press(s, &ui, 'p'); /* off */
     ck_assert(ui.autoplay == 0);
-    ck_assert_int_eq(s->tick(s, &ui, 20.0), 0); /* no wake-ups: sleeps in getch */
-    press(s, &ui, 'p');                         /* on again, same period */
+    ck_assert_int_eq(screen_tick(s, &ui, 20.0), 0); /* no wake-ups: sleeps in getch */
+    press(s, &ui, 'p');                             /* on again, same period */
     ck_assert(ui.autoplay == 2.0);
     press(s, &ui, '+');
     ck_assert(ui.anim_speed > 1.0);
     ck_assert_msg(strstr(ui.status, "autoplay every 1.3 s"), "speed line: '%s'", ui.status);
-    s->tick(s, &ui, 30.0);
-    s->tick(s, &ui, 31.5); /* 2 s / 1.5 = 1.33 s */
+    screen_tick(s, &ui, 30.0);
+    screen_tick(s, &ui, 31.5); /* 2 s / 1.5 = 1.33 s */
     ck_assert(step_shown(s, &ui, 2));
     press(s, &ui, 'G');
-    s->tick(s, &ui, 40.0);
-    ck_assert_int_eq(s->tick(s, &ui, 45.0) & UI_REDRAW, UI_REDRAW); /* the end: stops */
+    screen_tick(s, &ui, 40.0);
+    ck_assert_int_eq(screen_tick(s, &ui, 45.0) & UI_REDRAW, UI_REDRAW); /* the end: stops */
     ck_assert(ui.autoplay == 0);
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -450,7 +451,7 @@ START_TEST(test_walk_mouse_click_inspects)
     ck_assert_int_eq(press(s, &ui, UI_K_MOUSE), UI_REDRAW);
     ck_assert(shows(s, &ui, 80, 24, "i/Esc leave"));
     ck_assert(shows(s, &ui, 80, 24, "x[0, 1, 0]"));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -460,18 +461,17 @@ START_TEST(test_walk_opens_form_and_help)
     Ui ui;
     ui_with(&ui, "--no-animation", NULL);
     Screen *s = walk_open(&ui);
-    ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH | UI_REDRAW);
-    ck_assert_ptr_nonnull(ui.push);
-    ck_assert(shows(ui.push, &ui, 80, 24, "next (step)"));
-    ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
-    ui.push->free(ui.push);
+    pushed = press_help(s, &ui);
+    ck_assert(shows(pushed, &ui, 80, 24, "next (step)"));
+    ck_assert_int_eq(screen_key(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
+    screen_close(pushed);
     ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
-    ck_assert_ptr_nonnull(ui.push);
-    ui.push->free(ui.push);
-    ui.push = NULL;
+    ck_assert_ptr_nonnull(pushed);
+    screen_close(pushed);
+    pushed = NULL;
     press(s, &ui, 'm');
     ck_assert_ptr_nonnull(strstr(ui.status, "softmax"));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -484,9 +484,9 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ui_with(&ui, NULL, NULL);
     Screen *f = form_open(&ui);
     ck_assert(shows(f, &ui, 80, 24, "valid"));
-    ck_assert_int_eq(press(f, &ui, '?'), UI_PUSH | UI_REDRAW);
-    ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
-    ui.push->free(ui.push);
+    Screen *h = press_help(f, &ui);
+    ck_assert(shows(h, &ui, 80, 24, "mhaviz keys"));
+    screen_close(h);
     press(f, &ui, UI_K_DOWN);
     press(f, &ui, UI_K_DOWN);
     press(f, &ui, UI_K_DOWN); /* heads */
@@ -502,7 +502,7 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert_int_eq(ui.cfg.heads, 4);
     ck_assert_int_eq(ui.cfg.kv_heads, 4); /* followed heads */
     ck_assert_int_eq(ui.mha->cfg.heads, 4);
-    f->free(f);
+    screen_close(f);
 
     f = form_open(&ui);
     press(f, &ui, UI_K_UP); /* wraps to causal */
@@ -513,7 +513,7 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert_int_eq(press(f, &ui, UI_K_ESC), UI_BACK | UI_REDRAW); /* cancel: nothing changes */
     ck_assert_int_eq(ui.cfg.causal, 0);
     ck_assert_int_eq((int)ui.cfg.seed, 1);
-    f->free(f);
+    screen_close(f);
 
     f = form_open(&ui); /* batch is the first field: typed, applied, refused past the cap */
     ck_assert(shows(f, &ui, 80, 24, "batch"));
@@ -521,13 +521,13 @@ START_TEST(test_form_refuses_invalid_and_applies_valid)
     ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
     ck_assert_int_eq(ui.cfg.batch, 2);
     ck_assert_int_eq(ui.mha->cfg.batch, 2);
-    f->free(f);
+    screen_close(f);
     f = form_open(&ui);
     press(f, &ui, '9');
     press(f, &ui, '9'); /* 99 is past MHA_MAX_BATCH: the digit starts a new number */
     ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
     ck_assert_int_eq(ui.cfg.batch, 9);
-    f->free(f);
+    screen_close(f);
     ui_free(&ui);
 }
 END_TEST
@@ -567,7 +567,7 @@ START_TEST(test_form_keys)
         ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
         ck_assert_msg(ui.cfg.heads == 1, "key %d on heads 2 gave %d", dec[i], ui.cfg.heads);
         ck_assert_int_eq(ui.cfg.kv_heads, 1); /* followed heads */
-        f->free(f);
+        screen_close(f);
         f = form_open(&ui);
         press(f, &ui, UI_K_DOWN);
         press(f, &ui, UI_K_DOWN);
@@ -575,7 +575,7 @@ START_TEST(test_form_keys)
         press(f, &ui, inc[i]);
         ck_assert_int_eq(press(f, &ui, UI_K_ENTER), UI_BACK | UI_REDRAW);
         ck_assert_msg(ui.cfg.heads == 2, "key %d on heads 1 gave %d", inc[i], ui.cfg.heads);
-        f->free(f);
+        screen_close(f);
         ui_free(&ui);
     }
 }
@@ -618,20 +618,20 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 80, 24, "causal"));
     ui.cfg = mha_config_default();
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
-    ck_assert_ptr_nonnull(ui.push);
-    ck_assert(shows(ui.push, &ui, 80, 24, "step 0/10"));
-    ui.push->free(ui.push);
+    ck_assert_ptr_nonnull(pushed);
+    ck_assert(shows(pushed, &ui, 80, 24, "step 0/10"));
+    screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, 'k'), UI_REDRAW); /* wraps to the last entry: Help */
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER), UI_PUSH | UI_REDRAW);
-    ck_assert(shows(ui.push, &ui, 80, 24, "mhaviz keys"));
-    ui.push->free(ui.push);
+    ck_assert(shows(pushed, &ui, 80, 24, "mhaviz keys"));
+    screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
-    ck_assert(shows(ui.push, &ui, 80, 24, "Explore: the stride playground"));
-    ui.push->free(ui.push);
+    ck_assert(shows(pushed, &ui, 80, 24, "Explore: the stride playground"));
+    screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
     ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK);
-    h->free(h);
+    screen_close(h);
     ui_free(&ui);
 }
 END_TEST
@@ -655,7 +655,7 @@ START_TEST(test_help_scrolls_and_fits)
     ck_assert(shows(h, &ui, 200, 80, "layout HF/Meta"));
     ck_assert(shows(h, &ui, 200, 80, "on an empty line q too"));
     ck_assert(shows(h, &ui, 200, 80, "block_k (keys of a K/V tile: 1 to seq)"));
-    h->free(h);
+    screen_close(h);
     ui_free(&ui);
 }
 END_TEST
@@ -693,7 +693,7 @@ START_TEST(test_screens_fit_80x24)
                 press(s[i], &ui, UI_K_PGDN);
                 assert_fits(s[i], &ui);
             }
-        s[i]->free(s[i]);
+        screen_close(s[i]);
     }
     ui_free(&ui);
 }

@@ -17,6 +17,7 @@
 #include "ui/decode.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
+#include "ui/screen.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -504,10 +505,10 @@ static int screen_opts_show(MhaConfig cfg, const DecodeScreenOpts *o, int steps,
     Screen *s = decode_open_opts(&ui, o);
     ck_assert_ptr_nonnull(s);
     for (int i = 0; i < steps; i++)
-        s->key(s, &ui, ' ');
+        screen_key(s, &ui, ' ', NULL);
     Canvas *c = canvas_new(w, h);
     ck_assert_ptr_nonnull(c);
-    s->draw(s, &ui, c);
+    screen_draw(s, &ui, c);
     int found = canvas_contains(c, text);
     if (!found)
         for (int y = 0; y < c->h; y++) {
@@ -515,7 +516,7 @@ static int screen_opts_show(MhaConfig cfg, const DecodeScreenOpts *o, int steps,
             fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
         }
     canvas_free(c);
-    s->free(s);
+    screen_close(s);
     return found;
 }
 
@@ -529,7 +530,7 @@ static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *t
     ck_assert_ptr_nonnull(s);
     Canvas *c = canvas_new(80, 24);
     ck_assert_ptr_nonnull(c);
-    s->draw(s, &ui, c);
+    screen_draw(s, &ui, c);
     int found = canvas_contains(c, text);
     if (!found)
         for (int y = 0; y < c->h; y++) {
@@ -537,7 +538,7 @@ static int screen_shows(MhaConfig cfg, int prompt, DecodeLayout l, const char *t
             fprintf(stderr, "|%s\n", canvas_row(c, y, 1, row, sizeof row));
         }
     canvas_free(c);
-    s->free(s);
+    screen_close(s);
     return found;
 }
 
@@ -579,21 +580,21 @@ START_TEST(clicker_keys_on_every_slide_screen)
     Screen *s = decode_open(&ui);
     ck_assert_ptr_nonnull(s);
     Canvas *c = canvas_new(80, 24);
-    s->key(s, &ui, UI_K_PGDN);
-    s->key(s, &ui, UI_K_PGDN);
-    s->draw(s, &ui, c);
+    screen_key(s, &ui, UI_K_PGDN, NULL);
+    screen_key(s, &ui, UI_K_PGDN, NULL);
+    screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "decode: token 5 ")); /* prompt 0..3, then tokens 4, 5 */
     ck_assert(canvas_contains(c, ": 6/8"));
-    s->key(s, &ui, UI_K_PGUP);
-    s->draw(s, &ui, c);
+    screen_key(s, &ui, UI_K_PGUP, NULL);
+    screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "decode: token 4 "));
     ck_assert(canvas_contains(c, ": 5/8"));
-    s->key(s, &ui, UI_K_LEFT);
-    s->key(s, &ui, UI_K_LEFT); /* at the prefill: stays */
-    s->draw(s, &ui, c);
+    screen_key(s, &ui, UI_K_LEFT, NULL);
+    screen_key(s, &ui, UI_K_LEFT, NULL); /* at the prefill: stays */
+    screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "prefill: the 4 prompt tokens"));
     canvas_free(c);
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -651,23 +652,23 @@ START_TEST(screens_show_the_mla_strip)
             ui.cfg = c;
             Screen *s = v ? variants_open(&ui) : decode_open(&ui);
             ck_assert_ptr_nonnull(s);
-            if (s->tick) s->tick(s, &ui, 0);
+            screen_tick(s, &ui, 0);
             Canvas *cv = canvas_new(big ? 200 : 80, big ? 60 : 24);
-            s->draw(s, &ui, cv);
+            screen_draw(s, &ui, cv);
             ck_assert(!canvas_contains(cv, "MLA c|kpe"));
-            s->key(s, &ui, 'M');
+            screen_key(s, &ui, 'M', NULL);
             canvas_clear(cv);
-            s->draw(s, &ui, cv);
+            screen_draw(s, &ui, cv);
             ck_assert(canvas_contains(cv, "MHA k|v   kkkkkkkkvvvvvvvv 64 B = 2 x 4 x 2 x 4"));
             ck_assert(canvas_contains(cv, "GQA k|v   kkkkvvvv 32 B = 2 x 2 x 2 x 4"));
             ck_assert(canvas_contains(cv, "MLA c|kpe ccccrr 24 B = (4 + 2) x 4"));
             if (!v) ck_assert(canvas_contains(cv, "at 4 tokens: MHA 256 B, GQA 128 B, MLA 96 B"));
-            s->key(s, &ui, 'M');
+            screen_key(s, &ui, 'M', NULL);
             canvas_clear(cv);
-            s->draw(s, &ui, cv);
+            screen_draw(s, &ui, cv);
             ck_assert(!canvas_contains(cv, "MLA c|kpe"));
             canvas_free(cv);
-            s->free(s);
+            screen_close(s);
         }
 }
 END_TEST

@@ -90,7 +90,7 @@ static void assert_labels_unique(const Mha *m, const char *when)
 
 static void show(Screen *s, Ui *ui)
 {
-    if (s->tick) s->tick(s, ui, 0.0); /* as tui.c's loop: tick, then draw */
+    screen_tick(s, ui, 0.0); /* as the screen stack: tick, then draw */
     canvas_free(draw(s, ui, 120, 40));
 }
 
@@ -119,7 +119,7 @@ START_TEST(every_screen_in_turn_keeps_labels_unique)
     }
     /* lesson 7, on to its page with @config heads=1 seq=6 */
     ck_assert_int_eq(press(open[1], &ui, '7'), UI_PUSH | UI_REDRAW);
-    Screen *page = ui.push;
+    Screen *page = pushed;
     open[n++] = page;
     int k = 0;
     while (!shows(page, &ui, 120, 40, "Forgetting 1/sqrt(d_head)")) {
@@ -140,7 +140,7 @@ START_TEST(every_screen_in_turn_keeps_labels_unique)
     ck_assert_msg(shows(play, &ui, 120, 40, want), "Explore's torch.arange(24) is not S%d", fresh);
     assert_labels_unique(ui.mha, "Explore");
     while (n > 0)
-        n--, open[n]->free(open[n]);
+        n--, screen_close(open[n]);
     ui_free(&ui);
     state_dir_teardown();
 }

@@ -314,7 +314,7 @@ START_TEST(test_screen_sizes)
         }
         ck_assert(shows(s, &ui, 80, 24, "the loop is done"));
         ck_assert(shows(s, &ui, 80, 24, "O rows written once: = head_out"));
-        s->free(s);
+        screen_close(s);
         ui_free(&ui);
     }
 }
@@ -348,10 +348,9 @@ START_TEST(test_screen_keys)
     ck_assert(shows(s, &ui, 80, 24, "block_k 1: 2 x 4 tiles"));
     press(s, &ui, 'K');
     ck_assert(shows(s, &ui, 80, 24, "H 2, KV 1"));
-    ck_assert_int_eq(press(s, &ui, '?'), UI_PUSH);
-    ui.push->free(ui.push);
+    screen_close(press_help(s, &ui));
     ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK);
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -373,7 +372,7 @@ START_TEST(test_screen_ascii)
     }
     ck_assert_int_eq(found, 2);
     canvas_free(c);
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -389,9 +388,9 @@ START_TEST(test_home_lists_tiles)
     for (int k = 0; k < 9; k++)                   /* Down to Tiles, the line above Help */
         press(h, &ui, UI_K_DOWN);
     ck_assert_int_eq(press(h, &ui, UI_K_ENTER) & UI_PUSH, UI_PUSH);
-    ck_assert(shows(ui.push, &ui, 80, 24, "Tiles: "));
-    ui.push->free(ui.push);
-    h->free(h);
+    ck_assert(shows(pushed, &ui, 80, 24, "Tiles: "));
+    screen_close(pushed);
+    screen_close(h);
     ui_free(&ui);
 }
 END_TEST

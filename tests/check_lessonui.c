@@ -9,8 +9,13 @@
 
 #include "check_main.h"
 #include "store/progress.h"
+#include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
+#include "ui/screen.h"
+
+/* The screen the last key opened (the test's to screen_close), or NULL. */
+static Screen *pushed;
 
 static char tmpdir[256];
 static Ui ui;
@@ -40,18 +45,18 @@ static void teardown(void)
 static int shows(Screen *s, int w, int h, const char *text)
 {
     Canvas *c = canvas_new(w, h);
-    if (s->tick) s->tick(s, &ui, 0.0); /* as tui.c's loop: tick, then draw */
-    s->draw(s, &ui, c);
+    screen_tick(s, &ui, 0.0); /* as the screen stack: tick, then draw */
+    screen_draw(s, &ui, c);
     int r = canvas_contains(c, text);
     canvas_free(c);
     return r;
 }
 
-/* As tui.c does: the status lasts until the next key. */
+/* As the screen stack does: the status lasts until the next key. */
 static int press(Screen *s, int key)
 {
     ui.status[0] = 0;
-    return s->key(s, &ui, key);
+    return screen_key(s, &ui, key, &pushed);
 }
 
 START_TEST(menu_opens_lessons_and_marks_progress)
@@ -63,7 +68,7 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(m, 80, 24, "0/6"));
     ck_assert(shows(m, 60, 20, "enlarge to 80x24"));
     ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
-    Screen *p = ui.push;
+    Screen *p = pushed;
     ck_assert_ptr_nonnull(p);
     ck_assert(shows(p, 80, 24, "2. Heads are views  1/7  The candy bar"));
     ck_assert(shows(p, 120, 40, "The candy bar"));
@@ -73,7 +78,7 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     /* The menu sees the finished page, and so does the next run. */
     ck_assert(shows(m, 80, 24, "1/7"));
     Progress pr;
-    p->tick(p, &ui, 1.0); /* the save comes in a tick after the frame */
+    screen_tick(p, &ui, 1.0); /* the save comes in a tick after the frame */
     progress_load(&pr, 0);
     ck_assert(progress_done(&pr, "02-heads", 0));
     /* The question waits for a typed answer (issue 17: it was reveal-only);
@@ -100,15 +105,15 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     for (int i = 0; i < 3; i++) /* what waits, the answer, page 3: ? is not typed there */
         press(p, UI_K_PGDN);
     ck_assert(shows(p, 80, 24, "3/7"));
-    /* ? opens the one help (app.c's key table) at the lesson page's keys. */
-    ck_assert_int_eq(press(p, '?'), UI_PUSH | UI_REDRAW);
-    ck_assert(shows(ui.push, 80, 24, "Lesson page"));
-    ck_assert(shows(ui.push, 80, 24, "reload (the lesson file, from disk)"));
-    ck_assert(shows(ui.push, 80, 24, "Space PgDn Right Enter l"));
-    ck_assert(shows(ui.push, 80, 24, "next (answer first; last page: next lesson)"));
-    ck_assert_int_eq(press(ui.push, 'q'), UI_BACK | UI_REDRAW);
-    ui.push->free(ui.push);
-    ui.push = NULL;
+    /* ? opens the one help (keys.c's table) at the lesson page's keys. */
+    ck_assert_int_eq(press(p, '?'), UI_HELP | UI_REDRAW); /* the stack opens it, here: */
+    Screen *h = help_open_at(&ui, p->ops->help);
+    ck_assert(shows(h, 80, 24, "Lesson page"));
+    ck_assert(shows(h, 80, 24, "reload (the lesson file, from disk)"));
+    ck_assert(shows(h, 80, 24, "Space PgDn Right Enter l"));
+    ck_assert(shows(h, 80, 24, "next (answer first; last page: next lesson)"));
+    ck_assert_int_eq(press(h, 'q'), UI_BACK | UI_REDRAW);
+    screen_close(h);
     /* To the end: the last page goes on to the next lesson, in its place. */
     ck_assert_int_eq(press(p, 'G'), UI_REDRAW);
     ck_assert_int_eq(press(p, ' '), UI_REDRAW); /* its typed question: what it waits for */
@@ -118,18 +123,18 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_msg(strstr(ui.status, "end of 2. Heads are views: 2 solved, 1 revealed, 4 not done. "
                                     "Next: 3.") != NULL,
                   "%s", ui.status);
-    Screen *p3 = ui.push;
+    Screen *p3 = pushed;
     ck_assert_ptr_nonnull(p3);
     ck_assert(shows(p3, 80, 24, "3. "));
-    p->free(p);
+    screen_close(p);
     /* q from lesson 3 comes back to the menu on lesson 3. */
     ck_assert_int_eq(press(p3, 'q'), UI_BACK);
-    p3->free(p3);
+    screen_close(p3);
     ck_assert_int_eq(press(m, UI_K_ENTER), UI_PUSH | UI_REDRAW);
-    ck_assert(shows(ui.push, 80, 24, "3. "));
-    ui.push->free(ui.push);
+    ck_assert(shows(pushed, 80, 24, "3. "));
+    screen_close(pushed);
     ck_assert_int_eq(press(m, 'q'), UI_BACK);
-    m->free(m);
+    screen_close(m);
 }
 END_TEST
 
@@ -139,15 +144,15 @@ START_TEST(space_goes_through_every_lesson)
     ui.no_save = 1;
     Screen *m = lessons_open(&ui);
     ck_assert_int_eq(press(m, UI_K_ENTER), UI_PUSH | UI_REDRAW);
-    Screen *p = ui.push;
+    Screen *p = pushed;
     ck_assert(shows(p, 80, 24, " 1. The pipeline end to end  1/"));
     int lessons = 1, presses = 0, f;
     while ((f = press(p, ' ')) != (UI_BACK | UI_REDRAW)) {
         ck_assert_int_lt(++presses, 500);
         if (f & UI_BACK) {
             ck_assert_int_eq(f, UI_BACK | UI_PUSH | UI_REDRAW);
-            p->free(p);
-            p = ui.push;
+            screen_close(p);
+            p = pushed;
             lessons++;
             char head[16];
             snprintf(head, sizeof head, " %d. ", lessons);
@@ -159,8 +164,8 @@ START_TEST(space_goes_through_every_lesson)
     }
     ck_assert_int_eq(lessons, 9);
     ck_assert_msg(strstr(ui.status, "that was the last lesson") != NULL, "%s", ui.status);
-    p->free(p);
-    m->free(m);
+    screen_close(p);
+    screen_close(m);
 }
 END_TEST
 
@@ -197,7 +202,7 @@ START_TEST(reload_picks_up_edits)
     fclose(f);
     press(p, 'r');
     ck_assert(shows(p, 80, 24, "teach.lesson:3: unknown tensor 'nope'"));
-    p->free(p);
+    screen_close(p);
     /* Opening a lesson that cannot be read: NULL and the reason. */
     ck_assert_ptr_null(lesson_open(&ui, "/nonexistent.lesson"));
     ck_assert(strstr(ui.status, "nonexistent") != NULL);
@@ -224,7 +229,7 @@ START_TEST(mhaviz_lessons_dir_replaces_the_list)
     ck_assert(shows(m, 80, 24, "02-broken.lesson:2: unknown directive '@pgae'"));
     ck_assert_int_eq(press(m, UI_K_ENTER), UI_REDRAW); /* refused, reason in the status */
     ck_assert(strstr(ui.status, "02-broken.lesson:2:") != NULL);
-    m->free(m);
+    screen_close(m);
 }
 END_TEST
 
@@ -267,7 +272,7 @@ START_TEST(variants_side_by_side)
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 6"));
     ck_assert(shows(v, 80, 24, "... "));
     ck_assert_int_eq(press(v, 'q'), UI_BACK);
-    v->free(v);
+    screen_close(v);
 }
 END_TEST
 
@@ -303,7 +308,7 @@ START_TEST(kv_calculator_screen)
     ck_assert(shows(k, 80, 24, "32 of 32 layers keep 4,096 tokens (window)"));
     ck_assert(shows(k, 80, 24, "512.0 MiB"));
     ck_assert_int_eq(press(k, 'q'), UI_BACK);
-    k->free(k);
+    screen_close(k);
 }
 END_TEST
 
@@ -346,7 +351,7 @@ START_TEST(typed_exercise_is_checked)
     ck_assert(strstr(ui.status, "Not yet: type the answer") != NULL);
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "The answer: 128."));
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 
@@ -371,7 +376,7 @@ START_TEST(do_exercise_waits_for_the_key)
     press(p, UI_K_PGUP); /* another page keeps its configuration */
     ck_assert_int_eq(press(p, 'H'), UI_REDRAW);
     ck_assert(strstr(ui.status, "keeps its configuration") != NULL);
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 
@@ -397,7 +402,7 @@ START_TEST(do_inspect_exercise)
     ck_assert(shows(p, 80, 24, "0 + 0*32 + 1*4 + 2*8 + 3*1 = 23"));
     ck_assert_int_eq(press(p, 'i'), UI_REDRAW); /* leaves inspect mode */
     ck_assert(shows(p, 80, 24, "Space next  PgUp previous"));
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 
@@ -419,7 +424,7 @@ START_TEST(space_skips_a_do_exercise)
     press(p, UI_K_TAB);
     press(p, ' ');
     ck_assert(shows(p, 80, 24, "4/11"));
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 
@@ -432,12 +437,12 @@ START_TEST(hints_come_from_the_key_table)
     keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
     ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  1-9 open  ? keys  q/Esc back");
     ck_assert(shows(m, 80, 24, hint));
-    m->free(m);
+    screen_close(m);
     lessonui_page_hint(0, hint, sizeof hint);
     ck_assert_str_eq(hint, "Space next  PgUp previous  Tab text/picture  r reload  q back  ? keys");
     Screen *k = kvcalc_open(&ui);
     ck_assert(shows(k, 80, 24, "Up/Down model  d/Right dtype  +/- context  B/b batch"));
-    k->free(k);
+    screen_close(k);
 }
 END_TEST
 
@@ -447,19 +452,19 @@ START_TEST(continue_where_you_left_off)
 {
     Screen *s = lessons_continue(&ui);
     ck_assert(shows(s, 80, 24, "1. The pipeline end to end  1/7"));
-    s->free(s);
+    screen_close(s);
     Progress pr;
     progress_load(&pr, 0);
     progress_mark(&pr, "03-transpose", 0);
     progress_mark(&pr, "03-transpose", 1);
     s = lessons_continue(&ui);
     ck_assert(shows(s, 80, 24, "3. Transpose and contiguity  3/6"));
-    s->free(s);
+    screen_close(s);
     for (int p = 2; p < 6; p++)
         progress_mark(&pr, "03-transpose", p);
     s = lessons_continue(&ui);
     ck_assert(shows(s, 80, 24, "4. Per-head softmax  1/5"));
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -503,7 +508,7 @@ static void assert_hidden(Screen *s, const LessonPage *pg, const LessonPageText 
     if (t->answer) answer_start(t->answer, start, sizeof start);
     for (int pane = 0; pane < 2; pane++) {
         Canvas *c = canvas_new(80, 24);
-        s->draw(s, &ui, c);
+        screen_draw(s, &ui, c);
         if (pg->expect && strlen(t->expect) > 1)
             ck_assert_msg(!frame_has_word(c, t->expect), "%s: the answer %s is on screen (pane %d)",
                           where, t->expect, pane);
@@ -616,7 +621,7 @@ static int run_course(int solve)
             snprintf(at, sizeof at, "%d/%d  ", p + 1, l->npages);
             if (!shows(s, 80, 24, at)) {
                 Canvas *c = canvas_new(80, 24);
-                s->draw(s, &ui, c);
+                screen_draw(s, &ui, c);
                 canvas_write(c, stderr, 0, 0);
                 canvas_free(c);
             }
@@ -640,13 +645,13 @@ static int run_course(int solve)
                 ck_assert(r & UI_BACK);
                 int finished = strstr(ui.status, "lesson finished") != NULL;
                 ck_assert_msg(finished == solve, "%s: %s", l->name, ui.status);
-                if (ui.push) ui.push->free(ui.push);
-                ui.push = NULL;
+                if (pushed) screen_close(pushed);
+                pushed = NULL;
             }
             lesson_text_free(&t);
             mha_free(m);
         }
-        s->free(s); /* saves the progress */
+        screen_close(s); /* saves the progress */
         Progress pr;
         progress_load(&pr, 0);
         for (int p = 0; p < l->npages; p++) {
@@ -670,7 +675,7 @@ START_TEST(every_exercise_answered_wrongly_then_rightly)
     Screen *m = lessons_open(&ui);
     ck_assert(shows(m, 80, 24, "\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0\xE2\x96\xA0 5/5"));
     ck_assert(!shows(m, 80, 24, " solved ")); /* "1/7 solved": some only revealed */
-    m->free(m);
+    screen_close(m);
 }
 END_TEST
 
@@ -680,7 +685,7 @@ START_TEST(every_exercise_revealed_is_not_solved)
     Screen *m = lessons_open(&ui);
     ck_assert(shows(m, 80, 24, "\xE2\x96\xA1")); /* □ revealed */
     ck_assert(shows(m, 80, 24, " solved "));
-    m->free(m);
+    screen_close(m);
 }
 END_TEST
 
@@ -722,7 +727,7 @@ START_TEST(inspect_exercise_shows_the_logical_view)
     ck_assert(shows(p, 80, 24, "the cursor's float: offset 0 of the storage"));
     press(p, UI_K_DOWN);
     ck_assert(shows(p, 80, 24, "the cursor's float: offset 8 of the storage"));
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 
@@ -741,7 +746,7 @@ START_TEST(gqa_page_shows_the_groups_at_80x24)
     press(p, 'K');
     ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 1 kv head (MQA)"));
     ck_assert(shows(p, 80, 24, "kv0 <- q0 q1 q2 q3"));
-    p->free(p);
+    screen_close(p);
 }
 END_TEST
 

@@ -11,6 +11,7 @@
 #include "store/progress.h"
 #include "store/state.h"
 #include "ui/lessonui.h"
+#include "ui/screen.h"
 #include "ui/ui.h"
 
 /* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
@@ -221,21 +222,21 @@ START_TEST(page_turn_saves_after_the_frame)
     ck_assert_ptr_nonnull(ui.mha);
     Screen *s = lesson_open(&ui, "02-heads");
     ck_assert_ptr_nonnull(s);
-    ck_assert(s->tick != NULL);
+    ck_assert(s->ops->tick != NULL);
     for (int i = 0; i < 4; i++) /* page 1; page 2: what it waits for, its answer, on */
-        ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
-    ck_assert(!file_exists(PROGRESS_FILE));         /* nothing written in the key handler */
-    ck_assert(s->tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
+        ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
+    ck_assert(!file_exists(PROGRESS_FILE));             /* nothing written in the key handler */
+    ck_assert(screen_tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
     ck_assert(!file_exists(PROGRESS_FILE));
-    ck_assert(s->tick(s, &ui, 100.1) & UI_ANIMATE);
-    ck_assert_int_eq(s->tick(s, &ui, 101.0) & UI_ANIMATE, 0); /* saved */
+    ck_assert(screen_tick(s, &ui, 100.1) & UI_ANIMATE);
+    ck_assert_int_eq(screen_tick(s, &ui, 101.0) & UI_ANIMATE, 0); /* saved */
     Progress p;
     progress_load(&p, 0);
     ck_assert(progress_done(&p, "02-heads", 0));
     ck_assert(progress_done(&p, "02-heads", 1));
-    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW);
-    ck_assert_int_eq(s->key(s, &ui, UI_K_PGDN), UI_REDRAW); /* page 2 done, either way */
-    s->free(s); /* the last turn is saved on the way out */
+    ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
+    ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW); /* page 2 done, either way */
+    screen_close(s); /* the last turn is saved on the way out */
     progress_load(&p, 0);
     ck_assert(progress_done(&p, "02-heads", 2));
     mha_free(ui.mha);

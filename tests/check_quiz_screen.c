@@ -16,6 +16,9 @@
 #include "ui/screen.h"
 #include "ui/walk.h"
 
+/* The screen the last key opened (the test's to screen_close), or NULL. */
+static Screen *pushed;
+
 static char tmpdir[256];
 static Ui ui;
 static Canvas *cv;
@@ -44,14 +47,14 @@ static void teardown(void)
 static void draw(Screen *s)
 {
     canvas_clear(cv);
-    s->draw(s, &ui, cv);
+    screen_draw(s, &ui, cv);
 }
 
 static int type(Screen *s, const char *text)
 {
     int f = 0;
     for (const char *p = text; *p; p++)
-        f |= s->key(s, &ui, (unsigned char)*p);
+        f |= screen_key(s, &ui, (unsigned char)*p, &pushed);
     return f;
 }
 
@@ -67,22 +70,23 @@ START_TEST(picker_question_feedback_summary)
     ck_assert(canvas_contains(cv, "[x] a clock per question"));
     ck_assert(canvas_contains(cv, "  3 ")); /* --count 3 became a length choice */
     ck_assert(canvas_contains(cv, "Enter start"));
-    ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_REDRAW, UI_REDRAW);
+    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, &pushed) & UI_REDRAW, UI_REDRAW);
     draw(s);
     ck_assert(canvas_contains(cv, "Quiz  1/3  offsets"));
     ck_assert(canvas_contains(cv, "Which storage offset"));
     ck_assert(canvas_contains(cv, "storage S")); /* the candy bar */
     ck_assert(canvas_contains(cv, "answer>"));
-    ck_assert_int_eq(s->tick(s, &ui, 1e9) & UI_ANIMATE, UI_ANIMATE); /* timed: the clock ticks */
+    ck_assert_int_eq(screen_tick(s, &ui, 1e9) & UI_ANIMATE,
+                     UI_ANIMATE); /* timed: the clock ticks */
 
     /* garbage is refused with what to type; nothing counted */
     type(s, "(1,");
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "type a whole number"));
     ck_assert(canvas_contains(cv, "score 0/0"));
     for (int i = 0; i < 3; i++)
-        s->key(s, &ui, UI_K_BACKSPACE);
+        screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
 
     QuizBank bank = {0};
     char err[300], num[32];
@@ -91,31 +95,31 @@ START_TEST(picker_question_feedback_summary)
     ck_assert_int_eq(quiz_session(&bank, QT_OFFSETS, 3, 7, qs, err, sizeof err), 3);
     snprintf(num, sizeof num, "%lld", qs[0].number);
     type(s, num);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Right: "));
     ck_assert(canvas_contains(cv, "score 1/1"));
     ck_assert(canvas_contains(cv, "Engine working:"));
 
     /* next question, answered wrong */
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Quiz  2/3"));
     snprintf(num, sizeof num, "%lld", qs[1].number + 1);
     type(s, num);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Wrong: you typed"));
     ck_assert(canvas_contains(cv, "score 1/2"));
 
     /* q ends the quiz: the summary by topic, then back */
-    s->key(s, &ui, 'q');
+    screen_key(s, &ui, 'q', &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Score: 1/2 (50%)"));
     ck_assert(canvas_contains(cv, "To revisit:"));
     ck_assert(canvas_contains(cv, "reread mhaviz lesson 2"));
-    ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_BACK, UI_BACK);
-    s->free(s);
+    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, &pushed) & UI_BACK, UI_BACK);
+    screen_close(s);
     quiz_bank_free(&bank);
 
     /* the scores were saved */
@@ -137,25 +141,25 @@ START_TEST(choice_letters_and_small_terminal)
     draw(s);
     ck_assert(canvas_contains(cv, ") a view: same storage, 0 bytes copied"));
     ck_assert(canvas_contains(cv, ") an error"));
-    s->key(s, &ui, 'z');
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, 'z', &pushed);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "type a letter a-c"));
-    s->key(s, &ui, UI_K_BACKSPACE);
-    s->key(s, &ui, 'a' + q.correct);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
+    screen_key(s, &ui, 'a' + q.correct, &pushed);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Right: "));
     ck_assert(canvas_contains(cv, "Enter: the summary"));
-    ck_assert_int_eq(s->tick(s, &ui, 5.0), UI_NONE); /* untimed: no clock */
+    ck_assert_int_eq(screen_tick(s, &ui, 5.0), UI_NONE); /* untimed: no clock */
     Canvas *small = canvas_new(60, 20);
-    s->draw(s, &ui, small);
+    screen_draw(s, &ui, small);
     ck_assert(canvas_contains(small, "enlarge"));
     canvas_free(small);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Score: 1/1 (100%)"));
-    s->free(s);
+    screen_close(s);
     /* no_save: nothing written */
     QuizHistory h;
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
@@ -181,17 +185,17 @@ START_TEST(long_question_scrolls)
     ck_assert(canvas_contains(cv, "x is ("));
     ck_assert(!canvas_contains(cv, "y = out @ W_O"));
     for (int i = 0; i < 40; i++)
-        s->key(s, &ui, UI_K_DOWN);
+        screen_key(s, &ui, UI_K_DOWN, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "y = out @ W_O")); /* scrolled to the end */
     ck_assert(!canvas_contains(cv, "x is ("));
     ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
-    s->key(s, &ui, UI_K_PGUP);
-    s->key(s, &ui, UI_K_PGUP);
-    s->key(s, &ui, UI_K_PGUP);
+    screen_key(s, &ui, UI_K_PGUP, &pushed);
+    screen_key(s, &ui, UI_K_PGUP, &pushed);
+    screen_key(s, &ui, UI_K_PGUP, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "x is ("));
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -211,7 +215,7 @@ static void assert_fits(Screen *s, int w, int h, const char *what)
 {
     Canvas *c = canvas_new(w, h);
     ck_assert_ptr_nonnull(c);
-    s->draw(s, &ui, c);
+    screen_draw(s, &ui, c);
     int y = cut_row(c);
     char row[1024] = "";
     if (y >= 0) canvas_row(c, y, 1, row, sizeof row);
@@ -238,7 +242,7 @@ START_TEST(picker_hint_whole_at_80)
     ck_assert_msg(strstr(row, "Enter start") && strstr(row, "t timed") && strstr(row, "q/Esc back"),
                   "%s", row);
     assert_fits_all(s, "picker");
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -258,13 +262,13 @@ START_TEST(every_screen_fits)
             draw(s);
             ck_assert(canvas_contains(cv, "Esc end quiz"));
             type(s, seed % 2 ? "b" : "12"); /* a letter or a number: wrong or refused */
-            s->key(s, &ui, UI_K_ENTER);
+            screen_key(s, &ui, UI_K_ENTER, &pushed);
             snprintf(what, sizeof what, "kind %d seed %d answered", k, (int)seed);
             assert_fits_all(s, what);
-            s->key(s, &ui, UI_K_ESC);
+            screen_key(s, &ui, UI_K_ESC, &pushed);
             snprintf(what, sizeof what, "kind %d seed %d summary", k, (int)seed);
             assert_fits_all(s, what);
-            s->free(s);
+            screen_close(s);
         }
     QuizBank bank = {0};
     ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
@@ -274,10 +278,10 @@ START_TEST(every_screen_fits)
         snprintf(what, sizeof what, "%s asked", bank.q[i].source);
         assert_fits_all(s, what);
         type(s, "a");
-        s->key(s, &ui, UI_K_ENTER);
+        screen_key(s, &ui, UI_K_ENTER, &pushed);
         snprintf(what, sizeof what, "%s answered", bank.q[i].source);
         assert_fits_all(s, what);
-        s->free(s);
+        screen_close(s);
     }
     quiz_bank_free(&bank);
 }
@@ -298,7 +302,7 @@ START_TEST(long_answer_shows_its_end)
     draw(s);
     ck_assert(canvas_contains(cv, "answer> ..."));
     ck_assert(canvas_contains(cv, "(1, 2, 3) END"));
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -308,19 +312,19 @@ START_TEST(skip_is_not_wrong)
 {
     Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 2, 7, 0, 0);
     ck_assert_ptr_nonnull(s);
-    s->key(s, &ui, UI_K_ENTER);
-    s->key(s, &ui, UI_K_ENTER); /* empty: skip */
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screen_key(s, &ui, UI_K_ENTER, &pushed); /* empty: skip */
     draw(s);
     ck_assert(canvas_contains(cv, "Skipped: the answer is"));
     ck_assert(canvas_contains(cv, "score 0/0, 1 skipped"));
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     type(s, "0");
-    s->key(s, &ui, UI_K_ENTER);
-    s->key(s, &ui, UI_K_ENTER); /* the summary */
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screen_key(s, &ui, UI_K_ENTER, &pushed); /* the summary */
     draw(s);
     ck_assert_msg(canvas_contains(cv, ", 1 skipped"), "no skip in the summary");
     ck_assert(!canvas_contains(cv, "Score: 0/2"));
-    s->free(s);
+    screen_close(s);
     QuizHistory h;
     char err[300];
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
@@ -367,7 +371,7 @@ START_TEST(wrapped_choice_hangs_under_its_text)
                       text_col, row);
     }
     ck_assert_msg(found, "choice b not drawn");
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -388,19 +392,19 @@ START_TEST(choice_by_its_number)
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
     type(s, "12345");
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "not one of the choices")); /* asked again */
     ck_assert(canvas_contains(cv, "score 0/0"));
     for (int i = 0; i < 5; i++)
-        s->key(s, &ui, UI_K_BACKSPACE);
+        screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
     type(s, digits);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits,
                   q.choices[q.correct]);
     ck_assert(canvas_contains(cv, "score 1/1"));
-    s->free(s);
+    screen_close(s);
 
     /* the picker says so */
     s = quiz_open_with(&ui, NULL, 0, -1, 5, 1, 0, 1);
@@ -408,7 +412,7 @@ START_TEST(choice_by_its_number)
     draw(s);
     ck_assert(canvas_contains(cv, "a choice's text, number or shape"));
     ck_assert(canvas_contains(cv, "asked again (--plain counts it wrong)"));
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -441,14 +445,14 @@ START_TEST(code_stays_on_screen)
             draw(s);
             assert_code_on_screen(&q, "asked");
             type(s, "1");
-            s->key(s, &ui, UI_K_ENTER);
+            screen_key(s, &ui, UI_K_ENTER, &pushed);
             draw(s);
             ck_assert(canvas_contains(cv, "Right") || canvas_contains(cv, "Wrong"));
             assert_code_on_screen(&q, "answered");
-            s->key(s, &ui, UI_K_PGDN); /* the feedback scrolls, the code stays */
+            screen_key(s, &ui, UI_K_PGDN, &pushed); /* the feedback scrolls, the code stays */
             draw(s);
             assert_code_on_screen(&q, "scrolled");
-            s->free(s);
+            screen_close(s);
         }
 }
 END_TEST
@@ -464,7 +468,7 @@ START_TEST(wrong_offset_marked)
     char num[32];
     snprintf(num, sizeof num, "%ld", wrong);
     type(s, num);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Wrong"));
     char legend[64];
@@ -478,7 +482,7 @@ START_TEST(wrong_offset_marked)
         }
     ck_assert_int_gt(lit, 0);
     ck_assert_int_gt(bad, 0);
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -490,14 +494,14 @@ START_TEST(countdown_times_out)
     ck_assert_int_eq(quiz_generate_kind(QG_SHAPE, 3, &q, err, sizeof err), 0);
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     quiz_set_limit(s, 30);
-    s->tick(s, &ui, clock_now());
+    screen_tick(s, &ui, clock_now());
     draw(s);
     ck_assert(canvas_contains(cv, "0:30 left") || canvas_contains(cv, "0:29 left"));
-    s->tick(s, &ui, clock_now() + 31);
+    screen_tick(s, &ui, clock_now() + 31);
     draw(s);
     ck_assert(canvas_contains(cv, "Out of time (30 s)"));
     ck_assert(canvas_contains(cv, "score 0/1"));
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
@@ -509,10 +513,10 @@ START_TEST(closed_mid_quiz_keeps_answers_in_the_journal)
     char err[300], path[400];
     Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 3, 7, 0, 0);
     ck_assert_ptr_nonnull(s);
-    s->key(s, &ui, UI_K_ENTER);
+    screen_key(s, &ui, UI_K_ENTER, &pushed);
     type(s, "0");
-    s->key(s, &ui, UI_K_ENTER); /* one answer, then the screen goes */
-    s->free(s);
+    screen_key(s, &ui, UI_K_ENTER, &pushed); /* one answer, then the screen goes */
+    screen_close(s);
     snprintf(path, sizeof path, "%s/mhaviz/quiz-history", tmpdir);
     ck_assert_msg(access(path, F_OK) != 0, "the destructor saved");
     QuizHistory h;
@@ -534,21 +538,21 @@ START_TEST(home_entry_opens_quiz)
     /* one of the numbered entries opens the quiz picker */
     int found = 0;
     for (int k = '1'; k <= '9' && !found; k++) {
-        int f = home->key(home, &ui, k);
-        if (!(f & UI_PUSH) || !ui.push) continue;
-        draw(ui.push);
+        int f = screen_key(home, &ui, k, &pushed);
+        if (!(f & UI_PUSH) || !pushed) continue;
+        draw(pushed);
         if (canvas_contains(cv, "Quiz: interview prep")) {
             found = 1;
             break;
         }
-        ui.push->free(ui.push);
-        ui.push = NULL;
+        screen_close(pushed);
+        pushed = NULL;
     }
     ck_assert_msg(found, "no home entry opens the quiz");
-    ck_assert_int_eq(ui.push->key(ui.push, &ui, 'q') & UI_BACK, UI_BACK);
-    ui.push->free(ui.push);
-    ui.push = NULL;
-    home->free(home);
+    ck_assert_int_eq(screen_key(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
+    screen_close(pushed);
+    pushed = NULL;
+    screen_close(home);
 }
 END_TEST
 

@@ -12,6 +12,7 @@
 #include "content/quiz.h"
 #include "ui/keys.h"
 #include "ui/quiz_screen.h"
+#include "ui/screen.h"
 
 #define N 12
 #define SEED 11
@@ -101,27 +102,27 @@ static char *run_tui(char (*lines)[200], char *verdicts, char *score, size_t sn)
     static char text[120 * 61 * 4];
     Screen *s = quiz_open_with(&ui, NULL, 0, -1, N, SEED, 0, 0);
     ck_assert_ptr_nonnull(s);
-    s->key(s, &ui, UI_K_ENTER); /* start */
+    screen_key(s, &ui, UI_K_ENTER, NULL); /* start */
     for (int i = 0; i < N; i++) {
         for (const char *p = lines[i]; *p; p++)
-            s->key(s, &ui, (unsigned char)*p);
-        s->key(s, &ui, UI_K_ENTER);
+            screen_key(s, &ui, (unsigned char)*p, NULL);
+        screen_key(s, &ui, UI_K_ENTER, NULL);
         canvas_clear(cv);
-        s->draw(s, &ui, cv);
+        screen_draw(s, &ui, cv);
         verdicts[i] = canvas_contains(cv, "Right: ")     ? 'R'
                       : canvas_contains(cv, "Wrong: ")   ? 'W'
                       : canvas_contains(cv, "Skipped: ") ? 'S'
                                                          : '?';
-        s->key(s, &ui, UI_K_ENTER); /* the next question; after the last, the summary */
+        screen_key(s, &ui, UI_K_ENTER, NULL); /* the next question; after the last, the summary */
     }
     verdicts[N] = 0;
     canvas_clear(cv);
-    s->draw(s, &ui, cv);
+    screen_draw(s, &ui, cv);
     canvas_rows(cv, text, sizeof text);
     score_line(text, score, sn);
     ck_assert_msg(canvas_contains(cv, "Scores saved"), "%s", text);
-    ck_assert_int_eq(s->key(s, &ui, UI_K_ENTER) & UI_BACK, UI_BACK);
-    s->free(s);
+    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, NULL) & UI_BACK, UI_BACK);
+    screen_close(s);
     canvas_free(cv);
     ui_free(&ui);
     return read_history();

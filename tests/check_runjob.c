@@ -27,7 +27,7 @@ static void bg_ui(Ui *ui)
     ck_assert_int_eq(ui_set_config(ui, &c), 0); /* small: inline */
 }
 
-/* Polls as tui.c does until the run is in (at most two minutes, for ASan). */
+/* Polls as the screen stack does until the run is in (at most two minutes, for ASan). */
 static void wait_run(Ui *ui)
 {
     for (int i = 0; i < 120000 && !ui_poll_run(ui); i++)

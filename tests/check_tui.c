@@ -106,10 +106,11 @@ static void fake_draw(Screen *s, const Ui *ui, Canvas *c)
     fake_raise = 0;
 }
 
-static int fake_key(Screen *s, Ui *ui, int key)
+static int fake_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     (void)s;
     (void)ui;
+    (void)push;
     if (fake_nkeys < 64) fake_keys[fake_nkeys++] = key;
     return fake_nkeys >= fake_want ? UI_QUIT : 0;
 }
@@ -119,14 +120,14 @@ static void fake_free(Screen *s)
     free(s);
 }
 
+static const ScreenOps fake_ops = {.draw = fake_draw, .key = fake_key, .free = fake_free};
+
 static Screen *fake_screen(void)
 {
     Screen *s = calloc(1, sizeof *s);
     ck_assert_ptr_nonnull(s);
     s->title = "fake";
-    s->draw = fake_draw;
-    s->key = fake_key;
-    s->free = fake_free;
+    s->ops = &fake_ops;
     return s;
 }
 

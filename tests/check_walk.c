@@ -25,20 +25,20 @@ START_TEST(test_blank_holds_autoplay)
     Ui ui;
     ui_with(&ui, "--no-animation", "--autoplay=2");
     Screen *s = walk_open_at(&ui, 0);
-    ck_assert_int_eq(s->tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE); /* next step at 102 */
-    ck_assert_int_eq(s->tick(s, &ui, 101.0) & UI_ANIMATE, UI_ANIMATE);
+    ck_assert_int_eq(screen_tick(s, &ui, 100.0) & UI_ANIMATE, UI_ANIMATE); /* next step at 102 */
+    ck_assert_int_eq(screen_tick(s, &ui, 101.0) & UI_ANIMATE, UI_ANIMATE);
     press(s, &ui, 'b');
-    ck_assert_int_eq(s->tick(s, &ui, 101.5), 0); /* blank: holds 0.5 s left, nothing wakes */
-    ck_assert_int_eq(s->tick(s, &ui, 110.0), 0);
+    ck_assert_int_eq(screen_tick(s, &ui, 101.5), 0); /* blank: holds 0.5 s left, nothing wakes */
+    ck_assert_int_eq(screen_tick(s, &ui, 110.0), 0);
     ck_assert(frame_blank(s, &ui));
     ck_assert_int_eq(press(s, &ui, 'x') & UI_ANIMATE, UI_ANIMATE);
-    s->tick(s, &ui, 200.0); /* back: 0.5 s left from now */
+    screen_tick(s, &ui, 200.0); /* back: 0.5 s left from now */
     ck_assert(step_shown(s, &ui, 0));
-    s->tick(s, &ui, 200.4);
+    screen_tick(s, &ui, 200.4);
     ck_assert(step_shown(s, &ui, 0));
-    s->tick(s, &ui, 200.51);
+    screen_tick(s, &ui, 200.51);
     ck_assert(step_shown(s, &ui, 1));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -51,12 +51,12 @@ START_TEST(test_clicker_steps_during_an_animation)
     ui_with(&ui, NULL, NULL);
     Screen *s = walk_open_at(&ui, MS_CONTIG - 1);
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* step 8 animates */
-    s->tick(s, &ui, 10.0);
-    s->tick(s, &ui, 10.3);
+    screen_tick(s, &ui, 10.0);
+    screen_tick(s, &ui, 10.3);
     press(s, &ui, 'b');
-    ck_assert_int_eq(s->tick(s, &ui, 10.4), 0);
+    ck_assert_int_eq(screen_tick(s, &ui, 10.4), 0);
     press(s, &ui, 'x');
-    ck_assert_int_eq(s->tick(s, &ui, 50.0) & UI_ANIMATE, UI_ANIMATE); /* still mid-copy */
+    ck_assert_int_eq(screen_tick(s, &ui, 50.0) & UI_ANIMATE, UI_ANIMATE); /* still mid-copy */
     ck_assert(step_shown(s, &ui, MS_CONTIG));
     ck_assert_int_eq(press(s, &ui, UI_K_PGDN) & UI_REDRAW, UI_REDRAW);
     ck_assert(step_shown(s, &ui, MS_CONTIG + 1));
@@ -65,7 +65,7 @@ START_TEST(test_clicker_steps_during_an_animation)
     ck_assert_int_eq(press(s, &ui, ' ') & UI_ANIMATE, UI_ANIMATE); /* 8 again, animating */
     press(s, &ui, UI_K_LEFT);
     ck_assert(step_shown(s, &ui, MS_CONTIG - 1));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -89,7 +89,7 @@ START_TEST(test_g_goes_to_a_step)
     press(s, &ui, 'g');
     press(s, &ui, UI_K_ESC);
     ck_assert(step_shown(s, &ui, 10));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -113,7 +113,7 @@ START_TEST(test_v_shows_the_failure_pictures)
     ck_assert(step_shown(s, &ui, MS_HEADS));
     press(s, &ui, ' ');
     ck_assert(step_shown(s, &ui, MS_HEADS + 1));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -131,7 +131,7 @@ START_TEST(test_b_blanks_until_any_key)
     ck_assert_int_eq(press(s, &ui, 'b'), UI_REDRAW);
     ck_assert_int_eq(press(s, &ui, 'q'), UI_REDRAW); /* not even quit */
     ck_assert(step_shown(s, &ui, MS_SPLIT));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
@@ -169,7 +169,7 @@ START_TEST(test_hint_follows_the_mode)
     press(s, &ui, 'p');
     ui.status[0] = 0;
     ck_assert(shows(s, &ui, 80, 24, "p stop  +/- speed  ? keys  q back"));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST

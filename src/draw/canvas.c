@@ -178,6 +178,12 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
     return used;
 }
 
+void canvas_status(Canvas *c, const char *text, Style st)
+{
+    canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', st);
+    canvas_text(c, 1, c->h - 1, text, st);
+}
+
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st)
 {
     for (int j = y; j < y + h; j++)

@@ -92,6 +92,9 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st);
 void canvas_style(Canvas *c, int x, int y, int w, int h, Style st); /* restyle, keep glyphs */
 void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box lines */
+/* The one status line: the bottom row filled in st, text from column 1
+ * (clipped).  Every screen's status, hint and "computing" line is this. */
+void canvas_status(Canvas *c, const char *text, Style st);
 /* Word-wrapped paragraph in a w-wide column; returns lines used (at most maxh). */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
 

@@ -451,8 +451,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
         ss.status = hint;
         if (pg->variants) {
             draw_variants(c, 0, 0, c->w, c->h - 1, &m->cfg);
-            canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
-            canvas_text(c, 1, c->h - 1, ss.status, ST_STATUS);
+            canvas_status(c, ss.status, ST_STATUS);
         } else {
             scene_draw(c, 0, 0, c->w, c->h, m, &ss);
         }
@@ -466,8 +465,7 @@ static int draw_page(Canvas *c, const Lesson *l, int p, const LessonPageText *t,
                                 : "\xE2\x9C\x93"); /* ✓ */
     canvas_fill(c, 0, 0, c->w, 1, ' ', ST_TITLE);
     canvas_text(c, 0, 0, head, ST_TITLE);
-    canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', ST_STATUS);
-    canvas_text(c, 1, c->h - 1, hint, ST_STATUS);
+    canvas_status(c, hint, ST_STATUS);
 
     int bottom = c->h - 2; /* rows 1 .. h-2 */
     if (!wide) {

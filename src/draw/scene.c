@@ -42,7 +42,7 @@ static int inspect_tensor(const SceneState *s)
     return mha_steps[s->step].output;
 }
 
-static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
+void scene_draw_enlarge(Canvas *c, int x, int y, int w, int h, const char *below)
 {
     char buf[96];
     int n;
@@ -52,6 +52,10 @@ static void draw_enlarge(Canvas *c, int x, int y, int w, int h)
         canvas_text(c, x + (w - n) / 2, y + h / 2, buf, ST_WARN);
     else
         canvas_wrap(c, x, y, w, h, buf, ST_WARN);
+    if (below && h > 2) {
+        n = canvas_text_width(below);
+        canvas_text(c, x + (w > n ? (w - n) / 2 : 0), y + h / 2 + 1, below, ST_DIM);
+    }
 }
 
 static void clamp_cursor(const Mha *m, SceneState *s)
@@ -166,7 +170,7 @@ void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const Scene
     if (!c || w < 1 || h < 1) return;
     canvas_fill(c, x, y, w, h, ' ', ST_NORMAL);
     if (w < SCENE_MIN_W || h < SCENE_MIN_H || !m || !s) {
-        draw_enlarge(c, x, y, w, h);
+        scene_draw_enlarge(c, x, y, w, h, NULL);
         return;
     }
     ctx_init(&ctx, c, x, y, w, h, m, s);

@@ -19,6 +19,11 @@ SceneState scene_state_default(void); /* step 0, no inspect, anim -1, narrative 
  * SCENE_MIN_W x SCENE_MIN_H it draws the "enlarge to 80x24 (now WxH)" screen. */
 void scene_draw(Canvas *c, int x, int y, int w, int h, const Mha *m, const SceneState *s);
 
+/* The one "enlarge to 80x24 (now WxH)" frame, in the rectangle (x, y, w, h)
+ * of c: centred (wrapped when narrower than the line), below (may be NULL:
+ * "q quits") centred under it. */
+void scene_draw_enlarge(Canvas *c, int x, int y, int w, int h, const char *below);
+
 /* The sentences the frame of s writes under its picture, as one paragraph
  * into buf (n bytes); on the softmax step with show_single, followed by the
  * line under the heatmaps saying why the big head differs (or does not).

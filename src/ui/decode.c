@@ -73,8 +73,9 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int decode_screen_key(Screen *s, Ui *ui, int key)
+static int decode_screen_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     DecodeScreen *ds = s->st;
     int len = ds->d ? ds->d->len : ds->prompt;
     ui->status[0] = 0;
@@ -105,8 +106,7 @@ static int decode_screen_key(Screen *s, Ui *ui, int key)
         ds->mla = !ds->mla;
         return UI_REDRAW;
     case ACT_HELP:
-        ui->push = help_open_at(ui, KC_DECODE);
-        return ui->push ? UI_PUSH : UI_REDRAW;
+        return UI_HELP;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -128,9 +128,16 @@ Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
     return decode_open_opts(ui, &o);
 }
 
+static const ScreenOps decode_screen_ops = {
+    .draw = decode_screen_draw,
+    .key = decode_screen_key,
+    .free = decode_screen_free,
+    .help = KC_DECODE,
+};
+
 Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
 {
-    Screen *s = screen_new("Decode", sizeof(DecodeScreen));
+    Screen *s = screen_new(&decode_screen_ops, "Decode", sizeof(DecodeScreen));
     if (!s) return NULL;
     DecodeScreen *ds = s->st;
     ds->cfg = ui->cfg;
@@ -139,9 +146,6 @@ Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
     ds->prompt = o->prompt > 0 ? o->prompt : decode_prompt_default(ds->cfg.seq);
     ds->layout = o->layout;
     ds->block_size = o->block_size;
-    s->draw = decode_screen_draw;
-    s->key = decode_screen_key;
-    s->free = decode_screen_free;
     rebuild(ds, 0);
     return s;
 }

@@ -55,8 +55,9 @@ static int next_block(int block, int seq)
     return block >= seq ? 1 : block + 1;
 }
 
-static int flash_screen_key(Screen *s, Ui *ui, int key)
+static int flash_screen_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     FlashScreen *fs = s->st;
     long at = fs->f ? fs->f->visited : 0;
     ui->status[0] = 0;
@@ -99,8 +100,7 @@ static int flash_screen_key(Screen *s, Ui *ui, int key)
         rebuild(fs, 0);
         return UI_REDRAW;
     case ACT_HELP:
-        ui->push = help_open_at(ui, KC_FLASH);
-        return ui->push ? UI_PUSH : UI_REDRAW;
+        return UI_HELP;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -116,17 +116,21 @@ static void flash_screen_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps flash_screen_ops = {
+    .draw = flash_screen_draw,
+    .key = flash_screen_key,
+    .free = flash_screen_free,
+    .help = KC_FLASH,
+};
+
 Screen *flash_open_with(Ui *ui, int block_q, int block_k)
 {
-    Screen *s = screen_new("Tiles", sizeof(FlashScreen));
+    Screen *s = screen_new(&flash_screen_ops, "Tiles", sizeof(FlashScreen));
     if (!s) return NULL;
     FlashScreen *fs = s->st;
     fs->cfg = ui->cfg;
     fs->block_q = block_q;
     fs->block_k = block_k;
-    s->draw = flash_screen_draw;
-    s->key = flash_screen_key;
-    s->free = flash_screen_free;
     rebuild(fs, 1); /* open on the first tile: something on chip at once */
     return s;
 }

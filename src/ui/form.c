@@ -123,8 +123,9 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int form_key(Screen *s, Ui *ui, int key)
+static int form_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     Form *f = s->st;
     Action a = keys_action(KC_FORM, key);
     if (a != ACT_DIGIT) f->typing = 0;
@@ -166,13 +167,12 @@ static int form_key(Screen *s, Ui *ui, int key)
         if (r == 0) {                /* 1: computing aside, ui_poll_run says "now" */
             char line[150];
             screen_cfg_line(line, sizeof line, &ui->cfg);
-            snprintf(ui->status, sizeof ui->status, "now %s", line);
+            ui_status(ui, "now %s", line);
         }
         return UI_BACK | UI_REDRAW;
     }
     case ACT_HELP:
-        ui->push = help_open(ui);
-        return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
@@ -180,26 +180,28 @@ static int form_key(Screen *s, Ui *ui, int key)
     }
 }
 
+static const ScreenOps form_ops = {
+    .draw = form_draw,
+    .key = form_key,
+    .help = 0,
+};
+
 Screen *form_open(Ui *ui)
 {
-    Screen *s = screen_new("Configuration", sizeof(Form));
+    Screen *s = screen_new(&form_ops, "Configuration", sizeof(Form));
     if (!s) return NULL;
     Form *f = s->st;
     f->draft = ui->cfg;
-    s->draw = form_draw;
-    s->key = form_key;
     return s;
 }
 
-int form_shared_action(Ui *ui, Action a)
+int form_shared_action(Ui *ui, Action a, Screen **push)
 {
     switch (a) {
     case ACT_CONFIG:
-        ui->push = form_open(ui);
-        break;
+        return screen_open(push, form_open(ui), ui);
     case ACT_HELP:
-        ui->push = help_open(ui);
-        break;
+        return UI_HELP | UI_REDRAW;
     case ACT_HEADS:
     case ACT_KV_HEADS:
     case ACT_SEQ:
@@ -209,9 +211,4 @@ int form_shared_action(Ui *ui, Action a)
     default:
         return UI_NONE;
     }
-    if (!ui->push) {
-        snprintf(ui->status, sizeof ui->status, "out of memory");
-        return UI_REDRAW;
-    }
-    return UI_PUSH | UI_REDRAW;
 }

@@ -10,8 +10,8 @@
  * status line and the form stays open. */
 Screen *form_open(Ui *ui);
 /* The actions the home menu and the walkthrough share: the configuration
- * form (c), the help (?), and the quick configuration keys.  UI_* flags (a
- * pushed screen in ui->push), or UI_NONE when a is not one of them. */
-int form_shared_action(Ui *ui, Action a);
+ * form (c, in *push), the help (?, UI_HELP), and the quick configuration
+ * keys.  UI_* flags, or UI_NONE when a is not one of them. */
+int form_shared_action(Ui *ui, Action a, Screen **push);
 
 #endif

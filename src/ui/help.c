@@ -59,8 +59,9 @@ static void help_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int help_key(Screen *s, Ui *ui, int key)
+static int help_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen */
     Help *h = s->st;
     (void)ui;
     int page = h->shown > 1 ? h->shown - 1 : 1;
@@ -84,13 +85,17 @@ static int help_key(Screen *s, Ui *ui, int key)
     }
 }
 
+static const ScreenOps help_ops = {
+    .draw = help_draw,
+    .key = help_key,
+    .help = 0,
+};
+
 Screen *help_open_at(Ui *ui, unsigned ctx)
 {
     (void)ui;
-    Screen *s = screen_new("Help", sizeof(Help));
+    Screen *s = screen_new(&help_ops, "Help", sizeof(Help));
     if (!s) return NULL;
-    s->draw = help_draw;
-    s->key = help_key;
     int top = ctx ? keys_help_section(ctx) : 0;
     ((Help *)s->st)->top = top > 0 ? top : 0; /* clamped by draw */
     return s;

@@ -66,7 +66,7 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int home_key(Screen *s, Ui *ui, int key)
+static int home_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     Home *h = s->st;
     Action a = keys_action(KC_HOME, key);
@@ -82,26 +82,24 @@ static int home_key(Screen *s, Ui *ui, int key)
         h->sel = key - '1';
         /* fall through */
     case ACT_OPEN:
-        ui->push = home_entries[h->sel].open(ui);
-        break;
+        return screen_open(push, home_entries[h->sel].open(ui), ui);
     case ACT_BACK:
         return UI_BACK;
     default:
-        return form_shared_action(ui, a);
+        return form_shared_action(ui, a, push);
     }
-    if (!ui->push) {
-        snprintf(ui->status, sizeof ui->status, "out of memory");
-        return UI_REDRAW;
-    }
-    return UI_PUSH | UI_REDRAW;
 }
+
+static const ScreenOps home_ops = {
+    .draw = home_draw,
+    .key = home_key,
+    .help = 0,
+};
 
 Screen *home_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("Home", sizeof(Home));
+    Screen *s = screen_new(&home_ops, "Home", sizeof(Home));
     if (!s) return NULL;
-    s->draw = home_draw;
-    s->key = home_key;
     return s;
 }

@@ -144,8 +144,9 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 
-static int kvcalc_key(Screen *s, Ui *ui, int key)
+static int kvcalc_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     KvCalc *k = s->st;
     if (k->presets.n == 0) return keys_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
     const Preset *p = &k->presets.v[k->sel];
@@ -164,7 +165,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     case ACT_CONTEXT_UP:
         if (ctx >= KV_MAX_CONTEXT) { /* mhaviz kv --context's limit */
-            snprintf(ui->status, sizeof ui->status, "context is at its largest here");
+            ui_status(ui, "context is at its largest here");
             return UI_REDRAW;
         }
         k->context = ctx > KV_MAX_CONTEXT / 2 ? KV_MAX_CONTEXT : ctx * 2;
@@ -174,7 +175,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
         return UI_REDRAW;
     case ACT_BATCH_UP:
         if (k->batch >= KV_MAX_BATCH) { /* mhaviz kv --batch's limit */
-            snprintf(ui->status, sizeof ui->status, "batch is at its largest here");
+            ui_status(ui, "batch is at its largest here");
             return UI_REDRAW;
         }
         k->batch = k->batch > KV_MAX_BATCH / 2 ? KV_MAX_BATCH : k->batch * 2;
@@ -183,7 +184,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key)
         k->batch = k->batch > 1 ? k->batch / 2 : 1;
         return UI_REDRAW;
     case ACT_HELP:
-        return lessonui_help(ui, KC_KV);
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -198,15 +199,19 @@ static void kvcalc_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps kvcalc_ops = {
+    .draw = kvcalc_draw,
+    .key = kvcalc_key,
+    .free = kvcalc_free,
+    .help = KC_KV,
+};
+
 Screen *kvcalc_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("KV calculator", sizeof(KvCalc));
+    Screen *s = screen_new(&kvcalc_ops, "KV calculator", sizeof(KvCalc));
     if (!s) return NULL;
     KvCalc *k = s->st;
-    s->draw = kvcalc_draw;
-    s->key = kvcalc_key;
-    s->free = kvcalc_free;
     k->batch = 1;
     k->dtype = 1; /* fp16 */
     if (presets_builtin(&k->presets, k->err, sizeof k->err) != 0) k->presets.n = 0;

@@ -11,16 +11,6 @@
 #include "ui/lessonui.h"
 #include "ui/screen.h"
 
-int lessonui_help(Ui *ui, unsigned ctx)
-{
-    ui->push = help_open_at(ui, ctx);
-    if (!ui->push) {
-        snprintf(ui->status, sizeof ui->status, "out of memory");
-        return UI_REDRAW;
-    }
-    return UI_PUSH | UI_REDRAW;
-}
-
 /* ---- progress shared by the menu and the pages it opens ------------------------ */
 
 SharedProgress *lessonui_progress_open(Ui *ui)
@@ -31,7 +21,7 @@ SharedProgress *lessonui_progress_open(Ui *ui)
     sp->refs = 1;
     sp->sel = 0;
     if (sp->p.warning[0]) { /* reported once */
-        snprintf(ui->status, sizeof ui->status, "%.199s", sp->p.warning);
+        ui_status(ui, "%.199s", sp->p.warning);
         sp->p.warning[0] = 0;
     }
     return sp;
@@ -145,7 +135,7 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int menu_key(Screen *s, Ui *ui, int key)
+static int menu_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     Menu *mn = s->st;
     int *sel = menu_sel(mn);
@@ -163,10 +153,9 @@ static int menu_key(Screen *s, Ui *ui, int key)
         *sel = key - '1';
         /* fall through */
     case ACT_OPEN:
-        ui->push = lessonui_page_open(ui, mn->items[*sel].path, mn->prog);
-        return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+        return screen_open(push, lessonui_page_open(ui, mn->items[*sel].path, mn->prog), ui);
     case ACT_HELP:
-        return lessonui_help(ui, KC_LESSONS);
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -184,18 +173,22 @@ static void menu_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps menu_ops = {
+    .draw = menu_draw,
+    .key = menu_key,
+    .free = menu_free,
+    .help = KC_LESSONS,
+};
+
 Screen *lessons_open(Ui *ui)
 {
-    Screen *s = screen_new("Lessons", sizeof(Menu));
+    Screen *s = screen_new(&menu_ops, "Lessons", sizeof(Menu));
     if (!s) return NULL;
     Menu *mn = s->st;
-    s->draw = menu_draw;
-    s->key = menu_key;
-    s->free = menu_free;
     char **paths, err[300];
     int n = lesson_list(&paths, err, sizeof err);
     if (n < 0) {
-        snprintf(ui->status, sizeof ui->status, "%.199s", err);
+        ui_status(ui, "%.199s", err);
         n = 0;
         paths = NULL;
     }
@@ -268,7 +261,7 @@ Screen *lessons_continue(Ui *ui)
     if (r != 0) { /* all finished, or none: the menu says where things stand */
         lessonui_progress_release(sp);
         Screen *m = lessons_open(ui);
-        if (m && r == 1) snprintf(ui->status, sizeof ui->status, "every lesson is finished");
+        if (m && r == 1) ui_status(ui, "every lesson is finished");
         return m;
     }
     Screen *s = lessonui_page_open(ui, path, sp); /* at its first unfinished page */

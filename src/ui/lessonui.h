@@ -30,10 +30,6 @@ void lessonui_page_hint(int wide, char *buf, size_t n);
 
 /* ---- shared by the lesson screens (lessons.c defines them) ---------------- */
 
-/* The `?` screen (help.c, from the one key table) at ctx's section: UI_PUSH,
- * or UI_REDRAW with the reason in ui->status. */
-int lessonui_help(Ui *ui, unsigned ctx);
-
 /* The menu owns one Progress; a page opened from it points at it, a page
  * opened alone (`mhaviz lesson 2`) loads its own.  sel is the menu's
  * selection: a finished lesson that goes on to the next one moves it there,

@@ -151,8 +151,8 @@ static void check_done(PageScreen *ps, Ui *ui)
     if (ps->did || !pg->todo) return;
     if (lesson_do_reached(pg, &ps->cfg, ps->inspecting ? ps->cur : NULL)) {
         ps->did = 1;
-        snprintf(ui->status, sizeof ui->status, "Done: %s %s. Space goes on.",
-                 lesson_do_names[pg->todo], pg->todo == LD_INSPECT ? "found" : "reached");
+        ui_status(ui, "Done: %s %s. Space goes on.", lesson_do_names[pg->todo],
+                  pg->todo == LD_INSPECT ? "found" : "reached");
     }
 }
 
@@ -162,8 +162,7 @@ static int turn_knob(PageScreen *ps, Ui *ui, LessonDo knob)
 {
     const LessonPage *pg = cur_page(ps);
     if (!pg->todo || pg->todo == LD_INSPECT) {
-        snprintf(ui->status, sizeof ui->status,
-                 "this page keeps its configuration (the walkthrough's keys change it)");
+        ui_status(ui, "this page keeps its configuration (the walkthrough's keys change it)");
         return UI_REDRAW;
     }
     MhaConfig c = ps->cfg;
@@ -171,16 +170,15 @@ static int turn_knob(PageScreen *ps, Ui *ui, LessonDo knob)
     lesson_config_next(&c, knob);
     Mha *r = mha_run(&c, err, sizeof err);
     if (!r) {
-        snprintf(ui->status, sizeof ui->status, "%.199s", err);
+        ui_status(ui, "%.199s", err);
         return UI_REDRAW;
     }
     mha_free(ps->live);
     ps->live = r;
     ps->cfg = c;
     char diff[160];
-    snprintf(ui->status, sizeof ui->status, "now %s",
-             lesson_config_diff(&pg->cfg, &c, diff, sizeof diff));
-    if (!diff[0]) snprintf(ui->status, sizeof ui->status, "back to the page's configuration");
+    ui_status(ui, "now %s", lesson_config_diff(&pg->cfg, &c, diff, sizeof diff));
+    if (!diff[0]) ui_status(ui, "back to the page's configuration");
     check_done(ps, ui);
     return UI_REDRAW;
 }
@@ -198,8 +196,7 @@ static int skip(PageScreen *ps, Ui *ui)
             snprintf(what, sizeof what, "press 1-%d for what the line does", LP_COUNT - 1);
         else
             doing_text(ps, what, sizeof what);
-        snprintf(ui->status, sizeof ui->status, "Not yet: %.150s. Space again shows the answer.",
-                 what);
+        ui_status(ui, "Not yet: %.150s. Space again shows the answer.", what);
         ps->nagged = 1;
         return UI_REDRAW;
     }
@@ -235,7 +232,7 @@ static int check_typed(PageScreen *ps, Ui *ui)
         size_t k = strlen(ps->why);
         snprintf(ps->why + k, sizeof ps->why - k, ". %s", ps->t.hint);
     }
-    snprintf(ui->status, sizeof ui->status, "%s", r == 1 ? "Right. Space goes on." : "Not yet.");
+    ui_status(ui, "%s", r == 1 ? "Right. Space goes on." : "Not yet.");
     return UI_REDRAW;
 }
 
@@ -248,8 +245,8 @@ static int pick(PageScreen *ps, Ui *ui, int k)
     ps->picked = k;
     ps->verdict = k == (int)pg->predict ? 1 : -1;
     snprintf(ps->why, sizeof ps->why, "%.150s", ps->t.hint ? ps->t.hint : "");
-    snprintf(ui->status, sizeof ui->status, "%s",
-             ps->verdict == 1 ? "Right: the engine ran it. Space goes on." : "Not that one.");
+    ui_status(ui, "%s",
+              ps->verdict == 1 ? "Right: the engine ran it. Space goes on." : "Not that one.");
     return UI_REDRAW;
 }
 
@@ -399,7 +396,7 @@ static int page_tick(Screen *s, Ui *ui, double now)
     if (now < ps->save_at) return UI_ANIMATE;
     ps->save_at = 0;
     if (progress_save(&ps->prog->p) != 0 && ps->prog->p.warning[0]) {
-        snprintf(ui->status, sizeof ui->status, "%.199s", ps->prog->p.warning);
+        ui_status(ui, "%.199s", ps->prog->p.warning);
         ps->prog->p.warning[0] = 0;
         return UI_REDRAW;
     }
@@ -429,7 +426,7 @@ static int lesson_after(const char *name, char *path, size_t n)
 
 /* The last page is done: on to the next lesson in place of this one (Space
  * goes through all of them in order), or back to the menu after the last. */
-static int page_finish(PageScreen *ps, Ui *ui)
+static int page_finish(PageScreen *ps, Ui *ui, Screen **push)
 {
     char done[160], path[4096];
     int revealed = 0, todo = 0;
@@ -449,21 +446,19 @@ static int page_finish(PageScreen *ps, Ui *ui)
         char warn[200];
         snprintf(warn, sizeof warn, "%s", ui->status); /* a progress warning, if any */
         ui->status[0] = 0;
-        ui->push = lessonui_page_open(ui, path, ps->prog);
-        if (ui->push) {
+        *push = lessonui_page_open(ui, path, ps->prog);
+        if (*push) {
             if (ps->prog) ps->prog->sel = next;
-            const Lesson *nl = ((PageScreen *)ui->push->st)->l;
+            const Lesson *nl = ((PageScreen *)(*push)->st)->l;
             if (warn[0])
-                snprintf(ui->status, sizeof ui->status, "%s", warn);
+                ui_status(ui, "%s", warn);
             else
-                snprintf(ui->status, sizeof ui->status, "%.90s. Next: %.80s", done, nl->title);
+                ui_status(ui, "%.90s. Next: %.80s", done, nl->title);
             return UI_BACK | UI_PUSH | UI_REDRAW;
         }
-        if (warn[0]) snprintf(ui->status, sizeof ui->status, "%s", warn);
+        if (warn[0]) ui_status(ui, "%s", warn);
     }
-    if (!ui->status[0])
-        snprintf(ui->status, sizeof ui->status, "%s%s", done,
-                 next == -1 ? ": that was the last lesson" : "");
+    if (!ui->status[0]) ui_status(ui, "%s%s", done, next == -1 ? ": that was the last lesson" : "");
     return UI_BACK | UI_REDRAW;
 }
 
@@ -483,7 +478,7 @@ static Action page_action(const PageScreen *ps, int key)
     return a != ACT_NONE ? a : keys_action(KC_PAGE, key);
 }
 
-static int page_key(Screen *s, Ui *ui, int key)
+static int page_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     PageScreen *ps = s->st;
     LessonPage *pg = cur_page(ps);
@@ -503,13 +498,13 @@ static int page_key(Screen *s, Ui *ui, int key)
             return UI_REDRAW;
         }
         page_mark(ps, ui);
-        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui);
+        if (ps->page + 1 >= ps->l->npages) return page_finish(ps, ui, push);
         ps->page++;
         page_load(ps);
         return UI_REDRAW;
     case ACT_PREV:
         if (ps->page == 0) {
-            snprintf(ui->status, sizeof ui->status, "the first page (Space goes on)");
+            ui_status(ui, "the first page (Space goes on)");
             return UI_REDRAW;
         }
         ps->page--;
@@ -551,18 +546,18 @@ static int page_key(Screen *s, Ui *ui, int key)
         char path[4096], msg[400];
         Lesson *nl = lessonui_read(ps->src, path, sizeof path, msg, sizeof msg);
         if (!nl) {
-            snprintf(ui->status, sizeof ui->status, "not reloaded: %.180s", msg);
+            ui_status(ui, "not reloaded: %.180s", msg);
             return UI_REDRAW;
         }
         lesson_free(ps->l);
         ps->l = nl;
         if (ps->page >= nl->npages) ps->page = nl->npages - 1;
         page_load(ps);
-        snprintf(ui->status, sizeof ui->status, "reloaded %.150s: %d pages", path, nl->npages);
+        ui_status(ui, "reloaded %.150s: %d pages", path, nl->npages);
         return UI_REDRAW;
     }
     case ACT_HELP:
-        return lessonui_help(ui, KC_PAGE);
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -585,26 +580,30 @@ static void page_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps page_ops = {
+    .draw = page_draw,
+    .key = page_key,
+    .tick = page_tick,
+    .free = page_free,
+    .help = KC_PAGE,
+};
+
 /* A page screen for lesson src; NULL with the reason in ui->status. */
 Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
 {
     char path[4096], msg[400];
     Lesson *l = lessonui_read(src, path, sizeof path, msg, sizeof msg);
     if (!l) {
-        snprintf(ui->status, sizeof ui->status, "%.199s", msg);
+        ui_status(ui, "%.199s", msg);
         return NULL;
     }
-    Screen *s = screen_new("Lesson", sizeof(PageScreen));
+    Screen *s = screen_new(&page_ops, "Lesson", sizeof(PageScreen));
     if (!s) {
         lesson_free(l);
-        snprintf(ui->status, sizeof ui->status, "out of memory");
+        ui_status(ui, "out of memory");
         return NULL;
     }
     PageScreen *ps = s->st;
-    s->draw = page_draw;
-    s->key = page_key;
-    s->tick = page_tick;
-    s->free = page_free;
     ps->l = l;
     snprintf(ps->src, sizeof ps->src, "%s", path);
     if (presets_builtin(&ps->presets, msg, sizeof msg) != 0)

@@ -81,7 +81,7 @@ static void complete(PlayScreen *p, Ui *ui)
     char cand[64][PLAY_NAME_MAX];
     int start, n = play_complete(p->play, p->line, p->cur, cand, 64, &start);
     if (n == 0) {
-        snprintf(ui->status, sizeof ui->status, "no completion");
+        ui_status(ui, "no completion");
         return;
     }
     size_t common = strlen(cand[0]);
@@ -94,10 +94,11 @@ static void complete(PlayScreen *p, Ui *ui)
     int typed = p->cur - start;
     if ((int)common > typed) insert(p, cand[0] + typed, (int)common - typed);
     if (n == 1) return;
+    char list[sizeof ui->status];
     size_t k = 0;
-    for (int i = 0; i < n && k < sizeof ui->status; i++)
-        k += (size_t)snprintf(ui->status + k, sizeof ui->status - k, "%s%.31s", i ? " " : "",
-                              cand[i]);
+    for (int i = 0; i < n && k < sizeof list; i++)
+        k += (size_t)snprintf(list + k, sizeof list - k, "%s%.31s", i ? " " : "", cand[i]);
+    ui_status(ui, "%s", list);
 }
 
 /* One line for the log: "b = x.view(2, 12)   (2, 12) (12, 1) +0 S3 view". */
@@ -135,14 +136,14 @@ static void run_line(PlayScreen *p, Ui *ui)
         if (puzzle_check(pz, p->line, &p->check))
             puzzle_best_record(&p->bests, pz->name, p->check.bytes);
         if (p->bests.warning[0]) {
-            snprintf(ui->status, sizeof ui->status, "%.190s", p->bests.warning);
+            ui_status(ui, "%.190s", p->bests.warning);
             p->bests.warning[0] = 0;
         }
     }
     char err[300];
     play_history_add(&p->hist, p->line);
     if (!ui->no_save && play_history_save(&p->hist, err, sizeof err) != 0)
-        snprintf(ui->status, sizeof ui->status, "history not saved: %.150s", err);
+        ui_status(ui, "history not saved: %.150s", err);
     p->hpos = p->hist.n;
     set_line(p, "");
 }
@@ -253,8 +254,9 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int play_key(Screen *s, Ui *ui, int key)
+static int play_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     PlayScreen *p = s->st;
     Action a = keys_action(KC_PLAY, key);
     ui->status[0] = 0;
@@ -305,7 +307,7 @@ static int play_key(Screen *s, Ui *ui, int key)
     case ACT_PREV: {
         int to = a == ACT_NEXT ? p->puzzle + 1 : p->puzzle - 1;
         if (to < -1 || to >= puzzle_count() || (a == ACT_PREV && p->puzzle < 0)) return UI_NONE;
-        if (switch_to(p, ui, to) < 0) snprintf(ui->status, sizeof ui->status, "out of memory");
+        if (switch_to(p, ui, to) < 0) ui_status(ui, "out of memory");
         break;
     }
     case ACT_BACK:
@@ -314,8 +316,7 @@ static int play_key(Screen *s, Ui *ui, int key)
         if (key == UI_K_CTRL_L) return UI_REDRAW;
         if (p->len == 0 && key == 'q') return UI_BACK;
         if (p->len == 0 && key == '?') {
-            ui->push = help_open_at(ui, KC_PLAY);
-            return ui->push ? UI_PUSH | UI_REDRAW : UI_REDRAW;
+            return UI_HELP | UI_REDRAW;
         }
         if (key >= 0x20 && key < 0x7f) {
             char ch = (char)key;
@@ -339,9 +340,16 @@ static void play_screen_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps play_ops = {
+    .draw = play_draw,
+    .key = play_key,
+    .free = play_screen_free,
+    .help = KC_PLAY,
+};
+
 Screen *play_open(Ui *ui)
 {
-    Screen *s = screen_new("Explore", sizeof(PlayScreen));
+    Screen *s = screen_new(&play_ops, "Explore", sizeof(PlayScreen));
     if (!s) return NULL;
     PlayScreen *p = s->st;
     p->res.error_col = -1;
@@ -355,9 +363,6 @@ Screen *play_open(Ui *ui)
     p->save = !ui->no_save;
     p->hpos = p->hist.n;
     p->puzzle = -1;
-    s->draw = play_draw;
-    s->key = play_key;
-    s->free = play_screen_free;
     return s;
 }
 

@@ -99,14 +99,13 @@ static int start(Qs *q, Ui *ui)
     free(q->qs);
     q->qs = calloc((size_t)count, sizeof *q->qs);
     if (!q->qs) {
-        snprintf(ui->status, sizeof ui->status, "out of memory");
+        ui_status(ui, "out of memory");
         return UI_REDRAW;
     }
     char err[300];
     q->n = quiz_session(&q->bank, q->topic_sel - 1, count, q->seed, q->qs, err, sizeof err);
     if (q->n <= 0) {
-        snprintf(ui->status, sizeof ui->status, "%.190s",
-                 q->n < 0 ? err : "no questions for this topic");
+        ui_status(ui, "%.190s", q->n < 0 ? err : "no questions for this topic");
         q->n = 0;
         return UI_REDRAW;
     }
@@ -151,8 +150,9 @@ static int scroll_by(Qs *q, Action act)
     return UI_REDRAW;
 }
 
-static int qs_key(Screen *s, Ui *ui, int key)
+static int qs_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen */
     Qs *q = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
     Action act = keys_action(phase_ctx[q->phase], key);
@@ -569,6 +569,14 @@ static void qs_free(Screen *s)
     free(s);
 }
 
+static const ScreenOps qs_ops = {
+    .draw = qs_draw,
+    .key = qs_key,
+    .tick = qs_tick,
+    .free = qs_free,
+    .help = 0,
+};
+
 static Screen *qs_new(Ui *ui, int no_save)
 {
     Screen *s = calloc(1, sizeof *s);
@@ -580,10 +588,7 @@ static Screen *qs_new(Ui *ui, int no_save)
     }
     s->title = "Quiz";
     s->st = q;
-    s->draw = qs_draw;
-    s->key = qs_key;
-    s->tick = qs_tick;
-    s->free = qs_free;
+    s->ops = &qs_ops;
     q->no_save = no_save || (ui && ui->no_save);
     q->nlen = 0;
     for (int i = 0; i < 4; i++)
@@ -591,14 +596,12 @@ static Screen *qs_new(Ui *ui, int no_save)
     q->len_sel = 1;
     q->seed = (uint64_t)time(NULL) % 100000;
     char err[300];
-    if (quiz_bank_load_builtin(&q->bank, err, sizeof err) && ui)
-        snprintf(ui->status, sizeof ui->status, "%.190s", err);
+    if (quiz_bank_load_builtin(&q->bank, err, sizeof err) && ui) ui_status(ui, "%.190s", err);
     q->have_hist = quiz_history_load(&q->hist, q->err, sizeof q->err) == 0;
-    if (q->have_hist && q->hist.warning[0] && ui)
-        snprintf(ui->status, sizeof ui->status, "%.190s", q->hist.warning);
+    if (q->have_hist && q->hist.warning[0] && ui) ui_status(ui, "%.190s", q->hist.warning);
     /* each answer to the journal as it is given: a kill or a stalled lock loses none */
     if (q->have_hist && !q->no_save && quiz_history_journal(&q->hist, err, sizeof err) && ui)
-        snprintf(ui->status, sizeof ui->status, "%.190s", err);
+        ui_status(ui, "%.190s", err);
     return s;
 }
 

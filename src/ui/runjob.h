@@ -4,7 +4,8 @@
  * reading keys and drawing the previous run while it works.  The run has its
  * own engine (engine/engine.h: its storage ids and copy count), which only the
  * worker touches until the loop takes the run; the worker takes no signal.  ui_set_config
- * (ui/screen.c) starts one when Ui.background is set and runjob_worth() says so; tui.c polls it.
+ * (ui/screen.c) starts one when Ui.background is set and runjob_worth() says so; ui/screenstack.c
+ * polls it.
  */
 #ifndef MHAVIZ_RUNJOB_H
 #define MHAVIZ_RUNJOB_H

@@ -2,9 +2,12 @@
  * the screens share (ui_set_config, the quick keys H K S C R). */
 #include "ui/screen.h"
 
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "base/sanitize.h"
 
 #include "draw/scene.h"
 #include "ui/runjob.h"
@@ -14,24 +17,13 @@
 int screen_draw_enlarge(Canvas *c)
 {
     if (c->w >= SCENE_MIN_W && c->h >= SCENE_MIN_H) return 0;
-    char msg[64];
-    snprintf(msg, sizeof msg, "enlarge to %dx%d (now %dx%d)", SCENE_MIN_W, SCENE_MIN_H, c->w, c->h);
-    int len = (int)strlen(msg);
-    int x = c->w > len ? (c->w - len) / 2 : 0;
-    canvas_text(c, x, c->h / 2, msg, ST_WARN);
-    if (c->h > 2) {
-        const char *q = "q quits";
-        int ql = (int)strlen(q);
-        canvas_text(c, c->w > ql ? (c->w - ql) / 2 : 0, c->h / 2 + 1, q, ST_DIM);
-    }
+    scene_draw_enlarge(c, 0, 0, c->w, c->h, "q quits");
     return 1;
 }
 
 void screen_draw_status(Canvas *c, const Ui *ui, const char *hint)
 {
-    int y = c->h - 1;
-    canvas_fill(c, 0, y, c->w, 1, ' ', ST_STATUS);
-    canvas_text(c, 1, y, ui->status[0] ? ui->status : hint, ST_STATUS);
+    canvas_status(c, ui->status[0] ? ui->status : hint, ST_STATUS);
 }
 
 void screen_free(Screen *s)
@@ -41,7 +33,7 @@ void screen_free(Screen *s)
     free(s);
 }
 
-Screen *screen_new(const char *title, size_t st_size)
+Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size)
 {
     Screen *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -50,9 +42,57 @@ Screen *screen_new(const char *title, size_t st_size)
         free(s);
         return NULL;
     }
+    s->ops = ops;
     s->title = title;
-    s->free = screen_free;
     return s;
+}
+
+void screen_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    s->ops->draw(s, ui, c);
+}
+
+int screen_key(Screen *s, Ui *ui, int key, Screen **push)
+{
+    Screen *p = NULL;
+    int f = s->ops->key(s, ui, key, &p);
+    if (push)
+        *push = p;
+    else
+        screen_close(p);
+    return f;
+}
+
+int screen_tick(Screen *s, Ui *ui, double now_sec)
+{
+    return s->ops->tick ? s->ops->tick(s, ui, now_sec) : 0;
+}
+
+void screen_close(Screen *s)
+{
+    if (!s) return;
+    if (s->ops && s->ops->free)
+        s->ops->free(s);
+    else
+        screen_free(s);
+}
+
+int screen_open(Screen **push, Screen *child, Ui *ui)
+{
+    *push = child;
+    if (child) return UI_PUSH | UI_REDRAW;
+    if (!ui->status[0]) ui_status(ui, "out of memory");
+    return UI_REDRAW;
+}
+
+void ui_status(Ui *ui, const char *fmt, ...)
+{
+    char raw[sizeof ui->status];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(raw, sizeof raw, fmt, ap);
+    va_end(ap);
+    sanitize_text(raw, ui->status, sizeof ui->status);
 }
 
 /* ---- the configuration ----------------------------------------------------- */
@@ -80,7 +120,7 @@ int ui_set_config(Ui *ui, const MhaConfig *cfg)
         return 1;
     if (ok) m = mha_run(cfg, err, sizeof err);
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        ui_status(ui, "refused: %s", err);
         return -1;
     }
     adopt_run(ui, m, cfg);
@@ -97,7 +137,7 @@ int ui_compare_set(Ui *ui, int on)
     if (!on) return 0;
     if (ui->compare[0] && ui->compare_parse) {
         if (ui->compare_parse(ui->compare, &ui->cfg, &b, err, sizeof err) < 0) {
-            snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+            ui_status(ui, "compare off: %.160s", err);
             return -1;
         }
     } else {
@@ -105,7 +145,7 @@ int ui_compare_set(Ui *ui, int on)
     }
     if (mha_config_check(&b, err, sizeof err) == 0) m = mha_run(&b, err, sizeof err);
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "compare off: %.160s", err);
+        ui_status(ui, "compare off: %.160s", err);
         return -1;
     }
     ui->cmp = m;
@@ -121,12 +161,12 @@ int ui_poll_run(Ui *ui)
     Mha *m = runjob_take(ui->job, err, sizeof err);
     ui->job = NULL;
     if (!m) {
-        snprintf(ui->status, sizeof ui->status, "refused: %s", err);
+        ui_status(ui, "refused: %s", err);
         return 1;
     }
     adopt_run(ui, m, &c);
     screen_cfg_line(line, sizeof line, &ui->cfg);
-    snprintf(ui->status, sizeof ui->status, "now %s", line);
+    ui_status(ui, "now %s", line);
     return 1;
 }
 
@@ -137,11 +177,11 @@ int ui_cancel_run(Ui *ui)
     ui->job = NULL;
     char line[150];
     screen_cfg_line(line, sizeof line, &ui->cfg);
-    snprintf(ui->status, sizeof ui->status, "cancelled: still %s", line);
+    ui_status(ui, "cancelled: still %s", line);
     return 1;
 }
 
-int ui_run_line(Ui *ui, char *buf, size_t n)
+int ui_run_line(const Ui *ui, char *buf, size_t n)
 {
     if (!ui->job) return 0;
     const MhaConfig *c = runjob_config(ui->job);
@@ -187,7 +227,7 @@ int screen_quick_config(Ui *ui, Action a)
     if (ui_set_config(ui, &c) == 0) { /* 1: computing aside, ui_poll_run says "now" */
         char line[150];
         screen_cfg_line(line, sizeof line, &ui->cfg);
-        snprintf(ui->status, sizeof ui->status, "now %s", line);
+        ui_status(ui, "now %s", line);
     }
     return UI_REDRAW;
 }

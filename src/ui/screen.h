@@ -16,12 +16,27 @@ int screen_draw_enlarge(Canvas *c);
 /* The bottom status line: ui->status if set, else hint.  Row c->h - 1. */
 void screen_draw_status(Canvas *c, const Ui *ui, const char *hint);
 
-/* A new Screen with a zeroed state of st_size bytes in s->st, and a free()
- * that frees both; the caller sets draw/key/tick (or replaces free() when the
- * state owns more).  NULL when out of memory.  screen_free is that
- * default free(), for screens that release their own parts first. */
-Screen *screen_new(const char *title, size_t st_size);
+/* A new Screen of the kind ops (a static const table) with a zeroed state of
+ * st_size bytes in s->st.  NULL when out of memory.  screen_free frees s->st
+ * and s: the default ops->free, and the last call of a free() that releases
+ * its own parts first. */
+Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size);
 void screen_free(Screen *s);
+
+/* The ops of s, called.  screen_key: push gets the screen the key opens
+ * (the caller's; NULL when none), or with push NULL that screen is freed.
+ * screen_tick: 0 for a screen without tick().  screen_close: s's free();
+ * NULL is a no-op. */
+void screen_draw(Screen *s, const Ui *ui, Canvas *c);
+int screen_key(Screen *s, Ui *ui, int key, Screen **push);
+int screen_tick(Screen *s, Ui *ui, double now_sec);
+void screen_close(Screen *s);
+
+/* For a key handler that opens child: child in *push and UI_PUSH |
+ * UI_REDRAW; a NULL child (its constructor failed) gives UI_REDRAW and "out
+ * of memory" in the status line unless the constructor put its reason
+ * there. */
+int screen_open(Screen **push, Screen *child, Ui *ui);
 
 /* Quick configuration keys (H, K, S, C, R), shared by home and walk: change
  * one field of ui->cfg to its next sensible value through ui_set_config.

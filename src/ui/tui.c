@@ -1,12 +1,14 @@
 /* tui.c - the terminal: ncurses init and restore, the input loop, resize,
  * and the blit of a Canvas.  The only file that includes <curses.h>.
  *
- * The loop (htop's ScreenManager): draw the top screen's whole frame from its
- * state onto one reused Canvas, copy the cells into stdscr and flush once
- * (wnoutrefresh + doupdate: ncurses sends only the cells that changed), then
- * wait for input in pselect.  It waits without limit unless the top screen's
- * tick() says something moves, and then wakes at most 30 times a second: an
- * idle mhaviz makes no system call until a key, a resize or a signal.
+ * The loop (htop's CRT beside its ScreenManager): ui/screenstack.c decides,
+ * this file talks to the terminal.  When the stack says the frame is out of
+ * date, the top screen paints its whole frame onto one reused Canvas, the
+ * cells go into stdscr and are flushed once (wnoutrefresh + doupdate: ncurses
+ * sends only the cells that changed); then it waits for input in pselect as
+ * long as the stack allows (screenstack_wait_ms: without limit unless
+ * something moves, then at most 30 frames a second): an idle mhaviz makes no
+ * system call until a key, a resize or a signal.
  *
  * Signals (less's signal.c): the handlers only set a flag.  INT, TERM, HUP,
  * QUIT and WINCH stay blocked while the loop runs and are let in only inside
@@ -30,14 +32,11 @@
 
 #include "base/clock.h"
 #include "draw/canvas.h"
-#include "ui/keys.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
-#define TUI_MAX_SCREENS 16
-#define TUI_FRAME_SEC (1.0 / 30.0) /* animations: at most 30 frames a second */
-#define TUI_MAX_READ_ERRORS 100    /* reads in a row that find nothing: the terminal is gone */
+#define TUI_MAX_READ_ERRORS 100 /* reads in a row that find nothing: the terminal is gone */
 #define TUI_NSIGS 4
-#define TUI_RUN_POLL_MS 50 /* a run computing aside: looked at 20 times a second */
 
 /* The signals that end the program: the terminal is restored, then
  * interactive.c dies of the signal. */
@@ -138,7 +137,7 @@ static void tui_blit(const Canvas *c, int ascii)
 }
 
 /* The top screen's frame, from its state, flushed once. */
-static int tui_draw(Screen *s, Ui *ui, Canvas **cv)
+static int tui_draw(ScreenStack *st, const Ui *ui, Canvas **cv)
 {
     int w = COLS > 0 ? COLS : 1, h = LINES > 0 ? LINES : 1;
     if (!*cv || (*cv)->w != w || (*cv)->h != h) {
@@ -146,13 +145,7 @@ static int tui_draw(Screen *s, Ui *ui, Canvas **cv)
         *cv = canvas_new(w, h);
         if (!*cv) return -1;
     }
-    canvas_clear(*cv);
-    s->draw(s, ui, *cv);
-    char line[160];
-    if (ui_run_line(ui, line, sizeof line)) { /* over whatever status the screen drew */
-        canvas_fill(*cv, 0, h - 1, w, 1, ' ', ST_WARN);
-        canvas_text(*cv, 1, h - 1, line, ST_WARN);
-    }
+    screenstack_draw(st, ui, *cv);
     tui_blit(*cv, ui->ascii);
     wnoutrefresh(stdscr);
     doupdate();
@@ -327,19 +320,19 @@ static void tui_close(SCREEN *scr)
 
 int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, size_t errlen)
 {
-    Screen *stack[TUI_MAX_SCREENS];
-    int n = 0;
     err[0] = 0;
     if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
         snprintf(err, errlen,
                  "%s is not a terminal; for text use `mhaviz frames` (the same pictures) or "
                  "`mhaviz export` (JSON)",
                  isatty(STDOUT_FILENO) ? "stdin" : "stdout");
-        if (first) first->free(first);
+        screen_close(first);
         return 2;
     }
     if (!first) return 1;
-    stack[n++] = first;
+    ScreenStack st;
+    screenstack_init(&st);
+    screenstack_push(&st, first);
 
     struct sigaction old[TUI_NSIGS];
     sigset_t old_mask, wait_mask;
@@ -350,54 +343,28 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
     if (tui_open(&scr, ui, color, force_ascii, err, errlen) < 0) {
         sigprocmask(SIG_SETMASK, &old_mask, NULL);
         tui_signals_restore(old);
-        first->free(first);
+        screenstack_free(&st);
         return 2;
     }
 
     Canvas *cv = NULL;
-    int rc = 0, redraw = 1, animating = 0, read_errors = 0, input_ready = 0;
-    double last_tick = 0;
-    char shown_run_line[160] = "";
+    int rc = 0, read_errors = 0, input_ready = 0;
     err[0] = 0;
-    while (n > 0 && !tui_signal) {
-        Screen *top = stack[n - 1];
-        double now = clock_now();
-        if (top->tick) {
-            int tf = top->tick(top, ui, now);
-            if (tf & UI_REDRAW) redraw = 1;
-            if ((tf & UI_ANIMATE) && !animating) last_tick = now;
-            animating = (tf & UI_ANIMATE) != 0;
-            if (animating) last_tick = now;
-        } else {
-            animating = 0;
-        }
-        if (ui_poll_run(ui)) redraw = 1; /* the run computed aside is in */
-        char run_line[160];
-        if (ui_run_line(ui, run_line, sizeof run_line) && strcmp(run_line, shown_run_line)) {
-            snprintf(shown_run_line, sizeof shown_run_line, "%s", run_line); /* its seconds */
-            redraw = 1;
-        }
-        if (redraw) {
-            if (tui_draw(top, ui, &cv) < 0) {
+    while (screenstack_live(&st) && !tui_signal) {
+        if (screenstack_tick(&st, ui, clock_now())) {
+            if (tui_draw(&st, ui, &cv) < 0) {
                 snprintf(err, errlen, "out of memory for a %dx%d frame", COLS, LINES);
                 rc = 1;
                 break;
             }
-            redraw = 0;
             if (!input_ready) { /* after the first frame is out: see tui_input */
                 tui_input();
                 input_ready = 1;
             }
         }
-        int wait_ms = -1; /* idle: until a key, a resize or a signal */
-        if (animating) {
-            double left = last_tick + TUI_FRAME_SEC - clock_now();
-            wait_ms = left > 0 ? (int)(left * 1000.0) + 1 : 0; /* round up */
-        }
-        if (ui->job && (wait_ms < 0 || wait_ms > TUI_RUN_POLL_MS)) wait_ms = TUI_RUN_POLL_MS;
         wint_t wch = 0;
         int r = ERR;
-        int got = tui_read(&r, &wch, wait_ms, &wait_mask);
+        int got = tui_read(&r, &wch, screenstack_wait_ms(&st, ui, clock_now()), &wait_mask);
         if (tui_signal) break;
         if (got == TUI_FAILED && ++read_errors >= TUI_MAX_READ_ERRORS) {
             /* ready again and again with nothing to read: the terminal is
@@ -410,54 +377,15 @@ int tui_run(Ui *ui, Screen *first, ColorMode color, int force_ascii, char *err, 
         read_errors = 0;
         int k = tui_key(r, wch, ui);
         if (k < 0) continue;
-        if (k == UI_K_RESIZE) {
-            redraw = 1;
-            top->key(top, ui, k);
-            continue;
-        }
-        if (keys_action(KC_ALL, k) == ACT_REDRAW) {
+        if (screenstack_key(&st, ui, k) & SS_REPAINT)
             clearok(curscr, TRUE); /* repaint every cell on the next flush */
-            redraw = 1;
-            continue;
-        }
-        /* While a run computes aside, Esc is its cancel key (the computing
-         * line says so); a mode of the loop, not a binding of any screen, so
-         * it is not in the key table, where Esc is each screen's "back". */
-        if (k == UI_K_ESC && ui_cancel_run(ui)) {
-            redraw = 1;
-            continue;
-        }
-        if (ui->status[0]) redraw = 1;
-        ui->status[0] = 0; /* a message lasts until the next key */
-        ui->push = NULL;
-        int f = top->key(top, ui, k);
-        Screen *pushed = ui->push; /* ours now, whatever the flags say */
-        ui->push = NULL;
-        if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT) || n >= TUI_MAX_SCREENS)) {
-            pushed->free(pushed);
-            pushed = NULL;
-        }
-        if (f & UI_REDRAW) redraw = 1;
-        if (f & UI_QUIT) break;
-        if (f & UI_BACK) {
-            top->free(top);
-            n--;
-            redraw = 1;
-        }
-        if (pushed) {
-            stack[n++] = pushed;
-            redraw = 1;
-        }
     }
     tui_close(scr);
     sigprocmask(SIG_SETMASK, &old_mask, NULL); /* a pending one only sets the flag */
     tui_signals_restore(old);
     int sig = tui_signal;
     canvas_free(cv);
-    while (n > 0) {
-        n--;
-        stack[n]->free(stack[n]);
-    }
+    screenstack_free(&st);
     if (sig) return 128 + sig;
     return rc;
 }

@@ -2,10 +2,10 @@
  *
  * A Screen draws its whole frame from its state onto a Canvas, and turns a key
  * into a state change plus UI_* flags; it never draws from a key handler and
- * never touches the terminal.  tui.c owns the loop: it reads keys, calls
- * key(), and redraws, pushes, pops or quits as the flags say (htop's
- * HandlerResult).  Keys are Unicode code points or the UI_K_* values below,
- * so no screen needs <curses.h>.
+ * never touches the terminal.  ui/screenstack.c owns the open screens: it
+ * calls key() and redraws, pushes, pops or quits as the flags say (htop's
+ * HandlerResult); ui/tui.c reads the keys.  Keys are Unicode code points or the UI_K_* values
+ * below, so no screen needs <curses.h>.
  */
 #ifndef MHAVIZ_UI_H
 #define MHAVIZ_UI_H
@@ -38,10 +38,11 @@ enum {
     UI_NONE = 0, /* key not used */
     UI_HANDLED = 1,
     UI_REDRAW = 2,
-    UI_PUSH = 4, /* open Ui.push on top */
+    UI_PUSH = 4, /* open the screen the handler left in *push on top */
     UI_BACK = 8, /* close this screen */
     UI_QUIT = 16,
-    UI_ANIMATE = 32 /* call tick() until it stops returning UI_ANIMATE */
+    UI_ANIMATE = 32, /* call tick() until it stops returning UI_ANIMATE */
+    UI_HELP = 64     /* open the `?` help at this screen's section (ScreenOps.help) */
 };
 
 typedef enum { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER } ColorMode;
@@ -67,20 +68,44 @@ typedef struct Ui {
     /* cmd's flag parser (cli_compare), so FLAGS read as on a command line */
     int (*compare_parse)(const char *flags, const MhaConfig *a, MhaConfig *b, char *err,
                          size_t errlen);
-    struct Screen *push; /* set with UI_PUSH */
-    int background;      /* 1: ui_set_config computes a big run aside (ui/runjob.h) */
-    struct RunJob *job;  /* that run, while it computes; owned */
+    int background;     /* 1: ui_set_config computes a big run aside (ui/runjob.h) */
+    struct RunJob *job; /* that run, while it computes; owned */
 } Ui;
 
 typedef struct Screen Screen;
-struct Screen {
-    const char *title;
-    void *st;                                         /* the screen's own state */
+
+/* What a kind of screen does: one const table per kind (htop's
+ * MainPanel_class), each instance points at its kind's.  Call them through
+ * screen_draw, screen_key, screen_tick and screen_close (ui/screen.h). */
+typedef struct ScreenOps {
     void (*draw)(Screen *s, const Ui *ui, Canvas *c); /* whole frame, from state */
-    int (*key)(Screen *s, Ui *ui, int key);           /* UI_* flags */
-    int (*tick)(Screen *s, Ui *ui, double now_sec);   /* may be NULL; UI_ANIMATE while moving */
-    void (*free)(Screen *s);                          /* frees st and s */
+    /* UI_* flags; a screen to open goes in *push (never NULL here) with
+     * UI_PUSH, and is the loop's from then on */
+    int (*key)(Screen *s, Ui *ui, int key, Screen **push);
+    int (*tick)(Screen *s, Ui *ui, double now_sec); /* may be NULL; UI_ANIMATE while moving */
+    void (*free)(Screen *s);                        /* frees st and s; NULL: screen_free */
+    unsigned help;                                  /* the KC_* section UI_HELP opens; 0: the top */
+} ScreenOps;
+
+struct Screen {
+    const ScreenOps *ops;
+    const char *title;
+    void *st; /* the screen's own state */
 };
+
+#if defined(__GNUC__)
+#define UI_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define UI_PRINTF(f, a)
+#endif
+
+/* Sets the one status line (ui->status, shown at the bottom until the next
+ * key) to the printf-formatted text, cut to fit.  Text from outside (a file
+ * name, a lesson's error line, a typed statement) may go in as it is: the
+ * result goes through sanitize_text, so a control character shows as its
+ * escape (\x1b) on the screen and on stderr alike.  ui_status(ui, "%s", "")
+ * clears it. */
+void ui_status(Ui *ui, const char *fmt, ...) UI_PRINTF(2, 3);
 
 /* Replaces ui->cfg and ui->mha with a run of cfg and returns 0.  On an
  * invalid cfg, keeps the last valid state, writes the reason to ui->status
@@ -103,7 +128,7 @@ int ui_compare_set(Ui *ui, int on);
  * cancels)" in buf while one computes, 0 otherwise. */
 int ui_poll_run(Ui *ui);
 int ui_cancel_run(Ui *ui);
-int ui_run_line(Ui *ui, char *buf, size_t n);
+int ui_run_line(const Ui *ui, char *buf, size_t n);
 
 /* Frees ui->mha and ui->cmp (the runs the screens share) and cancels a run
  * computing. */

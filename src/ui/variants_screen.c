@@ -58,8 +58,9 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int variants_key(Screen *s, Ui *ui, int key)
+static int variants_key(Screen *s, Ui *ui, int key, Screen **push)
 {
+    (void)push; /* opens no screen itself (? is UI_HELP) */
     Variants *v = s->st;
     switch (keys_action(KC_VARIANTS, key)) {
     case ACT_GQA_NEXT:
@@ -67,8 +68,8 @@ static int variants_key(Screen *s, Ui *ui, int key)
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
                                   keys_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
-            snprintf(ui->status, sizeof ui->status, "no GQA with %d query heads: press H for more",
-                     ui->cfg.heads); /* the panel says why; this line fits 80 columns */
+            ui_status(ui, "no GQA with %d query heads: press H for more",
+                      ui->cfg.heads); /* the panel says why; this line fits 80 columns */
             return UI_REDRAW;
         }
         v->runs.gqa_kv = k;
@@ -85,7 +86,7 @@ static int variants_key(Screen *s, Ui *ui, int key)
         v->mla = !v->mla;
         return UI_REDRAW;
     case ACT_HELP:
-        return lessonui_help(ui, KC_VARIANTS);
+        return UI_HELP | UI_REDRAW;
     case ACT_BACK:
         return UI_BACK;
     default:
@@ -100,14 +101,18 @@ static void variants_free(Screen *s)
     screen_free(s);
 }
 
+static const ScreenOps variants_ops = {
+    .draw = variants_draw,
+    .key = variants_key,
+    .tick = variants_tick,
+    .free = variants_free,
+    .help = KC_VARIANTS,
+};
+
 Screen *variants_open(Ui *ui)
 {
     (void)ui;
-    Screen *s = screen_new("Variants", sizeof(Variants));
+    Screen *s = screen_new(&variants_ops, "Variants", sizeof(Variants));
     if (!s) return NULL;
-    s->draw = variants_draw;
-    s->key = variants_key;
-    s->tick = variants_tick;
-    s->free = variants_free;
     return s;
 }

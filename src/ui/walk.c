@@ -156,12 +156,10 @@ static int walk_speed(Ui *ui, int faster)
     if (ui->anim_speed > WALK_SPEED_MAX) ui->anim_speed = WALK_SPEED_MAX;
     if (ui->anim_speed < WALK_SPEED_MIN) ui->anim_speed = WALK_SPEED_MIN;
     if (ui->autoplay > 0)
-        snprintf(ui->status, sizeof ui->status,
-                 "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
-                 walk_anim_seconds(ui), walk_autoplay_seconds(ui));
+        ui_status(ui, "speed x%.2f: animations %.2f s, autoplay every %.1f s", ui->anim_speed,
+                  walk_anim_seconds(ui), walk_autoplay_seconds(ui));
     else
-        snprintf(ui->status, sizeof ui->status, "speed x%.2f: animations %.2f s", ui->anim_speed,
-                 walk_anim_seconds(ui));
+        ui_status(ui, "speed x%.2f: animations %.2f s", ui->anim_speed, walk_anim_seconds(ui));
     return UI_REDRAW;
 }
 
@@ -173,15 +171,14 @@ static int walk_failure(Walk *w, Ui *ui)
     w->ss.view = (MhaView)((w->ss.view + 1) % MV_COUNT);
     walk_cursor_reset(w);
     if (w->ss.view == MV_STEP)
-        snprintf(ui->status, sizeof ui->status, "back to step %d (v: the failure pictures)",
-                 walk_number(w, ui));
+        ui_status(ui, "back to step %d (v: the failure pictures)", walk_number(w, ui));
     else
-        snprintf(ui->status, sizeof ui->status, "failure: %s  (v: next, Space: back to step %d)",
-                 mha_views[w->ss.view].title, walk_number(w, ui));
+        ui_status(ui, "failure: %s  (v: next, Space: back to step %d)", mha_views[w->ss.view].title,
+                  walk_number(w, ui));
     return UI_REDRAW;
 }
 
-static int walk_key(Screen *s, Ui *ui, int key)
+static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
@@ -204,8 +201,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         w->jump_digits = 0;
         if (key == UI_K_ENTER) {
             if (n > walk_last(ui)) {
-                snprintf(ui->status, sizeof ui->status, "no step %d: the steps are 0 to %d", n,
-                         walk_last(ui));
+                ui_status(ui, "no step %d: the steps are 0 to %d", n, walk_last(ui));
                 return UI_REDRAW;
             }
             return walk_go(w, ui, n, 0);
@@ -222,13 +218,13 @@ static int walk_key(Screen *s, Ui *ui, int key)
     switch (a) {
     case ACT_NEXT:
         if (walk_number(w, ui) == walk_last(ui)) {
-            snprintf(ui->status, sizeof ui->status, "the last step (Home goes back to the first)");
+            ui_status(ui, "the last step (Home goes back to the first)");
             return UI_REDRAW;
         }
         return walk_go(w, ui, walk_number(w, ui) + 1, 1);
     case ACT_PREV:
         if (w->ss.step == 0) {
-            snprintf(ui->status, sizeof ui->status, "the first step (Space goes on)");
+            ui_status(ui, "the first step (Space goes on)");
             return UI_REDRAW;
         }
         return walk_go(w, ui, walk_number(w, ui) - 1, 0);
@@ -252,13 +248,12 @@ static int walk_key(Screen *s, Ui *ui, int key)
         if (ui->autoplay > 0) {
             w->autoplay_saved = ui->autoplay;
             ui->autoplay = 0;
-            snprintf(ui->status, sizeof ui->status, "autoplay off");
+            ui_status(ui, "autoplay off");
             return UI_REDRAW;
         }
         ui->autoplay = w->autoplay_saved > 0 ? w->autoplay_saved : WALK_AUTOPLAY_SEC;
         w->autoplay_next = -1;
-        snprintf(ui->status, sizeof ui->status, "autoplay: the next step every %.1f s",
-                 walk_autoplay_seconds(ui));
+        ui_status(ui, "autoplay: the next step every %.1f s", walk_autoplay_seconds(ui));
         if (walk_number(w, ui) == walk_last(ui)) return walk_go(w, ui, 0, 0) | UI_ANIMATE;
         return UI_REDRAW | UI_ANIMATE;
     case ACT_FASTER:
@@ -266,7 +261,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
         return walk_speed(ui, a == ACT_FASTER);
     case ACT_ANIM:
         ui->animation = !ui->animation;
-        snprintf(ui->status, sizeof ui->status, "animations %s", ui->animation ? "on" : "off");
+        ui_status(ui, "animations %s", ui->animation ? "on" : "off");
         return UI_REDRAW;
     case ACT_INSPECT:
         w->ss.inspect = !w->ss.inspect;
@@ -287,9 +282,8 @@ static int walk_key(Screen *s, Ui *ui, int key)
     case ACT_SINGLE:
         w->ss.show_single = !w->ss.show_single;
         if (w->ss.step != MS_SOFTMAX)
-            snprintf(ui->status, sizeof ui->status,
-                     "the big-head softmax is %s; it shows on step %d (softmax)",
-                     w->ss.show_single ? "on" : "off", mha_step_number(&ui->mha->cfg, MS_SOFTMAX));
+            ui_status(ui, "the big-head softmax is %s; it shows on step %d (softmax)",
+                      w->ss.show_single ? "on" : "off", mha_step_number(&ui->mha->cfg, MS_SOFTMAX));
         return UI_REDRAW;
     case ACT_FAILURE:
         return walk_failure(w, ui);
@@ -299,9 +293,9 @@ static int walk_key(Screen *s, Ui *ui, int key)
             if (ui->cmp) {
                 compare_label(la, sizeof la, &ui->cfg);
                 compare_label(lb, sizeof lb, &ui->cmp_cfg);
-                snprintf(ui->status, sizeof ui->status, "compare: A %s | B %s  (x: off)", la, lb);
+                ui_status(ui, "compare: A %s | B %s  (x: off)", la, lb);
             } else {
-                snprintf(ui->status, sizeof ui->status, "compare off (x: on)");
+                ui_status(ui, "compare off (x: on)");
             }
         }
         return UI_REDRAW;
@@ -311,7 +305,7 @@ static int walk_key(Screen *s, Ui *ui, int key)
     case ACT_BACK:
         return UI_BACK | UI_REDRAW;
     default:
-        return form_shared_action(ui, a);
+        return form_shared_action(ui, a, push);
     }
 }
 
@@ -368,7 +362,7 @@ static int walk_tick(Screen *s, Ui *ui, double now)
             } else {
                 w->autoplay_saved = ui->autoplay;
                 ui->autoplay = 0;
-                snprintf(ui->status, sizeof ui->status, "autoplay: the end (p starts again)");
+                ui_status(ui, "autoplay: the end (p starts again)");
                 return f | UI_REDRAW;
             }
         }
@@ -377,9 +371,16 @@ static int walk_tick(Screen *s, Ui *ui, double now)
     return f;
 }
 
+static const ScreenOps walk_ops = {
+    .draw = walk_draw,
+    .key = walk_key,
+    .tick = walk_tick,
+    .help = 0,
+};
+
 Screen *walk_open_at(Ui *ui, int step)
 {
-    Screen *s = screen_new("Walkthrough", sizeof(Walk));
+    Screen *s = screen_new(&walk_ops, "Walkthrough", sizeof(Walk));
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss = scene_state_default();
@@ -389,9 +390,6 @@ Screen *walk_open_at(Ui *ui, int step)
     w->anim_start = -1;
     w->autoplay_left = -1;
     w->autoplay_next = -1;
-    s->draw = walk_draw;
-    s->key = walk_key;
-    s->tick = walk_tick;
     return s;
 }
 
@@ -407,7 +405,6 @@ Screen *walk_open_explore(Ui *ui)
     Walk *w = s->st;
     w->ss.inspect = 1;
     s->title = "Explore";
-    snprintf(ui->status, sizeof ui->status,
-             "explore: arrows move over the tensor, Space/PgUp change step, c config, i ends");
+    ui_status(ui, "explore: arrows move over the tensor, Space/PgUp change step, c config, i ends");
     return s;
 }
