@@ -428,7 +428,7 @@ START_TEST(every_builtin_lesson_checks_and_fits)
         }
         lesson_free(l);
     }
-    ck_assert_int_eq(lessons, 9); /* 01-pipeline .. 09-rope-flash */
+    ck_assert_int_eq(lessons, 10); /* 01-pipeline .. 10-cache */
     ck_assert_int_ge(pages, 35);
 }
 END_TEST
@@ -480,7 +480,7 @@ START_TEST(load_by_name_number_and_env)
     free(text);
     unsetenv("MHAVIZ_LESSONS");
     n = lesson_list(&paths, err, sizeof err);
-    ck_assert_int_eq(n, 9);
+    ck_assert_int_eq(n, 10);
     lesson_list_free(paths, n);
     unlink(file);
     rmdir(dir);
@@ -920,6 +920,87 @@ END_TEST
 /* Lesson 9's machinery: @config rope=... rope_theta=... (strict, file:line:),
  * @step rope only on a page that makes it, the notice naming the layout,
  * and the {rope ...} and {flash ...} expressions read off the engine. */
+/* Lesson 10's expressions: {paged} against the formulas of issue #19 written
+ * out here, {window} against t mod W, {mla} and the preset fields against the
+ * cited config.json values (DeepSeek-V3: 61 layers, kv_lora_rank 512,
+ * qk_rope_head_dim 64, num_key_value_heads 128, head 128; Mistral Small 3:
+ * hidden_size 5120, 32 heads, 8 kv heads, head_dim 128, 40 layers). */
+static long ceil_div(long a, long b)
+{
+    return (a + b - 1) / b;
+}
+
+START_TEST(cache_expressions_in_lessons)
+{
+    MhaConfig c = mha_config_default();
+    char out[512], err[300], w[300];
+    /* blocks, last block, pool with and without a shared prefix, waste */
+    const long L[3] = {100, 700, 2000}, N = 16, ctx = 4096, PFX = 40;
+    long blocks = 0, own = 0, used = 0;
+    for (int i = 0; i < 3; i++) {
+        blocks += ceil_div(L[i], N);
+        own += ceil_div(L[i], N) - PFX / N;
+        used += L[i];
+    }
+    ck_assert_int_eq(
+        expand(&c,
+               "{paged blocks 16 4096 100}|{paged last 16 4096 100}|"
+               "{paged pool 16 4096 100,700,2000}|{paged pool 16 4096 100,700,2000 40}|"
+               "{paged shared 16 4096 100,700,2000 40}|"
+               "{paged waste 16 4096 100,700,2000}|"
+               "{paged contigwaste 16 4096 100,700,2000}",
+               out, sizeof out, err),
+        0);
+    snprintf(w, sizeof w, "%ld|%ld|%ld|%ld|%ld|%ld|%ld", ceil_div(100, N), 100 - 6 * N, blocks,
+             PFX / N + own, PFX / N, blocks * N - used, 3 * ctx - used);
+    for (char *q = out; *q; q++) /* the engine writes 9,488: drop the commas */
+        if (*q == ',') memmove(q, q + 1, strlen(q)), q--;
+    ck_assert_str_eq(out, w);
+    /* in bytes of a preset: Llama 3 8B in bf16 is 2 x 32 x 8 x 128 x 2 a token */
+    ck_assert_int_eq(
+        expand(&c, "{paged waste 16 4096 100,700,2000 llama-3-8b bf16}", out, sizeof out, err), 0);
+    ck_assert_str_eq(out, "2,097,152"); /* 16 empty slots x 131,072 B */
+    /* the rolling buffer: slot t mod W, over token t - W, from a real decode */
+    for (int t = 0; t < 14; t++)
+        for (int W = 1; W <= 5; W++) {
+            char text[80];
+            snprintf(text, sizeof text, "{window slot %d %d}|{window evicted %d %d}", t, W, t, W);
+            ck_assert_int_eq(expand(&c, text, out, sizeof out, err), 0);
+            snprintf(w, sizeof w, "%d|%d", t % W, t >= W ? t - W : -1);
+            ck_assert_msg(!strcmp(out, w), "%s: %s, want %s", text, out, w);
+        }
+    ck_assert_int_eq(expand(&c, "{window check 9 4}", out, sizeof out, err), 0);
+    ck_assert_msg(atof(out) < 1e-5, "%s", out);
+    /* MLA from the config, and the config field that lies */
+    ck_assert_int_eq(expand(&c,
+                            "{mla deepseek-v3 bf16 bytes}|{mla deepseek-v3 bf16 elems}|"
+                            "{mla deepseek-v3 bf16 norope}|{mla deepseek-v3 bf16 configkv}|"
+                            "{mla deepseek-v3 bf16 layer}|{preset deepseek-v3 kv_lora_rank}|"
+                            "{preset deepseek-v3 qk_rope_head_dim}",
+                            out, sizeof out, err),
+                     0);
+    snprintf(w, sizeof w, "70,272|576|62,464|3,997,696|1,152|512|64");
+    ck_assert_str_eq(out, w); /* 61 x 576 x 2; 61 x 512 x 2; 2 x 61 x 128 x 128 x 2 */
+    ck_assert_int_eq(expand(&c, "{mla deepseek-v3 bf16 ratio}", out, sizeof out, err), 0);
+    snprintf(w, sizeof w, "%ld", (3997696L + 70272 / 2) / 70272);
+    ck_assert_str_eq(out, w);
+    ck_assert_int_eq(expand(&c,
+                            "{kv mistral-small-3 bf16}|{kv mistral-small-3 bf16 hidden}|"
+                            "{preset mistral-small-3 hidden_per_head}|"
+                            "{preset gemma-3-27b global_layers}|{preset gemma-3-27b local_layers}",
+                            out, sizeof out, err),
+                     0);
+    ck_assert_str_eq(out, "163,840|204,800|160|10|52"); /* 2 x 40 x 8 x {128, 160} x 2 */
+    ck_assert_int_eq(expand(&c, "{mla llama-3-8b bf16 bytes}", out, sizeof out, err), -1);
+    ck_assert_msg(strstr(err, "no MLA latent") != NULL, "%s", err);
+    ck_assert_int_eq(expand(&c, "{paged blocks 0 4096 100}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{paged pool 16 4096 100,30 40}", out, sizeof out, err), -1);
+    ck_assert_msg(strstr(err, "--shared-prefix 40") != NULL, "%s", err);
+    ck_assert_int_eq(expand(&c, "{paged nope 16 4096 100}", out, sizeof out, err), -1);
+    ck_assert_int_eq(expand(&c, "{window slot 9 0}", out, sizeof out, err), -1);
+}
+END_TEST
+
 START_TEST(rope_and_flash_in_lessons)
 {
     LessonErrors e;
@@ -1076,6 +1157,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, config_change_notice_is_generated);
     tcase_add_test(tc, numbers_resolve_against_the_menus_list);
     tcase_add_test(tc, rope_and_flash_in_lessons);
+    tcase_add_test(tc, cache_expressions_in_lessons);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -162,7 +162,7 @@ START_TEST(space_goes_through_every_lesson)
             ck_assert_int_eq(f, UI_REDRAW);
         }
     }
-    ck_assert_int_eq(lessons, 9);
+    ck_assert_int_eq(lessons, 10);
     ck_assert_msg(strstr(ui.status, "that was the last lesson") != NULL, "%s", ui.status);
     screen_close(p);
     screen_close(m);

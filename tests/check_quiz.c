@@ -552,6 +552,91 @@ static void assert_flash(const QuizQuestion *q, int kind)
     mha_free(m);
 }
 
+/* QG_PAGED, recomputed from the formulas of issue #19 alone: a table holds
+ * ceil(L/N) blocks; the pool floor(P/N) + sum(ceil(L_i/N) - floor(P/N)).
+ * The mistakes are among the choices: the prefix per sequence, and its
+ * partial block taken as shared. */
+static void assert_paged(const QuizQuestion *q)
+{
+    long long N = q->cfg.seq, P = q->idx[3], n = q->cfg.batch;
+    ck_assert(N >= 1 && n >= 1 && n <= 3);
+    if (q->aux == 0) {
+        ck_assert_int_eq(q->kind, QK_NUMBER);
+        ck_assert_int_eq(q->number, (q->idx[0] + N - 1) / N);
+        ck_assert_int_ne(q->idx[0] % N, 0); /* floor would be wrong */
+        return;
+    }
+    assert_choices(q);
+    long long want = P / N, noshare = 0;
+    for (int i = 0; i < n; i++) {
+        long long b = (q->idx[i] + N - 1) / N;
+        ck_assert_int_ge(q->idx[i], P);
+        want += b - P / N, noshare += b;
+    }
+    ck_assert_int_eq(q->number, want);
+    char text[40];
+    snprintf(text, sizeof text, "%lld blocks", want);
+    ck_assert_str_eq(q->choices[q->correct], text);
+    int found_noshare = 0, found_cow = 0;
+    for (int i = 0; i < q->n_choices; i++) {
+        long long v = atoll(q->choices[i]);
+        found_noshare += v == noshare;
+        found_cow += v == want - (n - 1);
+    }
+    ck_assert_msg(found_noshare && found_cow, "%s: the real mistakes are missing", q->id);
+}
+
+/* QG_WINDOW: slot t mod W, over token t - W, min(t + 1, W) keys. */
+static void assert_window(const QuizQuestion *q)
+{
+    int t = q->idx[0], W = q->cfg.window;
+    ck_assert(W >= 1 && t > W && q->cfg.causal);
+    assert_choices(q);
+    long long want = q->aux == 0 ? t % W : q->aux == 1 ? t - W : (t + 1 < W ? t + 1 : W);
+    ck_assert_int_eq(q->number, want);
+    static const char *const fmt[3] = {"slot %lld", "token %lld", "%lld keys"};
+    char text[40];
+    snprintf(text, sizeof text, fmt[q->aux], want);
+    ck_assert_str_eq(q->choices[q->correct], text);
+    if (q->aux == 0) { /* slot t, the mistake of no ring, is offered */
+        snprintf(text, sizeof text, "slot %d", t);
+        int found = 0;
+        for (int i = 0; i < q->n_choices; i++)
+            found += !strcmp(q->choices[i], text);
+        ck_assert(found);
+    }
+}
+
+/* QG_MLA: layers x (kv_lora_rank + qk_rope_head_dim) x bits / 8 (one layer
+ * with idx[3]), from the config the prompt quotes; the presets' values are
+ * DeepSeek-V3's (61, 512, 64) or V2-Lite's (27, 512, 64), as cited. */
+static void assert_mla(const QuizQuestion *q)
+{
+    long long L = q->aux, R = q->idx[0], dr = q->idx[1], bits = q->idx[2];
+    ck_assert(R == 512 && dr == 64 && (L == 61 || L == 27));
+    long long want = (q->idx[3] ? 1 : L) * (R + dr) * bits / 8;
+    ck_assert_int_eq(q->number, want);
+    if (L == 61 && bits == 16 && !q->idx[3]) ck_assert_int_eq(want, 70272);
+    assert_choices(q);
+    char digits[40];
+    snprintf(digits, sizeof digits, "%lld", want);
+    assert_bytes_key(q, digits);
+    /* the trap is offered: K and V of every num_key_value_heads */
+    long long dh = q->cfg.d_model / q->cfg.heads,
+              trap = 2 * (q->idx[3] ? 1 : L) * q->cfg.kv_heads * dh * bits / 8;
+    snprintf(digits, sizeof digits, "%lld", trap);
+    int found = 0;
+    for (int i = 0; i < q->n_choices; i++) {
+        char plain[QUIZ_CHOICE_MAX];
+        size_t k = 0;
+        for (const char *c = strchr(q->choices[i], '('); c && *c && k + 1 < sizeof plain; c++)
+            if (*c >= '0' && *c <= '9') plain[k++] = *c;
+        plain[k] = 0;
+        found += !strcmp(plain, digits);
+    }
+    ck_assert_msg(found == 1, "%s: num_key_value_heads' %s not offered", q->id, digits);
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -562,7 +647,7 @@ static void check_one(int kind, uint64_t seed)
     ck_assert(q.prompt[0] && q.explain[0] && q.working[0]);
     const MhaConfig *c = &q.cfg;
     if (kind != QG_KVCACHE && kind != QG_SCORES_MEM && kind != QG_CACHE_WEIGHTS &&
-        kind != QG_GROUPS && kind != QG_FLASH_BYTES)
+        kind != QG_GROUPS && kind != QG_FLASH_BYTES && kind != QG_PAGED && kind != QG_MLA)
         ck_assert_msg(mha_config_check(c, err, sizeof err) == 0, "%s: %s", q.id, err);
     switch (kind) {
     case QG_SHAPE:
@@ -667,6 +752,18 @@ static void check_one(int kind, uint64_t seed)
         ck_assert_int_eq(q.topic, QT_FLASH);
         assert_flash(&q, kind);
         break;
+    case QG_PAGED:
+        ck_assert_int_eq(q.topic, QT_PAGED);
+        assert_paged(&q);
+        break;
+    case QG_WINDOW:
+        ck_assert_int_eq(q.topic, QT_WINDOW);
+        assert_window(&q);
+        break;
+    case QG_MLA:
+        ck_assert_int_eq(q.topic, QT_MLA);
+        assert_mla(&q);
+        break;
     default:
         ck_abort_msg("kind %d", kind);
     }
@@ -728,14 +825,15 @@ END_TEST
  * the bugs topic's wrong line is not one favourite. */
 START_TEST(keys_are_uniform)
 {
-    static const int topics[] = {QT_SHAPES,  QT_STRIDES, QT_VIEWS, QT_GQA,
-                                 QT_KVCACHE, QT_ROPE,    QT_FLASH};
+    static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_VIEWS, QT_GQA,    QT_KVCACHE,
+                                 QT_ROPE,   QT_FLASH,   QT_PAGED, QT_WINDOW, QT_MLA};
+    const int ntopics = (int)(sizeof topics / sizeof *topics);
     long pos[QUIZ_MAX_CHOICES + 1][QUIZ_MAX_CHOICES] = {{0}};
     long per_n[QUIZ_MAX_CHOICES + 1] = {0}, yes = 0, yesno = 0, mc = 0;
     char err[300];
     QuizQuestion q;
     for (uint64_t s = 1; mc < 4000; s++) {
-        int t = topics[s % 7];
+        int t = topics[s % (uint64_t)ntopics];
         ck_assert_msg(quiz_generate(t, s * 0x9e3779b97f4a7c15ULL, &q, err, sizeof err) == 0, "%s",
                       err);
         if (q.kind != QK_CHOICE) continue;
@@ -766,14 +864,14 @@ START_TEST(generated_topics_and_sessions)
     QuizBank bank = {0};
     char err[300];
     ck_assert_int_eq(quiz_bank_load_builtin(&bank, err, sizeof err), 0);
-    /* topics are drawn at random: 60 questions leave a topic out with odds
-     * of 0.9^60 = 0.2%, so a change to the bank (which shifts the draws)
-     * does not fail this by chance, as 40 (1.5%) did */
-    static QuizQuestion a[60], b[60];
-    int na = quiz_session(&bank, -1, 60, 1, a, err, sizeof err);
-    int nb = quiz_session(&bank, -1, 60, 1, b, err, sizeof err);
-    ck_assert_int_eq(na, 60);
-    ck_assert_int_eq(nb, 60);
+    /* topics are drawn at random: with 15 topics 90 questions leave one out
+     * with odds of (14/15)^90 = 0.2%, so a change to the bank (which shifts
+     * the draws) does not fail this by chance, as 60 (1.6%) did */
+    static QuizQuestion a[90], b[90];
+    int na = quiz_session(&bank, -1, 90, 1, a, err, sizeof err);
+    int nb = quiz_session(&bank, -1, 90, 1, b, err, sizeof err);
+    ck_assert_int_eq(na, 90);
+    ck_assert_int_eq(nb, 90);
     int topics[QT_COUNT] = {0};
     for (int i = 0; i < na; i++) {
         ck_assert_str_eq(a[i].id, b[i].id);

@@ -62,6 +62,9 @@ START_TEST(every_topic_has_its_lesson)
                   "no lesson 9 on RoPE");
     ck_assert_int_eq(quiz_topic_lesson(QT_ROPE), 9);
     ck_assert_int_eq(quiz_topic_lesson(QT_FLASH), 9);
+    ck_assert_int_eq(quiz_topic_lesson(QT_PAGED), 10); /* lessons/10-cache.lesson */
+    ck_assert_int_eq(quiz_topic_lesson(QT_WINDOW), 10);
+    ck_assert_int_eq(quiz_topic_lesson(QT_MLA), 10);
     for (int t = 0; t < QT_COUNT; t++)
         ck_assert_msg(quiz_topic_lesson(t) > 0, "topic %s has no lesson", quiz_topic_names[t]);
     ck_assert_int_eq(quiz_topic_lesson(-1), 0);

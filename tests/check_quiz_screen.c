@@ -246,6 +246,34 @@ START_TEST(picker_hint_whole_at_80)
 }
 END_TEST
 
+/* Issue #19 brought the topics to fifteen: at 80x24 the picker still shows
+ * every one of them and all of its lines above the hint row. */
+START_TEST(picker_lists_every_topic_at_80)
+{
+    Screen *s = quiz_open_with(&ui, NULL, 0, -1, 10, 1, 1, 0);
+    ck_assert_ptr_nonnull(s);
+    draw(s);
+    char row[256];
+    for (int t = 0; t < QT_COUNT; t++) {
+        int seen = 0;
+        for (int y = 0; y < 23 && !seen; y++) {
+            canvas_row(cv, y, 1, row, sizeof row);
+            char word[40];
+            snprintf(word, sizeof word, " %s ", quiz_topic_names[t]);
+            seen = strstr(row, word) != NULL;
+        }
+        ck_assert_msg(seen, "topic %s not on the picker at 80x24", quiz_topic_names[t]);
+    }
+    int last = -1;
+    for (int y = 0; y < 24; y++) {
+        canvas_row(cv, y, 1, row, sizeof row);
+        if (strstr(row, "An answer that cannot be read")) last = y;
+    }
+    ck_assert_msg(last >= 0 && last < 23, "the picker's last line is at row %d", last);
+    s->free(s);
+}
+END_TEST
+
 /* Every phase of every kind of question, at 80x24, 120x40 and 200x60:
  * nothing cut at the right edge; Esc is named while a question is asked. */
 START_TEST(every_screen_fits)
@@ -567,6 +595,7 @@ static Suite *quiz_screen_suite(void)
     tcase_add_test(t, long_question_scrolls);
     tcase_add_test(t, home_entry_opens_quiz);
     tcase_add_test(t, picker_hint_whole_at_80);
+    tcase_add_test(t, picker_lists_every_topic_at_80);
     tcase_add_test(t, every_screen_fits);
     tcase_add_test(t, long_answer_shows_its_end);
     tcase_add_test(t, skip_is_not_wrong);

@@ -47,6 +47,19 @@ check "lesson 6 page 2 shows export's K_heads shape $s" page_has 6 2 "K_heads is
 b=$("$BIN" export | python3 -c 'import json,sys; print(sum(s["bytes_copied"] for s in json.load(sys.stdin)["steps"]))')
 check "lesson 1 page 7 shows export's $b bytes copied" page_has 1 7 "The answer: $b."
 
+# Lesson 10's answers are the commands' own numbers: kv --json (MLA, paged) and
+# decode --window (the slot token 9 lands in).
+fmt() { python3 -c 'import sys; print("{:,}".format(int(sys.argv[1])))' "$1"; }
+kvj() { "$BIN" kv "$@" --json | python3 -c 'import json,sys; d=json.load(sys.stdin); exec("print(" + sys.argv[1] + ")")' "$PY"; }
+PY='d["bytes_per_token"]' b=$(fmt "$(kvj --preset deepseek-v3 --dtype bf16)")
+check "lesson 10 page 6 shows kv --json's MLA $b B a token" page_has 10 6 "The answer: $b."
+PY='d["paged"]["total_blocks"]' b=$(kvj --preset llama-3-8b --paged --lengths 100,700,2000 --shared-prefix 40)
+check "lesson 10 page 3 shows kv --paged's pool of $b blocks" page_has 10 3 "The answer: $b."
+PY='d["paged"]["contiguous"]["waste_bytes"]' b=$(fmt "$(kvj --preset llama-3-8b --dtype bf16 --paged --lengths 100,700,2000 --context 4096)")
+check "lesson 10 page 2 shows kv --paged's contiguous waste $b B" page_has 10 2 "that is $b bytes"
+b=$("$BIN" decode --plain --window 4 --seq 10 | sed -n 's/.*token 9 -> slot \([0-9]*\) .*/\1/p')
+check "lesson 10 page 4 shows decode --window's slot $b for token 9" page_has 10 4 "The answer: $b."
+
 # --- lesson 2 in tmux --------------------------------------------------------------
 # run ARGS...: `mhaviz ARGS` in a new 80x24 session $S; the shell prints EXIT=rc
 # when it ends. Earlier sessions stay (asleep) so the server never exits between runs.

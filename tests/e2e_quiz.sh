@@ -115,6 +115,14 @@ expect "empty stdin: nothing answered" "$T/eof0.out" "^No questions answered\."
 "$BIN" quiz --plain --topic offsets --count 4 --seed 3 --no-save < /dev/null > "$T/topic.out" 2>&1
 expect "topic offsets asks offsets" "$T/topic.out" "^\[1/4\] offsets"
 expect "offset question names the element" "$T/topic.out" "Which storage offset"
+# Issue #19's topics: each asks its own questions, answered right by its key.
+for t in paged window mla; do
+    "$BIN" quiz --plain --topic $t --count 3 --seed 11 --no-save < /dev/null > "$T/$t.out" 2>&1
+    expect "topic $t asks $t" "$T/$t.out" "^\[1/3\] $t"
+done
+expect "paged asks about blocks" "$T/paged.out" "block"
+expect "window asks about the rolling buffer" "$T/window.out" "rolling buffer"
+expect "mla quotes kv_lora_rank" "$T/mla.out" "kv_lora_rank 512"
 
 # History: misses are saved (atomically, in the state dir) and --review asks them.
 head -n 4 "$T/half" | "$BIN" quiz --plain --count 4 --seed 7 > "$T/save.out" 2>&1
@@ -156,7 +164,7 @@ for args in "--count 0" "--count 1001" "--count x" "--seed -1" "--topic nope" "-
 done
 "$BIN" quiz < /dev/null > "$T/notty.out" 2> "$T/notty.err"; rc=$?
 [ $rc -eq 2 ] && grep -q -- '--plain' "$T/notty.err" && ok "no terminal: points to --plain" || bad "notty exit $rc"
-"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "memory, rope, flash, concepts"
+"$BIN" quiz --help > "$T/help.out" 2>&1 && expect "help lists the topics" "$T/help.out" "memory, rope, flash, paged, window, mla, concepts"
 
 # --review with no missed question left but a topic below 100%: fresh
 # questions of that topic, never "Nothing to revisit" (#11.5).

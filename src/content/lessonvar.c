@@ -524,6 +524,9 @@ static const struct {
     {"decodetoy", lessonvar_decodetoy},
     {"rope", lessonvar_rope},
     {"flash", lessonvar_flash},
+    {"paged", lessonvar_paged},
+    {"window", lessonvar_window},
+    {"mla", lessonvar_mla},
 };
 #define N_EXPR ((int)(sizeof exprs / sizeof *exprs))
 

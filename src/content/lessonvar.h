@@ -1,6 +1,7 @@
 /* lessonvar.h - what the {expression} handlers share (content/lessonvar.c
  * evaluates the pipeline's, lessonvar_models.c the real models' and the
- * decode step's).  Private to those two files. */
+ * decode step's, lessonvar_flash.c lesson 9's, lessonvar_cache.c lesson 10's).
+ * Private to those files. */
 #ifndef MHAVIZ_LESSONVAR_H
 #define MHAVIZ_LESSONVAR_H
 
@@ -73,5 +74,12 @@ int lessonvar_decodetoy(Eval *e, int argc, char **argv);
  * `mhaviz flash` over the page's run, and its bytes). */
 int lessonvar_rope(Eval *e, int argc, char **argv);
 int lessonvar_flash(Eval *e, int argc, char **argv);
+
+/* The handlers of lessonvar_cache.c: {paged ...} (kv_paged's blocks and
+ * waste), {window ...} (decode's rolling buffer on the page's run) and
+ * {mla ...} (a preset's latent cache against its config's kv heads). */
+int lessonvar_paged(Eval *e, int argc, char **argv);
+int lessonvar_window(Eval *e, int argc, char **argv);
+int lessonvar_mla(Eval *e, int argc, char **argv);
 
 #endif

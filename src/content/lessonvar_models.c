@@ -37,19 +37,27 @@ int lessonvar_preset(Eval *e, int argc, char **argv)
         put(e->o, "%s", p->title);
         return 0;
     }
-    long v = !strcmp(k, "layers")     ? p->layers
-             : !strcmp(k, "heads")    ? p->heads
-             : !strcmp(k, "kv_heads") ? p->kv_heads
-             : !strcmp(k, "d_head")   ? p->d_head
-             : !strcmp(k, "d_model")  ? p->d_model
-             : !strcmp(k, "context")  ? p->context
-             : !strcmp(k, "window")   ? p->window
-             : !strcmp(k, "chunk")    ? p->chunk
-                                      : -1;
+    long v = !strcmp(k, "layers")             ? p->layers
+             : !strcmp(k, "heads")            ? p->heads
+             : !strcmp(k, "kv_heads")         ? p->kv_heads
+             : !strcmp(k, "d_head")           ? p->d_head
+             : !strcmp(k, "d_model")          ? p->d_model
+             : !strcmp(k, "context")          ? p->context
+             : !strcmp(k, "window")           ? p->window
+             : !strcmp(k, "chunk")            ? p->chunk
+             : !strcmp(k, "kv_lora_rank")     ? p->kv_lora_rank
+             : !strcmp(k, "qk_rope_head_dim") ? p->qk_rope_head_dim
+             : !strcmp(k, "global_every")     ? p->global_every
+             : !strcmp(k, "local_layers")     ? kv_limit_of(p).local_layers
+             : !strcmp(k, "global_layers")    ? p->layers - kv_limit_of(p).local_layers
+             : !strcmp(k, "hidden_per_head")  ? p->d_model / p->heads /* not always d_head */
+                                              : -1;
     if (v < 0) {
         snprintf(e->err, e->errlen,
                  "{preset %s %.20s}: fields are title layers heads kv_heads d_head d_model context "
-                 "window chunk",
+                 "window chunk kv_lora_rank qk_rope_head_dim global_every local_layers "
+                 "global_layers "
+                 "hidden_per_head",
                  argv[1], k);
         return -1;
     }
@@ -67,7 +75,8 @@ int lessonvar_ratio(Eval *e, int argc, char **argv)
     return 0;
 }
 
-/* {kv NAME DTYPE [mha|mqa]}: bytes per token; {kvctx NAME DTYPE [CONTEXT]}: per sequence */
+/* {kv NAME DTYPE [mha|mqa|hidden]}: bytes per token (hidden: d_head taken as
+ * d_model / heads, the head_dim trap); {kvctx NAME DTYPE [CONTEXT]}: per sequence */
 int lessonvar_kv(Eval *e, int argc, char **argv)
 {
     const char *f = argv[0];
@@ -89,11 +98,14 @@ int lessonvar_kv(Eval *e, int argc, char **argv)
         if (!strcmp(f, "kv") && (!strcmp(argv[3], "mha") || !strcmp(argv[3], "mqa"))) {
             m.kv_heads = argv[3][1] == 'h' ? p->heads : 1; /* K and V per head */
             m.kv_lora_rank = m.qk_rope_head_dim = 0;
+        } else if (!strcmp(f, "kv") && !strcmp(argv[3], "hidden")) {
+            m.d_head = p->d_model / p->heads; /* the calculator that ignores head_dim */
+            m.kv_lora_rank = m.qk_rope_head_dim = 0;
         } else if (!strcmp(f, "kvctx") && v > 0 && !*end)
             ctx = v;
         else {
             snprintf(e->err, e->errlen, "{%s}: last argument must be %s", f,
-                     !strcmp(f, "kv") ? "mha or mqa" : "a context length");
+                     !strcmp(f, "kv") ? "mha, mqa or hidden" : "a context length");
             return -1;
         }
     }

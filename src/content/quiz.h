@@ -34,6 +34,9 @@ enum {
     QT_MEMORY,   /* the scores at real sizes; when the cache outgrows the weights */
     QT_ROPE,     /* RoPE: the pair partner, the angle, what is rotated and cached, q.k */
     QT_FLASH,    /* FlashAttention-2's tiles: m and l, skipped tiles, HBM bytes, O's rescale */
+    QT_PAGED,    /* paged blocks: a block table's length, the pool with a shared prefix */
+    QT_WINDOW,   /* the rolling buffer: the slot of token t, what it overwrites, keys seen */
+    QT_MLA,      /* MLA's latent cache: bytes per token from a config */
     QT_CONCEPTS, /* curated only: why heads, W_O, GQA/MQA, uptraining, ... */
     QT_COUNT
 };
@@ -92,7 +95,13 @@ typedef struct QuizQuestion {
     int idx[4];    /* QG_OFFSET: the logical index */
     int aux;       /* QG_KVHEAD: the query head; QG_VIEWCOPY: the op (QUIZ_OP_*);
                     * QG_BUG: the bug; QG_KVCACHE: layers (cfg.seq = context,
-                    * cfg.batch = sequences, idx[0] = bits per number) */
+                    * cfg.batch = sequences, idx[0] = bits per number);
+                    * QG_PAGED: 0 one table, 1 the pool (cfg.batch = sequences,
+                    * cfg.seq = block size, idx[0..2] = lengths, idx[3] = prefix);
+                    * QG_WINDOW: 0 slot, 1 evicted, 2 keys (idx[0] = token t,
+                    * cfg.window = W); QG_MLA: layers (idx[0] = kv_lora_rank,
+                    * idx[1] = qk_rope_head_dim, idx[2] = bits, idx[3] = 1: one
+                    * layer; cfg.kv_heads and d_model / heads: the config's) */
 } QuizQuestion;
 
 /* The generated kinds (QuizQuestion.gen - 1). */
@@ -119,6 +128,10 @@ enum {
     QG_FLASH_SKIP,    /* causal: is a tile skipped; how many tiles are visited */
     QG_FLASH_BYTES,   /* HBM bytes of the naive kernel or of flash at a real size */
     QG_FLASH_RESCALE, /* O of a row after a tile that raised its m */
+    QG_PAGED,         /* blocks of a sequence (typed), or of the pool with a shared prefix */
+    QG_WINDOW,        /* rolling buffer: the slot token t is written to, the token it evicts,
+                       * the keys query t attends to */
+    QG_MLA,           /* MLA: bytes per token over all layers or in one */
     QG_COUNT
 };
 

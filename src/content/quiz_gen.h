@@ -118,5 +118,8 @@ int quiz_gen_flash_ml(Gen *g);      /* quiz_gen_flash.c */
 int quiz_gen_flash_skip(Gen *g);    /* quiz_gen_flash.c */
 int quiz_gen_flash_bytes(Gen *g);   /* quiz_gen_flash.c */
 int quiz_gen_flash_rescale(Gen *g); /* quiz_gen_flash.c */
+int quiz_gen_paged(Gen *g);         /* quiz_gen_paged.c */
+int quiz_gen_window(Gen *g);        /* quiz_gen_window.c */
+int quiz_gen_mla(Gen *g);           /* quiz_gen_mla.c */
 
 #endif

@@ -11,12 +11,14 @@
 /* The lesson that teaches each topic, by the name of its file
  * (lessons/NN-NAME.lesson): the number and the title are read off that file,
  * so a lesson renumbered or inserted cannot send a topic to the wrong one.
- * rope and flash are lesson 9's (lessons/09-rope-flash.lesson, issue #18). */
+ * rope and flash are lesson 9's (lessons/09-rope-flash.lesson, issue #18);
+ * paged, window and mla lesson 10's (lessons/10-cache.lesson, issue #19). */
 static const char *const topic_lesson[QT_COUNT] = {
     [QT_SHAPES] = "pipeline", [QT_STRIDES] = "transpose", [QT_OFFSETS] = "heads",
     [QT_VIEWS] = "transpose", [QT_GQA] = "variants",      [QT_KVCACHE] = "variants",
     [QT_BUGS] = "failures",   [QT_DECODE] = "decode",     [QT_MEMORY] = "softmax",
-    [QT_ROPE] = "rope-flash", [QT_FLASH] = "rope-flash",  [QT_CONCEPTS] = "pipeline",
+    [QT_ROPE] = "rope-flash", [QT_FLASH] = "rope-flash",  [QT_PAGED] = "cache",
+    [QT_WINDOW] = "cache",    [QT_MLA] = "cache",         [QT_CONCEPTS] = "pipeline",
 };
 
 /* The built-in lesson file lessons/NN-NAME.lesson, or NULL. */

@@ -7,8 +7,8 @@
 #include "content/quiz_gen.h"
 
 const char *const quiz_topic_names[QT_COUNT] = {
-    "shapes", "strides", "offsets", "views", "gqa",   "kvcache",
-    "bugs",   "decode",  "memory",  "rope",  "flash", "concepts",
+    "shapes", "strides", "offsets", "views", "gqa",    "kvcache", "bugs",     "decode",
+    "memory", "rope",    "flash",   "paged", "window", "mla",     "concepts",
 };
 
 int quiz_topic_index(const char *name)
@@ -31,6 +31,9 @@ static const int topic_kinds[QT_COUNT][5] = {
     [QT_MEMORY] = {QG_SCORES_MEM, QG_CACHE_WEIGHTS, -1},
     [QT_ROPE] = {QG_ROPE_PARTNER, QG_ROPE_WHICH, QG_ROPE_ANGLE, QG_ROPE_DOT, -1},
     [QT_FLASH] = {QG_FLASH_ML, QG_FLASH_SKIP, QG_FLASH_BYTES, QG_FLASH_RESCALE, -1},
+    [QT_PAGED] = {QG_PAGED, -1},
+    [QT_WINDOW] = {QG_WINDOW, -1},
+    [QT_MLA] = {QG_MLA, -1},
     [QT_CONCEPTS] = {-1},
 };
 
@@ -64,7 +67,8 @@ static int (*const generators[QG_COUNT])(Gen *) = {
     quiz_gen_kvcache,       quiz_gen_bug,           quiz_gen_decode,       quiz_gen_scores_mem,
     quiz_gen_cache_weights, quiz_gen_groups,        quiz_gen_rope_partner, quiz_gen_rope_which,
     quiz_gen_rope_angle,    quiz_gen_rope_dot,      quiz_gen_flash_ml,     quiz_gen_flash_skip,
-    quiz_gen_flash_bytes,   quiz_gen_flash_rescale,
+    quiz_gen_flash_bytes,   quiz_gen_flash_rescale, quiz_gen_paged,        quiz_gen_window,
+    quiz_gen_mla,
 };
 
 int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, size_t errlen)

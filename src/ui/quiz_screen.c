@@ -293,25 +293,29 @@ static int pic_rows(const Qs *q, const Canvas *c)
 static void draw_picker(const Qs *q, Canvas *c)
 {
     canvas_text(c, 2, 2, "Topic", ST_BOLD);
+    /* two columns, top to bottom then the next, so that every topic and the
+     * lines below fit 80x24 above the hint line */
+    const int rows = (QT_COUNT + 2) / 2;
     for (int i = 0; i <= QT_COUNT; i++) {
-        int y = 3 + i;
+        int y = 3 + i % rows, x = 2 + (i / rows) * 38;
         Style st = i == q->topic_sel ? ST_CURSOR : ST_NORMAL;
-        canvas_fill(c, 2, y, 14, 1, ' ', st);
-        canvas_text(c, 3, y, i == 0 ? "all topics" : quiz_topic_names[i - 1], st);
+        canvas_fill(c, x, y, 14, 1, ' ', st);
+        canvas_text(c, x + 1, y, i == 0 ? "all topics" : quiz_topic_names[i - 1], st);
         if (i > 0 && q->have_hist && q->hist.total.asked[i - 1])
-            canvas_printf(c, 18, y, ST_DIM, "%d/%d right so far", q->hist.total.right[i - 1],
+            canvas_printf(c, x + 16, y, ST_DIM, "%d/%d right so far", q->hist.total.right[i - 1],
                           q->hist.total.asked[i - 1]);
         else if (i > 0) {
             int curated = 0;
             for (int k = 0; k < q->bank.n; k++)
                 curated += q->bank.q[k].topic == i - 1;
-            canvas_printf(c, 18, y, ST_DIM, "%s%s", quiz_topic_generated(i - 1) ? "generated" : "",
+            canvas_printf(c, x + 16, y, ST_DIM, "%s%s",
+                          quiz_topic_generated(i - 1) ? "generated" : "",
                           !curated                      ? ""
                           : quiz_topic_generated(i - 1) ? " + curated"
                                                         : "curated");
         }
     }
-    int y = 5 + QT_COUNT;
+    int y = 4 + rows;
     canvas_text(c, 2, y, "Length", ST_BOLD);
     for (int i = 0; i < q->nlen; i++)
         canvas_printf(c, 10 + 6 * i, y, i == q->len_sel ? ST_CURSOR : ST_NORMAL, " %3d ",
@@ -322,8 +326,7 @@ static void draw_picker(const Qs *q, Canvas *c)
                   "seed %llu: the same seed asks the same questions (mhaviz quiz --seed N)",
                   (unsigned long long)q->seed);
     /* the same rules as --plain (quiz_session_answer), except that an answer that
-     * cannot be read is asked again here; right under the seed, so that the
-     * twelve topics and these lines fit 80x24 above the hint line */
+     * cannot be read is asked again here; right under the seed */
     canvas_text(c, 2, y + 3, "Answer by letter, or type a choice's text, number or shape;",
                 ST_NORMAL);
     canvas_text(c, 2, y + 4, "with no choices, a number or a shape: (2, 8, 16, 64) or 2,8,16,64.",
