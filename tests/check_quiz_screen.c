@@ -270,7 +270,7 @@ START_TEST(picker_lists_every_topic_at_80)
         if (strstr(row, "An answer that cannot be read")) last = y;
     }
     ck_assert_msg(last >= 0 && last < 23, "the picker's last line is at row %d", last);
-    s->free(s);
+    screen_close(s);
 }
 END_TEST
 
