@@ -797,6 +797,42 @@ START_TEST(screen_shows_the_paged_pool)
 }
 END_TEST
 
+/* The shared prefix on the screen at batch 2, 80x24 through 200x60: the
+ * full prefix block and the partial one with their reference counts, the
+ * tables pointing at them, the copy-on-write when the first token past the
+ * prefix is written, its bytes, and every row still the full pass's; L
+ * turns the pool's block layout (NHD, HND). */
+START_TEST(screen_shows_the_shared_prefix)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = 2, c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {3, DECODE_META, 0, 2, 3};
+    static const int sizes[3][2] = {{80, 24}, {120, 40}, {200, 60}};
+    for (int k = 0; k < 3; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "pool_k NHD (blocks,N,KV,dh) (7, 2, 2, 2)"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "blk 0 0  1  ref 2: prefix, stored once"));
+        ck_assert(
+            screen_opts_show(c, &o, 0, w, h, "blk 1 2  ·  ref 2: partial prefix, copied on write"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "table s0 [0 1]  table s1 [0 1]"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "x: the 2 sequences share tokens 0..2"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "copy-on-write: none this step"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h,
+                                   "copy-on-write: blk 1 -> 2 (1 prefix token each, 32 B)"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "table s0 [0 2]  table s1 [0 1]"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "blk 1 2  3  ref 1"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "copied 32 B"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h,
+                                   "rows 3..3 = the full causal pass at those rows (largest "
+                                   "difference 0)"));
+    }
+    o.layout = DECODE_HF;
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "pool_k HND (blocks,KV,N,dh) (7, 2, 2, 2)"));
+    o.prefix = 5; /* more than the prompt: the screen says so */
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "--shared-prefix 5: must be 0 to the prompt's 3"));
+}
+END_TEST
+
 /* M on the Decode screen and on Variants: MLA's latent strip beside the
  * per-head K/V strips it replaces, with its bytes; M again takes it away. */
 START_TEST(screens_show_the_mla_strip)
@@ -891,6 +927,7 @@ static Suite *decode_suite(void)
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_shows_the_rolling_window);
     tcase_add_test(t, screen_shows_the_paged_pool);
+    tcase_add_test(t, screen_shows_the_shared_prefix);
     tcase_add_test(t, screens_show_the_mla_strip);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);
