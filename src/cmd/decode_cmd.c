@@ -4,6 +4,8 @@
  *                                           the decode screen (TUI)
  *   mhaviz decode --plain [--prompt N] [--layout hf|meta] [config flags]
  *                                           the toy run as text, step by step
+ *   mhaviz decode [--plain] --paged [--block-size N] [--shared-prefix P] ...
+ *                                           one pool of blocks, a shared prefix
  *   mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]
  *                                           what one generated token costs at real sizes
  */
@@ -25,6 +27,7 @@
 static const char decode_help[] =
     "usage: mhaviz decode [--prompt N] [--layout hf|meta] [CONFIG] [OPTIONS]  the screen\n"
     "       mhaviz decode --plain [--prompt N] [--layout hf|meta] [CONFIG]\n"
+    "       mhaviz decode [--plain] --paged [--block-size N] [--shared-prefix P] [CONFIG]\n"
     "       mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]\n"
     "Generation with a KV cache: the prompt in one block (prefill), then one token at a time.\n"
     "The screen and --plain run the same toy configuration: decode's defaults --seq 8\n"
