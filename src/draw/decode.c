@@ -123,10 +123,11 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
             canvas_put(c, 7 + k * cw, y + r, 0x00B7, ST_DIM);
         int x = 7 + shown * cw;
         if (shown < N) x += canvas_printf(c, x, y + r, ST_DIM, "+%d", N - shown) + 1;
+        const char *why =
+            r < d->shared_blocks ? ": prefix, stored once" : ": partial prefix, copied on write";
+        if ((int)strlen(why) + 6 > c->w - 1 - x) why = "";     /* no room: the count alone */
         if (d->prefix && r < d->blocks_used && d->refs[r] > 1) /* shared: its tables counted */
-            canvas_printf(c, x, y + r, ST_WARN, "ref %d: %s", d->refs[r],
-                          r < d->shared_blocks ? "prefix, stored once"
-                                               : "partial prefix, copied on write");
+            canvas_printf(c, x, y + r, ST_WARN, "ref %d%s", d->refs[r], why);
         else if (d->prefix && r < d->blocks_used)
             canvas_printf(c, x, y + r, ST_DIM, "ref %d", d->refs[r]);
     }
