@@ -154,8 +154,9 @@ int decode_share_prefix(Decode *d, int prefix, char *err, size_t errlen)
                     return -1;
                 }
     int shared = prefix / d->block_size;
+    if (alloc_pool(d, shared + c->batch * (d->max_blocks - shared), err, errlen) != 0) return -1;
     d->prefix = prefix, d->shared_blocks = shared;
-    return alloc_pool(d, shared + c->batch * (d->max_blocks - shared), err, errlen);
+    return 0;
 }
 
 int decode_cow_pending(const Decode *d)

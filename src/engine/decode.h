@@ -132,9 +132,9 @@ int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen);
  * after decode_set_paged and before decode_prefill; 0 leaves it unshared.
  * The run's x must hold the same first prefix tokens in every sequence
  * (cfg.shared_prefix >= prefix).  0, or -1 with a one-line reason naming
- * the flag: "--shared-prefix: needs --paged", "--shared-prefix 9: more than
- * the prompt's 4 tokens ...", "--shared-prefix 3: sequence 1's token 0
- * differs ...", or out of memory. */
+ * the flag: "--shared-prefix: needs --paged", "--shared-prefix 9: must be 0
+ * to the prompt's 4 tokens ...", "--shared-prefix 3: sequence 1's token 0
+ * differs ...", or out of memory (d unchanged then). */
 int decode_share_prefix(Decode *d, int prefix, char *err, size_t errlen);
 
 /* The copy-on-write copies not made yet: while n tables still point at the
