@@ -91,5 +91,10 @@ capture "$BIN" decode --plain --paged --block-size 3 --batch 2 --kv-heads 2
 check "--paged alone: vLLM's NHD (blocks, N, KV, dh)" grep -q "K and V each (6, 3, 2, 2)" "$tmp/out"
 usage_error "--shared-prefix 5: more than the prompt's 4 tokens" decode --plain --paged --batch 2 --shared-prefix 5
 usage_error "--shared-prefix: needs --paged" decode --plain --batch 2 --shared-prefix 2
+# the screen refuses it too, before it opens (a terminal is needed to get there)
+S=sharedbad
+tmux_start $S 100 10 sh -c '"$0" decode --no-save --paged --batch 2 --shared-prefix 9; echo "exit $?"; sleep 30' "$BIN"
+check "decode --paged --shared-prefix 9 (the screen): more than the prompt" tmux_wait $S "mhaviz: --shared-prefix 9: more than the prompt's 4 tokens" 100
+check "decode --paged --shared-prefix 9 (the screen): exit 2" tmux_wait $S "exit 2" 100
 usage_error "--shared-prefix" decode --plain --paged --batch 2 --shared-prefix -1
 finish
