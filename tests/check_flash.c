@@ -16,7 +16,9 @@
 static Mha *run(int batch, int seq, int d_model, int heads, int kv_heads, int causal, int seed)
 {
     char err[200];
-    MhaConfig c = {batch, seq, d_model, heads, kv_heads, causal, (uint32_t)seed, ROPE_OFF, 0, 0};
+    MhaConfig c = mha_config_default();
+    c.batch = batch, c.seq = seq, c.d_model = d_model, c.heads = heads, c.kv_heads = kv_heads;
+    c.causal = causal, c.seed = (uint32_t)seed, c.rope_theta = 0;
     Mha *m = mha_run(&c, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
     return m;
