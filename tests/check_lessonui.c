@@ -551,6 +551,9 @@ static void answer_wrong_then_right(Screen *s, const LessonPage *pg, const Lesso
         snprintf(right, sizeof right, "Right: %s.", t->expect);
         ck_assert_msg(shows(s, 80, 24, right), "%s: '%s' not on screen", where, right);
     } else if (pg->predict) {
+        /* the outcomes stand 3 columns apart (the rich text once read the
+         * gap as one space: "wrong 2 raises") */
+        ck_assert_msg(shows(s, 80, 24, "1 runs, silently wrong   2 raises"), "%s: outcomes", where);
         press(s, '0' + (int)pg->predict % (LP_COUNT - 1) + 1); /* another outcome */
         ck_assert_msg(shows(s, 80, 24, "Not \""), "%s: a wrong prediction was not refused", where);
         if (t->hint) ck_assert(strstr(ui.status, "Not that one") != NULL);

@@ -92,8 +92,13 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st);
 void canvas_style(Canvas *c, int x, int y, int w, int h, Style st); /* restyle, keep glyphs */
 void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box lines */
-/* Word-wrapped paragraph in a w-wide column; returns lines used (at most maxh). */
+/* Word-wrapped paragraph in a w-wide column, broken where base/linebreak.h
+ * says (a URL wider than the column after a '/'); at most maxh lines, the
+ * last ending in "..." when more were needed.  Returns the lines drawn; 0
+ * when c or utf8 is NULL or w or maxh is below 1. */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
+/* The lines canvas_wrap would draw for utf8 (nothing is drawn). */
+int canvas_wrap_lines(const char *utf8, int w, int maxh);
 
 const Cell *canvas_at(const Canvas *c, int x, int y);
 /* Row y as UTF-8 (or ASCII when ascii != 0), trailing spaces kept; buf gets at
