@@ -264,6 +264,31 @@ int canvas_wrap_lines(const char *utf8, int w, int maxh)
     return wrap_text(NULL, 0, 0, w, maxh, utf8, ST_NORMAL);
 }
 
+/* ---- a text field ------------------------------------------------------- */
+
+void canvas_field(Canvas *c, int x, int y, int w, const char *utf8, size_t cur, Style st,
+                  uint32_t end_glyph)
+{
+    if (w < 1) return;
+    int col = linebreak_cols(utf8, cur), first = 0, at = x;
+    if (col >= w) { /* scrolled: "..." then the text up to the cursor, the last cell */
+        int room = w > 4 ? w - 4 : 0;
+        for (int d = 0; d < 3 && d < w - 1; d++)
+            canvas_put(c, x + d, y, '.', ST_DIM);
+        at = x + (w > 4 ? 3 : w - 1);
+        first = col - room;
+    }
+    const unsigned char *p = (const unsigned char *)utf8;
+    for (int k = 0; *p; k++) {
+        int here = (size_t)((const char *)p - utf8) == cur;
+        uint32_t ch = utf8_next(&p);
+        if (k < first) continue;
+        if (at + (k - first) >= x + w) break;
+        canvas_put(c, at + (k - first), y, ch, here ? ST_CURSOR : st);
+    }
+    if (utf8[cur] == 0) canvas_put(c, at + col - first, y, end_glyph, ST_CURSOR);
+}
+
 /* ---- reading the grid ----------------------------------------------------- */
 
 const Cell *canvas_at(const Canvas *c, int x, int y)

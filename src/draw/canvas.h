@@ -99,6 +99,12 @@ void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
 /* The lines canvas_wrap would draw for utf8 (nothing is drawn). */
 int canvas_wrap_lines(const char *utf8, int w, int maxh);
+/* A one-row text field at (x, y), w columns (a base/lineedit line, say):
+ * utf8 scrolled so the cursor shows (cur: the bytes before it, at a code
+ * point's start), "..." in ST_DIM first when the start is scrolled away,
+ * the cell under the cursor in ST_CURSOR, end_glyph there at the end. */
+void canvas_field(Canvas *c, int x, int y, int w, const char *utf8, size_t cur, Style st,
+                  uint32_t end_glyph);
 
 const Cell *canvas_at(const Canvas *c, int x, int y);
 /* Row y as UTF-8 (or ASCII when ascii != 0), trailing spaces kept; buf gets at

@@ -229,8 +229,13 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
         snprintf(line, sizeof line, "The answer: %s.", t->expect);
         row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
     } else if (pg->expect) {
-        snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
-        row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
+        const char *typed = v->typed ? v->typed : "";
+        size_t n = strlen(typed), after = v->typed_after < n ? v->typed_after : n;
+        if (left > 0) { /* as typed, no markup: a text field, its cursor '_' at the end */
+            canvas_text(c, x + 2, y, ">", ST_CODE);
+            canvas_field(c, x + 4, y, w - 4, typed, n - after, ST_CODE, '_');
+        }
+        row++;
         if (v->verdict == -1)
             snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
                      v->why && v->why[0] ? v->why : "wrong");
