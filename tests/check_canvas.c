@@ -189,6 +189,29 @@ START_TEST(test_wrap_truncates_with_ellipsis)
 }
 END_TEST
 
+/* The wrap is base/linebreak.h's: an indent is no break (" abcdefgh" once
+ * gave an empty line first), a path wider than the column breaks after a
+ * '/' (it was cut mid-name), and a multibyte word is cut between code points. */
+START_TEST(test_wrap_indent_path_and_multibyte)
+{
+    Canvas *c = canvas_new(12, 6);
+    ck_assert_int_eq(canvas_wrap(c, 0, 0, 4, 6, " abcdefgh", ST_NORMAL), 3);
+    ck_assert_str_eq(trimmed(c, 0), " abc");
+    ck_assert_str_eq(trimmed(c, 1), "defg");
+    canvas_clear(c);
+    ck_assert_int_eq(canvas_wrap(c, 0, 0, 12, 6, "blob/main/config.json", ST_NORMAL), 2);
+    ck_assert_str_eq(trimmed(c, 0), "blob/main/");
+    ck_assert_str_eq(trimmed(c, 1), "config.json");
+    ck_assert_int_eq(canvas_wrap_lines("blob/main/config.json", 12, 6), 2);
+    canvas_clear(c);
+    ck_assert_int_eq(canvas_wrap(c, 0, 0, 3, 6, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 x", ST_NORMAL),
+                     2);
+    ck_assert_str_eq(trimmed(c, 0), "\xc3\xa9\xc3\xa9\xc3\xa9");
+    ck_assert_str_eq(trimmed(c, 1), "\xc3\xa9 x");
+    canvas_free(c);
+}
+END_TEST
+
 START_TEST(test_contains)
 {
     Canvas *c = canvas_new(20, 3);
@@ -444,6 +467,7 @@ static Suite *canvas_suite(void)
     tcase_add_test(tc, test_wrap_words);
     tcase_add_test(tc, test_wrap_long_word_and_newline);
     tcase_add_test(tc, test_wrap_truncates_with_ellipsis);
+    tcase_add_test(tc, test_wrap_indent_path_and_multibyte);
     tcase_add_test(tc, test_contains);
     tcase_add_test(tc, test_ascii_map);
     tcase_add_test(tc, test_write_plain_and_ascii);

@@ -9,7 +9,6 @@
 #include "content/kv.h"
 #include "content/presets.h"
 #include "draw/canvas.h"
-#include "draw/urlwrap.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
 
@@ -183,8 +182,9 @@ START_TEST(largest_context_and_batch_fit)
 END_TEST
 
 /* A URL wider than the column breaks only after a '/' (canvas_wrap cut it
- * mid-name: "blob/mai" + "n/config.json"); every piece but the last ends in
- * '/', and the pieces put back together are the URL. */
+ * mid-name: "blob/mai" + "n/config.json"; a wrapper of its own, urlwrap,
+ * made up for it); every piece but the last ends in '/', and the pieces put
+ * back together are the URL. */
 START_TEST(urls_break_after_a_slash)
 {
     static const char url[] =
@@ -193,8 +193,8 @@ START_TEST(urls_break_after_a_slash)
     snprintf(text, sizeof text, "%s num_hidden_layers=32", url);
     for (int w = 20; w <= 60; w += 5) {
         Canvas *c = canvas_new(w, 12);
-        int n = urlwrap_draw(c, 0, 0, w, 12, text, ST_NORMAL);
-        ck_assert_int_eq(urlwrap_lines(text, w, 12), n);
+        int n = canvas_wrap(c, 0, 0, w, 12, text, ST_NORMAL);
+        ck_assert_int_eq(canvas_wrap_lines(text, w, 12), n);
         joined[0] = 0;
         for (int y = 0; y < n; y++) {
             canvas_row(c, y, 1, row, sizeof row);

@@ -334,6 +334,18 @@ START_TEST(typed_exercise_is_checked)
     ck_assert(shows(p, 80, 24, "3/7")); /* q was typed, h and l too: still here */
     for (size_t i = 0; i < strlen(wrong); i++)
         press(p, UI_K_BACKSPACE);
+    /* the answer is a text field (ui/field.h): any character, shown as
+     * typed (a backquote once vanished as markup, an 'é' was refused), and
+     * Left moves in it rather than turning the page */
+    ck_assert_int_eq(press(p, '`'), UI_REDRAW);
+    ck_assert_int_eq(press(p, 0xE9), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "> `\xc3\xa9_"));
+    ck_assert_int_eq(press(p, UI_K_LEFT), UI_REDRAW);
+    ck_assert_int_eq(press(p, UI_K_DELETE), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "3/7"));
+    ck_assert(shows(p, 80, 24, "> `_"));
+    ck_assert_int_eq(press(p, UI_K_BACKSPACE), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "> _"));
     for (const char *k = "1,2,4,4"; *k; k++) /* the quiz's spellings are accepted */
         press(p, *k);
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
@@ -556,6 +568,9 @@ static void answer_wrong_then_right(Screen *s, const LessonPage *pg, const Lesso
         snprintf(right, sizeof right, "Right: %s.", t->expect);
         ck_assert_msg(shows(s, 80, 24, right), "%s: '%s' not on screen", where, right);
     } else if (pg->predict) {
+        /* the outcomes stand 3 columns apart (the rich text once read the
+         * gap as one space: "wrong 2 raises") */
+        ck_assert_msg(shows(s, 80, 24, "1 runs, silently wrong   2 raises"), "%s: outcomes", where);
         press(s, '0' + (int)pg->predict % (LP_COUNT - 1) + 1); /* another outcome */
         ck_assert_msg(shows(s, 80, 24, "Not \""), "%s: a wrong prediction was not refused", where);
         if (t->hint) ck_assert(strstr(ui.status, "Not that one") != NULL);

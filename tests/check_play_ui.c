@@ -165,12 +165,41 @@ START_TEST(puzzles_in_explore)
 }
 END_TEST
 
+/* The line is a text field (ui/field.h): code points, not bytes.  A long
+ * line scrolls with "..." and the cursor in sight; Up/Down still recall. */
+START_TEST(multibyte_line_and_scrolling)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    Screen *s = play_open(&ui);
+    ck_assert_int_eq(press(s, &ui, 'h'), UI_REDRAW);
+    ck_assert_int_eq(press(s, &ui, 0xE9), UI_REDRAW); /* was refused: ASCII only */
+    type(s, &ui, "llo");
+    press(s, &ui, UI_K_BACKSPACE);
+    ck_assert(shows(s, &ui, 80, 24, ">>> h\xc3\xa9ll "));
+    press(s, &ui, UI_K_LEFT);
+    press(s, &ui, UI_K_LEFT);
+    ck_assert_int_eq(press(s, &ui, UI_K_BACKSPACE), UI_REDRAW); /* all of the '\xc3\xa9' */
+    ck_assert(shows(s, &ui, 80, 24, ">>> hll "));
+    press(s, &ui, 21); /* Ctrl-U */
+    press(s, &ui, 11); /* Ctrl-K */
+    for (int i = 0; i < 100; i++)
+        press(s, &ui, i % 10 ? 'a' : 0x2500);
+    ck_assert(shows(s, &ui, 80, 24, ">>> ...")); /* scrolled: the end shows */
+    s->free(s);
+    ui_free(&ui);
+    state_dir_teardown();
+}
+END_TEST
+
 static Suite *play_ui_suite(void)
 {
     Suite *s = suite_create("play_ui");
     TCase *tc = tcase_create("play_ui");
     tcase_add_test(tc, type_run_and_draw);
     tcase_add_test(tc, editing_keys_and_completion);
+    tcase_add_test(tc, multibyte_line_and_scrolling);
     tcase_add_test(tc, home_opens_the_playground);
     tcase_add_test(tc, puzzles_in_explore);
     suite_add_tcase(s, tc);

@@ -12,6 +12,7 @@
 #include "ui/help.h"
 #include "ui/home.h"
 #include "ui/keys.h"
+#include "ui/quiz_body.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
 #include "ui/walk.h"
@@ -584,6 +585,33 @@ START_TEST(home_entry_opens_quiz)
 }
 END_TEST
 
+/* The body wraps by columns: "\xc3\xa9" is one column and never cut in two
+ * (body_wrap counted bytes: 6 of them on a 12-column row, a long word cut
+ * after a lead byte when its length was odd). */
+START_TEST(body_wraps_multibyte_by_columns)
+{
+    Canvas *c = canvas_new(20, 6);
+    Body b = {c, 0, 0, 12, 6, 0, 0};
+    char text[80] = "", want[80] = "", row[128];
+    for (int i = 0; i < 17; i++)
+        strcat(text, "\xc3\xa9");
+    strcat(text, " h\xc3\xa9llo");
+    body_text(&b, text, ST_NORMAL);
+    ck_assert_int_eq(b.line, 2);
+    for (int i = 0; i < 12; i++)
+        strcat(want, "\xc3\xa9");
+    strcat(want, "        ");
+    ck_assert_str_eq(canvas_row(c, 0, 0, row, sizeof row), want);
+    ck_assert(canvas_contains(c, "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9 h\xc3\xa9llo"));
+    Body odd = {c, 0, 3, 11, 3, 0, 0}; /* an odd width: no half "\xc3\xa9" anywhere */
+    canvas_clear(c);
+    body_text(&odd, text, ST_NORMAL);
+    for (int y = 0; y < 6; y++)
+        ck_assert(!strstr(canvas_row(c, y, 0, row, sizeof row), "\xef\xbf\xbd"));
+    canvas_free(c);
+}
+END_TEST
+
 static Suite *quiz_screen_suite(void)
 {
     Suite *s = suite_create("quiz_screen");
@@ -605,6 +633,7 @@ static Suite *quiz_screen_suite(void)
     tcase_add_test(t, wrong_offset_marked);
     tcase_add_test(t, countdown_times_out);
     tcase_add_test(t, closed_mid_quiz_keeps_answers_in_the_journal);
+    tcase_add_test(t, body_wraps_multibyte_by_columns);
     suite_add_tcase(s, t);
     return s;
 }

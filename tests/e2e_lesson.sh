@@ -134,6 +134,10 @@ run lesson 1 --no-save
 see "lesson 1 opens (typed exercise)" "1/7"
 keys Space Space
 see "page 3 asks for a typed answer" "Type your answer, then Enter."
+keys -l "héllo"
+keys BSpace
+see "multibyte editing: héllo, Backspace, héll" "> héll_"
+keys C-u
 keys -l "(9, 9)"
 keys Enter
 see "a wrong answer is refused" "Not yet: "

@@ -125,6 +125,16 @@ tmux_keys "$s" Tab
 tmux_keys "$s" -l "()"
 tmux_keys "$s" Enter
 check "Tab completes a method; the query answers" tmux_wait "$s" "(32, 4, 8, 1)"
+# line_is NAME REGEX: 0 once a line of the screen matches REGEX (5 s at most)
+line_is() { local i; for ((i = 0; i < 50; i++)); do tmux_screen "$1" | grep -qE -- "$2" && return 0; sleep 0.1; done; return 1; }
+tmux_keys "$s" -l "héllo"
+tmux_keys "$s" BSpace
+check "multibyte editing: héllo, Backspace, héll" line_is "$s" "^ >>> héll$"
+tmux_keys "$s" Home DC DC
+check "Delete takes the h, then the whole é" line_is "$s" "^ >>> ll$"
+tmux_keys "$s" Right C-u
+check "Ctrl-U erases before the cursor only" line_is "$s" "^ >>> l$"
+tmux_keys "$s" C-e C-u
 tmux_keys "$s" q
 check "q on an empty line leaves" tmux_wait "$s" "EXIT=0"
 check "the history is kept in the state dir" grep -qxF "b.t().view(24)" "$XDG_STATE_HOME/mhaviz/play_history"

@@ -206,6 +206,10 @@ else
     if wait_for "Quiz: interview prep"; then ok "TUI: picker shown"; else bad "TUI: no picker"; screen; fi
     tm send-keys -t q Enter
     if wait_for "1/5"; then ok "TUI: first question"; else bad "TUI: no question"; screen; fi
+    tm send-keys -t q -l "héllo"
+    tm send-keys -t q BSpace
+    if wait_for "answer> héll( |$)"; then ok "TUI: multibyte editing: héllo, Backspace, héll"; else bad "TUI: héll not shown"; screen; fi
+    tm send-keys -t q C-u
     for k in 1 2 3; do
         a=$(sed -n "${k}p" "$T/answers")
         wait_for "$k/5" || bad "TUI: question $k not shown"

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "base/fileio.h"
+#include "base/linebreak.h"
 #include "base/lineread.h"
 #include "base/sanitize.h"
 #include "cmd/cli.h"
@@ -70,25 +71,17 @@ static const char *topic_list(int wrap)
     return buf;
 }
 
-/* Prints s word-wrapped at width, each line prefixed with indent. */
+/* Prints s word-wrapped at width (base/linebreak.h), each line prefixed
+ * with indent. */
 static void print_wrapped(FILE *f, const char *s, int width, const char *indent)
 {
-    int ind = (int)strlen(indent);
-    while (*s) {
-        while (*s == ' ')
-            s++;
-        if (!*s) break;
-        int avail = width - ind, len = (int)strcspn(s, "\n");
-        int cut = len;
-        if (len > avail) {
-            cut = avail;
-            while (cut > 0 && s[cut] != ' ')
-                cut--;
-            if (cut == 0) cut = avail;
-        }
-        fprintf(f, "%s%.*s\n", indent, cut, s);
-        s += cut;
-        if (*s == '\n') s++;
+    size_t n = strlen(s);
+    LineBreak lb;
+    while (n && *s == ' ')
+        s++, n--;
+    while (linebreak_next(s, n, width - (int)strlen(indent), &lb)) {
+        fprintf(f, "%s%.*s\n", indent, (int)lb.len, s);
+        s += lb.next, n -= lb.next;
     }
 }
 

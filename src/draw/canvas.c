@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/linebreak.h"
 #include "base/sanitize.h"
 #include "base/utf8.h"
 
@@ -66,27 +67,6 @@ static uint32_t utf8_next(const unsigned char **pp)
     *pp += len;
     if (c == UTF8_INVALID || sanitize_is_control(c)) return REPLACEMENT;
     return c;
-}
-
-/* The whole string as code points; *n gets the count.  NULL on no memory. */
-static uint32_t *utf8_decode_all(const char *s, size_t *n)
-{
-    size_t len = strlen(s);
-    uint32_t *u = malloc((len + 1) * sizeof *u);
-    const unsigned char *p = (const unsigned char *)s;
-    size_t k = 0;
-    if (!u) return NULL;
-    while (*p) {
-        /* keep newlines: canvas_wrap breaks on them */
-        if (*p == '\n') {
-            u[k++] = '\n';
-            p++;
-            continue;
-        }
-        u[k++] = utf8_next(&p);
-    }
-    *n = k;
-    return u;
 }
 
 /* ---- the grid ------------------------------------------------------------- */
@@ -218,87 +198,101 @@ void canvas_box(Canvas *c, int x, int y, int w, int h, Style st)
 
 /* ---- word wrap ------------------------------------------------------------ */
 
-static int is_space(uint32_t ch)
+static int is_space(char ch)
 {
     return ch == ' ' || ch == '\t';
 }
 
-/* Draws u[from, to) at (x, y). */
-static void draw_span(Canvas *c, int x, int y, const uint32_t *u, size_t from, size_t to, Style st)
+/* Draws the n bytes at s from (x, y), a cell per code point; returns the
+ * cells.  c may be NULL (nothing drawn: canvas_put clips it). */
+static int draw_span(Canvas *c, int x, int y, const char *s, size_t n, Style st)
 {
-    for (size_t i = from; i < to; i++)
-        canvas_put(c, x + (int)(i - from), y, u[i], st);
+    const unsigned char *p = (const unsigned char *)s, *e = p + n;
+    int col = 0;
+    while (p < e)
+        canvas_put(c, x + col++, y, utf8_next(&p), st);
+    return col;
 }
 
-/* 1 when the span [pos, end) of u ends in a digit. */
-static int ends_in_digit(const uint32_t *u, size_t pos, size_t end)
+/* 1 when the n bytes at s end in a digit. */
+static int ends_in_digit(const char *s, size_t n)
 {
-    return end > pos && u[end - 1] >= '0' && u[end - 1] <= '9';
+    return n > 0 && s[n - 1] >= '0' && s[n - 1] <= '9';
 }
 
-/* Greedy word wrap: a line breaks at the last space that fits; a word is split
- * only when it alone is wider than the column.  '\n' starts a new line.  When
- * the text needs more than maxh lines, the last one ends in "..." after a
- * whole word (" ..." after a number), so no word is ever cut silently. */
+/* canvas_wrap, with c NULL to count the lines only. */
+static int wrap_text(Canvas *c, int x, int y, int w, int maxh, const char *s, Style st)
+{
+    size_t n = strlen(s);
+    int lines = 0;
+    LineBreak lb;
+    while (lines < maxh && linebreak_next(s, n, w, &lb)) {
+        int more = 0;
+        for (size_t i = lb.next; i < n && !more; i++)
+            if (!is_space(s[i]) && s[i] != '\n') more = 1;
+        if (lines == maxh - 1 && more) {
+            /* the last line we may use: end it with "..." after a whole
+             * word; after a number, " ..." (so "0.1..." never reads as a
+             * number that goes on) */
+            size_t end = lb.len;
+            while (end > 0 && linebreak_cols(s, end) + 3 + ends_in_digit(s, end) > w) {
+                end--;
+                while (end > 0 && !is_space(s[end - 1]))
+                    end--;
+                while (end > 0 && is_space(s[end - 1]))
+                    end--;
+            }
+            int gap = ends_in_digit(s, end), col = draw_span(c, x, y + lines, s, end, st);
+            for (int d = gap; d < 3 + gap && col + d < w; d++)
+                canvas_put(c, x + col + d, y + lines, '.', st);
+            return lines + 1;
+        }
+        draw_span(c, x, y + lines, s, lb.len, st);
+        lines++;
+        s += lb.next, n -= lb.next;
+    }
+    return lines;
+}
+
+/* Word wrap by the one line-break finder (base/linebreak.h: spaces, '\n',
+ * a word wider than the column cut after a '/' or at the width).  When the
+ * text needs more than maxh lines, the last one ends in "..." after a whole
+ * word (" ..." after a number), so no word is ever cut silently. */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st)
 {
-    size_t n, pos = 0;
-    uint32_t *u;
-    int lines = 0;
     if (!c || w < 1 || maxh < 1 || !utf8) return 0;
-    u = utf8_decode_all(utf8, &n);
-    if (!u) return 0;
-    while (pos < n && lines < maxh) {
-        size_t para_end = pos, end, next;
-        while (para_end < n && u[para_end] != '\n')
-            para_end++;
-        if (para_end - pos <= (size_t)w) {
-            end = para_end;
-        } else {
-            size_t k = pos + (size_t)w; /* first column that does not fit */
-            if (is_space(u[k])) {
-                end = k;
-            } else {
-                while (k > pos && !is_space(u[k - 1]))
-                    k--;
-                end = (k > pos) ? k : pos + (size_t)w; /* long word: split it */
-            }
-        }
-        next = end;
-        while (end > pos && is_space(u[end - 1]))
-            end--;
-        while (next < n && is_space(u[next]))
-            next++;
-        if (next < n && u[next] == '\n') next++;
-        if (lines == maxh - 1) {
-            int more = 0;
-            for (size_t i = next; i < n && !more; i++)
-                if (!is_space(u[i]) && u[i] != '\n') more = 1;
-            if (more) {
-                /* the last line we may use: end it with "..." after a whole
-                 * word; after a number, " ..." (so "0.1..." never reads as a
-                 * number that goes on) */
-                while (end > pos && end - pos + 3 + ends_in_digit(u, pos, end) > (size_t)w) {
-                    end--;
-                    while (end > pos && !is_space(u[end - 1]))
-                        end--;
-                    while (end > pos && is_space(u[end - 1]))
-                        end--;
-                }
-                int gap = ends_in_digit(u, pos, end);
-                draw_span(c, x, y + lines, u, pos, end, st);
-                for (int d = gap; d < 3 + gap && (int)(end - pos) + d < w; d++)
-                    canvas_put(c, x + (int)(end - pos) + d, y + lines, '.', st);
-                lines++;
-                break;
-            }
-        }
-        draw_span(c, x, y + lines, u, pos, end, st);
-        lines++;
-        pos = next;
+    return wrap_text(c, x, y, w, maxh, utf8, st);
+}
+
+int canvas_wrap_lines(const char *utf8, int w, int maxh)
+{
+    if (w < 1 || maxh < 1 || !utf8) return 0;
+    return wrap_text(NULL, 0, 0, w, maxh, utf8, ST_NORMAL);
+}
+
+/* ---- a text field ------------------------------------------------------- */
+
+void canvas_field(Canvas *c, int x, int y, int w, const char *utf8, size_t cur, Style st,
+                  uint32_t end_glyph)
+{
+    if (w < 1) return;
+    int col = linebreak_cols(utf8, cur), first = 0, at = x;
+    if (col >= w) { /* scrolled: "..." then the text up to the cursor, the last cell */
+        int room = w > 4 ? w - 4 : 0;
+        for (int d = 0; d < 3 && d < w - 1; d++)
+            canvas_put(c, x + d, y, '.', ST_DIM);
+        at = x + (w > 4 ? 3 : w - 1);
+        first = col - room;
     }
-    free(u);
-    return lines;
+    const unsigned char *p = (const unsigned char *)utf8;
+    for (int k = 0; *p; k++) {
+        int here = (size_t)((const char *)p - utf8) == cur;
+        uint32_t ch = utf8_next(&p);
+        if (k < first) continue;
+        if (at + (k - first) >= x + w) break;
+        canvas_put(c, at + (k - first), y, ch, here ? ST_CURSOR : st);
+    }
+    if (utf8[cur] == 0) canvas_put(c, at + col - first, y, end_glyph, ST_CURSOR);
 }
 
 /* ---- reading the grid ----------------------------------------------------- */

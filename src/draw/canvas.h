@@ -95,8 +95,19 @@ void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box
 /* The one status line: the bottom row filled in st, text from column 1
  * (clipped).  Every screen's status, hint and "computing" line is this. */
 void canvas_status(Canvas *c, const char *text, Style st);
-/* Word-wrapped paragraph in a w-wide column; returns lines used (at most maxh). */
+/* Word-wrapped paragraph in a w-wide column, broken where base/linebreak.h
+ * says (a URL wider than the column after a '/'); at most maxh lines, the
+ * last ending in "..." when more were needed.  Returns the lines drawn; 0
+ * when c or utf8 is NULL or w or maxh is below 1. */
 int canvas_wrap(Canvas *c, int x, int y, int w, int maxh, const char *utf8, Style st);
+/* The lines canvas_wrap would draw for utf8 (nothing is drawn). */
+int canvas_wrap_lines(const char *utf8, int w, int maxh);
+/* A one-row text field at (x, y), w columns (a base/lineedit line, say):
+ * utf8 scrolled so the cursor shows (cur: the bytes before it, at a code
+ * point's start), "..." in ST_DIM first when the start is scrolled away,
+ * the cell under the cursor in ST_CURSOR, end_glyph there at the end. */
+void canvas_field(Canvas *c, int x, int y, int w, const char *utf8, size_t cur, Style st,
+                  uint32_t end_glyph);
 
 const Cell *canvas_at(const Canvas *c, int x, int y);
 /* Row y as UTF-8 (or ASCII when ascii != 0), trailing spaces kept; buf gets at

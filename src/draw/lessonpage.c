@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/linebreak.h"
 #include "base/utf8.h"
 #include "draw/lessonpage.h"
 #include "draw/variants.h"
@@ -37,11 +38,6 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
 
 /* --- rich text: `code` and **emphasis**, word-wrapped ------------------------- */
 
-typedef struct Glyph {
-    uint32_t ch;
-    Style st;
-} Glyph;
-
 /* The code point at s into *cp ('?' for an invalid byte); returns what follows it. */
 static const char *next_cp(const char *s, uint32_t *cp)
 {
@@ -62,18 +58,38 @@ static const char *short_group(const char *s, char close)
     return NULL;
 }
 
-/* Text with markup -> glyphs with styles (markup removed).  *n glyphs. */
-static Glyph *to_glyphs(const char *text, Style base, size_t *n)
+/* The text a page shows: markup removed, UTF-8, and the style of each of
+ * its bytes. */
+typedef struct Rich {
+    char *s;
+    Style *st;
+    size_t n;
+} Rich;
+
+static void rich_add(Rich *r, const char *bytes, size_t len, Style st)
 {
-    size_t cap = strlen(text) + 1;
-    Glyph *g = malloc(cap * sizeof *g);
-    if (!g) {
-        *n = 0;
-        return NULL;
+    memcpy(r->s + r->n, bytes, len);
+    for (size_t i = 0; i < len; i++)
+        r->st[r->n + i] = st;
+    r->n += len;
+}
+
+/* Text with markup -> r (free r->s and r->st).  A run of spaces reads as
+ * one, none at either end (as in Markdown); a space inside a short group is
+ * U+00A0, so the line-break finder never breaks it.  -1 when out of memory. */
+static int to_rich(const char *text, Style base, Rich *r)
+{
+    size_t cap = 2 * strlen(text) + 1; /* a space may become U+00A0's 2 bytes */
+    r->s = malloc(cap);
+    r->st = malloc(cap * sizeof *r->st);
+    r->n = 0;
+    if (!r->s || !r->st) {
+        free(r->s);
+        free(r->st);
+        return -1;
     }
     int code = 0, bold = 0;
     const char *keep_until = NULL; /* spaces before this do not break a line */
-    size_t k = 0;
     for (const char *s = text; *s;) {
         if (*s == '`') {
             code = !code;
@@ -87,55 +103,51 @@ static Glyph *to_glyphs(const char *text, Style base, size_t *n)
             continue;
         }
         if (*s == '(' && (!keep_until || s >= keep_until)) keep_until = short_group(s + 1, ')');
-        uint32_t cp;
-        const char *at = s;
-        s = next_cp(s, &cp);
-        if (cp == ' ' && keep_until && at < keep_until)
-            cp = NBSP; /* "(1, 2, 4, 4)" and `a @ b` are not broken */
-        g[k++] = (Glyph){cp, code ? ST_CODE : bold ? ST_BOLD : base};
+        Style st = code ? ST_CODE : bold ? ST_BOLD : base;
+        if (*s == ' ' && keep_until && s < keep_until) {
+            rich_add(r, "\xc2\xa0", 2, st); /* "(1, 2, 4, 4)" and `a @ b` are not broken */
+            s++;
+        } else if (*s == ' ') {
+            if (r->n && r->s[r->n - 1] != ' ') rich_add(r, " ", 1, st);
+            s++;
+        } else {
+            uint32_t cp;
+            const char *at = s;
+            s = next_cp(s, &cp);
+            if (cp == '?' && *at != '?')
+                rich_add(r, "?", 1, st); /* an invalid byte */
+            else
+                rich_add(r, at, (size_t)(s - at), st);
+        }
     }
-    *n = k;
-    return g;
+    while (r->n && r->s[r->n - 1] == ' ')
+        r->n--;
+    return 0;
 }
 
-/* Draws wrapped text at (x, y) in a w-wide column, at most maxh rows; returns
- * the rows the whole text needs (which may be more than maxh). */
+/* Draws wrapped text at (x, y) in a w-wide column, indent columns in on
+ * every row, at most maxh rows; the lines break where base/linebreak.h says.
+ * Returns the rows the whole text needs (which may be more than maxh). */
 static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text, Style base,
                      int indent)
 {
-    size_t n;
-    Glyph *g = to_glyphs(text, base, &n);
-    if (!g || w <= indent) return free(g), 1;
-    int row = 0, col = indent;
-    size_t i = 0;
-    while (i < n) {
-        if (g[i].ch == ' ') {
-            i++;
-            continue;
+    Rich r;
+    if (w <= indent || to_rich(text, base, &r) < 0) return 1;
+    int row = 0;
+    LineBreak lb;
+    for (size_t i = 0; linebreak_next(r.s + i, r.n - i, w - indent, &lb); i += lb.next, row++) {
+        if (row >= maxh) continue;
+        int col = indent;
+        for (size_t k = i; k < i + lb.len; col++) {
+            uint32_t cp;
+            size_t at = k;
+            k = (size_t)(next_cp(r.s + k, &cp) - r.s);
+            if (cp != ' ') canvas_put(c, x + col, y + row, cp == NBSP ? ' ' : cp, r.st[at]);
         }
-        size_t j = i;
-        while (j < n && g[j].ch != ' ')
-            j++;
-        int len = (int)(j - i);
-        if (col > indent && col + 1 + len > w) {
-            row++;
-            col = indent;
-        } else if (col > indent) {
-            col++; /* the space between words */
-        }
-        for (size_t k = i; k < j; k++) {
-            if (col >= w) { /* a word longer than the column: break it */
-                row++;
-                col = indent;
-            }
-            if (row < maxh)
-                canvas_put(c, x + col, y + row, g[k].ch == NBSP ? ' ' : g[k].ch, g[k].st);
-            col++;
-        }
-        i = j;
     }
-    free(g);
-    return row + 1;
+    free(r.s);
+    free(r.st);
+    return row ? row : 1;
 }
 
 /* Draws code lines verbatim; a line wider than w counts as overflow. */
@@ -187,8 +199,9 @@ static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPa
     }
     size_t o = 0;
     for (int k = 1; k < LP_COUNT && o < sizeof line; k++)
-        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d %s", k > 1 ? "   " : "", k,
-                              lesson_predict_words[k]);
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d %s",
+                              k > 1 ? "\xc2\xa0\xc2\xa0 " : "", /* 3 columns, a break */
+                              k, lesson_predict_words[k]);
     put_rich(c, x, y, w, left, &row, line, ST_NORMAL, 2);
     if (v->verdict == -1 && v->picked > 0 && v->picked < LP_COUNT)
         snprintf(line, sizeof line, "Not \"%s\". %s", lesson_predict_words[v->picked],
@@ -216,8 +229,13 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
         snprintf(line, sizeof line, "The answer: %s.", t->expect);
         row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
     } else if (pg->expect) {
-        snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
-        row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
+        const char *typed = v->typed ? v->typed : "";
+        size_t n = strlen(typed), after = v->typed_after < n ? v->typed_after : n;
+        if (left > 0) { /* as typed, no markup: a text field, its cursor '_' at the end */
+            canvas_text(c, x + 2, y, ">", ST_CODE);
+            canvas_field(c, x + 4, y, w - 4, typed, n - after, ST_CODE, '_');
+        }
+        row++;
         if (v->verdict == -1)
             snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
                      v->why && v->why[0] ? v->why : "wrong");

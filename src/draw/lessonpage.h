@@ -14,13 +14,14 @@ typedef struct LessonView {
     int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
     const char *hint; /* the bottom line (the key hint); NULL: none */
     /* The page's exercise (@expect, @do), as the page screen holds it. */
-    const char *typed; /* @expect, not yet revealed: the answer being typed */
-    int verdict;       /* 1 right, -1 wrong (why says what is off), 0 not checked */
-    const char *why;   /* with verdict -1 */
-    int done;          /* @do: the action is done (the answer confirms it) */
-    const char *doing; /* @do, not done: where the learner is ("heads 2, want 4") */
-    int picked;        /* @predict: the outcome the learner picked last (LP_*), 0 none */
-    int inspecting;    /* the live inspect cursor cur overrides the page's @inspect */
+    const char *typed;  /* @expect, not yet revealed: the answer being typed */
+    size_t typed_after; /* its bytes after the cursor (0: the cursor at its end) */
+    int verdict;        /* 1 right, -1 wrong (why says what is off), 0 not checked */
+    const char *why;    /* with verdict -1 */
+    int done;           /* @do: the action is done (the answer confirms it) */
+    const char *doing;  /* @do, not done: where the learner is ("heads 2, want 4") */
+    int picked;         /* @predict: the outcome the learner picked last (LP_*), 0 none */
+    int inspecting;     /* the live inspect cursor cur overrides the page's @inspect */
     int cur[4];
 } LessonView;
 

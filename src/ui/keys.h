@@ -28,8 +28,9 @@ enum {
     KC_DECODE = 1 << 14,        /* the decode screen (ui/decode.c) */
     KC_PLAY = 1 << 15,          /* the stride playground (ui/play.c): other keys type */
     KC_FLASH = 1 << 16,         /* the Tiles screen (ui/flash_screen.c) */
-    KC_COUNT = 17,              /* bits in use */
-    KC_ALL = (1 << 17) - 1      /* every screen: one "Everywhere" section */
+    KC_EDIT = 1 << 17,          /* a text field (ui/field.c): the playground, a typed answer */
+    KC_COUNT = 18,              /* bits in use */
+    KC_ALL = (1 << 18) - 1      /* every screen: one "Everywhere" section */
 };
 
 /* What a key does; screens switch on these, never on raw keys. */
@@ -82,11 +83,12 @@ typedef enum {
     ACT_BLANK,     /* walkthrough: blank the screen while presenting */
     ACT_GOTO,      /* walkthrough: g, then a step number and Enter */
     ACT_COMPARE,   /* walkthrough: a second configuration beside the first */
-    ACT_HOME_LINE, /* play: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
+    ACT_HOME_LINE, /* a text field: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
     ACT_END_LINE,
     ACT_KILL_END,
     ACT_KILL_START,
     ACT_KILL_WORD,
+    ACT_DELETE, /* a text field: the character under the cursor */
     ACT_COMPLETE,
     ACT_BLOCK_Q, /* tiles: the next block_q / block_k */
     ACT_BLOCK_K,

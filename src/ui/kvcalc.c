@@ -7,7 +7,6 @@
 
 #include "content/kv.h"
 #include "content/presets.h"
-#include "draw/urlwrap.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -54,8 +53,8 @@ static void draw_note(Canvas *c, const Preset *p, int x, int y, int w)
         y += canvas_wrap(c, x, y, w, room, p->note, ST_WARN) + 1;
         room = c->h - 1 - y;
     }
-    if (room > 0 && urlwrap_lines(p->source, w, room + 1) <= room) /* URLs break at '/' */
-        urlwrap_draw(c, x, y, w, room, p->source, ST_DIM);
+    if (room > 0 && canvas_wrap_lines(p->source, w, room + 1) <= room) /* URLs break at '/' */
+        canvas_wrap(c, x, y, w, room, p->source, ST_DIM);
 }
 
 static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)

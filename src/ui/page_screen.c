@@ -13,6 +13,7 @@
 #include "base/errbuf.h"
 #include "content/presets.h"
 #include "draw/lessonpage.h"
+#include "ui/field.h"
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
@@ -30,7 +31,7 @@ typedef struct PageScreen {
     char error[400]; /* the page cannot be shown: why (file:line: ...) */
     int pane, revealed;
     int inspecting, cur[4]; /* the live inspect cursor */
-    char typed[96];         /* @expect: the answer being typed */
+    LineEdit typed;         /* @expect: the answer being typed (ui/field.h) */
     int verdict;            /* 1 right, -1 wrong, 0 not checked */
     int picked;             /* @predict: the outcome picked last (LP_*) */
     char why[160];
@@ -63,7 +64,8 @@ static void page_load(PageScreen *ps)
     ps->have_text = 0;
     ps->error[0] = 0;
     ps->revealed = ps->verdict = ps->did = ps->nagged = ps->inspecting = ps->picked = 0;
-    ps->typed[0] = ps->why[0] = 0;
+    ps->why[0] = 0;
+    lineedit_init(&ps->typed, 95);
     ps->cfg = pg->cfg;
     memcpy(ps->cur, pg->cur, sizeof ps->cur);
     char err[400];
@@ -221,13 +223,14 @@ static int skip(PageScreen *ps, Ui *ui)
 static int check_typed(PageScreen *ps, Ui *ui)
 {
     const LessonPage *pg = cur_page(ps);
-    if (!ps->typed[0]) {
+    if (!ps->typed.len) {
         ps->revealed = 1; /* empty: show the answer */
         return UI_REDRAW;
     }
-    int r = lesson_expect_check(pg->expect, ps->t.expect, ps->typed, ps->why, sizeof ps->why);
+    int r = lesson_expect_check(pg->expect, ps->t.expect, ps->typed.buf, ps->why, sizeof ps->why);
     ps->verdict = r == 1 ? 1 : -1;
-    if (r != 1 && !ps->why[0]) snprintf(ps->why, sizeof ps->why, "'%.60s' is not it", ps->typed);
+    if (r != 1 && !ps->why[0])
+        snprintf(ps->why, sizeof ps->why, "'%.60s' is not it", ps->typed.buf);
     if (r != 1 && ps->t.hint) { /* what to look at, from the page */
         size_t k = strlen(ps->why);
         snprintf(ps->why + k, sizeof ps->why - k, ". %s", ps->t.hint);
@@ -250,28 +253,17 @@ static int pick(PageScreen *ps, Ui *ui, int k)
     return UI_REDRAW;
 }
 
-/* A key while an answer is typed: the typing keys, else a printable
- * character into the answer. */
+/* A key while an answer is typed: Enter checks it, the editing keys and
+ * any character edit it (ui/field.h); -1 for the page's keys. */
 static int type_key(PageScreen *ps, Ui *ui, int key, Action a)
 {
-    size_t n = strlen(ps->typed);
-    switch (a) {
-    case ACT_APPLY:
-        return check_typed(ps, ui);
-    case ACT_ERASE:
-        if (n) ps->typed[n - 1] = 0;
-        return UI_REDRAW;
-    case ACT_NONE:
-        if (key < 32 || key > 126) return UI_NONE; /* answers are ASCII */
-        if (n + 1 < sizeof ps->typed) {
-            ps->typed[n] = (char)key;
-            ps->typed[n + 1] = 0;
-        }
-        ps->verdict = 0;
-        return UI_REDRAW;
-    default:
-        return -1; /* not a typing key: the page's */
-    }
+    if (a == ACT_APPLY) return check_typed(ps, ui);
+    int editing = keys_action(KC_EDIT, key) != ACT_NONE; /* Left edits, not turns */
+    if (a != ACT_NONE && !editing) return -1;
+    int r = field_key(&ps->typed, key);
+    if (r == UI_NONE) return -1;
+    if (!editing) ps->verdict = 0; /* a new answer is being typed */
+    return r;
 }
 
 /* The cursor keys of inspect mode over the picture's tensor. */
@@ -362,7 +354,8 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
                     .picked = ps->picked,
                     .ascii = ui->ascii,
                     .hint = ui->status[0] ? ui->status : hint,
-                    .typed = ps->typed,
+                    .typed = ps->typed.buf,
+                    .typed_after = ps->typed.len - ps->typed.cur,
                     .verdict = ps->verdict,
                     .why = ps->why,
                     .done = ps->did,
@@ -483,7 +476,7 @@ static int page_key(Screen *s, Ui *ui, int key, Screen **push)
     PageScreen *ps = s->st;
     LessonPage *pg = cur_page(ps);
     Action a = page_action(ps, key);
-    if (typing(ps) && key == ' ' && !ps->typed[0])
+    if (typing(ps) && key == ' ' && !ps->typed.len)
         a = ACT_NEXT; /* no answer starts with a space: Space still turns the page */
     else if (typing(ps)) {
         int r = type_key(ps, ui, key, a);

@@ -1,11 +1,11 @@
 /* play.c - the stride playground's screen (mhaviz play, home's Explore).
  *
- * The input line is the screen's own: Left/Right, Home/End, Ctrl-A/E/K/U/W,
- * Backspace, Up/Down through the history (kept in the state dir), Tab to
- * complete a name or a method.  Enter evaluates the line (content/play.h)
- * and the result is drawn (draw/play_draw.h); earlier statements stay above
- * it, one line each.  In a puzzle (content/puzzle.h) the goal and the given
- * tensors head the screen and Enter also checks the line as an answer. */
+ * The input line is a text field (ui/field.h: Left/Right, Home/End,
+ * Ctrl-A/E/K/U/W, Backspace/Delete, by code point), Up/Down go through the
+ * history (kept in the state dir), Tab completes a name or a method.  Enter evaluates the line
+ * (content/play.h) and the result is drawn (draw/play_draw.h); earlier statements stay above it,
+ * one line each.  In a puzzle (content/puzzle.h) the goal and the given tensors head the screen and
+ * Enter also checks the line as an answer. */
 #include "ui/play.h"
 
 #include <stdio.h>
@@ -17,6 +17,7 @@
 #include "draw/play_draw.h"
 #include "store/play_history.h"
 #include "store/puzzle_best.h"
+#include "ui/field.h"
 #include "ui/help.h"
 #include "ui/screen.h"
 
@@ -24,8 +25,7 @@
 
 typedef struct PlayScreen {
     Play *play;
-    char line[PLAY_LINE_MAX + 1];
-    int len, cur;
+    LineEdit ed;      /* the statement being typed (base/lineedit.h) */
     PlayHistory hist; /* store/play_history.h: this session's and the saved ones */
     int hpos;         /* hpos == hist.n: the line being typed */
     int save;         /* not --no-save: the history is written after each statement */
@@ -40,46 +40,19 @@ typedef struct PlayScreen {
     PuzzleBests bests; /* store/puzzle_best.h: loaded once */
 } PlayScreen;
 
-static void set_line(PlayScreen *p, const char *s)
-{
-    snprintf(p->line, sizeof p->line, "%s", s);
-    p->len = p->cur = (int)strlen(p->line);
-}
-
 static void hist_move(PlayScreen *p, int d)
 {
     int to = p->hpos + d;
     if (to < 0 || to > p->hist.n) return;
-    if (p->hpos == p->hist.n) snprintf(p->draft, sizeof p->draft, "%s", p->line);
+    if (p->hpos == p->hist.n) snprintf(p->draft, sizeof p->draft, "%s", p->ed.buf);
     p->hpos = to;
-    set_line(p, to == p->hist.n ? p->draft : p->hist.line[to]);
-}
-
-/* ---- editing ------------------------------------------------------------------ */
-
-static void erase(PlayScreen *p, int from, int to)
-{
-    if (from < 0) from = 0;
-    if (to > p->len) to = p->len;
-    if (from >= to) return;
-    memmove(p->line + from, p->line + to, (size_t)(p->len - to + 1));
-    p->len -= to - from;
-    p->cur = from;
-}
-
-static void insert(PlayScreen *p, const char *s, int n)
-{
-    if (p->len + n > PLAY_LINE_MAX) return;
-    memmove(p->line + p->cur + n, p->line + p->cur, (size_t)(p->len - p->cur + 1));
-    memcpy(p->line + p->cur, s, (size_t)n);
-    p->len += n;
-    p->cur += n;
+    lineedit_set(&p->ed, to == p->hist.n ? p->draft : p->hist.line[to]);
 }
 
 static void complete(PlayScreen *p, Ui *ui)
 {
     char cand[64][PLAY_NAME_MAX];
-    int start, n = play_complete(p->play, p->line, p->cur, cand, 64, &start);
+    int start, n = play_complete(p->play, p->ed.buf, (int)p->ed.cur, cand, 64, &start);
     if (n == 0) {
         ui_status(ui, "no completion");
         return;
@@ -91,8 +64,9 @@ static void complete(PlayScreen *p, Ui *ui)
             k++;
         common = k;
     }
-    int typed = p->cur - start;
-    if ((int)common > typed) insert(p, cand[0] + typed, (int)common - typed);
+    int typed = (int)p->ed.cur - start;
+    if ((int)common > typed)
+        (void)lineedit_insert_text(&p->ed, cand[0] + typed, common - (size_t)typed);
     if (n == 1) return;
     char list[sizeof ui->status];
     size_t k = 0;
@@ -128,12 +102,12 @@ static void log_add(PlayScreen *p)
 static void run_line(PlayScreen *p, Ui *ui)
 {
     if (p->res.kind != PR_EMPTY) log_add(p);
-    snprintf(p->stmt, sizeof p->stmt, "%s", p->line);
-    play_eval(p->play, p->line, &p->res);
+    snprintf(p->stmt, sizeof p->stmt, "%s", p->ed.buf);
+    play_eval(p->play, p->ed.buf, &p->res);
     if (p->puzzle >= 0) { /* the answer, checked on every configuration */
         const Puzzle *pz = puzzle_at(p->puzzle);
         p->checked = 1;
-        if (puzzle_check(pz, p->line, &p->check))
+        if (puzzle_check(pz, p->ed.buf, &p->check))
             puzzle_best_record(&p->bests, pz->name, p->check.bytes);
         if (p->bests.warning[0]) {
             ui_status(ui, "%.190s", p->bests.warning);
@@ -141,11 +115,11 @@ static void run_line(PlayScreen *p, Ui *ui)
         }
     }
     char err[300];
-    play_history_add(&p->hist, p->line);
+    play_history_add(&p->hist, p->ed.buf);
     if (!ui->no_save && play_history_save(&p->hist, err, sizeof err) != 0)
         ui_status(ui, "history not saved: %.150s", err);
     p->hpos = p->hist.n;
-    set_line(p, "");
+    lineedit_set(&p->ed, "");
 }
 
 /* Puzzle index (-1: the free playground, on ui->mha's tensors) in place of
@@ -241,13 +215,8 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     if (logs) y++;
     play_draw_result(c, 2, y, c->w - 4, in_y - 1 - y, &p->res, p->stmt);
     /* the input line, scrolled so the cursor shows */
-    int room = c->w - 6, first = p->cur > room - 1 ? p->cur - room + 1 : 0;
     canvas_text(c, 1, in_y, ">>> ", ST_CODE_HI);
-    char vis[PLAY_LINE_MAX + 1];
-    snprintf(vis, sizeof vis, "%.*s", room, p->line + first);
-    canvas_text(c, 5, in_y, vis, ST_CODE);
-    canvas_put(c, 5 + p->cur - first, in_y, p->cur < p->len ? (unsigned char)p->line[p->cur] : ' ',
-               ST_CURSOR);
+    canvas_field(c, 5, in_y, c->w - 6, p->ed.buf, p->ed.cur, ST_CODE, ' ');
     static const Action picks[] = {ACT_APPLY, ACT_NEXT, ACT_UP, ACT_COMPLETE, ACT_BACK};
     char hint[300];
     keys_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
@@ -270,36 +239,6 @@ static int play_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_DOWN:
         hist_move(p, 1);
         break;
-    case ACT_LEFT:
-        if (p->cur > 0) p->cur--;
-        break;
-    case ACT_RIGHT:
-        if (p->cur < p->len) p->cur++;
-        break;
-    case ACT_HOME_LINE:
-        p->cur = 0;
-        break;
-    case ACT_END_LINE:
-        p->cur = p->len;
-        break;
-    case ACT_ERASE:
-        erase(p, p->cur - 1, p->cur);
-        break;
-    case ACT_KILL_END:
-        erase(p, p->cur, p->len);
-        break;
-    case ACT_KILL_START:
-        erase(p, 0, p->cur);
-        break;
-    case ACT_KILL_WORD: { /* readline's unix-word-rubout: back to the last space */
-        int k = p->cur;
-        while (k > 0 && p->line[k - 1] == ' ')
-            k--;
-        while (k > 0 && p->line[k - 1] != ' ')
-            k--;
-        erase(p, k, p->cur);
-        break;
-    }
     case ACT_COMPLETE:
         complete(p, ui);
         break;
@@ -314,15 +253,11 @@ static int play_key(Screen *s, Ui *ui, int key, Screen **push)
         return UI_BACK;
     default:
         if (key == UI_K_CTRL_L) return UI_REDRAW;
-        if (p->len == 0 && key == 'q') return UI_BACK;
-        if (p->len == 0 && key == '?') {
+        if (p->ed.len == 0 && key == 'q') return UI_BACK;
+        if (p->ed.len == 0 && key == '?') {
             return UI_HELP | UI_REDRAW;
         }
-        if (key >= 0x20 && key < 0x7f) {
-            char ch = (char)key;
-            insert(p, &ch, 1);
-        } else
-            return UI_NONE;
+        return field_key(&p->ed, key); /* the editing keys, a character typed */
     }
     return UI_REDRAW;
 }
@@ -362,6 +297,7 @@ Screen *play_open(Ui *ui)
     puzzle_best_load(&p->bests, ui->no_save);
     p->save = !ui->no_save;
     p->hpos = p->hist.n;
+    lineedit_init(&p->ed, PLAY_LINE_MAX);
     p->puzzle = -1;
     return s;
 }

@@ -4,6 +4,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/linebreak.h"
+
 void body_put(Body *b, const char *text, int len, int indent, Style st)
 {
     int row = b->line - b->scroll;
@@ -15,7 +17,8 @@ void body_put(Body *b, const char *text, int len, int indent, Style st)
     b->line++;
 }
 
-/* One paragraph line, word-wrapped.  Continuation lines hang under the text
+/* One paragraph line, word-wrapped where base/linebreak.h breaks it (by
+ * code points: "é" is one column and never cut in two).  Continuation lines hang under the text
  * of a list item ("  b) To Q and K ..." continues under "To"), else keep the
  * line's indent + 2 (an indented line) or none. */
 void body_wrap(Body *b, const char *s, int len, Style st)
@@ -27,21 +30,14 @@ void body_wrap(Body *b, const char *s, int len, Style st)
     int hang = indent ? indent + 2 : 0;
     if (len > 3 && s[0] >= 'a' && s[0] <= 'z' && s[1] == ')' && s[2] == ' ') hang = indent + 3;
     int first = 1;
+    LineBreak lb;
     if (len == 0) body_put(b, "", 0, 0, st);
-    while (len > 0) {
+    for (;;) {
         int ind = first ? indent : hang, avail = b->w - ind;
         if (avail < 10) avail = 10;
-        int cut = len;
-        if (len > avail) {
-            cut = avail;
-            while (cut > 0 && s[cut] != ' ')
-                cut--;
-            if (cut == 0) cut = avail;
-        }
-        body_put(b, s, cut, ind, st);
-        s += cut, len -= cut;
-        while (len > 0 && *s == ' ')
-            s++, len--;
+        if (!linebreak_next(s, (size_t)len, avail, &lb)) break;
+        body_put(b, s, (int)lb.len, ind, st);
+        s += lb.next, len -= (int)lb.next;
         first = 0;
     }
 }

@@ -17,6 +17,7 @@
 #include "base/clock.h"
 #include "draw/scene.h"
 #include "store/quiz_history.h"
+#include "ui/field.h"
 #include "ui/help.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -42,9 +43,8 @@ typedef struct Qs {
     QuizQuestion *qs; /* owned */
     int n;
     QuizSession sess; /* over qs: the question asked, the verdicts, the score */
-    char input[120];
-    int ilen;
-    char why[120]; /* the last answer that was asked again: what to type */
+    LineEdit input;   /* the answer being typed (ui/field.h) */
+    char why[120];    /* the last answer that was asked again: what to type */
     int scroll;
     int max_scroll; /* layout cache written by draw: how far the body can scroll */
     double t0;
@@ -62,8 +62,7 @@ static void show_question(Qs *q, double now)
 {
     mha_free(q->pic);
     q->pic = NULL;
-    q->ilen = 0;
-    q->input[0] = 0;
+    lineedit_init(&q->input, 119);
     q->why[0] = 0;
     q->scroll = 0;
     q->t0 = now;
@@ -122,7 +121,7 @@ static int start(Qs *q, Ui *ui)
 static void answer(Qs *q)
 {
     QuizVerdict v;
-    if (quiz_session_answer(&q->sess, q->input, NULL, clock_now() - q->t0, &v) == QV_AGAIN) {
+    if (quiz_session_answer(&q->sess, q->input.buf, NULL, clock_now() - q->t0, &v) == QV_AGAIN) {
         snprintf(q->why, sizeof q->why, "%s", v.why);
         return;
     }
@@ -186,9 +185,6 @@ static int qs_key(Screen *s, Ui *ui, int key, Screen **push)
         case ACT_APPLY:
             answer(q);
             return UI_REDRAW;
-        case ACT_ERASE:
-            if (q->ilen > 0) q->input[--q->ilen] = 0;
-            return UI_REDRAW;
         case ACT_UP:
         case ACT_PAGE_UP:
         case ACT_DOWN:
@@ -197,14 +193,11 @@ static int qs_key(Screen *s, Ui *ui, int key, Screen **push)
         case ACT_BACK:
             finish(q);
             return UI_REDRAW;
-        default:
-            if (key >= 0x20 && key < 0x7f && q->ilen + 1 < (int)sizeof q->input) {
-                q->input[q->ilen++] = (char)key;
-                q->input[q->ilen] = 0;
-                q->why[0] = 0;
-                return UI_REDRAW;
-            }
-            return UI_NONE;
+        default: { /* Backspace and the other editing keys, a character typed */
+            int r = field_key(&q->input, key);
+            if (r & UI_REDRAW) q->why[0] = 0;
+            return r;
+        }
         }
     case PH_FEEDBACK:
         switch (act) {
@@ -359,7 +352,8 @@ static void fill_body(const Qs *q, const QuizQuestion *qq, const char *ask, Body
         snprintf(verdict, sizeof verdict, "Wrong: you chose %c); the answer is %s", 'a' + v->chosen,
                  ans);
     else
-        snprintf(verdict, sizeof verdict, "Wrong: you typed %s; the answer is %s", q->input, ans);
+        snprintf(verdict, sizeof verdict, "Wrong: you typed %.119s; the answer is %s", q->input.buf,
+                 ans);
     body_text(b, verdict, v->result == QV_RIGHT ? ST_GOOD : ST_BAD);
     long wrong = wrong_offset(q);
     if (wrong >= 0) {
@@ -476,15 +470,8 @@ static void draw_answer_line(const Qs *q, Canvas *c)
         return;
     }
     canvas_text(c, 1, iy, "answer> ", ST_BOLD);
-    int room = c->w - 11; /* "answer> ", the cursor and a margin */
-    const char *shown = q->input;
-    if (q->ilen > room) { /* a long answer: its end, where the typing is */
-        shown = q->input + q->ilen - (room - 3);
-        canvas_text(c, 9, iy, "...", ST_DIM);
-    }
-    int x = 9 + (shown != q->input ? 3 : 0);
-    x += canvas_text(c, x, iy, shown, ST_NORMAL);
-    canvas_put(c, x, iy, ' ', ST_CURSOR);
+    /* after "answer> ", up to a margin: a long answer shows where the typing is */
+    canvas_field(c, 9, iy, c->w - 10, q->input.buf, q->input.cur, ST_NORMAL, ' ');
     if (q->why[0]) canvas_text(c, 1, iy + 1, q->why, ST_WARN);
 }
 

@@ -177,6 +177,8 @@ static int tui_key(int r, wint_t wch, Ui *ui)
             return UI_K_ENTER;
         case KEY_BACKSPACE:
             return UI_K_BACKSPACE;
+        case KEY_DC:
+            return UI_K_DELETE;
         case KEY_BTAB:
             return UI_K_BTAB;
         case KEY_RESIZE:
@@ -206,7 +208,7 @@ static int tui_key(int r, wint_t wch, Ui *ui)
         return UI_K_BACKSPACE;
     case 12:
         return UI_K_CTRL_L;
-    case 1: /* Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W: line editing (ui/play.c) */
+    case 1: /* Ctrl-A, Ctrl-E, Ctrl-K, Ctrl-U, Ctrl-W: line editing (ui/field.c) */
     case 5:
     case 11:
     case 21:

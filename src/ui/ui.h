@@ -30,7 +30,8 @@ enum {
     UI_K_BTAB,
     UI_K_RESIZE,
     UI_K_MOUSE, /* mouse: position in Ui.mouse_x / mouse_y */
-    UI_K_CTRL_L
+    UI_K_CTRL_L,
+    UI_K_DELETE
 };
 
 /* What a key handler returns: the loop decides what to do. */
