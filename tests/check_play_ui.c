@@ -187,7 +187,7 @@ START_TEST(multibyte_line_and_scrolling)
     for (int i = 0; i < 100; i++)
         press(s, &ui, i % 10 ? 'a' : 0x2500);
     ck_assert(shows(s, &ui, 80, 24, ">>> ...")); /* scrolled: the end shows */
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
     state_dir_teardown();
 }
