@@ -215,10 +215,13 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
     if (x->s.step == MS_CONTIG) {
         body_copy(x, &p, &hm, lit);
     } else if (!body_kv_share(x, &p)) {
+        int sel[3];
+        long mark = p.bar.marks ? bar_pairs_row(x, &p.bar, sel) : -1;
         p.bar.tokens = !sv->colour;
-        bar_scroll(&p.bar, lit);
+        bar_scroll(&p.bar, lit >= 0 ? lit : mark);
         title_memory(x, title, sizeof title);
         bar_draw(x, &p.bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+        if (p.bar.marks) bar_mark_pairs(x, &p.bar, sel);
     }
     {
         int gy = p.gy, need = p.need;

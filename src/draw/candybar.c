@@ -5,6 +5,7 @@
 #include "draw/scenectx.h"
 
 #include "base/textutil.h"
+#include "engine/rope.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -145,7 +146,8 @@ void bar_scroll(Bar *b, long lit)
 int bar_rows_used(const Bar *b)
 {
     if (b->wrap == 0) return b->h > 0 ? 1 : 0;
-    return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0);
+    return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0) +
+           (b->marks ? 1 : 0);
 }
 
 /* Position of storage offset o; 0 if hidden. */
@@ -156,6 +158,7 @@ int bar_pos(const Bar *b, long o, int *px, int *py)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
     *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * (b->pitch + b->lead);
+    if (b->marks && b->markr >= 0 && o / b->wrap > b->markr) *py += 1; /* under the marks */
     return 1;
 }
 
@@ -319,6 +322,89 @@ void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long l
         int px, py; /* over the tags: the lit cell, with its offset */
         if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0, -1);
     }
+}
+
+/* The rope step: the (batch, head, token) whose pairs bar_mark_pairs marks,
+ * into sel[3]: the inspect cursor's, else batch 0, head 0 and the last token
+ * (position S-1, so every angle but pair 0's is not 0).  Sets b->markr, the
+ * storage row the marks go under, and returns the offset to scroll to. */
+long bar_pairs_row(const Ctx *x, Bar *b, int *sel)
+{
+    const Tensor *t = b->t;
+    int idx[4] = {0, 0, t->shape[2] - 1, 0};
+    long o;
+    if (x->s.inspect) memcpy(idx, x->s.cur, sizeof idx);
+    sel[0] = idx[0], sel[1] = idx[1], sel[2] = idx[2];
+    o = (long)tensor_offset_of(t, idx);
+    b->markr = b->wrap ? (int)(o / b->wrap) : -1;
+    return o;
+}
+
+/* Under the cells of one head's token (sel: batch, head, token of the
+ * (B, H, S, dh) tensor b->t) in the row the bar reserved: "pI" under each
+ * float of pair I, right under its offset, so the two floats of a pair carry
+ * the same mark: dh/2 floats apart in half, neighbours in interleaved (their
+ * offsets through the tensor's strides).  Beside them, what each pair turns
+ * by at this position: p x inv_freq[i] radians.  Marks and pairs that do
+ * not fit are left out, never cut. */
+void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
+{
+    const MhaConfig *c = &x->m->cfg;
+    const Tensor *t = b->t;
+    int dh = t->shape[3], pos = sel[2], lo = -1, hi = -1, y = -1, room, left = 0;
+    long far;
+    char mk[16], leg[400];
+    size_t k;
+    if (!b->marks || b->markr < 0 || c->rope == ROPE_OFF || dh < 2) return;
+    for (int d = 0; d < dh; d++) {
+        int idx[4] = {sel[0], sel[1], sel[2], d}, px, py, w, end;
+        long o = (long)tensor_offset_of(t, idx);
+        if (o / b->wrap != b->markr || !bar_pos(b, o, &px, &py)) continue;
+        snprintf(mk, sizeof mk, "p%d", rope_pair_of(c->rope, d, dh));
+        w = (int)strlen(mk);
+        end = b->pitch > 1 ? px + b->cw - 2 : px + b->offw - 1; /* the offset's last column */
+        if (end - w + 1 < px) end = px + b->cw - 2;
+        if (end - w + 1 < px) continue;
+        y = py + b->pitch;
+        canvas_text(x->c, end - w + 1, y, mk, ST_BOLD);
+        if (lo < 0 || px < lo) lo = px;
+        if (px + b->cw > hi) hi = px + b->cw;
+    }
+    if (y < 0) return;
+    {
+        int i0[4] = {sel[0], sel[1], sel[2], 0}, i1[4] = {sel[0], sel[1], sel[2], 0};
+        i1[3] = rope_partner(c->rope, 0, dh);
+        far = (long)tensor_offset_of(t, i1) - (long)tensor_offset_of(t, i0);
+    }
+    /* right of the marks when there is room, else left of them */
+    room = b->x + b->w - (hi + 1);
+    if (room < lo - b->x - 1) room = lo - b->x - 1, left = 1;
+    for (int form = 0; form < 2; form++) { /* with the partner's distance, then without */
+        int all = 1;
+        if (form == 0)
+            k = (size_t)snprintf(leg, sizeof leg,
+                                 "%sh%d %s, partner %+ld, pos %d:", left ? "" : "<- ", sel[1],
+                                 mha_token_word(pos), far, pos);
+        else
+            k = (size_t)snprintf(leg, sizeof leg, "%sh%d %s, pos %d:", left ? "" : "<- ", sel[1],
+                                 mha_token_word(pos), pos);
+        for (int i = 0; i < dh / 2; i++) {
+            char one[64];
+            int n = snprintf(one, sizeof one, " p%d %.2f%s", i,
+                             (double)pos * (double)rope_inv_freq(i, dh, c->rope_theta),
+                             i == dh / 2 - 1 ? " rad" : ",");
+            if ((int)k + n + (i == dh / 2 - 1 ? 0 : 4) + 3 * left > room) {
+                if (k + 4 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ...");
+                all = 0;
+                break;
+            }
+            if (k + (size_t)n < sizeof leg) memcpy(leg + k, one, (size_t)n + 1), k += (size_t)n;
+        }
+        if (all) break;
+    }
+    if (left && k + 3 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ->");
+    if ((int)k > room) return; /* not even the head and the partner: the marks alone */
+    canvas_text(x->c, left ? lo - 1 - (int)k : hi + 1, y, leg, ST_DIM);
 }
 
 int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,

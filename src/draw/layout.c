@@ -16,6 +16,18 @@
 
 #define BAR_PITCH_MAX 4
 
+/* Plans the bar of the step's own tensor t: on the rope step it reserves
+ * the row of the pair marks (bar_mark_pairs) inside h. */
+static void plan_bar(const Ctx *x, Bar *b, const Tensor *t, int bx, int y, int w, int h, int pitch)
+{
+    int mk = x->s.step == MS_ROPE && x->s.view == MV_STEP && t == x->m->t[MT_Q_ROPE] &&
+             t->ndim == 4 && h > 2;
+    bar_plan_p(b, t, sc_storage_row(x->m, t), bx, y, w, h - mk, pitch);
+    b->marks = mk;
+    b->markr = -1;
+    b->h = h;
+}
+
 /* `spare` rows as n gaps between sections, as even as they go; the inner
  * gaps get the remainder (n >= 1).  The last gap counts the blank row the
  * frame keeps above the narrative (for the inspect line) as one of its own. */
@@ -54,7 +66,7 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
             for (int hb = bh; hb >= 2; hb--) {
                 Bar b1, b2;
                 int used = need;
-                bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
+                plan_bar(x, &b1, t, bx, by, bw, hb, pb);
                 if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                 wrap = b1.wrap;
                 if (!b1.values || b1.rows_shown < b1.rows) continue;
@@ -79,7 +91,7 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
         bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, bw, bhb, bp);
         y += bar_rows_used(&p->src) + gap[1];
     }
-    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, bw, bhb, bp);
+    plan_bar(x, &p->bar, t, bx, y, bw, bhb, bp);
     p->bar.h = bar_rows_used(&p->bar);
     y += p->bar.h + gap[n - 2];
     p->gx = bx, p->gw = bw, p->gy = y;
@@ -117,7 +129,8 @@ void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh
                                                                    rows left go to the bar */
     }
     candy_h = bh - need - 1; /* a blank row between, when there is room */
-    if (candy_h < candy_min) candy_h = bh - need;
+    if (candy_h < candy_min || (x->s.step == MS_ROPE && x->s.view == MV_STEP))
+        candy_h = bh - need; /* the rope step: its pair marks take the blank row's place */
     if (two_bars) {
         /* step 8: the non-contiguous source, then the new buffer filling up */
         const Tensor *from = m->t[MT_MERGED];
@@ -127,7 +140,7 @@ void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh
         bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
         if (p->src.tagt) bar_plan_tags(&p->bar, t, sc_storage_row(m, t));
     } else {
-        bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h);
+        plan_bar(x, &p->bar, t, bx, yy, bw, candy_h, 1);
     }
     yy += bar_rows_used(&p->bar);
     p->gx = bx, p->gw = bw;
@@ -209,7 +222,7 @@ int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
         int wrap = -1;
         for (int hb = hbmax; hb >= 2; hb--) {
             int u, d, end, l;
-            bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw - WIDE_GAP, hb, pb);
+            plan_bar(x, &b1, t, bx, by, bw - WIDE_GAP, hb, pb);
             if (!bar_whole(&b1) || b1.wrap == wrap) continue;
             wrap = b1.wrap;
             u = bar_rows_used(&b1) + (kv ? 1 : 0); /* kv: the "q0 q1 -> kv0" line */
@@ -234,7 +247,7 @@ int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
         bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, lw, bhb, bp);
         bar_widen(&p->src, WIDE_CELL_MAX);
     }
-    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, lw, bhb, bp);
+    plan_bar(x, &p->bar, t, bx, y, lw, bhb, bp);
     bar_widen(&p->bar, WIDE_CELL_MAX);
     /* the rows to spare: blank rows between each column's rows (as many as
      * between its sections, or fewer), the rest above and below, so a short

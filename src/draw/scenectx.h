@@ -95,6 +95,9 @@ typedef struct Bar {
      * step 8's source bar, whose storage is not the inspected one's. */
     const Tensor *hit_t;
     int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
+    /* The rope step: one row reserved under storage row markr (-1: under
+     * none yet, bar_mark_pairs sets it) for the marks of one head's pairs. */
+    int marks, markr;
 } Bar;
 
 typedef struct Grid {
@@ -197,6 +200,8 @@ int bar_pos(const Bar *b, long o, int *px, int *py);
 void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty, int head);
 void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long lit, double sweep,
               long filled);
+long bar_pairs_row(const Ctx *x, Bar *b, int *sel);
+void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel);
 
 /* grid.c: the logical view */
 int grid_block_rows(const Grid *g);
