@@ -19,12 +19,14 @@ layout = sys.argv[3]
 t = run["tensors"]["Q_rope"]
 dh, st = t["shape"][3], t["strides"][3]
 want = (dh // 2 if layout == "half" else 1) * st
+# the legend beside (or under) the marks ("h0 on, pos 3: p0 3.00, p1 0.03 rad ->") blanked
+legend = r"(<- )?h\d+ \S+, [^:]*pos \d+:.*?(rad|\.\.\.)( ->)?"
+frame = [re.sub(legend, lambda m: " " * len(m.group(0)), l) for l in frame]
 rows = [i for i, l in enumerate(frame) if re.search(r"(^|\s)p0(\s|$)", l)]
 if len(rows) != 1:
     sys.exit("want one row of pair marks, found %d" % len(rows))
 r = rows[0]
-# the legend beside the marks ("h0 on, pos 3: p0 3.00, p1 0.03 rad ->") blanked
-row = re.sub(r"(<- )?h\d+ \S+, .*?(rad|\.\.\.)( ->)?", lambda m: " " * len(m.group(0)), frame[r])
+row = frame[r]
 marks = {}
 for m in re.finditer(r"(?<!\S)p(\d+)(?!\S)", row):
     end = m.end() - 1  # a mark sits right under its float's offset
@@ -54,7 +56,7 @@ for layout in half interleaved; do
   for cfg in "" "--d-model 16 --heads 2 --seq 3" "--kv-heads 1 --batch 2"; do
     "$BIN" export --rope "$layout" $cfg >"$tmp/run.json" || fail "export --rope $layout $cfg"
     for size in 80x24 100x30 120x40 200x60; do
-      for glyphs in "" --ascii; do
+      for glyphs in "" --ascii --large; do
         name="$layout ${cfg:-default} $size ${glyphs:-utf8}"
         "$BIN" frames --step rope --rope "$layout" $cfg --cols "${size%x*}" --rows "${size#*x}" \
           --color=never $glyphs >"$tmp/f.txt" 2>"$tmp/err" || { fail "$name: frames" "$(cat "$tmp/err")"; continue; }

@@ -13,19 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
- * as few lines as the height allows, cells as wide as the width allows. */
-void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch)
+/* bar_plan_p, in large print when `large` (1, or 2: see bar_plan_whole):
+ * cells at least twice as wide as bar_plan_p would make them (half as many
+ * to a line, or fewer) and never too narrow for a value. */
+static void bar_plan_big(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch,
+                         int large)
 {
     long cand[64];
-    int nc = 0, maxcells, minw, avail = (h - 1) / pitch;
+    int nc = 0, maxcells, minw, avail = (h - 1) / pitch, big = large ? 2 : 1, normal_cw = 0;
+    if (large) { /* the cells this bar would have, to double */
+        bar_plan_big(b, t, base, x, y, w, h, pitch, 0);
+        normal_cw = b->cw;
+    }
     memset(b, 0, sizeof *b);
     b->pitch = pitch;
+    b->large = large;
     b->t = t;
     b->x = x, b->y = y, b->w = w, b->h = h;
     b->n = (long)t->st->n;
     b->offw = sc_digits(b->n - 1);
     minw = b->offw + 1;
+    if (large) { /* twice as wide as without, and wide enough for a value */
+        int vw = pitch > 1 ? 6 : b->offw + 6;
+        minw = 2 * normal_cw > vw ? 2 * normal_cw : vw;
+        /* large 2: but a whole row (one token's floats of a head) stays on
+         * one line when it fits there with its values */
+        if (large == 2 && base > 1 && w / base >= vw && minw > w / base) minw = w / base;
+    }
     maxcells = w / minw;
     if (maxcells < 1 || avail < 1 || b->n < 1) return;
     if (base < 1) base = 1;
@@ -59,18 +73,41 @@ void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, i
     b->cw = w / b->wrap;
     if (pitch > 1) {
         /* the value has a line of its own: cells as wide as a value and some air */
-        int cap = (b->offw > 5 ? b->offw : 5) + 4;
+        int cap = big * ((b->offw > 5 ? b->offw : 5) + 4);
         if (b->cw > cap) b->cw = cap;
         b->values = b->cw - 1 >= 5;
         return;
     }
-    if (b->cw > b->offw + 9) b->cw = b->offw + 9;
+    if (b->cw > big * (b->offw + 9)) b->cw = big * (b->offw + 9);
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
+ * as few lines as the height allows, cells as wide as the width allows. */
+void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch)
+{
+    bar_plan_big(b, t, base, x, y, w, h, pitch, 0);
 }
 
 void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
 {
     bar_plan_p(b, t, base, x, y, w, h, 1);
+}
+
+/* The scene's bars are planned through here: large print (SceneState.large)
+ * or not, as the frame says. */
+void bar_plan_s(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                int pitch)
+{
+    bar_plan_big(b, t, base, bx, y, w, h, pitch, x->s.large);
+}
+
+/* bar_plan_s for a bar whose rows must stay whole where they can (the rope
+ * step's: the pair marks go under one token's floats). */
+void bar_plan_whole(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                    int pitch)
+{
+    bar_plan_big(b, t, base, bx, y, w, h, pitch, x->s.large ? 2 : 0);
 }
 
 /* The tag of batch b, head h, token s in format fmt (Bar.tagfmt); the batch
@@ -97,7 +134,7 @@ void bar_plan_tags(Bar *b, const Tensor *t, int base)
     int margin = b->offw + 1;
     if (t->ndim != 4 || b->pitch > 1) return;
     char tag[48];
-    bar_plan(&n, t, base, b->x + margin, b->y, b->w - margin, b->h);
+    bar_plan_big(&n, t, base, b->x + margin, b->y, b->w - margin, b->h, 1, b->large);
     if (n.wrap == 0 || n.wrap % t->shape[3] != 0 || n.rows_shown < b->rows_shown) return;
     for (n.tagfmt = 0; n.tagfmt < 3; n.tagfmt++) {
         int ok = 1; /* the widest head number with every token */
@@ -147,7 +184,7 @@ int bar_rows_used(const Bar *b)
 {
     if (b->wrap == 0) return b->h > 0 ? 1 : 0;
     return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0) +
-           (b->marks ? 1 : 0);
+           b->marks;
 }
 
 /* Position of storage offset o; 0 if hidden. */
@@ -158,7 +195,7 @@ int bar_pos(const Bar *b, long o, int *px, int *py)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
     *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * (b->pitch + b->lead);
-    if (b->marks && b->markr >= 0 && o / b->wrap > b->markr) *py += 1; /* under the marks */
+    if (b->marks && b->markr >= 0 && o / b->wrap > b->markr) *py += b->marks; /* under the marks */
     return 1;
 }
 
@@ -341,7 +378,7 @@ long bar_pairs_row(const Ctx *x, Bar *b, int *sel)
 }
 
 /* Under the cells of one head's token (sel: batch, head, token of the
- * (B, H, S, dh) tensor b->t) in the row the bar reserved: "pI" under each
+ * (B, H, S, dh) tensor b->t) in the row(s) the bar reserved (b->marks): "pI" under each
  * float of pair I, right under its offset, so the two floats of a pair carry
  * the same mark: dh/2 floats apart in half, neighbours in interleaved (their
  * offsets through the tensor's strides).  Beside them, what each pair turns
@@ -351,7 +388,7 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
 {
     const MhaConfig *c = &x->m->cfg;
     const Tensor *t = b->t;
-    int dh = t->shape[3], pos = sel[2], lo = -1, hi = -1, y = -1, room, left = 0;
+    int dh = t->shape[3], pos = sel[2], lo = -1, hi = -1, y = -1, room, left = 0, under = 0;
     long far;
     char mk[16], leg[400];
     size_t k;
@@ -376,18 +413,20 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
         i1[3] = rope_partner(c->rope, 0, dh);
         far = (long)tensor_offset_of(t, i1) - (long)tensor_offset_of(t, i0);
     }
-    /* right of the marks when there is room, else left of them */
+    /* right of the marks when there is room, else left of them, else (with
+     * a second row reserved) under them */
     room = b->x + b->w - (hi + 1);
     if (room < lo - b->x - 1) room = lo - b->x - 1, left = 1;
+    if (room < 40 && b->marks > 1) room = b->w, left = 0, under = 1;
     for (int form = 0; form < 2; form++) { /* with the partner's distance, then without */
         int all = 1;
         if (form == 0)
             k = (size_t)snprintf(leg, sizeof leg,
-                                 "%sh%d %s, partner %+ld, pos %d:", left ? "" : "<- ", sel[1],
-                                 mha_token_word(pos), far, pos);
+                                 "%sh%d %s, partner %+ld, pos %d:", left || under ? "" : "<- ",
+                                 sel[1], mha_token_word(pos), far, pos);
         else
-            k = (size_t)snprintf(leg, sizeof leg, "%sh%d %s, pos %d:", left ? "" : "<- ", sel[1],
-                                 mha_token_word(pos), pos);
+            k = (size_t)snprintf(leg, sizeof leg, "%sh%d %s, pos %d:", left || under ? "" : "<- ",
+                                 sel[1], mha_token_word(pos), pos);
         for (int i = 0; i < dh / 2; i++) {
             char one[64];
             int n = snprintf(one, sizeof one, " p%d %.2f%s", i,
@@ -404,7 +443,10 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
     }
     if (left && k + 3 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ->");
     if ((int)k > room) return; /* not even the head and the partner: the marks alone */
-    canvas_text(x->c, left ? lo - 1 - (int)k : hi + 1, y, leg, ST_DIM);
+    if (under)
+        canvas_text(x->c, b->x, y + 1, leg, ST_DIM);
+    else
+        canvas_text(x->c, left ? lo - 1 - (int)k : hi + 1, y, leg, ST_DIM);
 }
 
 int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,

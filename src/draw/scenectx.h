@@ -30,10 +30,12 @@ typedef struct StepView {
     int colour; /* colour cells by head */
 } StepView;
 
-#define TOP_ROWS 8          /* title, program (6), code line */
-#define PROGRAM_W 50        /* "  1  " + the longest program line; then a gap, a rule, the panel */
-#define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
-#define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
+#define TOP_ROWS 8           /* title, program (6), code line */
+#define PROGRAM_W 50         /* "  1  " + the longest program line; then a gap, a rule, the panel */
+#define RIGHT_MARGIN 1       /* never draw in the last column: nothing ends flush right */
+#define NARRATIVE_MAX_W 100  /* the narrative's widest line, on any frame */
+#define LARGE_NARRATIVE_W 60 /* ... and in large print: short lines read from the back row */
+#define LARGE_NARRATIVE_ROWS 8 /* large print: the narrative's rows at most, on a tall frame */
 
 /* Wide frames (a body at least WIDE_MIN_W columns): the logical view beside
  * the memory strip, WIDE_GAP apart, cells up to WIDE_CELL_MAX columns. */
@@ -95,9 +97,11 @@ typedef struct Bar {
      * step 8's source bar, whose storage is not the inspected one's. */
     const Tensor *hit_t;
     int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
-    /* The rope step: one row reserved under storage row markr (-1: under
-     * none yet, bar_mark_pairs sets it) for the marks of one head's pairs. */
+    /* The rope step: `marks` rows (0, 1, or 2 in large print) reserved under
+     * storage row markr (-1: under none yet, bar_pairs_row sets it) for the
+     * marks of one head's pairs and their legend. */
     int marks, markr;
+    int large; /* planned in large print (bar_plan_s): cells twice as wide */
 } Bar;
 
 typedef struct Grid {
@@ -192,6 +196,10 @@ int sc_area_free(const Canvas *c, int x, int y, int w, int h);
 /* candybar.c: the storage as a strip of cells */
 void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch);
 void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h);
+void bar_plan_s(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                int pitch);
+void bar_plan_whole(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                    int pitch);
 void bar_plan_tags(Bar *b, const Tensor *t, int base);
 void bar_widen(Bar *b, int maxcw);
 void bar_scroll(Bar *b, long lit);
