@@ -104,6 +104,19 @@ tmux_keys walk Left
 tmux_wait walk "step 2/10"
 check "off: the normal cells again" eval 'tmux_screen walk | grep -q "^    0     1     2     3     4     5"'
 check "? lists L" eval 'tmux_keys walk "?"; tmux_wait walk "large print for a projector"'
+# lesson --frames --large: the page's picture in large print
+"$BIN" lesson --frames 2 --page 3 --pane picture --large >"$tmp/l.txt"
+check "lesson --frames --large: the picture's strip in large print" \
+  grep -Eq "^ 0 +1\.18 +1 +0\.23 +2 +-1\.09 +3 +-0\.51$" "$tmp/l.txt"
+check "lesson --frames --large: no line over 80 columns" \
+  awk '{ if (length($0) > 80) exit 1 }' <(LC_ALL=C.UTF-8 python3 -c 'import sys; [print("x" * len(l.rstrip("\n"))) for l in open(sys.argv[1], encoding="utf-8")]' "$tmp/l.txt")
+# decode and the Tiles screen: the cache's cells and the tile map twice as wide
+tmux_start dec 100 30 "$BIN" decode --no-save --large
+check "decode --large: the cache's cells 5 columns apart" tmux_wait dec "    0 0    0    1    1    2"
+tmux_start decn 100 30 "$BIN" decode --no-save
+check "decode: 3 without" tmux_wait decn "    0 0  0  1  1  2"
+tmux_start tiles 100 30 "$BIN" flash --no-save --large
+check "flash --large: a tile 4 columns wide" tmux_wait tiles "q0   ████ ····"
 tmux_start walkl 100 30 "$BIN" walk --no-animation --no-save --step 2 --large
 tmux_wait walkl "step 2/10" 100
 check "walk --large: large from the first frame" eval 'tmux_screen walkl | grep -Eq "$big"'

@@ -30,7 +30,8 @@ static const char app_flags_help[] =
     "  --ascii              ASCII glyphs (automatic when the locale is not UTF-8)\n"
     "  --no-animation       no animations (a toggles them)\n"
     "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
-    "  --large              large print for a projector: fewer, bigger cells (L toggles)\n"
+    "  --large              large print for a projector: fewer, bigger cells (L toggles\n"
+    "                       it in the walkthrough)\n"
     "  --no-save            do not write progress or scores\n";
 
 int interactive_display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
