@@ -195,7 +195,12 @@ int bar_pos(const Bar *b, long o, int *px, int *py)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
     *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * (b->pitch + b->lead);
-    if (b->marks && b->markr >= 0 && o / b->wrap > b->markr) *py += b->marks; /* under the marks */
+    if (b->marks && b->markr >= 0) { /* under the rows of marks shown above */
+        long row = o / b->wrap, last = (long)b->markr + b->nmark - 1;
+        long lo = b->markr > b->r0 ? b->markr : b->r0, hi = row < last + 1 ? row : last + 1;
+        if (hi > lo) *py += (int)(hi - lo);
+        if (last >= b->r0 && last < row) *py += b->marks - b->nmark; /* and the legend */
+    }
     return 1;
 }
 
@@ -364,7 +369,8 @@ void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long l
 /* The rope step: the (batch, head, token) whose pairs bar_mark_pairs marks,
  * into sel[3]: the inspect cursor's, else batch 0, head 0 and the last token
  * (position S-1, so every angle but pair 0's is not 0).  Sets b->markr, the
- * storage row the marks go under, and returns the offset to scroll to. */
+ * first storage row the marks go under (its floats span b->nmark rows), and
+ * returns the offset to scroll to. */
 long bar_pairs_row(const Ctx *x, Bar *b, int *sel)
 {
     const Tensor *t = b->t;
@@ -372,9 +378,14 @@ long bar_pairs_row(const Ctx *x, Bar *b, int *sel)
     long o;
     if (x->s.inspect) memcpy(idx, x->s.cur, sizeof idx);
     sel[0] = idx[0], sel[1] = idx[1], sel[2] = idx[2];
+    idx[3] = 0;
     o = (long)tensor_offset_of(t, idx);
     b->markr = b->wrap ? (int)(o / b->wrap) : -1;
-    return o;
+    if (x->s.inspect || !b->wrap || b->wrap >= t->shape[3] ||
+        b->rows_shown < t->shape[3] / b->wrap || b->nmark < t->shape[3] / b->wrap)
+        return o;             /* its first float: the first marked row shown */
+    idx[3] = t->shape[3] - 1; /* the last float, so every marked row is shown */
+    return (long)tensor_offset_of(t, idx);
 }
 
 /* Under the cells of one head's token (sel: batch, head, token of the
@@ -396,7 +407,9 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
     for (int d = 0; d < dh; d++) {
         int idx[4] = {sel[0], sel[1], sel[2], d}, px, py, w, end;
         long o = (long)tensor_offset_of(t, idx);
-        if (o / b->wrap != b->markr || !bar_pos(b, o, &px, &py)) continue;
+        long q = o / b->wrap - b->markr;
+        if (q < 0 || q >= b->nmark || !bar_pos(b, o, &px, &py)) continue;
+        if (py + b->pitch > y) lo = hi = -1; /* the legend goes beside the last marked row */
         snprintf(mk, sizeof mk, "p%d", rope_pair_of(c->rope, d, dh));
         w = (int)strlen(mk);
         end = b->pitch > 1 ? px + b->cw - 2 : px + b->offw - 1; /* the offset's last column */
@@ -417,7 +430,7 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
      * a second row reserved) under them */
     room = b->x + b->w - (hi + 1);
     if (room < lo - b->x - 1) room = lo - b->x - 1, left = 1;
-    if (room < 40 && b->marks > 1) room = b->w, left = 0, under = 1;
+    if (room < 40 && b->marks > b->nmark) room = b->w, left = 0, under = 1;
     for (int form = 0; form < 2; form++) { /* with the partner's distance, then without */
         int all = 1;
         if (form == 0)

@@ -17,18 +17,28 @@
 #define BAR_PITCH_MAX 4
 
 /* Plans the bar of the step's own tensor t: on the rope step it reserves
- * the row of the pair marks (bar_mark_pairs) inside h, and in large print a
- * second one for their legend (its cells leave no room beside the marks). */
+ * the rows of the pair marks (bar_mark_pairs) inside h: one under each line
+ * one token's floats take (up to 4), and in large print one more for their
+ * legend (its wide cells leave no room beside the marks). */
 static void plan_bar(const Ctx *x, Bar *b, const Tensor *t, int bx, int y, int w, int h, int pitch)
 {
-    int mk = x->s.step == MS_ROPE && x->s.view == MV_STEP && t == x->m->t[MT_Q_ROPE] &&
+    int on = x->s.step == MS_ROPE && x->s.view == MV_STEP && t == x->m->t[MT_Q_ROPE] &&
              t->ndim == 4 && h > 2;
-    if (mk && x->s.large && h > 3) mk = 2;
-    if (mk)
-        bar_plan_whole(x, b, t, sc_storage_row(x->m, t), bx, y, w, h - mk, pitch);
-    else
+    int dh = on ? t->shape[3] : 0, span = 1, legend, need;
+    if (!on) {
         bar_plan_s(x, b, t, sc_storage_row(x->m, t), bx, y, w, h, pitch);
-    b->marks = mk;
+        return;
+    }
+    bar_plan_whole(x, b, t, sc_storage_row(x->m, t), bx, y, w, h - 1, pitch);
+    if (b->wrap && b->wrap < dh && dh % b->wrap == 0) span = dh / b->wrap < 4 ? dh / b->wrap : 4;
+    /* the legend's own row: in large print, or when the token fills its lines */
+    legend = x->s.large || (b->wrap && b->wrap <= dh);
+    if (1 + 2 * span + legend > h) span = 1; /* each marked line and its marks, the title */
+    if (1 + 2 * span + legend > h) legend = 0;
+    need = span + legend;
+    if (need > 1) bar_plan_whole(x, b, t, sc_storage_row(x->m, t), bx, y, w, h - need, pitch);
+    b->nmark = b->wrap && b->wrap < dh && dh / b->wrap < span ? dh / b->wrap : span;
+    b->marks = need; /* rows reserved: nmark under the marked lines, the rest the legend's */
     b->markr = -1;
     b->h = h;
 }

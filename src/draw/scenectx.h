@@ -97,10 +97,11 @@ typedef struct Bar {
      * step 8's source bar, whose storage is not the inspected one's. */
     const Tensor *hit_t;
     int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
-    /* The rope step: `marks` rows (0, 1, or 2 in large print) reserved under
-     * storage row markr (-1: under none yet, bar_pairs_row sets it) for the
-     * marks of one head's pairs and their legend. */
-    int marks, markr;
+    /* The rope step: `marks` rows reserved for the marks of one head's
+     * pairs: one under each of the nmark storage rows from markr (-1: none
+     * yet, bar_pairs_row sets it) that one token's floats span, and in large
+     * print one more, the legend's, under the last. */
+    int marks, markr, nmark;
     int large; /* planned in large print (bar_plan_s): cells twice as wide */
 } Bar;
 
