@@ -47,6 +47,8 @@ for k, f in enumerate(fl):
     for l in body:
         if len(l) > W:
             bad.append("%s: a line of %d columns" % (head, len(l)))
+        elif len(l) == W and l[-1] != " ":  # the frame never draws there: a cut number would
+            bad.append("%s: cut at the right edge: %r" % (head, l[-20:]))
     text = "\n".join(body)
     st = steps[k]
     title = "step %d/%d" % (k, len(steps) - 1)
