@@ -84,4 +84,14 @@ sys.exit(any(len(l.rstrip("\n")) > w for l in list(open(sys.argv[1], encoding="u
 done
 check "angles: position 3 turns pair 0 by 3.00 rad" \
   eval '"$BIN" frames --step rope --rope half --color=never | grep -q "pos 3: p0 3.00, p1 0.03 rad"'
+# the angles beside the marks: p x theta^(-2i/dh), recomputed here
+"$BIN" frames --step rope --rope half --rope-theta 100 --d-model 16 --heads 2 --seq 5 \
+  --cols 200 --rows 60 --color=never >"$tmp/f.txt"
+check "angles: theta 100, dh 8, position 4, each pair's p x inv_freq[i]" python3 -c '
+import re, sys
+text = open(sys.argv[1], encoding="utf-8").read()
+m = re.search(r"pos 4:((?: p\d+ -?[\d.]+,?)+) rad", text)
+got = [float(v) for v in re.findall(r"p\d+ (-?[\d.]+)", m.group(1))] if m else []
+want = [round(4 * 100 ** (-2 * i / 8), 2) for i in range(4)]
+sys.exit(0 if got == want else "%s, want %s" % (got, want))' "$tmp/f.txt"
 finish

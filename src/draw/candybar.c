@@ -442,8 +442,8 @@ void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
                                  sel[1], mha_token_word(pos), pos);
         for (int i = 0; i < dh / 2; i++) {
             char one[64];
-            int n = snprintf(one, sizeof one, " p%d %.2f%s", i,
-                             (double)pos * (double)rope_inv_freq(i, dh, c->rope_theta),
+            float ang = (float)pos * rope_inv_freq(i, dh, c->rope_theta); /* as rope.c turns */
+            int n = snprintf(one, sizeof one, " p%d %.2f%s", i, (double)ang,
                              i == dh / 2 - 1 ? " rad" : ",");
             if ((int)k + n + (i == dh / 2 - 1 ? 0 : 4) + 3 * left > room) {
                 if (k + 4 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ...");
