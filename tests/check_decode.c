@@ -896,7 +896,7 @@ START_TEST(large_configuration_is_not_cut_silently)
     ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
     ck_assert_int_eq(decode_step(d, err, sizeof err), 0);
     Canvas *c = canvas_new(80, 24);
-    decode_draw(c, d, decode_check(d));
+    decode_draw(c, d, decode_check(d), 0);
     char wb[32], rb[32];
     snprintf(want, sizeof want, "since prefill: wrote %s B, read %s B",
              text_fmt_int(wb, sizeof wb, d->written_total),

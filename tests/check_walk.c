@@ -174,6 +174,34 @@ START_TEST(test_hint_follows_the_mode)
 }
 END_TEST
 
+/* L turns large print on and off at the same step (the strip's cells twice
+ * as wide, their values in them); --large starts with it on. */
+START_TEST(test_l_toggles_large_print)
+{
+    Ui ui;
+    ui_with(&ui, "--no-animation", NULL);
+    Screen *s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert_int_eq(keys_action(KC_WALK, 'L'), ACT_LARGE);
+    ck_assert(shows(s, &ui, 100, 30, "    0     1     2     3"));
+    ck_assert_int_eq(press(s, &ui, 'L') & UI_REDRAW, UI_REDRAW);
+    ck_assert_int_eq(ui.large, 1);
+    ck_assert(shows(s, &ui, 100, 30, "large print on"));
+    ck_assert(shows(s, &ui, 100, 30, " 0               1.18  1               0.23"));
+    ck_assert(step_shown(s, &ui, MS_SPLIT));
+    press(s, &ui, 'L');
+    ck_assert_int_eq(ui.large, 0);
+    ck_assert(shows(s, &ui, 100, 30, "    0     1     2     3"));
+    s->free(s);
+    ui_free(&ui);
+    ui_with(&ui, "--no-animation", "--large");
+    ck_assert_int_eq(ui.large, 1);
+    s = walk_open_at(&ui, MS_SPLIT);
+    ck_assert(shows(s, &ui, 100, 30, " 0               1.18  1               0.23"));
+    s->free(s);
+    ui_free(&ui);
+}
+END_TEST
+
 static Suite *walk_suite(void)
 {
     Suite *s = suite_create("walk");
@@ -185,6 +213,7 @@ static Suite *walk_suite(void)
     tcase_add_test(tc, test_g_goes_to_a_step);
     tcase_add_test(tc, test_hint_follows_the_mode);
     tcase_add_test(tc, test_presenter_keys_in_help);
+    tcase_add_test(tc, test_l_toggles_large_print);
     suite_add_tcase(s, tc);
     return s;
 }

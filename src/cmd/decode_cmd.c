@@ -49,7 +49,8 @@ static const char decode_help[] =
     "  --context T     tokens in the cache (default: the model's trained context)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n"
     "  --gpu NAME      the memory-bandwidth bound on tokens/s and the sequences that fit\n"
-    "  OPTIONS         the screen's: --color=WHEN, --ascii, --no-save (as mhaviz walk --help)\n";
+    "  OPTIONS         the screen's: --color=WHEN, --ascii, --no-save, --large (as mhaviz walk "
+    "--help)\n";
 
 /* ---- real sizes --------------------------------------------------------------- */
 

@@ -41,7 +41,8 @@ static const char flash_help[] =
     "  --json        one JSON object: config, every tile's m, l and O, the bytes\n"
     "With --causal, K/V tiles wholly above the diagonal are skipped.  On a terminal,\n"
     "without --plain or --json, it opens the Tiles screen (also on the home menu).\n"
-    "  OPTIONS       the screen's: --color=WHEN, --ascii, --no-save (as mhaviz walk --help)\n";
+    "  OPTIONS       the screen's: --color=WHEN, --ascii, --no-save, --large (as mhaviz walk "
+    "--help)\n";
 
 /* One float as export writes it: the shortest text that reads back to it. */
 static void put_float(FILE *f, float v)

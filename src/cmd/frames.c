@@ -37,6 +37,8 @@ static const char frames_help[] =
     "  --single            on the softmax step, the one big-head softmax beside\n"
     "  --anim PHASE        an animation frame, PHASE in [0, 1) (steps 2, 3, 8)\n"
     "  --no-narrative      leave out the narrative lines\n"
+    "  --large             large print for a projector: fewer, bigger cells (the\n"
+    "                      values in them), the narrative in short lines\n"
     "  --compare FLAGS     each frame with a second configuration beside (or\n"
     "                      under) the first, e.g. --compare \"--kv-heads 1\"\n"
     "  --format FMT        text (default: colour as --color says), ansi (colour\n"
@@ -276,6 +278,9 @@ static int parse_flags(int argc, char **argv, FramesArgs *a)
         } else if ((r = cli_match(argc, argv, &i, "--single", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             a->st.show_single = 1;
+        } else if ((r = cli_match(argc, argv, &i, "--large", NULL, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            a->st.large = 1;
         } else if ((r = cli_match(argc, argv, &i, "--no-narrative", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             a->st.narrative = 0;

@@ -30,6 +30,8 @@ static const char app_flags_help[] =
     "  --ascii              ASCII glyphs (automatic when the locale is not UTF-8)\n"
     "  --no-animation       no animations (a toggles them)\n"
     "  --autoplay SECONDS   presenter mode: the next step every SECONDS (p toggles)\n"
+    "  --large              large print for a projector: fewer, bigger cells (L toggles\n"
+    "                       it in the walkthrough)\n"
     "  --no-save            do not write progress or scores\n";
 
 int interactive_display_flag(int argc, char **argv, int *i, InteractiveOptions *o)
@@ -92,6 +94,11 @@ static int setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first
         if ((r = cli_match(argc, argv, &i, "--no-animation", NULL, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err);
             ui->animation = 0;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--large", NULL, err, sizeof err)) != 0) {
+            if (r < 0) return cli_usage("%s", err);
+            ui->large = 1;
             continue;
         }
         if ((r = cli_match(argc, argv, &i, "--no-save", NULL, err, sizeof err)) != 0) {

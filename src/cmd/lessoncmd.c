@@ -21,9 +21,12 @@ static const char lesson_help[] =
     "       mhaviz lesson --list                  list the lessons\n"
     "       mhaviz lesson --frames NAME [--page N] [--cols N] [--rows N] [--pane text|picture] "
     "[--ascii]\n"
-    "                     [--format text|html]    print each page as the TUI draws it (html: "
+    "                     [--format text|html] [--large]\n"
+    "                                             print each page as the TUI draws it (html: "
     "a deck,\n"
-    "                                             a slide per page, for a browser)\n"
+    "                                             a slide per page, for a browser; --large: "
+    "the\n"
+    "                                             pictures in large print, for a projector)\n"
     "Lessons are built in; a file path, or NAME inside the directory $MHAVIZ_LESSONS, uses "
     "others.\n"
     "The format is in lessons/README.md.\n";
@@ -175,7 +178,7 @@ static int do_list(void)
 /* What `lesson --frames` draws: which pages, how big, and as text or a deck. */
 typedef struct FramesOpt {
     long page, cols, rows; /* page 0: every page */
-    int pane, ascii, html;
+    int pane, ascii, html, large;
 } FramesOpt;
 
 /* Each page as the TUI draws it (answers revealed): under a "--- NAME page
@@ -216,7 +219,8 @@ static int do_frames(const char *name, const FramesOpt *o, const PresetList *pre
         }
         char hint[200]; /* the TUI's, from the key table */
         lessonui_page_hint(o->cols >= LESSON_WIDE_W && o->rows >= LESSON_WIDE_H, hint, sizeof hint);
-        LessonView v = {.pane = o->pane, .revealed = 1, .ascii = o->ascii, .hint = hint};
+        LessonView v = {
+            .pane = o->pane, .revealed = 1, .ascii = o->ascii, .large = o->large, .hint = hint};
         lesson_draw(c, l, p, &t, m, &v);
         snprintf(caption, sizeof caption, "%s page %d/%d (%ldx%ld)", l->name, p + 1, l->npages,
                  o->cols, o->rows);
@@ -243,7 +247,7 @@ int cmd_lesson(int argc, char **argv)
 {
     char err[300];
     int check = 0, list = 0, frames = 0;
-    FramesOpt fo = {0, SCENE_MIN_W, SCENE_MIN_H, 0, 0, 0}; /* the smallest frame */
+    FramesOpt fo = {0, SCENE_MIN_W, SCENE_MIN_H, 0, 0, 0, 0}; /* the smallest frame */
     int nfiles = 0;
     int tui = 1;
     for (int i = 1; i < argc; i++)
@@ -269,6 +273,8 @@ int cmd_lesson(int argc, char **argv)
             frames = 1;
         else if (!strcmp(argv[i], "--ascii"))
             fo.ascii = 1;
+        else if (!strcmp(argv[i], "--large"))
+            fo.large = 1;
         else if ((r = cli_match(argc, argv, &i, "--page", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--page", val, 1, LESSON_MAX_PAGES, &fo.page, err, sizeof err))
                 goto usage;

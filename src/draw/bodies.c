@@ -170,7 +170,7 @@ static int body_kv_share(Ctx *x, const StepPlan *p)
     if (p->wide && p->bar.t == buf) { /* the wide plan planned this bar */
         b = p->bar;
     } else {
-        bar_plan_p(&b, buf, sc_storage_row(m, buf), p->bar.x, p->bar.y, p->bar.w, rows - 1,
+        bar_plan_s(x, &b, buf, sc_storage_row(m, buf), p->bar.x, p->bar.y, p->bar.w, rows - 1,
                    p->bar.pitch);
         if (b.wrap == 0 || b.rows_shown < b.rows) return 0;
     }
@@ -215,17 +215,23 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
     if (x->s.step == MS_CONTIG) {
         body_copy(x, &p, &hm, lit);
     } else if (!body_kv_share(x, &p)) {
+        int sel[3];
+        long mark = p.bar.marks ? bar_pairs_row(x, &p.bar, sel) : -1;
         p.bar.tokens = !sv->colour;
-        bar_scroll(&p.bar, lit);
+        bar_scroll(&p.bar, lit >= 0 ? lit : mark);
         title_memory(x, title, sizeof title);
         bar_draw(x, &p.bar, title, &hm, lit, x->s.step == MS_SPLIT && anim ? x->s.anim : -1, -1);
+        if (p.bar.marks) bar_mark_pairs(x, &p.bar, sel);
     }
     {
         int gy = p.gy, need = p.need;
         body_grid_title(x, title, sizeof title);
         grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, p.gx, gy, p.gw, need, stacked,
                     p.gpitch);
-        if (p.wide) grid_widen(&g, WIDE_CELL_MAX);
+        if (p.wide)
+            grid_widen(&g, WIDE_CELL_MAX * (x->s.large ? 2 : 1));
+        else if (x->s.large)
+            grid_widen(&g, 2 * g.vw); /* large print: the values twice as far apart */
         g.lead = p.glead;
         grid_scroll(&g, cur);
         if (x->s.step == MS_HEADS && anim) {
@@ -363,7 +369,7 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
             Bar bar;
             int avail = bh - heat_h - 1;
             if (avail < 2) avail = 2;
-            bar_plan(&bar, t, sc_storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail);
+            bar_plan_s(x, &bar, t, sc_storage_row(m, t), bx, by, bw, avail > 6 ? 6 : avail, 1);
             softmax_bar(x, &bar);
             hy += bar_rows_used(&bar) + (avail >= 3);
         }
@@ -447,7 +453,7 @@ void body_wrong(Ctx *x, int bx, int by, int bw, int bh)
         if (need > bh - 3) need = bh - 3;
         candy_h = bh - need - 1;
         if (candy_h < 3) candy_h = bh - need;
-        bar_plan(&bar, q, sc_storage_row(m, q), bx, by, bw, candy_h);
+        bar_plan_s(x, &bar, q, sc_storage_row(m, q), bx, by, bw, candy_h, 1);
         gy = by + bh - need;
     }
     bar_scroll(&bar, cur ? (long)tensor_offset_of(wrong, cur) : -1);

@@ -5,6 +5,7 @@
 #include "draw/scenectx.h"
 
 #include "base/textutil.h"
+#include "engine/rope.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -12,19 +13,33 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
- * as few lines as the height allows, cells as wide as the width allows. */
-void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch)
+/* bar_plan_p, in large print when `large` (1, or 2: see bar_plan_whole):
+ * cells at least twice as wide as bar_plan_p would make them (half as many
+ * to a line, or fewer) and never too narrow for a value. */
+static void bar_plan_big(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch,
+                         int large)
 {
     long cand[64];
-    int nc = 0, maxcells, minw, avail = (h - 1) / pitch;
+    int nc = 0, maxcells, minw, avail = (h - 1) / pitch, big = large ? 2 : 1, normal_cw = 0;
+    if (large) { /* the cells this bar would have, to double */
+        bar_plan_big(b, t, base, x, y, w, h, pitch, 0);
+        normal_cw = b->cw;
+    }
     memset(b, 0, sizeof *b);
     b->pitch = pitch;
+    b->large = large;
     b->t = t;
     b->x = x, b->y = y, b->w = w, b->h = h;
     b->n = (long)t->st->n;
     b->offw = sc_digits(b->n - 1);
     minw = b->offw + 1;
+    if (large) { /* twice as wide as without, and wide enough for a value */
+        int vw = pitch > 1 ? 6 : b->offw + 6;
+        minw = 2 * normal_cw > vw ? 2 * normal_cw : vw;
+        /* large 2: but a whole row (one token's floats of a head) stays on
+         * one line when it fits there with its values */
+        if (large == 2 && base > 1 && w / base >= vw && minw > w / base) minw = w / base;
+    }
     maxcells = w / minw;
     if (maxcells < 1 || avail < 1 || b->n < 1) return;
     if (base < 1) base = 1;
@@ -58,18 +73,41 @@ void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, i
     b->cw = w / b->wrap;
     if (pitch > 1) {
         /* the value has a line of its own: cells as wide as a value and some air */
-        int cap = (b->offw > 5 ? b->offw : 5) + 4;
+        int cap = big * ((b->offw > 5 ? b->offw : 5) + 4);
         if (b->cw > cap) b->cw = cap;
         b->values = b->cw - 1 >= 5;
         return;
     }
-    if (b->cw > b->offw + 9) b->cw = b->offw + 9;
+    if (b->cw > big * (b->offw + 9)) b->cw = big * (b->offw + 9);
     b->values = b->cw - 1 >= b->offw + 1 + 4;
+}
+
+/* Picks the wrap: whole rows (`base` floats, a token) per line when they fit,
+ * as few lines as the height allows, cells as wide as the width allows. */
+void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch)
+{
+    bar_plan_big(b, t, base, x, y, w, h, pitch, 0);
 }
 
 void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h)
 {
     bar_plan_p(b, t, base, x, y, w, h, 1);
+}
+
+/* The scene's bars are planned through here: large print (SceneState.large)
+ * or not, as the frame says. */
+void bar_plan_s(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                int pitch)
+{
+    bar_plan_big(b, t, base, bx, y, w, h, pitch, x->s.large);
+}
+
+/* bar_plan_s for a bar whose rows must stay whole where they can (the rope
+ * step's: the pair marks go under one token's floats). */
+void bar_plan_whole(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                    int pitch)
+{
+    bar_plan_big(b, t, base, bx, y, w, h, pitch, x->s.large ? 2 : 0);
 }
 
 /* The tag of batch b, head h, token s in format fmt (Bar.tagfmt); the batch
@@ -96,7 +134,7 @@ void bar_plan_tags(Bar *b, const Tensor *t, int base)
     int margin = b->offw + 1;
     if (t->ndim != 4 || b->pitch > 1) return;
     char tag[48];
-    bar_plan(&n, t, base, b->x + margin, b->y, b->w - margin, b->h);
+    bar_plan_big(&n, t, base, b->x + margin, b->y, b->w - margin, b->h, 1, b->large);
     if (n.wrap == 0 || n.wrap % t->shape[3] != 0 || n.rows_shown < b->rows_shown) return;
     for (n.tagfmt = 0; n.tagfmt < 3; n.tagfmt++) {
         int ok = 1; /* the widest head number with every token */
@@ -145,7 +183,8 @@ void bar_scroll(Bar *b, long lit)
 int bar_rows_used(const Bar *b)
 {
     if (b->wrap == 0) return b->h > 0 ? 1 : 0;
-    return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0);
+    return 1 + b->rows_shown * b->pitch + (b->rows_shown > 1 ? (b->rows_shown - 1) * b->lead : 0) +
+           b->marks;
 }
 
 /* Position of storage offset o; 0 if hidden. */
@@ -156,6 +195,12 @@ int bar_pos(const Bar *b, long o, int *px, int *py)
         return 0;
     *px = b->x + (int)(o % b->wrap) * b->cw;
     *py = b->y + 1 + ((int)(o / b->wrap) - b->r0) * (b->pitch + b->lead);
+    if (b->marks && b->markr >= 0) { /* under the rows of marks shown above */
+        long row = o / b->wrap, last = (long)b->markr + b->nmark - 1;
+        long lo = b->markr > b->r0 ? b->markr : b->r0, hi = row < last + 1 ? row : last + 1;
+        if (hi > lo) *py += (int)(hi - lo);
+        if (last >= b->r0 && last < row) *py += b->marks - b->nmark; /* and the legend */
+    }
     return 1;
 }
 
@@ -319,6 +364,102 @@ void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long l
         int px, py; /* over the tags: the lit cell, with its offset */
         if (bar_pos(b, lit, &px, &py)) bar_cell(x, b, lit, px, py, ST_LIT, 0, -1);
     }
+}
+
+/* The rope step: the (batch, head, token) whose pairs bar_mark_pairs marks,
+ * into sel[3]: the inspect cursor's, else batch 0, head 0 and the last token
+ * (position S-1, so every angle but pair 0's is not 0).  Sets b->markr, the
+ * first storage row the marks go under (its floats span b->nmark rows), and
+ * returns the offset to scroll to. */
+long bar_pairs_row(const Ctx *x, Bar *b, int *sel)
+{
+    const Tensor *t = b->t;
+    int idx[4] = {0, 0, t->shape[2] - 1, 0};
+    long o;
+    if (x->s.inspect) memcpy(idx, x->s.cur, sizeof idx);
+    sel[0] = idx[0], sel[1] = idx[1], sel[2] = idx[2];
+    idx[3] = 0;
+    o = (long)tensor_offset_of(t, idx);
+    b->markr = b->wrap ? (int)(o / b->wrap) : -1;
+    if (x->s.inspect || !b->wrap || b->wrap >= t->shape[3] ||
+        b->rows_shown < t->shape[3] / b->wrap || b->nmark < t->shape[3] / b->wrap)
+        return o;             /* its first float: the first marked row shown */
+    idx[3] = t->shape[3] - 1; /* the last float, so every marked row is shown */
+    return (long)tensor_offset_of(t, idx);
+}
+
+/* Under the cells of one head's token (sel: batch, head, token of the
+ * (B, H, S, dh) tensor b->t) in the row(s) the bar reserved (b->marks): "pI" under each
+ * float of pair I, right under its offset, so the two floats of a pair carry
+ * the same mark: dh/2 floats apart in half, neighbours in interleaved (their
+ * offsets through the tensor's strides).  Beside them, what each pair turns
+ * by at this position: p x inv_freq[i] radians.  Marks and pairs that do
+ * not fit are left out, never cut. */
+void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel)
+{
+    const MhaConfig *c = &x->m->cfg;
+    const Tensor *t = b->t;
+    int dh = t->shape[3], pos = sel[2], lo = -1, hi = -1, y = -1, room, left = 0, under = 0;
+    long far;
+    char mk[16], leg[400];
+    size_t k;
+    if (!b->marks || b->markr < 0 || c->rope == ROPE_OFF || dh < 2) return;
+    for (int d = 0; d < dh; d++) {
+        int idx[4] = {sel[0], sel[1], sel[2], d}, px, py, w, end;
+        long o = (long)tensor_offset_of(t, idx);
+        long q = o / b->wrap - b->markr;
+        if (q < 0 || q >= b->nmark || !bar_pos(b, o, &px, &py)) continue;
+        if (py + b->pitch > y) lo = hi = -1; /* the legend goes beside the last marked row */
+        snprintf(mk, sizeof mk, "p%d", rope_pair_of(c->rope, d, dh));
+        w = (int)strlen(mk);
+        end = b->pitch > 1 ? px + b->cw - 2 : px + b->offw - 1; /* the offset's last column */
+        if (end - w + 1 < px) end = px + b->cw - 2;
+        if (end - w + 1 < px) continue;
+        y = py + b->pitch;
+        canvas_text(x->c, end - w + 1, y, mk, ST_BOLD);
+        if (lo < 0 || px < lo) lo = px;
+        if (px + b->cw > hi) hi = px + b->cw;
+    }
+    if (y < 0) return;
+    {
+        int i0[4] = {sel[0], sel[1], sel[2], 0}, i1[4] = {sel[0], sel[1], sel[2], 0};
+        i1[3] = rope_partner(c->rope, 0, dh);
+        far = (long)tensor_offset_of(t, i1) - (long)tensor_offset_of(t, i0);
+    }
+    /* right of the marks when there is room, else left of them, else (with
+     * a second row reserved) under them */
+    room = b->x + b->w - (hi + 1);
+    if (room < lo - b->x - 1) room = lo - b->x - 1, left = 1;
+    if (room < 40 && b->marks > b->nmark) room = b->w, left = 0, under = 1;
+    for (int form = 0; form < 2; form++) { /* with the partner's distance, then without */
+        int all = 1;
+        if (form == 0)
+            k = (size_t)snprintf(leg, sizeof leg,
+                                 "%sh%d %s, partner %+ld, pos %d:", left || under ? "" : "<- ",
+                                 sel[1], mha_token_word(pos), far, pos);
+        else
+            k = (size_t)snprintf(leg, sizeof leg, "%sh%d %s, pos %d:", left || under ? "" : "<- ",
+                                 sel[1], mha_token_word(pos), pos);
+        for (int i = 0; i < dh / 2; i++) {
+            char one[64];
+            float ang = (float)pos * rope_inv_freq(i, dh, c->rope_theta); /* as rope.c turns */
+            int n = snprintf(one, sizeof one, " p%d %.2f%s", i, (double)ang,
+                             i == dh / 2 - 1 ? " rad" : ",");
+            if ((int)k + n + (i == dh / 2 - 1 ? 0 : 4) + 3 * left > room) {
+                if (k + 4 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ...");
+                all = 0;
+                break;
+            }
+            if (k + (size_t)n < sizeof leg) memcpy(leg + k, one, (size_t)n + 1), k += (size_t)n;
+        }
+        if (all) break;
+    }
+    if (left && k + 3 < sizeof leg) k += (size_t)snprintf(leg + k, sizeof leg - k, " ->");
+    if ((int)k > room) return; /* not even the head and the partner: the marks alone */
+    if (under)
+        canvas_text(x->c, b->x, y + 1, leg, ST_DIM);
+    else
+        canvas_text(x->c, left ? lo - 1 - (int)k : hi + 1, y, leg, ST_DIM);
 }
 
 int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, int wrap, int heads,

@@ -102,7 +102,7 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
 /* The paged pool, one row per block, one cell per token slot (KV x dh
  * floats): the token it holds in its sequence's colour, this step's lit,
  * free slots dotted; then each sequence's block table. */
-static int draw_pool(Canvas *c, const Decode *d, int y)
+static int draw_pool(Canvas *c, const Decode *d, int y, int large)
 {
     const MhaConfig *cfg = &d->m->cfg;
     const int N = d->block_size;
@@ -111,7 +111,7 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
                   d->layout == DECODE_META ? "NHD (blocks,N,KV,dh)" : "HND (blocks,KV,N,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
                   tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks);
-    int rows = d->blocks, cw = 3;
+    int rows = d->blocks, cw = large ? 6 : 3;
     if (rows > c->h - 13 - y) rows = c->h - 13 - y;
     if (rows < 1) rows = 1;
     int shown = N;
@@ -163,12 +163,13 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
     return y;
 }
 
-/* K's storage as rows of cap * dh cells. */
-static int draw_cache(Canvas *c, const Decode *d, int y)
+/* K's storage as rows of cap * dh cells (large: twice as wide, as the
+ * width allows). */
+static int draw_cache(Canvas *c, const Decode *d, int y, int large)
 {
-    if (d->block_size) return draw_pool(c, d, y);
+    if (d->block_size) return draw_pool(c, d, y, large);
     const MhaConfig *cfg = &d->m->cfg;
-    int dh = d->m->d_head, per_row = d->slots * dh, cw = 3;
+    int dh = d->m->d_head, per_row = d->slots * dh, cw = large ? 6 : 3;
     char a[64], b[64], w[48] = "";
     if (d->window) snprintf(w, sizeof w, " slots, t mod %d", d->window);
     canvas_printf(c, 1, y++, ST_NORMAL, "cache_k %s %s strides %s: %d/%d%s",
@@ -264,25 +265,25 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
     return y;
 }
 
-static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim);
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim, int large);
 
-void decode_draw(Canvas *c, const Decode *d, double check)
+void decode_draw(Canvas *c, const Decode *d, double check, int large)
 {
-    draw_frame(c, d, check, 0, 0);
+    draw_frame(c, d, check, 0, 0, large);
 }
 
-void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
+void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rope_dim, int large)
 {
-    draw_frame(c, d, check, rank, rope_dim);
+    draw_frame(c, d, check, rank, rope_dim, large);
 }
 
-static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim)
+static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim, int large)
 {
     const MhaConfig *cfg = &d->m->cfg;
     canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query heads, %d kv head%s",
                   kind(cfg), cfg->heads, cfg->kv_heads, cfg->kv_heads == 1 ? "" : "s");
     int y = draw_step_lines(c, d, 1);
-    y = draw_cache(c, d, y);
+    y = draw_cache(c, d, y, large);
     y = draw_read(c, d, y);
     char a[40], b[40], e[40], step[128], total[128];
     snprintf(step, sizeof step, "step: wrote %s B, read %s B of cache",

@@ -35,9 +35,9 @@ static TileState tile_state(const Flash *f, int qt, int kt)
     return qt == f->qtile && kt == f->ktile ? T_NOW : T_TODO;
 }
 
-/* The map: one 2-column cell per tile, rows [r0, r1) down, keys across, at
- * most xmax wide.  Returns the column right of it. */
-static int draw_map(Canvas *c, const Flash *f, int y, int ymax, int xmax)
+/* The map: one 2-column cell per tile (large: 4), rows [r0, r1) down, keys
+ * across, at most xmax wide.  Returns the column right of it. */
+static int draw_map(Canvas *c, const Flash *f, int y, int ymax, int xmax, int large)
 {
     static const uint32_t glyph[] = {0x00B7, 0x2592, 0x2588, 0x00D7}; /* · ▒ █ × */
     static const Style style[] = {ST_DIM, ST_HEAD0, ST_LIT, ST_DIM};
@@ -45,23 +45,24 @@ static int draw_map(Canvas *c, const Flash *f, int y, int ymax, int xmax)
                                          "\u2588 on chip now", "\u00D7 skipped"};
     int S = f->m->cfg.seq, top = y;
     canvas_printf(c, MAP_X, y++, ST_BOLD, "scores (%d, %d)", S, S);
-    int cols = f->n_ktiles, rows = f->n_qtiles, room = (xmax - MAP_X - 6) / 3;
+    int gw = large ? 4 : 2, pitch = gw + 1; /* a tile's glyphs, and the column to the next */
+    int cols = f->n_ktiles, rows = f->n_qtiles, room = (xmax - MAP_X - 6) / pitch;
     if (cols > room) cols = room;
     if (rows > ymax - y - 5) rows = ymax - y - 5 > 1 ? ymax - y - 5 : 1;
     for (int qt = 0; qt < rows; qt++, y++) {
         canvas_printf(c, MAP_X, y, qt == f->qtile ? ST_BOLD : ST_DIM, "q%-3d", qt);
         for (int kt = 0; kt < cols; kt++) {
             TileState t = tile_state(f, qt, kt);
-            canvas_put(c, MAP_X + 5 + 3 * kt, y, glyph[t], style[t]);
-            canvas_put(c, MAP_X + 6 + 3 * kt, y, glyph[t], style[t]);
+            for (int g = 0; g < gw; g++)
+                canvas_put(c, MAP_X + 5 + pitch * kt + g, y, glyph[t], style[t]);
         }
-        if (cols < f->n_ktiles) canvas_text(c, MAP_X + 5 + 3 * cols, y, "+", ST_DIM);
+        if (cols < f->n_ktiles) canvas_text(c, MAP_X + 5 + pitch * cols, y, "+", ST_DIM);
     }
     if (rows < f->n_qtiles) canvas_printf(c, MAP_X, y++, ST_DIM, "+%d more", f->n_qtiles - rows);
     for (int k = 0; k < 4 && y < ymax; k++)
         canvas_text(c, MAP_X, y++, legend[k], k == T_NOW ? ST_LIT : ST_DIM);
     (void)top;
-    int right = MAP_X + 5 + 3 * cols + 1;
+    int right = MAP_X + 5 + pitch * cols + 1;
     return right > MAP_X + 17 ? right : MAP_X + 17;
 }
 
@@ -131,7 +132,7 @@ static void draw_chip(Canvas *c, const Flash *f, int x, int y, int ymax)
     }
 }
 
-void flash_draw(Canvas *c, const Flash *f)
+void flash_draw(Canvas *c, const Flash *f, int large)
 {
     const MhaConfig *cfg = &f->m->cfg;
     char a[40], b[40], d[40], line[200];
@@ -149,7 +150,7 @@ void flash_draw(Canvas *c, const Flash *f)
                 "a q tile on chip, K/V tiles streaming past: the S x S scores are never written",
                 ST_DIM);
     int ymax = c->h - 6;
-    int x = draw_map(c, f, TOP, ymax, c->w / 3);
+    int x = draw_map(c, f, TOP, ymax, c->w / 3, large);
     draw_chip(c, f, x + 1, TOP, ymax);
 
     int y = c->h - 6;

@@ -12,7 +12,8 @@
 
 /* Draws the whole frame of f's current tile (before the first tile and after
  * the last too) into rows 0 .. c->h - 2 (the status line is the caller's).
- * c is at least 80x24. */
-void flash_draw(Canvas *c, const Flash *f);
+ * c is at least 80x24.  large (--large): large print for a projector, the
+ * map's tiles twice as wide. */
+void flash_draw(Canvas *c, const Flash *f, int large);
 
 #endif

@@ -16,6 +16,33 @@
 
 #define BAR_PITCH_MAX 4
 
+/* Plans the bar of the step's own tensor t: on the rope step it reserves
+ * the rows of the pair marks (bar_mark_pairs) inside h: one under each line
+ * one token's floats take (up to 4), and in large print one more for their
+ * legend (its wide cells leave no room beside the marks). */
+static void plan_bar(const Ctx *x, Bar *b, const Tensor *t, int bx, int y, int w, int h, int pitch)
+{
+    int on = x->s.step == MS_ROPE && x->s.view == MV_STEP && t == x->m->t[MT_Q_ROPE] &&
+             t->ndim == 4 && h > 2;
+    int dh = on ? t->shape[3] : 0, span = 1, legend, need;
+    if (!on) {
+        bar_plan_s(x, b, t, sc_storage_row(x->m, t), bx, y, w, h, pitch);
+        return;
+    }
+    bar_plan_whole(x, b, t, sc_storage_row(x->m, t), bx, y, w, h - 1, pitch);
+    if (b->wrap && b->wrap < dh && dh % b->wrap == 0) span = dh / b->wrap < 4 ? dh / b->wrap : 4;
+    /* the legend's own row: in large print, or when the token fills its lines */
+    legend = x->s.large || (b->wrap && b->wrap <= dh);
+    if (1 + 2 * span + legend > h) span = 1; /* each marked line and its marks, the title */
+    if (1 + 2 * span + legend > h) legend = 0;
+    need = span + legend;
+    if (need > 1) bar_plan_whole(x, b, t, sc_storage_row(x->m, t), bx, y, w, h - need, pitch);
+    b->nmark = b->wrap && b->wrap < dh && dh / b->wrap < span ? dh / b->wrap : span;
+    b->marks = need; /* rows reserved: nmark under the marked lines, the rest the legend's */
+    b->markr = -1;
+    b->h = h;
+}
+
 /* `spare` rows as n gaps between sections, as even as they go; the inner
  * gaps get the remainder (n >= 1).  The last gap counts the blank row the
  * frame keeps above the narrative (for the inspect line) as one of its own. */
@@ -54,13 +81,13 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
             for (int hb = bh; hb >= 2; hb--) {
                 Bar b1, b2;
                 int used = need;
-                bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
+                plan_bar(x, &b1, t, bx, by, bw, hb, pb);
                 if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                 wrap = b1.wrap;
                 if (!b1.values || b1.rows_shown < b1.rows) continue;
                 used += bar_rows_used(&b1);
                 if (two_bars) {
-                    bar_plan_p(&b2, from, sc_storage_row(m, from), bx, by, bw, hb, pb);
+                    bar_plan_s(x, &b2, from, sc_storage_row(m, from), bx, by, bw, hb, pb);
                     if (!b2.values || b2.rows_shown < b2.rows) continue;
                     used += bar_rows_used(&b2);
                 }
@@ -76,10 +103,10 @@ int plan_step_tall(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
     p->spare = bh - best, p->ngaps = n;
     y += gap[0];
     if (two_bars) {
-        bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, bw, bhb, bp);
+        bar_plan_s(x, &p->src, from, sc_storage_row(m, from), bx, y, bw, bhb, bp);
         y += bar_rows_used(&p->src) + gap[1];
     }
-    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, bw, bhb, bp);
+    plan_bar(x, &p->bar, t, bx, y, bw, bhb, bp);
     p->bar.h = bar_rows_used(&p->bar);
     y += p->bar.h + gap[n - 2];
     p->gx = bx, p->gw = bw, p->gy = y;
@@ -117,17 +144,18 @@ void plan_step_compact(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh
                                                                    rows left go to the bar */
     }
     candy_h = bh - need - 1; /* a blank row between, when there is room */
-    if (candy_h < candy_min) candy_h = bh - need;
+    if (candy_h < candy_min || (x->s.step == MS_ROPE && x->s.view == MV_STEP))
+        candy_h = bh - need; /* the rope step: its pair marks take the blank row's place */
     if (two_bars) {
         /* step 8: the non-contiguous source, then the new buffer filling up */
         const Tensor *from = m->t[MT_MERGED];
-        bar_plan(&p->src, from, sc_storage_row(m, from), bx, yy, bw, candy_h / 2);
+        bar_plan_s(x, &p->src, from, sc_storage_row(m, from), bx, yy, bw, candy_h / 2, 1);
         if (!p->src.values) bar_plan_tags(&p->src, from, sc_storage_row(m, from));
         yy += bar_rows_used(&p->src);
-        bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h - (yy - by));
+        bar_plan_s(x, &p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h - (yy - by), 1);
         if (p->src.tagt) bar_plan_tags(&p->bar, t, sc_storage_row(m, t));
     } else {
-        bar_plan(&p->bar, t, sc_storage_row(m, t), bx, yy, bw, candy_h);
+        plan_bar(x, &p->bar, t, bx, yy, bw, candy_h, 1);
     }
     yy += bar_rows_used(&p->bar);
     p->gx = bx, p->gw = bw;
@@ -209,12 +237,12 @@ int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
         int wrap = -1;
         for (int hb = hbmax; hb >= 2; hb--) {
             int u, d, end, l;
-            bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw - WIDE_GAP, hb, pb);
+            plan_bar(x, &b1, t, bx, by, bw - WIDE_GAP, hb, pb);
             if (!bar_whole(&b1) || b1.wrap == wrap) continue;
             wrap = b1.wrap;
             u = bar_rows_used(&b1) + (kv ? 1 : 0); /* kv: the "q0 q1 -> kv0" line */
             if (two_bars) {
-                bar_plan_p(&b2, from, sc_storage_row(m, from), bx, by, bw - WIDE_GAP, hb, pb);
+                bar_plan_s(x, &b2, from, sc_storage_row(m, from), bx, by, bw - WIDE_GAP, hb, pb);
                 if (!bar_whole(&b2)) continue;
                 u += 1 + bar_rows_used(&b2);
             }
@@ -231,11 +259,11 @@ int plan_step_wide(const Ctx *x, StepPlan *p, int bx, int by, int bw, int bh)
     p->wide = 1;
     y = by;
     if (two_bars) {
-        bar_plan_p(&p->src, from, sc_storage_row(m, from), bx, y, lw, bhb, bp);
-        bar_widen(&p->src, WIDE_CELL_MAX);
+        bar_plan_s(x, &p->src, from, sc_storage_row(m, from), bx, y, lw, bhb, bp);
+        bar_widen(&p->src, WIDE_CELL_MAX * (x->s.large ? 2 : 1));
     }
-    bar_plan_p(&p->bar, t, sc_storage_row(m, t), bx, y, lw, bhb, bp);
-    bar_widen(&p->bar, WIDE_CELL_MAX);
+    plan_bar(x, &p->bar, t, bx, y, lw, bhb, bp);
+    bar_widen(&p->bar, WIDE_CELL_MAX * (x->s.large ? 2 : 1));
     /* the rows to spare: blank rows between each column's rows (as many as
      * between its sections, or fewer), the rest above and below, so a short
      * tensor spreads over the height instead of leaving it blank */
@@ -331,7 +359,7 @@ int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh
                 for (int hb = bh; hb >= 2; hb--) {
                     Bar b1;
                     int used;
-                    bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
+                    bar_plan_s(x, &b1, t, sc_storage_row(m, t), bx, by, bw, hb, pb);
                     if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                     wrap = b1.wrap;
                     if (!b1.values || b1.rows_shown < b1.rows || (pb == 1 && ph == 1)) continue;
@@ -343,7 +371,7 @@ int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh
                 /* storage too big to show whole: a few rows of it, as on 80x24 */
                 Bar b1;
                 int hb = bh - heat_h - (n - 1) < 7 ? bh - heat_h - (n - 1) : 7;
-                bar_plan_p(&b1, t, sc_storage_row(m, t), bx, by, bw, hb, 1);
+                bar_plan_s(x, &b1, t, sc_storage_row(m, t), bx, by, bw, hb, 1);
                 if (b1.wrap) best = heat_h + hb, hp = ph, bp = 1, bhb = hb, hh = heat_rows_used(&p);
             }
         }
@@ -356,7 +384,7 @@ int plan_softmax_tall(const Ctx *x, SoftPlan *sp, int bx, int by, int bw, int bh
     plan_spread(x, bh - best, n, gap);
     sp->hy = by + gap[0];
     if (!noscale) {
-        bar_plan_p(&sp->bar, t, sc_storage_row(m, t), bx, by + gap[0], bw, bhb, bp);
+        bar_plan_s(x, &sp->bar, t, sc_storage_row(m, t), bx, by + gap[0], bw, bhb, bp);
         sp->hy += bar_rows_used(&sp->bar) + gap[1];
     }
     sp->hh = hh;
@@ -384,7 +412,7 @@ int plan_wrong_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, in
             for (int hb = bh; hb >= 2; hb--) {
                 Bar b1;
                 int used;
-                bar_plan_p(&b1, q, sc_storage_row(m, q), bx, by, bw, hb, pb);
+                bar_plan_s(x, &b1, q, sc_storage_row(m, q), bx, by, bw, hb, pb);
                 if (!b1.wrap || b1.wrap == wrap || b1.n % b1.wrap) continue; /* whole rows */
                 wrap = b1.wrap;
                 if (!b1.values || b1.rows_shown < b1.rows) continue;
@@ -397,7 +425,7 @@ int plan_wrong_tall(const Ctx *x, Bar *bar, int *gy, int *gp, int bx, int by, in
     *gp = gbest;
     *spare = bh - best;
     plan_spread(x, bh - best, 3, gap);
-    bar_plan_p(bar, q, sc_storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
+    bar_plan_s(x, bar, q, sc_storage_row(m, q), bx, by + gap[0], bw, bhb, bp);
     *gy = by + gap[0] + bar_rows_used(bar) + gap[1];
     return 1;
 }

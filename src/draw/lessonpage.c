@@ -31,6 +31,7 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
         memcpy(s.cur, pg->do_arg, sizeof s.cur);
     }
     s.show_single = pg->single;
+    s.large = v ? v->large : 0;
     s.narrative = 0;
     s.anim = -1;
     return s;

@@ -12,6 +12,7 @@ typedef struct LessonView {
     int revealed;     /* the answer to the page's question is shown */
     int finished;     /* finished before: 1 solved (a mark in the header), 2 revealed */
     int ascii;        /* glyphs for a non-UTF-8 terminal (ui->ascii) */
+    int large;        /* the picture in large print (--large, ui->large) */
     const char *hint; /* the bottom line (the key hint); NULL: none */
     /* The page's exercise (@expect, @do), as the page screen holds it. */
     const char *typed;  /* @expect, not yet revealed: the answer being typed */

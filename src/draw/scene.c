@@ -68,24 +68,42 @@ static void clamp_cursor(const Mha *m, SceneState *s)
     }
 }
 
+/* The narrative's rows on a tall frame: 4, or in large print the rows its
+ * short lines take, up to LARGE_NARRATIVE_ROWS (a frame of 40 rows or more;
+ * 5 below), so a projector's text is not cut where there is room for it. */
+static int narr_large_rows(const Ctx *x, char *buf, size_t n)
+{
+    int cap = x->h >= 40 ? LARGE_NARRATIVE_ROWS : 5, rows;
+    Canvas *c;
+    if (!x->s.large) return 4;
+    c = canvas_new(LARGE_NARRATIVE_W, cap + 1);
+    if (!c) return 4;
+    narr_text(x, buf, n);
+    rows = canvas_wrap(c, 0, 0, LARGE_NARRATIVE_W, cap + 1, buf, ST_NORMAL);
+    canvas_free(c);
+    return rows < 4 ? 4 : rows > cap ? cap : rows;
+}
+
 static void draw_all(Ctx *x)
 {
     const Mha *m = x->m;
     const SceneState *s = &x->s;
     int step = s->step;
     char buf[1024];
-    int narr_rows = 0, status_rows = s->status ? 1 : 0;
+    int narr_rows = 0, narr_lines, status_rows = s->status ? 1 : 0;
     int bx = x->x0, by = x->y0 + TOP_ROWS, bw = x->w - RIGHT_MARGIN, bh;
 
     /* the rows the body gets; on a tall frame the top block takes its share
      * of the rows to spare: blank rows under the title and over the code
      * line, as many as between the body's sections */
-    if (s->narrative) narr_rows = x->h >= TALL_NARRATIVE_H ? 4 : 3;
+    if (s->narrative)
+        narr_rows = x->h >= TALL_NARRATIVE_H ? narr_large_rows(x, buf, sizeof buf) : 3;
+    narr_lines = narr_rows;
     if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
     if (s->narrative && x->h >= TALL_NARRATIVE_H)
         /* a blank row above the narrative, where the offset arithmetic goes:
          * the body keeps its place when inspect turns on (a click does) */
-        bh = x->h - TOP_ROWS - 5 - status_rows;
+        bh = x->h - TOP_ROWS - narr_lines - 1 - status_rows;
     else
         bh = x->h - TOP_ROWS - narr_rows - status_rows -
              (narr_rows && x->h >= TALL_NARRATIVE_H ? 1 : 0);
@@ -118,8 +136,10 @@ static void draw_all(Ctx *x)
         if (s->narrative) {
             narr_text(x, buf, sizeof buf);
             /* a paragraph no wider than NARRATIVE_MAX_W reads as text on a big screen */
-            canvas_wrap(x->c, bx, ny, bw < NARRATIVE_MAX_W ? bw : NARRATIVE_MAX_W,
-                        x->y0 + x->h - status_rows - ny, buf, ST_NORMAL);
+            /* large print: short lines, where the frame has the rows for them */
+            int nw = s->large && x->h >= TALL_NARRATIVE_H ? LARGE_NARRATIVE_W : NARRATIVE_MAX_W;
+            canvas_wrap(x->c, bx, ny, bw < nw ? bw : nw, x->y0 + x->h - status_rows - ny, buf,
+                        ST_NORMAL);
         }
     }
     if (status_rows) {

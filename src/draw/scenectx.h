@@ -30,10 +30,12 @@ typedef struct StepView {
     int colour; /* colour cells by head */
 } StepView;
 
-#define TOP_ROWS 8          /* title, program (6), code line */
-#define PROGRAM_W 50        /* "  1  " + the longest program line; then a gap, a rule, the panel */
-#define RIGHT_MARGIN 1      /* never draw in the last column: nothing ends flush right */
-#define NARRATIVE_MAX_W 100 /* the narrative's widest line, on any frame */
+#define TOP_ROWS 8           /* title, program (6), code line */
+#define PROGRAM_W 50         /* "  1  " + the longest program line; then a gap, a rule, the panel */
+#define RIGHT_MARGIN 1       /* never draw in the last column: nothing ends flush right */
+#define NARRATIVE_MAX_W 100  /* the narrative's widest line, on any frame */
+#define LARGE_NARRATIVE_W 60 /* ... and in large print: short lines read from the back row */
+#define LARGE_NARRATIVE_ROWS 8 /* large print: the narrative's rows at most, on a tall frame */
 
 /* Wide frames (a body at least WIDE_MIN_W columns): the logical view beside
  * the memory strip, WIDE_GAP apart, cells up to WIDE_CELL_MAX columns. */
@@ -95,6 +97,12 @@ typedef struct Bar {
      * step 8's source bar, whose storage is not the inspected one's. */
     const Tensor *hit_t;
     int tokens; /* (B, S, D) with no heads: a tall cell names its token instead */
+    /* The rope step: `marks` rows reserved for the marks of one head's
+     * pairs: one under each of the nmark storage rows from markr (-1: none
+     * yet, bar_pairs_row sets it) that one token's floats span, and in large
+     * print one more, the legend's, under the last. */
+    int marks, markr, nmark;
+    int large; /* planned in large print (bar_plan_s): cells twice as wide */
 } Bar;
 
 typedef struct Grid {
@@ -189,6 +197,10 @@ int sc_area_free(const Canvas *c, int x, int y, int w, int h);
 /* candybar.c: the storage as a strip of cells */
 void bar_plan_p(Bar *b, const Tensor *t, int base, int x, int y, int w, int h, int pitch);
 void bar_plan(Bar *b, const Tensor *t, int base, int x, int y, int w, int h);
+void bar_plan_s(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                int pitch);
+void bar_plan_whole(const Ctx *x, Bar *b, const Tensor *t, int base, int bx, int y, int w, int h,
+                    int pitch);
 void bar_plan_tags(Bar *b, const Tensor *t, int base);
 void bar_widen(Bar *b, int maxcw);
 void bar_scroll(Bar *b, long lit);
@@ -197,6 +209,8 @@ int bar_pos(const Bar *b, long o, int *px, int *py);
 void bar_cell(Ctx *x, const Bar *b, long o, int px, int py, Style st, int empty, int head);
 void bar_draw(Ctx *x, const Bar *b, const char *title, const HeadMap *hm, long lit, double sweep,
               long filled);
+long bar_pairs_row(const Ctx *x, Bar *b, int *sel);
+void bar_mark_pairs(Ctx *x, const Bar *b, const int *sel);
 
 /* grid.c: the logical view */
 int grid_block_rows(const Grid *g);

@@ -21,6 +21,7 @@ typedef struct SceneState {
     double anim;        /* animation phase in [0, 1); anything else: no animation, final frame */
     int still;          /* 1: the phase's frame without its moving cells (what they may cross) */
     int narrative;      /* 1: draw the step's narrative lines; 0: the caller draws its own text */
+    int large;          /* 1: large print for a projector: cells twice as wide, short lines */
     const char *status; /* bottom line, may be NULL */
 } SceneState;
 

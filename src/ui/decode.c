@@ -65,9 +65,9 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     } else {
         if (ds->mla)
             decode_draw_mla(c, ds->d, decode_check(ds->d), variants_mla_rank(&ds->cfg),
-                            mla_rope_dim_default(ds->cfg.d_model / ds->cfg.heads));
+                            mla_rope_dim_default(ds->cfg.d_model / ds->cfg.heads), ui->large);
         else
-            decode_draw(c, ds->d, decode_check(ds->d));
+            decode_draw(c, ds->d, decode_check(ds->d), ui->large);
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }

@@ -45,7 +45,7 @@ static void flash_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     if (!fs->f)
         canvas_text(c, 1, 1, fs->err[0] ? fs->err : "out of memory", ST_BAD);
     else
-        flash_draw(c, fs->f);
+        flash_draw(c, fs->f, ui->large);
     screen_draw_status(c, ui, hint);
 }
 

@@ -46,6 +46,7 @@ const KeyBinding keys_table[] = {
     {KC_WALK, 'v', 0, ACT_FAILURE, "v", "failure pictures: no transpose, no scale"},
     {KC_WALK, 'b', 0, ACT_BLANK, "b", "blank the screen; any key brings it back"},
     {KC_WALK, 'x', 0, ACT_COMPARE, "x", "compare with a second configuration (--compare)"},
+    {KC_WALK, 'L', 0, ACT_LARGE, "L", "large print for a projector on/off (--large)"},
 
     /* inspect mode: the arrows move the cursor instead of the step */
     {KC_INSPECT, UI_K_LEFT, 0, ACT_LEFT, "Left", "move (the cursor)"},

@@ -83,6 +83,7 @@ typedef enum {
     ACT_BLANK,     /* walkthrough: blank the screen while presenting */
     ACT_GOTO,      /* walkthrough: g, then a step number and Enter */
     ACT_COMPARE,   /* walkthrough: a second configuration beside the first */
+    ACT_LARGE,     /* walkthrough: large print for a projector on/off */
     ACT_HOME_LINE, /* a text field: line editing (Home/End, Ctrl-A/E/K/U/W), completion */
     ACT_END_LINE,
     ACT_KILL_END,

@@ -353,6 +353,7 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
                                          : 0,
                     .picked = ps->picked,
                     .ascii = ui->ascii,
+                    .large = ui->large,
                     .hint = ui->status[0] ? ui->status : hint,
                     .typed = ps->typed.buf,
                     .typed_after = ps->typed.len - ps->typed.cur,

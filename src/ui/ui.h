@@ -58,6 +58,7 @@ typedef struct Ui {
     double anim_speed;    /* 1.0 normal; + / - change it */
     double autoplay;      /* seconds per step; 0 = off */
     int no_save;          /* --no-save: progress and scores are not written */
+    int large;            /* --large, the walkthrough's L: large print for a projector */
     int mouse_x, mouse_y; /* last UI_K_MOUSE click */
     char status[200];     /* one line shown at the bottom; "" = none */
     /* Compare (walk --compare FLAGS, the walkthrough's x): a second run

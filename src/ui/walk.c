@@ -142,6 +142,7 @@ static void walk_draw(Screen *s, const Ui *ui, Canvas *c)
             walk_hint(w, ui);
         status = w->hint;
     }
+    w->ss.large = ui->large;
     w->ss.status = status; /* kept: scene_click must lay the frame out as it was drawn */
     if (ui->cmp)           /* the same state drives both runs */
         compare_draw(c, 0, 0, c->w, c->h, ui->mha, ui->cmp, &w->ss);
@@ -298,6 +299,11 @@ static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
                 ui_status(ui, "compare off (x: on)");
             }
         }
+        return UI_REDRAW;
+    case ACT_LARGE:
+        ui->large = !ui->large;
+        snprintf(ui->status, sizeof ui->status, "large print %s (L: %s)",
+                 ui->large ? "on: fewer, bigger cells" : "off", ui->large ? "off" : "on");
         return UI_REDRAW;
     case ACT_BLANK: /* tick holds the clocks until the next key */
         w->blank = 1;
