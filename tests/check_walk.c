@@ -191,13 +191,13 @@ START_TEST(test_l_toggles_large_print)
     press(s, &ui, 'L');
     ck_assert_int_eq(ui.large, 0);
     ck_assert(shows(s, &ui, 100, 30, "    0     1     2     3"));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
     ui_with(&ui, "--no-animation", "--large");
     ck_assert_int_eq(ui.large, 1);
     s = walk_open_at(&ui, MS_SPLIT);
     ck_assert(shows(s, &ui, 100, 30, " 0               1.18  1               0.23"));
-    s->free(s);
+    screen_close(s);
     ui_free(&ui);
 }
 END_TEST
