@@ -205,19 +205,23 @@ static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPa
 static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonPage *pg,
                          const LessonPageText *t, const LessonView *v)
 {
-    char line[400];
+    char line[900];
     int row = 0;
+    if (pg->moves) { /* which cell moves: the line the answer is about, as it runs */
+        snprintf(line, sizeof line, "`>>> %s`", t->stmt ? t->stmt : "");
+        put_rich(c, x, y, w, left, &row, line, ST_CODE, 2);
+    }
+    int l1 = left - row > 0 ? left - row : 0;
     if (pg->predict) {
         row = draw_predict(c, x, y, w, left, t, v, pg);
-    } else if (pg->expect && v->verdict == 1) {
-        snprintf(line, sizeof line, "Right: %s.", t->expect);
-        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
-    } else if (pg->expect && v->revealed) {
-        snprintf(line, sizeof line, "The answer: %s.", t->expect);
-        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
+    } else if (pg->expect && (v->verdict == 1 || v->revealed)) {
+        snprintf(line, sizeof line, "%s %s.%s%s",
+                 v->verdict == 1 ? "Right:" : "The answer:", t->expect,
+                 pg->moves ? " The engine ran it: " : "", pg->moves && t->result ? t->result : "");
+        row += draw_rich(c, x, y + row, w, l1, line, ST_GOOD, 2);
     } else if (pg->expect) {
         snprintf(line, sizeof line, "> %s_", v->typed ? v->typed : "");
-        row += draw_rich(c, x, y, w, left, line, ST_CODE, 2);
+        row += draw_rich(c, x, y + row, w, l1, line, ST_CODE, 2);
         if (v->verdict == -1)
             snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
                      v->why && v->why[0] ? v->why : "wrong");
