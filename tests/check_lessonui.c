@@ -745,6 +745,68 @@ START_TEST(gqa_page_shows_the_groups_at_80x24)
 }
 END_TEST
 
+/* Issue 17: at 80x24 a page with 4 heads drew its heatmaps as shades only,
+ * the weights dropped.  n (from the key table) writes every weight, all 4
+ * heads on screen; n again: shades. */
+START_TEST(heatmap_values_key_at_80x24)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "08-decode");
+    for (int i = 0; i < 8 && !shows(p, 80, 24, "3/9  Why decode is bound by memory"); i++)
+        press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/9  Why decode is bound by memory"));
+    press(p, UI_K_TAB); /* the picture */
+    ck_assert(shows(p, 80, 24, "n numbers"));
+    /* the weights of head 3, row 'cat', from a run of the page's configuration */
+    MhaConfig c = mha_config_default();
+    c.seq = 6, c.d_model = 8, c.heads = 4, c.kv_heads = 2, c.causal = 1;
+    char err[200], w0[16], w1[16], row[64];
+    Mha *m = mha_run(&c, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    int i0[4] = {0, 3, 1, 0}, i1[4] = {0, 3, 1, 1};
+    snprintf(w0, sizeof w0, "%.2f", tensor_get(m->t[MT_ATTN], i0));
+    snprintf(w1, sizeof w1, "%.2f", tensor_get(m->t[MT_ATTN], i1));
+    snprintf(row, sizeof row, "%s %s", w0, w1);
+    ck_assert(!shows(p, 80, 24, row));
+    ck_assert_int_eq(keys_action(KC_PAGE, 'n'), ACT_VALUES);
+    ck_assert_int_eq(press(p, 'n'), UI_REDRAW);
+    ck_assert_msg(shows(p, 80, 24, row), "head 3's row 'cat' (%s) not on screen", row);
+    ck_assert(shows(p, 80, 24, "h3"));
+    ck_assert(!shows(p, 80, 24, "hidden:")); /* every head fits */
+    press(p, 'n');
+    ck_assert(!shows(p, 80, 24, row));
+    mha_free(m);
+    p->free(p);
+}
+END_TEST
+
+/* Issue 17: "(16 rows hidden)" had no way to scroll.  Down (the key table's
+ * ACT_SCROLL, named in the note and in ? help) brings the hidden rows into
+ * view, Up goes back; a new page starts at the top. */
+START_TEST(hidden_rows_scroll_into_view)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "08-decode");
+    press(p, UI_K_TAB);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 0-1 of 6 (16 rows hidden; Down scrolls)"));
+    ck_assert_int_eq(keys_action(KC_PAGE, UI_K_DOWN), ACT_SCROLL);
+    ck_assert_int_eq(press(p, UI_K_DOWN), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 1-2 of 6"));
+    for (int i = 0; i < 10; i++) /* clamped at the last rows */
+        press(p, UI_K_DOWN);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 4-5 of 6"));
+    ck_assert(shows(p, 80, 24, "h3 a "));
+    press(p, UI_K_UP);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 3-4 of 6"));
+    int found = 0;
+    char line[200];
+    for (int i = 0; keys_help_line(i, line, sizeof line); i++)
+        found |= strstr(line, "Down") && strstr(line, "scroll (the rows a picture hides") != NULL;
+    ck_assert_msg(found, "? help does not list the scroll key");
+    p->free(p);
+}
+END_TEST
+
 static Suite *lessonui_suite(void)
 {
     Suite *s = suite_create("lessonui");
@@ -768,6 +830,8 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, every_lesson_has_checked_exercises);
     tcase_add_test(tc, inspect_exercise_shows_the_logical_view);
     tcase_add_test(tc, gqa_page_shows_the_groups_at_80x24);
+    tcase_add_test(tc, heatmap_values_key_at_80x24);
+    tcase_add_test(tc, hidden_rows_scroll_into_view);
     suite_add_tcase(s, tc);
     return s;
 }

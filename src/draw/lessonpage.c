@@ -30,6 +30,11 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
         memcpy(s.cur, pg->do_arg, sizeof s.cur);
     }
     s.show_single = pg->single;
+    if (v) {
+        s.scroll = v->scroll, s.values = v->values;
+        s.scroll_key = v->scroll_key, s.values_key = v->values_key;
+        s.scroll_limit = v->scroll_limit;
+    }
     s.narrative = 0;
     s.anim = -1;
     return s;
