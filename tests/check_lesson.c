@@ -631,11 +631,13 @@ START_TEST(check_command_on_bad_corpus)
         {"too-long", ":2: page 'Too much' does not fit at 80x24"},
         {"text-before-page", ":1: text before the first @page"},
         {"expect-without-question", ":4: @expect without a @question before it"},
-        {"expect-bad-kind", ":5: @expect: expected 'shape|strides|number VALUE'"},
+        {"expect-bad-kind", ":5: @expect: expected 'shape|strides|number|index VALUE'"},
         {"expect-not-a-number", ":5: @expect number: '(1, 4, 8)' does not read as a whole"},
         {"do-unreachable", ":5: @do heads 3: pressing the key never gets there"},
         {"do-inspect-outside", ":5: @do inspect 0,9,0,0 is outside Q_heads (1, 2, 4, 4)"},
         {"two-exercises", ":6: a page has one exercise (@expect on line 5)"},
+        {"moves-two-cells", ":4: @predict index: K_heads[0,1,2,3] is in 2 cells"},
+        {"moves-outside", ":4: @predict index: 'Q_split[0,9,1,3]' is not an element of Q_split"},
     };
     static char out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {

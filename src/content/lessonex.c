@@ -56,7 +56,7 @@ int lesson_parse_expect(LessonPage *pg, const char *args, char *err, size_t errl
     int k = name_index(w, lesson_expect_names, LE_COUNT);
     if (!k || !*value) {
         snprintf(err, errlen,
-                 "@expect: expected 'shape|strides|number VALUE', e.g. @expect shape "
+                 "@expect: expected 'shape|strides|number|index VALUE', e.g. @expect shape "
                  "{shape Q_heads}; got '%.40s'",
                  args);
         return -1;
