@@ -961,6 +961,11 @@ START_TEST(which_cell_moves_is_followed_by_the_engine)
         char why[200];
         ck_assert_int_eq(
             lesson_expect_check(l->pages[p].expect, t.expect, want[p], why, sizeof why), 1);
+        if (p == 0) { /* a wrong index is not told which coordinates are off */
+            ck_assert_int_eq(
+                lesson_expect_check(LE_INDEX, t.expect, "(0, 2, 1, 3)", why, sizeof why), 0);
+            ck_assert_str_eq(why, "not where it is");
+        }
         lesson_text_free(&t);
     }
     ck_assert_int_eq(lesson_check(l, &P, &e), 0);

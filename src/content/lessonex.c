@@ -519,7 +519,8 @@ int lesson_expect_valid(LessonExpect kind, const char *value, char *err, size_t 
 /* What is off in a wrong answer, without giving it away: the count of
  * numbers or which of them differ; of a number, only that it is not it
  * ("too high" would let the learner bisect). */
-static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_t n)
+static void wrong_why(const QuizQuestion *q, LessonExpect kind, const char *typed, char *why,
+                      size_t n)
 {
     QuizAnswer a;
     char plain[QUIZ_ANSWER_MAX];
@@ -532,6 +533,9 @@ static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_
         snprintf(why, n, "%lld is not it", a.number); /* never "too high": that bisects */
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && a.n != q->n_tuple) {
         snprintf(why, n, "you typed %d numbers; the answer has %d", a.n, q->n_tuple);
+    } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && kind == LE_INDEX) {
+        /* where an element went: which coordinates are off would give it away */
+        snprintf(why, n, "not where it is");
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE) {
         int pos[QUIZ_MAX_TUPLE], np = 0;
         for (int i = 0; i < a.n; i++)
@@ -555,7 +559,7 @@ int lesson_expect_check(LessonExpect kind, const char *value, const char *typed,
     if (r == 0) {
         why[0] = 0;
         r = quiz_check(q, typed, NULL, why, whylen);
-        if (r == 0) wrong_why(q, typed, why, whylen);
+        if (r == 0) wrong_why(q, kind, typed, why, whylen);
     }
     free(q);
     return r;
