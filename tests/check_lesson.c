@@ -631,11 +631,13 @@ START_TEST(check_command_on_bad_corpus)
         {"too-long", ":2: page 'Too much' does not fit at 80x24"},
         {"text-before-page", ":1: text before the first @page"},
         {"expect-without-question", ":4: @expect without a @question before it"},
-        {"expect-bad-kind", ":5: @expect: expected 'shape|strides|number VALUE'"},
+        {"expect-bad-kind", ":5: @expect: expected 'shape|strides|number|index VALUE'"},
         {"expect-not-a-number", ":5: @expect number: '(1, 4, 8)' does not read as a whole"},
         {"do-unreachable", ":5: @do heads 3: pressing the key never gets there"},
         {"do-inspect-outside", ":5: @do inspect 0,9,0,0 is outside Q_heads (1, 2, 4, 4)"},
         {"two-exercises", ":6: a page has one exercise (@expect on line 5)"},
+        {"moves-two-cells", ":4: @predict index: K_heads[0,1,2,3] is in 2 cells"},
+        {"moves-outside", ":4: @predict index: 'Q_split[0,9,1,3]' is not an element of Q_split"},
     };
     static char out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -917,6 +919,102 @@ START_TEST(predict_exercises_are_run_by_the_engine)
 }
 END_TEST
 
+/* Issue 17: "which cell moves".  The learner types where a statement puts
+ * one element (its index in the result, or its offset in the result's
+ * storage); the engine follows the element, and --check refuses a page
+ * whose answer is not one cell / one offset, or whose line does not run. */
+START_TEST(which_cell_moves_is_followed_by_the_engine)
+{
+    const char *src =
+        "@title P\n"
+        "@page a\n@step heads\n@question Where is it?\n"
+        "@predict index Q_split.transpose(1, 2) <- Q_split[0,2,1,3]\n"
+        "@page b\n@question At which offset?\n"
+        "@predict offset head_out.transpose(1, 2).contiguous() <- head_out[0,1,2,3]\n"
+        "@page c\n@question Where after the view?\n"
+        "@predict index merged.contiguous().view(1, 4, 8) <- merged[0,2,1,3]\n"
+        "@page d\n@question Which offset do the heads read?\n"
+        "@predict offset K_heads[:, :, None].expand(1, 2, 2, 4, 4) <- K_heads[0,1,2,3]\n";
+    LessonErrors e = {0};
+    Lesson *l = lesson_parse("m.lesson", src, strlen(src), &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].moves, 1);
+    ck_assert_int_eq(l->pages[0].expect, LE_INDEX);
+    ck_assert_int_eq(l->pages[1].expect, LE_NUMBER);
+    ck_assert_int_eq(l->pages[0].predict, LP_NONE); /* typed, not the 1-4 keys */
+    LessonCount n = lesson_count(l);
+    ck_assert_int_eq(n.predict, 4); /* counted as predictions, not as typed */
+    ck_assert_int_eq(n.typed, 0);
+    char err[400];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    /* Q_split (1, 4, 2, 4) rows of Q: [0,2,1,3] is offset 2*8 + 1*4 + 3 = 23;
+     * head_out (1, 2, 4, 4) contiguous: [0,1,2,3] is 27, and the copy of the
+     * transpose (1, 4, 2, 4) puts it at [0,2,1,3]: 2*8 + 1*4 + 3 = 23. */
+    static const char *const want[] = {"(0, 1, 2, 3)", "23", "(0, 2, 7)", "23"};
+    static const char *const said[] = {"(offset 23) is at (0, 1, 2, 3)", "a copy, at offset 23",
+                                       "is at (0, 2, 7)", "and 1 more cell of"};
+    for (int p = 0; p < 4; p++) {
+        LessonPageText t;
+        ck_assert_msg(lesson_page_text(l, p, m, &P, &t, err, sizeof err) == 0, "%s", err);
+        ck_assert_str_eq(t.expect, want[p]);
+        ck_assert_msg(strstr(t.result, said[p]) != NULL, "%s", t.result);
+        char why[200];
+        ck_assert_int_eq(
+            lesson_expect_check(l->pages[p].expect, t.expect, want[p], why, sizeof why), 1);
+        if (p == 0) { /* a wrong index is not told which coordinates are off */
+            ck_assert_int_eq(
+                lesson_expect_check(LE_INDEX, t.expect, "(0, 2, 1, 3)", why, sizeof why), 0);
+            ck_assert_str_eq(why, "not where it is");
+        }
+        lesson_text_free(&t);
+    }
+    ck_assert_int_eq(lesson_check(l, &P, &e), 0);
+    /* the run on the page's tensors did not touch them */
+    int idx[4] = {0, 2, 1, 3};
+    Mha *fresh = mha_run(&l->pages[0].cfg, err, sizeof err);
+    ck_assert(tensor_get(m->t[MT_Q_SPLIT], idx) == tensor_get(fresh->t[MT_Q_SPLIT], idx));
+    mha_free(fresh);
+    lesson_free(l);
+
+    /* Refused by the parser: no "<-", no element. */
+    const char *bad = "@title P\n@page a\n@question Q?\n@predict index Q.t()\n"
+                      "@page b\n@question Q?\n@predict offset Q.t() <- Q\n";
+    LessonErrors e2 = {0};
+    l = lesson_parse_partial("bad.lesson", bad, strlen(bad), &e2);
+    ck_assert_int_eq(e2.n, 2);
+    ck_assert_msg(strstr(e2.msg[0], "bad.lesson:4: @predict index: expected 'index STATEMENT <- "
+                                    "TENSOR[i,j,...]'") == e2.msg[0],
+                  "%s", e2.msg[0]);
+    lesson_free(l);
+    /* Refused by --check: two cells for an index, a line that raises, an
+     * element outside the tensor, a statement the element does not reach. */
+    const char *runs =
+        "@title P\n@page a\n@question Q?\n"
+        "@predict index K_heads[:, :, None].expand(1, 2, 2, 4, 4) <- K_heads[0,1,2,3]\n"
+        "@page b\n@question Q?\n@predict index Q_heads.view(1, 4, 8) <- Q_heads[0,0,0,0]\n"
+        "@page c\n@question Q?\n@predict index Q_heads.transpose(1, 2) <- Q_heads[0,9,0,0]\n"
+        "@page d\n@question Q?\n@predict offset K.transpose(1, 2) <- Q[0,0,0]\n";
+    LessonErrors e3 = {0};
+    l = lesson_parse("runs.lesson", runs, strlen(runs), &e3);
+    ck_assert_msg(l != NULL, "%s", e3.msg[0]);
+    lesson_check(l, &P, &e3);
+    static const char *const why[] = {
+        "runs.lesson:4: @predict index: K_heads[0,1,2,3] is in 2 cells",
+        "runs.lesson:7: @predict index: 'Q_heads.view(1, 4, 8)' does not run: view size is not",
+        "runs.lesson:10: @predict index: 'Q_heads[0,9,0,0]' is not an element of Q_heads (1, 2, 4, "
+        "4)",
+        "runs.lesson:13: @predict offset: no element of 'K.transpose(1, 2)'"};
+    for (int i = 0; i < 4; i++) {
+        int found = 0;
+        for (int k = 0; k < e3.n; k++)
+            found |= strstr(e3.msg[k], why[i]) == e3.msg[k];
+        ck_assert_msg(found, "no '%s' in %d errors (first: %s)", why[i], e3.n, e3.msg[0]);
+    }
+    lesson_free(l);
+    mha_free(m);
+}
+END_TEST
+
 /* Lesson 9's machinery: @config rope=... rope_theta=... (strict, file:line:),
  * @step rope only on a page that makes it, the notice naming the layout,
  * and the {rope ...} and {flash ...} expressions read off the engine. */
@@ -1154,6 +1252,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, pipeline_answer_reads_as_a_sentence);
     tcase_add_test(tc, exercises_parse_and_check);
     tcase_add_test(tc, predict_exercises_are_run_by_the_engine);
+    tcase_add_test(tc, which_cell_moves_is_followed_by_the_engine);
     tcase_add_test(tc, config_change_notice_is_generated);
     tcase_add_test(tc, numbers_resolve_against_the_menus_list);
     tcase_add_test(tc, rope_and_flash_in_lessons);

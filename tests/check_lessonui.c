@@ -65,7 +65,7 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert_ptr_nonnull(m);
     ck_assert(shows(m, 80, 24, "1. The pipeline end to end"));
     ck_assert(shows(m, 80, 24, "7. Failure modes"));
-    ck_assert(shows(m, 80, 24, "0/6"));
+    ck_assert(shows(m, 80, 24, "0/7"));
     ck_assert(shows(m, 60, 20, "enlarge to 80x24"));
     ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
     Screen *p = pushed;
@@ -398,7 +398,7 @@ START_TEST(do_inspect_exercise)
     ui.no_save = 1;
     Screen *p = lesson_open(&ui, "3");
     press(p, ' ');
-    ck_assert(shows(p, 80, 24, "2/6  Walking a head"));
+    ck_assert(shows(p, 80, 24, "2/7  Walking a head"));
     ck_assert(shows(p, 80, 24, "press i, then move the cursor to Q_heads[0,1,2,3]"));
     ck_assert_int_eq(press(p, 'i'), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "move the cursor to Q_heads[0,1,2,3] (now [0,0,0,0])"));
@@ -426,7 +426,7 @@ START_TEST(space_skips_a_do_exercise)
     Screen *p = lesson_open(&ui, "6");
     press(p, ' ');
     press(p, ' ');
-    ck_assert(shows(p, 80, 24, "3/11  Who shares which kv head"));
+    ck_assert(shows(p, 80, 24, "3/12  Who shares which kv head"));
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
     ck_assert(strstr(ui.status, "press K until kv_heads is 1 (now 2)") != NULL);
     ck_assert_int_eq(press(p, ' '), UI_REDRAW);
@@ -435,7 +435,7 @@ START_TEST(space_skips_a_do_exercise)
     ck_assert(shows(p, 80, 24, "MQA  kv_heads 1"));
     press(p, UI_K_TAB);
     press(p, ' ');
-    ck_assert(shows(p, 80, 24, "4/11"));
+    ck_assert(shows(p, 80, 24, "4/12"));
     screen_close(p);
 }
 END_TEST
@@ -470,9 +470,9 @@ START_TEST(continue_where_you_left_off)
     progress_mark(&pr, "03-transpose", 0);
     progress_mark(&pr, "03-transpose", 1);
     s = lessons_continue(&ui);
-    ck_assert(shows(s, 80, 24, "3. Transpose and contiguity  3/6"));
+    ck_assert(shows(s, 80, 24, "3. Transpose and contiguity  3/7"));
     screen_close(s);
-    for (int p = 2; p < 6; p++)
+    for (int p = 2; p < 7; p++)
         progress_mark(&pr, "03-transpose", p);
     s = lessons_continue(&ui);
     ck_assert(shows(s, 80, 24, "4. Per-head softmax  1/5"));
@@ -527,7 +527,7 @@ static void assert_hidden(Screen *s, const LessonPage *pg, const LessonPageText 
         if (start[0] && strlen(start) >= 8)
             ck_assert_msg(!canvas_contains(c, start), "%s: the answer '%s' is on screen (pane %d)",
                           where, start, pane);
-        if (pg->predict)
+        if (pg->predict || pg->moves) /* which cell moves: the run says where it went */
             ck_assert_msg(!canvas_contains(c, "The engine ran it"), "%s: the run is shown", where);
         canvas_free(c);
         press(s, UI_K_TAB);
@@ -734,7 +734,7 @@ START_TEST(inspect_exercise_shows_the_logical_view)
     ui.no_save = 1;
     Screen *p = lesson_open(&ui, "03-transpose");
     press(p, ' ');
-    ck_assert(shows(p, 80, 24, "2/6  Walking a head"));
+    ck_assert(shows(p, 80, 24, "2/7  Walking a head"));
     ck_assert(shows(p, 80, 24, "logical view: Q_heads (1, 2, 4, 4), strides (32, 4, 8, 1)"));
     ck_assert(shows(p, 80, 24, "h1 the"));
     ck_assert(shows(p, 80, 24, "i: the cursor"));
@@ -755,12 +755,74 @@ START_TEST(gqa_page_shows_the_groups_at_80x24)
     Screen *p = lesson_open(&ui, "06-variants");
     press(p, ' ');
     press(p, ' ');
-    ck_assert(shows(p, 80, 24, "3/11  Who shares which kv head"));
+    ck_assert(shows(p, 80, 24, "3/12  Who shares which kv head"));
     ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 2 kv heads (GQA)"));
     ck_assert(shows(p, 80, 24, "kv1 <- q2 q3"));
     press(p, 'K');
     ck_assert(shows(p, 80, 24, "the groups now: 4 query heads, 1 kv head (MQA)"));
     ck_assert(shows(p, 80, 24, "kv0 <- q0 q1 q2 q3"));
+    screen_close(p);
+}
+END_TEST
+
+/* Issue 17: at 80x24 a page with 4 heads drew its heatmaps as shades only,
+ * the weights dropped.  n (from the key table) writes every weight, all 4
+ * heads on screen; n again: shades. */
+START_TEST(heatmap_values_key_at_80x24)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "08-decode");
+    for (int i = 0; i < 8 && !shows(p, 80, 24, "3/9  Why decode is bound by memory"); i++)
+        press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/9  Why decode is bound by memory"));
+    press(p, UI_K_TAB); /* the picture */
+    ck_assert(shows(p, 80, 24, "n numbers"));
+    /* the weights of head 3, row 'cat', from a run of the page's configuration */
+    MhaConfig c = mha_config_default();
+    c.seq = 6, c.d_model = 8, c.heads = 4, c.kv_heads = 2, c.causal = 1;
+    char err[200], w0[16], w1[16], row[64];
+    Mha *m = mha_run(&c, err, sizeof err);
+    ck_assert_ptr_nonnull(m);
+    int i0[4] = {0, 3, 1, 0}, i1[4] = {0, 3, 1, 1};
+    snprintf(w0, sizeof w0, "%.2f", tensor_get(m->t[MT_ATTN], i0));
+    snprintf(w1, sizeof w1, "%.2f", tensor_get(m->t[MT_ATTN], i1));
+    snprintf(row, sizeof row, "%s %s", w0, w1);
+    ck_assert(!shows(p, 80, 24, row));
+    ck_assert_int_eq(keys_action(KC_PAGE, 'n'), ACT_VALUES);
+    ck_assert_int_eq(press(p, 'n'), UI_REDRAW);
+    ck_assert_msg(shows(p, 80, 24, row), "head 3's row 'cat' (%s) not on screen", row);
+    ck_assert(shows(p, 80, 24, "h3"));
+    ck_assert(!shows(p, 80, 24, "hidden:")); /* every head fits */
+    press(p, 'n');
+    ck_assert(!shows(p, 80, 24, row));
+    mha_free(m);
+    screen_close(p);
+}
+END_TEST
+
+/* Issue 17: "(16 rows hidden)" had no way to scroll.  Down (the key table's
+ * ACT_SCROLL, named in the note and in ? help) brings the hidden rows into
+ * view, Up goes back; a new page starts at the top. */
+START_TEST(hidden_rows_scroll_into_view)
+{
+    ui.no_save = 1;
+    Screen *p = lesson_open(&ui, "08-decode");
+    press(p, UI_K_TAB);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 0-1 of 6 (16 rows hidden; Down scrolls)"));
+    ck_assert_int_eq(keys_action(KC_PAGE, UI_K_DOWN), ACT_SCROLL);
+    ck_assert_int_eq(press(p, UI_K_DOWN), UI_REDRAW);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 1-2 of 6"));
+    for (int i = 0; i < 10; i++) /* clamped at the last rows */
+        press(p, UI_K_DOWN);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 4-5 of 6"));
+    ck_assert(shows(p, 80, 24, "h3 a "));
+    press(p, UI_K_UP);
+    ck_assert(shows(p, 80, 24, "each head shows tokens 3-4 of 6"));
+    int found = 0;
+    char line[200];
+    for (int i = 0; keys_help_line(i, line, sizeof line); i++)
+        found |= strstr(line, "Down") && strstr(line, "scroll (the rows a picture hides") != NULL;
+    ck_assert_msg(found, "? help does not list the scroll key");
     screen_close(p);
 }
 END_TEST
@@ -788,6 +850,8 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, every_lesson_has_checked_exercises);
     tcase_add_test(tc, inspect_exercise_shows_the_logical_view);
     tcase_add_test(tc, gqa_page_shows_the_groups_at_80x24);
+    tcase_add_test(tc, heatmap_values_key_at_80x24);
+    tcase_add_test(tc, hidden_rows_scroll_into_view);
     suite_add_tcase(s, tc);
     return s;
 }

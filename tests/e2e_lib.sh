@@ -5,6 +5,7 @@
 #   check "no colour" not grep -q "$esc" FILE  # ... or its failure
 #   ok "name" / fail "name" "why"              # when the test is written out
 #   tmux_start NAME COLS ROWS CMD...; tmux_keys NAME keys...; tmux_wait NAME TEXT; tmux_screen NAME
+#   fresh_state                                # a new empty XDG_STATE_HOME from here on
 #   capture CMD...; usage_error NEEDLE ARGS...; full_disk ARGS...   # command-line checks
 #   finish                                     # prints the count, exits 1 on any failure
 #
@@ -46,10 +47,21 @@ not() { ! "$@"; }
 # of our own stays up when its sessions end (exit-empty off, until cleanup
 # kills it): a session that ends must not take the server down while the next
 # one connects ("server exited unexpectedly").
+# The session gets this script's XDG_STATE_HOME (-e) even on a server that
+# another script started: what it remembers (progress, the walkthrough's
+# place) stays in this script's state dir.
 tmux_start() {
   local name=$1 cols=$2 rows=$3; shift 3
   [ -z "${E2E_TMUX_SOCKET:-}" ] || e2e_tmux start-server \; set-option -g exit-empty off 2>/dev/null
-  e2e_tmux new-session -d -s "$name" -x "$cols" -y "$rows" "$@" && e2e_tmux_sessions+=("$name")
+  e2e_tmux new-session -d -s "$name" -x "$cols" -y "$rows" -e "XDG_STATE_HOME=$XDG_STATE_HOME" "$@" &&
+    e2e_tmux_sessions+=("$name")
+}
+# fresh_state: a new empty state dir for what follows, so a test never sees
+# what an earlier one remembered (a walkthrough's step, a lesson's page).
+e2e_states=0
+fresh_state() {
+  e2e_states=$((e2e_states + 1))
+  export XDG_STATE_HOME=$tmp/state.$e2e_states
 }
 tmux_keys() { local name=$1; shift; e2e_tmux send-keys -t "$name" "$@"; }
 tmux_screen() { e2e_tmux capture-pane -p -t "$1" 2>/dev/null; }

@@ -413,7 +413,7 @@ static void exercise(Parser *p, int line, int d, const char *args)
     if (d == D_DO)
         pg->do_line = line;
     else if (d == D_PREDICT)
-        pg->predict_line = line;
+        pg->predict_line = pg->expect_line = line; /* index|offset: typed as well */
     else
         pg->expect_line = line;
 }
@@ -597,6 +597,7 @@ void lesson_free(Lesson *l)
         free(pg->answer);
         free(pg->expect_value);
         free(pg->predict_stmt);
+        free(pg->moves_from);
         free(pg->predict_ref);
         free(pg->hint);
     }

@@ -29,9 +29,10 @@ typedef enum { LB_PARA, LB_CODE, LB_HIGHLIGHT } LessonBlockKind;
  * VALUE (an {expression}).  @do WHAT ARG: the page waits for an action on
  * its picture (H, K, S change the page's configuration; i and the arrows
  * move the inspect cursor) and confirms it with the @answer. */
-typedef enum { LE_NONE, LE_SHAPE, LE_STRIDES, LE_NUMBER, LE_COUNT } LessonExpect;
+typedef enum { LE_NONE, LE_SHAPE, LE_STRIDES, LE_NUMBER, LE_INDEX, LE_COUNT } LessonExpect;
 typedef enum { LD_NONE, LD_HEADS, LD_KV_HEADS, LD_SEQ, LD_INSPECT, LD_COUNT } LessonDo;
-extern const char *const lesson_expect_names[LE_COUNT]; /* "", "shape", "strides", "number" */
+extern const char *const lesson_expect_names[LE_COUNT]; /* "", "shape", "strides", "number",
+                                                          "index" */
 extern const char *const lesson_do_names[LD_COUNT]; /* "", "heads", "kv_heads", "seq", "inspect" */
 
 /* @predict OUTCOME STATEMENT [== REFERENCE]: the learner says what a line of
@@ -44,6 +45,13 @@ typedef enum { LP_NONE, LP_WRONG, LP_RAISES, LP_VIEW, LP_COPY, LP_COUNT } Lesson
 extern const char *const lesson_predict_names[LP_COUNT]; /* "", "wrong", "raises", "view", "copy" */
 /* What the learner picks from, key 1 to 4: "silently wrong", ... */
 extern const char *const lesson_predict_words[LP_COUNT];
+
+/* @predict index|offset STATEMENT <- TENSOR[i,j,...]: "which cell moves".
+ * The learner types where STATEMENT puts the element TENSOR[i,j,...]: its
+ * index in the result (index) or its offset in the result's storage
+ * (offset).  A typed exercise (pg->expect is LE_INDEX or LE_NUMBER, its
+ * value found at run time by lesson_moves_run, not written) that counts as
+ * a prediction (pg->moves). */
 
 typedef struct LessonBlock {
     LessonBlockKind kind;
@@ -76,7 +84,9 @@ typedef struct LessonPage {
     char *predict_stmt;    /* as written, {expressions} not expanded */
     char *predict_ref;     /* the REFERENCE after "==", or NULL (raises) */
     int predict_line;
-    char *hint; /* @hint: shown after a wrong answer (what to look at); may be NULL */
+    int moves;        /* 1: @predict index|offset (pg->expect, predict_stmt, moves_from) */
+    char *moves_from; /* the element followed, as written: "Q_split[0,{seq - 1},1,3]" */
+    char *hint;       /* @hint: shown after a wrong answer (what to look at); may be NULL */
     int hint_line;
     LessonBlock *blocks;
     int nblocks;
@@ -143,7 +153,8 @@ typedef struct LessonPageText {
     char *hint;              /* @hint expanded, else NULL */
     char *stmt, *ref;        /* @predict: the statement and reference expanded, else NULL */
     LessonPredict outcome;   /* @predict: what the engine says the statement does */
-    char *result;            /* @predict: the engine's run in words (or why it failed) */
+    char *result;            /* @predict: the engine's run in words (or why it failed);
+                              * index|offset: where the element went, and why */
 } LessonPageText;
 
 /* Expands page p of l against m (a run of that page's cfg).  0, or -1 with
@@ -194,6 +205,18 @@ int lesson_parse_predict(LessonPage *pg, const char *args, char *err, size_t err
  * in shown when ref fails or a line does not parse. */
 LessonPredict lesson_predict_run(const char *stmt, const char *ref, const Mha *m, char *shown,
                                  size_t n);
+
+/* "Which cell moves": runs stmt in a new playground holding run m's
+ * tensors, then again with the element from ("Q_split[0,2,1,3]") of one of
+ * them changed (on a copy of its storage: m is untouched), and finds the
+ * cells of the result that changed.  kind LE_INDEX: the one cell's index
+ * into answer ("(0, 1, 2, 3)"); LE_NUMBER: the storage offset they all
+ * have in the result's storage ("13").  shown gets the run in words.  0, or
+ * -1 with the reason in shown: stmt raises or is no tensor, from is no
+ * element of a tensor, no cell changed, or the answer is not one (two cells
+ * for an index, two offsets). */
+int lesson_moves_run(const char *stmt, const char *from, LessonExpect kind, const Mha *m,
+                     char *answer, size_t answern, char *shown, size_t n);
 
 /* The next value of the knob a key turns, as the walkthrough's H, K, S do:
  * heads the next divisor of d_model (MHA stays MHA), kv_heads the next

@@ -13,7 +13,7 @@
 #include "content/play.h"
 #include "content/quiz.h"
 
-const char *const lesson_expect_names[LE_COUNT] = {"", "shape", "strides", "number"};
+const char *const lesson_expect_names[LE_COUNT] = {"", "shape", "strides", "number", "index"};
 const char *const lesson_do_names[LD_COUNT] = {"", "heads", "kv_heads", "seq", "inspect"};
 const char *const lesson_predict_names[LP_COUNT] = {"", "wrong", "raises", "view", "copy"};
 const char *const lesson_predict_words[LP_COUNT] = {"", "runs, silently wrong", "raises an error",
@@ -56,7 +56,7 @@ int lesson_parse_expect(LessonPage *pg, const char *args, char *err, size_t errl
     int k = name_index(w, lesson_expect_names, LE_COUNT);
     if (!k || !*value) {
         snprintf(err, errlen,
-                 "@expect: expected 'shape|strides|number VALUE', e.g. @expect shape "
+                 "@expect: expected 'shape|strides|number|index VALUE', e.g. @expect shape "
                  "{shape Q_heads}; got '%.40s'",
                  args);
         return -1;
@@ -102,17 +102,52 @@ int lesson_parse_do(LessonPage *pg, const char *args, char *err, size_t errlen)
     return 0;
 }
 
+/* "@predict index|offset STATEMENT <- TENSOR[i,j,...]" (lesson.h). */
+static int parse_moves(LessonPage *pg, LessonExpect kind, const char *stmt, char *err,
+                       size_t errlen)
+{
+    const char *arrow = strstr(stmt, " <- ");
+    const char *from = arrow ? arrow + 4 : NULL;
+    if (!arrow || arrow == stmt || !from[0] || !strchr(from, '[') ||
+        from[strlen(from) - 1] != ']') {
+        snprintf(err, errlen,
+                 "@predict %s: expected '%s STATEMENT <- TENSOR[i,j,...]', e.g. @predict index "
+                 "Q_split.transpose(1, 2) <- Q_split[0,2,1,3]",
+                 kind == LE_INDEX ? "index" : "offset", kind == LE_INDEX ? "index" : "offset");
+        return -1;
+    }
+    size_t n = (size_t)(arrow - stmt);
+    char *st = malloc(n + 1), *fr = dup_str(from);
+    if (!st || !fr) {
+        free(st);
+        free(fr);
+        return snprintf(err, errlen, "out of memory"), -1;
+    }
+    memcpy(st, stmt, n);
+    st[n] = 0;
+    free(pg->predict_stmt);
+    free(pg->moves_from);
+    pg->predict_stmt = st;
+    pg->moves_from = fr;
+    pg->moves = 1;
+    pg->expect = kind; /* typed, the value found by lesson_moves_run */
+    return 0;
+}
+
 int lesson_parse_predict(LessonPage *pg, const char *args, char *err, size_t errlen)
 {
     char w[32];
     const char *stmt = first_word(args, w, sizeof w);
+    if (!strcmp(w, "index") || !strcmp(w, "offset"))
+        return parse_moves(pg, w[0] == 'i' ? LE_INDEX : LE_NUMBER, stmt, err, errlen);
     int k = name_index(w, lesson_predict_names, LP_COUNT);
     const char *eq = NULL; /* the last " == ": the reference follows it */
     for (const char *s = strstr(stmt, " == "); s; s = strstr(s + 1, " == "))
         eq = s;
     if (!k || !*stmt || stmt == eq) {
         snprintf(err, errlen,
-                 "@predict: expected 'wrong|raises|view|copy STATEMENT [== REFERENCE]', e.g. "
+                 "@predict: expected 'wrong|raises|view|copy STATEMENT [== REFERENCE]' or "
+                 "'index|offset STATEMENT <- TENSOR[i,j,...]', e.g. "
                  "@predict wrong Q.view(1, 2, 4, 4) == Q_heads; got '%.40s'",
                  args);
         return -1;
@@ -235,14 +270,169 @@ done:
     return out;
 }
 
+/* "Q_split[0,2,1,3]" -> the tensor named so in pl and the index; NULL when
+ * it is not an element of one of its tensors (why says so). */
+static const Tensor *element_of(const Play *pl, const char *from, int *idx, char *why, size_t n)
+{
+    const char *br = strchr(from, '[');
+    size_t len = br ? (size_t)(br - from) : 0;
+    const Tensor *t = NULL;
+    for (int i = 0; i < pl->n && !t; i++)
+        if (len && strlen(pl->vars[i].name) == len && !strncmp(pl->vars[i].name, from, len))
+            t = pl->vars[i].t;
+    if (!t) {
+        snprintf(why, n, "'%.60s' is not an element of a tensor of the run", from);
+        return NULL;
+    }
+    int k = 0;
+    for (const char *s = br + 1; k < TENSOR_MAXDIM;) {
+        char *end;
+        long v = strtol(s, &end, 10);
+        if (end == s || v < 0 || (k < t->ndim && v >= t->shape[k])) break;
+        idx[k++] = (int)v;
+        while (*end == ' ')
+            end++;
+        if (*end == ']' && !end[1] && k == t->ndim) return t;
+        if (*end != ',') break;
+        s = end + 1;
+    }
+    char dims[80];
+    tensor_fmt_dims(dims, sizeof dims, t->ndim, t->shape);
+    snprintf(why, n, "'%.60s' is not an element of %.*s %s", from, (int)len, from, dims);
+    return NULL;
+}
+
+static void fmt_index(char *buf, size_t n, int ndim, const int *idx)
+{
+    long v[TENSOR_MAXDIM];
+    for (int d = 0; d < ndim; d++)
+        v[d] = idx[d];
+    size_t o = (size_t)snprintf(buf, n, "(");
+    for (int d = 0; d < ndim && o < n; d++)
+        o += (size_t)snprintf(buf + o, n - o, "%s%ld", d ? ", " : "", v[d]);
+    if (o < n) snprintf(buf + o, n - o, ")");
+}
+
+/* The storage offset of logical element i (row-major) of t. */
+static size_t offset_at(const Tensor *t, size_t i, int *idx)
+{
+    for (int d = t->ndim - 1; d >= 0; d--) {
+        idx[d] = (int)(i % (size_t)t->shape[d]);
+        i /= (size_t)t->shape[d];
+    }
+    return tensor_offset_of(t, idx);
+}
+
+int lesson_moves_run(const char *stmt, const char *from, LessonExpect kind, const Mha *m,
+                     char *answer, size_t answern, char *shown, size_t n)
+{
+    Play *pl = play_new(m);
+    PlayResult *r = calloc(2, sizeof *r);
+    float *x = NULL, *y = NULL;
+    int rc = -1, idx[TENSOR_MAXDIM] = {0};
+    answer[0] = shown[0] = 0;
+    if (!pl || !r) {
+        snprintf(shown, n, "out of memory");
+        goto done;
+    }
+    const Tensor *src = element_of(pl, from, idx, shown, n);
+    if (!src) goto done;
+    size_t at = tensor_offset_of(src, idx);
+    float was = src->st->data[at];
+    if (play_eval(pl, stmt, &r[0]) != PR_TENSOR) {
+        snprintf(shown, n, "'%.80s' %s: %.300s", stmt,
+                 r[0].kind == PR_ERROR ? "does not run" : "is not a tensor",
+                 r[0].kind == PR_ERROR ? r[0].error : "");
+        goto done;
+    }
+    /* the same tensor on a copy of its storage, the element changed there */
+    Tensor *st = tensor_new_storage(pl->eng, src->st->n), *marked = NULL;
+    if (st) {
+        memcpy(st->st->data, src->st->data, src->st->n * sizeof *st->st->data);
+        st->st->data[at] = was + 1024.0f;
+        marked = tensor_restride(st, src->offset, src->ndim, src->shape, src->strides);
+        tensor_free(st);
+    }
+    char name[PLAY_NAME_MAX];
+    snprintf(name, sizeof name, "%.*s", (int)(strchr(from, '[') - from), from);
+    if (!marked || play_set_tensor(pl, name, marked, PD_FLOAT32) < 0 ||
+        play_eval(pl, stmt, &r[1]) != PR_TENSOR) {
+        snprintf(shown, n, "out of memory");
+        goto done;
+    }
+    const Tensor *a = r[0].t, *b = r[1].t;
+    size_t numel = tensor_numel(a);
+    x = malloc((numel + 1) * sizeof *x);
+    y = malloc((numel + 1) * sizeof *y);
+    if (!x || !y) {
+        snprintf(shown, n, "out of memory");
+        goto done;
+    }
+    tensor_to_array(a, x);
+    tensor_to_array(b, y);
+    size_t cells = 0, first = 0, off = 0;
+    int offsets = 0, cell[TENSOR_MAXDIM];
+    for (size_t i = 0; i < numel; i++) {
+        if (x[i] == y[i]) continue;
+        size_t o = offset_at(b, i, cell);
+        if (!cells++)
+            first = i, off = o, offsets = 1;
+        else if (o != off)
+            offsets++;
+    }
+    char dims[80], strides[120], where[64];
+    tensor_fmt_dims(dims, sizeof dims, b->ndim, b->shape);
+    tensor_fmt_strides(strides, sizeof strides, b);
+    if (!cells) {
+        snprintf(shown, n, "no element of '%.80s' (shape %s) comes from %.60s", stmt, dims, from);
+        goto done;
+    }
+    offset_at(b, first, cell);
+    fmt_index(where, sizeof where, b->ndim, cell);
+    if (kind == LE_INDEX && cells > 1) {
+        snprintf(shown, n, "%.60s is in %zu cells of '%.80s' (the first %s): ask for its offset",
+                 from, cells, stmt, where);
+        goto done;
+    }
+    if (kind == LE_NUMBER && offsets > 1) {
+        snprintf(shown, n, "%.60s is at %d offsets of '%.80s': ask for its index", from, offsets,
+                 stmt);
+        goto done;
+    }
+    if (kind == LE_INDEX)
+        snprintf(answer, answern, "%s", where);
+    else
+        snprintf(answer, answern, "%zu", off);
+    int view = r[1].memory == PM_VIEW || r[1].memory == PM_SAME;
+    size_t o = (size_t)snprintf(shown, n, "%.60s (offset %zu) is at %s", from, at, where);
+    if (cells > 1 && o < n)
+        o += (size_t)snprintf(shown + o, n - o, " and %zu more cell%s", cells - 1,
+                              cells > 2 ? "s" : "");
+    if (o < n)
+        snprintf(shown + o, n - o, " of the result, shape %s, strides %s: %s, at offset %zu%s",
+                 dims, strides, view ? "a view" : "a copy", off,
+                 view ? (off == at ? " (a view moves no byte)" : "") : " of the new storage");
+    rc = 0;
+done:
+    if (r) {
+        play_result_clear(&r[0]);
+        play_result_clear(&r[1]);
+    }
+    free(r);
+    free(x);
+    free(y);
+    play_free(pl);
+    return rc;
+}
+
 LessonCount lesson_count(const Lesson *l)
 {
     LessonCount c = {0, 0, 0, 0};
     for (int p = 0; p < l->npages; p++) {
         const LessonPage *pg = &l->pages[p];
-        c.typed += pg->expect != LE_NONE;
+        c.typed += pg->expect != LE_NONE && !pg->moves;
         c.todo += pg->todo != LD_NONE;
-        c.predict += pg->predict != LP_NONE;
+        c.predict += pg->predict != LP_NONE || pg->moves;
         c.reveal += pg->question && !pg->expect && !pg->todo && !pg->predict;
     }
     return c;
@@ -329,7 +519,8 @@ int lesson_expect_valid(LessonExpect kind, const char *value, char *err, size_t 
 /* What is off in a wrong answer, without giving it away: the count of
  * numbers or which of them differ; of a number, only that it is not it
  * ("too high" would let the learner bisect). */
-static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_t n)
+static void wrong_why(const QuizQuestion *q, LessonExpect kind, const char *typed, char *why,
+                      size_t n)
 {
     QuizAnswer a;
     char plain[QUIZ_ANSWER_MAX];
@@ -342,6 +533,9 @@ static void wrong_why(const QuizQuestion *q, const char *typed, char *why, size_
         snprintf(why, n, "%lld is not it", a.number); /* never "too high": that bisects */
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && a.n != q->n_tuple) {
         snprintf(why, n, "you typed %d numbers; the answer has %d", a.n, q->n_tuple);
+    } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE && kind == LE_INDEX) {
+        /* where an element went: which coordinates are off would give it away */
+        snprintf(why, n, "not where it is");
     } else if (q->kind == QK_TUPLE && a.kind == QA_TUPLE) {
         int pos[QUIZ_MAX_TUPLE], np = 0;
         for (int i = 0; i < a.n; i++)
@@ -365,7 +559,7 @@ int lesson_expect_check(LessonExpect kind, const char *value, const char *typed,
     if (r == 0) {
         why[0] = 0;
         r = quiz_check(q, typed, NULL, why, whylen);
-        if (r == 0) wrong_why(q, typed, why, whylen);
+        if (r == 0) wrong_why(q, kind, typed, why, whylen);
     }
     free(q);
     return r;

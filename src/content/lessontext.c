@@ -96,6 +96,35 @@ static int predict_text(const Lesson *l, const LessonPage *pg, const Mha *m,
     return 1;
 }
 
+/* A "which cell moves" page: its statement expanded and followed by the
+ * engine; its typed answer is what the engine found.  1, or 0 with err. */
+static int moves_text(const Lesson *l, const LessonPage *pg, const Mha *m,
+                      const PresetList *presets, LessonPageText *t, char *err, size_t errlen)
+{
+    char *from = expand_one(l, pg->predict_line, pg->moves_from, m, presets, err, errlen);
+    t->stmt = expand_one(l, pg->predict_line, pg->predict_stmt, m, presets, err, errlen);
+    char shown[600], answer[96];
+    int r = from && t->stmt ? lesson_moves_run(t->stmt, from, pg->expect, m, answer, sizeof answer,
+                                               shown, sizeof shown)
+                            : -2;
+    free(from);
+    if (r == -2) return 0;
+    if (r < 0) {
+        err_at(err, errlen, l->path, pg->predict_line, "@predict %s: %s",
+               pg->expect == LE_INDEX ? "index" : "offset", shown);
+        return 0;
+    }
+    t->result = malloc(strlen(shown) + 1);
+    t->expect = malloc(strlen(answer) + 1);
+    if (!t->result || !t->expect) {
+        err_at(err, errlen, l->path, pg->predict_line, "out of memory");
+        return 0;
+    }
+    memcpy(t->result, shown, strlen(shown) + 1);
+    memcpy(t->expect, answer, strlen(answer) + 1);
+    return 1;
+}
+
 int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                        LessonErrors *errs)
 {
@@ -106,8 +135,12 @@ int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *p
             lesson_expand_errors(pg->blocks[i].text, m, presets, l->path, pg->blocks[i].line, errs);
     if (pg->question)
         n += lesson_expand_errors(pg->question, m, presets, l->path, pg->question_line, errs);
-    if (pg->expect)
+    if (pg->expect && !pg->moves)
         n += lesson_expand_errors(pg->expect_value, m, presets, l->path, pg->expect_line, errs);
+    if (pg->moves) {
+        n += lesson_expand_errors(pg->predict_stmt, m, presets, l->path, pg->predict_line, errs);
+        n += lesson_expand_errors(pg->moves_from, m, presets, l->path, pg->predict_line, errs);
+    }
     if (pg->hint) n += lesson_expand_errors(pg->hint, m, presets, l->path, pg->hint_line, errs);
     if (pg->predict) {
         n += lesson_expand_errors(pg->predict_stmt, m, presets, l->path, pg->predict_line, errs);
@@ -151,9 +184,10 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
         !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))
         goto fail;
     if (pg->answer && !(t->answer = expand_answer(l, pg, m, presets, err, errlen))) goto fail;
-    if (pg->expect &&
+    if (pg->expect && !pg->moves &&
         !(t->expect = expand_one(l, pg->expect_line, pg->expect_value, m, presets, err, errlen)))
         goto fail;
+    if (pg->moves && !moves_text(l, pg, m, presets, t, err, errlen)) goto fail;
     if (pg->hint && !(t->hint = expand_one(l, pg->hint_line, pg->hint, m, presets, err, errlen)))
         goto fail;
     if (pg->predict && !predict_text(l, pg, m, presets, t, err, errlen)) goto fail;

@@ -234,6 +234,7 @@ void body_step(Ctx *x, int bx, int by, int bw, int bh)
             grid_widen(&g, 2 * g.vw); /* large print: the values twice as far apart */
         g.lead = p.glead;
         grid_scroll(&g, cur);
+        if (!cur) scene_scroll_limit(&x->s, grid_scroll_by(&g, x->s.scroll));
         if (x->s.step == MS_HEADS && anim) {
             /* the tokens-first grid, its values under the heads-first labels */
             Grid a;
@@ -281,6 +282,7 @@ int scene_logical_view(Canvas *c, int x0, int y0, int w, int maxh, const Mha *m,
     Grid g;
     grid_plan_p(&g, t, sv->layout, dh, cur ? cur[0] : 0, x0, y0, w, need, stacked, 1);
     grid_scroll(&g, cur);
+    if (!cur) scene_scroll_limit(s, grid_scroll_by(&g, s->scroll));
     grid_draw(&ctx, &g, title, &hm, cur);
     return need;
 }
@@ -363,6 +365,7 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
     } else {
         /* how many rows the heatmaps want; the candy bar gets what is left */
         heat_plan(&p, noscale ? H : H + single, S, b, 0, 0, noscale ? (bw - 2) / 2 : bw, bh);
+        if (x->s.values && !noscale) heat_values(&p);
         heat_h = 1 + heat_rows_used(&p) + note_rows;
         /* inspecting: the storage row of the cursor is always shown, heatmaps give way */
         if (!noscale && (bh - heat_h - 1 >= 3 || cur)) {
@@ -420,7 +423,10 @@ void body_softmax(Ctx *x, int bx, int by, int bw, int bh, int noscale)
             q.s0 = p.s0, q.k0 = p.k0;
             heat_block(x, &q, 0, &big, 0, "one big head", NULL, 0);
         } else {
+            if (x->s.values) heat_values(&p);
             heat_scroll(&p, cur, p.heads_shown - single);
+            if (!cur)
+                scene_scroll_limit(&x->s, heat_scroll_by(&p, x->s.scroll, p.heads_shown - single));
             heat_set(x, &p, &attn, H, single ? &big : NULL, cur, 1);
         }
         if (single) {

@@ -164,6 +164,18 @@ int grid_used_w(const Grid *g)
     return grid_xrel(g, g->c0 + g->vcols_shown - 1) + g->vw;
 }
 
+int grid_scroll_by(Grid *g, int scroll)
+{
+    int last = g->rows_shown < 1 ? 0 : g->windowed ? g->R - g->tok_rows : g->hidden_rows;
+    if (scroll <= 0 || last <= 0) return last > 0 ? last : 0;
+    if (g->windowed)
+        g->t0 = scroll < last ? scroll : last;
+    else
+        g->r0 = scroll < last ? scroll : last;
+    grid_scroll(g, NULL); /* the decimals of the rows now shown */
+    return last;
+}
+
 /* Scrolls so the cursor (an index into t, or NULL) is shown, then picks the
  * decimals every shown value fits in. */
 void grid_scroll(Grid *g, const int *cur)
@@ -298,10 +310,14 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         else
             snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
         sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
-                ST_DIM, "each head shows %s of %d (%d rows hidden)", toks, g->R, g->hidden_rows);
+                ST_DIM, "each head shows %s of %d (%d rows hidden%s%s%s)", toks, g->R,
+                g->hidden_rows, x->s.scroll_key ? "; " : "", x->s.scroll_key ? x->s.scroll_key : "",
+                x->s.scroll_key ? " scrolls" : "");
     } else if (g->hidden_rows > 0 && g->h > g->head_rows)
         sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
-                ST_DIM, "... %d more rows hidden", g->hidden_rows);
+                ST_DIM, "... %d more rows hidden%s%s%s", g->hidden_rows - g->r0,
+                x->s.scroll_key ? " (" : "", x->s.scroll_key ? x->s.scroll_key : "",
+                x->s.scroll_key ? " scrolls)" : "");
 }
 
 /* One logical cell at (px, py), vw - 1 wide and pitch rows tall: the value,

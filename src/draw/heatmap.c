@@ -88,6 +88,49 @@ void heat_plan_p(Heat *p, int H, int S, int b, int x, int y, int w, int h, int p
     }
 }
 
+void heat_values(Heat *p)
+{
+    if (p->hw >= 6 || p->pitch > 1) return; /* every cell has its value already */
+    Heat best = *p;
+    best.per_row = 0;
+    for (int bare = 0; bare < 2; bare++) { /* glyph and value, or the value alone */
+        Heat q = *p;
+        q.hw = bare ? 5 : 6, q.bare = bare, q.lead = 0, q.sumw = bare ? 0 : SUM_W, q.gap = 2;
+        q.cols = q.S;
+        if (q.labelw + q.S * q.hw + q.sumw > q.w)
+            q.cols = (q.w - q.labelw - q.sumw) / q.hw > 1 ? (q.w - q.labelw - q.sumw) / q.hw : 1;
+        q.blockw = q.labelw + q.cols * q.hw + q.sumw;
+        q.per_row = (q.w + 2) / (q.blockw + 2);
+        if (q.per_row < 1) q.per_row = 1;
+        heat_fit_rows(&q);
+        if (heat_rows_used(&q) > q.h && q.h > 1) { /* the "hidden" note needs its row too */
+            q.h--;
+            heat_fit_rows(&q);
+            q.h++;
+        }
+        if (q.heads_shown > best.heads_shown || !best.per_row) best = q;
+    }
+    *p = best;
+}
+
+int heat_scroll_by(Heat *p, int scroll, int slots)
+{
+    int last = 0, heads = slots > 0 && slots < p->H;
+    if (heads) /* whole heads hidden: a row of blocks at a time */
+        last = (p->H - slots + p->per_row - 1) / p->per_row;
+    else if (p->rows_shown > 0 && p->rows_shown < p->S)
+        last = p->S - p->rows_shown;
+    if (scroll <= 0) return last;
+    int k = scroll < last ? scroll : last;
+    if (heads) {
+        int h0 = k * p->per_row;
+        p->h0 = h0 < p->H - slots ? h0 : p->H - slots;
+    } else {
+        p->s0 = k;
+    }
+    return last;
+}
+
 void heat_plan(Heat *p, int H, int S, int b, int x, int y, int w, int h)
 {
     heat_plan_p(p, H, S, b, x, y, w, h, 1);
@@ -130,7 +173,7 @@ static int heat_keys(Ctx *x, const Heat *p, int kx, int y)
     if (!words && !initials && !numbers) return 0;
     for (int k = p->k0; k < p->k0 + p->cols && k < p->S; k++) {
         const char *w = mha_token_word(k);
-        int px = kx + (k - p->k0) * p->hw;
+        int px = kx + (k - p->k0) * p->hw + p->bare; /* over a bare value's digits */
         if (words)
             canvas_text(x->c, px, y, w, ST_DIM);
         else if (initials)
@@ -200,11 +243,15 @@ void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, c
                 canvas_text(x->c, px + (cw - len) / 2, py + vl, buf, st);
                 canvas_put(x->c, px + (cw - len) / 2 + len, py + vl, ' ', st);
             } else if (masked) {
-                canvas_put(x->c, px + cw - 1, py, 0x00D7, st); /* ×: weight 0 by the mask */
+                canvas_put(x->c, px + (p->bare ? p->hw : cw) - 1, py, 0x00D7,
+                           st); /* ×: 0, masked */
             } else if (p->hw >= 6) {
                 canvas_put(x->c, px, py, heat_glyph[heat_level(v)], st);
                 sc_fmt_num(buf, sizeof buf, v, p->hw - 2);
                 canvas_text(x->c, px + p->hw - 1 - (int)strlen(buf), py, buf, st);
+            } else if (p->bare) { /* the value alone, its level in the style */
+                sc_fmt_num(buf, sizeof buf, v, p->hw - 1);
+                canvas_text(x->c, px + p->hw - (int)strlen(buf), py, buf, st);
             } else {
                 canvas_fill(x->c, px, py, cw, 1, heat_glyph[heat_level(v)], st);
             }
@@ -242,6 +289,11 @@ static void heat_more(Ctx *x, const Heat *p, int heads)
         k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d cols", p->S - p->cols);
     if (p->heads_shown < heads && k < sizeof buf)
         k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d heads", heads - p->heads_shown);
+    if (p->h0 > 0 && k < sizeof buf) /* scrolled: which heads are these */
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "; heads %d-%d shown", p->h0,
+                              p->h0 + p->heads_shown - 1);
+    if (k && x->s.scroll_key && k < sizeof buf)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, " (%s scrolls)", x->s.scroll_key);
     if (k)
         sc_fitf(x->c, p->x, p->y + brows * (1 + p->rows_shown * p->pitch), p->w, ST_DIM,
                 "hidden:%s", buf + 1);

@@ -32,6 +32,11 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
     }
     s.show_single = pg->single;
     s.large = v ? v->large : 0;
+    if (v) {
+        s.scroll = v->scroll, s.values = v->values;
+        s.scroll_key = v->scroll_key, s.values_key = v->values_key;
+        s.scroll_limit = v->scroll_limit;
+    }
     s.narrative = 0;
     s.anim = -1;
     return s;
@@ -219,16 +224,20 @@ static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPa
 static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonPage *pg,
                          const LessonPageText *t, const LessonView *v)
 {
-    char line[400];
+    char line[900];
     int row = 0;
+    if (pg->moves) { /* which cell moves: the line the answer is about, as it runs */
+        snprintf(line, sizeof line, "`>>> %s`", t->stmt ? t->stmt : "");
+        put_rich(c, x, y, w, left, &row, line, ST_CODE, 2);
+    }
+    int l1 = left - row > 0 ? left - row : 0;
     if (pg->predict) {
         row = draw_predict(c, x, y, w, left, t, v, pg);
-    } else if (pg->expect && v->verdict == 1) {
-        snprintf(line, sizeof line, "Right: %s.", t->expect);
-        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
-    } else if (pg->expect && v->revealed) {
-        snprintf(line, sizeof line, "The answer: %s.", t->expect);
-        row += draw_rich(c, x, y, w, left, line, ST_GOOD, 2);
+    } else if (pg->expect && (v->verdict == 1 || v->revealed)) {
+        snprintf(line, sizeof line, "%s %s.%s%s",
+                 v->verdict == 1 ? "Right:" : "The answer:", t->expect,
+                 pg->moves ? " The engine ran it: " : "", pg->moves && t->result ? t->result : "");
+        row += draw_rich(c, x, y + row, w, l1, line, ST_GOOD, 2);
     } else if (pg->expect) {
         const char *typed = v->typed ? v->typed : "";
         size_t n = strlen(typed), after = v->typed_after < n ? v->typed_after : n;

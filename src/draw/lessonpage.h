@@ -24,6 +24,9 @@ typedef struct LessonView {
     int picked;         /* @predict: the outcome the learner picked last (LP_*), 0 none */
     int inspecting;     /* the live inspect cursor cur overrides the page's @inspect */
     int cur[4];
+    int scroll, values;                  /* SceneState's: hidden rows scrolled, heatmap values */
+    const char *scroll_key, *values_key; /* their keys, named in the picture (NULL: none) */
+    int *scroll_limit; /* SceneState's: set by the drawing to the largest useful scroll */
 } LessonView;
 
 /* Side by side needs this many columns (text column + an 80-column picture). */

@@ -137,6 +137,8 @@ typedef struct Heat {
     /* Tight (many heads): the token words once, left of the first block of a
      * row (lead columns), no sum column, blocks a column apart. */
     int lead, sumw, gap;
+    int bare; /* values asked for (SceneState.values): 5-wide cells of the value alone, shaded
+                 by colour, no sum column, so more blocks fit a row */
 } Heat;
 
 /* Where a heatmap's weights come from: a (B, Hd, S, S) tensor of weights.
@@ -221,6 +223,16 @@ void grid_plan_p(Grid *g, const Tensor *t, int layout, int dh, int b, int x, int
 void grid_widen(Grid *g, int maxvw);
 int grid_used_w(const Grid *g);
 void grid_scroll(Grid *g, const int *cur);
+/* Without a cursor: the hidden rows scrolled into view, scroll rows (the
+ * same tokens of every head when windowed) past the first, clamped; the
+ * decimals picked again for the rows now shown.  0: unchanged.  Returns
+ * the largest scroll that shows more (0: nothing hidden). */
+int grid_scroll_by(Grid *g, int scroll);
+/* Raises *s->scroll_limit (when set) to limit. */
+static inline void scene_scroll_limit(const SceneState *s, int limit)
+{
+    if (s->scroll_limit && *s->scroll_limit < limit) *s->scroll_limit = limit;
+}
 void grid_draw(Ctx *x, const Grid *g, const char *title, const HeadMap *hm, const int *cur);
 void grid_draw_regroup(Ctx *x, const Grid *a, const Grid *b, const char *title, const HeadMap *hm,
                        double t);
@@ -233,6 +245,13 @@ void heat_row(const HeatSrc *src, int b, int h, int s, float *row);
 void heat_block(Ctx *x, const Heat *p, int slot, const HeatSrc *src, int head, const char *title,
                 const int *cur, int hit_kind);
 void heat_scroll(Heat *p, const int *cur, int slots);
+/* SceneState.values: a plan whose cells are shade only made again with
+ * every weight written (cells 6 wide), as many heads as fit, the others
+ * hidden.  SceneState.scroll without a cursor: the next rows of blocks
+ * (heads hidden; `slots` of the plan's are per-head maps) or the next
+ * query rows, clamped. */
+void heat_values(Heat *p);
+int heat_scroll_by(Heat *p, int scroll, int slots); /* returns the largest useful scroll */
 int heat_legend_w(void);
 int heat_legend(Ctx *x, int px, int y);
 void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *single,

@@ -24,7 +24,7 @@ static const struct {
     const char *label, *about;
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
-    {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_open},
+    {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_continue},
     {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},

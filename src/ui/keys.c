@@ -138,6 +138,11 @@ const KeyBinding keys_table[] = {
     {KC_PAGE, 'K', 0, ACT_KV_HEADS, "K", "kv heads (next number, on an exercise page)"},
     {KC_PAGE, 'S', 0, ACT_SEQ, "S", "seq (one more token, on an exercise page)"},
     {KC_PAGE, '1', '4', ACT_DIGIT, "1-4", "predict (what the line does, before it runs)"},
+    {KC_PAGE, UI_K_DOWN, 0, ACT_SCROLL, "Down", "scroll (the rows a picture hides into view)"},
+    {KC_PAGE, 'j', 0, ACT_SCROLL, "j", NULL},
+    {KC_PAGE, UI_K_UP, 0, ACT_SCROLL_BACK, "Up", "scroll back (up)"},
+    {KC_PAGE, 'k', 0, ACT_SCROLL_BACK, "k", NULL},
+    {KC_PAGE, 'n', 0, ACT_VALUES, "n", "numbers (heatmap weights written, on/off)"},
 
     /* a lesson page's typed answer (@expect): other printable keys type it */
     {KC_PAGE_TYPE, UI_K_ENTER, 0, ACT_APPLY, "Enter", "check (the answer; empty: show it)"},
@@ -281,6 +286,13 @@ Action keys_action(unsigned ctx, int key)
         if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
     }
     return ACT_NONE;
+}
+
+const char *keys_name(unsigned ctx, Action a)
+{
+    for (const KeyBinding *b = keys_table; b->key; b++)
+        if ((b->ctx & ctx) && b->action == a) return b->name;
+    return NULL;
 }
 
 /* ---- the generated help and hints ------------------------------------------ */

@@ -93,7 +93,10 @@ typedef enum {
     ACT_COMPLETE,
     ACT_BLOCK_Q, /* tiles: the next block_q / block_k */
     ACT_BLOCK_K,
-    ACT_MLA, /* decode, variants: MLA's latent cache strip beside the K/V it replaces */
+    ACT_MLA,    /* decode, variants: MLA's latent cache strip beside the K/V it replaces */
+    ACT_SCROLL, /* lesson page: the rows a picture hides into view (and back) */
+    ACT_SCROLL_BACK,
+    ACT_VALUES, /* lesson page: the heatmaps' weights as numbers */
     ACT_COUNT
 } Action;
 
@@ -111,6 +114,10 @@ extern const KeyBinding keys_table[];
 /* The action of key in a context (the first binding whose ctx has a bit of
  * ctx and whose key or range holds key), or ACT_NONE. */
 Action keys_action(unsigned ctx, int key);
+
+/* The name of the first key bound to action a in ctx ("Down"), for a
+ * picture's note that names it; NULL when none is. */
+const char *keys_name(unsigned ctx, Action a);
 
 /* The one-line key hint of context ctx (one KC_* bit), from keys_table: each
  * group as "Up/Down scroll" (the names of its keys bound in ctx joined by

@@ -35,8 +35,11 @@ typedef struct PageScreen {
     int verdict;            /* 1 right, -1 wrong, 0 not checked */
     int picked;             /* @predict: the outcome picked last (LP_*) */
     char why[160];
-    int did;    /* @do: reached once (stays done if the learner goes on pressing) */
-    int nagged; /* Space on an unfinished exercise once: the next shows the answer */
+    int scroll; /* the picture's hidden rows scrolled into view (Down/Up): rows past the first */
+    int scroll_max; /* the largest scroll the last frame could use (its drawing says) */
+    int values;     /* n: the heatmaps' weights as numbers (kept from page to page) */
+    int did;        /* @do: reached once (stays done if the learner goes on pressing) */
+    int nagged;     /* Space on an unfinished exercise once: the next shows the answer */
     SharedProgress *prog;
     double save_at; /* when the pages marked done are saved; 0 = none pending */
 } PageScreen;
@@ -66,6 +69,7 @@ static void page_load(PageScreen *ps)
     ps->revealed = ps->verdict = ps->did = ps->nagged = ps->inspecting = ps->picked = 0;
     ps->why[0] = 0;
     lineedit_init(&ps->typed, 95);
+    ps->scroll = 0;
     ps->cfg = pg->cfg;
     memcpy(ps->cur, pg->cur, sizeof ps->cur);
     char err[400];
@@ -311,6 +315,10 @@ static void page_hint(const PageScreen *ps, int wide, char *buf, size_t n)
     } else if (pg->predict && pending(ps)) {
         static const Action a[] = {ACT_DIGIT, ACT_NEXT, ACT_PREV, ACT_PANE, ACT_BACK, ACT_HELP};
         keys_hint_pick(KC_PAGE, a, wide ? 5 : 6, 1, buf, n);
+    } else if (pg->step == MS_SOFTMAX && !pg->variants && (wide || ps->pane == 1)) {
+        /* heatmaps on screen: n writes their weights (r reload stays in ? help) */
+        static const Action a[] = {ACT_NEXT, ACT_PREV, ACT_PANE, ACT_VALUES, ACT_BACK, ACT_HELP};
+        keys_hint_pick(KC_PAGE, a, 6, 1, buf, n);
     } else {
         lessonui_page_hint(wide, buf, n);
     }
@@ -361,7 +369,13 @@ static void page_draw(Screen *s, const Ui *ui, Canvas *c)
                     .why = ps->why,
                     .done = ps->did,
                     .doing = doing,
-                    .inspecting = ps->inspecting};
+                    .inspecting = ps->inspecting,
+                    .scroll = ps->scroll,
+                    .values = ps->values,
+                    .scroll_key = keys_name(KC_PAGE, ACT_SCROLL),
+                    .values_key = keys_name(KC_PAGE, ACT_VALUES),
+                    .scroll_limit = &ps->scroll_max};
+    ps->scroll_max = 0; /* the frame raises it: the limit of what it shows now */
     memcpy(v.cur, ps->cur, sizeof v.cur);
     lesson_draw(c, ps->l, ps->page, &ps->t, picture(ps), &v);
 }
@@ -536,6 +550,24 @@ static int page_key(Screen *s, Ui *ui, int key, Screen **push)
         return move_cursor(ps, ui, 0, -1);
     case ACT_DOWN:
         return move_cursor(ps, ui, 0, 1);
+    case ACT_SCROLL:
+        if (ps->scroll >= ps->scroll_max) {
+            ui_status(ui, "%s",
+                      ps->scroll_max ? "the last rows are shown" : "nothing hidden to scroll");
+            return UI_REDRAW;
+        }
+        ps->scroll++;
+        return UI_REDRAW;
+    case ACT_SCROLL_BACK:
+        if (ps->scroll == 0) return UI_NONE;
+        ps->scroll = (ps->scroll > ps->scroll_max ? ps->scroll_max : ps->scroll) - 1;
+        if (ps->scroll < 0) ps->scroll = 0;
+        return UI_REDRAW;
+    case ACT_VALUES:
+        ps->values = !ps->values;
+        ui_status(ui, "heatmap values %s (%s: %s)", ps->values ? "on" : "off",
+                  keys_name(KC_PAGE, ACT_VALUES), ps->values ? "shades only" : "the numbers");
+        return UI_REDRAW;
     case ACT_RELOAD: {
         char path[4096], msg[400];
         Lesson *nl = lessonui_read(ps->src, path, sizeof path, msg, sizeof msg);

@@ -12,6 +12,7 @@
 
 #include "draw/compare.h"
 #include "draw/scene.h"
+#include "store/walk_place.h"
 #include "ui/form.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
@@ -36,6 +37,9 @@ typedef struct Walk {
     int blank;             /* b: the screen is blank until the next key */
     int frozen;            /* the clocks are held for the blank (set by tick) */
     double autoplay_left;  /* seconds of autoplay left when the blank began, < 0 none */
+    Ui *ui;                /* to save the place when the screen closes */
+    int remember;          /* 1: the walkthrough (its place is saved on close), 0: Explore */
+    int no_write;          /* the place file could not be read or kept aside: never written */
     char hint[160];
 } Walk;
 
@@ -302,8 +306,8 @@ static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
         return UI_REDRAW;
     case ACT_LARGE:
         ui->large = !ui->large;
-        snprintf(ui->status, sizeof ui->status, "large print %s (L: %s)",
-                 ui->large ? "on: fewer, bigger cells" : "off", ui->large ? "off" : "on");
+        ui_status(ui, "large print %s (L: %s)", ui->large ? "on: fewer, bigger cells" : "off",
+                  ui->large ? "off" : "on");
         return UI_REDRAW;
     case ACT_BLANK: /* tick holds the clocks until the next key */
         w->blank = 1;
@@ -377,10 +381,27 @@ static int walk_tick(Screen *s, Ui *ui, double now)
     return f;
 }
 
+/* Closing the walkthrough saves where it is: the step's number and the
+ * configuration of the run on screen (not compare's B), unless --no-save.
+ * A failed save is told on the status line of the screen below. */
+static void walk_free(Screen *s)
+{
+    Walk *w = s->st;
+    Ui *ui = w->ui;
+    if (w->remember && !ui->no_save && !w->no_write && ui->mha) {
+        WalkPlace p = {.step = walk_number(w, ui), .cfg = ui->mha->cfg};
+        char err[200];
+        if (walk_place_save(&p, err, sizeof err) < 0)
+            ui_status(ui, "walkthrough place not saved: %.150s", err);
+    }
+    screen_free(s);
+}
+
 static const ScreenOps walk_ops = {
     .draw = walk_draw,
     .key = walk_key,
     .tick = walk_tick,
+    .free = walk_free,
     .help = 0,
 };
 
@@ -389,6 +410,8 @@ Screen *walk_open_at(Ui *ui, int step)
     Screen *s = screen_new(&walk_ops, "Walkthrough", sizeof(Walk));
     if (!s) return NULL;
     Walk *w = s->st;
+    w->ui = ui;
+    w->remember = 1;
     w->ss = scene_state_default();
     w->ss.step = step >= 0 && step < MS_ALL && mha_step_on(&ui->cfg, step) ? step : 0;
     w->seen = ui->cfg;
@@ -404,12 +427,38 @@ Screen *walk_open(Ui *ui)
     return walk_open_at(ui, 0);
 }
 
+Screen *walk_continue(Ui *ui)
+{
+    WalkPlace p;
+    int no_write = 0;
+    char warning[320];
+    int found = walk_place_load(&p, ui->no_save, &no_write, warning, sizeof warning);
+    /* the saved configuration, as if its flags were given (a big one computes aside) */
+    if (found && !mha_config_same(&p.cfg, &ui->cfg) && ui_set_config(ui, &p.cfg) < 0) found = 0;
+    int step = found ? mha_step_at(&p.cfg, p.step) : 0;
+    Screen *s = walk_open_at(ui, step);
+    if (!s) return NULL;
+    Walk *w = s->st;
+    w->no_write = no_write;
+    if (warning[0]) {
+        ui_status(ui, "%.190s", warning);
+    } else if (found) {
+        static const Action first[] = {ACT_FIRST};
+        char line[160], key[40];
+        screen_cfg_line(line, sizeof line, &p.cfg);
+        keys_hint_pick(KC_WALK, first, 1, 1, key, sizeof key);
+        ui_status(ui, "continued at step %d: %.120s  (%s)", p.step, line, key);
+    }
+    return s;
+}
+
 Screen *walk_open_explore(Ui *ui)
 {
     Screen *s = walk_open_at(ui, MS_HEADS);
     if (!s) return NULL;
     Walk *w = s->st;
     w->ss.inspect = 1;
+    w->remember = 0; /* the walkthrough's place is the walkthrough's */
     s->title = "Explore";
     ui_status(ui, "explore: arrows move over the tensor, Space/PgUp change step, c config, i ends");
     return s;
