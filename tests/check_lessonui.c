@@ -529,6 +529,13 @@ static void assert_hidden(Screen *s, const LessonPage *pg, const LessonPageText 
                           where, start, pane);
         if (pg->predict || pg->moves) /* which cell moves: the run says where it went */
             ck_assert_msg(!canvas_contains(c, "The engine ran it"), "%s: the run is shown", where);
+        if (pg->predict) /* the picture of a failure names it: held back too */
+            for (const char *const *g =
+                     (const char *const[]){"the bug", "bug: ", "failure mode", "Q_wrong", NULL};
+                 *g; g++)
+                ck_assert_msg(!canvas_contains(c, *g),
+                              "%s: '%s' on screen before the prediction (pane %d)", where, *g,
+                              pane);
         canvas_free(c);
         press(s, UI_K_TAB);
     }

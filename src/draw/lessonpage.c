@@ -30,6 +30,10 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
         s.inspect = 1;
         memcpy(s.cur, pg->do_arg, sizeof s.cur);
     }
+    /* A prediction not yet made: the picture shows the step as it runs
+     * right, not the failure's picture, whose labels ("# the bug", Q_wrong)
+     * would answer it. */
+    if (pg->predict && s.view != MV_STEP && v && v->verdict != 1 && !v->revealed) s.view = MV_STEP;
     s.show_single = pg->single;
     s.large = v ? v->large : 0;
     if (v) {
@@ -205,7 +209,7 @@ static int draw_predict(Canvas *c, int x, int y, int w, int left, const LessonPa
     }
     size_t o = 0;
     for (int k = 1; k < LP_COUNT && o < sizeof line; k++)
-        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d %s",
+        o += (size_t)snprintf(line + o, sizeof line - o, "%s%d\xc2\xa0%s",
                               k > 1 ? "\xc2\xa0\xc2\xa0 " : "", /* 3 columns, a break */
                               k, lesson_predict_words[k]);
     put_rich(c, x, y, w, left, &row, line, ST_NORMAL, 2);
