@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "draw/play_draw.h"
 
 static double now(void)

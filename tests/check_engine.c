@@ -7,7 +7,7 @@
 
 #include "app_fixture.h"
 #include "check_main.h"
-#include "content/play.h"
+#include "engine/play.h"
 #include "engine/mha.h"
 #include "ui/decode.h"
 #include "ui/flash_screen.h"

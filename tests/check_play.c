@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "content/play.h"
+#include "engine/play.h"
 #include "draw/play_draw.h"
 #include "engine/tensorops.h"
 

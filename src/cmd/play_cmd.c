@@ -15,7 +15,7 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
-#include "content/play.h"
+#include "engine/play.h"
 #include "content/puzzle.h"
 #include "store/play_history.h"
 #include "store/puzzle_best.h"

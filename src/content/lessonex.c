@@ -10,7 +10,7 @@
 
 #include "base/fmtfloat.h"
 #include "content/lesson.h"
-#include "content/play.h"
+#include "engine/play.h"
 #include "content/quiz.h"
 
 const char *const lesson_expect_names[LE_COUNT] = {"", "shape", "strides", "number"};

@@ -4,7 +4,7 @@
 #ifndef MHAVIZ_PLAY_DRAW_H
 #define MHAVIZ_PLAY_DRAW_H
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "draw/canvas.h"
 
 /* Draws result r (of statement stmt) in the box (x, y, w, h): for a tensor,

@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "content/puzzle.h"
 #include "draw/play_draw.h"
 #include "store/play_history.h"

@@ -5,7 +5,7 @@
  * holds the int64 extremes and the method names. */
 #include "fuzz.h"
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "engine/tensorops.h"
 
 /* Every element t can reach lies inside its storage. */

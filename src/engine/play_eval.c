@@ -1,10 +1,10 @@
 /* play_eval.c - the playground's names and its evaluator: a parsed statement
  * (play_parse.c) walked into values (play_val.h), methods dispatched to
  * play_methods.c, the result described in a PlayResult. */
-#include "content/play.h"
+#include "engine/play.h"
 
 #include "base/errbuf.h"
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <limits.h>
 #include <stdint.h>

@@ -3,7 +3,7 @@
  * (positional, then keywords) and run with engine/tensorops.h. */
 #include "base/errbuf.h"
 #include "content/content.h"
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <limits.h>
 #include <stdio.h>
