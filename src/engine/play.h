@@ -27,7 +27,10 @@
  * "mhaviz play: over the budget of 256 MB ..." error and names nothing. */
 #define PLAY_BUDGET_MB 256
 
-typedef enum { PD_FLOAT32, PD_INT64 } PlayDtype;
+/* The dtypes: each tensor's values are floats in the engine (an int64 a
+ * whole float, a bool 0 or 1); the dtype says what PyTorch would hold, so
+ * its element size (4, 8, 1) counts the bytes. */
+typedef enum { PD_FLOAT32, PD_INT64, PD_BOOL } PlayDtype;
 
 typedef struct PlayVar {
     char name[PLAY_NAME_MAX];
@@ -129,10 +132,15 @@ const char *play_memory_word(const PlayResult *r);
 /* One JSON object on one line (no newline) for the result of input line
  * `line`: {"line": 1, "name": "b", "ok": true, "shape": [...], ...}. */
 void play_result_json(const PlayResult *r, int line, char *buf, size_t n);
+/* A PR_TENSOR result's values as a JSON array, row-major over its shape
+ * (play --json --values): numbers (%.9g: a float32 reads back exactly;
+ * Infinity and NaN as Python's json writes them), true/false for a bool.
+ * Cut short when n is too small; "" for another kind. */
+void play_result_values_json(const PlayResult *r, char *buf, size_t n);
 /* The same for people (--plain): a few lines, each ending in '\n'. */
 void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n);
 
-/* "torch.float32" / "torch.int64"; element size 4 / 8. */
+/* "torch.float32" / "torch.int64" / "torch.bool"; element size 4 / 8 / 1. */
 const char *play_dtype_name(PlayDtype d);
 size_t play_dtype_size(PlayDtype d);
 
@@ -149,6 +157,8 @@ int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAM
 typedef enum {
     PN_NAME,
     PN_INT,
+    PN_FLOAT,
+    PN_STR,
     PN_NONE,
     PN_TRUE,
     PN_FALSE,
@@ -170,11 +180,13 @@ typedef enum {
  * attribute.  CALL: kid 0 the callee, then the arguments (kw: the keyword or
  * ""); INDEX: kid 0 the object, then the subscripts; SLICE: kids 0..2 start,
  * stop, step (-1 when omitted); TUPLE/LIST: the items; NEG: kid 0; BINOP:
- * kids 0 and 1, name the operator: "+", "-", "*", "//" or "%". */
+ * kids 0 and 1, name the operator: "+", "-", "*", "/", "//", "%", "@" or a
+ * comparison "==" "!=" "<" "<=" ">" ">="; FLOAT: fval; STR: name the text. */
 typedef struct PlayNode {
     PlayNodeKind kind;
     int col;
     long ival;
+    double fval;
     char name[PLAY_NAME_MAX];
     char kw[PLAY_NAME_MAX];
     int kids[PLAY_MAX_KIDS];
