@@ -61,6 +61,10 @@ typedef struct Play {
      * ("`x` is not in the playground yet") from one PyTorch lacks too
      * (AttributeError).  NULL: every unknown name is an AttributeError. */
     const char *torch_names;
+    /* rope(t)'s rotation (engine/rope.h), set for a run with RoPE on
+     * (mha_play_new, the pipeline's own Play): layout 0 is off. */
+    int rope_layout;
+    double rope_theta;
 } Play;
 
 typedef enum {
@@ -97,6 +101,11 @@ typedef struct PlayResult {
  * NULL).  A run's tensors and sizes are preloaded by mha_play_new
  * (engine/mha.h).  NULL when out of memory. */
 Play *play_new(const Engine *after);
+/* A playground computing in engine e itself (a run's: its storage ids, its
+ * copy count, its budget, none for a run): it holds a reference on e.  For
+ * the pipeline, which runs its program in its own engine (engine/mha.c).
+ * NULL when out of memory. */
+Play *play_new_in(Engine *e);
 void play_free(Play *p);
 
 /* Binds the integer name to v (replaces an earlier value).  0, or -1 when

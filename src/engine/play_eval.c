@@ -126,6 +126,15 @@ Play *play_new(const Engine *after)
     return p;
 }
 
+Play *play_new_in(Engine *e)
+{
+    Play *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    engine_retain(e);
+    p->eng = e;
+    return p;
+}
+
 void play_free(Play *p)
 {
     if (!p) return;

@@ -7,6 +7,7 @@
  * nothing counted as copied. */
 #include "base/errbuf.h"
 #include "engine/play_val.h"
+#include "engine/rope.h"
 #include "engine/tensormath.h"
 
 #include <math.h>
@@ -354,7 +355,28 @@ static int py_float(Eval *e, Val *args, Kw *kw, int n, Val *out)
     return 0;
 }
 
-static const char *const builtins[] = {"sqrt", "softmax", "float", "math", "F"};
+/* rope(t): the engine's RoPE rotation of the run (engine/rope.h), a new
+ * storage it copies into (counted, as the pipeline's rope step is). */
+static int m_rope(Eval *e, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"x"};
+    Val *s[1];
+    if (play_bind(e, "rope", params, 1, 1, args, kw, n, s) < 0) return -1;
+    if (s[0]->k != V_TENSOR)
+        return EFAIL(e, "rope(): argument 'x' must be Tensor, not %s", val_type_name(s[0]));
+    if (!e->p->rope_layout) return EFAIL(e, "rope(): this run has RoPE off (try --rope half)");
+    if (s[0]->t->ndim != 4 || s[0]->dtype != PD_FLOAT32 || s[0]->t->shape[3] % 2)
+        return EFAIL(e, "rope(): wants a float32 (B, heads, S, dh) tensor with an even dh");
+    size_t before = e->ops.eng->bytes_copied;
+    Tensor *r = rope_apply(s[0]->t, (RopeLayout)e->p->rope_layout, e->p->rope_theta, e->ops.err,
+                           sizeof e->ops.err);
+    if (!r) return -1;
+    e->copied_bytes += e->ops.eng->bytes_copied - before;
+    *out = (Val){.k = V_TENSOR, .t = r, .dtype = PD_FLOAT32};
+    return 0;
+}
+
+static const char *const builtins[] = {"sqrt", "softmax", "float", "math", "F", "rope"};
 
 int play_builtin_known(const char *name)
 {
@@ -368,6 +390,7 @@ int play_call_builtin(Eval *e, const char *name, Val *args, Kw *kw, int n, Val *
     if (!strcmp(name, "sqrt")) return m_sqrt(e, args, kw, n, out);
     if (!strcmp(name, "softmax")) return f_softmax(e, args, kw, n, out);
     if (!strcmp(name, "float")) return py_float(e, args, kw, n, out);
+    if (!strcmp(name, "rope")) return m_rope(e, args, kw, n, out);
     return EFAIL(e, "'module' object is not callable");
 }
 

@@ -602,6 +602,15 @@ void tensor_scale_(Tensor *t, float s)
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
 }
 
+void tensor_div_(Tensor *t, float s)
+{
+    int idx[TENSOR_MAXDIM] = {0};
+    if (tensor_numel(t) == 0) return;
+    do
+        t->st->data[tensor_offset_of(t, idx)] /= s;
+    while (next_index(idx, t->ndim, t->shape));
+}
+
 void tensor_causal_mask_(Tensor *t)
 {
     int idx[TENSOR_MAXDIM] = {0};

@@ -117,7 +117,10 @@ void tensor_matmul_mode(int threads, int kernel);
  * default, never cancels).  The flag is the caller's and must outlive the
  * calls made with it; ui/runjob.c sets it in its worker thread. */
 void tensor_set_cancel(const atomic_int *flag);
-void tensor_scale_(Tensor *t, float s);  /* in place, every logical element */
+void tensor_scale_(Tensor *t, float s); /* in place, every logical element */
+/* In place, every logical element divided by s (PyTorch's scores / sqrt(dh):
+ * the pipeline's program divides, and decode matches it bit for bit). */
+void tensor_div_(Tensor *t, float s);
 void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */
 double tensor_exp(double x);             /* e^x to double precision, without libm */
