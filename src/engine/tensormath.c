@@ -182,6 +182,12 @@ static int next_idx(int *idx, int n, const long *shape)
     return 0;
 }
 
+/* t is numel elements laid out row-major from its offset (its own shape). */
+static int flat(const Tensor *t, size_t numel)
+{
+    return tensorops_numel(t) == numel && tensorops_is_contiguous(t);
+}
+
 static float apply(int op, double x, double y, TmType type)
 {
     if (type == TM_FLOAT) {
@@ -266,6 +272,13 @@ Tensor *tensormath_binary(int op, TmArg a, TmArg b, TmType type, OpCtx *ctx)
     int idx[NMAX] = {0};
     float *o = r->st->data;
     const float *da = a.t ? a.t->st->data : NULL, *db = b.t ? b.t->st->data : NULL;
+    size_t numel = (size_t)geo_numel(n, shape);
+    if (flat(r, numel) && (!a.t || flat(a.t, numel)) && (!b.t || flat(b.t, numel))) {
+        da = da ? da + a.t->offset : NULL, db = db ? db + b.t->offset : NULL;
+        for (size_t i = 0; i < numel; i++) /* the same values, in storage order */
+            o[i] = apply(op, da ? da[i] : a.s, db ? db[i] : b.s, type);
+        return r;
+    }
     do {
         double x = da ? da[at(a.t, st[0], idx, n)] : a.s, y = db ? db[at(b.t, st[1], idx, n)] : b.s;
         o[at(r, ost, idx, n)] = apply(op, x, y, type);
