@@ -125,6 +125,8 @@ typedef struct MhaStepInfo {
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_ALL];
 
+#define MHA_STEP_STMTS 4 /* statements one step runs, at most */
+
 typedef struct MhaStep {
     const char *name;        /* "split heads": mha_steps[i].name */
     const char *key;         /* "split": mha_steps[i].key */
@@ -133,6 +135,11 @@ typedef struct MhaStep {
     int output;              /* MT_* */
     int is_view;             /* output shares its input's storage */
     size_t bytes_copied;     /* what the run's engine counted as copied over this step */
+    /* The statements of the pipeline's program (engine/mha_prog.c) the step
+     * ran, in order: static strings ("Q = x @ W_Q", "K = x @ W_K", ...); none
+     * for the input.  `code` is the step table's line for people. */
+    const char *ran[MHA_STEP_STMTS];
+    int n_ran;
 } MhaStep;
 
 typedef struct Mha {

@@ -213,6 +213,8 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
         for (int i = 0; i < N_PROGRAM; i++) {
             if (program[i].step != step || !runs(c, program[i].when)) continue;
             if (run_stmt(m, p, r, program[i].stmt, err, errlen) < 0) goto done;
+            if (step != TEACH && m->steps[step].n_ran < MHA_STEP_STMTS)
+                m->steps[step].ran[m->steps[step].n_ran++] = program[i].stmt;
             int t = mha_tensor_index(r->name), rin[4], rn = 0;
             reads_of(program[i].stmt, rin, &rn, made);
             if (t >= 0)
