@@ -222,4 +222,22 @@ if [ "${MODE:-plain}" = plain ]; then
         fail "export --seq 256 --d-model 256" "exit $rc"; fi
 fi
 
+
+# issue 16: the statements each step says it ran ("ran"), run by PyTorch on
+# the export's x and weights, give the run's tensors
+if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
+    for c in "" "--causal --seq 6 --d-model 16 --heads 4 --kv-heads 2" "--causal --window 3 --seq 8" \
+        "--rope half --seq 6 --d-model 16 --heads 4 --kv-heads 2" "--rope interleaved --kv-heads 1" \
+        "--batch 2 --seq 5 --d-model 24 --heads 4 --kv-heads 2"; do
+        # shellcheck disable=SC2086
+        if out=$(/usr/bin/python3 "$HERE/ref_mha_ran.py" "$BIN" $c 2>&1); then
+            ok "export $c: the statements it ran, in PyTorch, give its tensors"
+        else
+            fail "export $c: its statements in PyTorch" "$(printf '%s' "$out" | tail -4)"
+        fi
+    done
+else
+    echo "# skip: /usr/bin/python3 has no torch to run the export's statements"
+fi
+
 finish

@@ -5,7 +5,8 @@
 #     independent pure-Python model of PyTorch's strides (shape, strides,
 #     offset, contiguity, shared storage, view or copy and the bytes copied,
 #     error texts); when /usr/bin/python3 has torch, the model itself is
-#     checked against PyTorch;
+#     checked against PyTorch, and so are the interpreter's arithmetic, softmax,
+#     masked_fill and matmul (tests/ref_play_math.py: values too);
 #   - the --json line format, --plain's transcript, exit codes and bad flags;
 #   - the play screen in tmux: a statement typed and drawn, history with Up
 #     (kept in the state dir), Tab completion, q and Esc leave, home's Explore.
@@ -31,6 +32,11 @@ if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
         ok "ref_play.py itself agrees with PyTorch (${out##*: })"
     else
         fail "ref_play.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
+    fi
+    if out=$(/usr/bin/python3 "$HERE/ref_play_math.py" "$BIN" --seed 3 --count 600 2>&1); then
+        ok "arithmetic, softmax, masked_fill, matmul agree with PyTorch (${out##*: })"
+    else
+        fail "ref_play_math.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
     fi
     if /usr/bin/python3 "$HERE/torch_names.py" | cmp -s - "$HERE/../assets/pytorch-1.13.names"; then
         ok "assets/pytorch-1.13.names lists torch's own names (what is 'not in the playground yet')"
@@ -76,6 +82,13 @@ check "--plain lists the read order" grep -qF "reads storage offsets 0 12 1 13 2
 "$BIN" play --bogus </dev/null >/dev/null 2>"$tmp/err"
 check "a bad flag exits 2" test $? = 2
 check "with one line naming it" test "$(wc -l <"$tmp/err")" = 1 -a -n "$(grep -F -- "--bogus" "$tmp/err")"
+# issue 16: --values adds each tensor's values; the arithmetic of attention runs
+vals=$(printf 't = torch.arange(6).view(2, 3)\nt.float().masked_fill(t > 3, float("-inf")) / 2\nsqrt(dh)\n' |
+    "$BIN" play --json --values)
+check "--values: a tensor's values as \"data\"" grep -qF '"data": [0, 0.5, 1, 1.5, -Infinity, -Infinity]}' <<<"$vals"
+check "--values: a computed result is new, 0 bytes copied" grep -qF '"copied_bytes": 0, "view": false, "dtype": "torch.float32", "data"' <<<"$vals"
+check "a float is printed as Python does" grep -qF '"value": 2.0}' <<<"$vals"
+usage_error "--values" play --plain --values
 "$BIN" play --json --heads 3 </dev/null >/dev/null 2>"$tmp/err"
 check "an invalid configuration exits 2" test $? = 2
 "$BIN" play --plain --json </dev/null >/dev/null 2>&1

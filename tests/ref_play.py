@@ -540,7 +540,7 @@ def no_args(name):
 # Real PyTorch 1.13 methods the playground does not have (the playground
 # says "`NAME` is not in the playground yet (supported: ...)"), and names
 # PyTorch does not have (Python's AttributeError).
-NOT_YET = [".chunk(2)", ".flip(0)", ".float()", ".data_ptr()", ".abs()", ".split(1)", ".roll(1)",
+NOT_YET = [".chunk(2)", ".flip(0)", ".sum()", ".data_ptr()", ".abs()", ".split(1)", ".roll(1)",
            ".chunk", ".tolist()"]
 NO_SUCH = [".nope()", ".viewas(0)", ".contiguos()"]
 

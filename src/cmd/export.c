@@ -16,7 +16,8 @@ static const char export_help[] =
     "usage: mhaviz export [OPTIONS]\n\n"
     "Runs the multi-head attention pipeline on the toy input and prints one JSON\n"
     "object: config, every tensor (shape, strides, offset, storage, data) and the\n"
-    "trace of steps (code, inputs, output, is_view, bytes_copied).\n\n"
+    "trace of steps (code, the statements it ran, inputs, output, is_view,\n"
+    "bytes_copied).\n\n"
     "  --compare FLAGS  two runs: {\"a\": this run, \"b\": the run with FLAGS\n"
     "                   applied (e.g. \"--kv-heads 1\"), each the object above,\n"
     "                   \"differences\": [{\"step\", \"tensor\", \"fields\"}]}\n"
@@ -115,8 +116,11 @@ static int export_json(FILE *f, const Mha *m, const Mla *a)
     int n_steps = mha_step_total(c);
     for (int i = 0; i < n_steps; i++) {
         const MhaStep *s = &m->steps[mha_step_at(c, i)];
-        fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"inputs\": [", i,
-                s->name, s->code);
+        fprintf(f, "    {\"index\": %d, \"name\": \"%s\", \"code\": \"%s\", \"ran\": [", i, s->name,
+                s->code);
+        for (int k = 0; k < s->n_ran; k++) /* the program's statements: no quote, no backslash */
+            fprintf(f, "%s\"%s\"", k ? ", " : "", s->ran[k]);
+        fputs("], \"inputs\": [", f);
         for (int k = 0; k < s->n_inputs; k++)
             fprintf(f, "%s\"%s\"", k ? ", " : "", mha_tensor_names[s->inputs[k]]);
         fprintf(f, "], \"output\": \"%s\", \"is_view\": %s, \"bytes_copied\": %zu}%s\n",

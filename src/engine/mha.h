@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/play.h"
 #include "engine/rope.h"
 #include "engine/tensor.h"
 
@@ -128,6 +129,8 @@ typedef struct MhaStepInfo {
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_ALL];
 
+#define MHA_STEP_STMTS 4 /* statements one step runs, at most */
+
 typedef struct MhaStep {
     const char *name;        /* "split heads": mha_steps[i].name */
     const char *key;         /* "split": mha_steps[i].key */
@@ -136,6 +139,11 @@ typedef struct MhaStep {
     int output;              /* MT_* */
     int is_view;             /* output shares its input's storage */
     size_t bytes_copied;     /* what the run's engine counted as copied over this step */
+    /* The statements of the pipeline's program (engine/mha_prog.c) the step
+     * ran, in order: static strings ("Q = x @ W_Q", "K = x @ W_K", ...); none
+     * for the input.  `code` is the step table's line for people. */
+    const char *ran[MHA_STEP_STMTS];
+    int n_ran;
 } MhaStep;
 
 typedef struct Mha {
@@ -166,6 +174,25 @@ void mha_free(Mha *m);
  * rotation.  unpermuted: the same without the permutation (a real
  * difference).  -1 when RoPE is off. */
 float mha_rope_hf_diff(const Mha *m, int unpermuted);
+
+/* The pipeline's program (engine/mha_prog.c): the PyTorch statements the
+ * run executes with the interpreter, in order, over the run's tensor names
+ * and sizes (B S D H KV G dh, W the window).  mha_program_count() rows;
+ * mha_program_stmt(c, i, &step) is row i's statement when config c runs it
+ * (NULL when not: RoPE, the mask and the window choose), step its MS_* (-1:
+ * a teaching tensor after the trace).  mha_program_run fills m->t after x
+ * and the weights and records m->steps from what the statements did; 0, or
+ * -1 with the reason (mha_run's errors). */
+int mha_program_count(void);
+const char *mha_program_stmt(const MhaConfig *c, int i, int *step);
+int mha_program_run(Mha *m, char *err, size_t errlen);
+
+/* A new playground (engine/play.h) with the tensors of run m preloaded by
+ * their names (mha_tensor_names, float32) and its sizes as integer names
+ * (B S D H KV G dh); m may be NULL (an empty one).  The Play keeps its own
+ * references, so m may be freed afterwards; its engine numbers its storages
+ * after m's.  The caller sets Play.torch_names.  NULL when out of memory. */
+Play *mha_play_new(const Mha *m);
 
 int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */

@@ -2,8 +2,7 @@
  * playground knows, each bound to its arguments the way Python binds them
  * (positional, then keywords) and run with engine/tensorops.h. */
 #include "base/errbuf.h"
-#include "content/content.h"
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -41,6 +40,12 @@ static int bind(Eval *e, const char *fn, const char *const *params, int np, int 
     for (int i = 0; i < nreq; i++)
         if (!slot[i]) return EFAIL(e, "%s() missing required argument '%s'", fn, params[i]);
     return 0;
+}
+
+int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,
+              Kw *kw, int n, Val **slot)
+{
+    return bind(e, fn, params, np, nreq, args, kw, n, slot);
 }
 
 static int as_int(Eval *e, const char *fn, const char *param, const Val *v, long *out)
@@ -224,7 +229,9 @@ static int m_sizes(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, 
     size_t before = e->ops.eng->bytes_copied;
     const Tensor *t = self->t;
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
-    e->ops.type_name = self->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
+    e->ops.type_name = self->dtype == PD_INT64  ? "torch.LongTensor"
+                       : self->dtype == PD_BOOL ? "torch.BoolTensor"
+                                                : "torch.FloatTensor";
     Tensor *r = !strcmp(fn, "view")      ? tensorops_view(t, k, v, &e->ops)
                 : !strcmp(fn, "reshape") ? tensorops_reshape(t, k, v, &e->ops)
                 : !strcmp(fn, "expand")  ? tensorops_expand(t, k, v, &e->ops)
@@ -428,6 +435,7 @@ static const struct {
     AttrFn *get;
 } members[] = {
     {"T", NULL, a_T},
+    {"bool", play_m_convert, NULL},
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
     {"dim", m_query, NULL},
@@ -436,8 +444,12 @@ static const struct {
     {"expand", m_sizes, NULL},
     {"expand_as", m_as, NULL},
     {"flatten", m_flatten, NULL},
+    {"float", play_m_convert, NULL},
     {"is_contiguous", m_query, NULL},
+    {"long", play_m_convert, NULL},
     {"mT", NULL, a_mT},
+    {"masked_fill", play_m_masked_fill, NULL},
+    {"matmul", play_m_matmul, NULL},
     {"narrow", m_narrow, NULL},
     {"ndim", NULL, a_ndim},
     {"ndimension", m_query, NULL},
@@ -451,6 +463,7 @@ static const struct {
     {"reshape_as", m_as, NULL},
     {"shape", NULL, a_shape},
     {"size", m_size_stride, NULL},
+    {"softmax", play_m_softmax, NULL},
     {"squeeze", m_squeeze, NULL},
     {"storage_offset", m_query, NULL},
     {"stride", m_size_stride, NULL},
@@ -480,13 +493,13 @@ const char *play_member_name(int i)
 }
 
 /* PyTorch 1.13 has prefix.name ("Tensor.chunk", "torch.randn"): the list
- * assets/pytorch-1.13.names, written by tests/torch_names.py from torch. */
-static int pytorch_has(const char *prefix, const char *name)
+ * the caller gave the Play (Play.torch_names: assets/pytorch-1.13.names,
+ * written by tests/torch_names.py from torch). */
+static int pytorch_has(const Play *p, const char *prefix, const char *name)
 {
-    const ContentFile *f = content_find("assets/pytorch-1.13.names");
     char needle[PLAY_NAME_MAX + 16];
     snprintf(needle, sizeof needle, "\n%s.%s\n", prefix, name);
-    return f && strstr(f->text, needle) != NULL;
+    return p->torch_names && strstr(p->torch_names, needle) != NULL;
 }
 
 /* name is not in the playground: PyTorch's own AttributeError when PyTorch
@@ -494,7 +507,7 @@ static int pytorch_has(const char *prefix, const char *name)
  * the names it has, from the table (names(i): the i-th, NULL at the end). */
 static int not_here(Eval *e, int torch, const char *name, const char *(*names)(int))
 {
-    if (!pytorch_has(torch ? "torch" : "Tensor", name))
+    if (!pytorch_has(e->p, torch ? "torch" : "Tensor", name))
         return torch ? EFAIL(e, "module 'torch' has no attribute '%s'", name)
                      : EFAIL(e, "'Tensor' object has no attribute '%s'", name);
     char list[sizeof e->ops.err];
@@ -589,7 +602,7 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_FLOAT32, before, out);
 }
 
-/* torch.cat(tensors, dim=0): float32 if any input is (type promotion), else int64 */
+/* torch.cat(tensors, dim=0): the inputs' dtypes promoted (bool < int64 < float32) */
 static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     static const char *const params[] = {"tensors", "dim"};
@@ -604,9 +617,10 @@ static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     if (s[0]->k != V_TENSORS)
         return EFAIL(e, "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not %s",
                      val_type_name(s[0]));
-    PlayDtype dt = PD_INT64;
+    PlayDtype dt = PD_BOOL; /* the highest of bool < int64 < float32 */
     for (int i = 0; i < s[0]->n; i++)
-        if (s[0]->tdt[i] == PD_FLOAT32) dt = PD_FLOAT32;
+        if (s[0]->tdt[i] == PD_FLOAT32 || (s[0]->tdt[i] == PD_INT64 && dt == PD_BOOL))
+            dt = s[0]->tdt[i];
     return ret(e, tensorops_cat(s[0]->n, (const Tensor *const *)s[0]->ts, d, &e->ops), dt, before,
                out);
 }
@@ -625,13 +639,29 @@ static const struct {
     const char *name;
     TorchFn *call;
 } torch_fns[] = {
-    {"arange", t_arange_fn}, {"cat", t_cat},    {"clone", NULL},
-    {"flatten", NULL},       {"narrow", NULL},  {"neg", NULL},
-    {"ones", t_fill},        {"permute", NULL}, {"repeat_interleave", NULL},
-    {"reshape", NULL},       {"squeeze", NULL}, {"swapaxes", NULL},
-    {"swapdims", NULL},      {"t", NULL},       {"transpose", NULL},
-    {"tril", NULL},          {"triu", NULL},    {"unflatten", NULL},
-    {"unsqueeze", NULL},     {"zeros", t_fill},
+    {"arange", t_arange_fn},
+    {"cat", t_cat},
+    {"clone", NULL},
+    {"flatten", NULL},
+    {"masked_fill", NULL},
+    {"matmul", NULL},
+    {"narrow", NULL},
+    {"neg", NULL},
+    {"ones", t_fill},
+    {"permute", NULL},
+    {"repeat_interleave", NULL},
+    {"reshape", NULL},
+    {"softmax", NULL},
+    {"squeeze", NULL},
+    {"swapaxes", NULL},
+    {"swapdims", NULL},
+    {"t", NULL},
+    {"transpose", NULL},
+    {"tril", NULL},
+    {"triu", NULL},
+    {"unflatten", NULL},
+    {"unsqueeze", NULL},
+    {"zeros", t_fill},
 };
 #define N_TORCH (int)(sizeof torch_fns / sizeof torch_fns[0])
 
