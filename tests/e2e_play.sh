@@ -88,6 +88,19 @@ check "--help exits 0" test $? = 0
 out=$("$BIN" play --json --heads 4 --kv-heads 2 <<<'K_heads.shape')
 check "the shared flags set the preloaded tensors" grep -qF '"value": [1, 2, 4, 2]' <<<"$out"
 check "--help states the memory budget" grep -qF "at most 256 MB" <<<"$("$BIN" play --help)"
+check "--help says randn is mhaviz's generator, not PyTorch's" \
+    grep -qF "not" <<<"$("$BIN" play --help | grep -A1 "torch.randn draws from mhaviz's own")"
+# tuple unpacking: one JSON line with every name, its geometry, and the error as Python says it
+out=$("$BIN" play --json <<'EOF'
+x = torch.arange(24).view(2, 3, 4)
+q, k, v = x.chunk(3, dim=1)
+v.storage_offset()
+a, b, c = x.chunk(2)
+EOF
+)
+check "q, k, v = x.chunk(3, dim=1) names three views" grep -qF '"line": 2, "name": null, "ok": true, "copied_bytes": 0, "tensors": [{"name": "q", "shape": [2, 1, 4], "strides": [12, 4, 1], "offset": 0, ' <<<"$out"
+check "the unpacked name is bound" grep -qF '{"line": 3, "name": null, "ok": true, "value": 8}' <<<"$out"
+check "too few values: Python's words" grep -qF '"line": 4, "ok": false, "error": "not enough values to unpack (expected 3, got 2)"' <<<"$out"
 # issue 15 item 4: 500 x 4 MB named tensors reached 1.96 GB; the budget stops them at 256 MB
 peak=$(python3 -c '
 import resource, subprocess, sys

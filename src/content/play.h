@@ -13,6 +13,7 @@
 #define MHAVIZ_PLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/mha.h"
 #include "engine/tensor.h"
@@ -52,12 +53,17 @@ typedef struct Play {
         long v;
     } ints[PLAY_MAX_INTS];
     int nints;
+    /* torch.randn's generator: mhaviz's own (splitmix64, Box-Muller), seeded
+     * 0 by play_new and n by torch.manual_seed(n): the same numbers every
+     * run of mhaviz, not PyTorch's */
+    uint64_t rng;
 } Play;
 
 typedef enum {
     PR_EMPTY,  /* a blank line or a # comment: nothing to show */
     PR_TENSOR, /* t is the result */
     PR_VALUE,  /* a query: value_text / value_json */
+    PR_TUPLE,  /* a tuple of tensors (x.chunk(3), q, k, v = ...): parts; value_text sums it up */
     PR_ERROR   /* error (error_col >= 0: a syntax error at that column) */
 } PlayKind;
 
@@ -66,6 +72,17 @@ typedef enum {
  * existed; PM_COPY: a new storage the statement copied into; PM_NEW: a new
  * storage (torch.zeros). */
 typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME } PlayMemory;
+
+/* One tensor of a PR_TUPLE result: its name when unpacked into names. */
+typedef struct PlayPart {
+    char name[PLAY_NAME_MAX]; /* "" for a bare expression */
+    Tensor *t;                /* owned by the result */
+    PlayDtype dtype;
+    PlayMemory memory;
+    char same_as[PLAY_NAME_MAX];
+} PlayPart;
+
+#define PLAY_MAX_PARTS 16
 
 typedef struct PlayResult {
     PlayKind kind;
@@ -81,6 +98,8 @@ typedef struct PlayResult {
     char warning[400];           /* PyTorch's UserWarning, if the statement raises one */
     char error[640];
     int error_col; /* 0-based column of a syntax error; -1 otherwise */
+    int nparts;    /* PR_TUPLE: parts[0..nparts-1] */
+    PlayPart parts[PLAY_MAX_PARTS];
 } PlayResult;
 
 /* A new playground with the tensors of run m preloaded by their names
@@ -181,7 +200,10 @@ typedef struct PlayAst {
     int n;
     int root;                   /* the expression */
     char target[PLAY_NAME_MAX]; /* NAME of `NAME = EXPR`, or "" */
-    int empty;                  /* blank or a comment */
+    /* `a, b, c = EXPR` (or `a, = EXPR`): the names to unpack into, else 0 */
+    char targets[PLAY_MAX_KIDS][PLAY_NAME_MAX];
+    int ntargets;
+    int empty; /* blank or a comment */
 } PlayAst;
 
 /* Parses line into ast.  0, or -1 with a message and the column to put a
