@@ -644,6 +644,53 @@ START_TEST(data_ptr_and_seeded_randn)
 }
 END_TEST
 
+typedef struct Seen {
+    int n, lines[8], kinds[8], stop_at;
+} Seen;
+
+static int seen_step(void *ctx, const PlayStep *st)
+{
+    Seen *s = ctx;
+    if (s->n < 8) s->lines[s->n] = st->line, s->kinds[s->n] = st->r->kind;
+    s->n++;
+    return st->line == s->stop_at;
+}
+
+/* play_run: a statement a line, comments and blanks skipped, each reported
+ * with its line; the first error stops it, as FILE:LINE: and PyTorch's words */
+START_TEST(program_runs_to_its_first_error)
+{
+    char err[800];
+    Seen s = {0};
+    const char *prog = "# heads\n"
+                       "x = torch.arange(24).view(2, 3, 4)\n"
+                       "\n"
+                       "q, k, v = x.chunk(3, dim=1)\r\n"
+                       "k.view(8)\n"
+                       "never = x\n";
+    ck_assert_int_eq(play_run(P, prog, "attn.py", seen_step, &s, err, sizeof err), 5);
+    ck_assert_int_eq(s.n, 3);
+    ck_assert_int_eq(s.lines[0], 2);
+    ck_assert_int_eq(s.lines[1], 4);
+    ck_assert_int_eq(s.kinds[1], PR_TUPLE);
+    ck_assert_int_eq(s.lines[2], 5);
+    ck_assert_int_eq(s.kinds[2], PR_ERROR);
+    ck_assert_msg(!strncmp(err, "attn.py:5: view size is not compatible", 38), "%s", err);
+    ck_assert_int_eq(ev("never"), PR_ERROR);              /* line 6 did not run */
+    ck_assert_int_eq(ev("v.storage_offset()"), PR_VALUE); /* line 4's names are bound */
+    ck_assert_str_eq(R.value_text, "8");
+    ck_assert_int_eq(
+        play_run(P, "a = torch.zeros(2)\nb = a.t(\n", NULL, NULL, NULL, err, sizeof err), 2);
+    ck_assert_str_eq(err, "line 2: an expression was expected");
+    ck_assert_int_eq(play_run(P, "a = x\nb = x\n", NULL, NULL, NULL, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    Seen stop = {.stop_at = 1};
+    ck_assert_int_eq(play_run(P, "a = x\nb = x\n", NULL, seen_step, &stop, err, sizeof err), 1);
+    ck_assert_int_eq(stop.n, 1);
+    ck_assert_int_eq(play_run(P, "", NULL, NULL, NULL, err, sizeof err), 0);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -667,6 +714,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, structural_ops_as_pytorch);
     tcase_add_test(tc, tuple_unpacking_as_python);
     tcase_add_test(tc, data_ptr_and_seeded_randn);
+    tcase_add_test(tc, program_runs_to_its_first_error);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -158,6 +158,30 @@ size_t play_dtype_size(PlayDtype d);
 int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAME_MAX], int max,
                   int *word_start);
 
+/* ---- play_run.c: a program, one statement a line --------------------------------- */
+
+/* One statement of a program as it ran: its 1-based line in the text, the
+ * statement, its result (valid during the callback only). */
+typedef struct PlayStep {
+    int line;
+    const char *stmt;
+    const PlayResult *r;
+} PlayStep;
+
+/* Called for each statement that ran (blank lines and # comments are
+ * skipped); nonzero stops the program there. */
+typedef int PlayStepFn(void *ctx, const PlayStep *s);
+
+/* Runs text (statements separated by '\n', a trailing '\r' dropped) in p
+ * in order, calling each (may be NULL) after every statement, the failing
+ * one included.  Stops at the first error: returns its 1-based line and
+ * writes "FILE:LINE: words" (file given: base/errbuf.h err_at) or "line
+ * LINE: words" into err, the words PyTorch's (PlayResult.error).  0 when
+ * every statement ran; a stop asked by each returns its line too.  The
+ * names it binds stay in p. */
+int play_run(Play *p, const char *text, const char *file, PlayStepFn *each, void *ctx, char *err,
+             size_t errlen);
+
 /* ---- play_parse.c: the statement grammar ------------------------------------ */
 
 typedef enum {
