@@ -127,7 +127,6 @@ Play *play_new(const Mha *m)
         }
     }
     p->preloaded = p->n;
-    p->rng = 0; /* torch.manual_seed(0) */
     if (m) {
         const MhaConfig *c = &m->cfg;
         const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
