@@ -601,6 +601,12 @@ START_TEST(tuple_unpacking_as_python)
     error_is("a, b = torch.zeros(())", "iteration over a 0-d tensor");
     error_is("a, b = x.shape[0]", "cannot unpack non-iterable int object");
     error_is("t = x.chunk(2)", "mhaviz play names tensors only (this is a tuple)");
+    ck_assert_int_eq(ev("q, k, v = x.chunk(3, dim=1)"), PR_TUPLE); /* drawn as its summary */
+    Canvas *c = canvas_new(80, 6);
+    ck_assert_int_gt(play_draw_result(c, 0, 0, 80, 6, &R, "q, k, v = x.chunk(3, dim=1)"), 1);
+    ck_assert_msg(canvas_contains(c, "(q (2, 1, 4) +0 S"), "%s", R.value_text);
+    ck_assert(canvas_contains(c, "v (2, 1, 4) +8 S"));
+    canvas_free(c);
     ev("q, k, v = x.chunk(2)"); /* failed: q is still the first third */
     strides_are("q", "[12, 4, 1]");
     HAS("\"shape\": [2, 1, 4]");
