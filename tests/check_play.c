@@ -578,6 +578,10 @@ START_TEST(structural_ops_as_pytorch)
              "the same number of dims as destination ([1] dims)");
     error_is("x.flip()", "flip() missing 1 required positional arguments: \"dims\"");
     error_is("x.flip(0, 0)", "dim 0 appears multiple times in the list of dims");
+    strides_are("torch.flip(x.transpose(0, 2), (0,))", "[1, 4, 12]");
+    error_is("torch.flip(x, 0)",
+             "flip(): argument 'dims' (position 2) must be tuple of ints, not int");
+    error_is("torch.flip(x)", "flip() missing 1 required positional arguments: \"dims\"");
     error_is("x.chunk(2)[2]", "tuple index out of range");
     error_is("x.chunk(2).shape", "'tuple' object has no attribute 'shape'");
     error_is("torch.arange(17).unbind()",

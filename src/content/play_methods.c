@@ -793,6 +793,23 @@ static int t_manual_seed(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val 
     return 0;
 }
 
+/* torch.flip(input, dims): dims a tuple or list here (the method takes *dims) */
+static int t_flip(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"input", "dims"};
+    Val *s[2];
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0) return -1;
+    if (!s[1]) return EFAIL(e, "flip() missing 1 required positional arguments: \"dims\"");
+    if (s[0]->k != V_TENSOR)
+        return EFAIL(e, "flip(): argument 'input' (position 1) must be Tensor, not %s",
+                     val_type_name(s[0]));
+    if (s[1]->k != V_SEQ)
+        return EFAIL(e, "flip(): argument 'dims' (position 2) must be tuple of ints, not %s",
+                     val_type_name(s[1]));
+    Kw none = "";
+    return m_flip(e, s[0], fn, s[1], &none, 1, out);
+}
+
 typedef int TorchFn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out);
 
 static int t_arange_fn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
@@ -812,7 +829,7 @@ static const struct {
     {"chunk", NULL},
     {"clone", NULL},
     {"flatten", NULL},
-    {"flip", NULL},
+    {"flip", t_flip},
     {"manual_seed", t_manual_seed},
     {"movedim", NULL},
     {"narrow", NULL},
