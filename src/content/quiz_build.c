@@ -265,11 +265,17 @@ static int shares_earlier(const QBuild *b, int id)
     return 0;
 }
 
-/* A line the interpreter cannot run yet: it computes numbers (@, softmax,
- * sqrt) and the interpreter has no matmul (probed once per Play). */
+/* A line that computes numbers (@, softmax, sqrt) rather than moves them. */
+static int numeric(const char *line)
+{
+    return strchr(line, '@') || strstr(line, "softmax") || strstr(line, "sqrt");
+}
+
+/* A line the interpreter cannot run yet: numeric, and the interpreter has
+ * no matmul (probed once per Play). */
 static int numeric_missing(Play *p, const char *line, int *probe)
 {
-    if (!strchr(line, '@') && !strstr(line, "softmax") && !strstr(line, "sqrt")) return 0;
+    if (!numeric(line)) return 0;
     if (*probe < 0) {
         PlayResult r = {0};
         r.error_col = -1;
@@ -315,7 +321,8 @@ int qb_play(QBuild *b)
             goto fail;
         }
         char a[64], c[64];
-        if (!same_geometry(r.t, want) || r.copied_bytes != b->copied[id]) {
+        /* the bytes a shape op copies are the run's; a computed result is a new buffer */
+        if (!same_geometry(r.t, want) || (!numeric(line) && r.copied_bytes != b->copied[id])) {
             snprintf(b->err, sizeof b->err,
                      "the listing line `%.60s` gives strides %s and copies %zu bytes; the run's %s "
                      "has %s and %zu",
