@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "content/play.h"
 #include "content/quiz.h"
+#include "engine/play.h"
 #include "engine/tensor.h"
 
 /* "(2, 8, 64) strides (512, 64, 1)" of t */
@@ -57,7 +57,7 @@ static int replay(const QuizQuestion *q, int has_matmul)
     if (!w) return 0;
     Mha *m = mha_run(&q->cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s: %s", q->id, err);
-    Play *p = play_new(m);
+    Play *p = mha_play_new(m);
     ck_assert_ptr_nonnull(p);
     PlayResult r = {0};
     r.error_col = -1;

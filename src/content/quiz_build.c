@@ -298,7 +298,7 @@ static int same_geometry(const Tensor *a, const Tensor *b)
 int qb_play(QBuild *b)
 {
     if (b->play) return 0;
-    if (!(b->play = play_new(b->m))) {
+    if (!(b->play = mha_play_new(b->m))) {
         snprintf(b->err, sizeof b->err, "out of memory");
         return -1;
     }

@@ -12,8 +12,8 @@
 
 #include <stddef.h>
 
-#include "content/play.h"
 #include "content/quiz.h"
+#include "engine/play.h"
 
 typedef struct Gen {
     QuizQuestion *q;

@@ -96,6 +96,11 @@ void tensor_count_copy(Tensor *t, size_t n);
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
  * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
+/* The same product into c, which the caller made (in the engine of its
+ * choice: the playground's, engine/tensormath.c): contiguous at offset 0,
+ * shape (..., m, n), every size >= 1; its floats are overwritten.  0, or -1
+ * with the reason (a wrong shape, out of memory, cancelled). */
+int tensor_matmul_into(Tensor *c, const Tensor *a, const Tensor *b, char *err, size_t errlen);
 /* How tensor_matmul computes, for the whole process (set it before any
  * thread multiplies).  threads: 0 = one per online CPU (the default, at most
  * 8), 1 = the calling thread alone, n = at most n; products under ~4M

@@ -1,6 +1,6 @@
 /* play_run.c - a program for the playground: several statements, one a
  * line, run in order in one Play (see play.h, play_run). */
-#include "content/play.h"
+#include "engine/play.h"
 
 #include "base/errbuf.h"
 
