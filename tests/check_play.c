@@ -583,6 +583,18 @@ START_TEST(structural_ops_as_pytorch)
     error_is("torch.flip(x, 0)",
              "flip(): argument 'dims' (position 2) must be tuple of ints, not int");
     error_is("torch.flip(x)", "flip() missing 1 required positional arguments: \"dims\"");
+    /* index_select (a contiguous copy) and the bool masks the bugs programs build */
+    strides_are("x.transpose(1, 2).index_select(1, torch.arange(2).repeat_interleave(2))",
+                "[12, 3, 1]");    /* PyTorch 1.13: (2, 4, 3) contiguous */
+    HAS("\"copied_bytes\": 224"); /* 24 int64 gathered + the 4 of repeat_interleave */
+    error_is("x.index_select(1, torch.arange(5))",
+             "INDICES element is out of DATA bounds, id=3 axis_dim=3");
+    error_is("x.index_select(1, torch.ones(2))",
+             "index_select(): Expected dtype int32 or int64 for index");
+    strides_are("torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)", "[3, 1]");
+    HAS("\"dtype\": \"torch.bool\"");
+    ck_assert_int_eq(ev("x[0], x[1]"), PR_TUPLE); /* a bare tuple */
+    ck_assert_int_eq(R.nparts, 2);
     error_is("x.chunk(2)[2]", "tuple index out of range");
     error_is("x.chunk(2).shape", "'tuple' object has no attribute 'shape'");
     error_is("torch.arange(17).unbind()",

@@ -528,6 +528,32 @@ static int m_movedim(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw
     return ret(e, tensorops_movedim(self->t, ns, src, dst, &e->ops), self->dtype, before, out);
 }
 
+/* index_select(dim, index): index an int64 tensor of at most 1 dim; a copy */
+static int m_index_select(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n,
+                          Val *out)
+{
+    static const char *const params[] = {"dim", "index"};
+    Val *s[2];
+    long d = 0, ix[TENSOROPS_MAX_STORAGE < 4096 ? TENSOROPS_MAX_STORAGE : 4096];
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, "dim", s[0], &d) < 0)
+        return -1;
+    if (s[1]->k != V_TENSOR)
+        return EFAIL(e, "index_select(): argument 'index' (position 2) must be Tensor, not %s",
+                     val_type_name(s[1]));
+    const Tensor *it = s[1]->t;
+    if (s[1]->dtype != PD_INT64)
+        return EFAIL(e, "index_select(): Expected dtype int32 or int64 for index");
+    if (it->ndim > 1) return EFAIL(e, "index_select(): Index is supposed to be a vector");
+    int k = it->ndim ? it->shape[0] : 1;
+    if ((size_t)k > sizeof ix / sizeof *ix)
+        return EFAIL(e, "mhaviz play: an index of at most %zu entries", sizeof ix / sizeof *ix);
+    for (int i = 0; i < k; i++)
+        ix[i] =
+            (long)it->st->data[it->offset + (size_t)i * (size_t)(it->ndim ? it->strides[0] : 0)];
+    return ret(e, tensorops_index_select(self->t, d, k, ix, &e->ops), self->dtype, before, out);
+}
+
 /* flip(*dims): a copy, counted */
 static int m_flip(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
@@ -578,6 +604,7 @@ static const struct {
     {"flatten", m_flatten, NULL},
     {"flip", m_flip, NULL},
     {"float", play_m_convert, NULL},
+    {"index_select", m_index_select, NULL},
     {"is_contiguous", m_query, NULL},
     {"long", play_m_convert, NULL},
     {"mT", NULL, a_mT},
@@ -660,8 +687,11 @@ int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
 {
     if (self->k == V_TORCH) {
         if (!strcmp(name, "float32") || !strcmp(name, "int64") || !strcmp(name, "float") ||
-            !strcmp(name, "long")) {
-            *out = (Val){.k = V_STR, .str = name[0] == 'f' ? "torch.float32" : "torch.int64"};
+            !strcmp(name, "long") || !strcmp(name, "bool")) {
+            *out = (Val){.k = V_STR,
+                         .str = name[0] == 'f'   ? "torch.float32"
+                                : name[0] == 'b' ? "torch.bool"
+                                                 : "torch.int64"};
             return 0;
         }
         if (play_torch_name_known(name))
@@ -726,17 +756,28 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_INT64, before, out);
 }
 
+/* torch.zeros / torch.ones (*sizes, dtype=torch.float32) */
 static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     long v[PLAY_MAX_KIDS];
     int k;
+    PlayDtype dt = PD_FLOAT32;
     size_t before = e->ops.eng->bytes_copied;
+    if (n > 0 && !strcmp(kw[n - 1], "dtype")) { /* the one keyword: the last argument */
+        const Val *d = &args[--n];
+        if (d->k != V_STR || d->str[0] != 't')
+            return EFAIL(e, "%s(): argument 'dtype' must be torch.dtype, not %s", fn,
+                         val_type_name(d));
+        dt = !strcmp(d->str, "torch.bool")    ? PD_BOOL
+             : !strcmp(d->str, "torch.int64") ? PD_INT64
+                                              : PD_FLOAT32;
+    }
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
     Tensor *r = tensorops_zeros(k, v, &e->ops);
     if (r && fn[0] == 'o')
         for (size_t i = 0; i < r->st->n; i++)
             r->st->data[i] = 1;
-    return ret(e, r, PD_FLOAT32, before, out);
+    return ret(e, r, dt, before, out);
 }
 
 /* torch.cat(tensors, dim=0): the inputs' dtypes promoted (bool < int64 < float32) */

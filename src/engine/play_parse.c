@@ -1,6 +1,7 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [targets '='] expr | (blank) | '#' comment
+ *   stmt    := [targets '='] exprs | (blank) | '#' comment
+ *   exprs   := expr | expr ',' [expr (',' expr)* [',']]          (a bare tuple)
  *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
  *   sum     := term (('+' | '-') term)*
@@ -512,6 +513,18 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
         }
     }
     if (!p.failed) ast->root = parse_expr(&p);
+    if (!p.failed && ast->root >= 0 && is_punct(&p, ',')) { /* a bare tuple: `k, v = a, b` */
+        int t = node_new(&p, PN_TUPLE, p.ast->nodes[ast->root].col);
+        if (t >= 0 && add_kid(&p, t, ast->root) == 0) {
+            ast->root = t;
+            while (!p.failed && is_punct(&p, ',')) {
+                next(&p);
+                if (p.tk == TK_END) break; /* a trailing comma */
+                int e = parse_expr(&p);
+                if (e < 0 || add_kid(&p, t, e) < 0) break;
+            }
+        }
+    }
     if (!p.failed && p.tk != TK_END) fail(&p, p.tcol, "invalid syntax");
     if (p.failed) {
         *col = p.ecol;

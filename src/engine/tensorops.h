@@ -97,6 +97,9 @@ int tensorops_unbind(const Tensor *t, long dim, Tensor **out, int max, OpCtx *ct
 Tensor *tensorops_select_dim(const Tensor *t, long dim, long index, OpCtx *ctx);
 /* movedim(src, dst): dims src[i] moved to dst[i], the rest in order; a view. */
 Tensor *tensorops_movedim(const Tensor *t, int n, const long *src, const long *dst, OpCtx *ctx);
+/* index_select(dim, index): the entries index[0..n-1] of dim, a contiguous
+ * copy, counted. */
+Tensor *tensorops_index_select(const Tensor *t, long dim, int n, const long *index, OpCtx *ctx);
 /* flip(dims): a copy with those dims reversed (clone's strides), counted. */
 Tensor *tensorops_flip(const Tensor *t, int n, const long *dims, OpCtx *ctx);
 

@@ -219,3 +219,32 @@ Tensor *tensorops_flip(const Tensor *t, int n, const long *dims, OpCtx *ctx)
     }
     return r;
 }
+
+Tensor *tensorops_index_select(const Tensor *t, long dim, int n, const long *index, OpCtx *ctx)
+{
+    int d = geo_wrap_dim(dim, t->ndim, ctx);
+    if (d < 0) return NULL;
+    long size = t->ndim ? t->shape[d] : 1;
+    for (int i = 0; i < n; i++)
+        if (index[i] < 0 || index[i] >= size)
+            return FAIL(ctx, "INDICES element is out of DATA bounds, id=%ld axis_dim=%ld", index[i],
+                        size);
+    long sizes[TENSOR_MAXDIM];
+    for (int i = 0; i < t->ndim; i++)
+        sizes[i] = i == d ? n : t->shape[i];
+    Tensor *r = tensorops_zeros(t->ndim, sizes, ctx); /* at::empty: contiguous */
+    if (!r) return NULL;
+    size_t numel = tensorops_numel(r);
+    int idx[TENSOR_MAXDIM] = {0}, from[TENSOR_MAXDIM];
+    for (size_t k = 0; k < numel; k++) {
+        for (int i = 0; i < t->ndim; i++)
+            from[i] = i == d ? (int)index[idx[i]] : idx[i];
+        r->st->data[k] = t->st->data[tensor_offset_of(t, from)];
+        for (int i = t->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < r->shape[i]) break;
+            idx[i] = 0;
+        }
+    }
+    tensor_count_copy(r, numel);
+    return r;
+}
