@@ -3,7 +3,8 @@
  * again from its text, line by line, in a fresh playground of the
  * question's configuration, and each line gives the shape, strides and
  * copied bytes its "The engine ran:" line claims (a views question's own
- * line too, or the error it claims, word for word).  Until the interpreter
+ * line too, or the error it claims, word for word); every bugs program of
+ * 200 questions runs again from its text, right and buggy.  Until the interpreter
  * has the numeric ops, a line with @, softmax or sqrt takes a run tensor of
  * the claimed geometry instead. */
 #include <check.h>
@@ -107,6 +108,47 @@ static int replay(const QuizQuestion *q, int has_matmul)
     return checked;
 }
 
+/* A bugs question: both programs run again from their text; the right one
+ * gives the run's y, the buggy one raises the words the working shows or
+ * gives another y. */
+static int replay_bug(const QuizQuestion *q)
+{
+    char bad[20][QUIZ_BUG_LINE], good[20][QUIZ_BUG_LINE], err[640] = "";
+    int nb = quiz_bug_lines(q, 0, bad, 20), ng = quiz_bug_lines(q, 1, good, 20);
+    int seq_first = strstr(q->prompt, "sequence first") != NULL;
+    Mha *m = mha_run(&q->cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s: %s", q->id, err);
+    Tensor *y = quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])good, ng, seq_first, err, sizeof err);
+    ck_assert_msg(y && quiz_bug_diff(m, y) < 1e-4, "%s: the right program: %s", q->id, err);
+    tensor_free(y);
+    y = quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])bad, nb, seq_first, err, sizeof err);
+    if (!y) {
+        char want[700];
+        snprintf(want, sizeof want, "buggy: RuntimeError: %s\n", err);
+        ck_assert_msg(strstr(q->working, want) != NULL, "%s: raises %s\n  the working: %s", q->id,
+                      err, q->working);
+    } else
+        ck_assert_msg(quiz_bug_diff(m, y) > 1e-4 && strstr(q->working, "buggy: y["),
+                      "%s: the buggy program changes nothing", q->id);
+    tensor_free(y);
+    mha_free(m);
+    return nb + ng;
+}
+
+START_TEST(every_bug_program_runs_from_its_text)
+{
+    char err[300];
+    QuizQuestion q;
+    long lines = 0;
+    for (int i = 0; i < 200; i++) {
+        ck_assert_msg(quiz_generate(QT_BUGS, 0xb0650000ULL + (uint64_t)i, &q, err, sizeof err) == 0,
+                      "%s", err);
+        lines += replay_bug(&q);
+    }
+    fprintf(stderr, "bugs: 200 questions, %ld program lines run from their text\n", lines);
+}
+END_TEST
+
 START_TEST(every_listing_runs_as_shown)
 {
     static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_OFFSETS, QT_VIEWS, QT_GQA};
@@ -145,6 +187,7 @@ static Suite *quiz_listings_suite(void)
     TCase *tc = tcase_create("quiz_listings");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_listing_runs_as_shown);
+    tcase_add_test(tc, every_bug_program_runs_from_its_text);
     suite_add_tcase(s, tc);
     return s;
 }
