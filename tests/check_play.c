@@ -589,6 +589,7 @@ START_TEST(structural_ops_as_pytorch)
     HAS("\"copied_bytes\": 224"); /* 24 int64 gathered + the 4 of repeat_interleave */
     error_is("x.index_select(1, torch.arange(5))",
              "INDICES element is out of DATA bounds, id=3 axis_dim=3");
+    error_is("x.index_select(2, torch.arange(5))", "index out of range in self"); /* not dim 1 */
     error_is("x.index_select(1, torch.ones(2))",
              "index_select(): Expected dtype int32 or int64 for index");
     strides_are("torch.triu(torch.ones(3, 3, dtype=torch.bool), diagonal=1)", "[3, 1]");

@@ -540,6 +540,22 @@ def movedim(t, src, dst):
     return permute(t, order)
 
 
+def index_select(t, dim, index, ctx):
+    """index_select(dim, torch.arange(a, b)): a contiguous copy"""
+    d = wrap(dim, t.dim)
+    size = t.sizes[d]
+    for i in index:
+        if size == 0 and d == 1:  # ATen's dim-1 kernel has words of its own
+            raise PyErr("index_select(): self indexing axis dim should be positive")
+        if (i < 0 or i >= size) and d == 1:
+            raise PyErr("INDICES element is out of DATA bounds, id=%d axis_dim=%d" % (i, size))
+        if i < 0 or i >= size:
+            raise PyErr("index out of range in self")
+    sizes = t.sizes[:d] + [len(index)] + t.sizes[d + 1:]
+    check_result(sizes)
+    return new_storage(sizes, contiguous_strides(sizes), ctx, t.storage.itemsize, True)
+
+
 def flip(t, dims, ctx):
     seen = set()
     for d in dims:
@@ -636,7 +652,7 @@ def rdim(rng, t, extra=0):
 MODELLED = {"view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
             "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave",
             "stride", "shape", "size", "storage_offset", "is_contiguous", "chunk", "split", "unbind", "select",
-            "movedim", "flip"}
+            "movedim", "flip", "index_select"}
 NEEDS = {"permute": "dims", "repeat": "repeats", "expand": "size", "reshape": "shape", "flip": "dims"}
 OLD_TORCH = False  # set by --torch: PyTorch 1.x has no squeeze(tuple)
 
@@ -680,7 +696,7 @@ def gen_op(rng, t):
         return code, no_such
     ops = ["view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
            "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave", "index",
-           "index", "index", "query", "pieces", "pieces", "select", "movedim", "flip"]
+           "index", "index", "query", "pieces", "pieces", "select", "movedim", "flip", "index_select"]
     op = rng.choice(ops)
     if op in ("view", "reshape"):
         shape = rand_shape_of(rng, t.numel()) if t.numel() <= 5000 else [-1]
@@ -792,6 +808,13 @@ def gen_op(rng, t):
         b = [rdim(rng, t) for _ in range(k if rng.random() < 0.9 else k - 1)]
         return ".movedim((%s,), (%s))" % (", ".join(map(str, a)), ", ".join(map(str, b)) + ("," if b else "")), \
             lambda x, c: movedim(x, a, b)
+    if op == "index_select" and t.dim > 0:
+        d = rdim(rng, t)
+        size = t.sizes[wrap(d, t.dim)] if -t.dim <= d < t.dim else 3
+        a = rng.randint(-1, size) if rng.random() < 0.1 else rng.randint(0, size)
+        b = rng.randint(a, size + (1 if rng.random() < 0.1 else 0))
+        return ".index_select(%d, torch.arange(%d, %d))" % (d, a, b), \
+            lambda x, c: index_select(x, d, list(range(a, b)), c)
     if op == "flip":
         dims = [rdim(rng, t) for _ in range(rng.randint(0 if rng.random() < 0.1 else 1, 2))]
         if not dims:

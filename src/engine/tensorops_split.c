@@ -225,10 +225,14 @@ Tensor *tensorops_index_select(const Tensor *t, long dim, int n, const long *ind
     int d = geo_wrap_dim(dim, t->ndim, ctx);
     if (d < 0) return NULL;
     long size = t->ndim ? t->shape[d] : 1;
-    for (int i = 0; i < n; i++)
-        if (index[i] < 0 || index[i] >= size)
+    for (int i = 0; i < n; i++) { /* ATen's dim-1 kernel has words of its own */
+        if (size == 0 && d == 1)
+            return FAIL(ctx, "index_select(): self indexing axis dim should be positive");
+        if ((index[i] < 0 || index[i] >= size) && d == 1)
             return FAIL(ctx, "INDICES element is out of DATA bounds, id=%ld axis_dim=%ld", index[i],
                         size);
+        if (index[i] < 0 || index[i] >= size) return FAIL(ctx, "index out of range in self");
+    }
     long sizes[TENSOR_MAXDIM];
     for (int i = 0; i < t->ndim; i++)
         sizes[i] = i == d ? n : t->shape[i];
