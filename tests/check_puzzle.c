@@ -69,6 +69,10 @@ START_TEST(identity_empty_and_wrong_fail)
         snprintf(line, sizeof line, "%s.clone()", pz->given[g].name);
         ck_assert_msg(!puzzle_check(pz, line, &c), "%s: %s passes", pz->name, line);
     }
+    char tuple[64]; /* a tuple of tensors is not one tensor (it crashed the check) */
+    snprintf(tuple, sizeof tuple, "%s.chunk(1)", pz->given[0].name);
+    ck_assert(!puzzle_check(pz, tuple, &c));
+    ck_assert_msg(strstr(c.failed_on, "not a tensor"), "%s: %s", pz->name, c.failed_on);
     ck_assert(!puzzle_check(pz, "", &c));
     ck_assert_str_eq(c.failed_on, "an empty line is not an answer");
     ck_assert(!puzzle_check(pz, "   # nothing", &c));

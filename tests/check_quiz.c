@@ -233,10 +233,12 @@ static void assert_bug(const QuizQuestion *q)
     ck_assert_int_le(nb, 14); /* the whole program fits 80x24 beside its feedback */
     Mha *m = mha_run(&q->cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
-    Tensor *right = quiz_bug_run(m, QUIZ_BUG_NONE, q->idx[0], err, sizeof err);
+    int seq_first = strstr(q->prompt, "sequence first") != NULL;
+    Tensor *right =
+        quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])good, ng, seq_first, err, sizeof err);
     ck_assert_msg(right != NULL, "%s: the right program fails: %s", q->id, err);
     ck_assert_msg(quiz_bug_diff(m, right) < 1e-4, "%s: the right program is off", q->id);
-    Tensor *y = quiz_bug_run(m, q->aux, q->idx[0], err, sizeof err);
+    Tensor *y = quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])bad, nb, seq_first, err, sizeof err);
     ck_assert_msg(quiz_bug_diff(m, y) > 1e-4, "%s: bug %s changes nothing", q->id,
                   quiz_bug_name(q->aux));
     tensor_free(y);

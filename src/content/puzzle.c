@@ -367,7 +367,7 @@ int puzzle_check(const Puzzle *pz, const char *line, PuzzleCheck *out)
                 bare = snprintf(why, sizeof why, "an empty line is not an answer");
             else if (kind == PR_ERROR)
                 snprintf(why, sizeof why, "it raised: %.640s", got.error);
-            else if (kind == PR_VALUE)
+            else if (kind == PR_VALUE || kind == PR_TUPLE) /* a tuple: its parts summed up */
                 snprintf(why, sizeof why, "it is %s, not a tensor", got.value_text);
             else if (got.memory == PM_SAME)
                 snprintf(why, sizeof why, "that is the given %s itself: an identity never passes",

@@ -188,10 +188,13 @@ int quiz_generate_bug(int bug, uint64_t qseed, QuizQuestion *q, char *err, size_
  * program in the same code shape (right = 1).  Returns how many (<= max). */
 int quiz_bug_lines(const QuizQuestion *q, int right, char (*lines)[QUIZ_BUG_LINE], int max);
 
-/* Runs the program with bug on the engine, from m's input and weights (m is
- * the right run of the question's configuration).  Returns y (B, S, D), owned
- * by the caller, or NULL with the error PyTorch would raise in err. */
-Tensor *quiz_bug_run(const Mha *m, int bug, int which, char *err, size_t errlen);
+/* Runs the program lines[0..n-1] from its text in the interpreter (play_run),
+ * with m's input and weights as x, W_q, W_k, W_v, W_o and its sizes as B, S,
+ * D, H, KV, dh (m is the right run of the question's configuration; with
+ * seq_first, x arrives (S, B, D)).  Returns its y (B, S, D), owned by the
+ * caller, or NULL with PyTorch's words for the line that raised in err. */
+Tensor *quiz_bug_run(const Mha *m, const char (*lines)[QUIZ_BUG_LINE], int n, int seq_first,
+                     char *err, size_t errlen);
 
 /* The largest |y - m's y| (INFINITY when y is NULL, of another shape, or
  * holds a NaN). */

@@ -1,8 +1,9 @@
 /* quiz_bugs.c - spot the wrong line: an attention program in one of several
  * code shapes with one of QUIZ_BUG_COUNT - 1 bugs, the wrong line wherever
- * that shape puts it.  The engine runs the buggy program (quiz_bug_run.c)
- * and the generator refuses a program that does not differ from the right
- * one, so every question's bug is a real one for its configuration. */
+ * that shape puts it.  The interpreter runs both programs from their text
+ * (quiz_bug_run.c); the generator refuses a right program that does not give
+ * the engine's y and a buggy one that does not differ from it, so every
+ * question's bug is a real one for its configuration. */
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -164,12 +165,12 @@ static void prog_share(Prog *p, const Shape *s, int bug, int which)
 {
     int rk = bug == QUIZ_BUG_REPEAT && which == 1, rv = bug == QUIZ_BUG_REPEAT && which == 2;
     const char *ri = "repeat_interleave(H // KV, dim=1)", *rt = "repeat(1, H // KV, 1, 1)";
-    if (s->share == 2) {
+    if (s->share == 2) { /* idx[h]: the kv head query head h reads, h // G (the bug: h % KV) */
         int mod = bug == QUIZ_BUG_GQA_MOD;
-        add(p, mod, "idx = [%s for h in range(H)]", mod ? "h % KV" : "h // (H // KV)");
-        add(p, 0, "k, v = k[:, idx], v[:, idx]");
+        add(p, mod, "idx = torch.arange(KV).%s(H // KV)", mod ? "repeat" : "repeat_interleave");
+        add(p, 0, "k, v = k.index_select(1, idx), v.index_select(1, idx)");
     } else if (s->share == 1) /* never with the .repeat bug: that one hits k or v alone */
-        add(p, 0, "k, v = (t.repeat_interleave(H // KV, dim=1) for t in (k, v))");
+        add(p, 0, "k, v = k.repeat_interleave(H // KV, 1), v.repeat_interleave(H // KV, 1)");
     else {
         add(p, rk, "k = k.%s", rk ? rt : ri);
         add(p, rv, "v = v.%s", rv ? rt : ri);
@@ -384,11 +385,26 @@ static int build_bug(Gen *g, int bug)
         char err[240] = "";
         Mha *m = mha_run(&c, g->err, g->errlen);
         if (!m) return -1;
-        Tensor *y = quiz_bug_run(m, bug, which, err, sizeof err);
+        /* both programs run from their text: the right one must give the
+         * run's y (else the listing is refused), the buggy one must not */
+        Prog p, right;
+        program(&c, &s, bug, which, &p);
+        program(&c, &s, QUIZ_BUG_NONE, which, &right);
+        Tensor *y0 = quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])right.line, right.n, s.seq_first,
+                                  err, sizeof err);
+        double d0 = quiz_bug_diff(m, y0);
+        tensor_free(y0);
+        if (d0 > 1e-4) {
+            snprintf(g->err, g->errlen,
+                     "bug '%s': the right program does not run as the engine: %s", kinds[bug].name,
+                     y0 ? "another y" : err);
+            mha_free(m);
+            return -1;
+        }
+        Tensor *y = quiz_bug_run(m, (const char(*)[QUIZ_BUG_LINE])p.line, p.n, s.seq_first, err,
+                                 sizeof err);
         double d = quiz_bug_diff(m, y);
         if (d > 1e-4) {
-            Prog p;
-            program(&c, &s, bug, which, &p);
             q->topic = QT_BUGS, q->cfg = c, q->aux = bug, q->idx[0] = which;
             q->idx[1] = pack_shape(&s);
             q->kind = QK_NUMBER, q->number = p.wrong;

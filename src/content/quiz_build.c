@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "content/quiz_gen.h"
+#include "engine/tensorops.h"
 
 int qb_run(QBuild *b, const MhaConfig *c)
 {
@@ -29,8 +30,21 @@ int qb_run(QBuild *b, const MhaConfig *c)
 
 void qb_free(QBuild *b)
 {
+    for (int i = 0; i < MT_COUNT; i++) {
+        tensor_free(b->ran[i]);
+        b->ran[i] = NULL;
+    }
+    play_free(b->play);
+    b->play = NULL;
     mha_free(b->m);
     b->m = NULL;
+}
+
+int qb_refuse(Gen *g, QBuild *b)
+{
+    snprintf(g->err, g->errlen, "%s", b->err);
+    qb_free(b);
+    return -1;
 }
 
 const Tensor *qb_t(const QBuild *b, int id)
@@ -251,19 +265,98 @@ static int shares_earlier(const QBuild *b, int id)
     return 0;
 }
 
+/* A line that computes numbers (@, softmax, sqrt) rather than moves them. */
+static int numeric(const char *line)
+{
+    return strchr(line, '@') || strstr(line, "softmax") || strstr(line, "sqrt");
+}
+
+/* A line the interpreter cannot run yet: numeric, and the interpreter has
+ * no matmul (probed once per Play). */
+static int numeric_missing(Play *p, const char *line, int *probe)
+{
+    if (!numeric(line)) return 0;
+    if (*probe < 0) {
+        PlayResult r = {0};
+        r.error_col = -1;
+        *probe = play_eval(p, "x @ x.mT", &r) == PR_ERROR;
+        play_result_clear(&r);
+    }
+    return *probe;
+}
+
+/* Does the interpreter's t agree with the run's (shape, strides, offset)? */
+static int same_geometry(const Tensor *a, const Tensor *b)
+{
+    if (a->ndim != b->ndim || a->offset != b->offset) return 0;
+    for (int i = 0; i < a->ndim; i++)
+        if (a->shape[i] != b->shape[i] || (a->shape[i] > 1 && a->strides[i] != b->strides[i]))
+            return 0;
+    return 1;
+}
+
+int qb_play(QBuild *b)
+{
+    if (b->play) return 0;
+    if (!(b->play = mha_play_new(b->m))) {
+        snprintf(b->err, sizeof b->err, "out of memory");
+        return -1;
+    }
+    int probe = -1;
+    PlayResult r = {0};
+    r.error_col = -1;
+    for (int k = 0; k < b->n; k++) {
+        int id = b->order[k];
+        const char *line = b->line[id], *var = qb_var(id);
+        const Tensor *want = b->m->t[id];
+        if (!line[0]) continue; /* an input: preloaded by its name */
+        if (numeric_missing(b->play, line, &probe)) {
+            Tensor *t = tensorops_alias(want);
+            if (!t || play_set_tensor(b->play, var, t, PD_FLOAT32) < 0) goto oom;
+            continue;
+        }
+        if (play_eval(b->play, line, &r) != PR_TENSOR) {
+            snprintf(b->err, sizeof b->err, "the listing line `%.60s` does not run: %.120s", line,
+                     r.kind == PR_ERROR ? r.error : "it names no tensor");
+            goto fail;
+        }
+        char a[64], c[64];
+        /* the bytes a shape op copies are the run's; a computed result is a new buffer */
+        if (!same_geometry(r.t, want) || (!numeric(line) && r.copied_bytes != b->copied[id])) {
+            snprintf(b->err, sizeof b->err,
+                     "the listing line `%.60s` gives strides %s and copies %zu bytes; the run's %s "
+                     "has %s and %zu",
+                     line, tensor_fmt_strides(a, sizeof a, r.t), r.copied_bytes,
+                     mha_tensor_names[id], tensor_fmt_strides(c, sizeof c, want), b->copied[id]);
+            goto fail;
+        }
+        tensor_free(b->ran[id]);
+        b->ran[id] = r.t; /* the trace shows what the interpreter made */
+        r.t = NULL;
+    }
+    play_result_clear(&r);
+    return 0;
+oom:
+    snprintf(b->err, sizeof b->err, "out of memory");
+fail:
+    play_result_clear(&r);
+    return -1;
+}
+
 void qb_code_lines(const QBuild *b, char *buf, size_t n)
 {
     for (int k = 0; k < b->n; k++)
         if (b->line[b->order[k]][0]) qt_cat(buf, n, "    %s\n", b->line[b->order[k]]);
 }
 
-void qb_working(const QBuild *b, char *buf, size_t n)
+int qb_working(QBuild *b, char *buf, size_t n)
 {
+    if (qb_play(b) < 0) return -1;
     qt_cat(buf, n, "The engine ran:\n");
     for (int k = 0; k < b->n; k++) {
         int id = b->order[k];
         if (!b->line[id][0]) continue;
-        const Tensor *t = b->m->t[id];
+        const Tensor *t = b->ran[id] ? b->ran[id] : b->m->t[id];
         char sh[64], st[64];
         tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
@@ -275,4 +368,5 @@ void qb_working(const QBuild *b, char *buf, size_t n)
         else
             qt_cat(buf, n, "new buffer\n");
     }
+    return 0;
 }

@@ -13,6 +13,7 @@
 #include <stddef.h>
 
 #include "content/quiz.h"
+#include "engine/play.h"
 
 typedef struct Gen {
     QuizQuestion *q;
@@ -64,6 +65,10 @@ typedef struct QBuild {
     int shown[MT_COUNT];
     int order[MT_COUNT], n; /* the tensors shown, in program order */
     char err[240];
+    /* qb_play: the listing run by the interpreter (the playground's), each
+     * variable bound to its last line's value; ran[i] what line i gave */
+    Play *play;
+    Tensor *ran[MT_COUNT];
 } QBuild;
 
 /* Runs the pipeline on c.  0, or -1 with b->err set (nothing to free). */
@@ -76,8 +81,19 @@ void qb_free(QBuild *b);
 const char *qb_var(int id);
 /* The shown code lines, one per line, indented by four spaces. */
 void qb_code_lines(const QBuild *b, char *buf, size_t n);
-/* "The engine ran:" and each shown line with its shape, strides, view/copy. */
-void qb_working(const QBuild *b, char *buf, size_t n);
+/* Runs the shown listing's lines, in program order, in a Play made from the
+ * run (b->play, freed by qb_free): each line's result must be the run's
+ * tensor (shape, strides, offset) and copy as many bytes, else the listing
+ * is refused.  Until the interpreter has the numeric ops (@, softmax, sqrt)
+ * a line that needs them binds its variable to the run's tensor instead.
+ * 0, or -1 with b->err naming the line.  A second call does nothing. */
+int qb_play(QBuild *b);
+/* "The engine ran:" and each shown line with its shape, strides, view/copy,
+ * as the interpreter ran it (qb_play).  0, or -1 with b->err: the listing
+ * does not run as shown, and the question must not be asked. */
+int qb_working(QBuild *b, char *buf, size_t n);
+/* g->err from b->err, b freed; returns -1 (a generator's refusal). */
+int qb_refuse(Gen *g, QBuild *b);
 /* Runs c, shows target, and records topic/cfg/tensor in g->q.  0 or -1. */
 int qb_begin(Gen *g, QBuild *b, const MhaConfig *c, int target, int topic);
 /* The tensor whose storage a view lives in (what the candy bar draws). */

@@ -34,7 +34,7 @@ int quiz_gen_kvshape(Gen *g)
              "query heads, expand adds a group axis with stride 0 (a view), repeat_interleave "
              "copies each kv head G = heads / kv_heads times (B, heads, S, d_head).",
              qt_step_note(target));
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     qb_free(&b);
     return 0;
 }
@@ -145,7 +145,7 @@ int quiz_gen_repeat_bytes(Gen *g)
              "repeat_interleave writes a new buffer of B x heads x S x d_head floats (4 bytes "
              "each); expand only adds a stride-0 axis, so it copies nothing.  Both give every "
              "query head its K; only one pays for it in memory.");
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     qb_free(&b);
     return 0;
 }

@@ -78,7 +78,7 @@ int quiz_gen_shape(Gen *g)
              "S, dh) -> scores (B, H, S, S) -> attn @ V (B, H, S, dh) -> transpose(1, 2), "
              "contiguous(), view -> (B, S, D) -> @ W_O (B, S, D).",
              qt_step_note(target));
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     qb_free(&b);
     return 0;
 }
@@ -118,7 +118,7 @@ int quiz_gen_strides(Gen *g)
                "  %s are the row-major strides for this shape, what a copy would have; this "
                "tensor has not been copied.",
                rm);
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     if (q->tuple_free)
         qt_cat(q->working, sizeof q->working,
                "A size-1 axis never moves the offset, so its stride is never used: any value is "
@@ -163,7 +163,7 @@ int quiz_gen_contig(Gen *g)
              "transpose of two dims of size > 1 does not; expand (stride 0) does not; "
              "contiguous() always gives a contiguous tensor.");
     char st[64], rm[64], sh[64];
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     tensor_fmt_strides(st, sizeof st, t);
     qt_rowmajor(rm, sizeof rm, t);
     qt_cat(q->working, sizeof q->working,
@@ -215,7 +215,7 @@ int quiz_gen_offset(Gen *g)
              "strides first: the buffer is row-major for its own shape; a view re-reads those "
              "strides for the new shape; a transpose swaps two of them.  No byte moved, so the "
              "element is still where the projection wrote it.");
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) return qb_refuse(g, &b);
     qt_cat(q->working, sizeof q->working, "offset = %zu", t->offset);
     for (int i = 0; i < 4; i++)
         qt_cat(q->working, sizeof q->working, " + %d*%ld", q->idx[i], t->strides[i]);

@@ -1,5 +1,6 @@
-/* quiz_gen_views.c - view, copy or error?  One operation applied by the
- * engine to a tensor of the pipeline; the answer is what the engine did. */
+/* quiz_gen_views.c - view, copy or error?  One operation written as the
+ * line a learner reads and run by the interpreter on a tensor of the
+ * pipeline (after the listing before it); the answer is what that run did. */
 #include <stdio.h>
 #include <string.h>
 
@@ -62,69 +63,43 @@ static int op_source(int op)
     }
 }
 
-/* view, and for reshape the copy it falls back to when view is refused */
-static Tensor *view_or_reshape(const Tensor *t, int ndim, const int *sh, int reshape, char *err,
-                               size_t errlen)
-{
-    Tensor *r = tensor_view(t, ndim, sh, err, errlen);
-    if (!r && reshape) {
-        Tensor *cc = tensor_contiguous(t);
-        r = cc ? tensor_view(cc, ndim, sh, err, errlen) : NULL;
-        tensor_free(cc);
-    }
-    return r;
-}
-
-/* Applies op to t (named v) with the engine; the code as typed goes to code.
- * Returns the result, or NULL with the engine's error in err. */
-static Tensor *apply_op(const QBuild *b, int op, const Tensor *t, const char *v, char *code,
-                        size_t codelen, char *err, size_t errlen)
+/* The line that applies op to the listing's variable v, as a learner types
+ * it: the only source of what the question asks; the interpreter runs it. */
+static void op_code(const QBuild *b, int op, const char *v, char *code, size_t codelen)
 {
     const int B = b->B, S = b->S, D = b->D, H = b->H, KV = b->KV, dh = b->dh, G = b->G;
     switch (op) {
     case QUIZ_OP_VIEW_SPLIT:
-    case QUIZ_OP_RESHAPE_SPLIT: {
-        int sh[4] = {B, S, H, dh};
+    case QUIZ_OP_RESHAPE_SPLIT:
         snprintf(code, codelen, "%s.%s(%d, %d, %d, %d)", v,
                  op == QUIZ_OP_VIEW_SPLIT ? "view" : "reshape", B, S, H, dh);
-        return view_or_reshape(t, 4, sh, op == QUIZ_OP_RESHAPE_SPLIT, err, errlen);
-    }
+        break;
     case QUIZ_OP_VIEW_MERGED:
-    case QUIZ_OP_RESHAPE_MERGED: {
-        int sh[3] = {B, S, D};
+    case QUIZ_OP_RESHAPE_MERGED:
         snprintf(code, codelen, "%s.%s(%d, %d, %d)", v,
                  op == QUIZ_OP_VIEW_MERGED ? "view" : "reshape", B, S, D);
-        return view_or_reshape(t, 3, sh, op == QUIZ_OP_RESHAPE_MERGED, err, errlen);
-    }
-    case QUIZ_OP_RESHAPE_HEADS: {
-        int sh[3] = {B, H, S * dh};
+        break;
+    case QUIZ_OP_RESHAPE_HEADS:
         snprintf(code, codelen, "%s.reshape(%d, %d, %d)", v, B, H, S * dh);
-        return view_or_reshape(t, 3, sh, 1, err, errlen);
-    }
+        break;
     case QUIZ_OP_TRANSPOSE:
         snprintf(code, codelen, "%s.transpose(1, 2)", v);
-        return tensor_transpose(t, 1, 2, err, errlen);
-    case QUIZ_OP_PERMUTE: /* (0, 2, 1, 3) is the one swap of dims 1 and 2 */
+        break;
+    case QUIZ_OP_PERMUTE:
         snprintf(code, codelen, "%s.permute(0, 2, 1, 3)", v);
-        return tensor_transpose(t, 1, 2, err, errlen);
+        break;
     case QUIZ_OP_CONTIG_HEADS:
     case QUIZ_OP_CONTIG_SPLIT:
         snprintf(code, codelen, "%s.contiguous()", v);
-        return tensor_contiguous(t);
-    case QUIZ_OP_EXPAND: {
-        int sh[5] = {B, KV, G, S, dh};
+        break;
+    case QUIZ_OP_EXPAND:
         snprintf(code, codelen, "%s.unsqueeze(2).expand(%d, %d, %d, %d, %d)", v, B, KV, G, S, dh);
-        Tensor *u = tensor_unsqueeze(t, 2, err, errlen);
-        Tensor *r = u ? tensor_expand(u, 5, sh, err, errlen) : NULL;
-        tensor_free(u);
-        return r;
-    }
+        break;
     case QUIZ_OP_REPEAT:
         snprintf(code, codelen, "%s.repeat_interleave(%d, dim=1)", v, G);
-        return tensor_repeat_interleave(t, G, 1, err, errlen);
+        break;
     default:
         snprintf(code, codelen, "W_Q.T");
-        return tensor_transpose(t, 0, 1, err, errlen);
     }
 }
 
@@ -172,8 +147,23 @@ int quiz_gen_viewcopy(Gen *g)
     q->aux = op;
     const Tensor *in = qb_t(&b, src);
     const char *v = src == MT_MERGED ? "out" : src == MT_W_Q ? "W_Q" : qb_var(src);
-    char code[96], err[300] = "", sh[64], st[64];
-    Tensor *res = apply_op(&b, op, in, v, code, sizeof code, err, sizeof err);
+    char code[96], sh[64], st[64];
+    op_code(&b, op, v, code, sizeof code);
+    /* the listing, then the question's line, run by the interpreter: the
+     * answer is what that run did */
+    PlayResult r = {0};
+    r.error_col = -1;
+    if (qb_play(&b) < 0) return qb_refuse(g, &b);
+    PlayKind k = play_eval(b.play, code, &r);
+    int outcome = k == PR_ERROR                                                    ? 2
+                  : k == PR_TENSOR && (r.memory == PM_VIEW || r.memory == PM_SAME) ? 0
+                                                                                   : 1;
+    if ((k != PR_TENSOR && k != PR_ERROR) || (outcome == 2 && want < 4)) {
+        snprintf(b.err, sizeof b.err, "views: `%.60s` does not run as the question says: %.100s",
+                 code, k == PR_ERROR ? r.error : "no tensor");
+        play_result_clear(&r);
+        return qb_refuse(g, &b);
+    }
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "Now %s is %s with strides %s.  What does\n    %s\ndo?", v,
@@ -181,26 +171,27 @@ int quiz_gen_viewcopy(Gen *g)
            tensor_fmt_strides(st, sizeof st, in), code);
     static const char *const outcomes[3] = {"a view: same storage, 0 bytes copied",
                                             "a copy into a new buffer", "an error"};
-    size_t copied = 0;
-    int outcome = !res ? 2 : tensor_same_storage(res, in) ? 0 : 1;
-    if (outcome == 1) copied = res->st->bytes_copied;
     q->correct = outcome; /* explain_case reads the outcome */
     explain_case(q, op, in);
     qc_fixed(q, &g->r, outcomes, 3, outcome); /* the key on any letter */
-    qb_working(&b, q->working, sizeof q->working);
+    if (qb_working(&b, q->working, sizeof q->working) < 0) {
+        play_result_clear(&r);
+        return qb_refuse(g, &b);
+    }
     qt_cat(q->working, sizeof q->working, "  %-44s -> ", code);
-    if (!res)
-        qt_cat(q->working, sizeof q->working, "error: %s\n", err);
+    if (k == PR_ERROR)
+        qt_cat(q->working, sizeof q->working, "error: %s\n", r.error);
     else {
         qt_cat(q->working, sizeof q->working, "%s strides %s, ",
-               tensor_fmt_dims(sh, sizeof sh, res->ndim, res->shape),
-               tensor_fmt_strides(st, sizeof st, res));
+               tensor_fmt_dims(sh, sizeof sh, r.t->ndim, r.t->shape),
+               tensor_fmt_strides(st, sizeof st, r.t));
         if (outcome == 0)
             qt_cat(q->working, sizeof q->working, "same storage: 0 bytes copied\n");
         else
-            qt_cat(q->working, sizeof q->working, "new storage: %zu bytes copied\n", copied);
+            qt_cat(q->working, sizeof q->working, "new storage: %zu bytes copied\n",
+                   r.copied_bytes);
     }
-    tensor_free(res);
+    play_result_clear(&r);
     qb_free(&b);
     return 0;
 }

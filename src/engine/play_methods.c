@@ -5,6 +5,8 @@
 #include "engine/play_val.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -69,8 +71,11 @@ static int get_sizes(Eval *e, const char *fn, Val *args, Kw *kw, int n, long *ou
     for (int i = 0; i < n; i++)
         if (kw[i][0]) return EFAIL(e, "%s() got an unexpected keyword argument '%s'", fn, kw[i]);
     if (n == 0) {
-        static const char *const need[][2] = {
-            {"permute", "dims"}, {"repeat", "repeats"}, {"expand", "size"}, {"reshape", "shape"}};
+        static const char *const need[][2] = {{"permute", "dims"},
+                                              {"repeat", "repeats"},
+                                              {"expand", "size"},
+                                              {"reshape", "shape"},
+                                              {"flip", "dims"}};
         for (size_t i = 0; i < sizeof need / sizeof *need; i++)
             if (!strcmp(fn, need[i][0]))
                 return EFAIL(e, "%s() missing 1 required positional arguments: \"%s\"", fn,
@@ -423,6 +428,157 @@ static int m_elementwise(Eval *e, const Val *self, const char *fn, Val *args, Kw
                before, out);
 }
 
+/* ---- pieces and moved dims ------------------------------------------------------- */
+
+/* The pieces (views) into a tuple of tensors of self's dtype. */
+static int ret_pieces(Eval *e, int k, Tensor **ts, PlayDtype dt, Val *out)
+{
+    if (k < 0) return -1;
+    *out = (Val){.k = V_TENSORS, .n = k};
+    for (int i = 0; i < k; i++) {
+        out->ts[i] = ts[i];
+        out->tdt[i] = dt;
+    }
+    (void)e;
+    return 0;
+}
+
+/* chunk(chunks, dim=0), split(split_size, dim=0) (an int or a list of
+ * sizes: split_with_sizes), unbind(dim=0): a tuple of views */
+static int m_pieces(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const chunk[] = {"chunks", "dim"}, *const split[] = {"split_size", "dim"},
+                             *const unbind[] = {"dim"};
+    Tensor *ts[PLAY_MAX_KIDS];
+    Val *s[2];
+    long a = 0, d = 0;
+    int k;
+    if (fn[0] == 'u') {
+        if (bind(e, fn, unbind, 1, 0, args, kw, n, s) < 0 ||
+            (s[0] && as_int(e, fn, "dim", s[0], &d) < 0))
+            return -1;
+        k = tensorops_unbind(self->t, d, ts, PLAY_MAX_KIDS, &e->ops);
+        return ret_pieces(e, k, ts, self->dtype, out);
+    }
+    const char *const *params = fn[0] == 'c' ? chunk : split;
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0 ||
+        (s[1] && as_int(e, fn, "dim", s[1], &d) < 0))
+        return -1;
+    if (fn[0] == 's' && s[0]->k == V_SEQ)
+        k = tensorops_split_sizes(self->t, s[0]->n, s[0]->seq, d, ts, PLAY_MAX_KIDS, &e->ops);
+    else if (fn[0] == 's' && s[0]->k != V_INT)
+        return EFAIL(e,
+                     "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                     "ints, not %s",
+                     val_type_name(s[0]));
+    else if (as_int(e, fn, params[0], s[0], &a) < 0)
+        return -1;
+    else
+        k = fn[0] == 'c' ? tensorops_chunk(self->t, a, d, ts, PLAY_MAX_KIDS, &e->ops)
+                         : tensorops_split(self->t, a, d, ts, PLAY_MAX_KIDS, &e->ops);
+    return ret_pieces(e, k, ts, self->dtype, out);
+}
+
+static int m_select(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim", "index"};
+    Val *s[2];
+    long d = 0, i = 0;
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, "dim", s[0], &d) < 0 ||
+        as_int(e, fn, "index", s[1], &i) < 0)
+        return -1;
+    return ret(e, tensorops_select_dim(self->t, d, i, &e->ops), self->dtype, before, out);
+}
+
+/* an int or a tuple of ints, as movedim's source and destination */
+static int int_or_ints(Eval *e, const char *fn, const char *param, const Val *v, long *out, int *n)
+{
+    if (v->k == V_INT) {
+        out[0] = v->i;
+        *n = 1;
+        return 0;
+    }
+    if (v->k != V_SEQ)
+        return EFAIL(e, "%s(): argument '%s' must be tuple of ints, not %s", fn, param,
+                     val_type_name(v));
+    memcpy(out, v->seq, sizeof(long) * (size_t)v->n);
+    *n = v->n;
+    return 0;
+}
+
+static int m_movedim(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"source", "destination"};
+    Val *s[2];
+    long src[PLAY_MAX_KIDS], dst[PLAY_MAX_KIDS];
+    int ns = 0, nd = 0;
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 ||
+        int_or_ints(e, fn, "source", s[0], src, &ns) < 0 ||
+        int_or_ints(e, fn, "destination", s[1], dst, &nd) < 0)
+        return -1;
+    if (ns != nd) {
+        char a[160], b[160];
+        return EFAIL(e,
+                     "movedim: Invalid source or destination dims: source (%s dims) should "
+                     "contain the same number of dims as destination (%s dims)",
+                     geo_fmt_list(a, sizeof a, ns, src), geo_fmt_list(b, sizeof b, nd, dst));
+    }
+    return ret(e, tensorops_movedim(self->t, ns, src, dst, &e->ops), self->dtype, before, out);
+}
+
+/* index_select(dim, index): index an int64 tensor of at most 1 dim; a copy */
+static int m_index_select(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n,
+                          Val *out)
+{
+    static const char *const params[] = {"dim", "index"};
+    Val *s[2];
+    long d = 0, ix[TENSOROPS_MAX_STORAGE < 4096 ? TENSOROPS_MAX_STORAGE : 4096];
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, "dim", s[0], &d) < 0)
+        return -1;
+    if (s[1]->k != V_TENSOR)
+        return EFAIL(e, "index_select(): argument 'index' (position 2) must be Tensor, not %s",
+                     val_type_name(s[1]));
+    const Tensor *it = s[1]->t;
+    if (s[1]->dtype != PD_INT64)
+        return EFAIL(e, "index_select(): Expected dtype int32 or int64 for index");
+    if (it->ndim > 1) return EFAIL(e, "index_select(): Index is supposed to be a vector");
+    int k = it->ndim ? it->shape[0] : 1;
+    if ((size_t)k > sizeof ix / sizeof *ix)
+        return EFAIL(e, "mhaviz play: an index of at most %zu entries", sizeof ix / sizeof *ix);
+    for (int i = 0; i < k; i++)
+        ix[i] =
+            (long)it->st->data[it->offset + (size_t)i * (size_t)(it->ndim ? it->strides[0] : 0)];
+    return ret(e, tensorops_index_select(self->t, d, k, ix, &e->ops), self->dtype, before, out);
+}
+
+/* flip(*dims): a copy, counted */
+static int m_flip(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.eng->bytes_copied;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    return ret(e, tensorops_flip(self->t, k, v, &e->ops), self->dtype, before, out);
+}
+
+/* data_ptr(): the address of the first element, as a model a learner can
+ * compare: each storage has its own base, PLAY_PTR_BASE + id * 2^32 (ids
+ * are unique in a session), plus offset * element_size.  Not a real address. */
+#define PLAY_PTR_BASE 0x7f0000000000L
+static int m_data_ptr(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    (void)args;
+    (void)kw;
+    if (no_args(e, fn, n) < 0) return -1;
+    const Tensor *t = self->t;
+    ret_int(out, PLAY_PTR_BASE + ((long)t->st->id << 32) +
+                     (long)t->offset * (long)play_dtype_size(self->dtype));
+    return 0;
+}
+
 typedef int MethodFn(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out);
 typedef int AttrFn(Eval *e, const Val *self, Val *out);
 
@@ -436,20 +592,25 @@ static const struct {
 } members[] = {
     {"T", NULL, a_T},
     {"bool", play_m_convert, NULL},
+    {"chunk", m_pieces, NULL},
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
+    {"data_ptr", m_data_ptr, NULL},
     {"dim", m_query, NULL},
     {"dtype", NULL, a_dtype},
     {"element_size", m_query, NULL},
     {"expand", m_sizes, NULL},
     {"expand_as", m_as, NULL},
     {"flatten", m_flatten, NULL},
+    {"flip", m_flip, NULL},
     {"float", play_m_convert, NULL},
+    {"index_select", m_index_select, NULL},
     {"is_contiguous", m_query, NULL},
     {"long", play_m_convert, NULL},
     {"mT", NULL, a_mT},
     {"masked_fill", play_m_masked_fill, NULL},
     {"matmul", play_m_matmul, NULL},
+    {"movedim", m_movedim, NULL},
     {"narrow", m_narrow, NULL},
     {"ndim", NULL, a_ndim},
     {"ndimension", m_query, NULL},
@@ -461,9 +622,11 @@ static const struct {
     {"repeat_interleave", m_repeat_interleave, NULL},
     {"reshape", m_sizes, NULL},
     {"reshape_as", m_as, NULL},
+    {"select", m_select, NULL},
     {"shape", NULL, a_shape},
     {"size", m_size_stride, NULL},
     {"softmax", play_m_softmax, NULL},
+    {"split", m_pieces, NULL},
     {"squeeze", m_squeeze, NULL},
     {"storage_offset", m_query, NULL},
     {"stride", m_size_stride, NULL},
@@ -473,6 +636,7 @@ static const struct {
     {"transpose", m_transpose, NULL},
     {"tril", m_elementwise, NULL},
     {"triu", m_elementwise, NULL},
+    {"unbind", m_pieces, NULL},
     {"unflatten", m_unflatten, NULL},
     {"unsqueeze", m_unsqueeze, NULL},
     {"view", m_sizes, NULL},
@@ -523,8 +687,11 @@ int play_get_attr(Eval *e, const Val *self, const char *name, Val *out)
 {
     if (self->k == V_TORCH) {
         if (!strcmp(name, "float32") || !strcmp(name, "int64") || !strcmp(name, "float") ||
-            !strcmp(name, "long")) {
-            *out = (Val){.k = V_STR, .str = name[0] == 'f' ? "torch.float32" : "torch.int64"};
+            !strcmp(name, "long") || !strcmp(name, "bool")) {
+            *out = (Val){.k = V_STR,
+                         .str = name[0] == 'f'   ? "torch.float32"
+                                : name[0] == 'b' ? "torch.bool"
+                                                 : "torch.int64"};
             return 0;
         }
         if (play_torch_name_known(name))
@@ -589,17 +756,28 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_INT64, before, out);
 }
 
+/* torch.zeros / torch.ones (*sizes, dtype=torch.float32) */
 static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     long v[PLAY_MAX_KIDS];
     int k;
+    PlayDtype dt = PD_FLOAT32;
     size_t before = e->ops.eng->bytes_copied;
+    if (n > 0 && !strcmp(kw[n - 1], "dtype")) { /* the one keyword: the last argument */
+        const Val *d = &args[--n];
+        if (d->k != V_STR || d->str[0] != 't')
+            return EFAIL(e, "%s(): argument 'dtype' must be torch.dtype, not %s", fn,
+                         val_type_name(d));
+        dt = !strcmp(d->str, "torch.bool")    ? PD_BOOL
+             : !strcmp(d->str, "torch.int64") ? PD_INT64
+                                              : PD_FLOAT32;
+    }
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
     Tensor *r = tensorops_zeros(k, v, &e->ops);
     if (r && fn[0] == 'o')
         for (size_t i = 0; i < r->st->n; i++)
             r->st->data[i] = 1;
-    return ret(e, r, PD_FLOAT32, before, out);
+    return ret(e, r, dt, before, out);
 }
 
 /* torch.cat(tensors, dim=0): the inputs' dtypes promoted (bool < int64 < float32) */
@@ -625,6 +803,68 @@ static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
                out);
 }
 
+/* mhaviz's generator (play.h, Play.rng): splitmix64 */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* a uniform in (0, 1]: 53 bits */
+static double rng_unit(uint64_t *s)
+{
+    return ((double)(rng_next(s) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* torch.randn(*sizes): normal float32 values by Box-Muller, from the Play's
+ * generator (reproducible in mhaviz; not PyTorch's numbers) */
+static int t_randn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.eng->bytes_copied;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    Tensor *r = tensorops_zeros(k, v, &e->ops);
+    for (size_t i = 0; r && i < r->st->n; i += 2) {
+        double a = sqrt(-2.0 * log(rng_unit(e->rng))), b = 6.283185307179586 * rng_unit(e->rng);
+        r->st->data[i] = (float)(a * cos(b));
+        if (i + 1 < r->st->n) r->st->data[i + 1] = (float)(a * sin(b));
+    }
+    return ret(e, r, PD_FLOAT32, before, out);
+}
+
+/* torch.manual_seed(seed): reseeds the Play's generator */
+static int t_manual_seed(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"seed"};
+    Val *s[1];
+    long seed = 0;
+    if (bind(e, fn, params, 1, 1, args, kw, n, s) < 0 || as_int(e, fn, "seed", s[0], &seed) < 0)
+        return -1;
+    *e->rng = (uint64_t)seed;
+    *out = (Val){.k = V_STR, .str = "<torch._C.Generator object>"};
+    return 0;
+}
+
+/* torch.flip(input, dims): dims a tuple or list here (the method takes *dims) */
+static int t_flip(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"input", "dims"};
+    Val *s[2];
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0) return -1;
+    if (!s[1]) return EFAIL(e, "flip() missing 1 required positional arguments: \"dims\"");
+    if (s[0]->k != V_TENSOR)
+        return EFAIL(e, "flip(): argument 'input' (position 1) must be Tensor, not %s",
+                     val_type_name(s[0]));
+    if (s[1]->k != V_SEQ)
+        return EFAIL(e, "flip(): argument 'dims' (position 2) must be tuple of ints, not %s",
+                     val_type_name(s[1]));
+    Kw none = "";
+    return m_flip(e, s[0], fn, s[1], &none, 1, out);
+}
+
 typedef int TorchFn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out);
 
 static int t_arange_fn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
@@ -641,17 +881,24 @@ static const struct {
 } torch_fns[] = {
     {"arange", t_arange_fn},
     {"cat", t_cat},
+    {"chunk", NULL},
     {"clone", NULL},
     {"flatten", NULL},
+    {"flip", t_flip},
+    {"manual_seed", t_manual_seed},
     {"masked_fill", NULL},
     {"matmul", NULL},
+    {"movedim", NULL},
     {"narrow", NULL},
     {"neg", NULL},
     {"ones", t_fill},
     {"permute", NULL},
+    {"randn", t_randn},
     {"repeat_interleave", NULL},
     {"reshape", NULL},
+    {"select", NULL},
     {"softmax", NULL},
+    {"split", NULL},
     {"squeeze", NULL},
     {"swapaxes", NULL},
     {"swapdims", NULL},
@@ -659,6 +906,7 @@ static const struct {
     {"transpose", NULL},
     {"tril", NULL},
     {"triu", NULL},
+    {"unbind", NULL},
     {"unflatten", NULL},
     {"unsqueeze", NULL},
     {"zeros", t_fill},

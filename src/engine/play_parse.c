@@ -1,6 +1,8 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [NAME '='] expr | (blank) | '#' comment
+ *   stmt    := [targets '='] exprs | (blank) | '#' comment
+ *   exprs   := expr | expr ',' [expr (',' expr)* [',']]          (a bare tuple)
+ *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
  *   sum     := term (('+' | '-') term)*
  *   term    := factor (('*' | '/' | '//' | '%' | '@') factor)*
@@ -407,6 +409,53 @@ static int parse_sum(Parser *p)
     return parse_chain(p, "+-", parse_term);
 }
 
+static int reserved(const char *name)
+{
+    return !strcmp(name, "None") || !strcmp(name, "True") || !strcmp(name, "False") ||
+           !strcmp(name, "torch");
+}
+
+/* `a, b, c =` at the start (the current token is the first NAME): the names
+ * into ast->targets and the parser past the '=', 1; 0 (nothing consumed)
+ * when the line does not start so. */
+static int parse_targets(Parser *p, PlayAst *ast)
+{
+    const char *s = p->s;
+    int k = p->pos, n = 0, col[PLAY_MAX_KIDS];
+    char names[PLAY_MAX_KIDS][PLAY_NAME_MAX] = {{0}};
+    snprintf(names[n], PLAY_NAME_MAX, "%s", p->name);
+    col[n++] = p->tcol;
+    for (;;) {
+        while (s[k] == ' ' || s[k] == '\t')
+            k++;
+        if (s[k] != ',') break;
+        k++;
+        while (s[k] == ' ' || s[k] == '\t')
+            k++;
+        if (!isalpha((unsigned char)s[k]) && s[k] != '_') break; /* `a, =` */
+        int start = k;
+        while (isalnum((unsigned char)s[k]) || s[k] == '_')
+            k++;
+        if (k - start >= PLAY_NAME_MAX) return 0; /* the expression parser says "name too long" */
+        if (n == PLAY_MAX_KIDS) return fail(p, start, "too many names to unpack into (at most 16)");
+        snprintf(names[n], PLAY_NAME_MAX, "%.*s", k - start, s + start);
+        col[n++] = start;
+    }
+    if (s[k] != '=' || s[k + 1] == '=') return 0;
+    int comma = 0; /* `a, = x` unpacks one; `a = x` is a plain assignment */
+    for (int j = k - 1; j >= p->pos && !comma; j--)
+        comma = s[j] == ',';
+    if (n == 1 && !comma) return 0;
+    for (int i = 0; i < n; i++) {
+        if (reserved(names[i])) return fail(p, col[i], "cannot assign to this name");
+        memcpy(ast->targets[i], names[i], PLAY_NAME_MAX);
+    }
+    ast->ntargets = n;
+    p->pos = k + 1;
+    next(p);
+    return 1;
+}
+
 /* One comparison at most: Python's chains (a < b < c) are not modelled. */
 static int parse_expr(Parser *p)
 {
@@ -433,6 +482,7 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
     ast->n = 0;
     ast->root = -1;
     ast->target[0] = 0;
+    ast->ntargets = 0;
     ast->empty = 0;
     *col = -1;
     size_t len = strlen(line);
@@ -448,22 +498,33 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
         ast->empty = 1;
         return 0;
     }
-    /* NAME '=' (but not '==') starts an assignment */
-    if (p.tk == TK_NAME) {
+    /* NAME ',' NAME ... '=' unpacks a tuple into names */
+    if (p.tk == TK_NAME && parse_targets(&p, ast) > 0) {
+        /* parse_targets moved past the '=' */
+    } else if (p.tk == TK_NAME) { /* NAME '=' (but not '==') starts an assignment */
         int k = p.pos;
         while (line[k] == ' ' || line[k] == '\t')
             k++;
         if (line[k] == '=' && line[k + 1] != '=') {
             strcpy(ast->target, p.name);
-            if (!strcmp(p.name, "None") || !strcmp(p.name, "True") || !strcmp(p.name, "False") ||
-                !strcmp(p.name, "torch")) {
-                fail(&p, p.tcol, "cannot assign to this name");
-            }
+            if (reserved(p.name)) fail(&p, p.tcol, "cannot assign to this name");
             p.pos = k + 1;
             next(&p);
         }
     }
     if (!p.failed) ast->root = parse_expr(&p);
+    if (!p.failed && ast->root >= 0 && is_punct(&p, ',')) { /* a bare tuple: `k, v = a, b` */
+        int t = node_new(&p, PN_TUPLE, p.ast->nodes[ast->root].col);
+        if (t >= 0 && add_kid(&p, t, ast->root) == 0) {
+            ast->root = t;
+            while (!p.failed && is_punct(&p, ',')) {
+                next(&p);
+                if (p.tk == TK_END) break; /* a trailing comma */
+                int e = parse_expr(&p);
+                if (e < 0 || add_kid(&p, t, e) < 0) break;
+            }
+        }
+    }
     if (!p.failed && p.tk != TK_END) fail(&p, p.tcol, "invalid syntax");
     if (p.failed) {
         *col = p.ecol;
