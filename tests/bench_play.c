@@ -6,8 +6,10 @@
 #include <stdio.h>
 #include <time.h>
 
-#include "content/play.h"
+#include "content/content.h"
 #include "draw/play_draw.h"
+#include "engine/mha.h"
+#include "engine/play.h"
 
 static double now(void)
 {
@@ -45,7 +47,7 @@ int main(void)
     char err[200];
     MhaConfig cfg = mha_config_default();
     Mha *m = mha_run(&cfg, err, sizeof err);
-    Play *p = play_new(m);
+    Play *p = mha_play_new(m);
     Canvas *c = canvas_new(80, 24);
     PlayResult r = {0};
     if (!m || !p || !c) return 1;

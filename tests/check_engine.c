@@ -7,8 +7,8 @@
 
 #include "app_fixture.h"
 #include "check_main.h"
-#include "content/play.h"
 #include "engine/mha.h"
+#include "engine/play.h"
 #include "ui/decode.h"
 #include "ui/flash_screen.h"
 #include "ui/lessonui.h"
@@ -32,7 +32,7 @@ START_TEST(lesson7_then_explore_gets_a_fresh_label)
 {
     Mha *app = run(8, 2, 4, 1);
     Mha *lesson = run(12, 1, 6, 9); /* 07-failures.lesson: d_model=12 heads=1 seq=6 seed=9 */
-    Play *p = play_new(app);
+    Play *p = mha_play_new(app);
     ck_assert_ptr_nonnull(p);
     PlayResult r;
     memset(&r, 0, sizeof r);

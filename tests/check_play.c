@@ -9,8 +9,10 @@
 #include <string.h>
 
 #include "check_main.h"
-#include "content/play.h"
+#include "content/content.h"
 #include "draw/play_draw.h"
+#include "engine/mha.h"
+#include "engine/play.h"
 #include "engine/tensorops.h"
 
 static Play *P;
@@ -23,7 +25,8 @@ static void setup(void)
     MhaConfig c = mha_config_default();
     Mha *m = mha_run(&c, err, sizeof err);
     ck_assert_ptr_nonnull(m);
-    P = play_new(m);
+    P = mha_play_new(m);
+    if (P) P->torch_names = content_pytorch_names();
     mha_free(m);
     ck_assert_ptr_nonnull(P);
     memset(&R, 0, sizeof R);

@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "check_main.h"
-#include "content/play.h"
+#include "engine/play.h"
 #include "store/play_history.h"
 #include "store/state.h"
 

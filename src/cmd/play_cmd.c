@@ -15,8 +15,9 @@
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
-#include "content/play.h"
+#include "content/content.h"
 #include "content/puzzle.h"
+#include "engine/play.h"
 #include "store/play_history.h"
 #include "store/puzzle_best.h"
 #include "ui/play.h"
@@ -175,12 +176,13 @@ static int play_text(int argc, char **argv, int json)
     if (!m) {
         return cli_io_error("%s", err);
     }
-    Play *p = play_new(m);
+    Play *p = mha_play_new(m);
     mha_free(m);
     if (!p) {
         fprintf(stderr, "mhaviz: play: out of memory\n");
         return 1;
     }
+    p->torch_names = content_pytorch_names();
     int edit = !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
     int rc = play_loop(p, json, edit, save);
     play_free(p);

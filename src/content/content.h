@@ -17,4 +17,8 @@ extern const ContentFile content_files[];
 /* The compiled-in file at path (repo-relative), or NULL. */
 const ContentFile *content_find(const char *path);
 
+/* The names PyTorch 1.13 has (assets/pytorch-1.13.names, one "prefix.name" a
+ * line, written by tests/torch_names.py), for Play.torch_names (engine/play.h). */
+const char *content_pytorch_names(void);
+
 #endif

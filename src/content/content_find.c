@@ -11,3 +11,9 @@ const ContentFile *content_find(const char *path)
         if (strcmp(f->path, path) == 0) return f;
     return NULL;
 }
+
+const char *content_pytorch_names(void)
+{
+    const ContentFile *f = content_find("assets/pytorch-1.13.names");
+    return f ? f->text : NULL;
+}

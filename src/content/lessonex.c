@@ -9,9 +9,10 @@
 #include <string.h>
 
 #include "base/fmtfloat.h"
+#include "content/content.h"
 #include "content/lesson.h"
-#include "content/play.h"
 #include "content/quiz.h"
+#include "engine/play.h"
 
 const char *const lesson_expect_names[LE_COUNT] = {"", "shape", "strides", "number"};
 const char *const lesson_do_names[LD_COUNT] = {"", "heads", "kv_heads", "seq", "inspect"};
@@ -177,7 +178,8 @@ static long first_diff(const Tensor *a, const Tensor *b, int *idx)
 LessonPredict lesson_predict_run(const char *stmt, const char *ref, const Mha *m, char *shown,
                                  size_t n)
 {
-    Play *pl = play_new(m);
+    Play *pl = mha_play_new(m);
+    if (pl) pl->torch_names = content_pytorch_names();
     PlayResult *r = calloc(2, sizeof *r);
     LessonPredict out = LP_NONE;
     shown[0] = 0;

@@ -2,6 +2,7 @@
 #include "content/puzzle.h"
 
 #include "base/errbuf.h"
+#include "content/content.h"
 #include "engine/mha.h"
 #include "engine/tensorops.h"
 
@@ -227,6 +228,7 @@ Play *puzzle_play(const Puzzle *pz, const PuzzleSizes *z, char *err, size_t errl
         err_set(err, errlen, "out of memory");
         return NULL;
     }
+    p->torch_names = content_pytorch_names();
     const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "T", "T_max"};
     const long vals[] = {z->B,         z->S,  z->H * z->dh, z->H,    z->KV,
                          z->H / z->KV, z->dh, z->T,         z->T_max};

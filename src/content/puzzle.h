@@ -18,7 +18,7 @@
 
 #include <stddef.h>
 
-#include "content/play.h"
+#include "engine/play.h"
 
 #define PUZZLE_RANDOM 5 /* random configurations besides the puzzle's own */
 #define PUZZLE_MAX_GIVEN 3

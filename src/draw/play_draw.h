@@ -4,8 +4,8 @@
 #ifndef MHAVIZ_PLAY_DRAW_H
 #define MHAVIZ_PLAY_DRAW_H
 
-#include "content/play.h"
 #include "draw/canvas.h"
+#include "engine/play.h"
 
 /* Draws result r (of statement stmt) in the box (x, y, w, h): for a tensor,
  * shape, strides, offset, storage, dtype, contiguity, view or copy with the

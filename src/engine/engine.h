@@ -1,7 +1,7 @@
 /* engine.h - the engine context: it numbers the storages, counts the bytes
  * the copies write, and holds the memory budget.
  *
- * Every run (engine/mha.h), playground session (content/play.h), lesson page
+ * Every run (engine/mha.h), playground session (engine/play.h), lesson page
  * and quiz question computes in an Engine of its own (a page or a question
  * through its run), so the labels it shows (S1, S2 ... in creation order) and
  * its copied bytes are its own: two runs alive at once never hand one label
@@ -26,7 +26,7 @@ typedef struct Engine {
     int next_id;         /* the id of the next storage: 1, 2, 3 ... */
     size_t bytes_copied; /* bytes the copies wrote into its storages, in all */
     size_t live;         /* bytes its live storages hold */
-    /* The budget (the playground's, content/play.h), 0 for none: live may
+    /* The budget (the playground's, engine/play.h), 0 for none: live may
      * not pass budget bytes, one storage may not pass max_storage elements. */
     size_t budget;
     long max_storage;

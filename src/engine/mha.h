@@ -12,6 +12,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "engine/play.h"
 #include "engine/rope.h"
 #include "engine/tensor.h"
 
@@ -162,6 +163,13 @@ void mha_free(Mha *m);
  * rotation.  unpermuted: the same without the permutation (a real
  * difference).  -1 when RoPE is off. */
 float mha_rope_hf_diff(const Mha *m, int unpermuted);
+
+/* A new playground (engine/play.h) with the tensors of run m preloaded by
+ * their names (mha_tensor_names, float32) and its sizes as integer names
+ * (B S D H KV G dh); m may be NULL (an empty one).  The Play keeps its own
+ * references, so m may be freed afterwards; its engine numbers its storages
+ * after m's.  The caller sets Play.torch_names.  NULL when out of memory. */
+Play *mha_play_new(const Mha *m);
 
 int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */

@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "store/state.h"
 
 int play_history_add(PlayHistory *h, const char *stmt)

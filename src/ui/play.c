@@ -2,7 +2,7 @@
  *
  * The input line is the screen's own: Left/Right, Home/End, Ctrl-A/E/K/U/W,
  * Backspace, Up/Down through the history (kept in the state dir), Tab to
- * complete a name or a method.  Enter evaluates the line (content/play.h)
+ * complete a name or a method.  Enter evaluates the line (engine/play.h)
  * and the result is drawn (draw/play_draw.h); earlier statements stay above
  * it, one line each.  In a puzzle (content/puzzle.h) the goal and the given
  * tensors head the screen and Enter also checks the line as an answer. */
@@ -12,9 +12,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "content/play.h"
+#include "content/content.h"
 #include "content/puzzle.h"
 #include "draw/play_draw.h"
+#include "engine/play.h"
 #include "store/play_history.h"
 #include "store/puzzle_best.h"
 #include "ui/help.h"
@@ -159,8 +160,9 @@ static int switch_to(PlayScreen *p, Ui *ui, int index)
         PuzzleSizes z = puzzle_sizes(puzzle_at(index), 0);
         np = puzzle_play(puzzle_at(index), &z, err, sizeof err);
     } else
-        np = play_new(ui->mha);
+        np = mha_play_new(ui->mha);
     if (!np) return -1;
+    np->torch_names = content_pytorch_names();
     play_free(p->play);
     p->play = np;
     p->puzzle = index;
@@ -353,11 +355,12 @@ Screen *play_open(Ui *ui)
     if (!s) return NULL;
     PlayScreen *p = s->st;
     p->res.error_col = -1;
-    p->play = play_new(ui->mha);
+    p->play = mha_play_new(ui->mha);
     if (!p->play) {
         screen_free(s);
         return NULL;
     }
+    p->play->torch_names = content_pytorch_names();
     play_history_load(&p->hist);
     puzzle_best_load(&p->bests, ui->no_save);
     p->save = !ui->no_save;

@@ -5,7 +5,9 @@
  * holds the int64 extremes and the method names. */
 #include "fuzz.h"
 
-#include "content/play.h"
+#include "content/content.h"
+#include "engine/mha.h"
+#include "engine/play.h"
 #include "engine/tensorops.h"
 
 /* Every element t can reach lies inside its storage. */
@@ -35,8 +37,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         m = mha_run(&c, err, sizeof err);
         if (!m) abort();
     }
-    Play *p = play_new(m);
+    Play *p = mha_play_new(m);
     if (!p) abort();
+    p->torch_names = content_pytorch_names();
     char *s = fuzz_cstr(data, size);
     PlayResult r = {0};
     r.error_col = -1;

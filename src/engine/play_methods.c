@@ -2,8 +2,7 @@
  * playground knows, each bound to its arguments the way Python binds them
  * (positional, then keywords) and run with engine/tensorops.h. */
 #include "base/errbuf.h"
-#include "content/content.h"
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <limits.h>
 #include <stdio.h>
@@ -480,13 +479,13 @@ const char *play_member_name(int i)
 }
 
 /* PyTorch 1.13 has prefix.name ("Tensor.chunk", "torch.randn"): the list
- * assets/pytorch-1.13.names, written by tests/torch_names.py from torch. */
-static int pytorch_has(const char *prefix, const char *name)
+ * the caller gave the Play (Play.torch_names: assets/pytorch-1.13.names,
+ * written by tests/torch_names.py from torch). */
+static int pytorch_has(const Play *p, const char *prefix, const char *name)
 {
-    const ContentFile *f = content_find("assets/pytorch-1.13.names");
     char needle[PLAY_NAME_MAX + 16];
     snprintf(needle, sizeof needle, "\n%s.%s\n", prefix, name);
-    return f && strstr(f->text, needle) != NULL;
+    return p->torch_names && strstr(p->torch_names, needle) != NULL;
 }
 
 /* name is not in the playground: PyTorch's own AttributeError when PyTorch
@@ -494,7 +493,7 @@ static int pytorch_has(const char *prefix, const char *name)
  * the names it has, from the table (names(i): the i-th, NULL at the end). */
 static int not_here(Eval *e, int torch, const char *name, const char *(*names)(int))
 {
-    if (!pytorch_has(torch ? "torch" : "Tensor", name))
+    if (!pytorch_has(e->p, torch ? "torch" : "Tensor", name))
         return torch ? EFAIL(e, "module 'torch' has no attribute '%s'", name)
                      : EFAIL(e, "'Tensor' object has no attribute '%s'", name);
     char list[sizeof e->ops.err];

@@ -3,7 +3,7 @@
 #ifndef MHAVIZ_PLAY_VAL_H
 #define MHAVIZ_PLAY_VAL_H
 
-#include "content/play.h"
+#include "engine/play.h"
 #include "engine/tensorops.h"
 
 typedef enum {

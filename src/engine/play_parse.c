@@ -13,7 +13,7 @@
  * Recursive descent over a hand lexer; errors carry the column of the
  * offending character so the REPL can put a caret under it.
  */
-#include "content/play.h"
+#include "engine/play.h"
 
 #include "base/errbuf.h"
 

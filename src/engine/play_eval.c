@@ -1,10 +1,10 @@
 /* play_eval.c - the playground's names and its evaluator: a parsed statement
  * (play_parse.c) walked into values (play_val.h), methods dispatched to
  * play_methods.c, the result described in a PlayResult. */
-#include "content/play.h"
+#include "engine/play.h"
 
 #include "base/errbuf.h"
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <limits.h>
 #include <stdint.h>
@@ -107,34 +107,16 @@ static const long *int_find(const Play *p, const char *name)
     return NULL;
 }
 
-Play *play_new(const Mha *m)
+Play *play_new(const Engine *after)
 {
     Play *p = calloc(1, sizeof *p);
     if (!p) return NULL;
-    if (!(p->eng = engine_new(m ? m->eng : NULL))) {
+    if (!(p->eng = engine_new(after))) {
         free(p);
         return NULL;
     }
     p->eng->budget = (size_t)PLAY_BUDGET_MB << 20;
     p->eng->max_storage = TENSOROPS_MAX_STORAGE;
-    for (int i = 0; m && i < MT_COUNT; i++) {
-        if (!m->t[i]) continue;
-        Tensor *t = tensorops_alias(m->t[i]);
-        if (!t || var_set(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
-            tensor_free(t);
-            play_free(p);
-            return NULL;
-        }
-    }
-    p->preloaded = p->n;
-    if (m) {
-        const MhaConfig *c = &m->cfg;
-        const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
-        const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
-                             c->kv_heads, m->groups, m->d_head};
-        for (int i = 0; i < 7; i++)
-            play_set_int(p, names[i], vals[i]);
-    }
     return p;
 }
 

@@ -1,6 +1,6 @@
 /* play_format.c - a playground result as one JSON line (--json) or as text
  * for people (--plain), and Tab completion of names and methods. */
-#include "content/play_val.h"
+#include "engine/play_val.h"
 
 #include <ctype.h>
 #include <stdio.h>

@@ -14,7 +14,7 @@
 
 #include <stddef.h>
 
-#include "engine/mha.h"
+#include "engine/engine.h"
 #include "engine/tensor.h"
 
 #define PLAY_MAX_VARS 4096
@@ -52,6 +52,12 @@ typedef struct Play {
         long v;
     } ints[PLAY_MAX_INTS];
     int nints;
+    /* The names PyTorch 1.13 has, one "prefix.name" a line ("\nTensor.chunk\n"):
+     * assets/pytorch-1.13.names, set by the caller (content_pytorch_names();
+     * the engine reads no files).  It tells a method the playground lacks
+     * ("`x` is not in the playground yet") from one PyTorch lacks too
+     * (AttributeError).  NULL: every unknown name is an AttributeError. */
+    const char *torch_names;
 } Play;
 
 typedef enum {
@@ -83,12 +89,11 @@ typedef struct PlayResult {
     int error_col; /* 0-based column of a syntax error; -1 otherwise */
 } PlayResult;
 
-/* A new playground with the tensors of run m preloaded by their names
- * (mha_tensor_names) and its sizes as integer names (B S D H KV G dh); m may
- * be NULL.  The Play keeps its own references, so m may be freed afterwards.
- * It has an engine of its own (p->eng) whose storages are numbered after
- * m's.  NULL when out of memory. */
-Play *play_new(const Mha *m);
+/* A new, empty playground with an engine of its own (p->eng, the
+ * PLAY_BUDGET_MB budget) whose storages are numbered after after's (may be
+ * NULL).  A run's tensors and sizes are preloaded by mha_play_new
+ * (engine/mha.h).  NULL when out of memory. */
+Play *play_new(const Engine *after);
 void play_free(Play *p);
 
 /* Binds the integer name to v (replaces an earlier value).  0, or -1 when

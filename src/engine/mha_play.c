@@ -1,0 +1,26 @@
+/* mha_play.c - a run as a playground: its tensors and sizes preloaded into
+ * a Play (engine/play.h), so a statement reads Q.view(B, S, H, dh). */
+#include "engine/mha.h"
+
+#include "engine/tensorops.h"
+
+Play *mha_play_new(const Mha *m)
+{
+    Play *p = play_new(m ? m->eng : NULL);
+    if (!p || !m) return p;
+    for (int i = 0; i < MT_COUNT; i++) {
+        if (!m->t[i]) continue;
+        Tensor *t = tensorops_alias(m->t[i]);
+        if (!t || play_set_tensor(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
+            play_free(p);
+            return NULL;
+        }
+    }
+    p->preloaded = p->n;
+    const MhaConfig *c = &m->cfg;
+    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
+    const long vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->groups, m->d_head};
+    for (int i = 0; i < 7; i++)
+        play_set_int(p, names[i], vals[i]);
+    return p;
+}
