@@ -252,8 +252,15 @@ START_TEST(completion_of_names_and_methods)
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(out[0], "arange");
     n = play_complete(P, "x.view(2).s", 11, out, 16, &start);
-    ck_assert_int_gt(n, 3); /* shape size squeeze storage_offset stride swapaxes ... */
-    ck_assert_str_eq(out[0], "shape");
+    ck_assert_int_gt(n, 3); /* select shape size split squeeze storage_offset stride ... */
+    ck_assert_str_eq(out[0], "select");
+    ck_assert_str_eq(out[1], "shape");
+    n = play_complete(P, "x.chu", 5, out, 16, &start); /* the new ops complete, from the table */
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0], "chunk");
+    n = play_complete(P, "torch.ma", 8, out, 16, &start);
+    ck_assert_int_eq(n, 1);
+    ck_assert_str_eq(out[0], "manual_seed");
 }
 END_TEST
 
@@ -400,13 +407,13 @@ START_TEST(nothing_false_about_pytorch)
     char text[2048];
     ev("a = torch.arange(24)");
     ev("b = a.view(2, 3, 4)");
-    not_yet("b.chunk(2, dim=2)", "chunk", "repeat_interleave, reshape");
-    not_yet("torch.chunk(b, 2)", "torch.chunk", "arange, cat, clone");
-    not_yet("torch.randn(2, 3)", "torch.randn", "zeros");
-    not_yet("b.data_ptr()", "data_ptr", "nelement, numel");
+    not_yet("b.roll(1, dims=2)", "roll", "repeat_interleave, reshape");
+    not_yet("torch.roll(b, 2)", "torch.roll", "arange, cat, chunk, clone");
+    not_yet("torch.rand(2, 3)", "torch.rand", "randn");
+    not_yet("b.tolist()", "tolist", "nelement, numel");
     not_yet("a.float()", "float", "view_as");
-    not_yet("a.flip(0)", "flip", "T, clone, contiguous");
-    not_yet("a.chunk", "chunk", "shape");
+    not_yet("a.diagonal()", "diagonal", "T, chunk, clone, contiguous, data_ptr");
+    not_yet("a.roll", "roll", "shape");
     /* the list is the table's: every supported name is in it, and is supported */
     ck_assert(strstr(R.error, ", ndimension, neg, nelement, numel, "));
     error_is("a.nope()", "'Tensor' object has no attribute 'nope'");
@@ -506,6 +513,187 @@ START_TEST(sizes_arithmetic_cat_neg_tril)
 }
 END_TEST
 
+/* Evaluates line, expects a tuple whose JSON has each of the texts. */
+static void tuple_has(const char *line, int n, const char *a, const char *b)
+{
+    ck_assert_int_eq(ev(line), PR_TUPLE);
+    ck_assert_int_eq(R.nparts, n);
+    HAS(a);
+    if (b) HAS(b);
+}
+
+/* chunk/split/unbind/select/movedim/flip against what PyTorch 1.13 printed
+ * (x = torch.arange(24).view(2, 3, 4)). */
+START_TEST(structural_ops_as_pytorch)
+{
+    ev("x = torch.arange(24).view(2, 3, 4)");
+    tuple_has("x.chunk(5, 2)", 4, "\"shape\": [2, 3, 1], \"strides\": [12, 4, 1], \"offset\": 3",
+              NULL);
+    tuple_has("x.chunk(3, dim=2)", 2,
+              "\"shape\": [2, 3, 2], \"strides\": [12, 4, 1], \"offset\": 2", NULL);
+    tuple_has("torch.zeros(0, 3).chunk(3)", 3, "\"shape\": [0, 3]", NULL);
+    tuple_has("x.split(3, 2)", 2, "\"shape\": [2, 3, 3]",
+              "\"shape\": [2, 3, 1], \"strides\": [12, 4, 1], \"offset\": 3");
+    tuple_has("x.split([1, 0, 2], 1)", 3, "\"shape\": [2, 0, 4]",
+              "\"shape\": [2, 2, 4], \"strides\": [12, 4, 1], \"offset\": 4");
+    tuple_has("torch.split(x, 1)", 2, "\"offset\": 12", NULL);
+    tuple_has("x.unbind(1)", 3, "\"shape\": [2, 4], \"strides\": [12, 1], \"offset\": 8", NULL);
+    HAS("\"view\": true");
+    strides_are("x.chunk(2)[-1]", "[12, 4, 1]");
+    strides_are("x.select(1, 1)", "[12, 1]");
+    HAS("\"offset\": 4");
+    strides_are("torch.select(x, 0, 1)", "[4, 1]");
+    strides_are("x.movedim(0, 2)", "[4, 1, 12]");
+    strides_are("x.movedim((0, 1), (2, 0))", "[4, 1, 12]");
+    strides_are("torch.movedim(x, 0, -1)", "[4, 1, 12]");
+    strides_are("x.transpose(0, 2).flip(0)", "[1, 4, 12]"); /* empty_like(preserve) */
+    HAS("\"copied_bytes\": 192");
+    strides_are("x[:, ::2].flip(1)", "[8, 4, 1]");
+    strides_are("x.expand(2, 2, 3, 4).flip(0)", "[24, 12, 4, 1]");
+    ck_assert_int_eq(ev("x.flip(0, 2)[0, 0, 0].storage_offset()"), PR_VALUE);
+    ck_assert_int_eq(ev("y = x.flip(0, 2)"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_COPY);
+    ck_assert_int_eq((int)R.t->st->data[0], 15); /* the values moved: 15 14 13 12 19 */
+    ck_assert_int_eq((int)R.t->st->data[4], 19);
+    error_is("x.chunk(0)", "chunk expects `chunks` to be greater than 0, got: 0");
+    error_is("torch.zeros(()).chunk(2)", "chunk expects at least a 1-dimensional tensor");
+    error_is("x.split(-1)", "split expects split_size be non-negative, but got split_size=-1");
+    error_is("x.split(0)",
+             "split_size can only be 0 if dimension size is 0, but got dimension size of 2");
+    error_is("x.split([1, 1], 1)",
+             "split_with_sizes expects split_sizes to sum exactly to 3 (input tensor's size at "
+             "dimension 1), but got split_sizes=[1, 1]");
+    error_is("x.split([1, -1, 3], 1)", "split_with_sizes expects split_sizes have only "
+                                       "non-negative entries, but got split_sizes=[1, -1, 3]");
+    error_is("x.unbind(3)",
+             "Dimension out of range (expected to be in range of [-3, 2], but got 3)");
+    error_is("torch.zeros(()).unbind()", "Dimension specified as 0 but tensor has no dimensions");
+    error_is("torch.zeros(()).unbind(-1)", "Dimension specified as 0 but tensor has no dimensions");
+    error_is("torch.zeros(()).unbind(-2)",
+             "Dimension out of range (expected to be in range of [-1, 0], but got -2)");
+    error_is("x.select(-1, -5)",
+             "select(): index -5 out of range for tensor of size [2, 3, 4] at dimension 2");
+    error_is("torch.zeros(()).select(0, 0)", "select() cannot be applied to a 0-dim tensor.");
+    error_is("x.movedim((0, 1), (1, 1))", "movedim: repeated dim in `destination` ([1, 1])");
+    error_is("x.movedim((0, 0), (1, 2))", "movedim: repeated dim in `source` ([0, 0])");
+    error_is("x.movedim((0, 1), (1,))",
+             "movedim: Invalid source or destination dims: source ([0, 1] dims) should contain "
+             "the same number of dims as destination ([1] dims)");
+    error_is("x.flip()", "flip() missing 1 required positional arguments: \"dims\"");
+    error_is("x.flip(0, 0)", "dim 0 appears multiple times in the list of dims");
+    error_is("x.chunk(2)[2]", "tuple index out of range");
+    error_is("x.chunk(2).shape", "'tuple' object has no attribute 'shape'");
+    error_is("torch.arange(17).unbind()",
+             "mhaviz play: a tuple holds at most 16 tensors (this one would be 17)");
+}
+END_TEST
+
+START_TEST(tuple_unpacking_as_python)
+{
+    ev("x = torch.arange(24).view(2, 3, 4)");
+    ck_assert_int_eq(ev("q, k, v = x.chunk(3, dim=1)"), PR_TUPLE);
+    HAS("\"name\": \"v\", \"shape\": [2, 1, 4], \"strides\": [12, 4, 1], \"offset\": 8");
+    ck_assert_str_eq(R.parts[2].name, "v");
+    ck_assert_int_eq(ev("v.storage_offset()"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "8");
+    ck_assert_int_eq(ev("a, b = x"), PR_TUPLE); /* a tensor unpacks its rows */
+    strides_are("b", "[4, 1]");
+    ck_assert_int_eq(ev("a, = x.chunk(1)"), PR_TUPLE);
+    error_is("q, k, v = x.chunk(2)", "not enough values to unpack (expected 3, got 2)");
+    error_is("q, k = x.chunk(3, 1)", "too many values to unpack (expected 2)");
+    error_is("a, b = torch.zeros(())", "iteration over a 0-d tensor");
+    error_is("a, b = x.shape[0]", "cannot unpack non-iterable int object");
+    error_is("t = x.chunk(2)", "mhaviz play names tensors only (this is a tuple)");
+    ev("q, k, v = x.chunk(2)"); /* failed: q is still the first third */
+    strides_are("q", "[12, 4, 1]");
+    HAS("\"shape\": [2, 1, 4]");
+}
+END_TEST
+
+/* data_ptr(): one base per storage, plus offset * element_size; randn:
+ * seeded, the same numbers after the same manual_seed. */
+START_TEST(data_ptr_and_seeded_randn)
+{
+    ev("x = torch.arange(24).view(2, 3, 4)");
+    ck_assert_int_eq(ev("x.data_ptr() - x[1].data_ptr()"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "-96");
+    ev("x[0, 1].data_ptr() - x.data_ptr()");
+    ck_assert_str_eq(R.value_text, "32");
+    ev("x.view(24).data_ptr() - x.data_ptr()");
+    ck_assert_str_eq(R.value_text, "0");
+    ev("x.clone().data_ptr() == x.data_ptr()"); /* no == yet: compare by difference */
+    ev("x.clone().data_ptr() - x.data_ptr()");
+    ck_assert_str_ne(R.value_text, "0");
+    ev("torch.zeros(4)[1].data_ptr() - torch.zeros(4).data_ptr()");
+    ck_assert_str_ne(R.value_text, "4");
+    float a[6], b[6];
+    ck_assert_int_eq(ev("torch.manual_seed(7)"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "<torch._C.Generator object>");
+    ck_assert_int_eq(ev("r = torch.randn(2, 3)"), PR_TENSOR);
+    HAS("\"dtype\": \"torch.float32\"");
+    memcpy(a, R.t->st->data, sizeof a);
+    ev("torch.randn(2, 3)");
+    ck_assert(memcmp(a, R.t->st->data, sizeof a) != 0); /* the generator moved on */
+    ev("torch.manual_seed(7)");
+    ck_assert_int_eq(ev("torch.randn(6)"), PR_TENSOR);
+    memcpy(b, R.t->st->data, sizeof b);
+    ck_assert(memcmp(a, b, sizeof a) == 0);
+    double sum = 0;
+    ev("torch.randn(1000)");
+    for (int i = 0; i < 1000; i++)
+        sum += R.t->st->data[i];
+    ck_assert(sum > -150 && sum < 150); /* mean 0, sd sqrt(1000) */
+    error_is("torch.randn(-1)", "Trying to create tensor with negative dimension -1: [-1]");
+}
+END_TEST
+
+typedef struct Seen {
+    int n, lines[8], kinds[8], stop_at;
+} Seen;
+
+static int seen_step(void *ctx, const PlayStep *st)
+{
+    Seen *s = ctx;
+    if (s->n < 8) s->lines[s->n] = st->line, s->kinds[s->n] = st->r->kind;
+    s->n++;
+    return st->line == s->stop_at;
+}
+
+/* play_run: a statement a line, comments and blanks skipped, each reported
+ * with its line; the first error stops it, as FILE:LINE: and PyTorch's words */
+START_TEST(program_runs_to_its_first_error)
+{
+    char err[800];
+    Seen s = {0};
+    const char *prog = "# heads\n"
+                       "x = torch.arange(24).view(2, 3, 4)\n"
+                       "\n"
+                       "q, k, v = x.chunk(3, dim=1)\r\n"
+                       "k.view(8)\n"
+                       "never = x\n";
+    ck_assert_int_eq(play_run(P, prog, "attn.py", seen_step, &s, err, sizeof err), 5);
+    ck_assert_int_eq(s.n, 3);
+    ck_assert_int_eq(s.lines[0], 2);
+    ck_assert_int_eq(s.lines[1], 4);
+    ck_assert_int_eq(s.kinds[1], PR_TUPLE);
+    ck_assert_int_eq(s.lines[2], 5);
+    ck_assert_int_eq(s.kinds[2], PR_ERROR);
+    ck_assert_msg(!strncmp(err, "attn.py:5: view size is not compatible", 38), "%s", err);
+    ck_assert_int_eq(ev("never"), PR_ERROR);              /* line 6 did not run */
+    ck_assert_int_eq(ev("v.storage_offset()"), PR_VALUE); /* line 4's names are bound */
+    ck_assert_str_eq(R.value_text, "8");
+    ck_assert_int_eq(
+        play_run(P, "a = torch.zeros(2)\nb = a.t(\n", NULL, NULL, NULL, err, sizeof err), 2);
+    ck_assert_str_eq(err, "line 2: an expression was expected");
+    ck_assert_int_eq(play_run(P, "a = x\nb = x\n", NULL, NULL, NULL, err, sizeof err), 0);
+    ck_assert_str_eq(err, "");
+    Seen stop = {.stop_at = 1};
+    ck_assert_int_eq(play_run(P, "a = x\nb = x\n", NULL, seen_step, &stop, err, sizeof err), 1);
+    ck_assert_int_eq(stop.n, 1);
+    ck_assert_int_eq(play_run(P, "", NULL, NULL, NULL, err, sizeof err), 0);
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -526,6 +714,10 @@ static Suite *play_suite(void)
     tcase_add_test(tc, memory_budget_of_the_names);
     tcase_add_test(tc, nothing_false_about_pytorch);
     tcase_add_test(tc, sizes_arithmetic_cat_neg_tril);
+    tcase_add_test(tc, structural_ops_as_pytorch);
+    tcase_add_test(tc, tuple_unpacking_as_python);
+    tcase_add_test(tc, data_ptr_and_seeded_randn);
+    tcase_add_test(tc, program_runs_to_its_first_error);
     suite_add_tcase(s, tc);
     return s;
 }

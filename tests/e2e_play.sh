@@ -88,6 +88,31 @@ check "--help exits 0" test $? = 0
 out=$("$BIN" play --json --heads 4 --kv-heads 2 <<<'K_heads.shape')
 check "the shared flags set the preloaded tensors" grep -qF '"value": [1, 2, 4, 2]' <<<"$out"
 check "--help states the memory budget" grep -qF "at most 256 MB" <<<"$("$BIN" play --help)"
+check "--help says randn is mhaviz's generator, not PyTorch's" \
+    grep -qF "not" <<<"$("$BIN" play --help | grep -A1 "torch.randn draws from mhaviz's own")"
+# tuple unpacking: one JSON line with every name, its geometry, and the error as Python says it
+out=$("$BIN" play --json <<'EOF'
+x = torch.arange(24).view(2, 3, 4)
+q, k, v = x.chunk(3, dim=1)
+v.storage_offset()
+a, b, c = x.chunk(2)
+EOF
+)
+check "q, k, v = x.chunk(3, dim=1) names three views" grep -qF '"line": 2, "name": null, "ok": true, "copied_bytes": 0, "tensors": [{"name": "q", "shape": [2, 1, 4], "strides": [12, 4, 1], "offset": 0, ' <<<"$out"
+check "the unpacked name is bound" grep -qF '{"line": 3, "name": null, "ok": true, "value": 8}' <<<"$out"
+check "too few values: Python's words" grep -qF '"line": 4, "ok": false, "error": "not enough values to unpack (expected 3, got 2)"' <<<"$out"
+# --run FILE: a program, one statement a line; the first error stops it as FILE:LINE:
+printf '# heads\nx = torch.arange(24).view(2, 3, 4)\n\nq, k, v = x.chunk(3, dim=1)\nk.view(8)\nnever = x\n' >"$tmp/prog.py"
+out=$("$BIN" play --run "$tmp/prog.py" 2>"$tmp/err")
+check "--run stops at the first error with exit 2" test $? = 2
+check "--run says FILE:LINE: and PyTorch's words on stderr" \
+    grep -qxF "$tmp/prog.py:5: view size is not compatible with input tensor's size and stride (at least one dimension spans across two contiguous subspaces). Use .reshape(...) instead." "$tmp/err"
+check "--run answers each statement that ran, as --plain" grep -qF "  v: shape (2, 1, 4)  strides (12, 4, 1)  offset 8" <<<"$out"
+check "--run runs nothing after the error" test -z "$(grep -F never <<<"$out")"
+out=$("$BIN" play --run "$tmp/prog.py" --json 2>/dev/null)
+check "--run --json: a line per statement, numbered as in the file" grep -qF '{"line": 5, "ok": false' <<<"$out"
+"$BIN" play --run "$tmp/nope.py" 2>"$tmp/err"
+check "--run of a missing file exits 1" test $? = 1
 # issue 15 item 4: 500 x 4 MB named tensors reached 1.96 GB; the budget stops them at 256 MB
 peak=$(python3 -c '
 import resource, subprocess, sys

@@ -438,6 +438,118 @@ def select(t, d, i, real):
     return t.like(t.sizes[:d] + t.sizes[d + 1:], t.strides[:d] + t.strides[d + 1:], t.offset + i * t.strides[d])
 
 
+MAX_PIECES = 16  # the playground's tuple (PLAY_MAX_KIDS)
+
+
+def pick(pieces, i):
+    """tuple[i] of a tuple of tensors, as Python indexes it"""
+    if len(pieces) > MAX_PIECES:
+        raise PyErr("mhaviz play: a tuple holds at most %d tensors (this one would be %d)" % (MAX_PIECES, len(pieces)))
+    if i < -len(pieces) or i >= len(pieces):
+        raise PyErr("tuple index out of range")
+    return pieces[i]
+
+
+def cut(t, d, lengths):
+    out, start = [], 0
+    for n in lengths:
+        n = min(n, t.sizes[d] - start)
+        out.append(t.like(t.sizes[:d] + [n] + t.sizes[d + 1:], t.strides, t.offset + start * t.strides[d]))
+        start += n
+    return out
+
+
+def split(t, size, dim):
+    if t.dim == 0:
+        raise PyErr("split expects at least a 1-dimensional tensor")
+    if size < 0:
+        raise PyErr("split expects split_size be non-negative, but got split_size=%d" % size)
+    d = wrap(dim, t.dim)
+    n = t.sizes[d]
+    if size == 0 and n != 0:
+        raise PyErr("split_size can only be 0 if dimension size is 0, but got dimension size of %d" % n)
+    k = max((n + size - 1) // size, 1) if size else 1
+    if k > MAX_PIECES:
+        raise PyErr("mhaviz play: a tuple holds at most %d tensors (this one would be %d)" % (MAX_PIECES, k))
+    return cut(t, d, [size] * (k - 1) + [size - (size * k - n)])
+
+
+def split_sizes(t, sizes, dim):
+    if t.dim == 0:
+        raise PyErr("split expects at least a 1-dimensional tensor")
+    d = wrap(dim, t.dim)
+    if any(s < 0 for s in sizes):
+        raise PyErr("split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s"
+                    % fmt(sizes))
+    if sum(sizes) != t.sizes[d]:
+        raise PyErr("split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension "
+                    "%d), but got split_sizes=%s" % (t.sizes[d], dim, fmt(sizes)))
+    return cut(t, d, sizes)
+
+
+def chunk(t, chunks, dim):
+    if t.dim == 0:
+        raise PyErr("chunk expects at least a 1-dimensional tensor")
+    if chunks <= 0:
+        raise PyErr("chunk expects `chunks` to be greater than 0, got: %d" % chunks)
+    d = wrap(dim, t.dim)
+    n = t.sizes[d]
+    size = (n + chunks - 1) // chunks
+    if size == 0 and n == 0:
+        if chunks > MAX_PIECES:
+            raise PyErr("mhaviz play: a tuple holds at most %d tensors (this one would be %d)" % (MAX_PIECES, chunks))
+        return cut(t, d, [0] * chunks)
+    return split(t, size, d)
+
+
+def unbind(t, dim):
+    d = wrap(dim, t.dim)  # a scalar wraps as 1-D, then has no size
+    if t.dim == 0:
+        raise PyErr("Dimension specified as %d but tensor has no dimensions" % d)
+    if t.sizes[d] > MAX_PIECES:
+        raise PyErr("mhaviz play: a tuple holds at most %d tensors (this one would be %d)" % (MAX_PIECES, t.sizes[d]))
+    return [select(t, d, i, d) for i in range(t.sizes[d])]
+
+
+def select_method(t, dim, i):
+    if t.dim == 0:
+        raise PyErr("select() cannot be applied to a 0-dim tensor.")
+    d = wrap(dim, t.dim)
+    if i < -t.sizes[d] or i >= t.sizes[d]:
+        raise PyErr("select(): index %d out of range for tensor of size %s at dimension %d" % (i, fmt(t.sizes), d))
+    return select(t, d, i, d)
+
+
+def movedim(t, src, dst):
+    if len(src) != len(dst):
+        raise PyErr("movedim: Invalid source or destination dims: source (%s dims) should contain the same number "
+                    "of dims as destination (%s dims)" % (fmt(src), fmt(dst)))
+    ws = [wrap(d, t.dim) for d in src]
+    wd = [wrap(d, t.dim) for d in dst]
+    if len(set(ws)) != len(ws):
+        raise PyErr("movedim: repeated dim in `source` (%s)" % fmt(src))
+    if len(set(wd)) != len(wd):
+        raise PyErr("movedim: repeated dim in `destination` (%s)" % fmt(dst))
+    if t.dim == 0:
+        return t.like(t.sizes, t.strides)
+    order = [None] * t.dim
+    for a, b in zip(ws, wd):
+        order[b] = a
+    rest = iter(d for d in range(t.dim) if d not in ws)
+    order = [o if o is not None else next(rest) for o in order]
+    return permute(t, order)
+
+
+def flip(t, dims, ctx):
+    seen = set()
+    for d in dims:
+        w = wrap(d, t.dim)
+        if w in seen:
+            raise PyErr("dim %d appears multiple times in the list of dims" % w)
+        seen.add(w)
+    return clone(t, ctx)  # empty_like(preserve_format): clone's strides
+
+
 def index(t, items):
     """items: ('int', v) ('slice', a, b, c) ('none',) ('ell',)"""
     spec = sum(1 for it in items if it[0] in ("int", "slice"))
@@ -523,8 +635,9 @@ def rdim(rng, t, extra=0):
 # The operations this model generates: the playground must list each as supported.
 MODELLED = {"view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
             "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave",
-            "stride", "shape", "size", "storage_offset", "is_contiguous"}
-NEEDS = {"permute": "dims", "repeat": "repeats", "expand": "size", "reshape": "shape"}
+            "stride", "shape", "size", "storage_offset", "is_contiguous", "chunk", "split", "unbind", "select",
+            "movedim", "flip"}
+NEEDS = {"permute": "dims", "repeat": "repeats", "expand": "size", "reshape": "shape", "flip": "dims"}
 OLD_TORCH = False  # set by --torch: PyTorch 1.x has no squeeze(tuple)
 
 
@@ -540,8 +653,8 @@ def no_args(name):
 # Real PyTorch 1.13 methods the playground does not have (the playground
 # says "`NAME` is not in the playground yet (supported: ...)"), and names
 # PyTorch does not have (Python's AttributeError).
-NOT_YET = [".chunk(2)", ".flip(0)", ".float()", ".data_ptr()", ".abs()", ".split(1)", ".roll(1)",
-           ".chunk", ".tolist()"]
+NOT_YET = [".roll(1)", ".diagonal()", ".float()", ".tolist()", ".abs()", ".unfold(0, 1, 1)", ".roll(1)",
+           ".roll", ".tolist()"]
 NO_SUCH = [".nope()", ".viewas(0)", ".contiguos()"]
 
 
@@ -567,7 +680,7 @@ def gen_op(rng, t):
         return code, no_such
     ops = ["view", "reshape", "transpose", "permute", "t", "T", "mT", "contiguous", "clone", "expand",
            "unsqueeze", "squeeze", "flatten", "unflatten", "narrow", "repeat", "repeat_interleave", "index",
-           "index", "index", "query"]
+           "index", "index", "query", "pieces", "pieces", "select", "movedim", "flip"]
     op = rng.choice(ops)
     if op in ("view", "reshape"):
         shape = rand_shape_of(rng, t.numel()) if t.numel() <= 5000 else [-1]
@@ -648,6 +761,42 @@ def gen_op(rng, t):
             return ".repeat_interleave(%d)" % n, lambda x, c: repeat_interleave(x, n, None, c)
         d = rdim(rng, t)
         return ".repeat_interleave(%d, dim=%d)" % (n, d), lambda x, c: repeat_interleave(x, n, d, c)
+    if op == "pieces":
+        d, i = rdim(rng, t), rng.randint(-3, 3)
+        size = t.sizes[wrap(d, t.dim)] if t.dim and -t.dim <= d < t.dim else 3
+        kind = rng.choice(["chunk", "split", "sizes", "unbind"])
+        if kind == "chunk":
+            k = rng.randint(0 if rng.random() < 0.05 else 1, 5)
+            return ".chunk(%d, dim=%d)[%d]" % (k, d, i), lambda x, c: pick(chunk(x, k, d), i)
+        if kind == "split":
+            k = rng.randint(-1 if rng.random() < 0.05 else 0, 4)
+            return ".split(%d, %d)[%d]" % (k, d, i), lambda x, c: pick(split(x, k, d), i)
+        if kind == "sizes":
+            parts = [rng.randint(0, max(size, 1)) for _ in range(rng.randint(1, 3))]
+            if rng.random() < 0.7 and parts:
+                parts[-1] = size - sum(parts[:-1])
+            return ".split([%s], dim=%d)[%d]" % (", ".join(map(str, parts)), d, i), \
+                lambda x, c: pick(split_sizes(x, parts, d), i)
+        return ".unbind(%d)[%d]" % (d, i), lambda x, c: pick(unbind(x, d), i)
+    if op == "select":
+        d = rdim(rng, t)
+        size = t.sizes[wrap(d, t.dim)] if t.dim and -t.dim <= d < t.dim else 3
+        i = rng.randint(-size - 1, size)
+        return ".select(%d, %d)" % (d, i), lambda x, c: select_method(x, d, i)
+    if op == "movedim":
+        if rng.random() < 0.5:
+            a, b = rdim(rng, t), rdim(rng, t)
+            return ".movedim(%d, %d)" % (a, b), lambda x, c: movedim(x, [a], [b])
+        k = rng.randint(1, 3)
+        a = [rdim(rng, t) for _ in range(k)]
+        b = [rdim(rng, t) for _ in range(k if rng.random() < 0.9 else k - 1)]
+        return ".movedim((%s,), (%s))" % (", ".join(map(str, a)), ", ".join(map(str, b)) + ("," if b else "")), \
+            lambda x, c: movedim(x, a, b)
+    if op == "flip":
+        dims = [rdim(rng, t) for _ in range(rng.randint(0 if rng.random() < 0.1 else 1, 2))]
+        if not dims:
+            return ".flip()", no_args("flip")
+        return ".flip(%s)" % ", ".join(map(str, dims)), lambda x, c: flip(x, dims, c)
     if op == "index":
         items, code = [], []
         ell = False

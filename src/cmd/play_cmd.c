@@ -9,6 +9,7 @@
 
 #include <editline/readline.h> /* libedit: line editing for --plain on a terminal */
 
+#include "base/fileio.h"
 #include "base/lineread.h"
 #include "base/sanitize.h"
 #include "base/textutil.h"
@@ -37,13 +38,24 @@ static const char play_usage[] =
     "head_out, concat, ...) are preloaded by name.  The tensors the names hold total\n"
     "at most " PLAY_STR(
         PLAY_BUDGET_MB) " MB (and one storage at most 1000000 elements): a statement\n"
-                        "past that is refused and says so.\n\n"
+                        "past that is refused and says so.  q, k, v = x.chunk(3, dim=-1)\n"
+                        "unpacks a tuple into names.  torch.randn draws from mhaviz's own "
+                        "generator\n"
+                        "(seeded 0, and by torch.manual_seed(n)): the same numbers every run, "
+                        "not\n"
+                        "PyTorch's.  data_ptr() is a model address: one base per storage plus\n"
+                        "offset x element size.\n\n"
                         "  --plain              read statements from stdin, answer in text (no "
                         "screen)\n"
                         "  --json               read statements from stdin, one JSON object per "
                         "line\n"
                         "  --no-save            do not write the history (play_history in the "
                         "state dir)\n"
+                        "  --run FILE           run the program in FILE (a statement a line, # "
+                        "comments),\n"
+                        "                       answering each as --plain (or --json); stops at "
+                        "the first\n"
+                        "                       error with FILE:LINE: and exit 2\n"
                         "  --puzzles            list the puzzles and your best scores\n"
                         "  --puzzle [NAME]      a puzzle (the first unsolved without NAME): one "
                         "line from\n"
@@ -154,13 +166,53 @@ static int play_loop(Play *p, int json, int edit, int save)
     return ferror(stdout) ? EXIT_IO : 0;
 }
 
+/* --run FILE: each statement's answer as --plain or --json prints it */
+static int run_step(void *ctx, const PlayStep *s)
+{
+    static char out[8192];
+    if (*(const int *)ctx) {
+        play_result_json(s->r, s->line, out, sizeof out);
+        puts(out);
+    } else {
+        cli_line(stdout, ">>> %s", s->stmt);
+        play_result_text(s->r, s->stmt, out, sizeof out);
+        fputs(out, stdout);
+    }
+    return cli_flush() != 0;
+}
+
+/* Runs the program in path (play_run): 0, 2 at its first error (said as
+ * "path:line: words" on stderr), 1 when it cannot be read. */
+static int play_program(Play *p, const char *path, int json)
+{
+    char *text, err[800];
+    size_t len;
+    if (file_read(path, (size_t)4 << 20, &text, &len, err, sizeof err) != 0)
+        return cli_io_error("play: --run %s", err);
+    if (strlen(text) != len) {
+        free(text);
+        return cli_usage("play: --run %.200s: holds a NUL byte", path);
+    }
+    int line = play_run(p, text, path, run_step, &json, err, sizeof err);
+    free(text);
+    if (ferror(stdout)) return EXIT_IO;
+    if (line) cli_line(stderr, "%s", err);
+    return line ? EXIT_USAGE : 0;
+}
+
 static int play_text(int argc, char **argv, int json)
 {
     MhaConfig cfg = mha_config_default();
     int kv_set = 0, save = 1;
+    const char *run = NULL;
     char err[200];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) continue;
+        if (!strcmp(argv[i], "--run")) {
+            if (i + 1 >= argc) return cli_usage("play: --run needs a file (a program)");
+            run = argv[++i];
+            continue;
+        }
         if (!strcmp(argv[i], "--no-save")) {
             save = 0;
             continue;
@@ -184,7 +236,7 @@ static int play_text(int argc, char **argv, int json)
     }
     p->torch_names = content_pytorch_names();
     int edit = !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    int rc = play_loop(p, json, edit, save);
+    int rc = run ? play_program(p, run, json) : play_loop(p, json, edit, save);
     play_free(p);
     return rc;
 }
@@ -312,6 +364,8 @@ int cmd_play(int argc, char **argv)
                                  rest[i]);
         return puzzle_text_loop(puzzle_at(puzzle), json, save);
     }
+    for (int i = 1; i < argc && !plain && !json; i++)
+        plain = !strcmp(argv[i], "--run"); /* a program is run as text */
     if (plain || json) return play_text(argc, argv, json);
     Ui ui;
     InteractiveOptions o;

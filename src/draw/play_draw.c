@@ -135,7 +135,7 @@ int play_draw_result(Canvas *c, int x, int y, int w, int h, const PlayResult *r,
         row += canvas_wrap(c, x, y + row, w, h - row, r->error, ST_BAD);
         return row;
     }
-    if (r->kind == PR_VALUE) {
+    if (r->kind == PR_VALUE || r->kind == PR_TUPLE) {
         if (r->warning[0]) row += canvas_wrap(c, x, y + row, w, 2, r->warning, ST_WARN);
         canvas_text(c, x, y + row++, r->value_text, ST_BOLD);
         return row;

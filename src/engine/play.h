@@ -13,6 +13,7 @@
 #define MHAVIZ_PLAY_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "engine/engine.h"
 #include "engine/tensor.h"
@@ -58,12 +59,17 @@ typedef struct Play {
      * ("`x` is not in the playground yet") from one PyTorch lacks too
      * (AttributeError).  NULL: every unknown name is an AttributeError. */
     const char *torch_names;
+    /* torch.randn's generator: mhaviz's own (splitmix64, Box-Muller), seeded
+     * 0 by play_new and n by torch.manual_seed(n): the same numbers every
+     * run of mhaviz, not PyTorch's */
+    uint64_t rng;
 } Play;
 
 typedef enum {
     PR_EMPTY,  /* a blank line or a # comment: nothing to show */
     PR_TENSOR, /* t is the result */
     PR_VALUE,  /* a query: value_text / value_json */
+    PR_TUPLE,  /* a tuple of tensors (x.chunk(3), q, k, v = ...): parts; value_text sums it up */
     PR_ERROR   /* error (error_col >= 0: a syntax error at that column) */
 } PlayKind;
 
@@ -72,6 +78,17 @@ typedef enum {
  * existed; PM_COPY: a new storage the statement copied into; PM_NEW: a new
  * storage (torch.zeros). */
 typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME } PlayMemory;
+
+/* One tensor of a PR_TUPLE result: its name when unpacked into names. */
+typedef struct PlayPart {
+    char name[PLAY_NAME_MAX]; /* "" for a bare expression */
+    Tensor *t;                /* owned by the result */
+    PlayDtype dtype;
+    PlayMemory memory;
+    char same_as[PLAY_NAME_MAX];
+} PlayPart;
+
+#define PLAY_MAX_PARTS 16
 
 typedef struct PlayResult {
     PlayKind kind;
@@ -87,6 +104,8 @@ typedef struct PlayResult {
     char warning[400];           /* PyTorch's UserWarning, if the statement raises one */
     char error[640];
     int error_col; /* 0-based column of a syntax error; -1 otherwise */
+    int nparts;    /* PR_TUPLE: parts[0..nparts-1] */
+    PlayPart parts[PLAY_MAX_PARTS];
 } PlayResult;
 
 /* A new, empty playground with an engine of its own (p->eng, the
@@ -144,6 +163,30 @@ size_t play_dtype_size(PlayDtype d);
 int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAME_MAX], int max,
                   int *word_start);
 
+/* ---- play_run.c: a program, one statement a line --------------------------------- */
+
+/* One statement of a program as it ran: its 1-based line in the text, the
+ * statement, its result (valid during the callback only). */
+typedef struct PlayStep {
+    int line;
+    const char *stmt;
+    const PlayResult *r;
+} PlayStep;
+
+/* Called for each statement that ran (blank lines and # comments are
+ * skipped); nonzero stops the program there. */
+typedef int PlayStepFn(void *ctx, const PlayStep *s);
+
+/* Runs text (statements separated by '\n', a trailing '\r' dropped) in p
+ * in order, calling each (may be NULL) after every statement, the failing
+ * one included.  Stops at the first error: returns its 1-based line and
+ * writes "FILE:LINE: words" (file given: base/errbuf.h err_at) or "line
+ * LINE: words" into err, the words PyTorch's (PlayResult.error).  0 when
+ * every statement ran; a stop asked by each returns its line too.  The
+ * names it binds stay in p. */
+int play_run(Play *p, const char *text, const char *file, PlayStepFn *each, void *ctx, char *err,
+             size_t errlen);
+
 /* ---- play_parse.c: the statement grammar ------------------------------------ */
 
 typedef enum {
@@ -186,7 +229,10 @@ typedef struct PlayAst {
     int n;
     int root;                   /* the expression */
     char target[PLAY_NAME_MAX]; /* NAME of `NAME = EXPR`, or "" */
-    int empty;                  /* blank or a comment */
+    /* `a, b, c = EXPR` (or `a, = EXPR`): the names to unpack into, else 0 */
+    char targets[PLAY_MAX_KIDS][PLAY_NAME_MAX];
+    int ntargets;
+    int empty; /* blank or a comment */
 } PlayAst;
 
 /* Parses line into ast.  0, or -1 with a message and the column to put a

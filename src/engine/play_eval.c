@@ -49,7 +49,7 @@ const char *val_type_name(const Val *v)
     case V_TENSORS:
         return "tuple";
     case V_STR:
-        return "torch.dtype";
+        return v->str[0] == '<' ? "torch._C.Generator" : "torch.dtype";
     case V_TORCH:
         return "module";
     }
@@ -117,6 +117,7 @@ Play *play_new(const Engine *after)
     }
     p->eng->budget = (size_t)PLAY_BUDGET_MB << 20;
     p->eng->max_storage = TENSOROPS_MAX_STORAGE;
+    p->rng = 0; /* torch.manual_seed(0) */
     return p;
 }
 
@@ -194,6 +195,17 @@ static int eval_index(Eval *e, const PlayNode *n, Val *obj, Val *out)
             return nsub != 1 ? EFAIL(e, "tuple indices must be integers") : -1;
         if (i < -obj->n || i >= obj->n) return EFAIL(e, "tuple index out of range");
         *out = (Val){.k = V_INT, .i = obj->seq[i < 0 ? i + obj->n : i]};
+        return 0;
+    }
+    if (obj->k == V_TENSORS) { /* x.chunk(3)[-1] */
+        long i;
+        if (nsub != 1 || eval_int(e, n->kids[1], &i, "index") < 0)
+            return nsub != 1 ? EFAIL(e, "tuple indices must be integers or slices, not tuple") : -1;
+        if (i < -obj->n || i >= obj->n) return EFAIL(e, "tuple index out of range");
+        int k = (int)(i < 0 ? i + obj->n : i);
+        Tensor *t = tensorops_alias(obj->ts[k]);
+        if (!t) return EFAIL(e, "out of memory");
+        *out = (Val){.k = V_TENSOR, .t = t, .dtype = obj->tdt[k]};
         return 0;
     }
     if (obj->k != V_TENSOR) return EFAIL(e, "'%s' object is not subscriptable", val_type_name(obj));
@@ -437,6 +449,8 @@ static int eval(Eval *e, int node, Val *out)
 void play_result_clear(PlayResult *r)
 {
     tensor_free(r->t);
+    for (int i = 0; i < r->nparts; i++)
+        tensor_free(r->parts[i].t);
     memset(r, 0, sizeof *r);
     r->error_col = -1;
 }
@@ -496,6 +510,77 @@ PlayKind play_refuse(PlayResult *r, const char *why, int col)
     return r->kind = PR_ERROR;
 }
 
+static PlayMemory memory_of(const Play *p, const Tensor *t, const char *name, size_t copied)
+{
+    return name ? PM_SAME : storage_known(p, t->st) ? PM_VIEW : copied ? PM_COPY : PM_NEW;
+}
+
+/* v as the values `a, b, c = v` unpacks, Python's way: a tuple's items, a
+ * tensor's rows (it iterates over dim 0).  v becomes a V_TENSORS; 0 or -1. */
+static int unpackable(Eval *e, Val *v, int want)
+{
+    if (v->k == V_TENSOR) {
+        if (v->t->ndim == 0) return EFAIL(e, "iteration over a 0-d tensor");
+        Val rows = {.k = V_TENSORS};
+        if (v->t->shape[0] > want) /* only the count matters */
+            return EFAIL(e, "too many values to unpack (expected %d)", want);
+        int n = tensorops_unbind(v->t, 0, rows.ts, PLAY_MAX_KIDS, &e->ops);
+        if (n < 0) return -1;
+        rows.n = n;
+        for (int i = 0; i < n; i++)
+            rows.tdt[i] = v->dtype;
+        val_free(v);
+        *v = rows;
+    }
+    if (v->k != V_TENSORS && v->k != V_SEQ)
+        return EFAIL(e, "cannot unpack non-iterable %s object", val_type_name(v));
+    if (v->n < want)
+        return EFAIL(e, "not enough values to unpack (expected %d, got %d)", want, v->n);
+    if (v->n > want) return EFAIL(e, "too many values to unpack (expected %d)", want);
+    if (v->k == V_SEQ) return EFAIL(e, "mhaviz play names tensors only (these are ints)");
+    return 0;
+}
+
+/* A tuple of tensors as r's parts (unpacked into names[0..n-1] when names
+ * is not NULL; the Play keeps its own references then).  Takes v's tensors. */
+static PlayKind tuple_result(Play *p, const Eval *e, Val *v, char (*names)[PLAY_NAME_MAX],
+                             PlayResult *r)
+{
+    size_t k = 0;
+    int fresh = 0;
+    for (int i = 0; names && i < v->n; i++)
+        fresh += !var_find(p, names[i]);
+    if (p->n + fresh > PLAY_MAX_VARS) {
+        val_free(v);
+        snprintf(r->error, sizeof r->error, "too many names (at most %d)", PLAY_MAX_VARS);
+        return r->kind = PR_ERROR;
+    }
+    r->copied_bytes = e->copied_bytes;
+    for (int i = 0; i < v->n; i++) {
+        PlayPart *pt = &r->parts[r->nparts++];
+        pt->t = v->ts[i];
+        pt->dtype = v->tdt[i];
+        pt->memory = memory_of(p, pt->t, NULL, e->copied_bytes);
+        if (names) snprintf(pt->name, sizeof pt->name, "%s", names[i]);
+    }
+    v->k = V_NONE; /* the parts own the tensors now */
+    for (int i = 0; names && i < r->nparts; i++) {
+        Tensor *keep = tensorops_alias(r->parts[i].t);
+        if (!keep || var_set(p, names[i], keep, r->parts[i].dtype) < 0) tensor_free(keep);
+    }
+    for (int i = 0; i < r->nparts; i++) {
+        const Tensor *t = r->parts[i].t;
+        char sh[48];
+        tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape);
+        k += (size_t)snprintf(r->value_text + k,
+                              k < sizeof r->value_text ? sizeof r->value_text - k : 0,
+                              "%s%s%s%s +%zu S%d", i ? ", " : "(", r->parts[i].name,
+                              r->parts[i].name[0] ? " " : "", sh, t->offset, t->st->id);
+    }
+    if (k < sizeof r->value_text) snprintf(r->value_text + k, sizeof r->value_text - k, ")");
+    return r->kind = PR_TUPLE;
+}
+
 PlayKind play_eval(Play *p, const char *line, PlayResult *r)
 {
     static PlayAst ast; /* 40 KB: kept off the stack */
@@ -503,14 +588,17 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     if (play_parse(line, &ast, r->error, sizeof r->error, &r->error_col) < 0)
         return r->kind = PR_ERROR;
     if (ast.empty) return r->kind = PR_EMPTY;
-    Eval e = {.p = p, .ast = &ast};
+    Eval e = {.p = p, .ast = &ast, .rng = &p->rng};
     e.ops.eng = p->eng;
     Val v = {0};
-    if (eval(&e, ast.root, &v) < 0) {
+    if (eval(&e, ast.root, &v) < 0 || (ast.ntargets && unpackable(&e, &v, ast.ntargets) < 0)) {
+        val_free(&v);
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);
         return r->kind = PR_ERROR;
     }
     snprintf(r->warning, sizeof r->warning, "%s", e.warning);
+    if (v.k == V_TENSORS && !ast.target[0])
+        return tuple_result(p, &e, &v, ast.ntargets ? ast.targets : NULL, r);
     if (v.k != V_TENSOR) {
         if (ast.target[0]) {
             const char *type = val_type_name(&v);
@@ -526,10 +614,7 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     r->t = v.t;
     r->dtype = v.dtype;
     r->copied_bytes = e.copied_bytes;
-    r->memory = v.name                      ? PM_SAME
-                : storage_known(p, v.t->st) ? PM_VIEW
-                : e.copied_bytes            ? PM_COPY
-                                            : PM_NEW;
+    r->memory = memory_of(p, v.t, v.name, e.copied_bytes);
     if (v.name) snprintf(r->same_as, sizeof r->same_as, "%s", v.name);
     snprintf(r->name, sizeof r->name, "%s", ast.target);
     if (ast.target[0]) {

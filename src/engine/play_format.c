@@ -63,6 +63,19 @@ static void put_dims(Buf *b, const char *open, const char *close, int n, const i
     put(b, "%s", close);
 }
 
+/* "shape": [..], "strides": [..], "offset", "storage", "contiguous", "view", "dtype" */
+static void put_tensor_json(Buf *b, const Tensor *t, PlayMemory memory, PlayDtype dtype,
+                            const size_t *copied)
+{
+    put_dims(b, "\"shape\": [", "], ", t->ndim, t->shape, NULL);
+    put_dims(b, "\"strides\": [", "], ", t->ndim, NULL, t->strides);
+    put(b, "\"offset\": %zu, \"storage\": %d, \"contiguous\": %s, ", t->offset, t->st->id,
+        tensorops_is_contiguous(t) ? "true" : "false");
+    if (copied) put(b, "\"copied_bytes\": %zu, ", *copied);
+    put(b, "\"view\": %s, \"dtype\": \"%s\"",
+        memory == PM_VIEW || memory == PM_SAME ? "true" : "false", play_dtype_name(dtype));
+}
+
 void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
 {
     Buf b = {buf, n, 0};
@@ -85,14 +98,24 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
         put(&b, "\"value\": %s}", r->kind == PR_EMPTY ? "null" : r->value_json);
         return;
     }
-    const Tensor *t = r->t;
-    put_dims(&b, "\"shape\": [", "], ", t->ndim, t->shape, NULL);
-    put_dims(&b, "\"strides\": [", "], ", t->ndim, NULL, t->strides);
-    put(&b, "\"offset\": %zu, \"storage\": %d, \"contiguous\": %s, \"copied_bytes\": %zu, ",
-        t->offset, t->st->id, tensorops_is_contiguous(t) ? "true" : "false", r->copied_bytes);
-    put(&b, "\"view\": %s, \"dtype\": \"%s\"",
-        r->memory == PM_VIEW || r->memory == PM_SAME ? "true" : "false", play_dtype_name(r->dtype));
-    if (r->memory == PM_SAME) {
+    if (r->kind == PR_TUPLE) { /* "tensors": [{"name", "shape", ...}, ...] */
+        put(&b, "\"copied_bytes\": %zu, \"tensors\": [", r->copied_bytes);
+        for (int i = 0; i < r->nparts; i++) {
+            const PlayPart *pt = &r->parts[i];
+            put(&b, "%s{\"name\": ", i ? ", " : "");
+            if (pt->name[0])
+                put_json_str(&b, pt->name);
+            else
+                put(&b, "null");
+            put(&b, ", ");
+            put_tensor_json(&b, pt->t, pt->memory, pt->dtype, NULL);
+            put(&b, "}");
+        }
+        put(&b, "]");
+    } else {
+        put_tensor_json(&b, r->t, r->memory, r->dtype, &r->copied_bytes);
+    }
+    if (r->memory == PM_SAME && r->kind == PR_TENSOR) {
         put(&b, ", \"same_as\": ");
         put_json_str(&b, r->same_as);
     }
@@ -147,6 +170,23 @@ static void put_reads(Buf *b, const Tensor *t)
         numel, numel == 1 ? "" : "s", t->st->id, t->st->n);
 }
 
+/* a tensor's lines: shape, strides, offset, storage, memory, what it reads */
+static void put_tensor_text(Buf *b, const char *label, const Tensor *t, const PlayResult *r)
+{
+    put(b, "  %s", label);
+    put_dims(b, ": shape (", "", t->ndim, t->shape, NULL);
+    put(b, "%s", t->ndim == 1 ? ",)" : ")");
+    put_dims(b, "  strides (", "", t->ndim, NULL, t->strides);
+    put(b, "%s", t->ndim == 1 ? ",)" : ")");
+    put(b, "  offset %zu  storage S%d  %s\n", t->offset, t->st->id, play_dtype_name(r->dtype));
+    put(b, "  %s  ", tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
+    char mem[96];
+    put(b, "%s", play_memory_text(r, mem, sizeof mem));
+    if (r->shares[0]) put(b, "  shares storage with %s", r->shares);
+    put(b, "\n");
+    put_reads(b, t);
+}
+
 void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n)
 {
     Buf b = {buf, n, 0};
@@ -165,19 +205,19 @@ void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n
         put(&b, "%s\n", r->value_text);
         return;
     }
-    const Tensor *t = r->t;
-    put(&b, "  %s", r->name[0] ? r->name : "tensor");
-    put_dims(&b, ": shape (", "", t->ndim, t->shape, NULL);
-    put(&b, "%s", t->ndim == 1 ? ",)" : ")");
-    put_dims(&b, "  strides (", "", t->ndim, NULL, t->strides);
-    put(&b, "%s", t->ndim == 1 ? ",)" : ")");
-    put(&b, "  offset %zu  storage S%d  %s\n", t->offset, t->st->id, play_dtype_name(r->dtype));
-    put(&b, "  %s  ", tensorops_is_contiguous(t) ? "contiguous" : "not contiguous");
-    char mem[96];
-    put(&b, "%s", play_memory_text(r, mem, sizeof mem));
-    if (r->shares[0]) put(&b, "  shares storage with %s", r->shares);
-    put(&b, "\n");
-    put_reads(&b, t);
+    if (r->kind == PR_TUPLE) {
+        put(&b, "  a tuple of %d tensor%s\n", r->nparts, r->nparts == 1 ? "" : "s");
+        for (int i = 0; i < r->nparts; i++) {
+            const PlayPart *pt = &r->parts[i];
+            char label[PLAY_NAME_MAX + 8];
+            snprintf(label, sizeof label, "%s", pt->name);
+            if (!pt->name[0]) snprintf(label, sizeof label, "[%d]", i);
+            PlayResult one = {.memory = pt->memory, .dtype = pt->dtype};
+            put_tensor_text(&b, label, pt->t, &one);
+        }
+        return;
+    }
+    put_tensor_text(&b, r->name[0] ? r->name : "tensor", r->t, r);
 }
 
 /* ---- completion ------------------------------------------------------------------ */

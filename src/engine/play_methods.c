@@ -5,6 +5,8 @@
 #include "engine/play_val.h"
 
 #include <limits.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -63,8 +65,11 @@ static int get_sizes(Eval *e, const char *fn, Val *args, Kw *kw, int n, long *ou
     for (int i = 0; i < n; i++)
         if (kw[i][0]) return EFAIL(e, "%s() got an unexpected keyword argument '%s'", fn, kw[i]);
     if (n == 0) {
-        static const char *const need[][2] = {
-            {"permute", "dims"}, {"repeat", "repeats"}, {"expand", "size"}, {"reshape", "shape"}};
+        static const char *const need[][2] = {{"permute", "dims"},
+                                              {"repeat", "repeats"},
+                                              {"expand", "size"},
+                                              {"reshape", "shape"},
+                                              {"flip", "dims"}};
         for (size_t i = 0; i < sizeof need / sizeof *need; i++)
             if (!strcmp(fn, need[i][0]))
                 return EFAIL(e, "%s() missing 1 required positional arguments: \"%s\"", fn,
@@ -415,6 +420,131 @@ static int m_elementwise(Eval *e, const Val *self, const char *fn, Val *args, Kw
                before, out);
 }
 
+/* ---- pieces and moved dims ------------------------------------------------------- */
+
+/* The pieces (views) into a tuple of tensors of self's dtype. */
+static int ret_pieces(Eval *e, int k, Tensor **ts, PlayDtype dt, Val *out)
+{
+    if (k < 0) return -1;
+    *out = (Val){.k = V_TENSORS, .n = k};
+    for (int i = 0; i < k; i++) {
+        out->ts[i] = ts[i];
+        out->tdt[i] = dt;
+    }
+    (void)e;
+    return 0;
+}
+
+/* chunk(chunks, dim=0), split(split_size, dim=0) (an int or a list of
+ * sizes: split_with_sizes), unbind(dim=0): a tuple of views */
+static int m_pieces(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const chunk[] = {"chunks", "dim"}, *const split[] = {"split_size", "dim"},
+                             *const unbind[] = {"dim"};
+    Tensor *ts[PLAY_MAX_KIDS];
+    Val *s[2];
+    long a = 0, d = 0;
+    int k;
+    if (fn[0] == 'u') {
+        if (bind(e, fn, unbind, 1, 0, args, kw, n, s) < 0 ||
+            (s[0] && as_int(e, fn, "dim", s[0], &d) < 0))
+            return -1;
+        k = tensorops_unbind(self->t, d, ts, PLAY_MAX_KIDS, &e->ops);
+        return ret_pieces(e, k, ts, self->dtype, out);
+    }
+    const char *const *params = fn[0] == 'c' ? chunk : split;
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0 ||
+        (s[1] && as_int(e, fn, "dim", s[1], &d) < 0))
+        return -1;
+    if (fn[0] == 's' && s[0]->k == V_SEQ)
+        k = tensorops_split_sizes(self->t, s[0]->n, s[0]->seq, d, ts, PLAY_MAX_KIDS, &e->ops);
+    else if (fn[0] == 's' && s[0]->k != V_INT)
+        return EFAIL(e,
+                     "split_with_sizes(): argument 'split_sizes' (position 2) must be tuple of "
+                     "ints, not %s",
+                     val_type_name(s[0]));
+    else if (as_int(e, fn, params[0], s[0], &a) < 0)
+        return -1;
+    else
+        k = fn[0] == 'c' ? tensorops_chunk(self->t, a, d, ts, PLAY_MAX_KIDS, &e->ops)
+                         : tensorops_split(self->t, a, d, ts, PLAY_MAX_KIDS, &e->ops);
+    return ret_pieces(e, k, ts, self->dtype, out);
+}
+
+static int m_select(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"dim", "index"};
+    Val *s[2];
+    long d = 0, i = 0;
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 || as_int(e, fn, "dim", s[0], &d) < 0 ||
+        as_int(e, fn, "index", s[1], &i) < 0)
+        return -1;
+    return ret(e, tensorops_select_dim(self->t, d, i, &e->ops), self->dtype, before, out);
+}
+
+/* an int or a tuple of ints, as movedim's source and destination */
+static int int_or_ints(Eval *e, const char *fn, const char *param, const Val *v, long *out, int *n)
+{
+    if (v->k == V_INT) {
+        out[0] = v->i;
+        *n = 1;
+        return 0;
+    }
+    if (v->k != V_SEQ)
+        return EFAIL(e, "%s(): argument '%s' must be tuple of ints, not %s", fn, param,
+                     val_type_name(v));
+    memcpy(out, v->seq, sizeof(long) * (size_t)v->n);
+    *n = v->n;
+    return 0;
+}
+
+static int m_movedim(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"source", "destination"};
+    Val *s[2];
+    long src[PLAY_MAX_KIDS], dst[PLAY_MAX_KIDS];
+    int ns = 0, nd = 0;
+    size_t before = e->ops.eng->bytes_copied;
+    if (bind(e, fn, params, 2, 2, args, kw, n, s) < 0 ||
+        int_or_ints(e, fn, "source", s[0], src, &ns) < 0 ||
+        int_or_ints(e, fn, "destination", s[1], dst, &nd) < 0)
+        return -1;
+    if (ns != nd) {
+        char a[160], b[160];
+        return EFAIL(e,
+                     "movedim: Invalid source or destination dims: source (%s dims) should "
+                     "contain the same number of dims as destination (%s dims)",
+                     geo_fmt_list(a, sizeof a, ns, src), geo_fmt_list(b, sizeof b, nd, dst));
+    }
+    return ret(e, tensorops_movedim(self->t, ns, src, dst, &e->ops), self->dtype, before, out);
+}
+
+/* flip(*dims): a copy, counted */
+static int m_flip(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.eng->bytes_copied;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    return ret(e, tensorops_flip(self->t, k, v, &e->ops), self->dtype, before, out);
+}
+
+/* data_ptr(): the address of the first element, as a model a learner can
+ * compare: each storage has its own base, PLAY_PTR_BASE + id * 2^32 (ids
+ * are unique in a session), plus offset * element_size.  Not a real address. */
+#define PLAY_PTR_BASE 0x7f0000000000L
+static int m_data_ptr(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    (void)args;
+    (void)kw;
+    if (no_args(e, fn, n) < 0) return -1;
+    const Tensor *t = self->t;
+    ret_int(out, PLAY_PTR_BASE + ((long)t->st->id << 32) +
+                     (long)t->offset * (long)play_dtype_size(self->dtype));
+    return 0;
+}
+
 typedef int MethodFn(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out);
 typedef int AttrFn(Eval *e, const Val *self, Val *out);
 
@@ -427,16 +557,20 @@ static const struct {
     AttrFn *get;
 } members[] = {
     {"T", NULL, a_T},
+    {"chunk", m_pieces, NULL},
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
+    {"data_ptr", m_data_ptr, NULL},
     {"dim", m_query, NULL},
     {"dtype", NULL, a_dtype},
     {"element_size", m_query, NULL},
     {"expand", m_sizes, NULL},
     {"expand_as", m_as, NULL},
     {"flatten", m_flatten, NULL},
+    {"flip", m_flip, NULL},
     {"is_contiguous", m_query, NULL},
     {"mT", NULL, a_mT},
+    {"movedim", m_movedim, NULL},
     {"narrow", m_narrow, NULL},
     {"ndim", NULL, a_ndim},
     {"ndimension", m_query, NULL},
@@ -448,8 +582,10 @@ static const struct {
     {"repeat_interleave", m_repeat_interleave, NULL},
     {"reshape", m_sizes, NULL},
     {"reshape_as", m_as, NULL},
+    {"select", m_select, NULL},
     {"shape", NULL, a_shape},
     {"size", m_size_stride, NULL},
+    {"split", m_pieces, NULL},
     {"squeeze", m_squeeze, NULL},
     {"storage_offset", m_query, NULL},
     {"stride", m_size_stride, NULL},
@@ -459,6 +595,7 @@ static const struct {
     {"transpose", m_transpose, NULL},
     {"tril", m_elementwise, NULL},
     {"triu", m_elementwise, NULL},
+    {"unbind", m_pieces, NULL},
     {"unflatten", m_unflatten, NULL},
     {"unsqueeze", m_unsqueeze, NULL},
     {"view", m_sizes, NULL},
@@ -610,6 +747,51 @@ static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
                out);
 }
 
+/* mhaviz's generator (play.h, Play.rng): splitmix64 */
+static uint64_t rng_next(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+/* a uniform in (0, 1]: 53 bits */
+static double rng_unit(uint64_t *s)
+{
+    return ((double)(rng_next(s) >> 11) + 1.0) / 9007199254740992.0;
+}
+
+/* torch.randn(*sizes): normal float32 values by Box-Muller, from the Play's
+ * generator (reproducible in mhaviz; not PyTorch's numbers) */
+static int t_randn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    long v[PLAY_MAX_KIDS];
+    int k;
+    size_t before = e->ops.eng->bytes_copied;
+    if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
+    Tensor *r = tensorops_zeros(k, v, &e->ops);
+    for (size_t i = 0; r && i < r->st->n; i += 2) {
+        double a = sqrt(-2.0 * log(rng_unit(e->rng))), b = 6.283185307179586 * rng_unit(e->rng);
+        r->st->data[i] = (float)(a * cos(b));
+        if (i + 1 < r->st->n) r->st->data[i + 1] = (float)(a * sin(b));
+    }
+    return ret(e, r, PD_FLOAT32, before, out);
+}
+
+/* torch.manual_seed(seed): reseeds the Play's generator */
+static int t_manual_seed(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"seed"};
+    Val *s[1];
+    long seed = 0;
+    if (bind(e, fn, params, 1, 1, args, kw, n, s) < 0 || as_int(e, fn, "seed", s[0], &seed) < 0)
+        return -1;
+    *e->rng = (uint64_t)seed;
+    *out = (Val){.k = V_STR, .str = "<torch._C.Generator object>"};
+    return 0;
+}
+
 typedef int TorchFn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out);
 
 static int t_arange_fn(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
@@ -624,13 +806,34 @@ static const struct {
     const char *name;
     TorchFn *call;
 } torch_fns[] = {
-    {"arange", t_arange_fn}, {"cat", t_cat},    {"clone", NULL},
-    {"flatten", NULL},       {"narrow", NULL},  {"neg", NULL},
-    {"ones", t_fill},        {"permute", NULL}, {"repeat_interleave", NULL},
-    {"reshape", NULL},       {"squeeze", NULL}, {"swapaxes", NULL},
-    {"swapdims", NULL},      {"t", NULL},       {"transpose", NULL},
-    {"tril", NULL},          {"triu", NULL},    {"unflatten", NULL},
-    {"unsqueeze", NULL},     {"zeros", t_fill},
+    {"arange", t_arange_fn},
+    {"cat", t_cat},
+    {"chunk", NULL},
+    {"clone", NULL},
+    {"flatten", NULL},
+    {"flip", NULL},
+    {"manual_seed", t_manual_seed},
+    {"movedim", NULL},
+    {"narrow", NULL},
+    {"neg", NULL},
+    {"ones", t_fill},
+    {"permute", NULL},
+    {"randn", t_randn},
+    {"repeat_interleave", NULL},
+    {"reshape", NULL},
+    {"select", NULL},
+    {"split", NULL},
+    {"squeeze", NULL},
+    {"swapaxes", NULL},
+    {"swapdims", NULL},
+    {"t", NULL},
+    {"transpose", NULL},
+    {"tril", NULL},
+    {"triu", NULL},
+    {"unbind", NULL},
+    {"unflatten", NULL},
+    {"unsqueeze", NULL},
+    {"zeros", t_fill},
 };
 #define N_TORCH (int)(sizeof torch_fns / sizeof torch_fns[0])
 

@@ -1,6 +1,7 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [NAME '='] expr | (blank) | '#' comment
+ *   stmt    := [targets '='] expr | (blank) | '#' comment
+ *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := term (('+' | '-') term)*
  *   term    := factor (('*' | '//' | '%') factor)*
  *   factor  := '-' factor | postfix
@@ -20,6 +21,7 @@
 #include <ctype.h>
 #include <errno.h>
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -338,12 +340,60 @@ static int parse_expr(Parser *p)
     return parse_chain(p, "+-", parse_term);
 }
 
+static int reserved(const char *name)
+{
+    return !strcmp(name, "None") || !strcmp(name, "True") || !strcmp(name, "False") ||
+           !strcmp(name, "torch");
+}
+
+/* `a, b, c =` at the start (the current token is the first NAME): the names
+ * into ast->targets and the parser past the '=', 1; 0 (nothing consumed)
+ * when the line does not start so. */
+static int parse_targets(Parser *p, PlayAst *ast)
+{
+    const char *s = p->s;
+    int k = p->pos, n = 0, col[PLAY_MAX_KIDS];
+    char names[PLAY_MAX_KIDS][PLAY_NAME_MAX] = {{0}};
+    snprintf(names[n], PLAY_NAME_MAX, "%s", p->name);
+    col[n++] = p->tcol;
+    for (;;) {
+        while (s[k] == ' ' || s[k] == '\t')
+            k++;
+        if (s[k] != ',') break;
+        k++;
+        while (s[k] == ' ' || s[k] == '\t')
+            k++;
+        if (!isalpha((unsigned char)s[k]) && s[k] != '_') break; /* `a, =` */
+        int start = k;
+        while (isalnum((unsigned char)s[k]) || s[k] == '_')
+            k++;
+        if (k - start >= PLAY_NAME_MAX) return 0; /* the expression parser says "name too long" */
+        if (n == PLAY_MAX_KIDS) return fail(p, start, "too many names to unpack into (at most 16)");
+        snprintf(names[n], PLAY_NAME_MAX, "%.*s", k - start, s + start);
+        col[n++] = start;
+    }
+    if (s[k] != '=' || s[k + 1] == '=') return 0;
+    int comma = 0; /* `a, = x` unpacks one; `a = x` is a plain assignment */
+    for (int j = k - 1; j >= p->pos && !comma; j--)
+        comma = s[j] == ',';
+    if (n == 1 && !comma) return 0;
+    for (int i = 0; i < n; i++) {
+        if (reserved(names[i])) return fail(p, col[i], "cannot assign to this name");
+        memcpy(ast->targets[i], names[i], PLAY_NAME_MAX);
+    }
+    ast->ntargets = n;
+    p->pos = k + 1;
+    next(p);
+    return 1;
+}
+
 int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *col)
 {
     Parser p = {.s = line, .ast = ast, .err = err, .errlen = errlen, .ecol = -1};
     ast->n = 0;
     ast->root = -1;
     ast->target[0] = 0;
+    ast->ntargets = 0;
     ast->empty = 0;
     *col = -1;
     size_t len = strlen(line);
@@ -359,17 +409,16 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
         ast->empty = 1;
         return 0;
     }
-    /* NAME '=' (but not '==') starts an assignment */
-    if (p.tk == TK_NAME) {
+    /* NAME ',' NAME ... '=' unpacks a tuple into names */
+    if (p.tk == TK_NAME && parse_targets(&p, ast) > 0) {
+        /* parse_targets moved past the '=' */
+    } else if (p.tk == TK_NAME) { /* NAME '=' (but not '==') starts an assignment */
         int k = p.pos;
         while (line[k] == ' ' || line[k] == '\t')
             k++;
         if (line[k] == '=' && line[k + 1] != '=') {
             strcpy(ast->target, p.name);
-            if (!strcmp(p.name, "None") || !strcmp(p.name, "True") || !strcmp(p.name, "False") ||
-                !strcmp(p.name, "torch")) {
-                fail(&p, p.tcol, "cannot assign to this name");
-            }
+            if (reserved(p.name)) fail(&p, p.tcol, "cannot assign to this name");
             p.pos = k + 1;
             next(&p);
         }

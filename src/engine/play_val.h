@@ -40,6 +40,7 @@ typedef struct Eval {
     const Play *p;
     const PlayAst *ast;
     OpCtx ops;
+    uint64_t *rng; /* the Play's generator (torch.randn, torch.manual_seed) */
     size_t copied_bytes;
     char warning[400];
 } Eval;

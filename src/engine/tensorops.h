@@ -79,4 +79,22 @@ Tensor *tensorops_neg(const Tensor *t, OpCtx *ctx);
 Tensor *tensorops_tri(const Tensor *t, long diagonal, int upper, OpCtx *ctx);
 Tensor *tensorops_cat(int n, const Tensor *const *ts, long dim, OpCtx *ctx);
 
+/* The pieces of a tensor (tensorops_split.c), views of its storage written
+ * into out[0..k-1] (the caller frees them); the count k, or -1 with ctx->err
+ * in PyTorch's words (more than max pieces: an error of ours).  split: pieces
+ * of split_size (the last shorter); split_sizes: split_with_sizes; chunk:
+ * ceil(size / chunks) each; unbind: every index of dim, the dim removed. */
+#define TENSOROPS_MAX_PIECES 16
+int tensorops_split(const Tensor *t, long split_size, long dim, Tensor **out, int max, OpCtx *ctx);
+int tensorops_split_sizes(const Tensor *t, int n, const long *sizes, long dim, Tensor **out,
+                          int max, OpCtx *ctx);
+int tensorops_chunk(const Tensor *t, long chunks, long dim, Tensor **out, int max, OpCtx *ctx);
+int tensorops_unbind(const Tensor *t, long dim, Tensor **out, int max, OpCtx *ctx);
+/* t.select(dim, index): a view, with select()'s own words (not t[i]'s). */
+Tensor *tensorops_select_dim(const Tensor *t, long dim, long index, OpCtx *ctx);
+/* movedim(src, dst): dims src[i] moved to dst[i], the rest in order; a view. */
+Tensor *tensorops_movedim(const Tensor *t, int n, const long *src, const long *dst, OpCtx *ctx);
+/* flip(dims): a copy with those dims reversed (clone's strides), counted. */
+Tensor *tensorops_flip(const Tensor *t, int n, const long *dims, OpCtx *ctx);
+
 #endif

@@ -115,7 +115,7 @@ static void log_add(PlayScreen *p)
     const PlayResult *r = &p->res;
     if (r->kind == PR_ERROR)
         snprintf(l, sizeof p->log[0], ">>> %.60s   error", p->stmt);
-    else if (r->kind == PR_VALUE)
+    else if (r->kind == PR_VALUE || r->kind == PR_TUPLE)
         snprintf(l, sizeof p->log[0], ">>> %.60s   %.60s", p->stmt, r->value_text);
     else {
         char sh[48], st[64];

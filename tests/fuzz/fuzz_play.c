@@ -1,6 +1,6 @@
 /* fuzz_play.c - playground statements (play_eval), one per input line, in
  * one fresh playground with the default run's tensors preloaded: any
- * statement gives a tensor that stays inside its storage, a value, or a
+ * statement gives a tensor (or a tuple of them) that stays inside its storage, a value, or a
  * one-line error; the JSON and text answers fit their buffers.  play.dict
  * holds the int64 extremes and the method names. */
 #include "fuzz.h"
@@ -54,6 +54,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             FUZZ_ASSERT(r.t && inside_storage(r.t));
             FUZZ_ASSERT(r.t->st->n <= (size_t)TENSOROPS_MAX_STORAGE);
         }
+        for (int i = 0; k == PR_TUPLE && i < r.nparts; i++)
+            FUZZ_ASSERT(r.parts[i].t && inside_storage(r.parts[i].t));
         play_result_json(&r, ++lineno, json, sizeof json);
         FUZZ_ASSERT(strlen(json) < sizeof json - 1 && !strchr(json, '\n'));
         play_result_text(&r, line, text, sizeof text);
