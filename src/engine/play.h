@@ -76,8 +76,10 @@ typedef enum {
 /* PM_SAME: the result is a named tensor itself (`a`, or a.contiguous() of a
  * contiguous a: PyTorch returns self); PM_VIEW: a new tensor on memory that
  * existed; PM_COPY: a new storage the statement copied into; PM_NEW: a new
- * storage (torch.zeros). */
-typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME } PlayMemory;
+ * storage (torch.zeros); PM_WRITE: memory that existed, written in place
+ * (`t[0] = v`, t.copy_(v): the statement names no new tensor, its
+ * copied_bytes are the bytes written). */
+typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME, PM_WRITE } PlayMemory;
 
 /* One tensor of a PR_TUPLE result: its name when unpacked into names. */
 typedef struct PlayPart {
@@ -232,6 +234,7 @@ typedef struct PlayAst {
     /* `a, b, c = EXPR` (or `a, = EXPR`): the names to unpack into, else 0 */
     char targets[PLAY_MAX_KIDS][PLAY_NAME_MAX];
     int ntargets;
+    int store; /* `OBJ[subs] = EXPR`: the PN_INDEX node written into (root is EXPR), else -1 */
     int empty; /* blank or a comment */
 } PlayAst;
 

@@ -1,6 +1,6 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [targets '='] expr | (blank) | '#' comment
+ *   stmt    := [targets '='] expr | postfix '[' subs ']' '=' expr | (blank) | '#' comment
  *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := term (('+' | '-') term)*
  *   term    := factor (('*' | '//' | '%') factor)*
@@ -394,6 +394,7 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
     ast->root = -1;
     ast->target[0] = 0;
     ast->ntargets = 0;
+    ast->store = -1;
     ast->empty = 0;
     *col = -1;
     size_t len = strlen(line);
@@ -423,7 +424,19 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
             next(&p);
         }
     }
+    int start = p.tcol;
     if (!p.failed) ast->root = parse_expr(&p);
+    /* EXPR[subs] = EXPR: a subscript assignment writes into that view */
+    if (!p.failed && !ast->target[0] && !ast->ntargets && is_punct(&p, '=') && line[p.pos] != '=') {
+        if (ast->nodes[ast->root].kind != PN_INDEX) {
+            fail(&p, start,
+                 "cannot assign to expression here. Maybe you meant '==' instead of '='?");
+        } else {
+            ast->store = ast->root;
+            next(&p);
+            ast->root = parse_expr(&p);
+        }
+    }
     if (!p.failed && p.tk != TK_END) fail(&p, p.tcol, "invalid syntax");
     if (p.failed) {
         *col = p.ecol;
