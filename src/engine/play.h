@@ -153,6 +153,12 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n);
 /* The same for people (--plain): a few lines, each ending in '\n'. */
 void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n);
 
+/* The Python exception a PR_ERROR result is, for a program's report:
+ * "SyntaxError", "NameError", "AttributeError", "IndexError", "TypeError",
+ * "ValueError", "NotImplementedError" (what the playground lacks, PyTorch
+ * has) or "RuntimeError" (PyTorch's own, and the playground's limits). */
+const char *play_error_kind(const PlayResult *r);
+
 /* "torch.float32" / "torch.int64"; element size 4 / 8. */
 const char *play_dtype_name(PlayDtype d);
 size_t play_dtype_size(PlayDtype d);

@@ -271,3 +271,32 @@ int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAM
     qsort(out, (size_t)k, sizeof *out, cmp_names);
     return k;
 }
+
+const char *play_error_kind(const PlayResult *r)
+{
+    static const struct {
+        const char *words, *kind;
+    } kinds[] = {
+        {"is not in the playground yet", "NotImplementedError"},
+        {"cannot unpack non-iterable", "TypeError"},
+        {"values to unpack", "ValueError"},
+        {"has no attribute", "AttributeError"},
+        {"too many indices", "IndexError"},
+        {"out of bounds", "IndexError"},
+        {"index out of range", "IndexError"},
+        {"Dimension out of range", "IndexError"},
+        {"object is not", "TypeError"},
+        {"does not support item assignment", "TypeError"},
+        {"can't assign", "TypeError"},
+        {"argument", "TypeError"},
+        {"unsupported operand", "TypeError"},
+        {"bad operand", "TypeError"},
+        {"expected a tuple", "TypeError"},
+        {"must be an integer", "TypeError"},
+    };
+    if (r->error_col >= 0) return "SyntaxError";
+    if (!strncmp(r->error, "name '", 6) && strstr(r->error, "' is not defined")) return "NameError";
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strstr(r->error, kinds[i].words)) return kinds[i].kind;
+    return "RuntimeError";
+}
