@@ -176,19 +176,20 @@ END_TEST
  * sequences grow (interleaved: logical block j of sequence b is physical
  * block j * B + b), the gather's bytes, the pool's count as content/kv.c's
  * paged arithmetic gives it, and every row equal to the full causal pass. */
-static void run_paged(MhaConfig cfg, int prompt, int N)
+static void run_paged(MhaConfig cfg, int prompt, int N, DecodeLayout l)
 {
     char err[200];
     cfg.causal = 1;
     Mha *m = mha_run(&cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s", err);
-    Decode *d = decode_new(m, DECODE_HF, prompt, err, sizeof err);
+    Decode *d = decode_new(m, l, prompt, err, sizeof err);
     ck_assert_msg(d != NULL, "%s", err);
     ck_assert_msg(decode_set_paged(d, N, err, sizeof err) == 0, "%s", err);
     const int B = cfg.batch, mb = (cfg.seq + N - 1) / N;
-    ck_assert_int_eq(d->cache_k->shape[0], B * mb); /* (blocks, N, KV, dh) */
-    ck_assert_int_eq(d->cache_k->shape[1], N);
-    ck_assert_int_eq(d->cache_k->shape[2], cfg.kv_heads);
+    ck_assert_int_eq(d->cache_k->shape[0], B * mb);
+    /* meta: NHD (blocks, N, KV, dh), vLLM's default; hf: HND (blocks, KV, N, dh) */
+    ck_assert_int_eq(d->cache_k->shape[l == DECODE_META ? 1 : 2], N);
+    ck_assert_int_eq(d->cache_k->shape[l == DECODE_META ? 2 : 1], cfg.kv_heads);
     size_t per_tok = 2 * (size_t)cfg.kv_heads * (size_t)m->d_head * 4; /* one sequence */
     ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
     for (;;) {
@@ -204,7 +205,8 @@ static void run_paged(MhaConfig cfg, int prompt, int N)
         ck_assert_int_eq(d->k_read->shape[2], d->len);
         ck_assert_uint_eq(d->read_step, per_tok * (size_t)B * (size_t)d->len);
         ck_assert_uint_eq(d->written_step, per_tok * (size_t)B * (size_t)d->n);
-        int last = d->len - 1, at[4] = {d->table[(B - 1) * mb + last / N], last % N, 0, 0};
+        int last = d->len - 1, blk = d->table[(B - 1) * mb + last / N];
+        int at[4] = {blk, l == DECODE_META ? last % N : 0, l == DECODE_META ? 0 : last % N, 0};
         ck_assert_uint_eq(decode_cache_offset(d, B - 1, 0, last, 0),
                           tensor_offset_of(d->cache_k, at));
         /* content/kv.c's arithmetic for the same pool: B sequences of len */
@@ -227,15 +229,172 @@ static void run_paged(MhaConfig cfg, int prompt, int N)
 START_TEST(paged_equals_the_causal_pass_at_every_row)
 {
     static const int kv[3] = {4, 2, 1};
-    for (int k = 0; k < 3; k++) {
-        run_paged(cfg_of(2, 8, 8, 4, kv[k]), 3, 2);  /* a prompt ending mid-block */
-        run_paged(cfg_of(3, 9, 16, 4, kv[k]), 4, 4); /* a prompt filling its blocks */
-        run_paged(cfg_of(2, 5, 8, 4, kv[k]), 1, 1);  /* a block a token */
-        run_paged(cfg_of(4, 6, 8, 4, kv[k]), 2, 16); /* one block holds it all */
-        MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
-        c.rope = ROPE_INTERLEAVED;
-        run_paged(c, 3, 3);
+    for (int l = 0; l < DECODE_LAYOUTS; l++)
+        for (int k = 0; k < 3; k++) {
+            run_paged(cfg_of(2, 8, 8, 4, kv[k]), 3, 2, l);  /* a prompt ending mid-block */
+            run_paged(cfg_of(3, 9, 16, 4, kv[k]), 4, 4, l); /* a prompt filling its blocks */
+            run_paged(cfg_of(2, 5, 8, 4, kv[k]), 1, 1, l);  /* a block a token */
+            run_paged(cfg_of(4, 6, 8, 4, kv[k]), 2, 16, l); /* one block holds it all */
+            MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+            c.rope = ROPE_INTERLEAVED;
+            run_paged(c, 3, 3, l);
+        }
+}
+END_TEST
+
+/* The layout decides where a token's floats sit in a block: NHD (meta) puts
+ * a token's kv heads side by side (the next token dh * KV floats on), HND
+ * (hf) a head's tokens (the next token dh floats on), as the contiguous
+ * cache's two layouts do. */
+START_TEST(paged_pool_follows_the_layout)
+{
+    char err[200];
+    MhaConfig c = cfg_of(2, 6, 12, 4, 2); /* dh 3, KV 2 */
+    c.causal = 1;
+    Mha *m = mha_run(&c, err, sizeof err);
+    for (int l = 0; l < DECODE_LAYOUTS; l++) {
+        Decode *d = decode_new(m, l, 3, err, sizeof err);
+        ck_assert_int_eq(decode_set_paged(d, 4, err, sizeof err), 0);
+        ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+        size_t t0 = decode_cache_offset(d, 1, 0, 0, 0), t1 = decode_cache_offset(d, 1, 0, 1, 0);
+        size_t h1 = decode_cache_offset(d, 1, 1, 0, 0);
+        ck_assert_uint_eq(t1 - t0, l == DECODE_META ? 6 : 3);
+        ck_assert_uint_eq(h1 - t0, l == DECODE_META ? 3 : 12);
+        ck_assert_str_eq(decode_pool_layout_name(l),
+                         l == DECODE_META ? "NHD (blocks, N, KV, dh)" : "HND (blocks, KV, N, dh)");
+        decode_free(d);
     }
+    mha_free(m);
+}
+END_TEST
+
+/* A paged decode whose B sequences share their first P tokens (the run's x
+ * shares them): the floor(P/N) full prefix blocks are in every table with a
+ * reference count of B and written once; the partial one is copied on write
+ * by every sequence but the last (each copy P mod N tokens, counted); the
+ * pool's blocks as content/kv.c counts them for --shared-prefix P; every
+ * row equal to the full causal pass. */
+static void run_shared(MhaConfig cfg, int prompt, int N, int P, DecodeLayout l)
+{
+    char err[200];
+    cfg.causal = 1, cfg.shared_prefix = P;
+    Mha *m = mha_run(&cfg, err, sizeof err);
+    ck_assert_msg(m != NULL, "%s", err);
+    Decode *d = decode_new(m, l, prompt, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, N, err, sizeof err), 0);
+    ck_assert_msg(decode_share_prefix(d, P, err, sizeof err) == 0, "%s", err);
+    const int B = cfg.batch, mb = (cfg.seq + N - 1) / N, sh = P / N, tail = P % N;
+    ck_assert_int_eq(d->blocks, sh + B * (mb - sh));
+    ck_assert_int_eq(d->cache_k->shape[0], d->blocks);
+    size_t tok = 2 * (size_t)cfg.kv_heads * (size_t)m->d_head * 4; /* K and V of a token */
+    ck_assert_int_eq(decode_prefill(d, err, sizeof err), 0);
+    for (;;) {
+        assert_rows_equal(m, d);
+        ck_assert(decode_check(d) < 1e-5f);
+        for (int b = 0; b < B; b++)
+            for (int j = 0; j < sh; j++) { /* the full prefix blocks: one, in every table */
+                ck_assert_int_eq(d->table[b * mb + j], d->table[j]);
+                ck_assert_int_eq(d->refs[d->table[j]], B);
+            }
+        int past = d->len > P; /* every sequence has written its own token past the prefix */
+        if (tail) {            /* the partial block: shared until then, then one each */
+            int j = sh, first = d->table[j];
+            for (int b = 1; b < B; b++)
+                ck_assert(past ? d->table[b * mb + j] != first : d->table[b * mb + j] == first);
+            ck_assert_int_eq(decode_cow_pending(d), past ? 0 : B - 1);
+            ck_assert_uint_eq(d->copied_total, past ? (size_t)(B - 1) * (size_t)tail * tok : 0);
+        } else {
+            ck_assert_int_eq(decode_cow_pending(d), 0);
+            ck_assert_uint_eq(d->copied_total, 0);
+        }
+        /* the prefix written once, every other token once a sequence */
+        ck_assert_uint_eq(d->written_total, ((size_t)P + (size_t)B * (size_t)(d->len - P)) * tok);
+        long lengths[64];
+        for (int b = 0; b < B; b++)
+            lengths[b] = d->len;
+        KvPaged kp;
+        KvPagedSeq seqs[64];
+        ck_assert_int_eq(kv_paged(lengths, B, N, P, cfg.seq, tok, &kp, seqs, err, sizeof err), 0);
+        ck_assert_uint_eq(kp.total_blocks, (uint64_t)(d->blocks_used + decode_cow_pending(d)));
+        ck_assert_int_eq(kp.shared_blocks, sh);
+        int r = decode_step(d, err, sizeof err);
+        ck_assert_msg(r >= 0, "%s", err);
+        if (r == 1) break;
+    }
+    decode_free(d);
+    mha_free(m);
+}
+
+START_TEST(shared_prefix_is_stored_once_and_copied_on_write)
+{
+    static const int kv[3] = {4, 2, 1};
+    for (int l = 0; l < DECODE_LAYOUTS; l++)
+        for (int k = 0; k < 3; k++) {
+            run_shared(cfg_of(2, 8, 8, 4, kv[k]), 4, 2, 3, l);  /* 1 full block and a tail */
+            run_shared(cfg_of(3, 9, 16, 4, kv[k]), 4, 4, 4, l); /* a full block, no tail */
+            run_shared(cfg_of(3, 9, 8, 4, kv[k]), 3, 4, 3, l);  /* only a tail, copied later */
+            run_shared(cfg_of(2, 6, 8, 4, kv[k]), 5, 2, 5, l);  /* the whole prompt */
+            run_shared(cfg_of(4, 7, 8, 4, kv[k]), 3, 3, 0, l);  /* none: as unshared */
+            run_shared(cfg_of(2, 5, 8, 4, kv[k]), 5, 3, 5, l);  /* seq = P: never copied */
+            MhaConfig c = cfg_of(2, 7, 16, 4, kv[k]);
+            c.rope = ROPE_HALF;
+            run_shared(c, 4, 3, 4, l);
+        }
+}
+END_TEST
+
+/* --shared-prefix needs --paged, at most the prompt, and a batch whose x
+ * really shares those tokens (else storing them once would be a lie). */
+START_TEST(shared_prefix_refuses_bad_input)
+{
+    char err[200];
+    MhaConfig c = cfg_of(2, 6, 8, 4, 2);
+    c.causal = 1, c.shared_prefix = 3;
+    Mha *m = mha_run(&c, err, sizeof err);
+    Decode *d = decode_new(m, DECODE_META, 3, err, sizeof err);
+    ck_assert_int_eq(decode_share_prefix(d, 2, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--shared-prefix: needs --paged") != NULL, "%s", err);
+    ck_assert_int_eq(decode_set_paged(d, 2, err, sizeof err), 0);
+    ck_assert_int_eq(decode_share_prefix(d, 4, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--shared-prefix 4: must be 0 to the prompt's 3") != NULL, "%s", err);
+    ck_assert_int_eq(decode_share_prefix(d, -1, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--shared-prefix -1") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
+    c.shared_prefix = 1; /* x shares 1 token, the pool is asked for 3 */
+    m = mha_run(&c, err, sizeof err);
+    d = decode_new(m, DECODE_META, 3, err, sizeof err);
+    ck_assert_int_eq(decode_set_paged(d, 2, err, sizeof err), 0);
+    ck_assert_int_eq(decode_share_prefix(d, 3, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "sequence 1's token 1 differs") != NULL, "%s", err);
+    decode_free(d);
+    mha_free(m);
+    c.shared_prefix = 7; /* the run's own check: at most seq */
+    ck_assert_int_eq(mha_config_check(&c, err, sizeof err), -1);
+    ck_assert_msg(strstr(err, "--shared-prefix 7: must be 0 to --seq 6") != NULL, "%s", err);
+}
+END_TEST
+
+/* The run's x with a shared prefix: x[b, :P] is x[0, :P], the rest of x and
+ * the weights the same draws as without it. */
+START_TEST(shared_prefix_shares_x_only)
+{
+    char err[200];
+    MhaConfig c = cfg_of(3, 5, 8, 2, 2);
+    Mha *a = mha_run(&c, err, sizeof err);
+    c.shared_prefix = 2;
+    Mha *b = mha_run(&c, err, sizeof err);
+    for (int bb = 0; bb < 3; bb++)
+        for (int s = 0; s < 5; s++)
+            for (int i = 0; i < 8; i++) {
+                int at[3] = {bb, s, i}, zero[3] = {0, s, i};
+                float want = tensor_get(a->t[MT_X], s < 2 ? zero : at);
+                ck_assert(tensor_get(b->t[MT_X], at) == want);
+            }
+    ck_assert(tensor_get(a->t[MT_W_O], (int[]){7, 7}) == tensor_get(b->t[MT_W_O], (int[]){7, 7}));
+    ck_assert(!mha_config_same(&a->cfg, &b->cfg));
+    mha_free(a);
+    mha_free(b);
 }
 END_TEST
 
@@ -604,7 +763,7 @@ START_TEST(screen_shows_the_rolling_window)
 {
     MhaConfig c = mha_config_default();
     c.seq = 8, c.heads = 4, c.kv_heads = 2;
-    DecodeScreenOpts o = {5, DECODE_HF, 3, 0};
+    DecodeScreenOpts o = {5, DECODE_HF, 3, 0, 0};
     for (int big = 0; big < 2; big++) {
         int w = big ? 200 : 80, h = big ? 60 : 24;
         ck_assert(screen_opts_show(c, &o, 0, w, h, "cache_k[:, :, 1] = k  # slot = 4 mod 3"));
@@ -622,7 +781,7 @@ START_TEST(screen_shows_the_paged_pool)
 {
     MhaConfig c = mha_config_default();
     c.batch = 2, c.seq = 8, c.heads = 4, c.kv_heads = 2;
-    DecodeScreenOpts o = {3, DECODE_HF, 0, 2};
+    DecodeScreenOpts o = {3, DECODE_HF, 0, 2, 0};
     for (int big = 0; big < 2; big++) {
         int w = big ? 200 : 80, h = big ? 60 : 24;
         ck_assert(screen_opts_show(c, &o, 0, w, h, "new blocks 0 1 2 3"));
@@ -636,6 +795,42 @@ START_TEST(screen_shows_the_paged_pool)
     }
     c.batch = 1; /* a pool needs two sequences: the screen says so */
     ck_assert(screen_opts_show(c, &o, 0, 80, 24, "--paged: needs --batch 2"));
+}
+END_TEST
+
+/* The shared prefix on the screen at batch 2, 80x24 through 200x60: the
+ * full prefix block and the partial one with their reference counts, the
+ * tables pointing at them, the copy-on-write when the first token past the
+ * prefix is written, its bytes, and every row still the full pass's; L
+ * turns the pool's block layout (NHD, HND). */
+START_TEST(screen_shows_the_shared_prefix)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = 2, c.seq = 8, c.heads = 4, c.kv_heads = 2;
+    DecodeScreenOpts o = {3, DECODE_META, 0, 2, 3};
+    static const int sizes[3][2] = {{80, 24}, {120, 40}, {200, 60}};
+    for (int k = 0; k < 3; k++) {
+        int w = sizes[k][0], h = sizes[k][1];
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "pool_k NHD (blocks,N,KV,dh) (7, 2, 2, 2)"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "blk 0 0  1  ref 2: prefix, stored once"));
+        ck_assert(
+            screen_opts_show(c, &o, 0, w, h, "blk 1 2  ·  ref 2: partial prefix, copied on write"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "table s0 [0 1]  table s1 [0 1]"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "x: the 2 sequences share tokens 0..2"));
+        ck_assert(screen_opts_show(c, &o, 0, w, h, "copy-on-write: none this step"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h,
+                                   "copy-on-write: blk 1 -> 2 (1 prefix token each, 32 B)"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "table s0 [0 2]  table s1 [0 1]"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "blk 1 2  3  ref 1"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h, "copied 32 B"));
+        ck_assert(screen_opts_show(c, &o, 1, w, h,
+                                   "rows 3..3 = the full causal pass at those rows (largest "
+                                   "difference 0)"));
+    }
+    o.layout = DECODE_HF;
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "pool_k HND (blocks,KV,N,dh) (7, 2, 2, 2)"));
+    o.prefix = 5; /* more than the prompt: the screen says so */
+    ck_assert(screen_opts_show(c, &o, 0, 80, 24, "--shared-prefix 5: must be 0 to the prompt's 3"));
 }
 END_TEST
 
@@ -724,11 +919,16 @@ static Suite *decode_suite(void)
     tcase_add_test(t, window_rolls_and_equals_the_band_pass);
     tcase_add_test(t, paged_equals_the_causal_pass_at_every_row);
     tcase_add_test(t, paged_refuses_bad_input);
+    tcase_add_test(t, paged_pool_follows_the_layout);
+    tcase_add_test(t, shared_prefix_is_stored_once_and_copied_on_write);
+    tcase_add_test(t, shared_prefix_refuses_bad_input);
+    tcase_add_test(t, shared_prefix_shares_x_only);
     tcase_add_test(t, layouts_and_their_strides);
     tcase_add_test(t, bad_prompt_is_refused);
     tcase_add_test(t, screen_runs_the_configuration);
     tcase_add_test(t, screen_shows_the_rolling_window);
     tcase_add_test(t, screen_shows_the_paged_pool);
+    tcase_add_test(t, screen_shows_the_shared_prefix);
     tcase_add_test(t, screens_show_the_mla_strip);
     tcase_add_test(t, screen_prompt_is_half_the_sequence);
     tcase_add_test(t, large_configuration_is_not_cut_silently);

@@ -2,8 +2,10 @@
 # e2e_cache.sh - the KV cache's other forms in `mhaviz export`, against an
 # independent PyTorch implementation (tests/ref_cache.py, skipped when no
 # interpreter has torch): MLA (--mla R [--rope-dim dr], the expanded and the
-# absorbed forms) and the rolling window (--causal --window W, the band
-# mask), on random configurations; the default export untouched by them;
+# absorbed forms), the rolling window (--causal --window W, the band
+# mask) and a batch sharing a prompt prefix (--shared-prefix P), on random
+# configurations; decode --paged --shared-prefix against vLLM's block
+# manager replayed; the default export untouched by them;
 # their bad values exit 2 naming the flag.
 #
 # $MHAVIZ_BIN is the binary to drive; $MODE is plain or asan.
@@ -38,6 +40,13 @@ for _ in 1 2 3 4 5 6; do
     c=$(random_config)
     configs+=("$c --causal --window $((1 + RANDOM % 5))")
 done
+for _ in 1 2 3 4; do # a batch sharing a prompt prefix, causal or not
+    c=$(random_config)
+    S=$(sed 's/.*--seq \([0-9]*\).*/\1/' <<<"$c")
+    c="$c --shared-prefix $((RANDOM % (S + 1)))"
+    [ $((RANDOM % 3)) != 0 ] && c="$c --causal"
+    configs+=("$c")
+done
 configs+=("--mla 512 --rope-dim 64 --d-model 64 --heads 1 --seq 3" "--seq 9 --causal --window 1"
     "--seq 6 --causal --window 3 --mla 2")
 
@@ -60,6 +69,30 @@ for c in "${configs[@]}"; do
         sed 's/^/# /' "$tmp/ref"
     fi
 done
+
+# decode --paged --shared-prefix: the block tables, reference counts and
+# copies on write against vLLM's block manager replayed in Python, the pool
+# against the issue's formula, on random batches, block sizes and prefixes
+for _ in 1 2 3 4 5 6 7 8; do
+    B=$((2 + RANDOM % 3)) S=$((2 + RANDOM % 9)) N=$((1 + RANDOM % 5))
+    n=$((1 + RANDOM % S))
+    P=$((RANDOM % 4 == 0 ? 0 : 1 + RANDOM % n))
+    c="--batch $B --seq $S --heads 4 --kv-heads $((1 << (RANDOM % 3))) --block-size $N --shared-prefix $P --prompt $n"
+    # shellcheck disable=SC2086
+    capture "$BIN" decode --plain --paged $c
+    if [ "$rc" -ne 0 ]; then
+        fail "decode --paged $c" "exit $rc: $(head -c 200 "$tmp/err")"
+        continue
+    fi
+    # shellcheck disable=SC2086
+    if python3 "$HERE/ref_cache.py" "$tmp/out" --decode --d-model 8 $c >"$tmp/ref" 2>&1; then
+        ok "decode --paged $c: $(tail -1 "$tmp/ref")"
+    else
+        fail "decode --paged $c against vLLM's block manager" "it disagrees:"
+        sed 's/^/# /' "$tmp/ref"
+    fi
+done
+usage_error "--shared-prefix 9: must be 0 to --seq 4" export --seq 4 --shared-prefix 9
 
 # MLA sits beside the run: the run's own tensors and steps are the same bytes
 capture "$BIN" export --seq 5 --heads 4 --causal

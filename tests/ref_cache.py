@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
 """ref_cache.py - an independent PyTorch reference for the KV-cache forms of
-`mhaviz export`: MLA (--mla R [--rope-dim dr]) and the rolling window
-(--causal --window W).
+`mhaviz export`: MLA (--mla R [--rope-dim dr]), the rolling window
+(--causal --window W) and a batch sharing a prompt prefix (--shared-prefix
+P); and, with --decode, for the paged pool of `mhaviz decode --plain --paged
+--shared-prefix P`.
 
 It redraws x and the weights from the seed (the stream documented in
 engine/mha.h and engine/mla.h: x, W_Q, W_K, W_V, W_O, then W_DKV, W_UK, W_UV,
@@ -14,13 +16,27 @@ inference/model.py and Mistral's band mask write it, and compares:
             expanding K), and the cache bytes per token, (R + dr) x 4 and
             MHA's 2 x H x dh x 4;
   --window: the run's scores, attn and out against torch's attention with
-            the band mask (query i sees key j iff i - W < j <= i).
+            the band mask (query i sees key j iff i - W < j <= i);
+  --shared-prefix: x with every sequence's first P tokens sequence 0's, the
+            run against it, and (causal) what makes storing the prefix's K
+            and V once honest: every sequence's K, V and out rows < P equal
+            sequence 0's.
+
+With --decode, the file is DECODE.txt in place of EXPORT.json (the text of `mhaviz decode
+--plain --paged --block-size N --shared-prefix P --prompt n`, same config
+flags), it replays vLLM's block manager in plain Python (a free list handed
+out in order, a reference count per block, copy-on-write of a block others
+still point at when a sequence appends to it) and checks the block tables,
+the reference counts, each copy-on-write and its bytes, and the pool's
+total against the issue's formula floor(P/N) + sum(ceil(L/N) - floor(P/N)).
 
 Usage: ref_cache.py EXPORT.json [--batch N --seq N --d-model N --heads N
            --kv-heads N --seed N --causal --rope half|interleaved
-           --rope-theta N --mla R --rope-dim dr --window W]
+           --rope-theta N --mla R --rope-dim dr --window W --shared-prefix P]
+       ref_cache.py DECODE.txt --decode --batch N --seq N --kv-heads N
+           --d-model N --heads N --block-size N --shared-prefix P --prompt n
 Exit 0 when all agree ("PyTorch: N tensors agree"), 1 with the differences,
-77 when this interpreter has no torch (a skip).
+77 when this interpreter has no torch (a skip; --decode needs none).
 """
 import json
 import math
@@ -30,12 +46,12 @@ from ref_mha import SplitMix64  # the seeded draws, as mha.c makes them
 
 try:
     import torch
-except ImportError:
-    print("ref_cache.py: no torch in this interpreter: skipped")
-    sys.exit(77)
+    f64 = torch.float64
+except ImportError:  # --decode needs none; the rest skips
+    torch = None
 
 TOL = 1e-4
-f64 = torch.float64
+MASK64 = (1 << 64) - 1
 
 
 def draw(rng, *shape):
@@ -48,13 +64,16 @@ def draw(rng, *shape):
 def parse(argv):
     cfg = {"batch": 1, "seq": 4, "d_model": 8, "heads": 2, "kv_heads": None, "seed": 1,
            "causal": False, "rope": None, "rope_theta": 10000.0, "mla": None,
-           "rope_dim": None, "window": None}
+           "rope_dim": None, "window": None, "shared_prefix": 0, "block_size": None,
+           "prompt": None, "decode": False}
     path, i = argv[0], 1
     while i < len(argv):
         a = argv[i]
         key = a[2:].replace("-", "_")
         if a == "--causal":
             cfg["causal"] = True
+        elif a == "--decode":
+            cfg["decode"] = True
         elif a == "--rope":
             cfg["rope"] = argv[i + 1]
             i += 1
@@ -104,6 +123,8 @@ def reference(cfg):
     dh = D // H
     rng = SplitMix64(cfg["seed"])
     x = draw(rng, B, S, D)
+    P = cfg["shared_prefix"]
+    x[1:, :P] = x[0, :P].clone()  # the same draws, then the batch shares its prefix
     # the weights: tenths, times 1/sqrt(D) past d_model 16 (engine/mha.h MHA_TENTHS_MAX_D;
     # MLA's own weights by the same rule)
     ws = 1.0 if D <= 16 else 1.0 / math.sqrt(D)
@@ -120,8 +141,15 @@ def reference(cfg):
     k, v = k.repeat_interleave(H // KV, dim=1), v.repeat_interleave(H // KV, dim=1)
     sc = q @ k.transpose(-2, -1) / math.sqrt(dh)
     at = torch.softmax(sc.masked_fill(refuse, float("-inf")), dim=-1)
-    out["run"] = {"scores": sc, "attn": at,
-                  "out": (at @ v).transpose(1, 2).contiguous().view(B, S, D) @ WO}
+    y = (at @ v).transpose(1, 2).contiguous().view(B, S, D) @ WO
+    out["run"] = {"scores": sc, "attn": at, "out": y}
+    if P:
+        out["run"]["x"] = x
+        if cfg["causal"]:  # a row < P sees only the prefix: the same in every sequence
+            out["prefix_spread"] = max((t[:, :, :P] - t[:1, :, :P]).abs().max().item()
+                                       for t in (k, v)) if B > 1 else 0.0
+            out["prefix_spread"] = max(out["prefix_spread"],
+                                       (y[:, :P] - y[:1, :P]).abs().max().item())
     if cfg["mla"] is None:
         return out
     R = cfg["mla"]
@@ -164,16 +192,98 @@ def agree(name, got, want, errs):
         errs.append("%s: %d values differ, largest %g" % (name, int(bad.sum()), d.max().item()))
 
 
+def block_manager(B, S, N, P, prompt):
+    """vLLM's block manager for B sequences of S tokens sharing P, prefilled
+    with `prompt` tokens then one at a time: (tables, refs, cows, used) where
+    cows lists (step start, src, dst) in order."""
+    tables, refs, cows, nxt = [[] for _ in range(B)], {}, [], 0
+
+    def fresh():
+        nonlocal nxt
+        nxt += 1
+        refs[nxt - 1] = 1
+        return nxt - 1
+
+    steps = [(0, prompt)] + [(t, 1) for t in range(prompt, S)]
+    for start, n in steps:
+        for p in range(start, start + n):
+            for b in range(B):
+                if p < P:  # the prefix: sequence 0 writes it, the others fork its blocks
+                    if p % N == 0:
+                        if b == 0:
+                            tables[0].append(fresh())
+                        else:
+                            tables[b].append(tables[0][p // N])
+                            refs[tables[0][p // N]] += 1
+                    continue
+                if p % N == 0:
+                    tables[b].append(fresh())
+                elif refs[tables[b][-1]] > 1:  # append to a shared block: copy on write
+                    src = tables[b][-1]
+                    refs[src] -= 1
+                    tables[b][-1] = fresh()
+                    cows.append((start, src, tables[b][-1]))
+    return tables, refs, cows, nxt
+
+
+def check_decode(path, cfg):
+    B, S, N, P = cfg["batch"], cfg["seq"], cfg["block_size"], cfg["shared_prefix"]
+    KV, dh = cfg["kv_heads"], cfg["d_model"] // cfg["heads"]
+    prompt = cfg["prompt"] or max(1, S // 2)
+    text = open(path).read().splitlines()
+    tables, refs, cows, used = block_manager(B, S, N, P, prompt)
+    errs = []
+    for b in range(B):
+        want = "block table of sequence %d: %s" % (b, " ".join(map(str, tables[b])))
+        if want not in text:
+            errs.append("no line %r" % want)
+    if P:
+        want = "reference counts: %s " % " ".join("%d:%d" % (i, refs[i]) for i in range(used))
+        if not any(line.startswith(want) for line in text):
+            errs.append("no line starting %r" % want)
+    tail, tok = P % N, 2 * KV * dh * 4
+    got = [line.strip() for line in text if line.strip().startswith("copy-on-write:")]
+    want = ["copy-on-write: block %d -> %d (%d prefix token%s, %d B)"
+            % (s_, d_, tail, "" if tail == 1 else "s", tail * tok) for _, s_, d_ in cows]
+    if got != want:
+        errs.append("copy-on-write lines %r, want %r" % (got, want))
+    formula = P // N + sum(-(-S // N) - P // N for _ in range(B))
+    pending = (max(refs[t[P // N]] for t in tables) - 1) if tail and len(tables[0]) > P // N else 0
+    if used + pending != formula:
+        errs.append("replay: %d blocks + %d pending copies, formula %d" % (used, pending, formula))
+    want = "pool: %d blocks handed out (kv --paged%s: %d)" % (used, " --shared-prefix" if P else "",
+                                                            formula)
+    if not any(line.startswith(want) for line in text):
+        errs.append("no line starting %r" % want)
+    if not any(line.endswith("largest difference 0") for line in text):
+        errs.append("the rows do not equal the full pass exactly")
+    if errs:
+        print("\n".join(errs))
+        sys.exit(1)
+    print("vLLM's block manager replayed: %d tables, %d blocks, %d copies on write agree"
+          % (B, used, len(cows)))
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
     path, cfg = parse(sys.argv[1:])
+    if cfg["decode"]:
+        return check_decode(path, cfg)
+    if torch is None:
+        print("ref_cache.py: no torch in this interpreter: skipped")
+        sys.exit(77)
     doc = json.load(open(path))
     ref = reference(cfg)
     errs, n = [], 0
     for name, want in ref["run"].items():
         agree(name, doc["tensors"][name], want, errs)
         n += 1
+    if doc["config"].get("shared_prefix", 0) != cfg["shared_prefix"]:
+        errs.append("config.shared_prefix %r, want %d" % (doc["config"].get("shared_prefix"),
+                                                         cfg["shared_prefix"]))
+    if ref.get("prefix_spread", 0) > 1e-9:
+        errs.append("torch: the sequences' prefix rows differ by %g" % ref["prefix_spread"])
     if cfg["window"] and doc["config"].get("window") != cfg["window"]:
         errs.append("config.window %r, want %d" % (doc["config"].get("window"), cfg["window"]))
     if cfg["mla"] is not None:

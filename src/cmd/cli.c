@@ -275,4 +275,5 @@ void cli_config_json(FILE *f, const MhaConfig *c, int d_head)
             c->batch, c->seq, c->d_model, c->heads, c->kv_heads, d_head,
             c->causal ? "true" : "false", (unsigned long)c->seed, rope, theta);
     if (c->window) fprintf(f, ", \"window\": %d", c->window); /* only when on */
+    if (c->shared_prefix) fprintf(f, ", \"shared_prefix\": %d", c->shared_prefix);
 }

@@ -4,6 +4,8 @@
  *                                           the decode screen (TUI)
  *   mhaviz decode --plain [--prompt N] [--layout hf|meta] [config flags]
  *                                           the toy run as text, step by step
+ *   mhaviz decode [--plain] --paged [--block-size N] [--shared-prefix P] ...
+ *                                           one pool of blocks, a shared prefix
  *   mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]
  *                                           what one generated token costs at real sizes
  */
@@ -25,18 +27,24 @@
 static const char decode_help[] =
     "usage: mhaviz decode [--prompt N] [--layout hf|meta] [CONFIG] [OPTIONS]  the screen\n"
     "       mhaviz decode --plain [--prompt N] [--layout hf|meta] [CONFIG]\n"
+    "       mhaviz decode [--plain] --paged [--block-size N] [--shared-prefix P] [CONFIG]\n"
     "       mhaviz decode --plain --preset NAME [--context T] [--dtype D] [--gpu NAME]\n"
     "Generation with a KV cache: the prompt in one block (prefill), then one token at a time.\n"
     "The screen and --plain run the same toy configuration: decode's defaults --seq 8\n"
     "--heads 4, then your CONFIG flags (from the home menu: the current configuration).\n"
     "  --plain         print instead of opening the screen\n"
     "  --prompt N      tokens of the prefill (default: half the sequence)\n"
-    "  --layout L      cache layout: hf (B, KV, T, dh; default) or meta (B, T, KV, dh)\n"
+    "  --layout L      cache layout: hf (B, KV, T, dh; default) or meta (B, T, KV, dh);\n"
+    "                  with --paged, each block's: meta NHD (blocks, N, KV, dh), vLLM's\n"
+    "                  default and --paged's, or hf HND (blocks, KV, N, dh)\n"
     "  --window W      a rolling buffer of W slots: token t goes to slot t mod W, attention\n"
     "                  over the last W tokens (i - W < j <= i)\n"
     "  --paged         vLLM's paged cache (needs --batch 2 or more): one pool of blocks,\n"
     "                  handed out as the sequences grow, read through each block table\n"
     "  --block-size N  tokens a block (default 16, as vLLM's)\n"
+    "  --shared-prefix P  with --paged: the sequences share their first P prompt tokens;\n"
+    "                  its floor(P/N) full blocks are stored once (reference counts shown),\n"
+    "                  its partial block is copied on write by each sequence (P <= prompt)\n"
     "  --preset NAME   a real model (mhaviz kv --list): bytes per generated token (--plain)\n"
     "  --context T     tokens in the cache (default: the model's trained context)\n"
     "  --dtype D       fp32, fp16 (default), bf16, fp8 or int4\n"
@@ -190,10 +198,15 @@ static void print_step(const Decode *d)
             printf(" %d", d->new_blocks[i]);
         printf("%s (%d of %d in use); the gather read K, V through the tables\n",
                d->n_new_blocks ? "" : " none", d->blocks_used, d->blocks);
+        for (int i = 0; i < d->n_cow; i++)
+            printf("  copy-on-write: block %d -> %d (%d prefix token%s, %zu B)\n", d->cow_src[i],
+                   d->cow_dst[i], d->prefix % d->block_size,
+                   d->prefix % d->block_size == 1 ? "" : "s", d->copied_step / (size_t)d->n_cow);
     }
-    printf("  wrote %zu B, read %zu B (total written %zu, read %zu); scores %s\n", d->written_step,
-           d->read_step, d->written_total, d->read_total,
-           tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
+    printf("  wrote %zu B, read %zu B (total written %zu, read %zu", d->written_step, d->read_step,
+           d->written_total, d->read_total);
+    if (d->prefix) printf(", copied on write %zu", d->copied_total);
+    printf("); scores %s\n", tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
 }
 
 /* The block tables at the end, and the pool's figures as content/kv.c
@@ -209,22 +222,35 @@ static int print_tables(const Decode *d)
             printf(" %d", d->table[s * d->max_blocks + j]);
         printf("\n");
     }
+    if (d->prefix) {
+        printf("reference counts:");
+        for (int i = 0; i < d->blocks_used; i++)
+            printf(" %d:%d", i, d->refs[i]);
+        printf(" (block:tables; the %d shared prefix block%s in every table)\n", d->shared_blocks,
+               d->shared_blocks == 1 ? "" : "s");
+    }
     long lengths[MHA_MAX_BATCH];
     KvPagedSeq seqs[MHA_MAX_BATCH];
     KvPaged kp;
     for (int s = 0; s < c->batch; s++)
         lengths[s] = d->len;
     uint64_t per_token = 2 * (uint64_t)c->kv_heads * (uint64_t)d->m->d_head * sizeof(float);
-    if (kv_paged(lengths, c->batch, d->block_size, 0, d->cap, per_token, &kp, seqs, err,
+    if (kv_paged(lengths, c->batch, d->block_size, d->prefix, d->cap, per_token, &kp, seqs, err,
                  sizeof err) != 0) {
         cli_line(stderr, "mhaviz: %s", err);
         return -1;
     }
-    printf("pool: %d blocks handed out (kv --paged: %llu), %s B reserved, %s B used, %s B waste\n",
-           d->blocks_used, (unsigned long long)kp.total_blocks,
+    int pending = decode_cow_pending(d);
+    printf("pool: %d blocks handed out (kv --paged%s: %llu), %s B reserved, %s B used, %s B "
+           "waste\n",
+           d->blocks_used, d->prefix ? " --shared-prefix" : "", (unsigned long long)kp.total_blocks,
            kv_fmt_int(a, sizeof a, kp.reserved), kv_fmt_int(b, sizeof b, kp.used),
            kv_fmt_int(e, sizeof e, kp.waste));
-    if (kp.total_blocks != (uint64_t)d->blocks_used) {
+    if (pending)
+        printf("(kv --paged counts every sequence's copy of the partial prefix block: %d "
+               "not made, no sequence wrote past the prefix)\n",
+               pending);
+    if (kp.total_blocks != (uint64_t)(d->blocks_used + pending)) {
         cli_line(stderr, "mhaviz: the pool handed out %d blocks, kv --paged says %llu",
                  d->blocks_used, (unsigned long long)kp.total_blocks);
         return -1;
@@ -232,7 +258,8 @@ static int print_tables(const Decode *d)
     return 0;
 }
 
-static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int block_size)
+static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int block_size,
+                     int prefix)
 {
     char err[200];
     MhaConfig full = *cfg;
@@ -245,7 +272,8 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int 
         mha_free(m);
         return cli_usage("--prompt: %s", err);
     }
-    if (block_size && decode_set_paged(d, block_size, err, sizeof err) != 0) {
+    if (block_size && (decode_set_paged(d, block_size, err, sizeof err) != 0 ||
+                       decode_share_prefix(d, prefix, err, sizeof err) != 0)) {
         decode_free(d);
         mha_free(m);
         return cli_usage("%s", err);
@@ -262,8 +290,15 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int 
         printf("window %d: a rolling buffer of %d slots; query i sees key j iff i - %d < j <= i\n",
                cfg->window, d->slots, cfg->window);
     if (block_size)
-        printf("paged: blocks of %d tokens, one pool (blocks, N, KV, dh) for the %d sequences\n",
-               block_size, cfg->batch);
+        printf("paged: blocks of %d tokens, one pool %s for the %d sequences\n", block_size,
+               decode_pool_layout_name(layout), cfg->batch);
+    if (prefix)
+        printf("shared prefix: the %d sequences share their first %d tokens of x (\"%s\" .. "
+               "\"%s\"); %d full block%s stored once, %s\n",
+               cfg->batch, prefix, mha_token_word(0), mha_token_word(prefix - 1), d->shared_blocks,
+               d->shared_blocks == 1 ? "" : "s",
+               prefix % block_size ? "the partial block copied on write"
+                                   : "no partial block to copy");
     printf("cache %s: K and V each %s, %zu bytes\n",
            block_size ? "pool" : decode_layout_name(layout),
            tensor_fmt_dims(s1, sizeof s1, d->cache_k->ndim, d->cache_k->shape),
@@ -281,7 +316,10 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int 
     } else {
         rc = d->block_size ? print_tables(d) : 0;
         printf("every row against the full causal pass%s: largest difference %g\n",
-               cfg->window ? " with the window's band mask" : "", (double)worst);
+               cfg->window ? " with the window's band mask"
+               : prefix    ? " (paged, the prefix shared)"
+                           : "",
+               (double)worst);
     }
     decode_free(d);
     mha_free(m);
@@ -303,7 +341,9 @@ typedef struct DecodeArgs {
     long window; /* 0: none */
     int paged;
     long block_size; /* 0: not given (16 with --paged) */
+    long prefix;     /* --shared-prefix P; -1: not given */
     DecodeLayout layout;
+    int layout_set; /* --layout given (else hf, or meta: vLLM's NHD pool with --paged) */
     const char *preset, *dtype, *gpu;
     long context;          /* 0: the preset's trained context */
     const char *real_flag; /* the first real-size flag given (they need --plain) */
@@ -317,7 +357,7 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
     static const char *const real[] = {"--preset", "--dtype", "--gpu", "--context"};
     char err[200];
     int n = 0;
-    *a = (DecodeArgs){.layout = DECODE_HF, .dtype = "fp16"};
+    *a = (DecodeArgs){.layout = DECODE_HF, .dtype = "fp16", .prefix = -1};
     rest[n++] = argv[0];
     for (int k = 0; k < N_DEFAULTS; k++)
         rest[n++] = (char *)decode_defaults[k];
@@ -344,6 +384,7 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
                 return cli_usage("%s", err), -1;
         } else if ((r = cli_match(argc, argv, &i, "--layout", &val, err, sizeof err)) != 0) {
             if (r < 0) return cli_usage("%s", err), -1;
+            a->layout_set = 1;
             if (!strcmp(val, "hf"))
                 a->layout = DECODE_HF;
             else if (!strcmp(val, "meta"))
@@ -359,6 +400,10 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
                 return cli_usage("%s", err), -1;
             if (a->block_size == 0)
                 return cli_usage("--block-size 0: a block holds at least 1 token"), -1;
+        } else if ((r = cli_match(argc, argv, &i, "--shared-prefix", &val, err, sizeof err)) != 0) {
+            if (r < 0 ||
+                cli_long("--shared-prefix", val, 0, MHA_MAX_SEQ, &a->prefix, err, sizeof err))
+                return cli_usage("%s", err), -1;
         } else if ((r = cli_match(argc, argv, &i, "--prompt", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--prompt", val, 1, MHA_MAX_SEQ, &a->prompt, err, sizeof err))
                 return cli_usage("%s", err), -1;
@@ -369,6 +414,10 @@ static int split_args(int argc, char **argv, DecodeArgs *a, char **rest)
     if (a->block_size && !a->paged) return cli_usage("--block-size: needs --paged"), -1;
     if (a->paged && !a->block_size) a->block_size = 16;
     if (a->paged && a->window) return cli_usage("--paged: not with --window (one at a time)"), -1;
+    if (a->prefix >= 0 && !a->paged)
+        return cli_usage("--shared-prefix: needs --paged (the prefix is shared in the pool)"), -1;
+    if (a->prefix < 0) a->prefix = 0;
+    if (a->paged && !a->layout_set) a->layout = DECODE_META; /* NHD, vLLM's default */
     return n;
 }
 
@@ -393,11 +442,18 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
         if (mha_config_check(&cfg, err, sizeof err) != 0) return cli_usage("%s", err);
         if (a->prompt > cfg.seq)
             return cli_usage("--prompt %ld: more than --seq %d", a->prompt, cfg.seq);
+        int prompt = a->prompt ? (int)a->prompt : decode_prompt_default(cfg.seq);
+        if (a->prefix > prompt)
+            return cli_usage("--shared-prefix %ld: more than the prompt's %d tokens (the shared "
+                             "prefix is part of every prompt)",
+                             a->prefix, prompt);
+        cfg.shared_prefix = (int)a->prefix;
         if (a->paged && cfg.batch < 2)
             return cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
                              "sequences; batch is %d)",
                              cfg.batch);
-        return print_toy(&cfg, (int)a->prompt, a->layout, a->paged ? (int)a->block_size : 0);
+        return print_toy(&cfg, prompt, a->layout, a->paged ? (int)a->block_size : 0,
+                         (int)a->prefix);
     }
     const KvDtype *dt = kv_dtype(a->dtype);
     if (!dt) return cli_usage("--dtype '%.20s': expected fp32, fp16, bf16, fp8 or int4", a->dtype);
@@ -439,6 +495,11 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
         ui_free(&ui);
         return rc;
     }
+    int prompt = a->prompt ? (int)a->prompt : decode_prompt_default(ui.cfg.seq);
+    if (rc < 0 && a->prefix > prompt)
+        rc = cli_usage("--shared-prefix %ld: more than the prompt's %d tokens (the shared prefix "
+                       "is part of every prompt)",
+                       a->prefix, prompt);
     if (rc < 0 && a->paged && ui.cfg.batch < 2)
         rc = cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
                        "sequences; batch is %d)",
@@ -448,7 +509,7 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
         return rc;
     }
     DecodeScreenOpts so = {(int)a->prompt, a->layout, (int)a->window,
-                           a->paged ? (int)a->block_size : 0};
+                           a->paged ? (int)a->block_size : 0, (int)a->prefix};
     return interactive_run(&ui, decode_open_opts(&ui, &so), &o);
 }
 

@@ -25,7 +25,10 @@ static const char export_help[] =
     "                   scores_absorbed) and the cache bytes per token against MHA's\n"
     "  --rope-dim N     MLA's rotated key width dr, even (default d_head / 2, even, >= 2)\n"
     "  --window W       with --causal: query i sees key j iff i - W < j <= i (a rolling\n"
-    "                   window's band); config gains \"window\": W\n\n"
+    "                   window's band); config gains \"window\": W\n"
+    "  --shared-prefix P every sequence's first P tokens of x are sequence 0's (a batch\n"
+    "                   sharing a prompt prefix, as decode --paged --shared-prefix runs);\n"
+    "                   config gains \"shared_prefix\": P\n\n"
     "Options:\n";
 
 /* The shortest text that reads back to the same float (base/fmtfloat.h):
@@ -183,6 +186,12 @@ int cmd_export(int argc, char **argv)
             if (r < 0 || cli_long("--window", val, 1, MHA_MAX_SEQ, &v, err, sizeof err))
                 return cli_usage("%s", err);
             cfg.window = (int)v;
+            continue;
+        }
+        if ((r = cli_match(argc, argv, &i, "--shared-prefix", &val, err, sizeof err)) != 0) {
+            if (r < 0 || cli_long("--shared-prefix", val, 0, MHA_MAX_SEQ, &v, err, sizeof err))
+                return cli_usage("%s", err);
+            cfg.shared_prefix = (int)v;
             continue;
         }
         if ((r = cli_match(argc, argv, &i, "--mla", &val, err, sizeof err)) != 0) {

@@ -61,6 +61,23 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
             canvas_text(c, x, y, "no new block", ST_DIM);
         }
         y++;
+        if (d->prefix) { /* the copy-on-write line, there at every step so rows stay put */
+            int tail = d->prefix % d->block_size;
+            if (!d->n_cow) {
+                canvas_text(c, 1, y++,
+                            tail ? "copy-on-write: none this step"
+                                 : "copy-on-write: no partial "
+                                   "prefix block to copy",
+                            ST_DIM);
+            } else {
+                x = 1 + canvas_text(c, 1, y, "copy-on-write:", ST_WARN);
+                for (int i = 0; i < d->n_cow && x < c->w - 30; i++)
+                    x += canvas_printf(c, x, y, ST_WARN, " blk %d -> %d", d->cow_src[i],
+                                       d->cow_dst[i]);
+                canvas_printf(c, x, y++, ST_WARN, " (%d prefix token%s each, %s B)", tail,
+                              tail == 1 ? "" : "s", text_fmt_int(s, sizeof s, d->copied_step));
+            }
+        }
     } else if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
         int last = d->start + d->n - 1;
         snprintf(s, sizeof s, "cache_k[%s%d] = k  # slot = %d mod %d",
@@ -90,7 +107,8 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
     const MhaConfig *cfg = &d->m->cfg;
     const int N = d->block_size;
     char a[64], b[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k (blocks,N,KV,dh) %s strides %s: %d/%d blocks",
+    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k %s %s strides %s: %d/%d blocks",
+                  d->layout == DECODE_META ? "NHD (blocks,N,KV,dh)" : "HND (blocks,KV,N,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
                   tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks);
     int rows = d->blocks, cw = 3;
@@ -103,7 +121,15 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
         canvas_printf(c, 1, y + r, ST_DIM, "blk%2d", r);
         for (int k = 0; k < shown; k++)
             canvas_put(c, 7 + k * cw, y + r, 0x00B7, ST_DIM);
-        if (shown < N) canvas_printf(c, 7 + shown * cw, y + r, ST_DIM, "+%d", N - shown);
+        int x = 7 + shown * cw;
+        if (shown < N) x += canvas_printf(c, x, y + r, ST_DIM, "+%d", N - shown) + 1;
+        const char *why =
+            r < d->shared_blocks ? ": prefix, stored once" : ": partial prefix, copied on write";
+        if ((int)strlen(why) + 6 > c->w - 1 - x) why = "";     /* no room: the count alone */
+        if (d->prefix && r < d->blocks_used && d->refs[r] > 1) /* shared: its tables counted */
+            canvas_printf(c, x, y + r, ST_WARN, "ref %d%s", d->refs[r], why);
+        else if (d->prefix && r < d->blocks_used)
+            canvas_printf(c, x, y + r, ST_DIM, "ref %d", d->refs[r]);
     }
     for (int s = 0; s < cfg->batch; s++)
         for (int t = 0; t < d->len; t++) {
@@ -125,9 +151,15 @@ static int draw_pool(Canvas *c, const Decode *d, int y)
         x += canvas_text(c, x, y, "]", ST_HEAD(s));
     }
     y++;
-    canvas_text(c, 1, y++,
-                "a row: one block of N token slots; a cell: the token it holds (sequence colour)",
-                ST_DIM);
+    if (d->prefix)
+        canvas_printf(c, 1, y++, ST_DIM,
+                      "x: the %d sequences share tokens 0..%d (\"%s\" .. \"%s\")", cfg->batch,
+                      d->prefix - 1, mha_token_word(0), mha_token_word(d->prefix - 1));
+    else
+        canvas_text(c, 1, y++,
+                    "a row: one block of N token slots; a cell: the token it holds (sequence "
+                    "colour)",
+                    ST_DIM);
     return y;
 }
 
@@ -252,11 +284,16 @@ static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int r
     int y = draw_step_lines(c, d, 1);
     y = draw_cache(c, d, y);
     y = draw_read(c, d, y);
-    char a[40], b[40], step[96], total[96];
+    char a[40], b[40], e[40], step[128], total[128];
     snprintf(step, sizeof step, "step: wrote %s B, read %s B of cache",
              text_fmt_int(a, sizeof a, d->written_step), text_fmt_int(b, sizeof b, d->read_step));
     snprintf(total, sizeof total, "since prefill: wrote %s B, read %s B",
              text_fmt_int(a, sizeof a, d->written_total), text_fmt_int(b, sizeof b, d->read_total));
+    if (d->prefix) { /* the copy-on-write copies are written bytes too: said apart */
+        size_t n = strlen(total);
+        snprintf(total + n, sizeof total - n, ", copied %s B",
+                 text_fmt_int(e, sizeof e, d->copied_total));
+    }
     int one_line = (int)(strlen(step) + 3 + strlen(total)) <= c->w - 2; /* else two rows */
     int ymax = c->h - 3 - !one_line;
     if (rank > 0) /* MLA's latent strip in place of the scores */

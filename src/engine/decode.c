@@ -9,6 +9,19 @@ const char *decode_layout_name(DecodeLayout l)
     return l == DECODE_META ? "Meta (B, T, KV, dh)" : "HF (B, KV, T, dh)";
 }
 
+const char *decode_pool_layout_name(DecodeLayout l)
+{
+    return l == DECODE_META ? "NHD (blocks, N, KV, dh)" : "HND (blocks, KV, N, dh)";
+}
+
+/* The pool's index of token slot k of block blk, kv head kv, float i: NHD
+ * (blk, k, kv, i) or HND (blk, kv, k, i) (decode.h). */
+static void pool_at(const Decode *d, int blk, int k, int kv, int i, int at[4])
+{
+    at[0] = blk, at[1] = d->layout == DECODE_META ? k : kv;
+    at[2] = d->layout == DECODE_META ? kv : k, at[3] = i;
+}
+
 /* The step's tensors: freed before the next step. */
 static void clear_step(Decode *d)
 {
@@ -28,6 +41,7 @@ void decode_free(Decode *d)
     tensor_free(d->cache_v);
     free(d->slot_pos);
     free(d->table);
+    free(d->refs);
     free(d);
 }
 
@@ -61,6 +75,26 @@ oom:
     return NULL;
 }
 
+/* The pools, K and V, of `blocks` blocks in d's layout, and their reference
+ * counts, in place of the cache d has. */
+static int alloc_pool(Decode *d, int blocks, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    int N = d->block_size, KV = c->kv_heads, dh = d->m->d_head;
+    int nhd[4] = {blocks, N, KV, dh}, hnd[4] = {blocks, KV, N, dh};
+    const int *shape = d->layout == DECODE_META ? nhd : hnd;
+    Tensor *k = tensor_zeros(d->m->eng, 4, shape), *v = tensor_zeros(d->m->eng, 4, shape);
+    int *refs = calloc((size_t)blocks, sizeof *refs);
+    if (!k || !v || !refs) {
+        tensor_free(k), tensor_free(v), free(refs);
+        snprintf(err, errlen, "out of memory for the block pool");
+        return -1;
+    }
+    tensor_free(d->cache_k), tensor_free(d->cache_v), free(d->refs);
+    d->cache_k = k, d->cache_v = v, d->refs = refs, d->blocks = blocks;
+    return 0;
+}
+
 int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen)
 {
     const MhaConfig *c = &d->m->cfg;
@@ -80,21 +114,62 @@ int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen)
         return -1;
     }
     int N = block_size, mb = (d->cap + N - 1) / N;
-    int pool[4] = {c->batch * mb, N, c->kv_heads, d->m->d_head}; /* (blocks, N, KV, dh) */
-    Tensor *k = tensor_zeros(d->m->eng, 4, pool), *v = tensor_zeros(d->m->eng, 4, pool);
     int *table = malloc((size_t)c->batch * (size_t)mb * sizeof *table);
-    if (!k || !v || !table) {
-        tensor_free(k), tensor_free(v), free(table);
-        snprintf(err, errlen, "out of memory for the block pool");
+    if (!table) {
+        snprintf(err, errlen, "out of memory for the block tables");
         return -1;
     }
-    tensor_free(d->cache_k), tensor_free(d->cache_v), free(d->table);
-    d->cache_k = k, d->cache_v = v, d->table = table;
-    d->block_size = N, d->max_blocks = mb, d->blocks = c->batch * mb;
+    free(d->table);
+    d->table = table;
+    d->block_size = N, d->max_blocks = mb;
     for (int i = 0; i < c->batch * mb; i++)
         d->table[i] = -1;
     d->blocks_used = 0;
+    return alloc_pool(d, c->batch * mb, err, errlen);
+}
+
+int decode_share_prefix(Decode *d, int prefix, char *err, size_t errlen)
+{
+    const MhaConfig *c = &d->m->cfg;
+    const Tensor *x = d->m->t[MT_X]; /* (B, S, D) */
+    if (!d->block_size) {
+        snprintf(err, errlen, "--shared-prefix: needs --paged (the prefix is shared in the pool)");
+        return -1;
+    }
+    if (prefix < 0 || prefix > d->prompt) {
+        snprintf(err, errlen,
+                 "--shared-prefix %d: must be 0 to the prompt's %d tokens (the shared prefix is "
+                 "part of every prompt)",
+                 prefix, d->prompt);
+        return -1;
+    }
+    for (int b = 1; b < c->batch; b++)
+        for (int s = 0; s < prefix; s++)
+            for (int i = 0; i < c->d_model; i++)
+                if (tensor_get(x, (int[]){b, s, i}) != tensor_get(x, (int[]){0, s, i})) {
+                    snprintf(err, errlen,
+                             "--shared-prefix %d: sequence %d's token %d differs from sequence "
+                             "0's (the run must share them: cfg.shared_prefix)",
+                             prefix, b, s);
+                    return -1;
+                }
+    int shared = prefix / d->block_size;
+    if (alloc_pool(d, shared + c->batch * (d->max_blocks - shared), err, errlen) != 0) return -1;
+    d->prefix = prefix, d->shared_blocks = shared;
     return 0;
+}
+
+int decode_cow_pending(const Decode *d)
+{
+    if (!d->block_size || d->prefix % d->block_size == 0 || d->len <= 0) return 0;
+    int j = d->prefix / d->block_size; /* the partial block's place in every table */
+    if (d->table[j] < 0) return 0;     /* before the prefill */
+    int most = 0; /* the most tables pointing at one block there: the shared one's count */
+    for (int b = 0; b < d->m->cfg.batch; b++) {
+        int r = d->refs[d->table[b * d->max_blocks + j]];
+        if (r > most) most = r;
+    }
+    return most - 1;
 }
 
 int decode_prompt_default(int seq)
@@ -105,8 +180,9 @@ int decode_prompt_default(int seq)
 size_t decode_cache_offset(const Decode *d, int b, int kv, int t, int i)
 {
     if (d->block_size) { /* through the block table: (block, t mod N, kv, i) of the pool */
-        int at[4] = {d->table[b * d->max_blocks + t / d->block_size], t % d->block_size, kv, i};
-        return at[0] < 0 ? 0 : tensor_offset_of(d->cache_k, at);
+        int at[4], blk = d->table[b * d->max_blocks + t / d->block_size];
+        pool_at(d, blk, t % d->block_size, kv, i, at);
+        return blk < 0 ? 0 : tensor_offset_of(d->cache_k, at);
     }
     t %= d->slots; /* its slot: t itself without a window */
     int hf[4] = {b, kv, t, i}, meta[4] = {b, t, kv, i};
@@ -173,33 +249,66 @@ static void rope_rows(Tensor *t, const MhaConfig *c, int heads, int dh, int star
  * slots (p itself without a window; with one, over token p - W).  k_new is
  * kept: with RoPE on it is already rotated, so the cache holds the rotated K
  * (V never is). */
+/* Paged: the first n token slots of block src copied into block dst, K and
+ * V (the copy-on-write of a shared block). */
+static void copy_block(Decode *d, int src, int dst, int n)
+{
+    for (int k = 0; k < n; k++)
+        for (int kv = 0; kv < d->m->cfg.kv_heads; kv++)
+            for (int i = 0; i < d->m->d_head; i++) {
+                int from[4], to[4];
+                pool_at(d, src, k, kv, i, from);
+                pool_at(d, dst, k, kv, i, to);
+                tensor_set(d->cache_k, to, tensor_get(d->cache_k, from));
+                tensor_set(d->cache_v, to, tensor_get(d->cache_v, from));
+            }
+}
+
 /* Paged: token start + s of every sequence into its block, a new block
- * handed out (in batch order) when the sequence grows into one. */
+ * handed out (in batch order) when the sequence grows into one.  With a
+ * shared prefix, its tokens are written by sequence 0 alone and the other
+ * tables point at its blocks; a sequence writing into the shared partial
+ * block gets its own copy first while another still points at it. */
 static void write_paged(Decode *d, const Tensor *k4, const Tensor *v4)
 {
     const MhaConfig *c = &d->m->cfg;
     const int N = d->block_size, dh = d->m->d_head;
-    d->written_step = 0;
-    d->n_new_blocks = 0;
+    const size_t tok = 2 * (size_t)c->kv_heads * (size_t)dh * sizeof(float); /* K and V */
+    d->written_step = d->copied_step = 0;
+    d->n_new_blocks = d->n_cow = 0;
     for (int s = 0; s < d->n; s++) {
         int p = d->start + s;
         for (int b = 0; b < c->batch; b++) {
             int *slot = &d->table[b * d->max_blocks + p / N];
+            if (p < d->prefix && b > 0) { /* the prefix: sequence 0's block, one more table */
+                if (p % N == 0) *slot = d->table[p / N], d->refs[*slot]++;
+                continue;
+            }
             if (p % N == 0) { /* the next free block of the pool */
                 if (d->n_new_blocks < 64) d->new_blocks[d->n_new_blocks] = d->blocks_used;
                 d->n_new_blocks++;
                 *slot = d->blocks_used++;
+                d->refs[*slot] = 1;
+            } else if (p >= d->prefix && d->refs[*slot] > 1) { /* copy-on-write: its own
+                                                                   token, a block others read */
+                int src = *slot, dst = d->blocks_used++;
+                copy_block(d, src, dst, p % N);
+                d->refs[src]--, d->refs[dst] = 1, *slot = dst;
+                d->cow_src[d->n_cow] = src, d->cow_dst[d->n_cow++] = dst;
+                d->copied_step += (size_t)(p % N) * tok;
             }
             for (int kv = 0; kv < c->kv_heads; kv++)
                 for (int i = 0; i < dh; i++) {
-                    int from[4] = {b, s, kv, i}, to[4] = {*slot, p % N, kv, i};
+                    int from[4] = {b, s, kv, i}, to[4];
+                    pool_at(d, *slot, p % N, kv, i, to);
                     tensor_set(d->cache_k, to, tensor_get(k4, from));
                     tensor_set(d->cache_v, to, tensor_get(v4, from));
                 }
-            d->written_step += 2 * (size_t)c->kv_heads * (size_t)dh * sizeof(float);
+            d->written_step += tok;
         }
     }
     d->written_total += d->written_step;
+    d->copied_total += d->copied_step;
 }
 
 /* Paged: the gather, K or V of the first T tokens of every sequence read
@@ -213,7 +322,8 @@ static Tensor *gather(const Decode *d, const Tensor *pool, int T)
         for (int kv = 0; kv < c->kv_heads; kv++)
             for (int t = 0; t < T; t++)
                 for (int i = 0; i < dh; i++) {
-                    int from[4] = {d->table[b * d->max_blocks + t / N], t % N, kv, i};
+                    int from[4];
+                    pool_at(d, d->table[b * d->max_blocks + t / N], t % N, kv, i, from);
                     tensor_set(r, (int[]){b, kv, t, i}, tensor_get(pool, from));
                 }
     return r;
@@ -361,11 +471,13 @@ static int run_step(Decode *d, int start, int n, char *err, size_t errlen)
 int decode_prefill(Decode *d, char *err, size_t errlen)
 {
     d->len = 0;
-    d->written_total = d->read_total = 0;
+    d->written_total = d->read_total = d->copied_total = 0;
     for (int s = 0; s < d->slots; s++)
         d->slot_pos[s] = -1;
-    for (int i = 0; d->table && i < d->blocks; i++)
+    for (int i = 0; d->table && i < d->m->cfg.batch * d->max_blocks; i++)
         d->table[i] = -1;
+    for (int i = 0; d->refs && i < d->blocks; i++)
+        d->refs[i] = 0;
     d->blocks_used = 0;
     return run_step(d, 0, d->prompt, err, errlen);
 }

@@ -32,13 +32,33 @@
  * leaves its last W tokens in the cache.
  *
  * Paged (decode_set_paged, vLLM's PagedAttention): K and V each live in one
- * physical pool of blocks, (blocks, N, KV, dh), N tokens a block, shared by
- * the batch's sequences.  A block is handed out when a sequence grows into
+ * physical pool of blocks, N tokens a block, shared by the batch's
+ * sequences, in one of vLLM's two block layouts (the layout picks which,
+ * as it does for the contiguous cache):
+ *
+ *   DECODE_META  NHD (blocks, N, KV, dh)  a token's heads adjacent, as Meta's
+ *   DECODE_HF    HND (blocks, KV, N, dh)  a head's tokens adjacent, as HF's
+ *
+ * (vllm/v1/attention/backends/flash_attn.py: get_kv_cache_shape is (2,
+ * num_blocks, block_size, num_kv_heads, head_size) and get_kv_cache_stride_order
+ * keeps it for "NHD", vLLM's default, and swaps block_size and num_kv_heads
+ * in memory, (0, 1, 3, 2, 4), for "HND", which FlashInfer's kernels read;
+ * the layout is chosen by VLLM_KV_CACHE_LAYOUT, get_kv_cache_layout in
+ * vllm/v1/attention/backends/utils.py.)  A block is handed out when a sequence grows into
  * it, in batch order at each step, so the sequences' blocks interleave;
  * each sequence's block table maps its logical block t / N to a physical
  * one.  A step writes token t of sequence b at (table[b][t / N], t mod N) and
  * reads the cache back through the tables: the gather, a copy (B, KV, T, dh)
  * whose bytes are counted as read (no strided view can express it).
+ *
+ * A shared prefix (decode_share_prefix, vLLM's prefix caching): when every
+ * sequence's first P tokens are the same (the run's cfg.shared_prefix), the
+ * floor(P / N) full blocks of the prefix are written once, by sequence 0, and
+ * every table points at them (refs[block] counts the tables).  The block
+ * holding the prefix's last P mod N tokens is shared too until a sequence
+ * writes its own token into it: then, while others still point at it, that
+ * sequence gets a copy of it (copy-on-write: the P mod N tokens copied, their
+ * bytes counted) and writes into the copy; the last one writes in place.
  */
 #ifndef MHAVIZ_DECODE_H
 #define MHAVIZ_DECODE_H
@@ -75,14 +95,21 @@ typedef struct Decode {
     Tensor *head_out; /* (B, H, n, dh) */
     Tensor *out;      /* (B, n, D) after W_O */
 
-    /* paged (block_size > 0): cache_k, cache_v are the pools (blocks, N, KV, dh) */
+    /* paged (block_size > 0): cache_k, cache_v are the pools, NHD (blocks, N, KV, dh)
+       or HND (blocks, KV, N, dh) */
     int block_size;     /* N tokens a block; 0: not paged */
-    int blocks;         /* the pool's blocks: batch x max_blocks */
+    int blocks;         /* the pool's blocks: shared + batch x (max_blocks - shared) */
     int max_blocks;     /* a table's length: ceil(cap / N) */
     int *table;         /* [batch][max_blocks]: physical block, -1 not yet; owned */
     int blocks_used;    /* handed out so far (the next free block) */
     int new_blocks[64]; /* the blocks this step handed out, in order (up to 64 shown) */
     int n_new_blocks;   /* how many it handed out (may exceed 64) */
+    int *refs;          /* [blocks]: how many tables point at each block; owned */
+    int prefix;         /* the shared prefix's tokens P; 0: none */
+    int shared_blocks;  /* floor(P / N): the full prefix blocks, stored once */
+    int cow_src[MHA_MAX_BATCH], cow_dst[MHA_MAX_BATCH]; /* this step's copy-on-writes */
+    int n_cow;                                          /* how many (one a sequence at most) */
+    size_t copied_step, copied_total;                   /* bytes of K and V those copies wrote */
 
     size_t written_step, read_step;   /* bytes of K and V written / read this step */
     size_t written_total, read_total; /* since the prefill */
@@ -100,6 +127,25 @@ void decode_free(Decode *d);
  * naming the flag: "--block-size 0: ...", "--paged: needs --batch 2 or more
  * ...", "--paged: not with --window ...", or out of memory. */
 int decode_set_paged(Decode *d, int block_size, char *err, size_t errlen);
+
+/* Makes d's batch share its first `prefix` tokens in the pool (see above),
+ * after decode_set_paged and before decode_prefill; 0 leaves it unshared.
+ * The run's x must hold the same first prefix tokens in every sequence
+ * (cfg.shared_prefix >= prefix).  0, or -1 with a one-line reason naming
+ * the flag: "--shared-prefix: needs --paged", "--shared-prefix 9: must be 0
+ * to the prompt's 4 tokens ...", "--shared-prefix 3: sequence 1's token 0
+ * differs ...", or out of memory (d unchanged then). */
+int decode_share_prefix(Decode *d, int prefix, char *err, size_t errlen);
+
+/* The copy-on-write copies not made yet: while n tables still point at the
+ * partial prefix block, n - 1 (content/kv.c's kv_paged counts every
+ * sequence's own copy of it, so its total is blocks_used + this); 0 when
+ * there is no partial block or every sequence has its own. */
+int decode_cow_pending(const Decode *d);
+
+/* "NHD (blocks, N, KV, dh)" for DECODE_META / "HND (blocks, KV, N, dh)" for
+ * DECODE_HF: the paged pool's layout. */
+const char *decode_pool_layout_name(DecodeLayout l);
 
 /* The prompt decode uses when none is given: half the sequence, at least 1
  * (the screen and `decode --plain` both take it from here). */

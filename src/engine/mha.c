@@ -108,7 +108,7 @@ int mha_config_same(const MhaConfig *a, const MhaConfig *b)
     return a->batch == b->batch && a->seq == b->seq && a->d_model == b->d_model &&
            a->heads == b->heads && a->kv_heads == b->kv_heads && a->causal == b->causal &&
            a->seed == b->seed && a->rope == b->rope && a->rope_theta == b->rope_theta &&
-           a->window == b->window;
+           a->window == b->window && a->shared_prefix == b->shared_prefix;
 }
 
 /* "1, 2, 4 or 8": the divisors of n (at most 12 of them, then "..."). */
@@ -195,6 +195,10 @@ int mha_config_check(const MhaConfig *c, char *err, size_t errlen)
     if (c->window && !c->causal) {
         err_set(err, errlen,
                 "--window %d: needs --causal (the window is a band of the causal mask)", c->window);
+        return -1;
+    }
+    if (c->shared_prefix < 0 || c->shared_prefix > c->seq) {
+        err_set(err, errlen, "--shared-prefix %d: must be 0 to --seq %d", c->shared_prefix, c->seq);
         return -1;
     }
     if (run_floats(c) > MHA_MAX_FLOATS) {
@@ -461,6 +465,10 @@ static int draw_inputs(Mha *m, MhaRng *rng)
     if (mha_weights_scaled(&m->cfg)) /* hand-checking is out of reach: a real init's scale */
         for (int i = MT_W_Q; i <= MT_W_O; i++)
             tensor_scale_(t[i], 1.0f / sqrtf((float)z.D));
+    for (int b = 1; b < z.B; b++) /* a shared prompt prefix: x[b, :P] = x[0, :P] */
+        for (int s = 0; s < m->cfg.shared_prefix; s++)
+            for (int i = 0; i < z.D; i++)
+                tensor_set(t[MT_X], (int[]){b, s, i}, tensor_get(t[MT_X], (int[]){0, s, i}));
     record(m, MS_INPUT, before, MT_X, 0);
     return 0;
 fail:

@@ -30,6 +30,8 @@ typedef struct MhaConfig {
     double rope_theta; /* the base of inv_freq, > 0; read only when rope is on */
     int window;        /* 0: off; W: a rolling window over the causal mask (needs causal):
                           query i sees key j iff i - W < j <= i (Mistral, Gemma's local layers) */
+    int shared_prefix; /* 0: off; P: every sequence's first P tokens of x are sequence 0's
+                          (a batch sharing a prompt prefix: decode --shared-prefix) */
 } MhaConfig;
 
 /* batch 1, seq 4, d_model 8, heads 2, kv_heads 2, seed 1, no mask, RoPE off
@@ -48,11 +50,13 @@ void mha_band_mask_(Tensor *scores, int window, int q0);
 
 /* 0 when valid.  Otherwise -1 and a one-line reason naming the flag and what
  * would be valid, e.g. "--heads 3: d_model 8 is not divisible by 3 (try 1, 2, 4 or 8)".
- * RoPE needs an even d_head and a positive theta; a window needs causal. */
+ * RoPE needs an even d_head and a positive theta; a window needs causal; a
+ * shared prefix is 0 .. seq tokens. */
 int mha_config_check(const MhaConfig *c, char *err, size_t errlen);
 
 /* The toy values: x and the weights are multiples of 0.1 in [-1, 1] drawn
- * from the seed, so a dot product can be checked by hand.  Past
+ * from the seed (with a shared prefix of P, x[b, :P] is then x[0, :P] for
+ * every b: the same draws, the weights unchanged), so a dot product can be checked by hand.  Past
  * MHA_TENTHS_MAX_D (where hand-checking is out of reach) the four weights
  * are those tenths times 1/sqrt(d_model), as a real init scales them, so Q,
  * K and V stay about the size of x and a softmax row stays a distribution

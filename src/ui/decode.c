@@ -36,7 +36,8 @@ static void rebuild(DecodeScreen *ds, int upto)
     if (!ds->m) return;
     ds->d = decode_new(ds->m, ds->layout, ds->prompt, ds->err, sizeof ds->err);
     if (ds->d && ds->block_size &&
-        decode_set_paged(ds->d, ds->block_size, ds->err, sizeof ds->err) != 0) {
+        (decode_set_paged(ds->d, ds->block_size, ds->err, sizeof ds->err) != 0 ||
+         decode_share_prefix(ds->d, ds->cfg.shared_prefix, ds->err, sizeof ds->err) != 0)) {
         decode_free(ds->d);
         ds->d = NULL;
         return;
@@ -124,7 +125,7 @@ static void decode_screen_free(Screen *s)
 
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout)
 {
-    DecodeScreenOpts o = {prompt, layout, 0, 0};
+    DecodeScreenOpts o = {prompt, layout, 0, 0, 0};
     return decode_open_opts(ui, &o);
 }
 
@@ -143,6 +144,7 @@ Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)
     ds->cfg = ui->cfg;
     ds->cfg.causal = 1;
     ds->cfg.window = o->window;
+    ds->cfg.shared_prefix = o->prefix; /* the batch's x shares it: the pool can too */
     ds->prompt = o->prompt > 0 ? o->prompt : decode_prompt_default(ds->cfg.seq);
     ds->layout = o->layout;
     ds->block_size = o->block_size;

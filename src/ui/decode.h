@@ -17,12 +17,14 @@ Screen *decode_open(Ui *ui);
 Screen *decode_open_with(Ui *ui, int prompt, DecodeLayout layout);
 
 /* What `mhaviz decode` opens the screen with: the prompt (0: half), the
- * layout, a rolling window of W slots (0: none), paged blocks (0: none). */
+ * layout, a rolling window of W slots (0: none), paged blocks (0: none) and
+ * a shared prefix in the pool (0: none; its x shared by the configuration). */
 typedef struct DecodeScreenOpts {
     int prompt;
     DecodeLayout layout;
     int window;
     int block_size; /* paged in blocks of this many tokens; 0: not paged */
+    int prefix;     /* paged: the sequences share their first prefix tokens; 0: none */
 } DecodeScreenOpts;
 Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o);
 
