@@ -258,7 +258,7 @@ START_TEST(completion_of_names_and_methods)
     n = play_complete(P, "x.chu", 5, out, 16, &start); /* the new ops complete, from the table */
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(out[0], "chunk");
-    n = play_complete(P, "torch.ma", 8, out, 16, &start);
+    n = play_complete(P, "torch.man", 9, out, 16, &start);
     ck_assert_int_eq(n, 1);
     ck_assert_str_eq(out[0], "manual_seed");
 }
@@ -411,8 +411,8 @@ START_TEST(nothing_false_about_pytorch)
     not_yet("torch.roll(b, 2)", "torch.roll", "arange, cat, chunk, clone");
     not_yet("torch.rand(2, 3)", "torch.rand", "randn");
     not_yet("b.tolist()", "tolist", "nelement, numel");
-    not_yet("a.float()", "float", "view_as");
-    not_yet("a.diagonal()", "diagonal", "T, chunk, clone, contiguous, copy_, data_ptr");
+    not_yet("a.sum()", "sum", "view_as");
+    not_yet("a.diagonal()", "diagonal", "T, bool, chunk, clone, contiguous, copy_, data_ptr");
     not_yet("a.roll", "roll", "shape");
     /* the list is the table's: every supported name is in it, and is supported */
     ck_assert(strstr(R.error, ", ndimension, neg, nelement, numel, "));
@@ -468,7 +468,7 @@ static const char *values_of(void)
 
 static void values_are(const char *line, const char *want)
 {
-    ck_assert_int_eq(ev(line), PR_TENSOR);
+    ck_assert_msg(ev(line) == PR_TENSOR, "%s: %s", line, R.error);
     ck_assert_msg(!strcmp(values_of(), want), "%s:\n  got  %s\n  want %s", line, values_of(), want);
 }
 
@@ -486,10 +486,8 @@ START_TEST(sizes_arithmetic_cat_neg_tril)
     error_is("torch.arange(1 // 0)", "integer division or modulo by zero");
     error_is("torch.arange(9223372036854775807 + 1)",
              "mhaviz play: too large: 9223372036854775807 + 1 overflows int64");
-    error_is("Q + Q", "`+` on tensors is not in the playground yet (only integers; -t negates a "
-                      "tensor)");
-    error_is("torch.arange(4 / 2)", "'/' divides into a float: only integers are supported here "
-                                    "(use //)");
+    error_is("Q // Q", "`//` on tensors is not in the playground yet (+ - * / @ and the "
+                       "comparisons are)");
     ck_assert_int_eq(ev("x = torch.arange(6).view(2, 3)"), PR_TENSOR);
     values_are("-x", "0 -1 -2 -3 -4 -5");
     strides_are("-x.t()", "[1, 3]"); /* empty_like keeps a dense layout */
@@ -783,6 +781,87 @@ START_TEST(subscript_assignment_writes_in_place)
 }
 END_TEST
 
+static void value_is(const char *line, const char *want)
+{
+    ck_assert_int_eq(ev(line), PR_VALUE);
+    ck_assert_msg(!strcmp(R.value_text, want), "%s: %s, want %s", line, R.value_text, want);
+}
+
+/* issue 16: the numbers attention is written in, with Python's and PyTorch
+ * 1.13's answers (checked there; tests/ref_play_math.py checks thousands). */
+START_TEST(numbers_and_attention_ops)
+{
+    value_is("0.5", "0.5");
+    value_is("1e-9", "1e-09");
+    value_is("1 / 4", "0.25");
+    value_is("2.", "2.0");
+    value_is("float('-inf')", "-inf");
+    value_is("-math.inf", "-inf");
+    value_is("sqrt(16)", "4.0");
+    value_is("math.sqrt(2)", "1.4142135623730951");
+    value_is("1 < 2", "True");
+    error_is("math.sqrt(-1)", "math domain error");
+    error_is("1 / 0", "division by zero");
+    error_is("1 < 2 < 3", "chained comparisons are not in the playground yet");
+    ck_assert_int_eq(ev("t = torch.arange(6).view(2, 3)"), PR_TENSOR);
+    values_are("t / 2", "0 0.5 1 1.5 2 2.5");
+    ck_assert_str_eq(play_dtype_name(R.dtype), "torch.float32");
+    ck_assert_int_eq(R.memory, PM_NEW); /* computed: a new storage, nothing copied */
+    ck_assert_uint_eq(R.copied_bytes, 0);
+    values_are("t * 2 - 1", "-1 1 3 5 7 9");
+    ck_assert_str_eq(play_dtype_name(R.dtype), "torch.int64");
+    values_are("t < 3", "1 1 1 0 0 0");
+    ck_assert_str_eq(play_dtype_name(R.dtype), "torch.bool");
+    value_is("(t < 3).element_size()", "1");
+    strides_are("t.t() * 2", "[1, 3]"); /* TensorIterator keeps the input's order in memory */
+    values_are("t + torch.arange(3)", "0 2 4 3 5 7");
+    values_are("t.float().masked_fill(t > 3, float('-inf'))", "0 1 2 3 -inf -inf");
+    values_are("torch.softmax(torch.zeros(2, 2), dim=-1)", "0.5 0.5 0.5 0.5");
+    values_are("t.float() @ t.t().float()", "5 14 14 50");
+    values_are("torch.matmul(torch.ones(2, 1, 1, 3), torch.ones(4, 3, 1)).flatten()",
+               "3 3 3 3 3 3 3 3");
+    values_are("torch.tril(torch.ones(2, 2))", "1 0 1 1");
+    ck_assert_int_eq(ev("t.float()"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_NEW);
+    ck_assert_int_eq(ev("f = t / 1"), PR_TENSOR);
+    ck_assert_int_eq(ev("f.float()"), PR_TENSOR); /* PyTorch returns self */
+    ck_assert_int_eq(R.memory, PM_SAME);
+}
+END_TEST
+
+/* The errors in PyTorch 1.13's words, and the pipeline's own numbers: the
+ * statements run on the preloaded run give its scores and attn, bit for bit. */
+START_TEST(attention_errors_and_pipeline_bits)
+{
+    error_is("torch.ones(2, 3) @ torch.ones(2, 3)",
+             "mat1 and mat2 shapes cannot be multiplied (2x3 and 2x3)");
+    error_is("torch.ones(2, 3, 4) @ torch.ones(3, 4, 5)",
+             "The size of tensor a (2) must match the size of tensor b (3) at non-singleton "
+             "dimension 0");
+    error_is("torch.ones(3) + torch.ones(4)", "The size of tensor a (3) must match the size of "
+                                              "tensor b (4) at non-singleton dimension 0");
+    error_is("torch.arange(3) @ torch.ones(3)", "dot : expected both vectors to have same dtype, "
+                                                "but found Long and Float");
+    error_is("torch.arange(4).softmax(0)", "\"softmax_lastdim_kernel_impl\" not implemented for "
+                                           "'Long'");
+    error_is("(Q > 0) - (Q > 0)", "Subtraction, the `-` operator, with two bool tensors is not "
+                                  "supported. Use the `^` or `logical_xor()` operator instead.");
+    error_is("torch.arange(3).masked_fill(torch.arange(3) > 0, float('-inf'))",
+             "value cannot be converted to type int64_t without overflow");
+    error_is("torch.ones(1000, 1) @ torch.ones(1, 1001)",
+             "mhaviz play: a new storage of 1001000 elements is over the limit of 1000000");
+    /* dh 4: / sqrt(dh) is * 0.5 exactly, so the bits are the run's */
+    ck_assert_int_eq(ev("s = Q_heads @ K_heads.transpose(-2, -1) / sqrt(dh)"), PR_TENSOR);
+    values_are("(s == scores).long().flatten()", "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 "
+                                                 "1 1 1 1 1 1 1 1");
+    values_are("(softmax(s, dim=-1) == attn).long().flatten()",
+               "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1");
+    values_are("((attn @ V_heads).transpose(1, 2).contiguous().view(B, S, D) @ W_O == out)"
+               ".long().flatten()",
+               "1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1 1");
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -808,6 +887,8 @@ static Suite *play_suite(void)
     tcase_add_test(tc, data_ptr_and_seeded_randn);
     tcase_add_test(tc, program_runs_to_its_first_error);
     tcase_add_test(tc, subscript_assignment_writes_in_place);
+    tcase_add_test(tc, numbers_and_attention_ops);
+    tcase_add_test(tc, attention_errors_and_pipeline_bits);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -1015,7 +1015,7 @@ START_TEST(test_panels_read_right)
         canvas_free(c);
     }
     Canvas *c = draw_step(m, MS_CONTIG, 200, 60);
-    ck_assert(canvas_contains(c, "from: storage S11 (head_out), heads first; each cell: offset, "
+    ck_assert(canvas_contains(c, "from: storage S12 (head_out), heads first; each cell: offset, "
                                  "value, head, index (s, h, d)"));
     canvas_free(c);
     mha_free(m);

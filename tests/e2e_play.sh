@@ -32,6 +32,11 @@ if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
     else
         fail "ref_play.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
     fi
+    if out=$(/usr/bin/python3 "$HERE/ref_play_math.py" "$BIN" --seed 3 --count 600 2>&1); then
+        ok "arithmetic, softmax, masked_fill, matmul agree with PyTorch (${out##*: })"
+    else
+        fail "ref_play_math.py against PyTorch" "$(printf '%s' "$out" | tail -8)"
+    fi
     if /usr/bin/python3 "$HERE/torch_names.py" | cmp -s - "$HERE/../assets/pytorch-1.13.names"; then
         ok "assets/pytorch-1.13.names lists torch's own names (what is 'not in the playground yet')"
     else

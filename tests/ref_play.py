@@ -653,7 +653,7 @@ def no_args(name):
 # Real PyTorch 1.13 methods the playground does not have (the playground
 # says "`NAME` is not in the playground yet (supported: ...)"), and names
 # PyTorch does not have (Python's AttributeError).
-NOT_YET = [".roll(1)", ".diagonal()", ".float()", ".tolist()", ".abs()", ".unfold(0, 1, 1)", ".roll(1)",
+NOT_YET = [".roll(1)", ".diagonal()", ".sum()", ".tolist()", ".abs()", ".unfold(0, 1, 1)", ".roll(1)",
            ".roll", ".tolist()"]
 NO_SUCH = [".nope()", ".viewas(0)", ".contiguos()"]
 

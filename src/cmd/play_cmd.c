@@ -19,6 +19,7 @@
 #include "content/content.h"
 #include "content/puzzle.h"
 #include "engine/play.h"
+#include "engine/tensorops.h"
 #include "store/play_history.h"
 #include "store/puzzle_best.h"
 #include "ui/play.h"
@@ -49,6 +50,8 @@ static const char play_usage[] =
                         "screen)\n"
                         "  --json               read statements from stdin, one JSON object per "
                         "line\n"
+                        "  --values             with --json: each tensor's values too (\"data\", "
+                        "row-major)\n"
                         "  --no-save            do not write the history (play_history in the "
                         "state dir)\n"
                         "  --run FILE           run the program in FILE (a statement a line, # "
@@ -102,7 +105,7 @@ static char **edit_complete(const char *text, int start, int end)
 
 /* Reads statements until end of input; prints one answer per statement.
  * edit: libedit reads the lines (a terminal), else getline. */
-static int play_loop(Play *p, int json, int edit, int save)
+static int play_loop(Play *p, int json, int values, int edit, int save)
 {
     int tty_in = isatty(STDIN_FILENO), lineno = 0;
     char *line = NULL;
@@ -151,7 +154,15 @@ static int play_loop(Play *p, int json, int edit, int save)
         if (json) {
             if (k == PR_EMPTY) continue;
             play_result_json(&r, lineno, out, sizeof out);
-            puts(out);
+            size_t len = strlen(out), need = k == PR_TENSOR ? tensorops_numel(r.t) * 20 + 8 : 0;
+            char *data = values && need ? malloc(need) : NULL;
+            if (data && len > 0) { /* the object's last key: "data": [...] */
+                play_result_values_json(&r, data, need);
+                out[len - 1] = 0;
+                printf("%s, \"data\": %s}\n", out, data);
+            } else
+                puts(out);
+            free(data);
         } else {
             if (!tty_in && k != PR_EMPTY) cli_line(stdout, ">>> %s", echo);
             play_result_text(&r, stmt, out, sizeof out);
@@ -203,11 +214,16 @@ static int play_program(Play *p, const char *path, int json)
 static int play_text(int argc, char **argv, int json)
 {
     MhaConfig cfg = mha_config_default();
-    int kv_set = 0, save = 1;
+    int kv_set = 0, save = 1, values = 0;
     const char *run = NULL;
     char err[200];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) continue;
+        if (!strcmp(argv[i], "--values")) {
+            if (!json) return cli_usage("play: --values goes with --json");
+            values = 1;
+            continue;
+        }
         if (!strcmp(argv[i], "--run")) {
             if (i + 1 >= argc) return cli_usage("play: --run needs a file (a program)");
             run = argv[++i];
@@ -236,7 +252,7 @@ static int play_text(int argc, char **argv, int json)
     }
     p->torch_names = content_pytorch_names();
     int edit = !json && isatty(STDIN_FILENO) && isatty(STDOUT_FILENO);
-    int rc = run ? play_program(p, run, json) : play_loop(p, json, edit, save);
+    int rc = run ? play_program(p, run, json) : play_loop(p, json, values, edit, save);
     play_free(p);
     return rc;
 }

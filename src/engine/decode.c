@@ -3,6 +3,7 @@
 
 #include "engine/play.h"
 #include "engine/tensorops.h"
+#include <math.h>
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -428,7 +429,7 @@ static int attend(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size
     kT = q5 ? tensor_transpose(d->k_shared, -2, -1, err, errlen) : NULL; /* (B, KV, G, dh, T) */
     scores = kT ? tensor_matmul(q5, kT, err, errlen) : NULL;             /* (B, KV, G, n, T) */
     if (!scores) goto done;
-    tensor_scale_(scores, d->m->scale);
+    tensor_div_(scores, sqrtf((float)d->m->d_head)); /* / sqrt(dh), as the run's program */
     if (d->n > 1) { /* the prefill: n == T, square, positions 0..n-1 */
         tensor_causal_mask_(scores);
         mha_band_mask_(scores, d->window, 0);

@@ -11,7 +11,6 @@
 #include "base/errbuf.h"
 
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -377,25 +376,6 @@ void mha_free(Mha *m)
     free(m);
 }
 
-/* Ends one step of the trace: what it read and wrote, and the bytes the engine
- * counted as copied since the step began. */
-static void record(Mha *m, int step, size_t copied_before, int output, int n_in, ...)
-{
-    MhaStep *s = &m->steps[step];
-    s->name = mha_steps[step].name;
-    s->key = mha_steps[step].key;
-    snprintf(s->code, sizeof s->code, "%s", mha_steps[step].code);
-    s->output = output;
-    s->n_inputs = n_in;
-    va_list ap;
-    va_start(ap, n_in);
-    for (int i = 0; i < n_in; i++)
-        s->inputs[i] = va_arg(ap, int);
-    va_end(ap);
-    s->is_view = n_in > 0 && tensor_same_storage(m->t[output], m->t[s->inputs[0]]);
-    s->bytes_copied = m->eng->bytes_copied - copied_before;
-}
-
 void mha_band_mask_(Tensor *t, int window, int q0)
 {
     if (window <= 0 || t->ndim < 2) return;
@@ -405,18 +385,6 @@ void mha_band_mask_(Tensor *t, int window, int q0)
         for (int a = nd - 1; a >= 0 && ++idx[a] == t->shape[a]; a--)
             idx[a] = 0;
     }
-}
-
-/* Softmax over the last axis into a new buffer, with the config's causal
- * mask and window first. */
-static Tensor *softmax_of(const Tensor *scores, const MhaConfig *c)
-{
-    Tensor *a = tensor_clone_compute(scores);
-    if (!a) return NULL;
-    if (c->causal) tensor_causal_mask_(a);
-    mha_band_mask_(a, c->window, 0);
-    tensor_softmax_lastdim_(a);
-    return a;
 }
 
 #define TRY(expr)                                                                                  \
@@ -440,17 +408,6 @@ static Sizes sizes_of(const Mha *m)
     return (Sizes){c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->d_head, m->groups};
 }
 
-/* Frees the n temporaries of a phase and clears them. */
-static void free_tmp(Tensor **tmp, int n)
-{
-    for (int i = 0; i < n; i++)
-        tensor_free(tmp[i]), tmp[i] = NULL;
-}
-
-/* Each phase below fills its tensors of m->t and records its steps; on a
- * failure it frees its temporaries, leaves the reason in e (or e's "out of
- * memory") and returns -1, and mha_run frees m. */
-
 /* 0. input, and the weights: drawn in this order from the seed */
 static int draw_inputs(Mha *m, MhaRng *rng)
 {
@@ -469,218 +426,19 @@ static int draw_inputs(Mha *m, MhaRng *rng)
         for (int s = 0; s < m->cfg.shared_prefix; s++)
             for (int i = 0; i < z.D; i++)
                 tensor_set(t[MT_X], (int[]){b, s, i}, tensor_get(t[MT_X], (int[]){0, s, i}));
-    record(m, MS_INPUT, before, MT_X, 0);
+    MhaStep *st = &m->steps[MS_INPUT]; /* the input: no statement, nothing read */
+    st->name = mha_steps[MS_INPUT].name;
+    st->key = mha_steps[MS_INPUT].key;
+    snprintf(st->code, sizeof st->code, "%s", mha_steps[MS_INPUT].code);
+    st->output = MT_X;
+    st->bytes_copied = m->eng->bytes_copied - before;
     return 0;
 fail:
     return -1;
 }
 
-/* 1. project: three matmuls, three new buffers */
-static int project(Mha *m, char *e, size_t el)
-{
-    Tensor **t = m->t;
-    size_t before = m->eng->bytes_copied;
-    TRY(t[MT_Q] = tensor_matmul(t[MT_X], t[MT_W_Q], e, el)); /* (B, S, D) */
-    TRY(t[MT_K] = tensor_matmul(t[MT_X], t[MT_W_K], e, el)); /* (B, S, KV*dh) */
-    TRY(t[MT_V] = tensor_matmul(t[MT_X], t[MT_W_V], e, el)); /* (B, S, KV*dh) */
-    record(m, MS_PROJECT, before, MT_Q, 4, MT_X, MT_W_Q, MT_W_K, MT_W_V);
-    return 0;
-fail:
-    return -1;
-}
-
-/* 2. split heads: a view, the same bytes relabelled;
- * 3. heads first: strides swapped, now non-contiguous */
-static int split_heads(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t;
-    size_t before = m->eng->bytes_copied;
-    TRY(t[MT_Q_SPLIT] = tensor_view(t[MT_Q], DIMS(z.B, z.S, z.H, z.dh), e, el));  /* (B,S,H,dh) */
-    TRY(t[MT_K_SPLIT] = tensor_view(t[MT_K], DIMS(z.B, z.S, z.KV, z.dh), e, el)); /* (B,S,KV,dh) */
-    TRY(t[MT_V_SPLIT] = tensor_view(t[MT_V], DIMS(z.B, z.S, z.KV, z.dh), e, el));
-    record(m, MS_SPLIT, before, MT_Q_SPLIT, 1, MT_Q);
-
-    before = m->eng->bytes_copied;
-    TRY(t[MT_Q_HEADS] = tensor_transpose(t[MT_Q_SPLIT], 1, 2, e, el)); /* (B,H,S,dh) */
-    TRY(t[MT_K_HEADS] = tensor_transpose(t[MT_K_SPLIT], 1, 2, e, el)); /* (B,KV,S,dh) */
-    TRY(t[MT_V_HEADS] = tensor_transpose(t[MT_V_SPLIT], 1, 2, e, el));
-    record(m, MS_HEADS, before, MT_Q_HEADS, 1, MT_Q_SPLIT);
-    return 0;
-fail:
-    return -1;
-}
-
-/* rope (RoPE on only): Q and K turned pair by pair by their token's position,
- * into new buffers; V is never rotated.  Q_rope (B,H,S,dh), K_rope (B,KV,S,dh):
- * K keeps its KV heads, each rotated once, before any sharing. */
-static int rope_step(Mha *m, char *e, size_t el)
-{
-    Tensor **t = m->t;
-    const MhaConfig *c = &m->cfg;
-    if (c->rope == ROPE_OFF) return 0;
-    size_t before = m->eng->bytes_copied;
-    TRY(t[MT_Q_ROPE] = rope_apply(t[MT_Q_HEADS], c->rope, c->rope_theta, e, el));
-    TRY(t[MT_K_ROPE] = rope_apply(t[MT_K_HEADS], c->rope, c->rope_theta, e, el));
-    record(m, MS_ROPE, before, MT_Q_ROPE, 2, MT_Q_HEADS, MT_K_HEADS);
-    return 0;
-fail:
-    return -1;
-}
-
-/* The Q and K the scores read: the rotated ones when RoPE is on. */
-static const Tensor *q_for_scores(const Mha *m)
-{
-    return m->t[MT_Q_ROPE] ? m->t[MT_Q_ROPE] : m->t[MT_Q_HEADS];
-}
-
-static int k_for_scores(const Mha *m)
-{
-    return m->t[MT_K_ROPE] ? MT_K_ROPE : MT_K_HEADS;
-}
-
-/* 4. scores.  Query heads are grouped G to a kv head: Q viewed (B,KV,G,S,dh),
- * K expanded to the same shape with stride 0 on G (no copy), one batched matmul.
- * 5. softmax: per head, per row */
-static int scores_softmax(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t, *tmp[4] = {0};
-    size_t before = m->eng->bytes_copied;
-    const int kin = k_for_scores(m), qin = kin == MT_K_ROPE ? MT_Q_ROPE : MT_Q_HEADS;
-    TRY(tmp[0] = tensor_view(q_for_scores(m), DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
-    TRY(tmp[1] = tensor_unsqueeze(t[kin], 2, e, el)); /* (B,KV,1,S,dh) */
-    TRY(t[MT_K_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
-    TRY(tmp[2] = tensor_transpose(t[MT_K_EXPAND], -2, -1, e, el)); /* (B,KV,G,dh,S) */
-    TRY(tmp[3] = tensor_matmul(tmp[0], tmp[2], e, el));            /* (B,KV,G,S,S) */
-    m->scale = 1.0f / sqrtf((float)z.dh);
-    tensor_scale_(tmp[3], m->scale);
-    TRY(t[MT_SCORES] = tensor_view(tmp[3], DIMS(z.B, z.H, z.S, z.S), e, el)); /* (B,H,S,S) */
-    record(m, MS_SCORES, before, MT_SCORES, 2, qin, kin);
-    free_tmp(tmp, 4);
-
-    before = m->eng->bytes_copied;
-    TRY(t[MT_ATTN] = softmax_of(t[MT_SCORES], &m->cfg)); /* (B,H,S,S) */
-    record(m, MS_SOFTMAX, before, MT_ATTN, 1, MT_SCORES);
-    return 0;
-fail:
-    free_tmp(tmp, 4);
-    return -1;
-}
-
-/* 6. weighted sum, V shared by G query heads the same way as K */
-static int weighted_sum(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t, *tmp[3] = {0};
-    size_t before = m->eng->bytes_copied;
-    TRY(tmp[0] = tensor_view(t[MT_ATTN], DIMS(z.B, z.KV, z.G, z.S, z.S), e, el));
-    TRY(tmp[1] = tensor_unsqueeze(t[MT_V_HEADS], 2, e, el));
-    TRY(t[MT_V_EXPAND] = tensor_expand(tmp[1], DIMS(z.B, z.KV, z.G, z.S, z.dh), e, el));
-    TRY(tmp[2] = tensor_matmul(tmp[0], t[MT_V_EXPAND], e, el));                  /* (B,KV,G,S,dh) */
-    TRY(t[MT_HEAD_OUT] = tensor_view(tmp[2], DIMS(z.B, z.H, z.S, z.dh), e, el)); /* (B,H,S,dh) */
-    record(m, MS_WEIGHTED, before, MT_HEAD_OUT, 2, MT_ATTN, MT_V_HEADS);
-    free_tmp(tmp, 3);
-    return 0;
-fail:
-    free_tmp(tmp, 3);
-    return -1;
-}
-
-/* 7. back to tokens: a view, non-contiguous; 8. the one real copy;
- * 9. concat: a view of the copy */
-static int merge_heads(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t;
-    size_t before = m->eng->bytes_copied;
-    TRY(t[MT_MERGED] = tensor_transpose(t[MT_HEAD_OUT], 1, 2, e, el)); /* (B,S,H,dh) */
-    record(m, MS_BACK, before, MT_MERGED, 1, MT_HEAD_OUT);
-
-    before = m->eng->bytes_copied;
-    TRY(t[MT_MERGED_CONTIG] = tensor_contiguous(t[MT_MERGED])); /* (B,S,H,dh) */
-    record(m, MS_CONTIG, before, MT_MERGED_CONTIG, 1, MT_MERGED);
-
-    before = m->eng->bytes_copied;
-    TRY(t[MT_CONCAT] = tensor_view(t[MT_MERGED_CONTIG], DIMS(z.B, z.S, z.D), e, el)); /* (B,S,D) */
-    record(m, MS_CONCAT, before, MT_CONCAT, 1, MT_MERGED_CONTIG);
-    return 0;
-fail:
-    return -1;
-}
-
-/* 10. output projection */
-static int out_projection(Mha *m, char *e, size_t el)
-{
-    Tensor **t = m->t;
-    size_t before = m->eng->bytes_copied;
-    TRY(t[MT_OUT] = tensor_matmul(t[MT_CONCAT], t[MT_W_O], e, el)); /* (B,S,D) */
-    record(m, MS_OUT, before, MT_OUT, 2, MT_CONCAT, MT_W_O);
-    m->bytes_copied_total = m->eng->bytes_copied;
-    return 0;
-fail:
-    return -1;
-}
-
-/* For teaching, outside the trace: GQA by copying, repeat_interleave K/V
- * heads G times along the head axis (B,H,S,dh). */
-static int repeat_kv(Mha *m, char *e, size_t el)
-{
-    Tensor **t = m->t;
-    const int G = m->groups;
-    TRY(t[MT_K_REPEAT] =
-            tensor_repeat_interleave(t[k_for_scores(m)], G, 1, e, el)); /* (B,H,S,dh) */
-    TRY(t[MT_V_REPEAT] = tensor_repeat_interleave(t[MT_V_HEADS], G, 1, e, el));
-    return 0;
-fail:
-    return -1;
-}
-
-/* For teaching: one big head over the full width D: softmax(Q K_full^T /
- * sqrt(D)), K_full being K with every query head's kv head laid side by side
- * (B,S,D); with RoPE on, both rotated (Q_rope's heads laid side by side too). */
-static int big_head(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t, *tmp[8] = {0};
-    TRY(tmp[0] = tensor_transpose(t[MT_K_REPEAT], 1, 2, e, el)); /* (B,S,H,dh) */
-    TRY(tmp[1] = tensor_contiguous(tmp[0]));
-    TRY(tmp[2] = tensor_view(tmp[1], DIMS(z.B, 1, z.S, z.D), e, el));
-    TRY(tmp[3] = tensor_transpose(tmp[2], -2, -1, e, el)); /* (B,1,D,S) */
-    if (t[MT_Q_ROPE]) {
-        TRY(tmp[6] = tensor_transpose(t[MT_Q_ROPE], 1, 2, e, el)); /* (B,S,H,dh) */
-        TRY(tmp[7] = tensor_contiguous(tmp[6]));
-    }
-    TRY(tmp[4] = tensor_view(tmp[7] ? tmp[7] : t[MT_Q], DIMS(z.B, 1, z.S, z.D), e, el));
-    TRY(tmp[5] = tensor_matmul(tmp[4], tmp[3], e, el)); /* (B,1,S,S) */
-    tensor_scale_(tmp[5], 1.0f / sqrtf((float)z.D));
-    TRY(t[MT_ATTN_SINGLE] = softmax_of(tmp[5], &m->cfg));
-    free_tmp(tmp, 8);
-    return 0;
-fail:
-    free_tmp(tmp, 8);
-    return -1;
-}
-
-/* For teaching, outside the trace, in the order the run has always made
- * them: the failure pictures (the view(B, H, S, dh) straight from Q with no
- * transpose; the missing 1/sqrt(dh): the same scores unscaled, softmaxed),
- * with the GQA-by-copy and big-head tensors between the two. */
-static int teaching_tensors(Mha *m, char *e, size_t el)
-{
-    const Sizes z = sizes_of(m);
-    Tensor **t = m->t, *tmp = NULL;
-    TRY(t[MT_Q_WRONG] = tensor_view(t[MT_Q], DIMS(z.B, z.H, z.S, z.dh), e, el));
-    if (repeat_kv(m, e, el) || big_head(m, e, el)) goto fail;
-    TRY(tmp = tensor_clone_compute(t[MT_SCORES]));
-    tensor_scale_(tmp, 1.0f / m->scale);                /* undo step 4's scale */
-    TRY(t[MT_ATTN_NOSCALE] = softmax_of(tmp, &m->cfg)); /* (B,H,S,S) */
-    tensor_free(tmp);
-    return 0;
-fail:
-    tensor_free(tmp);
-    return -1;
-}
+/* 1 ... 10 and the teaching tensors: engine/mha_prog.c's PyTorch program,
+ * run by the interpreter in this run's engine. */
 
 Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
 {
@@ -701,10 +459,8 @@ Mha *mha_run(const MhaConfig *c, char *err, size_t errlen)
     }
     MhaRng rng;
     mha_rng_seed(&rng, c->seed);
-    if (draw_inputs(m, &rng) || project(m, e, sizeof e) || split_heads(m, e, sizeof e) ||
-        rope_step(m, e, sizeof e) || scores_softmax(m, e, sizeof e) ||
-        weighted_sum(m, e, sizeof e) || merge_heads(m, e, sizeof e) ||
-        out_projection(m, e, sizeof e) || teaching_tensors(m, e, sizeof e)) {
+    m->scale = 1.0f / sqrtf((float)m->d_head); /* what / sqrt(dh) divides by, as a factor */
+    if (draw_inputs(m, &rng) || mha_program_run(m, e, sizeof e)) {
         mha_free(m);
         err_set(err, errlen, "%s", e);
         return NULL;

@@ -168,6 +168,18 @@ void mha_free(Mha *m);
  * difference).  -1 when RoPE is off. */
 float mha_rope_hf_diff(const Mha *m, int unpermuted);
 
+/* The pipeline's program (engine/mha_prog.c): the PyTorch statements the
+ * run executes with the interpreter, in order, over the run's tensor names
+ * and sizes (B S D H KV G dh, W the window).  mha_program_count() rows;
+ * mha_program_stmt(c, i, &step) is row i's statement when config c runs it
+ * (NULL when not: RoPE, the mask and the window choose), step its MS_* (-1:
+ * a teaching tensor after the trace).  mha_program_run fills m->t after x
+ * and the weights and records m->steps from what the statements did; 0, or
+ * -1 with the reason (mha_run's errors). */
+int mha_program_count(void);
+const char *mha_program_stmt(const MhaConfig *c, int i, int *step);
+int mha_program_run(Mha *m, char *err, size_t errlen);
+
 /* A new playground (engine/play.h) with the tensors of run m preloaded by
  * their names (mha_tensor_names, float32) and its sizes as integer names
  * (B S D H KV G dh); m may be NULL (an empty one).  The Play keeps its own

@@ -18,6 +18,8 @@ Play *mha_play_new(const Mha *m)
     }
     p->preloaded = p->n;
     const MhaConfig *c = &m->cfg;
+    p->rope_layout = c->rope;
+    p->rope_theta = c->rope_theta;
     const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
     const long vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->groups, m->d_head};
     for (int i = 0; i < 7; i++)

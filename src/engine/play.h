@@ -28,7 +28,10 @@
  * "mhaviz play: over the budget of 256 MB ..." error and names nothing. */
 #define PLAY_BUDGET_MB 256
 
-typedef enum { PD_FLOAT32, PD_INT64 } PlayDtype;
+/* The dtypes: each tensor's values are floats in the engine (an int64 a
+ * whole float, a bool 0 or 1); the dtype says what PyTorch would hold, so
+ * its element size (4, 8, 1) counts the bytes. */
+typedef enum { PD_FLOAT32, PD_INT64, PD_BOOL } PlayDtype;
 
 typedef struct PlayVar {
     char name[PLAY_NAME_MAX];
@@ -63,6 +66,10 @@ typedef struct Play {
      * 0 by play_new and n by torch.manual_seed(n): the same numbers every
      * run of mhaviz, not PyTorch's */
     uint64_t rng;
+    /* rope(t)'s rotation (engine/rope.h), set for a run with RoPE on
+     * (mha_play_new, the pipeline's own Play): layout 0 is off. */
+    int rope_layout;
+    double rope_theta;
 } Play;
 
 typedef enum {
@@ -115,6 +122,11 @@ typedef struct PlayResult {
  * NULL).  A run's tensors and sizes are preloaded by mha_play_new
  * (engine/mha.h).  NULL when out of memory. */
 Play *play_new(const Engine *after);
+/* A playground computing in engine e itself (a run's: its storage ids, its
+ * copy count, its budget, none for a run): it holds a reference on e.  For
+ * the pipeline, which runs its program in its own engine (engine/mha.c).
+ * NULL when out of memory. */
+Play *play_new_in(Engine *e);
 void play_free(Play *p);
 
 /* Binds the integer name to v (replaces an earlier value).  0, or -1 when
@@ -150,6 +162,11 @@ const char *play_memory_word(const PlayResult *r);
 /* One JSON object on one line (no newline) for the result of input line
  * `line`: {"line": 1, "name": "b", "ok": true, "shape": [...], ...}. */
 void play_result_json(const PlayResult *r, int line, char *buf, size_t n);
+/* A PR_TENSOR result's values as a JSON array, row-major over its shape
+ * (play --json --values): numbers (%.9g: a float32 reads back exactly;
+ * Infinity and NaN as Python's json writes them), true/false for a bool.
+ * Cut short when n is too small; "" for another kind. */
+void play_result_values_json(const PlayResult *r, char *buf, size_t n);
 /* The same for people (--plain): a few lines, each ending in '\n'. */
 void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n);
 
@@ -159,7 +176,7 @@ void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n
  * has) or "RuntimeError" (PyTorch's own, and the playground's limits). */
 const char *play_error_kind(const PlayResult *r);
 
-/* "torch.float32" / "torch.int64"; element size 4 / 8. */
+/* "torch.float32" / "torch.int64" / "torch.bool"; element size 4 / 8 / 1. */
 const char *play_dtype_name(PlayDtype d);
 size_t play_dtype_size(PlayDtype d);
 
@@ -200,6 +217,8 @@ int play_run(Play *p, const char *text, const char *file, PlayStepFn *each, void
 typedef enum {
     PN_NAME,
     PN_INT,
+    PN_FLOAT,
+    PN_STR,
     PN_NONE,
     PN_TRUE,
     PN_FALSE,
@@ -221,11 +240,13 @@ typedef enum {
  * attribute.  CALL: kid 0 the callee, then the arguments (kw: the keyword or
  * ""); INDEX: kid 0 the object, then the subscripts; SLICE: kids 0..2 start,
  * stop, step (-1 when omitted); TUPLE/LIST: the items; NEG: kid 0; BINOP:
- * kids 0 and 1, name the operator: "+", "-", "*", "//" or "%". */
+ * kids 0 and 1, name the operator: "+", "-", "*", "/", "//", "%", "@" or a
+ * comparison "==" "!=" "<" "<=" ">" ">="; FLOAT: fval; STR: name the text. */
 typedef struct PlayNode {
     PlayNodeKind kind;
     int col;
     long ival;
+    double fval;
     char name[PLAY_NAME_MAX];
     char kw[PLAY_NAME_MAX];
     int kids[PLAY_MAX_KIDS];

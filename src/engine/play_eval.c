@@ -7,6 +7,7 @@
 #include "engine/play_val.h"
 
 #include <limits.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,12 +17,12 @@
 
 const char *play_dtype_name(PlayDtype d)
 {
-    return d == PD_INT64 ? "torch.int64" : "torch.float32";
+    return d == PD_INT64 ? "torch.int64" : d == PD_BOOL ? "torch.bool" : "torch.float32";
 }
 
 size_t play_dtype_size(PlayDtype d)
 {
-    return d == PD_INT64 ? 8 : 4;
+    return d == PD_INT64 ? 8 : d == PD_BOOL ? 1 : 4;
 }
 
 void val_free(Val *v)
@@ -51,7 +52,12 @@ const char *val_type_name(const Val *v)
     case V_STR:
         return v->str[0] == '<' ? "torch._C.Generator" : "torch.dtype";
     case V_TORCH:
+    case V_MODULE:
         return "module";
+    case V_FLOAT:
+        return "float";
+    case V_TEXT:
+        return "str";
     }
     return "object";
 }
@@ -121,6 +127,15 @@ Play *play_new(const Engine *after)
     return p;
 }
 
+Play *play_new_in(Engine *e)
+{
+    Play *p = calloc(1, sizeof *p);
+    if (!p) return NULL;
+    engine_retain(e);
+    p->eng = e;
+    return p;
+}
+
 void play_free(Play *p)
 {
     if (!p) return;
@@ -149,13 +164,15 @@ static int cmp_ptr(const void *a, const void *b)
 
 size_t play_live_bytes(const Play *p)
 {
-    static const Storage *st[PLAY_MAX_VARS];
+    const Storage **st = malloc(((size_t)p->n + 1) * sizeof *st); /* no static: one Play a thread */
     size_t bytes = 0;
+    if (!st) return 0;
     for (int i = 0; i < p->n; i++)
         st[i] = p->vars[i].t->st;
     qsort(st, (size_t)p->n, sizeof *st, cmp_ptr);
     for (int i = 0; i < p->n; i++)
         if (i == 0 || st[i] != st[i - 1]) bytes += st[i]->n * sizeof *st[i]->data;
+    free(st);
     return bytes;
 }
 
@@ -308,6 +325,15 @@ static int eval_call(Eval *e, const PlayNode *n, Val *out)
     Val args[PLAY_MAX_KIDS] = {{0}}, self = {0};
     char kw[PLAY_MAX_KIDS][PLAY_NAME_MAX];
     int nargs = 0, r = -1;
+    if (callee->kind == PN_NAME && play_builtin_known(callee->name) &&
+        !var_find(e->p, callee->name) && !int_find(e->p, callee->name)) {
+        for (int i = 1; i < n->nkids; i++, nargs++) {
+            snprintf(kw[nargs], sizeof kw[nargs], "%s", a->nodes[n->kids[i]].kw);
+            if (eval(e, n->kids[i], &args[nargs]) < 0) goto out;
+        }
+        r = play_call_builtin(e, callee->name, args, kw, nargs, out);
+        goto out;
+    }
     if (callee->kind != PN_ATTR) {
         Val f = {0};
         if (eval(e, n->kids[0], &f) < 0) return -1;
@@ -322,6 +348,8 @@ static int eval_call(Eval *e, const PlayNode *n, Val *out)
     }
     if (self.k == V_TORCH)
         r = play_call_torch(e, callee->name, args, kw, nargs, out);
+    else if (self.k == V_MODULE)
+        r = play_call_module(e, &self, callee->name, args, kw, nargs, out);
     else if (self.k == V_TENSOR)
         r = play_call_method(e, &self, callee->name, args, kw, nargs, out);
     else
@@ -365,7 +393,8 @@ static int eval_seq(Eval *e, const PlayNode *n, Val *out)
     return 0;
 }
 
-/* Python's int arithmetic, in int64 (checked: past it, an error, not a wrap). */
+/* Python's int arithmetic, in int64 (checked: past it, an error, not a wrap);
+ * everything else (floats, tensors, /, @, the comparisons) is play_math.c's. */
 static int eval_binop(Eval *e, const PlayNode *n, Val *out)
 {
     Val a = {0}, b = {0};
@@ -373,15 +402,9 @@ static int eval_binop(Eval *e, const PlayNode *n, Val *out)
     const char *op = n->name;
     if (eval(e, n->kids[0], &a) < 0) return -1;
     if (eval(e, n->kids[1], &b) < 0) goto out;
-    if (a.k != V_INT || b.k != V_INT) {
-        if (a.k == V_TENSOR || b.k == V_TENSOR)
-            r = EFAIL(
-                e,
-                "`%s` on tensors is not in the playground yet (only integers; -t negates a tensor)",
-                op);
-        else
-            r = EFAIL(e, "unsupported operand type(s) for %s: '%s' and '%s'", op, val_type_name(&a),
-                      val_type_name(&b));
+    if ((a.k != V_INT && a.k != V_BOOL) || (b.k != V_INT && b.k != V_BOOL) ||
+        !strchr("+-*/%", op[0]) || !strcmp(op, "/")) { /* floats, tensors, / and comparisons */
+        r = play_binop(e, op, &a, &b, out);
         goto out;
     }
     long x = a.i, y = b.i, v = 0;
@@ -424,6 +447,12 @@ static int eval(Eval *e, int node, Val *out)
     case PN_INT:
         *out = (Val){.k = V_INT, .i = n->ival};
         return 0;
+    case PN_FLOAT:
+        *out = (Val){.k = V_FLOAT, .f = n->fval};
+        return 0;
+    case PN_STR:
+        *out = (Val){.k = V_TEXT, .str = n->name};
+        return 0;
     case PN_NONE:
         return 0;
     case PN_TRUE:
@@ -434,6 +463,16 @@ static int eval(Eval *e, int node, Val *out)
         return eval_binop(e, n, out);
     case PN_NEG:
         if (eval(e, n->kids[0], &obj) < 0) return -1;
+        if (obj.k == V_TENSOR && obj.dtype == PD_BOOL) {
+            val_free(&obj);
+            return EFAIL(e, "Negation, the `-` operator, on a bool tensor is not supported. If you "
+                            "are trying to invert a mask, use the `~` or `logical_not()` operator "
+                            "instead.");
+        }
+        if (obj.k == V_FLOAT) {
+            *out = (Val){.k = V_FLOAT, .f = -obj.f};
+            return 0;
+        }
         if (obj.k == V_TENSOR) { /* -t: a new tensor, counted as written */
             size_t before = e->ops.eng->bytes_copied;
             out->t = tensorops_neg(obj.t, &e->ops);
@@ -444,7 +483,7 @@ static int eval(Eval *e, int node, Val *out)
             val_free(&obj);
             return out->t ? 0 : -1;
         }
-        if (obj.k != V_INT) {
+        if (obj.k != V_INT && obj.k != V_BOOL) {
             r = EFAIL(e, "bad operand type for unary -: '%s'", val_type_name(&obj));
             val_free(&obj);
             return r;
@@ -463,6 +502,12 @@ static int eval(Eval *e, int node, Val *out)
             *out = (Val){.k = V_INT, .i = *iv};
             return 0;
         }
+        if (!v && (!strcmp(n->name, "math") || !strcmp(n->name, "F"))) {
+            *out = (Val){.k = V_MODULE, .str = n->name[0] == 'm' ? "math" : "F"};
+            return 0;
+        }
+        if (!v && play_builtin_known(n->name))
+            return EFAIL(e, "%s is a function: call it, %s(...)", n->name, n->name);
         if (!v) return EFAIL(e, "name '%s' is not defined", n->name);
         out->t = tensorops_alias(v->t);
         if (!out->t) return EFAIL(e, "out of memory");
@@ -479,7 +524,8 @@ static int eval(Eval *e, int node, Val *out)
         return EFAIL(e, "'...' and ':' only go inside [ ]");
     case PN_ATTR:
         if (eval(e, n->kids[0], &obj) < 0) return -1;
-        r = play_get_attr(e, &obj, n->name, out);
+        r = obj.k == V_MODULE ? play_module_attr(e, &obj, n->name, out)
+                              : play_get_attr(e, &obj, n->name, out);
         val_free(&obj);
         return r;
     case PN_CALL:
@@ -544,6 +590,21 @@ static void fmt_value(const Val *v, char *text, size_t tn, char *json, size_t jn
     case V_TORCH:
         snprintf(text, tn, "<module 'torch'>");
         snprintf(json, jn, "\"<module 'torch'>\"");
+        break;
+    case V_MODULE:
+        snprintf(text, tn, "<module '%s'>", v->str[0] == 'm' ? "math" : "torch.nn.functional");
+        snprintf(json, jn, "\"<module '%s'>\"", v->str[0] == 'm' ? "math" : "torch.nn.functional");
+        break;
+    case V_FLOAT:
+        play_float_repr(v->f, text, tn);
+        if (isfinite(v->f))
+            play_float_repr(v->f, json, jn);
+        else /* JSON has no inf or nan: their repr as a string */
+            snprintf(json, jn, "\"%s\"", isnan(v->f) ? "nan" : v->f < 0 ? "-inf" : "inf");
+        break;
+    case V_TEXT:
+        snprintf(text, tn, "'%s'", v->str);
+        snprintf(json, jn, "\"%s\"", v->str);
         break;
     default:
         snprintf(text, tn, "None");
@@ -630,27 +691,37 @@ static PlayKind tuple_result(Play *p, const Eval *e, Val *v, char (*names)[PLAY_
     return r->kind = PR_TUPLE;
 }
 
+static PlayKind eval_ast(Play *p, const char *line, PlayAst *ast, PlayResult *r);
+
 PlayKind play_eval(Play *p, const char *line, PlayResult *r)
 {
-    static PlayAst ast; /* 40 KB: kept off the stack */
     play_result_clear(r);
-    if (play_parse(line, &ast, r->error, sizeof r->error, &r->error_col) < 0)
+    PlayAst *ast = malloc(sizeof *ast); /* 78 KB: off the stack, and no static (threads) */
+    if (!ast) return play_refuse(r, "out of memory", -1);
+    PlayKind k = eval_ast(p, line, ast, r);
+    free(ast);
+    return k;
+}
+
+static PlayKind eval_ast(Play *p, const char *line, PlayAst *ast, PlayResult *r)
+{
+    if (play_parse(line, ast, r->error, sizeof r->error, &r->error_col) < 0)
         return r->kind = PR_ERROR;
-    if (ast.empty) return r->kind = PR_EMPTY;
-    Eval e = {.p = p, .ast = &ast, .rng = &p->rng};
+    if (ast->empty) return r->kind = PR_EMPTY;
+    Eval e = {.p = p, .ast = ast, .rng = &p->rng};
     e.ops.eng = p->eng;
     Val v = {0};
-    if ((ast.store >= 0 ? eval_store(&e, &v) : eval(&e, ast.root, &v)) < 0 ||
-        (ast.ntargets && unpackable(&e, &v, ast.ntargets) < 0)) {
+    if ((ast->store >= 0 ? eval_store(&e, &v) : eval(&e, ast->root, &v)) < 0 ||
+        (ast->ntargets && unpackable(&e, &v, ast->ntargets) < 0)) {
         val_free(&v);
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);
         return r->kind = PR_ERROR;
     }
     snprintf(r->warning, sizeof r->warning, "%s", e.warning);
-    if (v.k == V_TENSORS && !ast.target[0])
-        return tuple_result(p, &e, &v, ast.ntargets ? ast.targets : NULL, r);
+    if (v.k == V_TENSORS && !ast->target[0])
+        return tuple_result(p, &e, &v, ast->ntargets ? ast->targets : NULL, r);
     if (v.k != V_TENSOR) {
-        if (ast.target[0]) {
+        if (ast->target[0]) {
             const char *type = val_type_name(&v);
             snprintf(r->error, sizeof r->error, "mhaviz play names tensors only (this is %s %s)",
                      strchr("aeiou", type[0]) ? "an" : "a", type);
@@ -666,10 +737,10 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
     r->copied_bytes = e.copied_bytes;
     r->memory = e.wrote ? PM_WRITE : memory_of(p, v.t, v.name, e.copied_bytes);
     if (v.name) snprintf(r->same_as, sizeof r->same_as, "%s", v.name);
-    snprintf(r->name, sizeof r->name, "%s", ast.target);
-    if (ast.target[0]) {
+    snprintf(r->name, sizeof r->name, "%s", ast->target);
+    if (ast->target[0]) {
         Tensor *keep = tensorops_alias(v.t);
-        if (!keep || var_set(p, ast.target, keep, v.dtype) < 0) {
+        if (!keep || var_set(p, ast->target, keep, v.dtype) < 0) {
             tensor_free(keep);
             snprintf(r->error, sizeof r->error, "too many names (at most %d)", PLAY_MAX_VARS);
             tensor_free(r->t);
@@ -677,6 +748,6 @@ PlayKind play_eval(Play *p, const char *line, PlayResult *r)
             return r->kind = PR_ERROR;
         }
     }
-    play_shares(p, v.t, ast.target, r->shares, sizeof r->shares);
+    play_shares(p, v.t, ast->target, r->shares, sizeof r->shares);
     return r->kind = PR_TENSOR;
 }

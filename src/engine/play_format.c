@@ -3,6 +3,7 @@
 #include "engine/play_val.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,6 +129,34 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
     put(&b, "}");
 }
 
+void play_result_values_json(const PlayResult *r, char *buf, size_t n)
+{
+    Buf b = {buf, n, 0};
+    buf[0] = 0;
+    if (r->kind != PR_TENSOR) return;
+    const Tensor *t = r->t;
+    size_t numel = tensorops_numel(t);
+    int idx[TENSOR_MAXDIM] = {0};
+    put(&b, "[");
+    for (size_t k = 0; k < numel; k++) {
+        float v = t->st->data[tensor_offset_of(t, idx)];
+        put(&b, "%s", k ? ", " : "");
+        if (r->dtype == PD_BOOL)
+            put(&b, "%s", v != 0 ? "true" : "false");
+        else if (isnan(v) || isinf(v))
+            put(&b, "%s", isnan(v) ? "NaN" : v < 0 ? "-Infinity" : "Infinity");
+        else if (r->dtype == PD_INT64)
+            put(&b, "%.0f", (double)v);
+        else
+            put(&b, "%.9g", (double)v);
+        for (int i = t->ndim - 1; i >= 0; i--) {
+            if (++idx[i] < t->shape[i]) break;
+            idx[i] = 0;
+        }
+    }
+    put(&b, "]");
+}
+
 const char *play_memory_text(const PlayResult *r, char *buf, size_t n)
 {
     if (r->memory == PM_SAME)
@@ -225,6 +254,44 @@ void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n
         return;
     }
     put_tensor_text(&b, r->name[0] ? r->name : "tensor", r->t, r);
+}
+
+void play_float_repr(double v, char *buf, size_t n)
+{
+    if (isnan(v) || isinf(v)) {
+        snprintf(buf, n, "%s", isnan(v) ? "nan" : v < 0 ? "-inf" : "inf");
+        return;
+    }
+    char e[40], digits[24];
+    for (int p = 1; p <= 17; p++) { /* the shortest that reads back */
+        snprintf(e, sizeof e, "%.*e", p - 1, v);
+        if (strtod(e, NULL) == v) break;
+    }
+    const char *m = e + (e[0] == '-'), *x = strchr(e, 'e');
+    int k = 0, exp = atoi(x + 1);
+    for (const char *c = m; c < x; c++)
+        if (*c != '.') digits[k++] = *c;
+    digits[k] = 0;
+    while (k > 1 && digits[k - 1] == '0')
+        digits[--k] = 0;
+    Buf b = {buf, n, 0};
+    buf[0] = 0;
+    if (e[0] == '-') put(&b, "-");
+    if (exp < -4 || exp >= 16) { /* repr's scientific form: 1e-09, 1.5e+16 */
+        put(&b, "%c%s%s", digits[0], k > 1 ? "." : "", digits + 1);
+        put(&b, "e%c%02d", exp < 0 ? '-' : '+', exp < 0 ? -exp : exp);
+    } else if (exp < 0) { /* 0.0005 */
+        put(&b, "0.");
+        for (int i = 0; i < -exp - 1; i++)
+            put(&b, "0");
+        put(&b, "%s", digits);
+    } else if (k <= exp + 1) { /* 2.0, 300.0 */
+        put(&b, "%s", digits);
+        for (int i = k; i < exp + 1; i++)
+            put(&b, "0");
+        put(&b, ".0");
+    } else
+        put(&b, "%.*s.%s", exp + 1, digits, digits + exp + 1);
 }
 
 /* ---- completion ------------------------------------------------------------------ */

@@ -44,6 +44,12 @@ static int bind(Eval *e, const char *fn, const char *const *params, int np, int 
     return 0;
 }
 
+int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,
+              Kw *kw, int n, Val **slot)
+{
+    return bind(e, fn, params, np, nreq, args, kw, n, slot);
+}
+
 static int as_int(Eval *e, const char *fn, const char *param, const Val *v, long *out)
 {
     if (v->k != V_INT)
@@ -228,7 +234,9 @@ static int m_sizes(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, 
     size_t before = e->ops.eng->bytes_copied;
     const Tensor *t = self->t;
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
-    e->ops.type_name = self->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
+    e->ops.type_name = self->dtype == PD_INT64  ? "torch.LongTensor"
+                       : self->dtype == PD_BOOL ? "torch.BoolTensor"
+                                                : "torch.FloatTensor";
     Tensor *r = !strcmp(fn, "view")      ? tensorops_view(t, k, v, &e->ops)
                 : !strcmp(fn, "reshape") ? tensorops_reshape(t, k, v, &e->ops)
                 : !strcmp(fn, "expand")  ? tensorops_expand(t, k, v, &e->ops)
@@ -571,6 +579,7 @@ static const struct {
     AttrFn *get;
 } members[] = {
     {"T", NULL, a_T},
+    {"bool", play_m_convert, NULL},
     {"chunk", m_pieces, NULL},
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
@@ -583,8 +592,12 @@ static const struct {
     {"expand_as", m_as, NULL},
     {"flatten", m_flatten, NULL},
     {"flip", m_flip, NULL},
+    {"float", play_m_convert, NULL},
     {"is_contiguous", m_query, NULL},
+    {"long", play_m_convert, NULL},
     {"mT", NULL, a_mT},
+    {"masked_fill", play_m_masked_fill, NULL},
+    {"matmul", play_m_matmul, NULL},
     {"movedim", m_movedim, NULL},
     {"narrow", m_narrow, NULL},
     {"ndim", NULL, a_ndim},
@@ -600,6 +613,7 @@ static const struct {
     {"select", m_select, NULL},
     {"shape", NULL, a_shape},
     {"size", m_size_stride, NULL},
+    {"softmax", play_m_softmax, NULL},
     {"split", m_pieces, NULL},
     {"squeeze", m_squeeze, NULL},
     {"storage_offset", m_query, NULL},
@@ -740,7 +754,7 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     return ret(e, r, PD_FLOAT32, before, out);
 }
 
-/* torch.cat(tensors, dim=0): float32 if any input is (type promotion), else int64 */
+/* torch.cat(tensors, dim=0): the inputs' dtypes promoted (bool < int64 < float32) */
 static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     static const char *const params[] = {"tensors", "dim"};
@@ -755,9 +769,10 @@ static int t_cat(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     if (s[0]->k != V_TENSORS)
         return EFAIL(e, "cat(): argument 'tensors' (position 1) must be tuple of Tensors, not %s",
                      val_type_name(s[0]));
-    PlayDtype dt = PD_INT64;
+    PlayDtype dt = PD_BOOL; /* the highest of bool < int64 < float32 */
     for (int i = 0; i < s[0]->n; i++)
-        if (s[0]->tdt[i] == PD_FLOAT32) dt = PD_FLOAT32;
+        if (s[0]->tdt[i] == PD_FLOAT32 || (s[0]->tdt[i] == PD_INT64 && dt == PD_BOOL))
+            dt = s[0]->tdt[i];
     return ret(e, tensorops_cat(s[0]->n, (const Tensor *const *)s[0]->ts, d, &e->ops), dt, before,
                out);
 }
@@ -828,6 +843,8 @@ static const struct {
     {"flatten", NULL},
     {"flip", NULL},
     {"manual_seed", t_manual_seed},
+    {"masked_fill", NULL},
+    {"matmul", NULL},
     {"movedim", NULL},
     {"narrow", NULL},
     {"neg", NULL},
@@ -837,6 +854,7 @@ static const struct {
     {"repeat_interleave", NULL},
     {"reshape", NULL},
     {"select", NULL},
+    {"softmax", NULL},
     {"split", NULL},
     {"squeeze", NULL},
     {"swapaxes", NULL},

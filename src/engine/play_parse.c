@@ -2,12 +2,15 @@
  *
  *   stmt    := [targets '='] expr | postfix '[' subs ']' '=' expr | (blank) | '#' comment
  *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
- *   expr    := term (('+' | '-') term)*
- *   term    := factor (('*' | '//' | '%') factor)*
+ *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
+ *   sum     := term (('+' | '-') term)*
+ *   term    := factor (('*' | '/' | '//' | '%' | '@') factor)*
  *   factor  := '-' factor | postfix
  *   postfix := atom ( '.' NAME | '(' args ')' | '[' subs ']' )*
- *   atom    := NAME | INT | None | True | False | '...' | '(' [expr (',' expr)* [',']] ')'
- *            | '[' [expr (',' expr)* [',']] ']'
+ *   atom    := NAME | INT | FLOAT | STRING | None | True | False | '...'
+ *            | '(' [expr (',' expr)* [',']] ')' | '[' [expr (',' expr)* [',']] ']'
+ *   FLOAT   := digits '.' [digits] [exponent] | digits exponent   (Python's: 0.5, 1e-9, 2.)
+ *   STRING  := a '...' or "..." without escapes (float('-inf'))
  *   args    := [arg (',' arg)* [',']]        arg := [NAME '='] expr
  *   subs    := sub (',' sub)* [',']          sub := [expr] ':' [expr] [':' [expr]] | expr
  *
@@ -25,8 +28,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef enum { TK_END, TK_NAME, TK_INT, TK_PUNCT, TK_ELLIPSIS } TokKind;
-#define PUNCT_FLOORDIV '/' /* the token '//' (a lone '/' is refused) */
+typedef enum { TK_END, TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT, TK_ELLIPSIS } TokKind;
+/* The two-character operators, each one punct character of its own: */
+#define PUNCT_FLOORDIV 'f' /* '//' */
+#define PUNCT_EQ 'E'       /* '==' */
+#define PUNCT_NE 'N'       /* '!=' */
+#define PUNCT_LE 'L'       /* '<=' */
+#define PUNCT_GE 'G'       /* '>=' */
 
 typedef struct Parser {
     const char *s;
@@ -34,8 +42,9 @@ typedef struct Parser {
     TokKind tk; /* current token */
     int tcol;   /* its column */
     int tlen;
-    char punct; /* TK_PUNCT */
-    long ival;  /* TK_INT */
+    char punct;  /* TK_PUNCT */
+    long ival;   /* TK_INT */
+    double fval; /* TK_FLOAT */
     char name[PLAY_NAME_MAX];
     PlayAst *ast;
     char *err;
@@ -52,6 +61,40 @@ static int fail(Parser *p, int col, const char *msg)
         p->failed = 1;
     }
     return -1;
+}
+
+/* An INT or a FLOAT at p->pos, as Python reads them (no '_' separators). */
+static void lex_number(Parser *p)
+{
+    const char *s = p->s;
+    int k = p->pos, is_float = 0;
+    while (isdigit((unsigned char)s[k]))
+        k++;
+    if (s[k] == '.' && s[k + 1] != '.') { /* not 1... */
+        is_float = 1;
+        for (k++; isdigit((unsigned char)s[k]);)
+            k++;
+    }
+    if ((s[k] == 'e' || s[k] == 'E') &&
+        (isdigit((unsigned char)s[k + 1]) ||
+         ((s[k + 1] == '+' || s[k + 1] == '-') && isdigit((unsigned char)s[k + 2])))) {
+        is_float = 1;
+        for (k += 2; isdigit((unsigned char)s[k]);)
+            k++;
+    }
+    char *end;
+    errno = 0;
+    if (is_float) {
+        p->fval = strtod(s + p->pos, &end);
+        p->tk = TK_FLOAT;
+    } else {
+        p->ival = strtol(s + p->pos, &end, 10);
+        if (errno == ERANGE) fail(p, p->tcol, "integer too large");
+        p->tk = TK_INT;
+    }
+    p->pos = (int)(end - s);
+    if (isalnum((unsigned char)s[p->pos]) || s[p->pos] == '_' || s[p->pos] == '.')
+        fail(p, p->pos, "invalid decimal literal");
 }
 
 static void next(Parser *p)
@@ -77,29 +120,32 @@ static void next(Parser *p)
         }
         p->name[k] = 0;
         p->tk = TK_NAME;
-    } else if (isdigit((unsigned char)c)) {
-        char *end;
-        errno = 0;
-        long v = strtol(s + p->pos, &end, 10);
-        if (errno == ERANGE) fail(p, p->tcol, "integer too large");
-        p->ival = v;
-        p->pos = (int)(end - s);
-        if (isalpha((unsigned char)s[p->pos]) || s[p->pos] == '_' || s[p->pos] == '.') {
-            fail(p, p->pos,
-                 s[p->pos] == '.' ? "only integers are supported here" : "invalid decimal literal");
+    } else if (isdigit((unsigned char)c) || (c == '.' && isdigit((unsigned char)s[p->pos + 1]))) {
+        lex_number(p);
+    } else if (c == '\'' || c == '"') {
+        const char *end = strchr(s + p->pos + 1, c);
+        if (!end) {
+            fail(p, p->pos, "unterminated string literal");
+            p->tk = TK_END;
+        } else {
+            int len = (int)(end - s) - p->pos - 1;
+            if (len >= PLAY_NAME_MAX) fail(p, p->pos, "string too long");
+            snprintf(p->name, sizeof p->name, "%.*s", len, s + p->pos + 1);
+            p->pos = (int)(end - s) + 1;
+            p->tk = TK_STR;
         }
-        p->tk = TK_INT;
     } else if (c == '.' && s[p->pos + 1] == '.' && s[p->pos + 2] == '.') {
         p->pos += 3;
         p->tk = TK_ELLIPSIS;
-    } else if (c == '/' && s[p->pos + 1] == '/') { /* '//': floor division */
-        p->pos += 2;
+    } else if (strchr("/=!<>", c) && (s[p->pos + 1] == '=' || (c == '/' && s[p->pos + 1] == '/'))) {
         p->tk = TK_PUNCT;
-        p->punct = PUNCT_FLOORDIV;
-    } else if (c == '/') {
-        fail(p, p->pos, "'/' divides into a float: only integers are supported here (use //)");
-        p->tk = TK_END;
-    } else if (strchr("()[],.=:-+*%", c)) {
+        p->punct = c == '/'   ? PUNCT_FLOORDIV
+                   : c == '=' ? PUNCT_EQ
+                   : c == '!' ? PUNCT_NE
+                   : c == '<' ? PUNCT_LE
+                              : PUNCT_GE;
+        p->pos += 2;
+    } else if (strchr("()[],.=:-+*%/@<>", c)) {
         p->pos++;
         p->tk = TK_PUNCT;
         p->punct = c;
@@ -186,6 +232,16 @@ static int parse_atom(Parser *p)
     case TK_INT:
         n = node_new(p, PN_INT, col);
         if (n >= 0) p->ast->nodes[n].ival = p->ival;
+        next(p);
+        return n;
+    case TK_FLOAT:
+        n = node_new(p, PN_FLOAT, col);
+        if (n >= 0) p->ast->nodes[n].fval = p->fval;
+        next(p);
+        return n;
+    case TK_STR:
+        n = node_new(p, PN_STR, col);
+        if (n >= 0) strcpy(p->ast->nodes[n].name, p->name);
         next(p);
         return n;
     case TK_ELLIPSIS:
@@ -313,6 +369,14 @@ static int parse_factor(Parser *p)
     return parse_postfix(p);
 }
 
+/* The operator's spelling: "+", "//", "==". */
+static const char *op_text(char punct)
+{
+    static const char two[][3] = {"//", "==", "!=", "<=", ">="};
+    const char *k = strchr("fENLG", punct);
+    return k && punct ? two[k - "fENLG"] : NULL;
+}
+
 /* a left-associative chain of the binary operators in ops over operands
  * parsed by sub: PN_BINOP nodes, name the operator ("+", "//") */
 static int parse_chain(Parser *p, const char *ops, int (*sub)(Parser *))
@@ -321,7 +385,11 @@ static int parse_chain(Parser *p, const char *ops, int (*sub)(Parser *))
     while (e >= 0 && p->tk == TK_PUNCT && strchr(ops, p->punct)) {
         int col = p->tcol, n = node_new(p, PN_BINOP, col);
         if (n < 0) return -1;
-        strcpy(p->ast->nodes[n].name, p->punct == PUNCT_FLOORDIV ? "//" : (char[]){p->punct, 0});
+        const char *two = op_text(p->punct);
+        if (two)
+            strcpy(p->ast->nodes[n].name, two);
+        else
+            strcpy(p->ast->nodes[n].name, (char[]){p->punct, 0});
         next(p);
         int r = sub(p);
         if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
@@ -332,12 +400,32 @@ static int parse_chain(Parser *p, const char *ops, int (*sub)(Parser *))
 
 static int parse_term(Parser *p)
 {
-    return parse_chain(p, "*/%", parse_factor);
+    return parse_chain(p, "*/f%@", parse_factor);
 }
 
-static int parse_expr(Parser *p)
+static int parse_sum(Parser *p)
 {
     return parse_chain(p, "+-", parse_term);
+}
+
+/* One comparison at most: Python's chains (a < b < c) are not modelled. */
+static int parse_expr(Parser *p)
+{
+    int e = parse_sum(p);
+    if (e < 0 || p->tk != TK_PUNCT || !strchr("ENLG<>", p->punct)) return e;
+    int col = p->tcol, n = node_new(p, PN_BINOP, col);
+    if (n < 0) return -1;
+    const char *two = op_text(p->punct);
+    if (two)
+        strcpy(p->ast->nodes[n].name, two);
+    else
+        strcpy(p->ast->nodes[n].name, (char[]){p->punct, 0});
+    next(p);
+    int r = parse_sum(p);
+    if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
+    if (p->tk == TK_PUNCT && strchr("ENLG<>", p->punct))
+        return fail(p, p->tcol, "chained comparisons are not in the playground yet");
+    return n;
 }
 
 static int reserved(const char *name)

@@ -1,5 +1,6 @@
 /* play_val.h - the values a playground expression evaluates to (private to
- * play.c, play_methods.c and play_format.c). */
+ * the interpreter's files: play_eval.c, play_methods.c, play_math.c and
+ * play_format.c). */
 #ifndef MHAVIZ_PLAY_VAL_H
 #define MHAVIZ_PLAY_VAL_H
 
@@ -14,12 +15,16 @@ typedef enum {
     V_SEQ,     /* tuple/list of ints; is_size: torch.Size */
     V_TENSORS, /* tuple/list of tensors: ts[0..n-1], dtypes tdt (torch.cat's argument) */
     V_STR,
-    V_TORCH /* a dtype name; the torch module */
+    V_TORCH, /* a dtype name; the torch module */
+    V_FLOAT, /* a Python float: f */
+    V_TEXT,  /* a Python str (a literal): str, in the statement's AST */
+    V_MODULE /* math, or F (torch.nn.functional): str is "math" or "F" */
 } VKind;
 
 typedef struct Val {
     VKind k;
     long i;          /* V_INT, V_BOOL */
+    double f;        /* V_FLOAT */
     Tensor *t;       /* V_TENSOR: owned */
     PlayDtype dtype; /* V_TENSOR */
     long seq[PLAY_MAX_KIDS];
@@ -54,6 +59,8 @@ int play_write(Eval *e, Tensor *dst, PlayDtype dt, const Val *v, int setitem);
 
 void val_free(Val *v);
 const char *val_type_name(const Val *v); /* Python's: "int", "Tensor", "tuple" */
+/* A float as Python's repr writes it: 0.5, 2.0, 1e-09, -inf (play_format.c). */
+void play_float_repr(double v, char *buf, size_t n);
 
 /* A method or attribute of a tensor, or a torch.* function: args[0..n-1]
  * evaluated, kw[i] their keywords ("" for positional).  0 with *out set, or
@@ -71,5 +78,40 @@ int play_call_torch(Eval *e, const char *name, Val *args, char (*kw)[PLAY_NAME_M
 const char *play_member_name(int i);
 const char *play_torch_name(int i);
 int play_torch_name_known(const char *name);
+
+/* ---- play_math.c: numbers, arithmetic and the attention ops --------------- */
+
+/* a OP b (op as PlayNode.name: "+", "/", "@", "==" ...) on numbers (Python's
+ * int, float and bool) or tensors (engine/tensormath.h, with PyTorch's type
+ * promotion: bool < int64 < float32, / gives float32, a comparison bool).
+ * a and b are borrowed.  0 with *out set, or -1 with e->ops.err set. */
+int play_binop(Eval *e, const char *op, const Val *a, const Val *b, Val *out);
+/* The names a statement may call or read bare (the program's imports:
+ * from math import sqrt; from torch.nn.functional import softmax; import
+ * math; import torch.nn.functional as F) and Python's float(): 1 if name is
+ * one, and the call. */
+int play_builtin_known(const char *name);
+int play_call_builtin(Eval *e, const char *name, Val *args, char (*kw)[PLAY_NAME_MAX], int n,
+                      Val *out);
+/* math.NAME and F.NAME: attributes (math.inf, math.pi) and calls
+ * (math.sqrt, F.softmax). */
+int play_module_attr(Eval *e, const Val *mod, const char *name, Val *out);
+int play_call_module(Eval *e, const Val *mod, const char *name, Val *args,
+                     char (*kw)[PLAY_NAME_MAX], int n, Val *out);
+/* The tensor methods of play_math.c, rows of play_methods.c's one table:
+ * softmax(dim), masked_fill(mask, value), matmul(other), float() long()
+ * bool(). */
+int play_m_softmax(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX],
+                   int n, Val *out);
+int play_m_masked_fill(Eval *e, const Val *self, const char *fn, Val *args,
+                       char (*kw)[PLAY_NAME_MAX], int n, Val *out);
+int play_m_matmul(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX],
+                  int n, Val *out);
+int play_m_convert(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX],
+                   int n, Val *out);
+/* play_methods.c's argument binding, for play_math.c: args to
+ * params[0..np-1], the first nreq required; slot[i] NULL when omitted. */
+int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,
+              char (*kw)[PLAY_NAME_MAX], int n, Val **slot);
 
 #endif

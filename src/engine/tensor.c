@@ -469,7 +469,8 @@ void tensor_set_cancel(const atomic_int *flag)
     matmul_cancel = flag;
 }
 
-Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen)
+/* The shapes a @ b needs (see tensor_matmul); 0, or -1 with the reason. */
+static int matmul_check(const Tensor *a, const Tensor *b, char *err, size_t errlen)
 {
     char sa[96], sb[96];
     int nd = a->ndim;
@@ -483,26 +484,63 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
         err_set(err, errlen, "matmul: shapes %s and %s cannot be multiplied",
                 tensor_fmt_dims(sa, sizeof sa, nd, a->shape),
                 tensor_fmt_dims(sb, sizeof sb, b->ndim, b->shape));
+        return -1;
+    }
+    return 0;
+}
+
+static int matmul_compute(Tensor *c, const Tensor *a, const Tensor *b, char *err, size_t errlen);
+
+Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen)
+{
+    if (matmul_check(a, b, err, errlen) < 0) return NULL;
+    int nd = a->ndim, shape[TENSOR_MAXDIM];
+    for (int i = 0; i < nd - 1; i++)
+        shape[i] = a->shape[i];
+    shape[nd - 1] = b->shape[b->ndim - 1];
+    Tensor *c = tensor_zeros(a->st->eng, nd, shape);
+    if (!c) {
+        err_set(err, errlen, "matmul: out of memory");
         return NULL;
     }
+    if (matmul_compute(c, a, b, err, errlen) < 0) {
+        tensor_free(c);
+        return NULL;
+    }
+    return c;
+}
+
+int tensor_matmul_into(Tensor *c, const Tensor *a, const Tensor *b, char *err, size_t errlen)
+{
+    int nd = a->ndim, ok = c->ndim == nd && tensor_is_contiguous(c) && c->offset == 0;
+    for (int i = 0; ok && i < nd; i++)
+        ok = c->shape[i] == (i < nd - 1 ? a->shape[i] : b->shape[b->ndim - 1]) && c->shape[i] > 0;
+    if (matmul_check(a, b, err, errlen) < 0) return -1;
+    if (!ok) {
+        err_set(err, errlen, "matmul: the output has the wrong shape");
+        return -1;
+    }
+    memset(c->st->data, 0, tensor_numel(c) * sizeof *c->st->data);
+    return matmul_compute(c, a, b, err, errlen);
+}
+
+/* c = a @ b, c contiguous of the right shape and zeroed. */
+static int matmul_compute(Tensor *c, const Tensor *a, const Tensor *b, char *err, size_t errlen)
+{
+    int nd = a->ndim, shared = b->ndim == 2 && nd > 2;
     int m = a->shape[nd - 2], k = a->shape[nd - 1], n = b->shape[b->ndim - 1];
-    int shape[TENSOR_MAXDIM];
-    for (int i = 0; i < nd - 2; i++)
-        shape[i] = a->shape[i];
-    shape[nd - 2] = m, shape[nd - 1] = n;
-    Tensor *c = tensor_zeros(a->st->eng, nd, shape);
+    const int *shape = c->shape;
     size_t nb = shape_numel(nd - 2, shape); /* the batch: 1 for 2-D */
     Tile tile = tile_for_cpu();
     size_t panels = (size_t)(n + tile.w - 1) / tile.w, bp_stride = shared ? 0 : panels * tile.w * k;
     size_t bp_floats =
         (shared ? 1 : nb) * panels * tile.w * k; /* 0 when k is (a playground shape) */
-    long *aoff = c ? malloc(nb * sizeof *aoff) : NULL;
+    long *aoff = malloc(nb * sizeof *aoff);
     float *Bp = aoff ? malloc((bp_floats ? bp_floats : 1) * sizeof *Bp) : NULL;
     if (!Bp) {
         free(aoff);
-        tensor_free(c);
         err_set(err, errlen, "matmul: out of memory");
-        return NULL;
+        return -1;
     }
     const float *A = a->st->data, *Bd = b->st->data;
     long am = a->strides[nd - 2], ak = a->strides[nd - 1];
@@ -540,11 +578,10 @@ Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen
     free(aoff);
     free(Bp);
     if (matmul_cancel && atomic_load(matmul_cancel)) {
-        tensor_free(c);
         err_set(err, errlen, "cancelled");
-        return NULL;
+        return -1;
     }
-    return c;
+    return 0;
 }
 
 void tensor_scale_(Tensor *t, float s)
@@ -563,6 +600,15 @@ void tensor_scale_(Tensor *t, float s)
         for (int j = 0; j < len; j++)
             row[j * st] *= s;
     } while (nd > 1 && next_index(idx, nd - 1, t->shape));
+}
+
+void tensor_div_(Tensor *t, float s)
+{
+    int idx[TENSOR_MAXDIM] = {0};
+    if (tensor_numel(t) == 0) return;
+    do
+        t->st->data[tensor_offset_of(t, idx)] /= s;
+    while (next_index(idx, t->ndim, t->shape));
 }
 
 void tensor_causal_mask_(Tensor *t)

@@ -96,6 +96,11 @@ void tensor_count_copy(Tensor *t, size_t n);
  * matmul: a (..., m, k) @ b (..., k, n) -> (..., m, n), leading dims equal,
  * or b a 2-D (k, n) matrix shared by every leading index (x @ W). */
 Tensor *tensor_matmul(const Tensor *a, const Tensor *b, char *err, size_t errlen);
+/* The same product into c, which the caller made (in the engine of its
+ * choice: the playground's, engine/tensormath.c): contiguous at offset 0,
+ * shape (..., m, n), every size >= 1; its floats are overwritten.  0, or -1
+ * with the reason (a wrong shape, out of memory, cancelled). */
+int tensor_matmul_into(Tensor *c, const Tensor *a, const Tensor *b, char *err, size_t errlen);
 /* How tensor_matmul computes, for the whole process (set it before any
  * thread multiplies).  threads: 0 = one per online CPU (the default, at most
  * 8), 1 = the calling thread alone, n = at most n; products under ~4M
@@ -112,7 +117,10 @@ void tensor_matmul_mode(int threads, int kernel);
  * default, never cancels).  The flag is the caller's and must outlive the
  * calls made with it; ui/runjob.c sets it in its worker thread. */
 void tensor_set_cancel(const atomic_int *flag);
-void tensor_scale_(Tensor *t, float s);  /* in place, every logical element */
+void tensor_scale_(Tensor *t, float s); /* in place, every logical element */
+/* In place, every logical element divided by s (PyTorch's scores / sqrt(dh):
+ * the pipeline's program divides, and decode matches it bit for bit). */
+void tensor_div_(Tensor *t, float s);
 void tensor_causal_mask_(Tensor *t);     /* last two dims (S, S): -inf above the diagonal */
 void tensor_softmax_lastdim_(Tensor *t); /* in place, max-subtracted */
 double tensor_exp(double x);             /* e^x to double precision, without libm */

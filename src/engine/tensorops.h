@@ -66,6 +66,9 @@ Tensor *tensorops_contiguous(const Tensor *t, OpCtx *ctx);
  * when t is dense and non-overlapping, else gives the dense strides that
  * keep t's order of dims in memory (empty_like's infer_dense_strides). */
 Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx);
+/* The geometry clone gives t (offset 0), as .to(dtype) and a CPU input
+ * promoted to another dtype get it too: 0, or -1 with ctx->err set. */
+int tensorops_clone_geo(const Tensor *t, Geo *g, OpCtx *ctx);
 Tensor *tensorops_repeat(const Tensor *t, int n, const long *reps, OpCtx *ctx);
 /* has_dim 0: the flattened tensor is repeated (dim=None). */
 Tensor *tensorops_repeat_interleave(const Tensor *t, long reps, int has_dim, long dim, OpCtx *ctx);

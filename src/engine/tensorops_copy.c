@@ -59,13 +59,19 @@ static int infer_dense_strides(Geo *g, OpCtx *ctx)
     return 0;
 }
 
+int tensorops_clone_geo(const Tensor *t, Geo *g, OpCtx *ctx)
+{
+    geo_of(t, g);
+    /* is_non_overlapping_and_dense (is_contiguous || ... || computed): the
+     * same strides; otherwise empty_like's inferred dense strides */
+    if (!geo_contiguous(g) && !geo_dense(g) && infer_dense_strides(g, ctx) < 0) return -1;
+    return 0;
+}
+
 Tensor *tensorops_clone(const Tensor *t, OpCtx *ctx)
 {
     Geo g;
-    geo_of(t, &g);
-    /* is_non_overlapping_and_dense (is_contiguous || ... || computed): the
-     * same strides; otherwise empty_like's inferred dense strides */
-    if (!geo_contiguous(&g) && !geo_dense(&g) && infer_dense_strides(&g, ctx) < 0) return NULL;
+    if (tensorops_clone_geo(t, &g, ctx) < 0) return NULL;
     return geo_copy(t, &g, ctx);
 }
 

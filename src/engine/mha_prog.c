@@ -1,0 +1,238 @@
+/* mha_prog.c - the pipeline as one PyTorch program, run by the interpreter
+ * (engine/play.h) in the run's own engine: every tensor of the run after
+ * x and the weights is what a statement below computed, and each step of
+ * the trace is recorded from what its statements did (the tensors they
+ * read, view or not, the bytes the engine counted as copied).
+ *
+ * The statements are written over the run's tensor names (mha_tensor_names:
+ * what `mhaviz export` and the playground call them) and its sizes (B S D H
+ * KV G dh, W the window).  Query heads are grouped G to a kv head, K and V
+ * expanded to them with stride 0 (no copy), so MHA, GQA and MQA run the same
+ * lines.  The tensors no step shows (mask, the grouped views) are the
+ * program's temporaries.
+ */
+#include "engine/mha.h"
+
+#include "base/errbuf.h"
+#include "engine/tensorops.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* When a statement runs: always, or only for some configurations. */
+typedef enum { ON_ALL, ON_ROPE, ON_NOROPE, ON_MASK, ON_NOMASK, ON_WINDOW } When;
+
+#define TEACH -1 /* not a step: the teaching tensors, after the trace */
+
+/* clang-format off */
+static const struct {
+    int step;
+    When when;
+    const char *stmt;
+} program[] = {
+    {MS_PROJECT, ON_ALL, "Q = x @ W_Q"},
+    {MS_PROJECT, ON_ALL, "K = x @ W_K"},
+    {MS_PROJECT, ON_ALL, "V = x @ W_V"},
+    {MS_SPLIT, ON_ALL, "Q_split = Q.view(B, S, H, dh)"},
+    {MS_SPLIT, ON_ALL, "K_split = K.view(B, S, KV, dh)"},
+    {MS_SPLIT, ON_ALL, "V_split = V.view(B, S, KV, dh)"},
+    {MS_HEADS, ON_ALL, "Q_heads = Q_split.transpose(1, 2)"},
+    {MS_HEADS, ON_ALL, "K_heads = K_split.transpose(1, 2)"},
+    {MS_HEADS, ON_ALL, "V_heads = V_split.transpose(1, 2)"},
+    {MS_ROPE, ON_ROPE, "Q_rope = rope(Q_heads)"},
+    {MS_ROPE, ON_ROPE, "K_rope = rope(K_heads)"},
+    {MS_SCORES, ON_NOROPE, "scores = (Q_heads.view(B, KV, G, S, dh) @ K_heads.unsqueeze(2).expand(B, KV, G, S, dh).transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
+    {MS_SCORES, ON_ROPE, "scores = (Q_rope.view(B, KV, G, S, dh) @ K_rope.unsqueeze(2).expand(B, KV, G, S, dh).transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
+    /* query i sees key j iff j <= i (and i - j < W): computed, not copied */
+    {MS_SOFTMAX, ON_MASK, "mask = torch.arange(S).view(S, 1) >= torch.arange(S)"},
+    {MS_SOFTMAX, ON_WINDOW, "mask = mask * (torch.arange(S).view(S, 1) - torch.arange(S) < W)"},
+    {MS_SOFTMAX, ON_MASK, "attn = softmax(scores.masked_fill(mask == 0, float('-inf')), dim=-1)"},
+    {MS_SOFTMAX, ON_NOMASK, "attn = softmax(scores, dim=-1)"},
+    {MS_WEIGHTED, ON_ALL, "V_expand = V_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_WEIGHTED, ON_ALL, "head_out = (attn.view(B, KV, G, S, S) @ V_expand).view(B, H, S, dh)"},
+    {MS_BACK, ON_ALL, "merged = head_out.transpose(1, 2)"},
+    {MS_CONTIG, ON_ALL, "merged_contig = merged.contiguous()"},
+    {MS_CONCAT, ON_ALL, "concat = merged_contig.view(B, S, D)"},
+    {MS_OUT, ON_ALL, "out = concat @ W_O"},
+    /* for teaching, outside the trace: the wrong view, GQA by copying, one
+     * big head over the full width, and the scores without / sqrt(dh) */
+    {TEACH, ON_ALL, "Q_wrong = Q.view(B, H, S, dh)"},
+    {TEACH, ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {TEACH, ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {TEACH, ON_NOROPE, "K_repeat = K_heads.repeat_interleave(G, dim=1)"},
+    {TEACH, ON_ROPE, "K_repeat = K_rope.repeat_interleave(G, dim=1)"},
+    {TEACH, ON_ALL, "V_repeat = V_heads.repeat_interleave(G, dim=1)"},
+    {TEACH, ON_NOROPE, "Q_full = Q.view(B, 1, S, D)"},
+    {TEACH, ON_ROPE, "Q_full = Q_rope.transpose(1, 2).contiguous().view(B, 1, S, D)"},
+    {TEACH, ON_ALL, "big = Q_full @ K_repeat.transpose(1, 2).contiguous().view(B, 1, S, D).transpose(-2, -1) / sqrt(D)"},
+    {TEACH, ON_MASK, "attn_single = softmax(big.masked_fill(mask == 0, float('-inf')), dim=-1)"},
+    {TEACH, ON_NOMASK, "attn_single = softmax(big, dim=-1)"},
+    {TEACH, ON_NOROPE, "noscale = (Q_heads.view(B, KV, G, S, dh) @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
+    {TEACH, ON_ROPE, "noscale = (Q_rope.view(B, KV, G, S, dh) @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
+    {TEACH, ON_MASK, "attn_noscale = softmax(noscale.masked_fill(mask == 0, float('-inf')), dim=-1)"},
+    {TEACH, ON_NOMASK, "attn_noscale = softmax(noscale, dim=-1)"},
+};
+/* clang-format on */
+#define N_PROGRAM (int)(sizeof program / sizeof program[0])
+
+static int runs(const MhaConfig *c, When w)
+{
+    switch (w) {
+    case ON_ROPE:
+        return c->rope != ROPE_OFF;
+    case ON_NOROPE:
+        return c->rope == ROPE_OFF;
+    case ON_MASK:
+        return c->causal;
+    case ON_NOMASK:
+        return !c->causal;
+    case ON_WINDOW:
+        return c->window > 0;
+    default:
+        return 1;
+    }
+}
+
+int mha_program_count(void)
+{
+    return N_PROGRAM;
+}
+
+const char *mha_program_stmt(const MhaConfig *c, int i, int *step)
+{
+    if (i < 0 || i >= N_PROGRAM || !runs(c, program[i].when)) return NULL;
+    if (step) *step = program[i].step;
+    return program[i].stmt;
+}
+
+/* Adds to in[] the run's tensors stmt reads (names of mha_tensor_names not
+ * after a '.'), a tensor made earlier in the same step by the tensors it
+ * read (made[]: MT_* -> its statement's reads, as a bit set). */
+static void reads_of(const char *stmt, int *in, int *n, const unsigned long long *made)
+{
+    const char *p = strchr(stmt, '=');
+    for (p = p ? p + 1 : stmt; *p;) {
+        if (!(isalpha((unsigned char)*p) || *p == '_')) {
+            p++;
+            continue;
+        }
+        const char *s = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        char name[PLAY_NAME_MAX];
+        snprintf(name, sizeof name, "%.*s", (int)(p - s), s);
+        int t = s > stmt && s[-1] == '.' ? -1 : mha_tensor_index(name);
+        if (t < 0) continue;
+        for (int k = 0; made[t] && k < MT_COUNT; k++) /* made in this step: what it read */
+            if (made[t] >> k & 1) {
+                int seen = 0;
+                for (int j = 0; j < *n; j++)
+                    seen |= in[j] == k;
+                if (!seen && *n < 4) in[(*n)++] = k;
+            }
+        int seen = made[t] != 0;
+        for (int j = 0; j < *n; j++)
+            seen |= in[j] == t;
+        if (!seen && *n < 4) in[(*n)++] = t;
+    }
+}
+
+static void record(Mha *m, int step, size_t before, const int *in, int n)
+{
+    MhaStep *s = &m->steps[step];
+    s->name = mha_steps[step].name;
+    s->key = mha_steps[step].key;
+    snprintf(s->code, sizeof s->code, "%s", mha_steps[step].code);
+    s->output = mha_steps[step].output;
+    s->n_inputs = n;
+    for (int i = 0; i < n; i++)
+        s->inputs[i] = in[i];
+    s->is_view = n > 0 && tensor_same_storage(m->t[s->output], m->t[in[0]]);
+    s->bytes_copied = m->eng->bytes_copied - before;
+}
+
+/* Runs statement stmt in p; a tensor the run keeps goes to m->t.  0, or -1
+ * with the reason. */
+static int run_stmt(Mha *m, Play *p, PlayResult *r, const char *stmt, char *err, size_t errlen)
+{
+    if (play_eval(p, stmt, r) != PR_TENSOR) {
+        err_set(err, errlen, "mha: %s: %s", stmt, r->kind == PR_ERROR ? r->error : "not a tensor");
+        return -1;
+    }
+    int t = mha_tensor_index(r->name);
+    if (t >= 0) {
+        tensor_free(m->t[t]);
+        if (!(m->t[t] = tensorops_alias(r->t))) {
+            err_set(err, errlen, "out of memory");
+            return -1;
+        }
+    }
+    return 0;
+}
+
+/* The steps after the input, in the run's order (rope after heads first). */
+static const int order[] = {MS_PROJECT,  MS_SPLIT, MS_HEADS,  MS_ROPE,   MS_SCORES, MS_SOFTMAX,
+                            MS_WEIGHTED, MS_BACK,  MS_CONTIG, MS_CONCAT, MS_OUT,    TEACH};
+
+int mha_program_run(Mha *m, char *err, size_t errlen)
+{
+    const MhaConfig *c = &m->cfg;
+    Play *p = play_new_in(m->eng);
+    PlayResult *r = calloc(1, sizeof *r);
+    int rc = -1;
+    if (!p || !r) {
+        err_set(err, errlen, "out of memory");
+        goto done;
+    }
+    r->error_col = -1;
+    p->rope_layout = c->rope;
+    p->rope_theta = c->rope_theta;
+    for (int i = MT_X; i <= MT_W_O; i++) {
+        Tensor *t = tensorops_alias(m->t[i]);
+        if (!t || play_set_tensor(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
+            err_set(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
+    const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
+                         c->kv_heads, m->groups, m->d_head,  c->window};
+    for (int i = 0; i < 8; i++)
+        play_set_int(p, names[i], vals[i]);
+    for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
+        int step = order[o], in[4], n = 0;
+        unsigned long long made[MT_COUNT] = {0};
+        if (step == MS_ROPE && c->rope == ROPE_OFF) continue;
+        size_t before = m->eng->bytes_copied;
+        /* the step reads what the statements of its code line read: all of
+         * them when the line has several (project, rope), else its output's */
+        const char *code = step == TEACH ? "" : mha_steps[step].code, *eq = strchr(code, '=');
+        int all = strchr(code, ';') || (eq && memchr(code, ',', (size_t)(eq - code)));
+        for (int i = 0; i < N_PROGRAM; i++) {
+            if (program[i].step != step || !runs(c, program[i].when)) continue;
+            if (run_stmt(m, p, r, program[i].stmt, err, errlen) < 0) goto done;
+            int t = mha_tensor_index(r->name), rin[4], rn = 0;
+            reads_of(program[i].stmt, rin, &rn, made);
+            if (t >= 0)
+                for (int k = 0; k < rn; k++)
+                    made[t] |= 1ULL << rin[k];
+            if (step != TEACH && (all || t == mha_steps[step].output))
+                for (int k = 0; k < rn; k++) {
+                    int seen = 0;
+                    for (int j = 0; j < n; j++)
+                        seen |= in[j] == rin[k];
+                    if (!seen && n < 4) in[n++] = rin[k];
+                }
+        }
+        if (step != TEACH) record(m, step, before, in, n);
+        if (step == MS_OUT) m->bytes_copied_total = m->eng->bytes_copied;
+    }
+    rc = 0;
+done:
+    if (r) play_result_clear(r);
+    free(r);
+    play_free(p);
+    return rc;
+}
