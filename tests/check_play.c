@@ -597,6 +597,9 @@ START_TEST(tuple_unpacking_as_python)
     ck_assert_int_eq(ev("a, b = x"), PR_TUPLE); /* a tensor unpacks its rows */
     strides_are("b", "[4, 1]");
     ck_assert_int_eq(ev("a, = x.chunk(1)"), PR_TUPLE);
+    ck_assert_int_eq(ev("m0, m1 = x[0], x[1]"), PR_TUPLE); /* a bare tuple on the right */
+    HAS("\"name\": \"m1\", \"shape\": [3, 4], \"strides\": [4, 1], \"offset\": 12");
+    error_is("m0, m1 = x[0], x[1], x[0]", "too many values to unpack (expected 2)");
     error_is("q, k, v = x.chunk(2)", "not enough values to unpack (expected 3, got 2)");
     error_is("q, k = x.chunk(3, 1)", "too many values to unpack (expected 2)");
     error_is("a, b = torch.zeros(())", "iteration over a 0-d tensor");

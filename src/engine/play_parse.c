@@ -1,6 +1,7 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [targets '='] expr | postfix '[' subs ']' '=' expr | (blank) | '#' comment
+ *   stmt    := [targets '='] expr | targets '=' expr (',' expr)* [','] |
+ *              postfix '[' subs ']' '=' expr | (blank) | '#' comment
  *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
  *   sum     := term (('+' | '-') term)*
@@ -514,6 +515,17 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
     }
     int start = p.tcol;
     if (!p.failed) ast->root = parse_expr(&p);
+    /* a, b = X, Y: the right side of an unpacking may be a bare tuple */
+    if (!p.failed && ast->ntargets && is_punct(&p, ',')) {
+        int t = node_new(&p, PN_TUPLE, start);
+        if (t >= 0 && add_kid(&p, t, ast->root) >= 0) ast->root = t;
+        while (!p.failed && is_punct(&p, ',')) {
+            next(&p);
+            if (p.tk == TK_END) break; /* a trailing comma */
+            int e = parse_expr(&p);
+            if (e >= 0) add_kid(&p, t, e);
+        }
+    }
     /* EXPR[subs] = EXPR: a subscript assignment writes into that view */
     if (!p.failed && !ast->target[0] && !ast->ntargets && is_punct(&p, '=') && line[p.pos] != '=') {
         if (ast->nodes[ast->root].kind != PN_INDEX) {
