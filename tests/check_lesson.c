@@ -969,6 +969,22 @@ START_TEST(runnable_code_is_run_by_the_interpreter)
                  "bad.lesson:10: NotImplementedError: `roll` is not in the playground yet", 70),
         "%s", e2.msg[1]);
     lesson_free(l);
+    /* a shape the page asks for is not given away before it is answered */
+    const char *ask = "@title R\n@page a\n@code run\nq = Q_heads.contiguous()\n@end\n"
+                      "@question Its shape?\n@expect shape {shape Q_heads}\n@answer It is.\n";
+    l = lesson_parse("ask.lesson", ask, strlen(ask), &e2);
+    ck_assert_msg(l != NULL, "%s", e2.msg[0]);
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    c = canvas_new(80, 24);
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "q = Q_heads.contiguous()   (?)"));
+    ck_assert(!canvas_contains(c, "(1, 2, 4, 4)"));
+    v.revealed = 1;
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "q = Q_heads.contiguous()   (1, 2, 4, 4)"));
+    canvas_free(c);
+    lesson_text_free(&t);
+    lesson_free(l);
     fails_with("@title R\n@page a\n@code runs\nx\n@end\n",
                "t.lesson:3: @code: expected nothing or 'run', got 'runs'");
     mha_free(m);
