@@ -745,6 +745,19 @@ START_TEST(subscript_assignment_writes_in_place)
     HAS("\"copied_bytes\": 16"); /* int64: 8 bytes an element */
     ev("i");
     ck_assert_str_eq(values(), "0 0 1");
+    ev("i[0] = 2.7"); /* a float into int64: truncated, as the cast */
+    ev("i");
+    ck_assert_str_eq(values(), "2 0 1");
+    ev("m = torch.zeros(3) < 1");
+    ev("m[0] = 0.0");
+    ev("m[1] = 0.5");
+    ev("m[2:] = torch.zeros(1)");
+    ck_assert_int_eq(ev("m"), PR_TENSOR);
+    ck_assert_str_eq(values(), "0 1 0"); /* into bool: nonzero is True */
+    ev("u = torch.zeros(2)");
+    ev("u[1] = 0.5");
+    ev("u");
+    ck_assert_str_eq(values(), "0 0.5");
     ev("t.copy_(src=t)"); /* itself: nothing to do, no error */
     error_is("t[:] = torch.ones(2)",
              "The expanded size of the tensor (3) must match the existing size (2) at "

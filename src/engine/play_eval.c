@@ -271,22 +271,25 @@ fail:
 
 int play_write(Eval *e, Tensor *dst, PlayDtype dt, const Val *v, int setitem)
 {
-    int int64 = dt == PD_INT64;
+    int int64 = dt == PD_INT64 ? 1 : dt == PD_BOOL ? 2 : 0; /* the cast to dst's dtype */
     long n;
     if (v->k == V_TENSOR) {
         e->ops.type_name = v->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
         n = setitem ? tensorops_copy_to(dst, v->t, int64, &e->ops)
                     : tensorops_copy_into(dst, v->t, int64, &e->ops);
-    } else if (v->k == V_INT || v->k == V_BOOL) {
+    } else if (v->k == V_INT || v->k == V_BOOL || v->k == V_FLOAT) {
         /* a number is a 0-dim tensor: setitem fills, copy_ broadcasts it
          * (with copy_'s check of the written-to tensor) */
-        Storage one = {.data = (float[1]){(float)v->i}, .n = 1, .refs = 1, .eng = e->ops.eng};
+        float x = v->k == V_FLOAT ? (float)v->f : (float)v->i;
+        Storage one = {.data = (float[1]){x}, .n = 1, .refs = 1, .eng = e->ops.eng};
         Tensor scalar = {.st = &one};
-        n = setitem ? tensorops_fill(dst, (float)v->i, int64, &e->ops)
+        n = setitem ? tensorops_fill(dst, x, int64, &e->ops)
                     : tensorops_copy_into(dst, &scalar, int64, &e->ops);
     } else if (setitem)
         return EFAIL(e, "can't assign a %s to a %s", val_type_name(v),
-                     int64 ? "torch.LongTensor" : "torch.FloatTensor");
+                     int64 == 1   ? "torch.LongTensor"
+                     : int64 == 2 ? "torch.BoolTensor"
+                                  : "torch.FloatTensor");
     else
         return EFAIL(e, "copy_(): argument 'src' must be Tensor, not %s", val_type_name(v));
     if (n < 0) return -1;

@@ -104,10 +104,10 @@ Tensor *tensorops_flip(const Tensor *t, int n, const long *dims, OpCtx *ctx);
  * are overwritten, its geometry and storage unchanged, no storage made.
  * Each returns the number of elements written (counted as copied in dst's
  * engine: tensor_count_copy), or -1 with ctx->err in PyTorch's words and
- * nothing written.  int64: dst holds int64 (a value is truncated toward 0).
- * copy_into: dst.copy_(src), ATen's order: nothing when src is dst's very
- * geometry; a dst with a stride-0 dim ("more than one element of the
- * written-to tensor ..."); src and dst dense and partly on the same memory
+ * nothing written.  int64: 1 when dst holds int64 (a value is truncated toward 0), 2 when it holds
+ * bool (nonzero is 1), else 0. copy_into: dst.copy_(src), ATen's order: nothing when src is dst's
+ * very geometry; a dst with a stride-0 dim ("more than one element of the written-to tensor ...");
+ * src and dst dense and partly on the same memory
  * ("some elements of the input tensor and the written-to tensor ..."); src
  * broadcast to dst's shape ("The size of tensor a ...", "output with shape
  * ... doesn't match the broadcast shape ...").  copy_to: t[idx] = src

@@ -100,7 +100,8 @@ static int broadcast_ok(const Tensor *dst, const Tensor *src, OpCtx *ctx)
 /* src's elements (src has dst's shape, or is broadcast to it: its dims
  * the trailing ones, size 1 or stride 0 where it repeats; NULL: *scalar
  * everywhere) read first, then written into dst: well defined whatever the
- * two share.  int64 truncates toward zero as a cast does. */
+ * two share.  int64 1 truncates toward zero as a cast does, 2 casts to
+ * bool (0 or 1). */
 static long write_all(Tensor *dst, const Tensor *src, const float *scalar, int int64, OpCtx *ctx)
 {
     size_t n = tensorops_numel(dst);
@@ -115,7 +116,7 @@ static long write_all(Tensor *dst, const Tensor *src, const float *scalar, int i
                 if (src->shape[i] > 1) o += (size_t)((long)idx[i + off] * src->strides[i]);
             v = src->st->data[o];
         }
-        tmp[k] = int64 ? truncf(v) : v;
+        tmp[k] = int64 == 2 ? (float)(v != 0) : int64 ? truncf(v) : v;
         for (int i = dst->ndim - 1; i >= 0; i--) {
             if (++idx[i] < dst->shape[i]) break;
             idx[i] = 0;
