@@ -636,6 +636,7 @@ START_TEST(check_command_on_bad_corpus)
         {"do-unreachable", ":5: @do heads 3: pressing the key never gets there"},
         {"do-inspect-outside", ":5: @do inspect 0,9,0,0 is outside Q_heads (1, 2, 4, 4)"},
         {"two-exercises", ":6: a page has one exercise (@expect on line 5)"},
+        {"code-run-raises", ":5: AttributeError: 'Tensor' object has no attribute 'tranpose'"},
     };
     static char out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
