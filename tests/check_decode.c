@@ -766,7 +766,8 @@ START_TEST(screen_shows_the_rolling_window)
     DecodeScreenOpts o = {5, DECODE_HF, 3, 0, 0};
     for (int big = 0; big < 2; big++) {
         int w = big ? 200 : 80, h = big ? 60 : 24;
-        ck_assert(screen_opts_show(c, &o, 0, w, h, "cache_k[:, :, 1] = k  # slot = 4 mod 3"));
+        ck_assert(screen_opts_show(
+            c, &o, 0, w, h, "cache_k[:, :, 1:2] = k[:, 4:5].transpose(1, 2)  # slot = 4 mod 3"));
         ck_assert(screen_opts_show(c, &o, 0, w, h, "overwrote token 1 \"cat\""));
         ck_assert(screen_opts_show(c, &o, 1, w, h, "(1, 2, 3, 2) strides")); /* 3 slots */
         ck_assert(screen_opts_show(c, &o, 1, w, h, "overwrote token 2 \"sat\""));
@@ -910,11 +911,67 @@ START_TEST(large_configuration_is_not_cut_silently)
 }
 END_TEST
 
+/* issue 16: the cache write the screen shows is the text the interpreter
+ * ran on the decode's own cache (its bytes counted on the cache's storage,
+ * which the C copy never did), for both layouts, the window's slot and the
+ * paged pool; and every row still equals the full pass. */
+static Decode *write_run(MhaConfig c, DecodeLayout l, int paged, Mha **m)
+{
+    char err[300];
+    c.causal = 1;
+    *m = mha_run(&c, err, sizeof err);
+    ck_assert_msg(*m != NULL, "%s", err);
+    Decode *d = decode_new(*m, l, 4, err, sizeof err);
+    ck_assert_ptr_nonnull(d);
+    if (paged) ck_assert_msg(decode_set_paged(d, paged, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(decode_prefill(d, err, sizeof err) == 0, "%s", err);
+    ck_assert_msg(decode_step(d, err, sizeof err) == 0, "%s", err);
+    assert_rows_equal(*m, d);
+    return d;
+}
+
+START_TEST(cache_write_runs_from_its_text)
+{
+    MhaConfig c = mha_config_default();
+    c.batch = 2, c.seq = 8;
+    Mha *m;
+    Decode *d = write_run(c, DECODE_HF, 0, &m);
+    ck_assert_str_eq(d->write_code, "cache_k[:, :, 4:5] = k.transpose(1, 2)");
+    ck_assert_uint_eq(d->cache_k->st->bytes_copied, d->written_total / 2);
+    ck_assert_uint_eq(d->cache_v->st->bytes_copied, d->written_total / 2);
+    decode_free(d);
+    mha_free(m);
+    d = write_run(c, DECODE_META, 0, &m);
+    ck_assert_str_eq(d->write_code, "cache_k[:, 4:5] = k");
+    ck_assert_uint_eq(d->cache_k->st->bytes_copied, d->written_total / 2);
+    decode_free(d);
+    mha_free(m);
+    c.window = 3;
+    d = write_run(c, DECODE_HF, 0, &m); /* token 4 into slot 4 mod 3 */
+    ck_assert_str_eq(d->write_code, "cache_k[:, :, 1:2] = k.transpose(1, 2)");
+    ck_assert_uint_eq(d->cache_k->st->bytes_copied, d->written_total / 2);
+    decode_free(d);
+    mha_free(m);
+    c.window = 0;
+    d = write_run(c, DECODE_META, 2, &m); /* NHD (blocks, N, KV, dh) */
+    ck_assert_msg(!strncmp(d->write_code, "pool_k[", 7) && strstr(d->write_code, "] = k[1, 0]"),
+                  "%s", d->write_code);
+    ck_assert_uint_eq(d->cache_k->st->bytes_copied, d->written_total / 2);
+    decode_free(d);
+    mha_free(m);
+    d = write_run(c, DECODE_HF, 2, &m); /* HND (blocks, KV, N, dh) */
+    ck_assert_msg(strstr(d->write_code, ", :, 0] = k[1, 0]"), "%s", d->write_code);
+    decode_free(d);
+    mha_free(m);
+}
+END_TEST
+
 static Suite *decode_suite(void)
 {
     Suite *s = suite_create("decode");
     TCase *t = tcase_create("engine");
     tcase_add_test(t, every_row_equals_the_causal_pass);
+    tcase_add_test(t, cache_write_runs_from_its_text);
     tcase_add_test(t, rope_caches_the_rotated_k);
     tcase_add_test(t, window_rolls_and_equals_the_band_pass);
     tcase_add_test(t, paged_equals_the_causal_pass_at_every_row);

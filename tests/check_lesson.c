@@ -638,6 +638,7 @@ START_TEST(check_command_on_bad_corpus)
         {"two-exercises", ":6: a page has one exercise (@expect on line 5)"},
         {"moves-two-cells", ":4: @predict index: K_heads[0,1,2,3] is in 2 cells"},
         {"moves-outside", ":4: @predict index: 'Q_split[0,9,1,3]' is not an element of Q_split"},
+        {"code-run-raises", ":5: AttributeError: 'Tensor' object has no attribute 'tranpose'"},
     };
     static char out[8192];
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
@@ -1099,6 +1100,77 @@ START_TEST(cache_expressions_in_lessons)
 }
 END_TEST
 
+/* issue 16: a block opened `@code run` is run line by line by the
+ * interpreter on the page's run; the page shows each line's shape from that
+ * run; a line that raises (or uses what the interpreter lacks) fails
+ * --check at its own line of the file. */
+START_TEST(runnable_code_is_run_by_the_interpreter)
+{
+    const char *src = "@title R\n"
+                      "@page a\n"
+                      "@code run\n"
+                      "q = Q.view(B, S, H, dh)\n"
+                      "# heads first\n"
+                      "q = q.transpose(1, 2)\n"
+                      "@end\n"
+                      "@code\n"
+                      "scores (B, H, S, S)\n"
+                      "@end\n";
+    LessonErrors e = {0};
+    Lesson *l = lesson_parse("r.lesson", src, strlen(src), &e);
+    ck_assert_msg(l != NULL, "%s", e.msg[0]);
+    ck_assert_int_eq(l->pages[0].blocks[0].run, 1);
+    ck_assert_int_eq(l->pages[0].blocks[1].run, 0);
+    char err[400];
+    Mha *m = mha_run(&l->pages[0].cfg, err, sizeof err);
+    LessonPageText t;
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    ck_assert_str_eq(t.shapes[0], "(1, 4, 2, 4)\n\n(1, 2, 4, 4)\n");
+    ck_assert_ptr_null(t.shapes[1]);
+    Canvas *c = canvas_new(80, 24); /* the text pane: the shapes beside their lines */
+    LessonView v = {0};
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "q = Q.view(B, S, H, dh)   (1, 4, 2, 4)"));
+    ck_assert(canvas_contains(c, "q = q.transpose(1, 2)     (1, 2, 4, 4)")); /* one column */
+    canvas_free(c);
+    lesson_text_free(&t);
+    ck_assert_int_eq(lesson_check(l, &P, &e), 0);
+    lesson_free(l);
+    const char *bad = "@title R\n@page a\n@code run\nq = Q.view(B, S, H, dh)\n"
+                      "k = nothing.t()\n@end\n"
+                      "@page b\n@code run\n\nr = Q.roll(1)\n@end\n";
+    LessonErrors e2 = {0};
+    l = lesson_parse("bad.lesson", bad, strlen(bad), &e2);
+    ck_assert_msg(l != NULL, "%s", e2.msg[0]);
+    ck_assert_int_eq(lesson_check(l, &P, &e2), 2);
+    ck_assert_str_eq(e2.msg[0], "bad.lesson:5: NameError: name 'nothing' is not defined");
+    ck_assert_msg(
+        !strncmp(e2.msg[1],
+                 "bad.lesson:10: NotImplementedError: `roll` is not in the playground yet", 70),
+        "%s", e2.msg[1]);
+    lesson_free(l);
+    /* a shape the page asks for is not given away before it is answered */
+    const char *ask = "@title R\n@page a\n@code run\nq = Q_heads.contiguous()\n@end\n"
+                      "@question Its shape?\n@expect shape {shape Q_heads}\n@answer It is.\n";
+    l = lesson_parse("ask.lesson", ask, strlen(ask), &e2);
+    ck_assert_msg(l != NULL, "%s", e2.msg[0]);
+    ck_assert_int_eq(lesson_page_text(l, 0, m, &P, &t, err, sizeof err), 0);
+    c = canvas_new(80, 24);
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "q = Q_heads.contiguous()   (?)"));
+    ck_assert(!canvas_contains(c, "(1, 2, 4, 4)"));
+    v.revealed = 1;
+    lesson_draw(c, l, 0, &t, m, &v);
+    ck_assert(canvas_contains(c, "q = Q_heads.contiguous()   (1, 2, 4, 4)"));
+    canvas_free(c);
+    lesson_text_free(&t);
+    lesson_free(l);
+    fails_with("@title R\n@page a\n@code runs\nx\n@end\n",
+               "t.lesson:3: @code: expected nothing or 'run', got 'runs'");
+    mha_free(m);
+}
+END_TEST
+
 START_TEST(rope_and_flash_in_lessons)
 {
     LessonErrors e;
@@ -1240,6 +1312,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, noscalerow_reads_the_unscaled_softmax);
     tcase_add_test(tc, bad_expressions_are_errors);
     tcase_add_test(tc, every_builtin_lesson_checks_and_fits);
+    tcase_add_test(tc, runnable_code_is_run_by_the_interpreter);
     tcase_add_test(tc, lessons_have_no_typed_engine_numbers);
     tcase_add_test(tc, load_by_name_number_and_env);
     tcase_add_test(tc, check_command_on_bad_corpus);

@@ -412,7 +412,7 @@ START_TEST(nothing_false_about_pytorch)
     not_yet("torch.rand(2, 3)", "torch.rand", "randn");
     not_yet("b.tolist()", "tolist", "nelement, numel");
     not_yet("a.sum()", "sum", "view_as");
-    not_yet("a.diagonal()", "diagonal", "T, bool, chunk, clone, contiguous, data_ptr");
+    not_yet("a.diagonal()", "diagonal", "T, bool, chunk, clone, contiguous, copy_, data_ptr");
     not_yet("a.roll", "roll", "shape");
     /* the list is the table's: every supported name is in it, and is supported */
     ck_assert(strstr(R.error, ", ndimension, neg, nelement, numel, "));
@@ -614,6 +614,9 @@ START_TEST(tuple_unpacking_as_python)
     ck_assert_int_eq(ev("a, b = x"), PR_TUPLE); /* a tensor unpacks its rows */
     strides_are("b", "[4, 1]");
     ck_assert_int_eq(ev("a, = x.chunk(1)"), PR_TUPLE);
+    ck_assert_int_eq(ev("m0, m1 = x[0], x[1]"), PR_TUPLE); /* a bare tuple on the right */
+    HAS("\"name\": \"m1\", \"shape\": [3, 4], \"strides\": [4, 1], \"offset\": 12");
+    error_is("m0, m1 = x[0], x[1], x[0]", "too many values to unpack (expected 2)");
     error_is("q, k, v = x.chunk(2)", "not enough values to unpack (expected 3, got 2)");
     error_is("q, k = x.chunk(3, 1)", "too many values to unpack (expected 2)");
     error_is("a, b = torch.zeros(())", "iteration over a 0-d tensor");
@@ -712,6 +715,108 @@ START_TEST(program_runs_to_its_first_error)
     ck_assert_int_eq(play_run(P, "a = x\nb = x\n", NULL, seen_step, &stop, err, sizeof err), 1);
     ck_assert_int_eq(stop.n, 1);
     ck_assert_int_eq(play_run(P, "", NULL, NULL, NULL, err, sizeof err), 0);
+}
+END_TEST
+
+/* The values of R.t, row-major, as "0 1 2 ..." (at most 32). */
+static const char *values(void)
+{
+    static char buf[400];
+    float v[32];
+    size_t n = tensor_numel(R.t), k = 0;
+    ck_assert_uint_le(n, 32);
+    tensor_to_array(R.t, v);
+    buf[0] = 0;
+    for (size_t i = 0; i < n && i < 32; i++)
+        k += (size_t)snprintf(buf + k, sizeof buf - k, "%s%g", i ? " " : "", (double)v[i]);
+    return buf;
+}
+
+/* t[idx] = value and t.copy_(src): PyTorch's copy_ into the view, in place,
+ * with its broadcasting and its words (each error below printed by torch
+ * 1.13); the written bytes count as copied and no name is made. */
+START_TEST(subscript_assignment_writes_in_place)
+{
+    ev("t = torch.zeros(2, 3)");
+    ck_assert_int_eq(ev("t[0] = torch.arange(3)"), PR_TENSOR);
+    HAS("\"name\": null");
+    HAS("\"shape\": [3], \"strides\": [1], \"offset\": 0");
+    HAS("\"copied_bytes\": 12");
+    ck_assert_int_eq(R.memory, PM_WRITE);
+    ck_assert_str_eq(play_memory_word(&R), "write");
+    ck_assert_int_eq(ev("t"), PR_TENSOR);
+    ck_assert_str_eq(values(), "0 1 2 0 0 0");
+    ck_assert_int_eq(ev("t[:, 2:] = 7"), PR_TENSOR); /* a number fills */
+    HAS("\"copied_bytes\": 8");
+    ev("t[..., None, 0] = torch.ones(1, 2, 1)"); /* leading 1s dropped, then expanded */
+    ev("t");
+    ck_assert_str_eq(values(), "1 1 7 1 0 7");
+    ev("t[1] = t[0]"); /* a view of the same storage, apart: allowed */
+    ev("t");
+    ck_assert_str_eq(values(), "1 1 7 1 1 7");
+    ev("c = t.t()");
+    ck_assert_int_eq(ev("c[1:] = torch.arange(6).view(2, 3)[:, 1:].t()"), PR_TENSOR);
+    ev("t");
+    ck_assert_str_eq(values(), "1 1 2 1 4 5");
+    ck_assert_int_eq(ev("t.copy_(torch.arange(3))"), PR_TENSOR);
+    ck_assert_int_eq(R.memory, PM_WRITE);
+    HAS("\"copied_bytes\": 24");
+    ev("t");
+    ck_assert_str_eq(values(), "0 1 2 0 1 2");
+    ev("i = torch.arange(3)");
+    ev("i[1:] = torch.arange(2)");
+    HAS("\"copied_bytes\": 16"); /* int64: 8 bytes an element */
+    ev("i");
+    ck_assert_str_eq(values(), "0 0 1");
+    ev("i[0] = 2.7"); /* a float into int64: truncated, as the cast */
+    ev("i");
+    ck_assert_str_eq(values(), "2 0 1");
+    ev("m = torch.zeros(3) < 1");
+    ev("m[0] = 0.0");
+    ev("m[1] = 0.5");
+    ev("m[2:] = torch.zeros(1)");
+    ck_assert_int_eq(ev("m"), PR_TENSOR);
+    ck_assert_str_eq(values(), "0 1 0"); /* into bool: nonzero is True */
+    ev("u = torch.zeros(2)");
+    ev("u[1] = 0.5");
+    ev("u");
+    ck_assert_str_eq(values(), "0 0.5");
+    ev("t.copy_(src=t)"); /* itself: nothing to do, no error */
+    error_is("t[:] = torch.ones(2)",
+             "The expanded size of the tensor (3) must match the existing size (2) at "
+             "non-singleton dimension 1.  Target sizes: [2, 3].  Tensor sizes: [2]");
+    error_is("t[0, 0] = torch.ones(2)",
+             "expand(torch.FloatTensor{[2]}, size=[]): the number of sizes provided (0) must be "
+             "greater or equal to the number of dimensions in the tensor (1)");
+    error_is("t.copy_(torch.ones(2))",
+             "The size of tensor a (3) must match the size of tensor b (2) at non-singleton "
+             "dimension 1");
+    error_is("t.copy_(torch.ones(4, 2, 3))",
+             "output with shape [2, 3] doesn't match the broadcast shape [4, 2, 3]");
+    error_is("t[0, 0].copy_(torch.ones(1, 1))",
+             "output with shape [] doesn't match the broadcast shape [1, 1]");
+    ev("e = torch.zeros(3).expand(2, 3)");
+    error_is("e[...] = torch.ones(3)",
+             "unsupported operation: more than one element of the written-to tensor refers to a "
+             "single memory location. Please clone() the tensor before performing the operation.");
+    ck_assert_int_eq(ev("e[0] = torch.ones(3)"), PR_TENSOR); /* one row: no overlap in it */
+    ck_assert_int_eq(ev("e[:, 0] = 5"), PR_TENSOR);          /* fill_ checks nothing */
+    ev("a = torch.arange(6)");
+    error_is("a[1:] = a[:5]", "unsupported operation: some elements of the input tensor and the "
+                              "written-to tensor refer to a single memory location. Please "
+                              "clone() the tensor before performing the operation.");
+    ck_assert_int_eq(ev("t.copy_(t.t().reshape(2, 3))"), PR_TENSOR); /* reshape copied */
+    ck_assert_int_eq(ev("a[3:].copy_(a[:3])"), PR_TENSOR);
+    ev("a");
+    ck_assert_str_eq(values(), "0 1 2 0 1 2");
+    error_is("t[5] = 1", "index 5 is out of bounds for dimension 0 with size 2");
+    error_is("t[0] = None", "can't assign a NoneType to a torch.FloatTensor");
+    error_is("a[0] = (1, 2)", "can't assign a tuple to a torch.LongTensor");
+    error_is("t.shape[0] = 1", "'torch.Size' object does not support item assignment");
+    error_is("nothing[0] = 1", "name 'nothing' is not defined");
+    error_is("t.copy_()", "copy_() missing required argument 'src'");
+    ck_assert_int_eq(ev("t.t() = 1"), PR_ERROR); /* only a subscript is written into */
+    ck_assert_int_eq(R.error_col, 0);
 }
 END_TEST
 
@@ -820,6 +925,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, tuple_unpacking_as_python);
     tcase_add_test(tc, data_ptr_and_seeded_randn);
     tcase_add_test(tc, program_runs_to_its_first_error);
+    tcase_add_test(tc, subscript_assignment_writes_in_place);
     tcase_add_test(tc, numbers_and_attention_ops);
     tcase_add_test(tc, attention_errors_and_pipeline_bits);
     suite_add_tcase(s, tc);

@@ -7,7 +7,9 @@ infer_size and computeStride (aten/src/ATen/InferSize.h, TensorUtils.cpp),
 view/reshape/flatten/unflatten/expand/permute/transpose/t/T/mT/squeeze/
 unsqueeze/narrow/select/slice (TensorShape.cpp, TensorIndexing.h),
 clone's preserve_format (is_non_overlapping_and_dense, suggest_memory_format),
-repeat and repeat_interleave, with the error messages PyTorch raises.
+repeat and repeat_interleave, and the writes t[idx] = src (TensorIndexing.h's
+copy_to, copy_'s overlap and broadcast checks: MemoryOverlap.cpp,
+TensorIterator.cpp), with the error messages PyTorch raises.
 
 It generates random chains of these operations on random shapes (and on the
 pipeline's tensors, read from `mhaviz export`), runs them all through one
@@ -617,6 +619,70 @@ def repeat_interleave(t, reps, dim, ctx):
     return new_storage(sz, contiguous_strides(sz), ctx, t.storage.itemsize, True)
 
 
+# --- writes: t[idx] = src (TensorIndexing.h's copy_to) and copy_ ------------------
+
+def internal_overlap(t):
+    """has_internal_overlap == Yes: a stride-0 dim of size > 1 (not dense)."""
+    if is_dense(t.sizes, t.strides):
+        return False
+    return any(s > 1 and st == 0 for s, st in zip(t.sizes, t.strides))
+
+
+def partial_overlap(a, b):
+    if a.storage is not b.storage or not a.numel() or not b.numel():
+        return False
+    if not is_dense(a.sizes, a.strides) or not is_dense(b.sizes, b.strides):
+        return False
+    ab, ae, bb, be = a.offset, a.offset + a.numel(), b.offset, b.offset + b.numel()
+    if (ab, ae) == (bb, be):
+        return a.strides != b.strides
+    return ab < be and bb < ae
+
+
+def copy_(dst, src, ctx):
+    """dst.copy_(src): ATen's order of checks; the elements written, as bytes."""
+    if (dst.storage is src.storage and dst.offset == src.offset and dst.sizes == src.sizes
+            and dst.strides == src.strides):
+        return dst
+    if internal_overlap(dst):
+        raise PyErr("unsupported operation: more than one element of the written-to tensor refers to a single "
+                    "memory location. Please clone() the tensor before performing the operation.")
+    if partial_overlap(dst, src):
+        raise PyErr("unsupported operation: some elements of the input tensor and the written-to tensor refer to "
+                    "a single memory location. Please clone() the tensor before performing the operation.")
+    shape = list(dst.sizes)
+    if not shape:
+        shape = list(src.sizes)
+    else:
+        m = max(len(shape), src.dim)
+        a = [1] * (m - len(shape)) + shape
+        b = [1] * (m - src.dim) + list(src.sizes)
+        for i in range(m - 1, -1, -1):
+            if a[i] != b[i] and a[i] != 1 and b[i] != 1:
+                raise PyErr("The size of tensor a (%d) must match the size of tensor b (%d) at non-singleton "
+                            "dimension %d" % (a[i], b[i], i))
+        shape = [y if x == 1 else x for x, y in zip(a, b)]
+    if shape != list(dst.sizes):
+        raise PyErr("output with shape %s doesn't match the broadcast shape %s" % (fmt(dst.sizes), fmt(shape)))
+    ctx.copied += dst.numel() * dst.storage.itemsize
+    return dst
+
+
+def setitem(dst, src, ctx):
+    """t[idx] = src: copy_ when the shapes agree, a fill for a number or a
+    0-dim src, else src without its leading 1s expanded to dst."""
+    if src is not None and list(dst.sizes) == list(src.sizes):
+        return copy_(dst, src, ctx)
+    if src is None or src.dim == 0:
+        ctx.copied += dst.numel() * dst.storage.itemsize
+        return dst
+    lead = 0
+    while lead < src.dim and src.sizes[lead] == 1:
+        lead += 1
+    view = src.like(src.sizes[lead:], src.strides[lead:])
+    return copy_(dst, expand(view, dst.sizes), ctx)
+
+
 # --- the random chains ------------------------------------------------------------
 
 def rand_shape_of(rng, numel):
@@ -821,28 +887,7 @@ def gen_op(rng, t):
             return ".flip()", no_args("flip")
         return ".flip(%s)" % ", ".join(map(str, dims)), lambda x, c: flip(x, dims, c)
     if op == "index":
-        items, code = [], []
-        ell = False
-        for _ in range(rng.randint(1, min(t.dim + 1, 4))):
-            r = rng.random()
-            if r < 0.3:
-                v = rng.randint(-4, 4)
-                items.append(("int", v)); code.append(str(v))
-            elif r < 0.75:
-                a = rng.choice([None, None, rng.randint(-5, 5)])
-                b = rng.choice([None, rng.randint(-5, 6)])
-                c = rng.choice([None, None, 1, 2, 3] + ([0, -1] if rng.random() < 0.05 else []))
-                items.append(("slice", a, b, c))
-                code.append("%s:%s%s" % ("" if a is None else a, "" if b is None else b,
-                                         "" if c is None else ":%d" % c))
-            elif r < 0.9:
-                items.append(("none",)); code.append("None")
-            elif not ell or rng.random() < 0.1:
-                ell = True
-                items.append(("ell",)); code.append("...")
-        if not items:
-            items, code = [("ell",)], ["..."]
-        return "[%s]" % ", ".join(code), lambda x, c: index(x, items)
+        return gen_index(rng, t)
     q = rng.choice(["stride", "shape", "storage_offset", "is_contiguous", "size", "stride_d"])
     if q == "stride":
         return ".stride()", lambda x, c: ("value", list(x.strides))
@@ -861,6 +906,32 @@ def gen_op(rng, t):
             raise PyErr("Dimension specified as %d but tensor has no dimensions" % d)
         return ("value", x.strides[wrap(d, x.dim)])
     return ".stride(%d)" % d, stride_d
+
+
+def gen_index(rng, t):
+    """(code, fn) for a random t[...]: ints, slices, None, one ..."""
+    items, code = [], []
+    ell = False
+    for _ in range(rng.randint(1, min(t.dim + 1, 4))):
+        r = rng.random()
+        if r < 0.3:
+            v = rng.randint(-4, 4)
+            items.append(("int", v)); code.append(str(v))
+        elif r < 0.75:
+            a = rng.choice([None, None, rng.randint(-5, 5)])
+            b = rng.choice([None, rng.randint(-5, 6)])
+            c = rng.choice([None, None, 1, 2, 3] + ([0, -1] if rng.random() < 0.05 else []))
+            items.append(("slice", a, b, c))
+            code.append("%s:%s%s" % ("" if a is None else a, "" if b is None else b,
+                                     "" if c is None else ":%d" % c))
+        elif r < 0.9:
+            items.append(("none",)); code.append("None")
+        elif not ell or rng.random() < 0.1:
+            ell = True
+            items.append(("ell",)); code.append("...")
+    if not items:
+        items, code = [("ell",)], ["..."]
+    return "[%s]" % ", ".join(code), lambda x, c: index(x, items)
 
 
 def gen_source(rng, pipeline):
@@ -918,8 +989,13 @@ def torch_check(binary, lines, expect, verbose, flags):
                 diffs.append("%s: the playground says `%s` is not there yet, but torch has no such name"
                              % (where, name))
             continue
+        store = target is not None and "[" in target  # base[idx] = src: run it, then read the view
         try:
-            v = eval(expr, env)
+            if store:
+                exec(line, env)
+                v = eval(target, env)
+            else:
+                v = eval(expr, env)
         except Exception as e:  # noqa: BLE001 - any torch error is an answer
             msg = str(e).splitlines()[0]
             if want[0] != "error":
@@ -946,6 +1022,8 @@ def torch_check(binary, lines, expect, verbose, flags):
         ref = (t.sizes, t.strides, t.offset, is_contiguous(t), want[3])
         if got != ref:
             diffs.append("%s: torch %r, the reference %r" % (where, got, ref))
+        if store:
+            continue
         base = expr.split(".")[0].split("[")[0].strip()
         same = want[4] is not None
         if (v is env.get(base)) != same:
@@ -1008,6 +1086,18 @@ def main():
             except PyErr as e:
                 r = ("error", str(e))
             op_code = "".join(code for code, _ in ops)
+            if rng.random() < 0.12:  # a write: base[idx] = a tensor of the chain, or a number
+                idx_code, idx_fn = gen_index(rng, base)
+                src_name, src = rng.choice(env) if rng.random() < 0.7 else (str(rng.randint(-3, 3)), None)
+                ctx = Ctx()
+                try:
+                    dst = idx_fn(base, ctx)
+                    w = setitem(dst, src, ctx)
+                    expect.append(("tensor", w, ctx.copied, True, None))
+                except PyErr as e:
+                    expect.append(("error", str(e)))
+                lines.append("%s%s = %s" % (base_name, idx_code, src_name))
+                continue
             if isinstance(r, T):
                 nm = "c%d_%d" % (c, k)
                 lines.append("%s = %s%s" % (nm, base_name, op_code))

@@ -183,6 +183,8 @@ static void print_step(const Decode *d)
            tensor_fmt_dims(s2, sizeof s2, d->k_read->ndim, d->k_read->shape),
            tensor_fmt_strides(s3, sizeof s3, d->k_read),
            tensor_fmt_strides(s4, sizeof s4, d->cache_k));
+    printf("  %s  (run by the interpreter, then the same on %s)\n", d->write_code,
+           d->block_size ? "pool_v" : "cache_v");
     if (d->window) {
         char over[64] = "an empty slot";
         if (d->evicted >= 0)

@@ -219,14 +219,14 @@ static int play_text(int argc, char **argv, int json)
     char err[200];
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--plain") || !strcmp(argv[i], "--json")) continue;
-        if (!strcmp(argv[i], "--run")) {
-            if (i + 1 >= argc) return cli_usage("play: --run needs a file (a program)");
-            run = argv[++i];
-            continue;
-        }
         if (!strcmp(argv[i], "--values")) {
             if (!json) return cli_usage("play: --values goes with --json");
             values = 1;
+            continue;
+        }
+        if (!strcmp(argv[i], "--run")) {
+            if (i + 1 >= argc) return cli_usage("play: --run needs a file (a program)");
+            run = argv[++i];
             continue;
         }
         if (!strcmp(argv[i], "--no-save")) {

@@ -149,6 +149,7 @@ typedef struct Parser {
     char *code; /* @code block being gathered, or NULL */
     size_t code_len;
     int code_line;
+    int code_run; /* opened `@code run` */
     int oom;
 } Parser;
 
@@ -179,7 +180,7 @@ static void add_block(Parser *p, LessonBlockKind kind, int line, char *text)
         return;
     }
     pg->blocks = nb;
-    pg->blocks[pg->nblocks++] = (LessonBlock){kind, line, text};
+    pg->blocks[pg->nblocks++] = (LessonBlock){kind, line, text, 0};
 }
 
 static void flush_para(Parser *p)
@@ -443,7 +444,11 @@ static void directive(Parser *p, int line, char *name, char *args)
         adderr(p->errs, p->file, line, "@%s needs a value", directives[d]);
         return;
     }
-    if (!needs_arg && *args && d != D_SINGLE) {
+    if (d == D_CODE && *args && strcmp(args, "run")) {
+        adderr(p->errs, p->file, line, "@code: expected nothing or 'run', got '%.40s'", args);
+        return;
+    }
+    if (!needs_arg && *args && d != D_SINGLE && d != D_CODE) {
         adderr(p->errs, p->file, line, "@%s takes no value (got '%.40s')", directives[d], args);
         return;
     }
@@ -542,6 +547,7 @@ static void directive(Parser *p, int line, char *name, char *args)
         p->code = xstrdup("");
         p->code_len = 0;
         p->code_line = line;
+        p->code_run = !strcmp(args, "run");
         break;
     case D_END:
         adderr(p->errs, p->file, line, "@end without a @code block to close");
@@ -555,7 +561,13 @@ static void parse_line(Parser *p, int lineno, char *line)
         if (!strcmp(text_trim(line), "@end")) {
             if (p->code_len == 0) adderr(p->errs, p->file, p->code_line, "empty @code block");
             add_block(p, LB_CODE, p->code_line, p->code);
+            if (p->code_len && p->page->nblocks)
+                p->page->blocks[p->page->nblocks - 1].run = p->code_run;
             p->code = NULL;
+            return;
+        }
+        if (!p->code_len && !*line) { /* a leading blank line is dropped: the */
+            p->code_line = lineno;    /* block's line + k stays its k-th line */
             return;
         }
         append(p, &p->code, &p->code_len, line, "\n");

@@ -57,6 +57,7 @@ typedef struct LessonBlock {
     LessonBlockKind kind;
     int line;   /* where it starts in the file */
     char *text; /* as written (expressions not expanded); code keeps its newlines */
+    int run;    /* LB_CODE opened `@code run`: PyTorch the page's run executes */
 } LessonBlock;
 
 typedef struct LessonPage {
@@ -145,6 +146,9 @@ int lesson_expand_errors(const char *text, const Mha *m, const PresetList *prese
  * configuration: what the screen and `lesson --frames` draw. */
 typedef struct LessonPageText {
     char **blocks; /* one per LessonBlock, same order */
+    /* one per LessonBlock: a runnable code block's shapes from its run, a
+     * line for each of its lines (lesson_code_run), else NULL */
+    char **shapes;
     int n;
     char *question, *answer; /* NULL when the page has none; a @do page's answer is
                               * expanded against the configuration it asks for */
@@ -217,6 +221,15 @@ LessonPredict lesson_predict_run(const char *stmt, const char *ref, const Mha *m
  * for an index, two offsets). */
 int lesson_moves_run(const char *stmt, const char *from, LessonExpect kind, const Mha *m,
                      char *answer, size_t answern, char *shown, size_t n);
+/* Runs code (a runnable @code block, expanded: one statement a line) in a
+ * new playground holding run m's tensors and sizes, as lesson_predict_run
+ * does.  shapes gets one line (ended by '\n') per line of code: the shape
+ * its result has, "(1, 2, 4, 4)", a tuple's shapes, a value, or "" for a
+ * blank line or a comment.  0 when every line ran; else the 1-based line
+ * that failed, with "NameError: name 'q' is not defined" (the Python
+ * exception's name, then PyTorch's words) in err. */
+int lesson_code_run(const char *code, const Mha *m, char *shapes, size_t n, char *err,
+                    size_t errlen);
 
 /* The next value of the knob a key turns, as the walkthrough's H, K, S do:
  * heads the next divisor of d_model (MHA stays MHA), kv_heads the next

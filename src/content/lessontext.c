@@ -9,9 +9,12 @@
 
 void lesson_text_free(LessonPageText *t)
 {
-    for (int i = 0; i < t->n; i++)
+    for (int i = 0; i < t->n; i++) {
         free(t->blocks[i]);
+        if (t->shapes) free(t->shapes[i]);
+    }
     free(t->blocks);
+    free(t->shapes);
     free(t->question);
     free(t->answer);
     free(t->expect);
@@ -125,6 +128,27 @@ static int moves_text(const Lesson *l, const LessonPage *pg, const Mha *m,
     return 1;
 }
 
+/* A runnable block's shapes (lesson_code_run on its expanded text), or
+ * NULL with "file:line: NameError: ..." in err: the line inside the file. */
+static char *run_code(const Lesson *l, const LessonBlock *b, const char *code, const Mha *m,
+                      char *err, size_t errlen)
+{
+    char why[400];
+    size_t n = strlen(code) + 64 * 64; /* a shape a line, each short */
+    char *shapes = malloc(n);
+    if (!shapes) {
+        err_at(err, errlen, l->path, b->line, "out of memory");
+        return NULL;
+    }
+    int bad = lesson_code_run(code, m, shapes, n, why, sizeof why);
+    if (bad) {
+        err_at(err, errlen, l->path, b->line + bad, "%s", why);
+        free(shapes);
+        return NULL;
+    }
+    return shapes;
+}
+
 int lesson_page_errors(const Lesson *l, int p, const Mha *m, const PresetList *presets,
                        LessonErrors *errs)
 {
@@ -174,11 +198,19 @@ int lesson_page_text(const Lesson *l, int p, const Mha *m, const PresetList *pre
         err_at(err, errlen, l->path, pg->line, "out of memory");
         return -1;
     }
+    t->shapes = calloc((size_t)pg->nblocks + 1, sizeof *t->shapes);
+    if (!t->shapes) {
+        err_at(err, errlen, l->path, pg->line, "out of memory");
+        goto fail;
+    }
     for (int i = 0; i < pg->nblocks; i++) {
         t->blocks[i] =
             expand_one(l, pg->blocks[i].line, pg->blocks[i].text, m, presets, err, errlen);
         if (!t->blocks[i]) goto fail;
         t->n++;
+        if (pg->blocks[i].run &&
+            !(t->shapes[i] = run_code(l, &pg->blocks[i], t->blocks[i], m, err, errlen)))
+            goto fail;
     }
     if (pg->question &&
         !(t->question = expand_one(l, pg->question_line, pg->question, m, presets, err, errlen)))

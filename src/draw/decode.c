@@ -29,7 +29,7 @@ static const char *kind(const MhaConfig *c)
 
 static int draw_step_lines(Canvas *c, const Decode *d, int y)
 {
-    char a[64], b[64], s[64];
+    char a[64], b[64], s[160];
     const MhaConfig *cfg = &d->m->cfg;
     if (d->n > 1)
         canvas_printf(c, 1, y++, ST_BOLD, "prefill: the %d prompt tokens in one block (%s .. %s)",
@@ -49,10 +49,11 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         canvas_text(c, 19, y++, "# no RoPE here (--rope half|interleaved rotates k first)", ST_DIM);
     }
     if (d->block_size) { /* the pool: through the table, new blocks as sequences grow */
-        snprintf(s, sizeof s, "pool_k[table[b][t // %d], t %% %d] = k", d->block_size,
-                 d->block_size);
-        canvas_text(c, 1, y, s, ST_CODE_HI);
-        int x = (int)strlen(s) + 3;
+        /* the last write the interpreter ran: one token of one sequence */
+        canvas_text(c, 1, y, d->write_code, ST_CODE_HI);
+        int x = (int)strlen(d->write_code) + 3;
+        snprintf(s, sizeof s, "# table[b][t // %d], t %% %d", d->block_size, d->block_size);
+        x += canvas_text(c, x, y, s, ST_DIM) + 2;
         if (d->n_new_blocks) {
             x += canvas_printf(c, x, y, ST_WARN, "new block%s", d->n_new_blocks > 1 ? "s" : "");
             for (int i = 0; i < d->n_new_blocks && i < 64 && x < c->w - 4; i++)
@@ -80,20 +81,19 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         }
     } else if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
         int last = d->start + d->n - 1;
-        snprintf(s, sizeof s, "cache_k[%s%d] = k  # slot = %d mod %d",
-                 d->layout == DECODE_HF ? ":, :, " : ":, ", d->slot, last, d->window);
+        snprintf(s, sizeof s, "%s  # slot = %d mod %d", d->write_code, last, d->window);
         canvas_text(c, 1, y, s, ST_CODE_HI);
-        if (d->evicted >= 0)
-            canvas_printf(c, (int)strlen(s) + 3, y, ST_WARN, "overwrote token %d \"%s\"",
-                          d->evicted, mha_token_word(d->evicted));
+        if (d->evicted >= 0) { /* beside it, or under it on a narrow screen */
+            char o[64];
+            snprintf(o, sizeof o, "overwrote token %d \"%s\"", d->evicted,
+                     mha_token_word(d->evicted));
+            int x = (int)strlen(s) + 3;
+            if (x + (int)strlen(o) > c->w) x = 3, y++;
+            canvas_text(c, x, y, o, ST_WARN);
+        }
         y++;
-    } else if (d->layout == DECODE_HF) {
-        snprintf(s, sizeof s, "cache_k[:, :, %d:%d] = k.transpose(1, 2)", d->start,
-                 d->start + d->n);
-        canvas_text(c, 1, y++, s, ST_CODE_HI);
-    } else {
-        snprintf(s, sizeof s, "cache_k[:, %d:%d] = k", d->start, d->start + d->n);
-        canvas_text(c, 1, y++, s, ST_CODE_HI);
+    } else { /* the write the interpreter ran, as it ran */
+        canvas_text(c, 1, y++, d->write_code, ST_CODE_HI);
     }
     (void)cfg;
     return y;

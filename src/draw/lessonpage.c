@@ -160,10 +160,33 @@ static int draw_rich(Canvas *c, int x, int y, int w, int maxh, const char *text,
     return row ? row : 1;
 }
 
-/* Draws code lines verbatim; a line wider than w counts as overflow. */
-static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text, int *too_wide)
+/* The code points of line s (n bytes). */
+static int line_width(const char *s, size_t n)
 {
-    int row = 0;
+    int w = 0;
+    for (const char *p = s; p < s + n; w++) {
+        uint32_t cp;
+        p = next_cp(p, &cp);
+    }
+    return w;
+}
+
+/* Draws code lines verbatim; a line wider than w counts as overflow.
+ * shapes (a runnable block's, NULL for others): one line per code line,
+ * the shape the run gave, drawn dim beside its line (past the widest) or,
+ * when that does not fit, under it; a shape that is hide (the page's
+ * @expect answer, not given yet) is drawn "(?)" wherever it appears. */
+static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text, const char *shapes,
+                     const char *hide, int *too_wide)
+{
+    int row = 0, widest = 0;
+    for (const char *s = text; *s;) {
+        const char *eol = strchr(s, '\n');
+        size_t n = eol ? (size_t)(eol - s) : strlen(s);
+        int lw = line_width(s, n);
+        widest = lw > widest ? lw : widest;
+        s += n + (eol ? 1 : 0);
+    }
     for (const char *s = text; *s;) {
         const char *eol = strchr(s, '\n');
         size_t n = eol ? (size_t)(eol - s) : strlen(s);
@@ -180,6 +203,22 @@ static int draw_code(Canvas *c, int x, int y, int w, int maxh, const char *text,
         }
         row++;
         s += n + (eol ? 1 : 0);
+        if (!shapes || !*shapes) continue;
+        const char *se = strchr(shapes, '\n');
+        int sn = (int)(se ? se - shapes : (long)strlen(shapes));
+        char shape[128];
+        snprintf(shape, sizeof shape, "%.*s", sn, shapes);
+        for (char *at; hide && (at = strstr(shape, hide)) != NULL;) /* hide: 3 bytes or more */
+            memmove(at + 3, at + strlen(hide), strlen(at + strlen(hide)) + 1), memcpy(at, "(?)", 3);
+        shapes += sn + (se ? 1 : 0);
+        if (!sn) continue;
+        if (2 + widest + 3 + sn <= w) { /* beside, the shapes in one column */
+            if (row - 1 < maxh) canvas_text(c, x + 2 + widest + 3, y + row - 1, shape, ST_DIM);
+        } else {
+            if (4 + sn > w) *too_wide = 1;
+            if (row < maxh) canvas_text(c, x + 4, y + row, shape, ST_DIM);
+            row++;
+        }
     }
     return row;
 }
@@ -278,6 +317,11 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
                      const LessonPageText *t, const LessonView *v, int *used)
 {
     int row = 0, too_wide = 0;
+    /* a typed answer not given yet: the run's shapes must not give it away */
+    const char *hide = pg->expect == LE_SHAPE && t->expect && strlen(t->expect) >= 3 &&
+                               !v->revealed && v->verdict != 1
+                           ? t->expect
+                           : NULL;
     if (t->notice && t->notice[0]) { /* the page changes the configuration: say so */
         if (h > 0) canvas_put(c, x, y, 0x2699, ST_WARN); /* ⚙ */
         row += draw_rich(c, x, y, w, h, t->notice, ST_WARN, 2);
@@ -290,7 +334,8 @@ static int draw_text(Canvas *c, int x, int y, int w, int h, const LessonPage *pg
             row += draw_rich(c, x, y + row, w, left, t->blocks[i], ST_NORMAL, 0);
             break;
         case LB_CODE:
-            row += draw_code(c, x, y + row, w, left, t->blocks[i], &too_wide);
+            row += draw_code(c, x, y + row, w, left, t->blocks[i], t->shapes ? t->shapes[i] : NULL,
+                             hide, &too_wide);
             break;
         case LB_HIGHLIGHT:
             if (left > 0) canvas_put(c, x, y + row, 0x25B6, ST_WARN); /* ▶ */

@@ -1,9 +1,13 @@
 /* decode.c - prefill and one-token decode steps over a KV cache (see decode.h). */
 #include "engine/decode.h"
 
+#include "engine/play.h"
+#include "engine/tensorops.h"
 #include <math.h>
+
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 const char *decode_layout_name(DecodeLayout l)
 {
@@ -43,6 +47,7 @@ void decode_free(Decode *d)
     free(d->slot_pos);
     free(d->table);
     free(d->refs);
+    play_free(d->play);
     free(d);
 }
 
@@ -203,18 +208,47 @@ static Tensor *cache_window(const Decode *d, const Tensor *cache, int start, int
     return r;
 }
 
-/* dst[i] = src[i] over two tensors of one shape, any strides: the cache write
- * (PyTorch's cache_k[:, pos] = xk, or index_copy_).  Returns the bytes written. */
-static size_t copy_into(Tensor *dst, const Tensor *src)
+/* Runs the write `code` (its K form: cache_k / pool_k and k) in d's
+ * interpreter on the cache itself, then its V form (cache_v / pool_v, v):
+ * the names bound to aliases of the buffers and of this step's k4, v4, so
+ * the bytes land in the cache's storage.  The text is kept in write_code
+ * for the screen; its bytes are added to written_step.  0, or -1 with err. */
+static int run_write(Decode *d, const char *code, const Tensor *k4, const Tensor *v4, char *err,
+                     size_t errlen)
 {
-    int idx[TENSOR_MAXDIM] = {0};
-    size_t n = tensor_numel(src);
-    for (size_t e = 0; e < n; e++) {
-        tensor_set(dst, idx, tensor_get(src, idx));
-        for (int a = src->ndim - 1; a >= 0 && ++idx[a] == src->shape[a]; a--)
-            idx[a] = 0;
+    const char *cache = d->block_size ? "pool_k" : "cache_k";
+    const char *vcache = d->block_size ? "pool_v" : "cache_v";
+    if (!d->play && !(d->play = play_new(d->m->eng))) {
+        snprintf(err, errlen, "out of memory for the cache write's interpreter");
+        return -1;
     }
-    return n * sizeof(float);
+    PlayResult r = {0};
+    r.error_col = -1;
+    for (int i = 0; i < 2; i++) {
+        char stmt[sizeof d->write_code], *at;
+        snprintf(stmt, sizeof stmt, "%s", code);
+        if (i == 1) { /* cache_k -> cache_v, k -> v: the same statement on V */
+            memcpy(stmt, vcache, strlen(vcache));
+            for (at = stmt + strlen(vcache); (at = strstr(at, "= k")) != NULL; at++)
+                at[2] = 'v';
+        }
+        if (play_set_tensor(d->play, i ? vcache : cache,
+                            tensorops_alias(i ? d->cache_v : d->cache_k), PD_FLOAT32) < 0 ||
+            play_set_tensor(d->play, i ? "v" : "k", tensorops_alias(i ? v4 : k4), PD_FLOAT32) < 0) {
+            snprintf(err, errlen, "out of memory for the cache write");
+            return -1;
+        }
+        if (play_eval(d->play, stmt, &r) != PR_TENSOR || r.memory != PM_WRITE) {
+            snprintf(err, errlen, "the cache write `%s` failed: %s", stmt,
+                     r.kind == PR_ERROR ? r.error : "it wrote nothing");
+            play_result_clear(&r);
+            return -1;
+        }
+        d->written_step += r.copied_bytes;
+    }
+    play_result_clear(&r);
+    snprintf(d->write_code, sizeof d->write_code, "%s", code);
+    return 0;
 }
 
 /* Projects positions start .. start+n-1 of x with W (D, out): (B, n, out). */
@@ -270,7 +304,7 @@ static void copy_block(Decode *d, int src, int dst, int n)
  * shared prefix, its tokens are written by sequence 0 alone and the other
  * tables point at its blocks; a sequence writing into the shared partial
  * block gets its own copy first while another still points at it. */
-static void write_paged(Decode *d, const Tensor *k4, const Tensor *v4)
+static int write_paged(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
     const MhaConfig *c = &d->m->cfg;
     const int N = d->block_size, dh = d->m->d_head;
@@ -298,18 +332,15 @@ static void write_paged(Decode *d, const Tensor *k4, const Tensor *v4)
                 d->cow_src[d->n_cow] = src, d->cow_dst[d->n_cow++] = dst;
                 d->copied_step += (size_t)(p % N) * tok;
             }
-            for (int kv = 0; kv < c->kv_heads; kv++)
-                for (int i = 0; i < dh; i++) {
-                    int from[4] = {b, s, kv, i}, to[4];
-                    pool_at(d, *slot, p % N, kv, i, to);
-                    tensor_set(d->cache_k, to, tensor_get(k4, from));
-                    tensor_set(d->cache_v, to, tensor_get(v4, from));
-                }
-            d->written_step += tok;
+            char code[sizeof d->write_code]; /* token s of sequence b: (KV, dh) */
+            snprintf(code, sizeof code, "pool_k[%d, %s%d] = k[%d, %d]", *slot,
+                     d->layout == DECODE_META ? "" : ":, ", p % N, b, s);
+            if (run_write(d, code, k4, v4, err, errlen) < 0) return -1;
         }
     }
     d->written_total += d->written_step;
     d->copied_total += d->copied_step;
+    return 0;
 }
 
 /* Paged: the gather, K or V of the first T tokens of every sequence read
@@ -332,29 +363,28 @@ static Tensor *gather(const Decode *d, const Tensor *pool, int T)
 
 static int write_cache(Decode *d, const Tensor *k4, const Tensor *v4, char *err, size_t errlen)
 {
-    if (d->block_size) {
-        write_paged(d, k4, v4);
-        return 0;
-    }
-    const Tensor *src[2] = {k4, v4};
-    Tensor *cache[2] = {d->cache_k, d->cache_v};
+    if (d->block_size) return write_paged(d, k4, v4, err, errlen);
     d->written_step = 0;
-    for (int s = 0; s < d->n; s++) {
-        int p = d->start + s, slot = p % d->slots;
-        for (int i = 0; i < 2; i++) {
-            /* (B, KV, 1, dh) slot of the cache; the source's token s (B, 1, KV, dh) swapped */
-            Tensor *dst = cache_window(d, cache[i], slot, 1, err, errlen);
-            Tensor *one = dst ? tensor_narrow(src[i], 1, s, 1, err, errlen) : NULL;
-            Tensor *t = one ? tensor_transpose(one, 1, 2, err, errlen) : NULL;
-            if (t) d->written_step += copy_into(dst, t);
-            tensor_free(dst);
-            tensor_free(one);
-            tensor_free(t);
-            if (!t) return -1;
+    /* token p to slot p mod slots: one statement for the whole step without
+     * a window; with one, a statement a token (the screen shows the last
+     * token's slot; a prefill longer than the window overwrites in order) */
+    for (int s = 0; s < d->n;) {
+        int slot = (d->start + s) % d->slots, len = d->window ? 1 : d->n;
+        char k[40] = "k", code[sizeof d->write_code];
+        if (len < d->n) snprintf(k, sizeof k, "k[:, %d:%d]", s, s + len);
+        if (d->layout == DECODE_HF)
+            snprintf(code, sizeof code, "cache_k[:, :, %d:%d] = %s.transpose(1, 2)", slot,
+                     slot + len, k);
+        else
+            snprintf(code, sizeof code, "cache_k[:, %d:%d] = %s", slot, slot + len, k);
+        if (run_write(d, code, k4, v4, err, errlen) < 0) return -1;
+        for (int j = 0; j < len; j++) {
+            int p = d->start + s + j;
+            d->slot = p % d->slots;
+            d->evicted = d->slot_pos[d->slot];
+            d->slot_pos[d->slot] = p;
         }
-        d->slot = slot;
-        d->evicted = d->slot_pos[slot];
-        d->slot_pos[slot] = p;
+        s += len;
     }
     d->written_total += d->written_step;
     return 0;

@@ -111,6 +111,15 @@ typedef struct Decode {
     int n_cow;                                          /* how many (one a sequence at most) */
     size_t copied_step, copied_total;                   /* bytes of K and V those copies wrote */
 
+    /* The cache write, run by the interpreter (engine/play.h) on cache_k and
+     * cache_v themselves from its text: the last statement this step ran for
+     * K ("cache_k[:, :, 4:5] = k.transpose(1, 2)", "cache_k[:, 4:5] = k",
+     * a window's "cache_k[:, :, 1:2] = k.transpose(1, 2)", the pool's
+     * "pool_k[5, 0] = k[1, 0]"); V's is the same on cache_v and v.  The
+     * screen and decode --plain show it. */
+    char write_code[96];
+    struct Play *play; /* the interpreter the writes run in; owned */
+
     size_t written_step, read_step;   /* bytes of K and V written / read this step */
     size_t written_total, read_total; /* since the prefill */
 } Decode;

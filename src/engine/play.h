@@ -56,16 +56,16 @@ typedef struct Play {
         long v;
     } ints[PLAY_MAX_INTS];
     int nints;
-    /* torch.randn's generator: mhaviz's own (splitmix64, Box-Muller), seeded
-     * 0 by play_new and n by torch.manual_seed(n): the same numbers every
-     * run of mhaviz, not PyTorch's */
-    uint64_t rng;
     /* The names PyTorch 1.13 has, one "prefix.name" a line ("\nTensor.chunk\n"):
      * assets/pytorch-1.13.names, set by the caller (content_pytorch_names();
      * the engine reads no files).  It tells a method the playground lacks
      * ("`x` is not in the playground yet") from one PyTorch lacks too
      * (AttributeError).  NULL: every unknown name is an AttributeError. */
     const char *torch_names;
+    /* torch.randn's generator: mhaviz's own (splitmix64, Box-Muller), seeded
+     * 0 by play_new and n by torch.manual_seed(n): the same numbers every
+     * run of mhaviz, not PyTorch's */
+    uint64_t rng;
     /* rope(t)'s rotation (engine/rope.h), set for a run with RoPE on
      * (mha_play_new, the pipeline's own Play): layout 0 is off. */
     int rope_layout;
@@ -83,8 +83,10 @@ typedef enum {
 /* PM_SAME: the result is a named tensor itself (`a`, or a.contiguous() of a
  * contiguous a: PyTorch returns self); PM_VIEW: a new tensor on memory that
  * existed; PM_COPY: a new storage the statement copied into; PM_NEW: a new
- * storage (torch.zeros). */
-typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME } PlayMemory;
+ * storage (torch.zeros); PM_WRITE: memory that existed, written in place
+ * (`t[0] = v`, t.copy_(v): the statement names no new tensor, its
+ * copied_bytes are the bytes written). */
+typedef enum { PM_VIEW, PM_COPY, PM_NEW, PM_SAME, PM_WRITE } PlayMemory;
 
 /* One tensor of a PR_TUPLE result: its name when unpacked into names. */
 typedef struct PlayPart {
@@ -167,6 +169,12 @@ void play_result_json(const PlayResult *r, int line, char *buf, size_t n);
 void play_result_values_json(const PlayResult *r, char *buf, size_t n);
 /* The same for people (--plain): a few lines, each ending in '\n'. */
 void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n);
+
+/* The Python exception a PR_ERROR result is, for a program's report:
+ * "SyntaxError", "NameError", "AttributeError", "IndexError", "TypeError",
+ * "ValueError", "NotImplementedError" (what the playground lacks, PyTorch
+ * has) or "RuntimeError" (PyTorch's own, and the playground's limits). */
+const char *play_error_kind(const PlayResult *r);
 
 /* "torch.float32" / "torch.int64" / "torch.bool"; element size 4 / 8 / 1. */
 const char *play_dtype_name(PlayDtype d);
@@ -253,6 +261,7 @@ typedef struct PlayAst {
     /* `a, b, c = EXPR` (or `a, = EXPR`): the names to unpack into, else 0 */
     char targets[PLAY_MAX_KIDS][PLAY_NAME_MAX];
     int ntargets;
+    int store; /* `OBJ[subs] = EXPR`: the PN_INDEX node written into (root is EXPR), else -1 */
     int empty; /* blank or a comment */
 } PlayAst;
 

@@ -268,6 +268,58 @@ fail:
     return -1;
 }
 
+int play_write(Eval *e, Tensor *dst, PlayDtype dt, const Val *v, int setitem)
+{
+    int int64 = dt == PD_INT64 ? 1 : dt == PD_BOOL ? 2 : 0; /* the cast to dst's dtype */
+    long n;
+    if (v->k == V_TENSOR) {
+        e->ops.type_name = v->dtype == PD_INT64 ? "torch.LongTensor" : "torch.FloatTensor";
+        n = setitem ? tensorops_copy_to(dst, v->t, int64, &e->ops)
+                    : tensorops_copy_into(dst, v->t, int64, &e->ops);
+    } else if (v->k == V_INT || v->k == V_BOOL || v->k == V_FLOAT) {
+        /* a number is a 0-dim tensor: setitem fills, copy_ broadcasts it
+         * (with copy_'s check of the written-to tensor) */
+        float x = v->k == V_FLOAT ? (float)v->f : (float)v->i;
+        Storage one = {.data = (float[1]){x}, .n = 1, .refs = 1, .eng = e->ops.eng};
+        Tensor scalar = {.st = &one};
+        n = setitem ? tensorops_fill(dst, x, int64, &e->ops)
+                    : tensorops_copy_into(dst, &scalar, int64, &e->ops);
+    } else if (setitem)
+        return EFAIL(e, "can't assign a %s to a %s", val_type_name(v),
+                     int64 == 1   ? "torch.LongTensor"
+                     : int64 == 2 ? "torch.BoolTensor"
+                                  : "torch.FloatTensor");
+    else
+        return EFAIL(e, "copy_(): argument 'src' must be Tensor, not %s", val_type_name(v));
+    if (n < 0) return -1;
+    e->copied_bytes += (size_t)n * play_dtype_size(dt);
+    e->wrote = 1;
+    return 0;
+}
+
+/* OBJ[subs] = EXPR: Python evaluates EXPR first, then OBJ and the
+ * subscripts; the view they name is written (play_write) and is the
+ * result.  No name is bound. */
+static int eval_store(Eval *e, Val *out)
+{
+    const PlayNode *n = &e->ast->nodes[e->ast->store];
+    Val v = {0}, obj = {0};
+    int r = -1;
+    if (eval(e, e->ast->root, &v) < 0) return -1;
+    if (eval(e, n->kids[0], &obj) < 0) goto out;
+    if (obj.k != V_TENSOR) {
+        r = EFAIL(e, "'%s' object does not support item assignment", val_type_name(&obj));
+        goto out;
+    }
+    if (eval_index(e, n, &obj, out) < 0) goto out;
+    r = play_write(e, out->t, out->dtype, &v, 1);
+    if (r < 0) val_free(out);
+out:
+    val_free(&v);
+    val_free(&obj);
+    return r;
+}
+
 static int eval_call(Eval *e, const PlayNode *n, Val *out)
 {
     const PlayAst *a = e->ast;
@@ -660,7 +712,8 @@ static PlayKind eval_ast(Play *p, const char *line, PlayAst *ast, PlayResult *r)
     Eval e = {.p = p, .ast = ast, .rng = &p->rng};
     e.ops.eng = p->eng;
     Val v = {0};
-    if (eval(&e, ast->root, &v) < 0 || (ast->ntargets && unpackable(&e, &v, ast->ntargets) < 0)) {
+    if ((ast->store >= 0 ? eval_store(&e, &v) : eval(&e, ast->root, &v)) < 0 ||
+        (ast->ntargets && unpackable(&e, &v, ast->ntargets) < 0)) {
         val_free(&v);
         snprintf(r->error, sizeof r->error, "%s", e.ops.err);
         return r->kind = PR_ERROR;
@@ -683,7 +736,7 @@ static PlayKind eval_ast(Play *p, const char *line, PlayAst *ast, PlayResult *r)
     r->t = v.t;
     r->dtype = v.dtype;
     r->copied_bytes = e.copied_bytes;
-    r->memory = memory_of(p, v.t, v.name, e.copied_bytes);
+    r->memory = e.wrote ? PM_WRITE : memory_of(p, v.t, v.name, e.copied_bytes);
     if (v.name) snprintf(r->same_as, sizeof r->same_as, "%s", v.name);
     snprintf(r->name, sizeof r->name, "%s", ast->target);
     if (ast->target[0]) {

@@ -74,7 +74,9 @@ static void put_tensor_json(Buf *b, const Tensor *t, PlayMemory memory, PlayDtyp
         tensorops_is_contiguous(t) ? "true" : "false");
     if (copied) put(b, "\"copied_bytes\": %zu, ", *copied);
     put(b, "\"view\": %s, \"dtype\": \"%s\"",
-        memory == PM_VIEW || memory == PM_SAME ? "true" : "false", play_dtype_name(dtype));
+        memory == PM_VIEW || memory == PM_SAME || memory == PM_WRITE ? "true" : "false",
+        play_dtype_name(dtype));
+    if (memory == PM_WRITE) put(b, ", \"in_place\": true");
 }
 
 void play_result_json(const PlayResult *r, int line, char *buf, size_t n)
@@ -159,7 +161,11 @@ const char *play_memory_text(const PlayResult *r, char *buf, size_t n)
 {
     if (r->memory == PM_SAME)
         snprintf(buf, n, "the same tensor as %s (not a new one), 0 bytes copied", r->same_as);
-    else if (r->memory == PM_VIEW)
+    else if (r->memory == PM_WRITE) {
+        char nb[32];
+        snprintf(buf, n, "written in place: %s bytes copied into storage S%d",
+                 text_fmt_int(nb, sizeof nb, r->copied_bytes), r->t ? r->t->st->id : 0);
+    } else if (r->memory == PM_VIEW)
         snprintf(buf, n, "view: same storage, 0 bytes copied");
     else if (r->memory == PM_COPY) {
         char nb[32];
@@ -172,10 +178,11 @@ const char *play_memory_text(const PlayResult *r, char *buf, size_t n)
 
 const char *play_memory_word(const PlayResult *r)
 {
-    return r->memory == PM_SAME   ? "same"
-           : r->memory == PM_VIEW ? "view"
-           : r->memory == PM_COPY ? "copy"
-                                  : "new";
+    return r->memory == PM_SAME    ? "same"
+           : r->memory == PM_WRITE ? "write"
+           : r->memory == PM_VIEW  ? "view"
+           : r->memory == PM_COPY  ? "copy"
+                                   : "new";
 }
 
 /* "reads offsets 0, 4, 8, 1, ... (24 elements)": the order the tensor walks
@@ -330,4 +337,33 @@ int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAM
     }
     qsort(out, (size_t)k, sizeof *out, cmp_names);
     return k;
+}
+
+const char *play_error_kind(const PlayResult *r)
+{
+    static const struct {
+        const char *words, *kind;
+    } kinds[] = {
+        {"is not in the playground yet", "NotImplementedError"},
+        {"cannot unpack non-iterable", "TypeError"},
+        {"values to unpack", "ValueError"},
+        {"has no attribute", "AttributeError"},
+        {"too many indices", "IndexError"},
+        {"out of bounds", "IndexError"},
+        {"index out of range", "IndexError"},
+        {"Dimension out of range", "IndexError"},
+        {"object is not", "TypeError"},
+        {"does not support item assignment", "TypeError"},
+        {"can't assign", "TypeError"},
+        {"argument", "TypeError"},
+        {"unsupported operand", "TypeError"},
+        {"bad operand", "TypeError"},
+        {"expected a tuple", "TypeError"},
+        {"must be an integer", "TypeError"},
+    };
+    if (r->error_col >= 0) return "SyntaxError";
+    if (!strncmp(r->error, "name '", 6) && strstr(r->error, "' is not defined")) return "NameError";
+    for (size_t i = 0; i < sizeof kinds / sizeof *kinds; i++)
+        if (strstr(r->error, kinds[i].words)) return kinds[i].kind;
+    return "RuntimeError";
 }

@@ -568,6 +568,20 @@ static int m_flip(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, i
  * compare: each storage has its own base, PLAY_PTR_BASE + id * 2^32 (ids
  * are unique in a session), plus offset * element_size.  Not a real address. */
 #define PLAY_PTR_BASE 0x7f0000000000L
+/* copy_(src, non_blocking=False): src written into self in place
+ * (play_write); returns self */
+static int m_copy(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"src", "non_blocking"};
+    Val *s[2];
+    if (bind(e, fn, params, 2, 1, args, kw, n, s) < 0 ||
+        play_write(e, self->t, self->dtype, s[0], 0) < 0)
+        return -1;
+    *out = (Val){
+        .k = V_TENSOR, .t = tensorops_alias(self->t), .dtype = self->dtype, .name = self->name};
+    return out->t ? 0 : EFAIL(e, "out of memory");
+}
+
 static int m_data_ptr(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
 {
     (void)args;
@@ -595,6 +609,7 @@ static const struct {
     {"chunk", m_pieces, NULL},
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
+    {"copy_", m_copy, NULL},
     {"data_ptr", m_data_ptr, NULL},
     {"dim", m_query, NULL},
     {"dtype", NULL, a_dtype},

@@ -1,6 +1,7 @@
 /* play_parse.c - the playground's statement grammar (a slice of Python's):
  *
- *   stmt    := [targets '='] exprs | (blank) | '#' comment
+ *   stmt    := [targets '='] exprs | postfix '[' subs ']' '=' expr | (blank) |
+ *              '#' comment
  *   exprs   := expr | expr ',' [expr (',' expr)* [',']]          (a bare tuple)
  *   targets := NAME | NAME ',' [NAME (',' NAME)* [',']]     (unpacking: a, b = ...)
  *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
@@ -483,6 +484,7 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
     ast->root = -1;
     ast->target[0] = 0;
     ast->ntargets = 0;
+    ast->store = -1;
     ast->empty = 0;
     *col = -1;
     size_t len = strlen(line);
@@ -512,6 +514,7 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
             next(&p);
         }
     }
+    int start = p.tcol;
     if (!p.failed) ast->root = parse_expr(&p);
     if (!p.failed && ast->root >= 0 && is_punct(&p, ',')) { /* a bare tuple: `k, v = a, b` */
         int t = node_new(&p, PN_TUPLE, p.ast->nodes[ast->root].col);
@@ -523,6 +526,17 @@ int play_parse(const char *line, PlayAst *ast, char *err, size_t errlen, int *co
                 int e = parse_expr(&p);
                 if (e < 0 || add_kid(&p, t, e) < 0) break;
             }
+        }
+    }
+    /* EXPR[subs] = EXPR: a subscript assignment writes into that view */
+    if (!p.failed && !ast->target[0] && !ast->ntargets && is_punct(&p, '=') && line[p.pos] != '=') {
+        if (ast->nodes[ast->root].kind != PN_INDEX) {
+            fail(&p, start,
+                 "cannot assign to expression here. Maybe you meant '==' instead of '='?");
+        } else {
+            ast->store = ast->root;
+            next(&p);
+            ast->root = parse_expr(&p);
         }
     }
     if (!p.failed && p.tk != TK_END) fail(&p, p.tcol, "invalid syntax");

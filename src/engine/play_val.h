@@ -47,8 +47,15 @@ typedef struct Eval {
     OpCtx ops;
     uint64_t *rng; /* the Play's generator (torch.randn, torch.manual_seed) */
     size_t copied_bytes;
+    int wrote; /* the statement wrote into memory that existed (t[i] = v, copy_) */
     char warning[400];
 } Eval;
+
+/* dst (a tensor of dtype dt) overwritten in place with v, as t[idx] = v
+ * (setitem: 1) or dst.copy_(v) (0) does it: a tensor, or a number filled
+ * in.  The bytes written are counted in e->copied_bytes and e->wrote set.
+ * 0, or -1 with e->ops.err in PyTorch's words. */
+int play_write(Eval *e, Tensor *dst, PlayDtype dt, const Val *v, int setitem);
 
 void val_free(Val *v);
 const char *val_type_name(const Val *v); /* Python's: "int", "Tensor", "tuple" */

@@ -103,4 +103,23 @@ Tensor *tensorops_index_select(const Tensor *t, long dim, int n, const long *ind
 /* flip(dims): a copy with those dims reversed (clone's strides), counted. */
 Tensor *tensorops_flip(const Tensor *t, int n, const long *dims, OpCtx *ctx);
 
+/* Writes into dst's own memory (tensorops_write.c): the elements dst views
+ * are overwritten, its geometry and storage unchanged, no storage made.
+ * Each returns the number of elements written (counted as copied in dst's
+ * engine: tensor_count_copy), or -1 with ctx->err in PyTorch's words and
+ * nothing written.  int64: 1 when dst holds int64 (a value is truncated toward 0), 2 when it holds
+ * bool (nonzero is 1), else 0. copy_into: dst.copy_(src), ATen's order: nothing when src is dst's
+ * very geometry; a dst with a stride-0 dim ("more than one element of the written-to tensor ...");
+ * src and dst dense and partly on the same memory
+ * ("some elements of the input tensor and the written-to tensor ..."); src
+ * broadcast to dst's shape ("The size of tensor a ...", "output with shape
+ * ... doesn't match the broadcast shape ...").  copy_to: t[idx] = src
+ * (TensorIndexing.h's copy_to): copy_into when the shapes are equal, a
+ * fill when src is 0-dim, else src without its leading 1s expanded to dst
+ * (expand's words, ctx->type_name src's) and copied in.  fill: every
+ * element v (fill_ checks no overlap). */
+long tensorops_copy_into(Tensor *dst, const Tensor *src, int int64, OpCtx *ctx);
+long tensorops_copy_to(Tensor *dst, const Tensor *src, int int64, OpCtx *ctx);
+long tensorops_fill(Tensor *dst, float v, int int64, OpCtx *ctx);
+
 #endif
