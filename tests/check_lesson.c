@@ -41,6 +41,28 @@ static void fails_with(const char *text, const char *want)
     ck_assert_str_eq(e.msg[0], want);
 }
 
+/* The directive table's rules, one row each: a page needed, a value needed
+ * or refused, a value from a closed set; @show is @step. */
+START_TEST(directive_table_rules)
+{
+    fails_with("@title T\n@step split\n", "t.lesson:2: @step before the first @page");
+    fails_with("@title T\n@page A\n@step\n", "t.lesson:3: @step needs a value");
+    fails_with("@title T\n@page A\n@end now\n", "t.lesson:3: @end takes no value (got 'now')");
+    fails_with("@title T\n@page A\n@single maybe\n",
+               "t.lesson:3: @single: expected nothing, 'on' or 'off', got 'maybe'");
+    fails_with("@title T\n@page A\n@code runs\nx\n@end\n",
+               "t.lesson:3: @code: expected nothing or 'run', got 'runs'");
+    fails_with("@title T\n@page A\n@hints look\n",
+               "t.lesson:3: unknown directive '@hints' (did you mean '@hint'?)");
+    LessonErrors e;
+    Lesson *l = parse("@title T\n@page A\n@show contiguous\n@single off\nText.\n", &e);
+    ck_assert_ptr_nonnull(l);
+    ck_assert_int_eq(l->pages[0].step, MS_CONTIG);
+    ck_assert_int_eq(l->pages[0].single, 0);
+    lesson_free(l);
+}
+END_TEST
+
 START_TEST(parses_structure)
 {
     LessonErrors e;
@@ -1303,6 +1325,7 @@ static Suite *lesson_suite(void)
     tcase_add_checked_fixture(tc, setup, teardown);
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, parses_structure);
+    tcase_add_test(tc, directive_table_rules);
     tcase_add_test(tc, variants_picture);
     tcase_add_test(tc, errors_name_file_and_line);
     tcase_add_test(tc, every_error_is_listed);

@@ -79,12 +79,8 @@ static char *xstrdup(const char *s)
     return p;
 }
 
-/* --- the directive table ----------------------------------------------------- */
+/* --- the directives (their table is after their handlers) ------------------- */
 
-static const char *const directives[] = {
-    "title",  "summary",   "page", "config", "step", "view",   "inspect", "single",  "question",
-    "answer", "highlight", "code", "end",    "show", "expect", "do",      "predict", "hint",
-};
 enum {
     D_TITLE,
     D_SUMMARY,
@@ -420,139 +416,226 @@ static void exercise(Parser *p, int line, int d, const char *args)
 }
 
 /* Handles one "@name args" line. */
+/* One handler a directive: the page (p->page) is there when the table says
+ * the directive needs one, and args is what the table allows. */
+static void d_title(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    if (p->l->title) {
+        adderr(p->errs, p->file, line, "@title given twice");
+        return;
+    }
+    if (p->page) {
+        adderr(p->errs, p->file, line, "@title must come before the first @page");
+        return;
+    }
+    p->l->title = xstrdup(args);
+}
+
+static void d_summary(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    if (p->page) {
+        adderr(p->errs, p->file, line, "@summary must come before the first @page");
+        return;
+    }
+    free(p->l->summary);
+    p->l->summary = xstrdup(args);
+}
+
+static void d_page(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    new_page(p, line, args);
+}
+
+static void d_config(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    if (p->page) {
+        parse_config(p, line, args, &p->page->cfg);
+        p->page->cfg_line = line;
+    } else {
+        parse_config(p, line, args, &p->base);
+        p->base_line = line;
+    }
+}
+
+static void d_step(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    int s = mha_step_index(args);
+    if (s < 0) {
+        char h[300];
+        adderr(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
+               hint(h, sizeof h, "", args, step_keys, MS_ALL));
+        return;
+    }
+    p->page->step = s;
+    p->page->step_line = line;
+}
+
+static void d_view(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    int v;
+    for (v = 0; v <= MV_COUNT; v++)
+        if (!strcmp(args, view_names[v])) break;
+    if (v > MV_COUNT) {
+        char h[200];
+        adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
+               hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
+        return;
+    }
+    p->page->variants = v == MV_COUNT;
+    p->page->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
+}
+
+static void d_inspect(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    set_inspect(p, line, args);
+}
+
+static void d_single(Parser *p, int line, int d, char *args)
+{
+    (void)d, (void)line;
+    p->page->single = strcmp(args, "off") != 0;
+}
+
+static void d_question(Parser *p, int line, int d, char *args)
+{
+    question_answer(p, line, d == D_ANSWER, args);
+}
+
+static void d_exercise(Parser *p, int line, int d, char *args)
+{
+    exercise(p, line, d, args);
+}
+
+static void d_hint(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    LessonPage *pg = p->page;
+    if (pg->hint) {
+        adderr(p->errs, p->file, line, "a page has one @hint (this page's is on line %d)",
+               pg->hint_line);
+        return;
+    }
+    pg->hint = xstrdup(args);
+    pg->hint_line = line;
+}
+
+static void d_highlight(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
+}
+
+static void d_code(Parser *p, int line, int d, char *args)
+{
+    (void)d;
+    p->code = xstrdup("");
+    p->code_len = 0;
+    p->code_line = line;
+    p->code_run = !strcmp(args, "run");
+}
+
+static void d_end(Parser *p, int line, int d, char *args)
+{
+    (void)d, (void)args;
+    adderr(p->errs, p->file, line, "@end without a @code block to close");
+}
+
+/* The directives: one row each, indexed by D_*.  page: it needs a @page
+ * before it; arg: A_NEED a value, A_NONE none, or a value of words ("on off":
+ * nothing or one of them); fn does the rest.  The parser, the "unknown
+ * directive" suggestion and lessons/README.md's table follow it. */
+enum { A_NEED, A_NONE, A_WORDS };
+static const struct {
+    const char *name;
+    unsigned char page, arg;
+    const char *words; /* A_WORDS: the values allowed besides nothing */
+    void (*fn)(Parser *p, int line, int d, char *args);
+} dirs[D_COUNT] = {
+    [D_TITLE] = {"title", 0, A_NEED, NULL, d_title},
+    [D_SUMMARY] = {"summary", 0, A_NEED, NULL, d_summary},
+    [D_PAGE] = {"page", 0, A_NEED, NULL, d_page},
+    [D_CONFIG] = {"config", 0, A_NEED, NULL, d_config},
+    [D_STEP] = {"step", 1, A_NEED, NULL, d_step},
+    [D_VIEW] = {"view", 1, A_NEED, NULL, d_view},
+    [D_INSPECT] = {"inspect", 1, A_NEED, NULL, d_inspect},
+    [D_SINGLE] = {"single", 1, A_WORDS, "on off", d_single},
+    [D_QUESTION] = {"question", 1, A_NEED, NULL, d_question},
+    [D_ANSWER] = {"answer", 1, A_NEED, NULL, d_question},
+    [D_HIGHLIGHT] = {"highlight", 1, A_NEED, NULL, d_highlight},
+    [D_CODE] = {"code", 1, A_WORDS, "run", d_code},
+    [D_END] = {"end", 1, A_NONE, NULL, d_end},
+    [D_SHOW] = {"show", 1, A_NEED, NULL, d_step}, /* "@show split" reads well too */
+    [D_EXPECT] = {"expect", 1, A_NEED, NULL, d_exercise},
+    [D_DO] = {"do", 1, A_NEED, NULL, d_exercise},
+    [D_PREDICT] = {"predict", 1, A_NEED, NULL, d_exercise},
+    [D_HINT] = {"hint", 1, A_NEED, NULL, d_hint},
+};
+
+/* Is word one of the space-separated words of list? */
+static int one_of(const char *word, const char *list)
+{
+    size_t n = strlen(word);
+    for (const char *w = list; *w; w += strspn(w, " ")) {
+        size_t k = strcspn(w, " ");
+        if (k == n && !strncmp(w, word, n)) return 1;
+        w += k;
+    }
+    return 0;
+}
+
+/* "expected nothing, 'on' or 'off'": the words of list, quoted. */
+static void words_text(const char *list, char *buf, size_t n)
+{
+    size_t o = (size_t)snprintf(buf, n, "nothing");
+    int count = 0, k = 0;
+    for (const char *w = list; *w; w += strcspn(w, " "), w += strspn(w, " "))
+        count++;
+    for (const char *w = list; *w && o < n; w += strcspn(w, " "), w += strspn(w, " "), k++)
+        o += (size_t)snprintf(buf + o, n - o, "%s'%.*s'", k == count - 1 ? " or " : ", ",
+                              (int)strcspn(w, " "), w);
+}
+
 static void directive(Parser *p, int line, char *name, char *args)
 {
     int d;
     for (d = 0; d < D_COUNT; d++)
-        if (!strcmp(name, directives[d])) break;
+        if (!strcmp(name, dirs[d].name)) break;
     if (d == D_COUNT) {
+        const char *names[D_COUNT];
+        for (int i = 0; i < D_COUNT; i++)
+            names[i] = dirs[i].name;
         char h[300];
         adderr(p->errs, p->file, line, "unknown directive '@%.40s'%s", name,
-               hint(h, sizeof h, "@", name, directives, D_COUNT));
+               hint(h, sizeof h, "@", name, names, D_COUNT));
         return;
     }
-    if (d == D_SHOW) d = D_STEP; /* "@show split" reads well too */
     flush_para(p);
-    Lesson *l = p->l;
-    int needs_page = d != D_TITLE && d != D_SUMMARY && d != D_PAGE && d != D_CONFIG;
-    if (needs_page && !p->page) {
-        adderr(p->errs, p->file, line, "@%s before the first @page", directives[d]);
+    if (dirs[d].page && !p->page) {
+        adderr(p->errs, p->file, line, "@%s before the first @page", dirs[d].name);
         return;
     }
-    int needs_arg = d != D_SINGLE && d != D_CODE && d != D_END;
-    if (needs_arg && !*args) {
-        adderr(p->errs, p->file, line, "@%s needs a value", directives[d]);
+    if (dirs[d].arg == A_NEED && !*args) {
+        adderr(p->errs, p->file, line, "@%s needs a value", dirs[d].name);
         return;
     }
-    if (d == D_CODE && *args && strcmp(args, "run")) {
-        adderr(p->errs, p->file, line, "@code: expected nothing or 'run', got '%.40s'", args);
+    if (dirs[d].arg == A_NONE && *args) {
+        adderr(p->errs, p->file, line, "@%s takes no value (got '%.40s')", dirs[d].name, args);
         return;
     }
-    if (!needs_arg && *args && d != D_SINGLE && d != D_CODE) {
-        adderr(p->errs, p->file, line, "@%s takes no value (got '%.40s')", directives[d], args);
+    if (dirs[d].arg == A_WORDS && *args && !one_of(args, dirs[d].words)) {
+        char w[120];
+        words_text(dirs[d].words, w, sizeof w);
+        adderr(p->errs, p->file, line, "@%s: expected %s, got '%.40s'", dirs[d].name, w, args);
         return;
     }
-    LessonPage *pg = p->page;
-    switch (d) {
-    case D_TITLE:
-        if (l->title) {
-            adderr(p->errs, p->file, line, "@title given twice");
-            return;
-        }
-        if (p->page) {
-            adderr(p->errs, p->file, line, "@title must come before the first @page");
-            return;
-        }
-        l->title = xstrdup(args);
-        break;
-    case D_SUMMARY:
-        if (p->page) {
-            adderr(p->errs, p->file, line, "@summary must come before the first @page");
-            return;
-        }
-        free(l->summary);
-        l->summary = xstrdup(args);
-        break;
-    case D_PAGE:
-        new_page(p, line, args);
-        break;
-    case D_CONFIG:
-        if (pg) {
-            parse_config(p, line, args, &pg->cfg);
-            pg->cfg_line = line;
-        } else {
-            parse_config(p, line, args, &p->base);
-            p->base_line = line;
-        }
-        break;
-    case D_STEP: {
-        int s = mha_step_index(args);
-        if (s < 0) {
-            char h[300];
-            adderr(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
-                   hint(h, sizeof h, "", args, step_keys, MS_ALL));
-            return;
-        }
-        pg->step = s;
-        pg->step_line = line;
-        break;
-    }
-    case D_VIEW: {
-        int v;
-        for (v = 0; v <= MV_COUNT; v++)
-            if (!strcmp(args, view_names[v])) break;
-        if (v > MV_COUNT) {
-            char h[200];
-            adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
-                   hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
-            return;
-        }
-        pg->variants = v == MV_COUNT;
-        pg->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
-        break;
-    }
-    case D_INSPECT:
-        set_inspect(p, line, args);
-        break;
-    case D_SINGLE:
-        if (*args && strcmp(args, "on") && strcmp(args, "off")) {
-            adderr(p->errs, p->file, line, "@single: expected nothing, 'on' or 'off', got '%.40s'",
-                   args);
-            return;
-        }
-        pg->single = strcmp(args, "off") != 0;
-        break;
-    case D_QUESTION:
-    case D_ANSWER:
-        question_answer(p, line, d == D_ANSWER, args);
-        break;
-    case D_EXPECT:
-    case D_DO:
-    case D_PREDICT:
-        exercise(p, line, d, args);
-        break;
-    case D_HINT:
-        if (pg->hint) {
-            adderr(p->errs, p->file, line, "a page has one @hint (this page's is on line %d)",
-                   pg->hint_line);
-            return;
-        }
-        pg->hint = xstrdup(args);
-        pg->hint_line = line;
-        break;
-    case D_HIGHLIGHT:
-        add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
-        break;
-    case D_CODE:
-        p->code = xstrdup("");
-        p->code_len = 0;
-        p->code_line = line;
-        p->code_run = !strcmp(args, "run");
-        break;
-    case D_END:
-        adderr(p->errs, p->file, line, "@end without a @code block to close");
-        break;
-    }
+    dirs[d].fn(p, line, d == D_SHOW ? D_STEP : d, args);
 }
 
 static void parse_line(Parser *p, int lineno, char *line)
