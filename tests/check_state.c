@@ -350,6 +350,32 @@ START_TEST(symlinked_lock_names_the_lock)
 }
 END_TEST
 
+/* The one reader of a state file's lines: the header checked, empty lines
+ * skipped, the last line without its newline, a long line refused. */
+START_TEST(next_line_reads_a_state_file)
+{
+    const char *text = "# h v1\na 1\n\nb 2", *at = text;
+    char buf[8], err[100];
+    int line = 0;
+    ck_assert_int_eq(state_next_line(&at, "# h v1", &line, buf, sizeof buf, err, sizeof err), 1);
+    ck_assert_str_eq(buf, "a 1");
+    ck_assert_int_eq(line, 2);
+    ck_assert_int_eq(state_next_line(&at, "# h v1", &line, buf, sizeof buf, err, sizeof err), 1);
+    ck_assert_str_eq(buf, "b 2");
+    ck_assert_int_eq(line, 4);
+    ck_assert_int_eq(state_next_line(&at, "# h v1", &line, buf, sizeof buf, err, sizeof err), 0);
+    at = "# h v2\n", line = 0;
+    ck_assert_int_eq(state_next_line(&at, "# h v1", &line, buf, sizeof buf, err, sizeof err), -1);
+    ck_assert_str_eq(err, "line 1 is not '# h v1'");
+    at = "# h\nabcdefgh\n", line = 0;
+    ck_assert_int_eq(state_next_line(&at, "# h", &line, buf, sizeof buf, err, sizeof err), -1);
+    ck_assert_str_eq(err, "line 2 is too long");
+    at = "", line = 0;
+    ck_assert_int_eq(state_next_line(&at, "# h", &line, buf, sizeof buf, err, sizeof err), 0);
+    ck_assert_int_eq(line, 0);
+}
+END_TEST
+
 /* The one rule for a state file's keys (a lesson name, a puzzle name). */
 START_TEST(key_rule)
 {
@@ -387,6 +413,7 @@ static Suite *state_suite(void)
     tcase_add_test(tc, fifo_state_file_is_refused);
     tcase_add_test(tc, symlinked_lock_names_the_lock);
     tcase_add_test(tc, key_rule);
+    tcase_add_test(tc, next_line_reads_a_state_file);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -35,26 +35,10 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
     p->n = 0;
     int line = 0;
     unsigned char seen[PROGRESS_MAX_LESSONS] = {0}; /* 1: its pages line, 2: its .solved line */
-    for (const char *s = text; *s;) {
-        const char *eol = strchr(s, '\n');
-        size_t n = eol ? (size_t)(eol - s) : strlen(s);
-        line++;
-        char buf[512];
-        if (n >= sizeof buf) {
-            snprintf(err, errlen, "line %d is too long", line);
-            return -1;
-        }
-        memcpy(buf, s, n);
-        buf[n] = 0;
-        s += n + (eol ? 1 : 0);
-        if (line == 1) {
-            if (strcmp(buf, header) != 0) {
-                snprintf(err, errlen, "line 1 is not '%s'", header);
-                return -1;
-            }
-            continue;
-        }
-        if (!buf[0]) continue;
+    const char *rest = text;
+    char buf[512];
+    int r;
+    while ((r = state_next_line(&rest, header, &line, buf, sizeof buf, err, errlen)) > 0) {
         char *sp = strchr(buf, ' ');
         if (!sp || !name_ok(buf, (size_t)(sp - buf))) {
             snprintf(err, errlen, "line %d: expected 'lesson-name 1,2,3'", line);
@@ -94,6 +78,7 @@ int progress_parse(Progress *p, const char *text, char *err, size_t errlen)
         else
             p->v[at].done = done;
     }
+    if (r < 0) return -1;
     for (int i = 0; i < p->n; i++)
         p->v[i].done |= p->v[i].solved; /* a page solved is finished */
     if (line == 0) {

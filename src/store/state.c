@@ -290,3 +290,29 @@ int state_key_ok(const char *s, size_t n, size_t cap, const char *also)
     }
     return 1;
 }
+
+int state_next_line(const char **at, const char *header, int *line, char *buf, size_t n, char *err,
+                    size_t errlen)
+{
+    while (**at) {
+        const char *s = *at, *eol = strchr(s, '\n');
+        size_t len = eol ? (size_t)(eol - s) : strlen(s);
+        ++*line;
+        if (len >= n) {
+            snprintf(err, errlen, "line %d is too long", *line);
+            return -1;
+        }
+        memcpy(buf, s, len);
+        buf[len] = 0;
+        *at = s + len + (eol ? 1 : 0);
+        if (*line == 1) {
+            if (strcmp(buf, header)) {
+                snprintf(err, errlen, "line 1 is not '%s'", header);
+                return -1;
+            }
+            continue;
+        }
+        if (buf[0]) return 1;
+    }
+    return 0;
+}

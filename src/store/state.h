@@ -51,6 +51,15 @@ int state_keep_bad(const char *name, const char *data, size_t len, char *kept, s
  * never holds the line's space, a newline or a path separator. */
 int state_key_ok(const char *s, size_t n, size_t cap, const char *also);
 
+/* The lines of a state file's text, one at a time: the next line after *at
+ * into buf (without its '\n'), *at moved past it, *line its number (start
+ * both at the text and 0).  Line 1 must be header and is not returned, nor
+ * is an empty line.  1 with a line, 0 at the end of the text, -1 with err
+ * set: a line of n bytes or more ("line 3 is too long"), or line 1 not the
+ * header. */
+int state_next_line(const char **at, const char *header, int *line, char *buf, size_t n, char *err,
+                    size_t errlen);
+
 /* Takes the state dir's lock (flock on STATE_LOCK_FILE, created with the
  * dir), waiting at most STATE_LOCK_WAIT_MS for another mhaviz's save.
  * Returns the descriptor to give to state_unlock, or -1 with err set. */

@@ -65,26 +65,10 @@ int walk_place_parse(WalkPlace *w, const char *text, char *err, size_t errlen)
     memset(w, 0, sizeof *w);
     w->cfg = mha_config_default();
     int line = 0, seen[NKEYS] = {0};
-    for (const char *s = text; *s;) {
-        const char *eol = strchr(s, '\n');
-        size_t n = eol ? (size_t)(eol - s) : strlen(s);
-        char buf[128];
-        line++;
-        if (n >= sizeof buf) {
-            snprintf(err, errlen, "line %d is too long", line);
-            return -1;
-        }
-        memcpy(buf, s, n);
-        buf[n] = 0;
-        s += n + (eol ? 1 : 0);
-        if (line == 1) {
-            if (strcmp(buf, header)) {
-                snprintf(err, errlen, "line 1 is not '%s'", header);
-                return -1;
-            }
-            continue;
-        }
-        if (!buf[0]) continue;
+    const char *rest = text;
+    char buf[128];
+    int r;
+    while ((r = state_next_line(&rest, header, &line, buf, sizeof buf, err, errlen)) > 0) {
         char *sp = strchr(buf, ' ');
         int k = -1;
         if (sp) {
@@ -106,6 +90,7 @@ int walk_place_parse(WalkPlace *w, const char *text, char *err, size_t errlen)
             return -1;
         }
     }
+    if (r < 0) return -1;
     if (line == 0) {
         snprintf(err, errlen, "the file is empty");
         return -1;
