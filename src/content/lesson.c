@@ -1,14 +1,15 @@
-/* lesson.c - the lesson file parser (format: lessons/README.md).
+/* lesson.c - the lesson file parser (format: lessons/README.md): the lines.
  *
  * One pass over the lines.  Narrative lines gather into a paragraph until a
- * blank line or a directive; "@code" ... "@end" keeps lines verbatim.  Every
- * problem is recorded as "file:line: message" and parsing goes on, so
+ * blank line or a directive; "@code" ... "@end" keeps lines verbatim; a
+ * directive line goes to its handler (content/lessondir.c, the table).
+ * Every problem is recorded as "file:line: message" and parsing goes on, so
  * `mhaviz lesson --check` can list them all at once.
  */
 #include "content/lesson.h"
+#include "content/lessonparse.h"
 
 #include <ctype.h>
-#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,15 +20,9 @@
 #include "base/textutil.h"
 #include "base/utf8.h"
 
-/* --- errors and suggestions ------------------------------------------------ */
+/* --- errors ----------------------------------------------------------------- */
 
-static void adderr(LessonErrors *e, const char *file, int line, const char *fmt, ...)
-#if defined(__GNUC__)
-    __attribute__((format(printf, 4, 5)))
-#endif
-    ;
-
-static void adderr(LessonErrors *e, const char *file, int line, const char *fmt, ...)
+void lessonparse_error(struct LessonErrors *e, const char *file, int line, const char *fmt, ...)
 {
     if (e->n >= LESSON_MAX_ERRORS) {
         e->dropped++;
@@ -53,101 +48,7 @@ void lesson_error_add(LessonErrors *e, const char *msg)
     e->msg[e->n++][k] = 0;
 }
 
-/* " (did you mean 'X'?)" or " (one of: a b c)" into buf. */
-static const char *hint(char *buf, size_t n, const char *prefix, const char *word,
-                        const char *const *cands, int nc)
-{
-    const char *s = text_suggest(word, cands, nc);
-    if (s) {
-        snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
-        return buf;
-    }
-    size_t o = (size_t)snprintf(buf, n, " (one of:");
-    for (int i = 0; i < nc && o < n; i++)
-        o += (size_t)snprintf(buf + o, n - o, " %s%s", prefix, cands[i]);
-    if (o < n) snprintf(buf + o, n - o, ")");
-    return buf;
-}
-
-/* --- small helpers ---------------------------------------------------------- */
-
-static char *xstrdup(const char *s)
-{
-    size_t n = strlen(s) + 1;
-    char *p = malloc(n);
-    if (p) memcpy(p, s, n);
-    return p;
-}
-
-/* --- the directives (their table is after their handlers) ------------------- */
-
-enum {
-    D_TITLE,
-    D_SUMMARY,
-    D_PAGE,
-    D_CONFIG,
-    D_STEP,
-    D_VIEW,
-    D_INSPECT,
-    D_SINGLE,
-    D_QUESTION,
-    D_ANSWER,
-    D_HIGHLIGHT,
-    D_CODE,
-    D_END,
-    D_SHOW,
-    D_EXPECT,
-    D_DO,
-    D_PREDICT,
-    D_HINT,
-    D_COUNT
-};
-
-static const char *const config_keys[] = {"batch", "seq",    "d_model", "heads",     "kv_heads",
-                                          "seed",  "causal", "rope",    "rope_theta"};
-#define N_CONFIG_KEYS ((int)(sizeof config_keys / sizeof *config_keys))
-enum { K_ROPE = 7, K_THETA = 8 };
-
-/* The values of rope= (rope_layout_of reads them; "off" turns it off). */
-static const char *const rope_values[] = {"off", "half", "interleaved"};
-
-/* rope_theta=N: digits, then at most one '.' and digits ("10000", "0.5"), as
- * the command line's --rope-theta reads it; 0 with *out set, else -1. */
-static int theta_of(const char *val, double *out)
-{
-    size_t n = strspn(val, "0123456789"), f = val[n] == '.' ? strspn(val + n + 1, "0123456789") : 0;
-    int ok = n && n + f <= 40 && (!val[n] || (val[n] == '.' && f && !val[n + 1 + f]));
-    *out = ok ? strtod(val, NULL) : 0;
-    return ok && *out > 0 ? 0 : -1;
-}
-
-/* Step keys as mha.c names them; only used to suggest a spelling (the engine's
- * mha_step_index decides what is valid). */
-static const char *const step_keys[] = {"input",      "project", "split",    "heads",
-                                        "scores",     "softmax", "weighted", "back",
-                                        "contiguous", "concat",  "output",   "rope"};
-
-/* The scene's views, then our own picture: the variants panel. */
-static const char *const view_names[MV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
-
 /* --- the parser ---------------------------------------------------------------- */
-
-typedef struct Parser {
-    const char *file;
-    LessonErrors *errs;
-    Lesson *l;
-    MhaConfig base; /* lesson-wide config (directives before the first @page) */
-    int base_line;
-    LessonPage *page; /* current page or NULL */
-    char *para;       /* paragraph being gathered, or NULL */
-    size_t para_len;
-    int para_line;
-    char *code; /* @code block being gathered, or NULL */
-    size_t code_len;
-    int code_line;
-    int code_run; /* opened `@code run` */
-    int oom;
-} Parser;
 
 static void append(Parser *p, char **buf, size_t *len, const char *s, const char *sep)
 {
@@ -166,7 +67,7 @@ static void append(Parser *p, char **buf, size_t *len, const char *s, const char
     *buf = nb;
 }
 
-static void add_block(Parser *p, LessonBlockKind kind, int line, char *text)
+void lessonparse_add_block(Parser *p, int kind, int line, char *text)
 {
     LessonPage *pg = p->page;
     LessonBlock *nb = realloc(pg->blocks, (size_t)(pg->nblocks + 1) * sizeof *nb);
@@ -176,474 +77,27 @@ static void add_block(Parser *p, LessonBlockKind kind, int line, char *text)
         return;
     }
     pg->blocks = nb;
-    pg->blocks[pg->nblocks++] = (LessonBlock){kind, line, text, 0};
+    pg->blocks[pg->nblocks++] = (LessonBlock){(LessonBlockKind)kind, line, text, 0};
 }
 
-static void flush_para(Parser *p)
+void lessonparse_flush_para(Parser *p)
 {
     if (!p->para) return;
     if (p->page)
-        add_block(p, LB_PARA, p->para_line, p->para);
+        lessonparse_add_block(p, LB_PARA, p->para_line, p->para);
     else
         free(p->para);
     p->para = NULL;
     p->para_len = 0;
 }
 
-/* "@config heads=4 kv_heads=2": updates *cfg; errors name the line. */
-static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
-{
-    MhaConfig c = *cfg;
-    int kv_given = 0, any = 0, bad = 0;
-    char *save = NULL;
-    for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
-        any = 1;
-        char *eq = strchr(tok, '=');
-        if (!eq) {
-            adderr(p->errs, p->file, line, "@config: expected key=value, got '%.60s'", tok);
-            bad = 1;
-            continue;
-        }
-        *eq = 0;
-        const char *key = tok, *val = eq + 1;
-        int k;
-        for (k = 0; k < N_CONFIG_KEYS; k++)
-            if (!strcmp(key, config_keys[k])) break;
-        if (k == N_CONFIG_KEYS) {
-            char h[200];
-            adderr(p->errs, p->file, line, "@config: unknown key '%.40s'%s", key,
-                   hint(h, sizeof h, "", key, config_keys, N_CONFIG_KEYS));
-            bad = 1;
-            continue;
-        }
-        if (k == K_ROPE) {
-            int r = strcmp(val, "off") ? rope_layout_of(val) : ROPE_OFF;
-            if (r < 0) {
-                char h[200];
-                adderr(p->errs, p->file, line, "@config: rope '%.40s' is not a layout%s", val,
-                       hint(h, sizeof h, "", val, rope_values, 3));
-                bad = 1;
-            } else
-                c.rope = (RopeLayout)r;
-            continue;
-        }
-        if (k == K_THETA) {
-            double t;
-            if (theta_of(val, &t) != 0) {
-                adderr(p->errs, p->file, line,
-                       "@config: rope_theta '%.40s' is not a positive number", val);
-                bad = 1;
-            } else if (t > ROPE_THETA_MAX) {
-                adderr(p->errs, p->file, line, "@config: rope_theta '%.40s' must be at most %g",
-                       val, ROPE_THETA_MAX);
-                bad = 1;
-            } else
-                c.rope_theta = t;
-            continue;
-        }
-        char *end;
-        errno = 0;
-        long v = strtol(val, &end, 10);
-        if (!*val || *end || errno || v < 0 || v > 4294967295L) {
-            adderr(p->errs, p->file, line, "@config: %s '%.40s' is not a whole number", key, val);
-            bad = 1;
-            continue;
-        }
-        switch (k) {
-        case 0:
-            c.batch = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 1:
-            c.seq = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 2:
-            c.d_model = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 3:
-            c.heads = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 4:
-            c.kv_heads = (int)(v > 100000 ? 100000 : v);
-            kv_given = 1;
-            break;
-        case 5:
-            c.seed = (uint32_t)v;
-            break;
-        case 6:
-            if (v > 1) {
-                adderr(p->errs, p->file, line, "@config: causal must be 0 or 1, got %ld", v);
-                bad = 1;
-            }
-            c.causal = (int)(v & 1);
-            break;
-        }
-    }
-    if (!any) {
-        adderr(p->errs, p->file, line,
-               "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal "
-               "rope rope_theta)");
-        return;
-    }
-    /* As on the command line: kv_heads follows heads unless given (MHA stays MHA). */
-    if (!kv_given && cfg->kv_heads == cfg->heads) c.kv_heads = c.heads;
-    if (bad) return;
-    char err[200];
-    if (mha_config_check(&c, err, sizeof err) != 0) {
-        adderr(p->errs, p->file, line, "@config: %s", err);
-        return;
-    }
-    *cfg = c;
-}
-
-static void new_page(Parser *p, int line, const char *title)
-{
-    Lesson *l = p->l;
-    if (l->npages >= LESSON_MAX_PAGES) {
-        adderr(p->errs, p->file, line, "more than %d pages", LESSON_MAX_PAGES);
-        p->page = NULL;
-        return;
-    }
-    LessonPage *np = realloc(l->pages, (size_t)(l->npages + 1) * sizeof *np);
-    if (!np) {
-        p->oom = 1;
-        return;
-    }
-    l->pages = np;
-    LessonPage *pg = &l->pages[l->npages++];
-    memset(pg, 0, sizeof *pg);
-    pg->title = xstrdup(title);
-    pg->line = line;
-    pg->cfg = p->base;
-    pg->cfg_line = p->base_line;
-    pg->step = MS_INPUT;
-    pg->view = MV_STEP;
-    p->page = pg;
-    if (!pg->title) p->oom = 1;
-}
-
-/* "@inspect i,j,k,l": the page's inspect cursor. */
-static void set_inspect(Parser *p, int line, const char *args)
-{
-    LessonPage *pg = p->page;
-    int idx[4] = {0, 0, 0, 0}, n = 0;
-    const char *s = args;
-    for (;;) {
-        char *end;
-        errno = 0;
-        long v = strtol(s, &end, 10);
-        if (end == s || errno || v < 0 || v > 100000 || n == 4) {
-            adderr(p->errs, p->file, line,
-                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-            return;
-        }
-        idx[n++] = (int)v;
-        s = end;
-        while (*s == ' ')
-            s++;
-        if (!*s) break;
-        if (*s != ',') {
-            adderr(p->errs, p->file, line,
-                   "@inspect: expected up to 4 indices like 0,1,2,3, got '%.40s'", args);
-            return;
-        }
-        s++;
-    }
-    pg->inspect = 1;
-    memcpy(pg->cur, idx, sizeof idx);
-    pg->inspect_line = line;
-}
-
-/* "@question TEXT" (once per page) or "@answer TEXT" (after it, once). */
-static void question_answer(Parser *p, int line, int is_answer, const char *args)
-{
-    LessonPage *pg = p->page;
-    if (!is_answer) {
-        if (pg->question) {
-            adderr(p->errs, p->file, line, "a page has one @question (this page's is on line %d)",
-                   pg->question_line);
-            return;
-        }
-        pg->question = xstrdup(args);
-        pg->question_line = line;
-        return;
-    }
-    if (!pg->question) {
-        adderr(p->errs, p->file, line, "@answer without a @question before it on this page");
-        return;
-    }
-    if (pg->answer) {
-        adderr(p->errs, p->file, line, "@answer given twice on this page");
-        return;
-    }
-    pg->answer = xstrdup(args);
-    pg->answer_line = line;
-}
-
-/* "@expect KIND VALUE", "@do WHAT ARG" or "@predict OUTCOME STATEMENT":
- * after the page's @question, one exercise per page. */
-static void exercise(Parser *p, int line, int d, const char *args)
-{
-    LessonPage *pg = p->page;
-    const char *name = d == D_DO ? "@do" : d == D_PREDICT ? "@predict" : "@expect";
-    char err[240];
-    if (!pg->question) {
-        adderr(p->errs, p->file, line, "%s without a @question before it on this page", name);
-        return;
-    }
-    if (pg->expect || pg->todo || pg->predict) {
-        adderr(p->errs, p->file, line, "a page has one exercise (@%s on line %d)",
-               pg->expect ? "expect"
-               : pg->todo ? "do"
-                          : "predict",
-               pg->expect ? pg->expect_line
-               : pg->todo ? pg->do_line
-                          : pg->predict_line);
-        return;
-    }
-    int r = d == D_DO        ? lesson_parse_do(pg, args, err, sizeof err)
-            : d == D_PREDICT ? lesson_parse_predict(pg, args, err, sizeof err)
-                             : lesson_parse_expect(pg, args, err, sizeof err);
-    if (r != 0) {
-        adderr(p->errs, p->file, line, "%s", err);
-        return;
-    }
-    if (d == D_DO)
-        pg->do_line = line;
-    else if (d == D_PREDICT)
-        pg->predict_line = pg->expect_line = line; /* index|offset: typed as well */
-    else
-        pg->expect_line = line;
-}
-
-/* Handles one "@name args" line. */
-/* One handler a directive: the page (p->page) is there when the table says
- * the directive needs one, and args is what the table allows. */
-static void d_title(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    if (p->l->title) {
-        adderr(p->errs, p->file, line, "@title given twice");
-        return;
-    }
-    if (p->page) {
-        adderr(p->errs, p->file, line, "@title must come before the first @page");
-        return;
-    }
-    p->l->title = xstrdup(args);
-}
-
-static void d_summary(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    if (p->page) {
-        adderr(p->errs, p->file, line, "@summary must come before the first @page");
-        return;
-    }
-    free(p->l->summary);
-    p->l->summary = xstrdup(args);
-}
-
-static void d_page(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    new_page(p, line, args);
-}
-
-static void d_config(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    if (p->page) {
-        parse_config(p, line, args, &p->page->cfg);
-        p->page->cfg_line = line;
-    } else {
-        parse_config(p, line, args, &p->base);
-        p->base_line = line;
-    }
-}
-
-static void d_step(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    int s = mha_step_index(args);
-    if (s < 0) {
-        char h[300];
-        adderr(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
-               hint(h, sizeof h, "", args, step_keys, MS_ALL));
-        return;
-    }
-    p->page->step = s;
-    p->page->step_line = line;
-}
-
-static void d_view(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    int v;
-    for (v = 0; v <= MV_COUNT; v++)
-        if (!strcmp(args, view_names[v])) break;
-    if (v > MV_COUNT) {
-        char h[200];
-        adderr(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
-               hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
-        return;
-    }
-    p->page->variants = v == MV_COUNT;
-    p->page->view = v == MV_COUNT ? MV_STEP : (MhaView)v;
-}
-
-static void d_inspect(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    set_inspect(p, line, args);
-}
-
-static void d_single(Parser *p, int line, int d, char *args)
-{
-    (void)d, (void)line;
-    p->page->single = strcmp(args, "off") != 0;
-}
-
-static void d_question(Parser *p, int line, int d, char *args)
-{
-    question_answer(p, line, d == D_ANSWER, args);
-}
-
-static void d_exercise(Parser *p, int line, int d, char *args)
-{
-    exercise(p, line, d, args);
-}
-
-static void d_hint(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    LessonPage *pg = p->page;
-    if (pg->hint) {
-        adderr(p->errs, p->file, line, "a page has one @hint (this page's is on line %d)",
-               pg->hint_line);
-        return;
-    }
-    pg->hint = xstrdup(args);
-    pg->hint_line = line;
-}
-
-static void d_highlight(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    add_block(p, LB_HIGHLIGHT, line, xstrdup(args));
-}
-
-static void d_code(Parser *p, int line, int d, char *args)
-{
-    (void)d;
-    p->code = xstrdup("");
-    p->code_len = 0;
-    p->code_line = line;
-    p->code_run = !strcmp(args, "run");
-}
-
-static void d_end(Parser *p, int line, int d, char *args)
-{
-    (void)d, (void)args;
-    adderr(p->errs, p->file, line, "@end without a @code block to close");
-}
-
-/* The directives: one row each, indexed by D_*.  page: it needs a @page
- * before it; arg: A_NEED a value, A_NONE none, or a value of words ("on off":
- * nothing or one of them); fn does the rest.  The parser, the "unknown
- * directive" suggestion and lessons/README.md's table follow it. */
-enum { A_NEED, A_NONE, A_WORDS };
-static const struct {
-    const char *name;
-    unsigned char page, arg;
-    const char *words; /* A_WORDS: the values allowed besides nothing */
-    void (*fn)(Parser *p, int line, int d, char *args);
-} dirs[D_COUNT] = {
-    [D_TITLE] = {"title", 0, A_NEED, NULL, d_title},
-    [D_SUMMARY] = {"summary", 0, A_NEED, NULL, d_summary},
-    [D_PAGE] = {"page", 0, A_NEED, NULL, d_page},
-    [D_CONFIG] = {"config", 0, A_NEED, NULL, d_config},
-    [D_STEP] = {"step", 1, A_NEED, NULL, d_step},
-    [D_VIEW] = {"view", 1, A_NEED, NULL, d_view},
-    [D_INSPECT] = {"inspect", 1, A_NEED, NULL, d_inspect},
-    [D_SINGLE] = {"single", 1, A_WORDS, "on off", d_single},
-    [D_QUESTION] = {"question", 1, A_NEED, NULL, d_question},
-    [D_ANSWER] = {"answer", 1, A_NEED, NULL, d_question},
-    [D_HIGHLIGHT] = {"highlight", 1, A_NEED, NULL, d_highlight},
-    [D_CODE] = {"code", 1, A_WORDS, "run", d_code},
-    [D_END] = {"end", 1, A_NONE, NULL, d_end},
-    [D_SHOW] = {"show", 1, A_NEED, NULL, d_step}, /* "@show split" reads well too */
-    [D_EXPECT] = {"expect", 1, A_NEED, NULL, d_exercise},
-    [D_DO] = {"do", 1, A_NEED, NULL, d_exercise},
-    [D_PREDICT] = {"predict", 1, A_NEED, NULL, d_exercise},
-    [D_HINT] = {"hint", 1, A_NEED, NULL, d_hint},
-};
-
-/* Is word one of the space-separated words of list? */
-static int one_of(const char *word, const char *list)
-{
-    size_t n = strlen(word);
-    for (const char *w = list; *w; w += strspn(w, " ")) {
-        size_t k = strcspn(w, " ");
-        if (k == n && !strncmp(w, word, n)) return 1;
-        w += k;
-    }
-    return 0;
-}
-
-/* "expected nothing, 'on' or 'off'": the words of list, quoted. */
-static void words_text(const char *list, char *buf, size_t n)
-{
-    size_t o = (size_t)snprintf(buf, n, "nothing");
-    int count = 0, k = 0;
-    for (const char *w = list; *w; w += strcspn(w, " "), w += strspn(w, " "))
-        count++;
-    for (const char *w = list; *w && o < n; w += strcspn(w, " "), w += strspn(w, " "), k++)
-        o += (size_t)snprintf(buf + o, n - o, "%s'%.*s'", k == count - 1 ? " or " : ", ",
-                              (int)strcspn(w, " "), w);
-}
-
-static void directive(Parser *p, int line, char *name, char *args)
-{
-    int d;
-    for (d = 0; d < D_COUNT; d++)
-        if (!strcmp(name, dirs[d].name)) break;
-    if (d == D_COUNT) {
-        const char *names[D_COUNT];
-        for (int i = 0; i < D_COUNT; i++)
-            names[i] = dirs[i].name;
-        char h[300];
-        adderr(p->errs, p->file, line, "unknown directive '@%.40s'%s", name,
-               hint(h, sizeof h, "@", name, names, D_COUNT));
-        return;
-    }
-    flush_para(p);
-    if (dirs[d].page && !p->page) {
-        adderr(p->errs, p->file, line, "@%s before the first @page", dirs[d].name);
-        return;
-    }
-    if (dirs[d].arg == A_NEED && !*args) {
-        adderr(p->errs, p->file, line, "@%s needs a value", dirs[d].name);
-        return;
-    }
-    if (dirs[d].arg == A_NONE && *args) {
-        adderr(p->errs, p->file, line, "@%s takes no value (got '%.40s')", dirs[d].name, args);
-        return;
-    }
-    if (dirs[d].arg == A_WORDS && *args && !one_of(args, dirs[d].words)) {
-        char w[120];
-        words_text(dirs[d].words, w, sizeof w);
-        adderr(p->errs, p->file, line, "@%s: expected %s, got '%.40s'", dirs[d].name, w, args);
-        return;
-    }
-    dirs[d].fn(p, line, d == D_SHOW ? D_STEP : d, args);
-}
-
 static void parse_line(Parser *p, int lineno, char *line)
 {
     if (p->code) {
         if (!strcmp(text_trim(line), "@end")) {
-            if (p->code_len == 0) adderr(p->errs, p->file, p->code_line, "empty @code block");
-            add_block(p, LB_CODE, p->code_line, p->code);
+            if (p->code_len == 0)
+                lessonparse_error(p->errs, p->file, p->code_line, "empty @code block");
+            lessonparse_add_block(p, LB_CODE, p->code_line, p->code);
             if (p->code_len && p->page->nblocks)
                 p->page->blocks[p->page->nblocks - 1].run = p->code_run;
             p->code = NULL;
@@ -658,7 +112,7 @@ static void parse_line(Parser *p, int lineno, char *line)
     }
     char *t = text_trim(line);
     if (!*t) {
-        flush_para(p);
+        lessonparse_flush_para(p);
         return;
     }
     if (t[0] == '#' && (t[1] == ' ' || t[1] == 0 || t[1] == '#')) return; /* comment */
@@ -667,12 +121,12 @@ static void parse_line(Parser *p, int lineno, char *line)
         while (*args && !isspace((unsigned char)*args))
             args++;
         if (*args) *args++ = 0;
-        directive(p, lineno, name, text_trim(args));
+        lessonparse_directive(p, lineno, name, text_trim(args));
         return;
     }
     if (t[0] == '\\' && t[1] == '@') t++; /* "\@" starts a narrative line with a literal @ */
     if (!p->page) {
-        adderr(p->errs, p->file, lineno, "text before the first @page: '%.40s'", t);
+        lessonparse_error(p->errs, p->file, lineno, "text before the first @page: '%.40s'", t);
         return;
     }
     if (!p->para) p->para_line = lineno;
@@ -731,7 +185,7 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
     int errs_before = errs->n + errs->dropped;
     Lesson *l = calloc(1, sizeof *l);
     if (!l) {
-        adderr(errs, path, 1, "out of memory");
+        lessonparse_error(errs, path, 1, "out of memory");
         return NULL;
     }
     p.l = l;
@@ -744,14 +198,14 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
         int line = 1;
         for (const char *s = text; s < nul; s++)
             line += *s == '\n';
-        adderr(errs, path, line, "binary data (a NUL byte): a lesson is UTF-8 text");
+        lessonparse_error(errs, path, line, "binary data (a NUL byte): a lesson is UTF-8 text");
         lesson_free(l);
         return NULL;
     }
 
     char *buf = malloc(LESSON_MAX_LINE + 1);
     if (!buf) {
-        adderr(errs, path, 1, "out of memory");
+        lessonparse_error(errs, path, 1, "out of memory");
         lesson_free(l);
         return NULL;
     }
@@ -767,14 +221,14 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
         last_line = lineno;
         if (n > 0 && s[n - 1] == '\r') n--;
         if (n > LESSON_MAX_LINE) {
-            adderr(errs, path, lineno, "line is %zu bytes long, the limit is %d", n,
-                   LESSON_MAX_LINE);
+            lessonparse_error(errs, path, lineno, "line is %zu bytes long, the limit is %d", n,
+                              LESSON_MAX_LINE);
             continue;
         }
         size_t bad = utf8_bad_at(s, n);
         if (bad) {
-            adderr(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
-                   (unsigned char)s[bad - 1], bad);
+            lessonparse_error(errs, path, lineno, "invalid UTF-8 (byte 0x%02X at column %zu)",
+                              (unsigned char)s[bad - 1], bad);
             continue;
         }
         uint32_t cc;
@@ -782,9 +236,10 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
         if (at) {
             char one[8], shown[16];
             one[utf8_encode(cc, one)] = 0;
-            adderr(errs, path, lineno,
-                   "control character %s at column %zu: a lesson is plain text (use spaces)",
-                   sanitize_text(one, shown, sizeof shown), at);
+            lessonparse_error(
+                errs, path, lineno,
+                "control character %s at column %zu: a lesson is plain text (use spaces)",
+                sanitize_text(one, shown, sizeof shown), at);
             continue;
         }
         memcpy(buf, s, n);
@@ -792,41 +247,41 @@ static Lesson *parse(const char *path, const char *text, size_t len, LessonError
         parse_line(&p, lineno, buf);
     }
     free(buf);
-    flush_para(&p);
+    lessonparse_flush_para(&p);
     if (p.code) {
-        adderr(errs, path, p.code_line, "@code block is not closed (add a line '@end')");
+        lessonparse_error(errs, path, p.code_line, "@code block is not closed (add a line '@end')");
         free(p.code);
         p.code = NULL;
     }
     if (len == 0 || lineno == 0)
-        adderr(errs, path, 1, "empty lesson: it needs a @title and at least one @page");
+        lessonparse_error(errs, path, 1, "empty lesson: it needs a @title and at least one @page");
     else if (!l->title)
-        adderr(errs, path, 1, "no @title (the first directive of a lesson names it)");
+        lessonparse_error(errs, path, 1, "no @title (the first directive of a lesson names it)");
     if (len > 0 && l->npages == 0)
-        adderr(errs, path, last_line, "no @page: a lesson needs at least one page");
+        lessonparse_error(errs, path, last_line, "no @page: a lesson needs at least one page");
     for (int k = 0; k < l->npages; k++) {
         LessonPage *pg = &l->pages[k];
         if (pg->nblocks == 0 && !pg->question)
-            adderr(errs, path, pg->line, "page '%.40s' has no text", pg->title);
+            lessonparse_error(errs, path, pg->line, "page '%.40s' has no text", pg->title);
         if (pg->step == MS_ROPE && pg->cfg.rope == ROPE_OFF)
-            adderr(errs, path, pg->step_line,
-                   "@step rope: this page's configuration has RoPE off "
-                   "(add @config rope=half or rope=interleaved)");
+            lessonparse_error(errs, path, pg->step_line,
+                              "@step rope: this page's configuration has RoPE off "
+                              "(add @config rope=half or rope=interleaved)");
         MhaConfig target;
         if (pg->todo && pg->todo != LD_INSPECT && lesson_do_target(pg, &target) != 0)
-            adderr(errs, path, pg->do_line,
-                   "@do %s %d: pressing the key never gets there from this page's "
-                   "configuration (%s %d)",
-                   lesson_do_names[pg->todo], pg->do_arg[0], lesson_do_names[pg->todo],
-                   lesson_do_value(pg, &pg->cfg));
+            lessonparse_error(errs, path, pg->do_line,
+                              "@do %s %d: pressing the key never gets there from this page's "
+                              "configuration (%s %d)",
+                              lesson_do_names[pg->todo], pg->do_arg[0], lesson_do_names[pg->todo],
+                              lesson_do_value(pg, &pg->cfg));
         else if (pg->todo && lesson_do_reached(pg, &pg->cfg, pg->inspect ? pg->cur : NULL))
-            adderr(errs, path, pg->do_line, "@do %s: the page starts there already",
-                   lesson_do_names[pg->todo]);
+            lessonparse_error(errs, path, pg->do_line, "@do %s: the page starts there already",
+                              lesson_do_names[pg->todo]);
     }
     if (!l->summary) l->summary = xstrdup("");
     if (keep && !l->title) l->title = xstrdup(""); /* drawn by the checks that follow */
     int oom = p.oom || !l->path || !l->name || !l->summary || (keep && !l->title);
-    if (oom) adderr(errs, path, lineno ? lineno : 1, "out of memory");
+    if (oom) lessonparse_error(errs, path, lineno ? lineno : 1, "out of memory");
     if (oom || (!keep && errs->n + errs->dropped > errs_before)) {
         lesson_free(l);
         return NULL;

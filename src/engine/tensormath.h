@@ -54,7 +54,7 @@ Tensor *tensormath_softmax(const Tensor *t, long dim, OpCtx *ctx);
 
 /* torch.matmul: 1-D operands are a vector (dot, mv, the row of a
  * vector-matrix product), the dims before the last two broadcast; the
- * result is contiguous, each element engine/tensor.c's tensor_matmul sum
+ * result is contiguous, each element engine/tensor_matmul.c's tensor_matmul sum
  * (the pipeline's bits).  PyTorch's words on a mismatch ("mat1 and mat2
  * shapes cannot be multiplied (2x3 and 2x3)"). */
 Tensor *tensormath_matmul(const Tensor *a, const Tensor *b, OpCtx *ctx);
