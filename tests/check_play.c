@@ -412,7 +412,7 @@ START_TEST(nothing_false_about_pytorch)
     not_yet("torch.rand(2, 3)", "torch.rand", "randn");
     not_yet("b.tolist()", "tolist", "nelement, numel");
     not_yet("a.sum()", "sum", "view_as");
-    not_yet("a.diagonal()", "diagonal", "T, bool, chunk, clone, contiguous, copy_, data_ptr");
+    not_yet("a.diagonal()", "diagonal", "T, bool, chunk, clone, contiguous, copy_, cos, data_ptr");
     not_yet("a.roll", "roll", "shape");
     /* the list is the table's: every supported name is in it, and is supported */
     ck_assert(strstr(R.error, ", ndimension, neg, nelement, numel, "));
@@ -486,7 +486,7 @@ START_TEST(sizes_arithmetic_cat_neg_tril)
     error_is("torch.arange(1 // 0)", "integer division or modulo by zero");
     error_is("torch.arange(9223372036854775807 + 1)",
              "mhaviz play: too large: 9223372036854775807 + 1 overflows int64");
-    error_is("Q // Q", "`//` on tensors is not in the playground yet (+ - * / @ and the "
+    error_is("Q // Q", "`//` on tensors is not in the playground yet (+ - * / ** @ and the "
                        "comparisons are)");
     ck_assert_int_eq(ev("x = torch.arange(6).view(2, 3)"), PR_TENSOR);
     values_are("-x", "0 -1 -2 -3 -4 -5");
@@ -901,6 +901,122 @@ START_TEST(attention_errors_and_pipeline_bits)
 }
 END_TEST
 
+/* Issue 18: the elementwise math RoPE is written in and Python's `**`
+ * (values as PyTorch 1.13 printed them; tests/ref_play_math.py compares the
+ * rest with torch itself). */
+START_TEST(unary_math_and_power)
+{
+    ck_assert_int_eq(ev("-2 ** 2"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "-4");
+    ck_assert_int_eq(ev("2 ** 3 ** 2"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "512");
+    ck_assert_int_eq(ev("2 ** -1"), PR_VALUE);
+    ck_assert_str_eq(R.value_text, "0.5");
+    error_is("2 ** 64", "mhaviz play: too large: 2 ** 64 overflows int64");
+    error_is("0.0 ** -1", "0.0 cannot be raised to a negative power");
+    values_are("torch.arange(4) ** 2", "0 1 4 9");
+    HAS("\"dtype\": \"torch.int64\"");
+    values_are("2 ** torch.arange(4)", "1 2 4 8");
+    values_are("torch.arange(4).float() ** 0.5", "0 1 1.41421 1.73205");
+    values_are("torch.arange(3).cos()", "1 0.540302 -0.416147");
+    HAS("\"copied_bytes\": 0, \"view\": false, \"dtype\": \"torch.float32\"");
+    values_are("torch.sqrt(torch.arange(5))", "0 1 1.41421 1.73205 2");
+    values_are("torch.exp(torch.zeros(2))", "1 1");
+    values_are("torch.rsqrt(torch.arange(1, 3).float() * 2)", "0.707107 0.5");
+    strides_are("torch.arange(6).view(2, 3).t().sin()", "[1, 3]");
+    error_is("torch.arange(3) ** -1", "Integers to negative integer powers are not allowed.");
+    values_are("torch.arange(4, dtype=torch.float32)", "0 1 2 3");
+    HAS("\"dtype\": \"torch.float32\"");
+    values_are("torch.outer(torch.arange(1, 3), torch.arange(3))", "0 1 2 0 2 4");
+    error_is("torch.outer(torch.ones(2, 2), torch.ones(2))",
+             "outer: Expected 1-D argument self, but got 2-D");
+    ck_assert_int_eq(ev("inv_freq = 1.0 / (10000 ** (torch.arange(0, dh, 2).float() / dh))"),
+                     PR_TENSOR);
+    values_are("inv_freq", "1 0.01");
+}
+END_TEST
+
+/* The elements of a and b that differ (bit for bit), over a's shape. */
+static long differ(Play *p, const char *a, const char *b)
+{
+    PlayResult ra = {0}, rb = {0};
+    ck_assert_msg(play_eval(p, a, &ra) == PR_TENSOR, "%s: %s", a, ra.error);
+    ck_assert_msg(play_eval(p, b, &rb) == PR_TENSOR, "%s: %s", b, rb.error);
+    const Tensor *x = ra.t, *y = rb.t;
+    ck_assert_int_eq(x->ndim, y->ndim);
+    long n = (long)tensorops_numel(x), bad = 0;
+    for (long k = 0; k < n; k++) {
+        int idx[TENSOR_MAXDIM];
+        long r = k;
+        for (int d = x->ndim - 1; d >= 0; d--) {
+            ck_assert_int_eq(x->shape[d], y->shape[d]);
+            idx[d] = (int)(r % x->shape[d]);
+            r /= x->shape[d];
+        }
+        float u = x->st->data[tensor_offset_of(x, idx)], v = y->st->data[tensor_offset_of(y, idx)];
+        bad += memcmp(&u, &v, sizeof u) != 0;
+    }
+    play_result_clear(&ra);
+    play_result_clear(&rb);
+    return bad;
+}
+
+/* Issue 18: a run with RoPE on preloads HF's cos and sin (S, dh), so RoPE
+ * in a line gives the run's Q_rope bit for bit, in both layouts. */
+START_TEST(rope_in_a_line_is_the_runs)
+{
+    static const char *const half[] = {
+        "x1, x2 = Q_heads.chunk(2, dim=-1)",
+        "r = Q_heads * cos + torch.cat((-x2, x1), dim=-1) * sin",
+    };
+    static const char *const inter[] = {
+        "p = Q_heads.view(B, H, S, dh // 2, 2).flip(-1) * (torch.arange(2) * 2 - 1)",
+        "r = Q_heads * cos + p.flatten(-2) * sin",
+    };
+    for (int l = ROPE_HALF; l <= ROPE_INTERLEAVED; l++) {
+        char err[200];
+        MhaConfig c = mha_config_default();
+        c.seq = 9, c.d_model = 32, c.heads = 2, c.kv_heads = 2, c.rope = (RopeLayout)l;
+        Mha *m = mha_run(&c, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        Play *p = mha_play_new(m);
+        mha_free(m);
+        ck_assert_ptr_nonnull(p);
+        p->torch_names = content_pytorch_names();
+        ck_assert_int_eq(play_eval(p, "cos", &R), PR_TENSOR);
+        ck_assert_int_eq(R.t->ndim, 2);
+        ck_assert_int_eq(R.t->shape[0], 9);
+        ck_assert_int_eq(R.t->shape[1], 16);
+        play_result_clear(&R);
+        const char *const *prog = l == ROPE_HALF ? half : inter;
+        for (int i = 0; i < 2; i++) {
+            ck_assert_msg(play_eval(p, prog[i], &R) != PR_ERROR, "%s: %s", prog[i], R.error);
+            play_result_clear(&R);
+        }
+        ck_assert_int_eq(differ(p, "r", "Q_rope"), 0);
+        ck_assert_int_gt(differ(p, "r", "Q_heads"), 0); /* it did turn something */
+        /* the tables are HF's: emb = cat(freqs, freqs), or each angle twice */
+        const char *tab =
+            l == ROPE_HALF ? "torch.cat((f, f), dim=-1)" : "f.repeat_interleave(2, dim=-1)";
+        ck_assert_int_eq(
+            play_eval(p, "inv_freq = 1.0 / (10000.0 ** (torch.arange(0, dh, 2).float() / dh))", &R),
+            PR_TENSOR);
+        play_result_clear(&R);
+        ck_assert_int_eq(play_eval(p, "f = torch.outer(torch.arange(S).float(), inv_freq)", &R),
+                         PR_TENSOR);
+        play_result_clear(&R);
+        char line[200];
+        snprintf(line, sizeof line, "%s.cos()", tab);
+        ck_assert_int_eq(differ(p, line, "cos"), 0);
+        snprintf(line, sizeof line, "%s.sin()", tab);
+        ck_assert_int_eq(differ(p, line, "sin"), 0);
+        play_free(p);
+    }
+    /* RoPE off: no tables */
+    error_is("cos", "name 'cos' is not defined");
+}
+END_TEST
+
 static Suite *play_suite(void)
 {
     Suite *s = suite_create("play");
@@ -928,6 +1044,8 @@ static Suite *play_suite(void)
     tcase_add_test(tc, subscript_assignment_writes_in_place);
     tcase_add_test(tc, numbers_and_attention_ops);
     tcase_add_test(tc, attention_errors_and_pipeline_bits);
+    tcase_add_test(tc, unary_math_and_power);
+    tcase_add_test(tc, rope_in_a_line_is_the_runs);
     suite_add_tcase(s, tc);
     return s;
 }

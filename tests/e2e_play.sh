@@ -139,6 +139,32 @@ check "500 x torch.arange(1000000): 67 named, the rest refused by the budget" te
 check "empty input: no output, exit 0" test -z "$("$BIN" play --json </dev/null)"
 
 # --- the screen in tmux ------------------------------------------------------------------
+
+# --- issue 18: RoPE in a line or two, on the run's own preloaded cos and sin -----------
+rope_prog='x1, x2 = Q_heads.chunk(2, dim=-1)
+r = Q_heads * cos + torch.cat((-x2, x1), dim=-1) * sin
+(r != Q_rope).flatten().long() @ torch.ones(B * H * S * dh).long()
+cos.shape'
+out=$(printf '%s\n' "$rope_prog" | "$BIN" play --rope half --seq 7 --d-model 16 --json --values --no-save 2>&1)
+check "--rope half: Q_heads * cos + rotate_half(Q_heads) * sin is Q_rope, bit for bit" \
+    grep -q '^{"line": 3, .*"dtype": "torch.int64", "data": \[0\]}' <<<"$out"
+check "--rope half: cos is (S, dh)" grep -q '^{"line": 4, .*"value": \[7, 8\]}' <<<"$out"
+rope_prog='p = Q_heads.view(B, H, S, dh // 2, 2).flip(-1) * (torch.arange(2) * 2 - 1)
+r = Q_heads * cos + p.flatten(-2) * sin
+(r != Q_rope).flatten().long() @ torch.ones(B * H * S * dh).long()'
+out=$(printf '%s\n' "$rope_prog" | "$BIN" play --rope interleaved --seq 5 --json --values --no-save 2>&1)
+check "--rope interleaved: the pairs flipped with a sign give Q_rope, bit for bit" \
+    grep -q '^{"line": 3, .*"dtype": "torch.int64", "data": \[0\]}' <<<"$out"
+out=$(printf '%s\n' 'inv_freq = 1.0 / (10000 ** (torch.arange(0, dh, 2).float() / dh))' \
+    'torch.outer(torch.arange(S).float(), inv_freq).cos() - cos[:, :dh // 2]' '-2 ** 2' |
+    "$BIN" play --rope half --json --values --no-save 2>&1)
+check "the tables are HF's: cos(outer(t, inv_freq)), written with ** and torch.outer" \
+    grep -q '^{"line": 2, .*"data": \[0, 0, 0, 0, 0, 0, 0, 0\]}' <<<"$out"
+check "** binds tighter than a unary minus on its left: -2 ** 2 is -4" \
+    grep -q '^{"line": 3, .*"value": -4}' <<<"$out"
+out=$(printf 'cos\n' | "$BIN" play --json --no-save 2>&1)
+check "RoPE off: no cos table" grep -q "name 'cos' is not defined" <<<"$out"
+
 # A tmux server started earlier keeps its own environment: the pane gets ours explicitly.
 penv=(env TERM=xterm-256color LANG=C.UTF-8 "XDG_STATE_HOME=$XDG_STATE_HOME"
     "ASAN_OPTIONS=${ASAN_OPTIONS:-}" "UBSAN_OPTIONS=${UBSAN_OPTIONS:-}" "LSAN_OPTIONS=$LSAN_OPTIONS")

@@ -3,7 +3,8 @@
 
 The statements the interpreter runs attention with (float literals,
 + - * / @ with broadcasting, the comparisons, softmax, masked_fill,
-torch.tril/triu, math.sqrt/sqrt, float('-inf'), .float()/.long()/.bool())
+torch.tril/triu, math.sqrt/sqrt, float('-inf'), .float()/.long()/.bool(),
+cos/sin/exp/sqrt/rsqrt, ** and torch.outer: issue 18's RoPE)
 are generated at random over random shapes (transposed and expanded inputs
 too, and sizes that do not broadcast), run through one
 `mhaviz play --json --values` and through torch (the program's imports:
@@ -64,6 +65,23 @@ FIXED = [
     "x.masked_fill(torch.ones(6) > 0, 2.0)", "torch.ones(6).masked_fill(x > 0, 1.5)",
     "i.masked_fill(i > 2, float('-inf'))", "i.masked_fill(i > 2, 1.5)", "x.masked_fill(x, 1.0)",
     "x.masked_fill(x > 0, x)", "x + torch.ones(5)", "x.t() * 2",
+    # issue 18: the elementwise math RoPE is written in, and **
+    "torch.cos(x)", "torch.sin(x)", "torch.exp(x)", "torch.sqrt(x)", "torch.rsqrt(x)",
+    "x.cos()", "x.sin()", "x.exp()", "x.sqrt()", "x.rsqrt()", "x.t().cos()", "i.cos()",
+    "torch.sqrt(i)", "b.exp()", "torch.sin(b)", "x.cos(1)", "torch.cos(2.0)",
+    "2 ** 10", "-2 ** 2", "2 ** -1", "2.0 ** 0.5", "(-2) ** 2", "2 ** 3 ** 2", "0 ** 0",
+    "0.0 ** -1", "2 ** 62", "10 ** 0.5 * 2", "-x ** 2",
+    "x ** 2", "x ** 3", "x ** 0.5", "x ** -0.5", "x ** -1", "x ** -2", "x ** 0", "x ** 1.5",
+    "x.t() ** 2", "i ** 2", "i ** 2.0", "i ** -1", "i ** 0", "b ** 2", "2 ** i", "2.0 ** i",
+    "10000.0 ** (torch.arange(0, 8, 2).float() / 8)", "10000 ** (torch.arange(0, 8, 2) / 8)",
+    "x ** x", "x ** i", "i ** i", "x ** torch.ones(5)",
+    "t = torch.arange(4, dtype=torch.float32)", "torch.arange(0, 8, 2, dtype=torch.float32)",
+    "torch.arange(3, dtype=torch.int64)", "torch.arange(3, dtype=torch.bool)",
+    "inv_freq = 1.0 / (10000 ** (torch.arange(0, 8, 2).float() / 8))",
+    "freqs = torch.outer(t, inv_freq)", "torch.outer(i, i)", "torch.outer(i, t)",
+    "torch.outer(x, t)", "torch.outer(t, 2)",
+    "emb = torch.cat((freqs, freqs), dim=-1)", "emb.cos()", "emb.sin()",
+    "freqs.repeat_interleave(2, dim=-1).cos()",
 ]
 
 
@@ -158,6 +176,12 @@ def generate(r, count):
             lines.append(make_tensor(r, b, sb2, env))
             f = r.choice(["%s @ %s", "torch.matmul(%s, %s)", "%s.matmul(%s)"])
             lines.append(f % ("%s.float()" % a, "%s.float()" % b) if r.random() < 0.9 else f % (a, b))
+        elif op < 0.96:
+            f = r.choice(["cos", "sin", "exp", "sqrt", "rsqrt"])
+            lines.append("torch.%s(%s)" % (f, a) if r.random() < 0.5 else "%s.%s()" % (a, f))
+        elif op < 0.98:
+            e = r.choice(["2", "3", "0.5", "-0.5", "-1", "-2", "1.5", "0", "1"])
+            lines.append("%s ** %s" % (a, e) if r.random() < 0.7 else "%s ** %s" % (r.choice(["2", "0.5", "10000.0"]), a))
         else:
             lines.append("%s.%s()" % (a, r.choice(["float", "long", "bool"])))
     return lines

@@ -12,7 +12,7 @@
 /* play_run's callback: the words of the statement that failed */
 static int keep_error(void *ctx, const PlayStep *s)
 {
-    if (s->r->kind == PR_ERROR) snprintf(ctx, 640, "%s", s->r->error);
+    if (s->r->kind == PR_ERROR) snprintf(ctx, sizeof s->r->error, "%s", s->r->error);
     return 0;
 }
 
@@ -22,7 +22,8 @@ Tensor *quiz_bug_run(const Mha *m, const char (*lines)[QUIZ_BUG_LINE], int n, in
     /* the program's inputs: m's x (sequence first when the program says so)
      * and weights under the names it uses */
     static const char prelude[] = "W_q = W_Q\nW_k = W_K\nW_v = W_V\nW_o = W_O\n";
-    char text[16 * (QUIZ_BUG_LINE + 1) + 128], words[640] = "", where[800];
+    char text[16 * (QUIZ_BUG_LINE + 1) + 128], words[sizeof((PlayResult *)0)->error] = "",
+                                                                        where[900];
     size_t k = (size_t)snprintf(text, sizeof text, "%s%s", prelude,
                                 seq_first ? "x = x.transpose(0, 1).contiguous()\n" : "");
     for (int i = 0; i < n && k < sizeof text; i++)

@@ -11,7 +11,7 @@
 #include "engine/tensor.h"
 
 typedef struct OpCtx {
-    char err[640];         /* the reason of the last failure */
+    char err[800];         /* the reason of the last failure */
     const char *type_name; /* "torch.FloatTensor" or "torch.LongTensor": expand's message */
     /* The engine the new storages come from (its budget, its copy count):
      * the playground session's, or for the int-shape callers in tensor.c

@@ -1,5 +1,6 @@
 /* mha_play.c - a run as a playground: its tensors and sizes preloaded into
- * a Play (engine/play.h), so a statement reads Q.view(B, S, H, dh). */
+ * a Play (engine/play.h), so a statement reads Q.view(B, S, H, dh).  With
+ * RoPE on, `cos` and `sin` (S, dh) too: engine/rope.h's rope_table. */
 #include "engine/mha.h"
 
 #include "engine/tensorops.h"
@@ -16,8 +17,15 @@ Play *mha_play_new(const Mha *m)
             return NULL;
         }
     }
-    p->preloaded = p->n;
     const MhaConfig *c = &m->cfg;
+    for (int k = 0; c->rope && k < 2; k++) { /* HF's cos and sin tables, (S, dh) */
+        Tensor *t = rope_table(p->eng, c->seq, m->d_head, c->rope, c->rope_theta, k);
+        if (!t || play_set_tensor(p, k ? "sin" : "cos", t, PD_FLOAT32) < 0) {
+            play_free(p);
+            return NULL;
+        }
+    }
+    p->preloaded = p->n;
     p->rope_layout = c->rope;
     p->rope_theta = c->rope_theta;
     const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};

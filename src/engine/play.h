@@ -111,7 +111,7 @@ typedef struct PlayResult {
     char value_text[256];        /* PR_VALUE, as Python prints it: torch.Size([2, 12]) */
     char value_json[256];        /* the same as JSON: [2, 12] */
     char warning[400];           /* PyTorch's UserWarning, if the statement raises one */
-    char error[640];
+    char error[800];
     int error_col; /* 0-based column of a syntax error; -1 otherwise */
     int nparts;    /* PR_TUPLE: parts[0..nparts-1] */
     PlayPart parts[PLAY_MAX_PARTS];

@@ -404,14 +404,23 @@ static int eval_binop(Eval *e, const PlayNode *n, Val *out)
     const char *op = n->name;
     if (eval(e, n->kids[0], &a) < 0) return -1;
     if (eval(e, n->kids[1], &b) < 0) goto out;
+    int pow = !strcmp(op, "**");
     if ((a.k != V_INT && a.k != V_BOOL) || (b.k != V_INT && b.k != V_BOOL) ||
-        !strchr("+-*/%", op[0]) || !strcmp(op, "/")) { /* floats, tensors, / and comparisons */
+        !strchr("+-*/%", op[0]) || !strcmp(op, "/") || (pow && b.i < 0)) {
+        /* floats, tensors, /, the comparisons and int ** negative int (a float) */
         r = play_binop(e, op, &a, &b, out);
         goto out;
     }
     long x = a.i, y = b.i, v = 0;
     int over = 0;
-    if (op[0] == '+')
+    if (pow) { /* Python's int ** int (y >= 0), within int64 */
+        v = 1;
+        if (x == 0 || x == 1 || x == -1)
+            v = x == 0 ? y == 0 : x == 1 ? 1 : y % 2 ? -1 : 1;
+        else
+            for (long k = 0; k < y && !over; k++)
+                over = geo_mul(v, x, &v);
+    } else if (op[0] == '+')
         over = geo_add(x, y, &v);
     else if (op[0] == '-')
         over = geo_sub(x, y, &v);

@@ -1,7 +1,8 @@
 /* play_math.c - the interpreter's numbers and the operations attention is
  * written in: Python's float arithmetic, + - * / @ and the comparisons on
  * tensors with PyTorch 1.13's type promotion and error words, softmax,
- * masked_fill, matmul, the dtype conversions, and the bare names a program
+ * masked_fill, matmul, the dtype conversions, ** and cos sin exp sqrt rsqrt,
+ * torch.outer, and the bare names a program
  * imports (sqrt, softmax, math, F) beside Python's float().  The tensor
  * arithmetic itself is engine/tensormath.h: each result a new storage,
  * nothing counted as copied. */
@@ -87,6 +88,16 @@ static int num_binop(Eval *e, const char *op, const Val *a, const Val *b, Val *o
         return 0;
     }
     int ints = a->k != V_FLOAT && b->k != V_FLOAT;
+    if (!strcmp(op, "**")) { /* the ints with y >= 0 are exact in play_eval.c */
+        if (x == 0 && y < 0) return EFAIL(e, "0.0 cannot be raised to a negative power");
+        if (x < 0 && y != floor(y))
+            return EFAIL(e, "`**` with a complex result is not in the playground yet");
+        v = pow(x, y);
+        if (isinf(v) && isfinite(x) && isfinite(y))
+            return EFAIL(e, "(34, 'Numerical result out of range')");
+        *out = (Val){.k = V_FLOAT, .f = v};
+        return 0;
+    }
     switch (op[0]) {
     case '+':
         v = x + y;
@@ -144,8 +155,8 @@ int play_binop(Eval *e, const char *op, const Val *a, const Val *b, Val *out)
         return fail_operands(e, op, a, b);
     if (op[0] == '%' || !strcmp(op, "//"))
         return EFAIL(e,
-                     "`%s` on tensors is not in the playground yet (+ - * / @ and the comparisons "
-                     "are)",
+                     "`%s` on tensors is not in the playground yet (+ - * / ** @ and the "
+                     "comparisons are)",
                      op);
     PlayDtype da = dtype_of(a), db = dtype_of(b);
     if (op[0] == '-' && !op[1] && (da == PD_BOOL || db == PD_BOOL))
@@ -157,9 +168,15 @@ int play_binop(Eval *e, const char *op, const Val *a, const Val *b, Val *out)
                               "`logical_not()` operator instead.");
     PlayDtype common = rank(da) >= rank(db) ? da : db;
     if (op[0] == '/') common = PD_FLOAT32; /* true division */
+    int pow = !strcmp(op, "**");
+    if (pow && common == PD_BOOL) return EFAIL(e, "\"pow\" not implemented for 'Bool'");
+    if (pow && common == PD_INT64 && b->k != V_TENSOR && num(b) < 0)
+        return EFAIL(e, "Integers to negative integer powers are not allowed.");
     static const char ops[] = "+-*/", codes[] = "+-*/";
     int code = 0;
-    if (is_cmp(op))
+    if (pow)
+        code = 'P';
+    else if (is_cmp(op))
         code = op[0] == '=' ? 'E' : op[0] == '!' ? 'N' : op[1] ? (op[0] == '<' ? 'L' : 'G') : op[0];
     else
         code = codes[strchr(ops, op[0]) - ops];
@@ -278,6 +295,42 @@ int play_m_matmul(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, i
         return EFAIL(e, "matmul(): argument 'other' (position 1) must be Tensor, not %s",
                      val_type_name(s[0]));
     return matmul(e, self, s[0], out);
+}
+
+/* cos() sin() exp() sqrt() rsqrt(): float32 results in a new storage (an
+ * int64 or bool self promoted to float, as PyTorch's unary float ops),
+ * computed, nothing counted as copied. */
+int play_m_unary(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    (void)args;
+    (void)kw;
+    if (n) return EFAIL(e, "_TensorBase.%s() takes no arguments (%d given)", fn, n);
+    int op = !strcmp(fn, "rsqrt") ? 'r' : !strcmp(fn, "sqrt") ? 'q' : fn[0];
+    Tensor *r = tensormath_unary(op, self->t, self->dtype != PD_FLOAT32, &e->ops);
+    if (!r) return -1;
+    *out = (Val){.k = V_TENSOR, .t = r, .dtype = PD_FLOAT32};
+    return 0;
+}
+
+/* torch.outer(input, vec2): input.reshape(-1, 1) * vec2, as ATen writes it. */
+int play_t_outer(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
+{
+    static const char *const params[] = {"input", "vec2"};
+    Val *s[2];
+    if (play_bind(e, fn, params, 2, 2, args, kw, n, s) < 0) return -1;
+    for (int i = 0; i < 2; i++) {
+        if (s[i]->k != V_TENSOR)
+            return EFAIL(e, "outer(): argument '%s' (position %d) must be Tensor, not %s",
+                         params[i], i + 1, val_type_name(s[i]));
+        if (s[i]->t->ndim != 1)
+            return EFAIL(e, "outer: Expected 1-D argument %s, but got %d-D", i ? "vec2" : "self",
+                         s[i]->t->ndim);
+    }
+    Val col = {.k = V_TENSOR, .t = tensorops_unsqueeze(s[0]->t, 1, &e->ops), .dtype = s[0]->dtype};
+    if (!col.t) return -1;
+    int r = play_binop(e, "*", &col, s[1], out);
+    tensor_free(col.t);
+    return r;
 }
 
 /* float() long() bool(): self itself when it has that dtype (PyTorch's

@@ -610,10 +610,12 @@ static const struct {
     {"clone", m_noargs, NULL},
     {"contiguous", m_noargs, NULL},
     {"copy_", m_copy, NULL},
+    {"cos", play_m_unary, NULL},
     {"data_ptr", m_data_ptr, NULL},
     {"dim", m_query, NULL},
     {"dtype", NULL, a_dtype},
     {"element_size", m_query, NULL},
+    {"exp", play_m_unary, NULL},
     {"expand", m_sizes, NULL},
     {"expand_as", m_as, NULL},
     {"flatten", m_flatten, NULL},
@@ -637,11 +639,14 @@ static const struct {
     {"repeat_interleave", m_repeat_interleave, NULL},
     {"reshape", m_sizes, NULL},
     {"reshape_as", m_as, NULL},
+    {"rsqrt", play_m_unary, NULL},
     {"select", m_select, NULL},
     {"shape", NULL, a_shape},
+    {"sin", play_m_unary, NULL},
     {"size", m_size_stride, NULL},
     {"softmax", play_m_softmax, NULL},
     {"split", m_pieces, NULL},
+    {"sqrt", play_m_unary, NULL},
     {"squeeze", m_squeeze, NULL},
     {"storage_offset", m_query, NULL},
     {"stride", m_size_stride, NULL},
@@ -735,12 +740,27 @@ int play_call_method(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw
 
 /* ---- torch.* ------------------------------------------------------------------------ */
 
+/* dtype=torch.X, the last keyword of arange/zeros/ones */
+static int dtype_arg(Eval *e, const char *fn, const Val *d, PlayDtype *dt)
+{
+    if (d->k != V_STR || d->str[0] != 't')
+        return EFAIL(e, "%s(): argument 'dtype' must be torch.dtype, not %s", fn, val_type_name(d));
+    *dt = !strcmp(d->str, "torch.bool")    ? PD_BOOL
+          : !strcmp(d->str, "torch.int64") ? PD_INT64
+                                           : PD_FLOAT32;
+    return 0;
+}
+
 static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
 {
     static const char *const params[] = {"start", "end", "step"};
     Val *s[3];
     long a = 0, b, step = 1;
     size_t before = e->ops.eng->bytes_copied;
+    PlayDtype dt = PD_INT64;
+    if (n > 0 && !strcmp(kw[n - 1], "dtype") && dtype_arg(e, "arange", &args[--n], &dt) < 0)
+        return -1;
+    if (dt == PD_BOOL) return EFAIL(e, "\"arange_cpu\" not implemented for 'Bool'");
     if (bind(e, "arange", params, 3, 1, args, kw, n, s) < 0) return -1;
     if (!s[1]) { /* arange(end) */
         if (as_int(e, "arange", "end", s[0], &b) < 0) return -1;
@@ -768,7 +788,7 @@ static int t_arange(Eval *e, Val *args, Kw *kw, int n, Val *out)
         geo_add(a, v, &v);
         r->st->data[i] = (float)v;
     }
-    return ret(e, r, PD_INT64, before, out);
+    return ret(e, r, dt, before, out);
 }
 
 /* torch.zeros / torch.ones (*sizes, dtype=torch.float32) */
@@ -778,15 +798,8 @@ static int t_fill(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     int k;
     PlayDtype dt = PD_FLOAT32;
     size_t before = e->ops.eng->bytes_copied;
-    if (n > 0 && !strcmp(kw[n - 1], "dtype")) { /* the one keyword: the last argument */
-        const Val *d = &args[--n];
-        if (d->k != V_STR || d->str[0] != 't')
-            return EFAIL(e, "%s(): argument 'dtype' must be torch.dtype, not %s", fn,
-                         val_type_name(d));
-        dt = !strcmp(d->str, "torch.bool")    ? PD_BOOL
-             : !strcmp(d->str, "torch.int64") ? PD_INT64
-                                              : PD_FLOAT32;
-    }
+    if (n > 0 && !strcmp(kw[n - 1], "dtype") && dtype_arg(e, fn, &args[--n], &dt) < 0)
+        return -1; /* the one keyword: the last argument */
     if (get_sizes(e, fn, args, kw, n, v, &k) < 0) return -1;
     Tensor *r = tensorops_zeros(k, v, &e->ops);
     if (r && fn[0] == 'o')
@@ -898,6 +911,8 @@ static const struct {
     {"cat", t_cat},
     {"chunk", NULL},
     {"clone", NULL},
+    {"cos", NULL},
+    {"exp", NULL},
     {"flatten", NULL},
     {"flip", t_flip},
     {"manual_seed", t_manual_seed},
@@ -907,13 +922,17 @@ static const struct {
     {"narrow", NULL},
     {"neg", NULL},
     {"ones", t_fill},
+    {"outer", play_t_outer},
     {"permute", NULL},
     {"randn", t_randn},
     {"repeat_interleave", NULL},
     {"reshape", NULL},
+    {"rsqrt", NULL},
     {"select", NULL},
+    {"sin", NULL},
     {"softmax", NULL},
     {"split", NULL},
+    {"sqrt", NULL},
     {"squeeze", NULL},
     {"swapaxes", NULL},
     {"swapdims", NULL},
@@ -945,7 +964,10 @@ int play_call_torch(Eval *e, const char *fn, Val *args, Kw *kw, int n, Val *out)
     for (int i = 0; i < N_TORCH; i++) {
         if (strcmp(torch_fns[i].name, fn)) continue;
         if (torch_fns[i].call) return torch_fns[i].call(e, fn, args, kw, n, out);
-        if (n < 1 || args[0].k != V_TENSOR || kw[0][0])
+        if (n >= 1 && !kw[0][0] && args[0].k != V_TENSOR)
+            return EFAIL(e, "%s(): argument 'input' (position 1) must be Tensor, not %s", fn,
+                         val_type_name(&args[0]));
+        if (n < 1 || kw[0][0])
             return EFAIL(e, "%s(): argument 'input' (position 1) must be Tensor", fn);
         return play_call_method(e, &args[0], fn, args + 1, kw + 1, n - 1, out);
     }

@@ -7,7 +7,8 @@
  *   expr    := sum [('==' | '!=' | '<' | '<=' | '>' | '>=') sum]   (no chains)
  *   sum     := term (('+' | '-') term)*
  *   term    := factor (('*' | '/' | '//' | '%' | '@') factor)*
- *   factor  := '-' factor | postfix
+ *   factor  := '-' factor | power
+ *   power   := postfix ['**' factor]          (Python's: -2 ** 2 is -4, 2 ** -1 is 0.5)
  *   postfix := atom ( '.' NAME | '(' args ')' | '[' subs ']' )*
  *   atom    := NAME | INT | FLOAT | STRING | None | True | False | '...'
  *            | '(' [expr (',' expr)* [',']] ')' | '[' [expr (',' expr)* [',']] ']'
@@ -37,6 +38,7 @@ typedef enum { TK_END, TK_NAME, TK_INT, TK_FLOAT, TK_STR, TK_PUNCT, TK_ELLIPSIS 
 #define PUNCT_NE 'N'       /* '!=' */
 #define PUNCT_LE 'L'       /* '<=' */
 #define PUNCT_GE 'G'       /* '>=' */
+#define PUNCT_POW 'P'      /* '**' */
 
 typedef struct Parser {
     const char *s;
@@ -146,6 +148,10 @@ static void next(Parser *p)
                    : c == '!' ? PUNCT_NE
                    : c == '<' ? PUNCT_LE
                               : PUNCT_GE;
+        p->pos += 2;
+    } else if (c == '*' && s[p->pos + 1] == '*') {
+        p->tk = TK_PUNCT;
+        p->punct = PUNCT_POW;
         p->pos += 2;
     } else if (strchr("()[],.=:-+*%/@<>", c)) {
         p->pos++;
@@ -359,6 +365,23 @@ static int parse_postfix(Parser *p)
     return e;
 }
 
+static int parse_factor(Parser *p);
+
+/* postfix ['**' factor]: right-associative, tighter than a unary minus on
+ * its left and looser than one on its right, as Python's power. */
+static int parse_power(Parser *p)
+{
+    int e = parse_postfix(p);
+    if (e < 0 || !is_punct(p, PUNCT_POW)) return e;
+    int n = node_new(p, PN_BINOP, p->tcol);
+    if (n < 0) return -1;
+    strcpy(p->ast->nodes[n].name, "**");
+    next(p);
+    int r = parse_factor(p);
+    if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
+    return n;
+}
+
 static int parse_factor(Parser *p)
 {
     if (is_punct(p, '-')) {
@@ -368,7 +391,7 @@ static int parse_factor(Parser *p)
         if (n < 0 || e < 0 || add_kid(p, n, e) < 0) return -1;
         return n;
     }
-    return parse_postfix(p);
+    return parse_power(p);
 }
 
 /* The operator's spelling: "+", "//", "==". */

@@ -109,6 +109,11 @@ int play_m_matmul(Eval *e, const Val *self, const char *fn, Val *args, char (*kw
                   int n, Val *out);
 int play_m_convert(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX],
                    int n, Val *out);
+/* cos() sin() exp() sqrt() rsqrt(): float32, a new storage, 0 bytes copied. */
+int play_m_unary(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX],
+                 int n, Val *out);
+/* torch.outer(input, vec2): two 1-D tensors, input.reshape(-1, 1) * vec2. */
+int play_t_outer(Eval *e, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX], int n, Val *out);
 /* play_methods.c's argument binding, for play_math.c: args to
  * params[0..np-1], the first nreq required; slot[i] NULL when omitted. */
 int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,

@@ -37,6 +37,23 @@ float rope_inv_freq(int i, int dh, double theta)
     return 1.0f / (float)pow(theta, (double)e);
 }
 
+float rope_angle(int pos, int i, int dh, double theta)
+{
+    return (float)pos * rope_inv_freq(i, dh, theta); /* outer(t, inv_freq) */
+}
+
+Tensor *rope_table(Engine *eng, int seq, int dh, RopeLayout l, double theta, int sine)
+{
+    if (seq < 1 || dh < 2 || dh % 2 || (l != ROPE_HALF && l != ROPE_INTERLEAVED)) return NULL;
+    Tensor *t = tensor_zeros(eng, 2, (int[]){seq, dh});
+    for (int p = 0; t && p < seq; p++)
+        for (int j = 0; j < dh; j++) {
+            float a = rope_angle(p, rope_pair_of(l, j, dh), dh, theta);
+            t->st->data[(size_t)p * (size_t)dh + (size_t)j] = sine ? sinf(a) : cosf(a);
+        }
+    return t;
+}
+
 int rope_pair_of(RopeLayout l, int j, int dh)
 {
     return l == ROPE_INTERLEAVED ? j / 2 : j % (dh / 2);
@@ -62,7 +79,7 @@ static void rotate_into(const float *v, long vs, float *out, int dh, int pos, Ro
     for (int i = 0; i < dh / 2; i++) {
         int a, b;
         pair_at(l, i, dh, &a, &b);
-        float ang = (float)pos * rope_inv_freq(i, dh, theta); /* outer(t, inv_freq) */
+        float ang = rope_angle(pos, i, dh, theta);
         float c = cosf(ang), s = sinf(ang);
         float xa = v[a * vs], xb = v[b * vs];
         out[a] = xa * c - xb * s;

@@ -29,6 +29,20 @@ int rope_layout_of(const char *name);
  * 1 / theta ** (arange(0, dh, 2).float() / dh). */
 float rope_inv_freq(int i, int dh, double theta);
 
+/* Pair i's angle at position pos: (float)pos * rope_inv_freq(i, dh, theta),
+ * float32 as torch.outer(t, inv_freq) makes it.  Every rotation here turns
+ * by it. */
+float rope_angle(int pos, int i, int dh, double theta);
+
+/* The table HF's rotary embedding makes (sine 0: cos, 1: sin), a new
+ * contiguous (seq, dh) float32 tensor in eng: row p, float j holds
+ * cos/sin(rope_angle(p, pair of j)), so each angle sits at both floats of
+ * its pair: emb = cat((freqs, freqs), dim=-1) in half, each angle twice
+ * (repeat_interleave(2)) in interleaved.  x * cos + rotate(x) * sin then
+ * gives rope_apply's bits.  A fill, not a copy.  NULL for a bad size or
+ * layout, past eng's budget or out of memory. */
+Tensor *rope_table(Engine *eng, int seq, int dh, RopeLayout l, double theta, int sine);
+
 /* The pair of float j of a head (0 <= j < dh, dh even): its pair index i
  * (the angle's i) and the index of its partner.  In half the partner sits
  * dh/2 floats away, in interleaved it is the next (or previous) float. */

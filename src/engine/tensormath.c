@@ -188,6 +188,34 @@ static int flat(const Tensor *t, size_t numel)
     return tensorops_numel(t) == numel && tensorops_is_contiguous(t);
 }
 
+/* float32 a ** b as ATen's pow kernels compute it: the exponents they
+ * special-case (Pow.cpp, PowKernel.cpp: 0, 1, 2, 3, 0.5, -0.5, -1, -2) by
+ * their formulas, the rest as pow rounded to float32 (ATen's Sleef pow is
+ * within 1 ulp of it). */
+static float powf_aten(float a, float b)
+{
+    if (b == 0) return 1;
+    if (b == 1) return a;
+    if (b == 2) return a * a;
+    if (b == 3) return a * a * a;
+    if (b == 0.5f) return sqrtf(a);
+    if (b == -0.5f) return 1.0f / sqrtf(a);
+    if (b == -1) return 1.0f / a;
+    if (b == -2) return 1.0f / (a * a);
+    return (float)pow((double)a, (double)b);
+}
+
+/* int64 a ** b as ATen's powi: by squaring, wrapping as int64 does; a
+ * negative b gives 1 for a 1, +-1 for a -1, else 0. */
+static long long powi_aten(long long a, long long b)
+{
+    if (b < 0) return a == 1 ? 1 : a == -1 ? (b % 2 ? -1 : 1) : 0;
+    unsigned long long r = 1, base = (unsigned long long)a;
+    for (; b; b >>= 1, base *= base)
+        if (b & 1) r *= base;
+    return (long long)r;
+}
+
 static float apply(int op, double x, double y, TmType type)
 {
     if (type == TM_FLOAT) {
@@ -203,6 +231,8 @@ static float apply(int op, double x, double y, TmType type)
             return a / b;
         case 'r':
             return (1.0f / b) * a;
+        case 'P':
+            return powf_aten(a, b);
         case 'E':
             return a == b;
         case 'N':
@@ -221,6 +251,8 @@ static float apply(int op, double x, double y, TmType type)
         return op == '+' ? (x != 0 || y != 0) : (x != 0 && y != 0);
     long long a = (long long)x, b = (long long)y;
     switch (op) {
+    case 'P':
+        return (float)powi_aten(a, b);
     case '+':
         return (float)(long long)((unsigned long long)a + (unsigned long long)b);
     case '-':
@@ -283,6 +315,48 @@ Tensor *tensormath_binary(int op, TmArg a, TmArg b, TmType type, OpCtx *ctx)
         double x = da ? da[at(a.t, st[0], idx, n)] : a.s, y = db ? db[at(b.t, st[1], idx, n)] : b.s;
         o[at(r, ost, idx, n)] = apply(op, x, y, type);
     } while (next_idx(idx, n, shape));
+    return r;
+}
+
+/* The float32 function op ('c' cos, 's' sin, 'e' exp, 'q' sqrt, 'r' rsqrt)
+ * of v: libm's float functions (within ATen's 1 ulp of the exact value);
+ * rsqrt is ATen's 1 / sqrt. */
+static float unary(int op, float v)
+{
+    switch (op) {
+    case 'c':
+        return cosf(v);
+    case 's':
+        return sinf(v);
+    case 'e':
+        return expf(v);
+    case 'q':
+        return sqrtf(v);
+    default:
+        return 1.0f / sqrtf(v);
+    }
+}
+
+Tensor *tensormath_unary(int op, const Tensor *t, int cast, OpCtx *ctx)
+{
+    int n = t->ndim;
+    long shape[NMAX], st[1][NMAX], ost[NMAX];
+    sizes_of(t, shape);
+    TmArg a = {t, 0, cast};
+    Layout in[1];
+    if (layout_of(&a, &in[0], ctx) < 0) return NULL;
+    broadcast_geo(&in[0].g, n, shape, st[0]);
+    iter_strides(1, in, st, n, shape, ost);
+    Geo g = {.n = n};
+    memcpy(g.size, shape, sizeof(long) * (size_t)n);
+    memcpy(g.stride, ost, sizeof(long) * (size_t)n);
+    Tensor *r = new_result(&g, ctx);
+    size_t numel = (size_t)geo_numel(n, shape);
+    if (!r || numel == 0) return r;
+    int idx[NMAX] = {0};
+    do
+        r->st->data[at(r, ost, idx, n)] = unary(op, t->st->data[at(t, t->strides, idx, n)]);
+    while (next_idx(idx, n, shape));
     return r;
 }
 

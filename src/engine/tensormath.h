@@ -1,6 +1,6 @@
 /* tensormath.h - the interpreter's arithmetic on the strided engine, with
- * PyTorch 1.13's geometry and error words: elementwise + - * / and the
- * comparisons with broadcasting, masked_fill, softmax, matmul and the dtype
+ * PyTorch 1.13's geometry and error words: elementwise + - * / ** and the
+ * comparisons with broadcasting, cos sin exp sqrt rsqrt, masked_fill, softmax, matmul and the dtype
  * conversions.
  *
  * Every function returns a new tensor (freed with tensor_free) in a new
@@ -30,7 +30,8 @@ typedef struct TmArg {
     int cast;
 } TmArg;
 
-/* a OP b, op one of '+' '-' '*' '/' and the comparisons 'E' (==), 'N'
+/* a OP b, op one of '+' '-' '*' '/', 'P' (a ** b: ATen's special cases of
+ * the exponent, int64 powers by squaring) and the comparisons 'E' (==), 'N'
  * (!=), '<', 'L' (<=), '>', 'G' (>=) (their results 0 or 1), computed in
  * type (float32 arithmetic for TM_FLOAT; int64 for TM_INT; + is or and * is
  * and for TM_BOOL; a number divided by a tensor is PyTorch's
@@ -39,6 +40,13 @@ typedef struct TmArg {
  * dimension 1"), the strides TensorIterator's: the inputs' order of dims in
  * memory (a contiguous input gives a contiguous result). */
 Tensor *tensormath_binary(int op, TmArg a, TmArg b, TmType type, OpCtx *ctx);
+
+/* op of every element of t, in float32: 'c' cos, 's' sin, 'e' exp, 'q'
+ * sqrt, 'r' rsqrt (1 / sqrt).  cast: t is int64 or bool, converted first
+ * (PyTorch's integer inputs promoted to float: .to()'s layout).  The
+ * layout TensorIterator gives one input: its own when dense, else in its
+ * order of dims in memory. */
+Tensor *tensormath_unary(int op, const Tensor *t, int cast, OpCtx *ctx);
 
 /* self with value wherever mask is nonzero: self and mask broadcast
  * together, the result contiguous (ATen: expand_outplace, then
