@@ -65,7 +65,7 @@ START_TEST(editing_keys_and_completion)
     ck_assert(shows(s, &ui, 80, 24, ">>> x = Q_heads.transpose "));
     type(s, &ui, ".s");
     press(s, &ui, UI_K_TAB); /* several: they are listed on the status line */
-    ck_assert(shows(s, &ui, 80, 24, "select shape size softmax split squeeze"));
+    ck_assert(shows(s, &ui, 80, 24, "select shape sin size softmax split sqrt squeeze"));
     press(s, &ui, 23); /* Ctrl-W: back to the space */
     type(s, &ui, "Z");
     ck_assert(shows(s, &ui, 80, 24, ">>> x = Z "));
