@@ -8,6 +8,7 @@
 #include "app_fixture.h"
 #include "check_main.h"
 #include "cmd/interactive.h"
+#include "content/lesson.h"
 #include "draw/scene.h"
 #include "scene_util.h"
 #include "ui/keys.h"
@@ -591,6 +592,14 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
     ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
     ck_assert(shows(h, &ui, 200, 80, "Walkthrough"));
+    { /* the Lessons entry counts the lessons the menu lists (it said eight of ten) */
+        char **paths, err[256], want[64];
+        int n = lesson_list(&paths, err, sizeof err);
+        ck_assert_int_gt(n, 0);
+        lesson_list_free(paths, n);
+        snprintf(want, sizeof want, "a guided course in %d lessons", n);
+        ck_assert_msg(shows(h, &ui, 80, 24, want), "home does not say '%s'", want);
+    }
     { /* every entry's label starts in one column, whatever its number's width */
         Canvas *c = draw(h, &ui, 80, 40);
         int col = -1;
