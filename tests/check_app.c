@@ -11,7 +11,12 @@
 #include "content/lesson.h"
 #include "draw/scene.h"
 #include "scene_util.h"
+#include "ui/decode.h"
+#include "ui/flash_screen.h"
 #include "ui/keys.h"
+#include "ui/lessonui.h"
+#include "ui/play.h"
+#include "ui/quiz_screen.h"
 #include "ui/screen.h"
 
 /* ---- the key table -------------------------------------------------------- */
@@ -174,6 +179,40 @@ START_TEST(test_picked_hints_fit)
     ck_assert(shows(h, &ui, 80, 24, hint));
     screen_close(h);
     ui_free(&ui);
+}
+END_TEST
+
+/* Every screen of the home menu, opened at 80x24: its bottom line (the keys
+ * from the table) is whole, down to the last key, the way back.
+ * Decode's was "... L layout HF/Me", its "? keys  q back" gone. */
+START_TEST(test_every_hint_fits_80)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ui.no_save = 1;
+    Screen *(*const opens[])(Ui *) = {walk_open,     lessons_open, quiz_open,   play_open,
+                                      variants_open, kvcalc_open,  decode_open, flash_open,
+                                      help_open,     home_open};
+    for (size_t i = 0; i < sizeof opens / sizeof *opens; i++) {
+        Screen *s = opens[i](&ui);
+        ck_assert_ptr_nonnull(s);
+        Canvas *c = draw(s, &ui, 80, 24);
+        char row[512];
+        su_row(c, c->h - 1, row, sizeof row);
+        size_t len = strlen(row);
+        while (len && row[len - 1] == ' ')
+            row[--len] = 0;
+        static const char *outs[] = {" back", " quit", " closes"}; /* the way out, last */
+        int whole = 0;
+        for (size_t k = 0; k < sizeof outs / sizeof *outs; k++)
+            whole |= len >= strlen(outs[k]) && !strcmp(row + len - strlen(outs[k]), outs[k]);
+        ck_assert_msg(whole, "%s: the hint is cut before its way back: '%s'", s->title, row);
+        canvas_free(c);
+        screen_close(s);
+    }
+    ui_free(&ui);
+    state_dir_teardown();
 }
 END_TEST
 
@@ -736,6 +775,7 @@ static Suite *app_suite(void)
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_form_keys);
     tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_every_hint_fits_80);
     tcase_add_test(t, test_picked_hints_fit);
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);

@@ -216,7 +216,7 @@ const KeyBinding keys_table[] = {
     {KC_DECODE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_DECODE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
     {KC_DECODE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
-    {KC_DECODE, UI_K_LEFT, 0, ACT_PREV, "Left", "previous token (the cache one shorter)"},
+    {KC_DECODE, UI_K_LEFT, 0, ACT_PREV, "Left", "back (the previous token: the cache one shorter)"},
     {KC_DECODE, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
     {KC_DECODE, 'g', 0, ACT_FIRST, "g", "prefill"},
     {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},
