@@ -88,6 +88,8 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     press(p, '5');
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "Not yet: 65 is not it. Every head gets an equal slice"));
+    ck_assert(shows(p, 80, 24, "token's row."));   /* the hint's own full stop, */
+    ck_assert(!shows(p, 80, 24, "token's row..")); /* not a second one after it */
     press(p, UI_K_BACKSPACE);
     press(p, '4');
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
