@@ -150,7 +150,7 @@ START_TEST(test_hints_from_the_table)
     ck_assert_int_eq(keys_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
     ck_assert_int_eq(keys_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
     ck_assert_int_eq(keys_action(KC_LESSONS, '9'), ACT_DIGIT);
-    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_NONE);
+    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_DIGIT); /* lesson 10 */
     ck_assert_int_eq(keys_action(KC_VARIANTS, 'H'), ACT_HEADS);
     ck_assert_int_eq(keys_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
 }
@@ -675,6 +675,10 @@ START_TEST(test_home_menu)
     screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
     ck_assert(shows(pushed, &ui, 80, 24, "Explore: the stride playground"));
+    screen_close(pushed);
+    ck_assert(shows(h, &ui, 80, 24, "10  Tiles")); /* numbered 10: 0 opens it, as 1-9 can't */
+    ck_assert_int_eq(press(h, &ui, '0'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(pushed, &ui, 80, 24, "Tiles: "));
     screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));

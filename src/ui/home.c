@@ -81,8 +81,8 @@ static int home_key(Screen *s, Ui *ui, int key, Screen **push)
         h->sel = (h->sel + 1) % HOME_N;
         return UI_REDRAW;
     case ACT_DIGIT:
-        if (key - '1' >= HOME_N) return UI_NONE;
-        h->sel = key - '1';
+        if ((key == '0' ? 9 : key - '1') >= HOME_N) return UI_NONE;
+        h->sel = key == '0' ? 9 : key - '1'; /* 0: the tenth, as on a keyboard's row */
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, home_entries[h->sel].open(ui), ui);
