@@ -114,8 +114,9 @@ static void put_plain(FILE *out, Flash *f)
         if (f->qtile == 0 && f->ktile == 0)
             fprintf(out, "\nbatch %d, head %d (reads kv head %d)\n", f->b, f->h, f->kv);
         if (f->ktile == 0)
-            fprintf(out, "  q tile %d: rows [%d, %d) on chip (Q %d x %d, and m, l, O of %d rows)\n",
-                    f->qtile, f->r0, f->r1, nr, dh, nr);
+            fprintf(out,
+                    "  q tile %d: rows [%d, %d) on chip (Q %d x %d, and m, l, O of %d row%s)\n",
+                    f->qtile, f->r0, f->r1, nr, dh, nr, nr == 1 ? "" : "s");
         int masked = flash_tile_masked(f);
         fprintf(out, "    k tile %d: keys [%d, %d) stream past (K and V %d x %d)", f->ktile, f->c0,
                 f->c1, f->c1 - f->c0, dh);
@@ -139,7 +140,8 @@ static void put_plain(FILE *out, Flash *f)
                 f->r1);
     }
     FlashBytes y = f->bytes;
-    fprintf(out, "\n%ld tiles visited, %ld skipped\n", f->visited, f->skipped);
+    fprintf(out, "\n%ld tile%s visited, %ld skipped\n", f->visited, f->visited == 1 ? "" : "s",
+            f->skipped);
     fprintf(out, "bytes to and from HBM, float32, all %d heads:\n", c->batch * c->heads);
     fprintf(out,
             "  naive %14s   4 (4 S dh + 4 S^2) a head: the scores written, read, P written, read\n",
