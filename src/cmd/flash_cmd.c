@@ -105,10 +105,11 @@ static void put_plain(FILE *out, Flash *f)
             c->batch, S, c->d_model, c->heads, c->kv_heads, presets_kind(c->heads, c->kv_heads), dh,
             c->causal ? ", causal" : "", f->block_q, f->block_k);
     fprintf(out,
-            "FlashAttention-2's loop: for each (batch, head), each q tile of %d rows stays on "
-            "chip\nwhile the K/V tiles of %d keys stream past it.  A head's (%d, %d) scores are "
+            "FlashAttention-2's loop: for each (batch, head), each q tile of %d row%s stays on "
+            "chip\nwhile the K/V tiles of %d key%s stream past it.  A head's (%d, %d) scores are "
             "never\nwritten: only this tile's %d x %d exist, and only until the next one.\n",
-            f->block_q, f->block_k, S, S, f->block_q, f->block_k);
+            f->block_q, f->block_q == 1 ? "" : "s", f->block_k, f->block_k == 1 ? "" : "s", S, S,
+            f->block_q, f->block_k);
     while (flash_step(f)) {
         int nr = f->r1 - f->r0;
         if (f->qtile == 0 && f->ktile == 0)
@@ -142,7 +143,10 @@ static void put_plain(FILE *out, Flash *f)
     FlashBytes y = f->bytes;
     fprintf(out, "\n%ld tile%s visited, %ld skipped\n", f->visited, f->visited == 1 ? "" : "s",
             f->skipped);
-    fprintf(out, "bytes to and from HBM, float32, all %d heads:\n", c->batch * c->heads);
+    if (c->batch * c->heads == 1)
+        fprintf(out, "bytes to and from HBM, float32, the one head:\n");
+    else
+        fprintf(out, "bytes to and from HBM, float32, all %d heads:\n", c->batch * c->heads);
     fprintf(out,
             "  naive %14s   4 (4 S dh + 4 S^2) a head: the scores written, read, P written, read\n",
             kv_fmt_int(a, sizeof a, y.naive));
