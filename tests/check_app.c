@@ -8,9 +8,15 @@
 #include "app_fixture.h"
 #include "check_main.h"
 #include "cmd/interactive.h"
+#include "content/lesson.h"
 #include "draw/scene.h"
 #include "scene_util.h"
+#include "ui/decode.h"
+#include "ui/flash_screen.h"
 #include "ui/keys.h"
+#include "ui/lessonui.h"
+#include "ui/play.h"
+#include "ui/quiz_screen.h"
 #include "ui/screen.h"
 
 /* ---- the key table -------------------------------------------------------- */
@@ -144,7 +150,7 @@ START_TEST(test_hints_from_the_table)
     ck_assert_int_eq(keys_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
     ck_assert_int_eq(keys_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
     ck_assert_int_eq(keys_action(KC_LESSONS, '9'), ACT_DIGIT);
-    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_NONE);
+    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_DIGIT); /* lesson 10 */
     ck_assert_int_eq(keys_action(KC_VARIANTS, 'H'), ACT_HEADS);
     ck_assert_int_eq(keys_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
 }
@@ -173,6 +179,40 @@ START_TEST(test_picked_hints_fit)
     ck_assert(shows(h, &ui, 80, 24, hint));
     screen_close(h);
     ui_free(&ui);
+}
+END_TEST
+
+/* Every screen of the home menu, opened at 80x24: its bottom line (the keys
+ * from the table) is whole, down to the last key, the way back.
+ * Decode's was "... L layout HF/Me", its "? keys  q back" gone. */
+START_TEST(test_every_hint_fits_80)
+{
+    state_dir_setup();
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ui.no_save = 1;
+    Screen *(*const opens[])(Ui *) = {walk_open,     lessons_open, quiz_open,   play_open,
+                                      variants_open, kvcalc_open,  decode_open, flash_open,
+                                      help_open,     home_open};
+    for (size_t i = 0; i < sizeof opens / sizeof *opens; i++) {
+        Screen *s = opens[i](&ui);
+        ck_assert_ptr_nonnull(s);
+        Canvas *c = draw(s, &ui, 80, 24);
+        char row[512];
+        su_row(c, c->h - 1, row, sizeof row);
+        size_t len = strlen(row);
+        while (len && row[len - 1] == ' ')
+            row[--len] = 0;
+        static const char *outs[] = {" back", " quit", " closes"}; /* the way out, last */
+        int whole = 0;
+        for (size_t k = 0; k < sizeof outs / sizeof *outs; k++)
+            whole |= len >= strlen(outs[k]) && !strcmp(row + len - strlen(outs[k]), outs[k]);
+        ck_assert_msg(whole, "%s: the hint is cut before its way back: '%s'", s->title, row);
+        canvas_free(c);
+        screen_close(s);
+    }
+    ui_free(&ui);
+    state_dir_teardown();
 }
 END_TEST
 
@@ -591,6 +631,14 @@ START_TEST(test_home_menu)
     ck_assert(shows(h, &ui, 50, 15, "enlarge to 80x24 (now 50x15)"));
     ck_assert(!shows(h, &ui, 50, 15, "Walkthrough"));
     ck_assert(shows(h, &ui, 200, 80, "Walkthrough"));
+    { /* the Lessons entry counts the lessons the menu lists (it said eight of ten) */
+        char **paths, err[256], want[64];
+        int n = lesson_list(&paths, err, sizeof err);
+        ck_assert_int_gt(n, 0);
+        lesson_list_free(paths, n);
+        snprintf(want, sizeof want, "a guided course in %d lessons", n);
+        ck_assert_msg(shows(h, &ui, 80, 24, want), "home does not say '%s'", want);
+    }
     { /* every entry's label starts in one column, whatever its number's width */
         Canvas *c = draw(h, &ui, 80, 40);
         int col = -1;
@@ -627,6 +675,10 @@ START_TEST(test_home_menu)
     screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, '4'), UI_PUSH | UI_REDRAW); /* the fourth entry: Explore */
     ck_assert(shows(pushed, &ui, 80, 24, "Explore: the stride playground"));
+    screen_close(pushed);
+    ck_assert(shows(h, &ui, 80, 24, "10  Tiles")); /* numbered 10: 0 opens it, as 1-9 can't */
+    ck_assert_int_eq(press(h, &ui, '0'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(pushed, &ui, 80, 24, "Tiles: "));
     screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
@@ -727,6 +779,7 @@ static Suite *app_suite(void)
     tcase_add_test(t, test_form_refuses_invalid_and_applies_valid);
     tcase_add_test(t, test_form_keys);
     tcase_add_test(t, test_home_menu);
+    tcase_add_test(t, test_every_hint_fits_80);
     tcase_add_test(t, test_picked_hints_fit);
     tcase_add_test(t, test_help_scrolls_and_fits);
     tcase_add_test(t, test_screens_fit_80x24);

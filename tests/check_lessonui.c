@@ -67,6 +67,11 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(m, 80, 24, "7. Failure modes"));
     ck_assert(shows(m, 80, 24, "0/7"));
     ck_assert(shows(m, 60, 20, "enlarge to 80x24"));
+    /* 0 opens the tenth lesson: 1-9 alone could not reach "10." */
+    ck_assert(shows(m, 80, 24, "10. The cache in production"));
+    ck_assert_int_eq(press(m, '0'), UI_PUSH | UI_REDRAW);
+    ck_assert(shows(pushed, 80, 24, "10. The cache in production  1/"));
+    screen_close(pushed);
     ck_assert_int_eq(press(m, '2'), UI_PUSH | UI_REDRAW);
     Screen *p = pushed;
     ck_assert_ptr_nonnull(p);
@@ -88,6 +93,8 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     press(p, '5');
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "Not yet: 65 is not it. Every head gets an equal slice"));
+    ck_assert(shows(p, 80, 24, "token's row."));   /* the hint's own full stop, */
+    ck_assert(!shows(p, 80, 24, "token's row..")); /* not a second one after it */
     press(p, UI_K_BACKSPACE);
     press(p, '4');
     ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
@@ -447,7 +454,7 @@ START_TEST(hints_come_from_the_key_table)
     Screen *m = lessons_open(&ui);
     static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
     keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
-    ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  1-9 open  ? keys  q/Esc back");
+    ck_assert_str_eq(hint, "Up/Down choose  Enter/Space open  1-9/0 open  ? keys  q/Esc back");
     ck_assert(shows(m, 80, 24, hint));
     screen_close(m);
     lessonui_page_hint(0, hint, sizeof hint);

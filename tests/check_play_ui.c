@@ -34,6 +34,9 @@ START_TEST(type_run_and_draw)
     ck_assert(shows(s, &ui, 80, 24, "view size is not compatible"));
     ck_assert(
         shows(s, &ui, 80, 24, "(1, 2, 4, 4) (32, 4, 8, 1) +0 S")); /* the earlier one, listed */
+    type(s, &ui, "b.dim()"); /* the error, listed, keeps its words (it said only "error") */
+    press(s, &ui, UI_K_ENTER);
+    ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4)   error: view size is not compatible"));
     /* Up recalls, Up again goes further back, Down comes back */
     press(s, &ui, UI_K_UP);
     ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));
@@ -44,7 +47,7 @@ START_TEST(type_run_and_draw)
     screen_close(s);
     s = play_open(&ui);
     press(s, &ui, UI_K_UP);
-    ck_assert(shows(s, &ui, 80, 24, ">>> b.view(8, 4) "));
+    ck_assert(shows(s, &ui, 80, 24, ">>> b.dim() "));
     screen_close(s);
     ui_free(&ui);
     state_dir_teardown();

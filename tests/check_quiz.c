@@ -639,6 +639,23 @@ static void assert_mla(const QuizQuestion *q)
     ck_assert_msg(found == 1, "%s: num_key_value_heads' %s not offered", q->id, digits);
 }
 
+/* Fails when text counts one of something in the plural ("1 keys", "= 1 full
+ * blocks"), as the window and paged questions did. */
+static void assert_no_one_plural(const char *id, const char *text)
+{
+    static const char *nouns[] = {"keys",  "blocks", "full blocks", "tokens", "slots",
+                                  "heads", "layers", "tiles",       "rows",   "pairs"};
+    for (const char *p = strstr(text, "1 "); p; p = strstr(p + 1, "1 ")) {
+        if (p > text && (isdigit((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == ',')) continue;
+        if (p > text + 1 && (p[-2] == '+' || p[-2] == '-')) continue; /* "T + 1 keys" */
+        for (size_t i = 0; i < sizeof nouns / sizeof *nouns; i++) {
+            size_t n = strlen(nouns[i]);
+            ck_assert_msg(strncmp(p + 2, nouns[i], n) || isalpha((unsigned char)p[2 + n]),
+                          "%s: '1 %s' in: %.80s", id, nouns[i], p > text + 20 ? p - 20 : text);
+        }
+    }
+}
+
 static void check_one(int kind, uint64_t seed)
 {
     QuizQuestion q;
@@ -770,6 +787,11 @@ static void check_one(int kind, uint64_t seed)
         ck_abort_msg("kind %d", kind);
     }
     assert_listing_uses_what_it_makes(&q);
+    assert_no_one_plural(q.id, q.prompt);
+    assert_no_one_plural(q.id, q.working);
+    assert_no_one_plural(q.id, q.explain);
+    for (int i = 0; i < q.n_choices; i++)
+        assert_no_one_plural(q.id, q.choices[i]);
     /* code lines fit an 80-column screen whole (prose may wrap, code must not) */
     for (const char *p = q.prompt; *p;) {
         int len = (int)strcspn(p, "\n");

@@ -288,6 +288,28 @@ START_TEST(both_front_ends_judge_score_and_save_alike)
 }
 END_TEST
 
+/* A session never asks one question twice while its topic has others: an
+ * MLA session of 10 (2 models x 4 dtypes x a layer or all: 16 questions)
+ * asked the same DeepSeek-V3 question twice in seeds 1, 2 and 3. */
+START_TEST(no_question_twice_in_a_session)
+{
+    static QuizQuestion qs[10];
+    char err[256];
+    for (int topic = 0; topic < QT_COUNT; topic++) {
+        if (!quiz_topic_generated(topic)) continue;
+        for (uint64_t seed = 1; seed <= 20; seed++) {
+            int n = quiz_session(NULL, topic, 10, seed, qs, err, sizeof err);
+            ck_assert_msg(n == 10, "%s seed %d: %s", quiz_topic_names[topic], (int)seed, err);
+            for (int i = 0; i < n; i++)
+                for (int j = 0; j < i; j++)
+                    ck_assert_msg(strcmp(qs[i].prompt, qs[j].prompt) != 0,
+                                  "%s seed %d: questions %d and %d are the same: %.100s",
+                                  quiz_topic_names[topic], (int)seed, j + 1, i + 1, qs[i].prompt);
+        }
+    }
+}
+END_TEST
+
 static Suite *quiz_session_suite(void)
 {
     Suite *s = suite_create("quiz_session");
@@ -295,6 +317,7 @@ static Suite *quiz_session_suite(void)
     tcase_set_timeout(tc, 120);
     tcase_add_test(tc, each_kind_of_line_judged_and_recorded_once);
     tcase_add_test(tc, both_front_ends_judge_score_and_save_alike);
+    tcase_add_test(tc, no_question_twice_in_a_session);
     suite_add_tcase(s, tc);
     return s;
 }

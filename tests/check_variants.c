@@ -52,6 +52,29 @@ START_TEST(runs_are_mha_gqa_mqa)
 }
 END_TEST
 
+/* At 80x24 with M's MLA strip below, a column too short for its whole K
+ * strip still names the storage: the title was cut to "storage S..." (the
+ * id lost) on MQA's. */
+START_TEST(narrow_column_keeps_the_storage_id)
+{
+    MhaConfig cfg = mha_config_default(); /* 2 heads: MHA and MQA columns */
+    VariantRuns v = {{NULL, NULL, NULL}, 0};
+    variants_run(&v, &cfg, 0);
+    Canvas *c = canvas_new(80, 24);
+    ck_assert_ptr_nonnull(c);
+    variants_draw_panel(c, 0, 1, 80, 17, &v); /* the height M's MLA strip leaves */
+    ck_assert(!canvas_contains(c, "S..."));
+    for (int i = 0; i < 3; i++) {
+        if (!v.run[i]) continue;
+        char want[32];
+        snprintf(want, sizeof want, "S%d: ", v.run[i]->t[MT_K]->st->id);
+        ck_assert_msg(canvas_contains(c, want), "column %d lacks '%s'", i, want);
+    }
+    canvas_free(c);
+    variants_free_runs(&v);
+}
+END_TEST
+
 START_TEST(panel_reads_the_runs)
 {
     MhaConfig cfg = mha_config_default();
@@ -159,6 +182,7 @@ static Suite *variants_suite(void)
     tcase_add_test(tc, next_gqa_walks_the_divisors);
     tcase_add_test(tc, runs_are_mha_gqa_mqa);
     tcase_add_test(tc, panel_reads_the_runs);
+    tcase_add_test(tc, narrow_column_keeps_the_storage_id);
     tcase_add_test(tc, test_mha_column_repeats_nothing);
     tcase_add_test(tc, mla_strip_sits_beside_the_kv_it_replaces);
     suite_add_tcase(s, tc);

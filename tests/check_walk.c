@@ -103,6 +103,8 @@ START_TEST(test_v_shows_the_failure_pictures)
     ck_assert(shows(s, &ui, 80, 24, "failure mode: Q.view(B, H, S, dh) without the transpose"));
     ck_assert(shows(s, &ui, 80, 24, "Q_wrong = Q.view(B, H, S, dh)  # the bug"));
     ck_assert_ptr_nonnull(strstr(ui.status, "back to step 3"));
+    /* the whole line on the bottom row at 80 columns: it was cut "back to..." */
+    ck_assert(shows(s, &ui, 80, 24, "(v: next, Space: back to step 3)"));
     press(s, &ui, 'v');
     ck_assert(shows(s, &ui, 80, 24, "failure mode: softmax without / sqrt(dh)"));
     ck_assert(shows(s, &ui, 80, 24, "# the bug"));

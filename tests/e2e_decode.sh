@@ -8,6 +8,10 @@ out=$("$BIN" decode --plain 2>&1); rc=$?
 check "decode --plain exits 0" test "$rc" = 0
 check "toy: every row equals the full causal pass" grep -q "largest difference 0$" <<<"$out"
 check "toy: a prefill then single-row steps" grep -q "^decode  positions 7..7: q (1, 4, 1, 2)" <<<"$out"
+# the weights' shape names its dims: a bare 5-D (1, 4, 1, 4, 4) read as nothing on screen
+check "toy: the scores' shape says its layout" grep -q "scores (B, KV, G, n, T) (1, 4, 1, 4, 4)$" <<<"$out"
+o=$("$BIN" decode --plain --kv-heads 1)
+check "toy MQA: one kv head, a group of 4" grep -q "scores (B, KV, G, n, T) (1, 1, 4, 1, 8)$" <<<"$o"
 for l in hf meta; do
   for kv in 4 2 1; do
     o=$("$BIN" decode --plain --layout $l --kv-heads $kv --batch 2 --prompt 1 2>&1)

@@ -28,6 +28,16 @@ check "plain: a tile above the diagonal is shown skipped" grep -q "k tile 1: key
 check "plain: a partly masked tile is visited" grep -q "k tile 1: keys \[2, 4) stream past (K and V 2 x 4), partly masked: 1 of its 4 scores" <<<"$out"
 check "plain: m, l, O after each tile" grep -Eq "^      row 3: m [-0-9.e]+  l [-0-9.e]+  O \[" <<<"$out"
 check "plain: 6 tiles visited, 2 skipped" grep -q "^6 tiles visited, 2 skipped" <<<"$out"
+o=$("$BIN" flash --plain --seq 5 --block-q 2 --block-k 5) # the last q tile holds one row
+check "plain: a one-row q tile says 'of 1 row', not 'of 1 rows'" \
+  grep -q "rows \[4, 5) on chip (Q 1 x 4, and m, l, O of 1 row)$" <<<"$o"
+o=$("$BIN" flash --plain --seq 1 --heads 1)
+check "plain: '1 tile visited', not '1 tiles'" grep -q "^1 tile visited, 0 skipped$" <<<"$o"
+check "plain: 'the one head', not 'all 1 heads'" grep -q "float32, the one head:$" <<<"$o"
+o=$("$BIN" flash --plain --block-q 1 --block-k 1)
+check "plain: 'a q tile of 1 row', 'tiles of 1 key'" \
+  grep -q "each q tile of 1 row stays on chip" <<<"$o"
+check "plain: 'tiles of 1 key'" grep -q "^while the K/V tiles of 1 key stream past it" <<<"$o"
 # causal, 2 x 2 blocks: q tile 0 reads keys 0..1, q tile 1 all 4: 4 (16 + 2*6*4 + 16 + 4) = 336 a head
 check "plain: naive 1,024 and flash 672 bytes" bash -c 'grep -q "naive          1,024" <<<"$1" && grep -q "flash            672" <<<"$1"' _ "$out"
 check "plain: ratio 1.52x" grep -q "ratio          1.52x" <<<"$out"

@@ -155,4 +155,9 @@ check "MHAVIZ_LESSONS unreadable: exit 1 (an I/O error)" test "$rc" = 1
 usage_error "unknown model (did you mean 'llama-3-8b'?)" kv --preset llama3-8b
 usage_error "unknown model (did you mean 'llama-3-8b'?)" decode --plain --preset llama3-8b
 
+# ---- a command after the flags: not an "unknown option" ------------------------------
+usage_error "'frames' is not an option: the command comes first (mhaviz frames --seq 5)" \
+  --seq 5 frames
+usage_error "unknown option '--bogus' (try --help)" --bogus
+
 finish

@@ -77,7 +77,11 @@ if grep -q '^given: O (B, H, S, dh) (2, 4, 3, 2)$' "$tmp/out" &&
 # --- usage errors ------------------------------------------------------------------------
 usage_error "did you mean split_heads?" play --puzzle split_head --json
 usage_error "a puzzle has its own sizes" play --puzzle split_heads --json --heads 4
-usage_error "--puzzles takes no other option" play --puzzles --json
+usage_error "--puzzles takes no other option (--json)" play --puzzles --json
+usage_error "--puzzles takes no other option (--seq)" play --seq 5 --puzzles
+capture "$BIN" play --puzzles --no-save # it only reads: --no-save is no conflict
+check "play --puzzles --no-save lists the puzzles (it was a usage error)" \
+  test "$rc" = 0 -a -s "$tmp/out"
 
 # --- PyTorch agrees on every reference and wrong answer ----------------------------------
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then

@@ -209,7 +209,8 @@ static void print_step(const Decode *d)
     printf("  wrote %zu B, read %zu B (total written %zu, read %zu", d->written_step, d->read_step,
            d->written_total, d->read_total);
     if (d->prefix) printf(", copied on write %zu", d->copied_total);
-    printf("); scores %s\n", tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
+    printf("); scores (B, KV, G, n, T) %s\n",
+           tensor_fmt_dims(s1, sizeof s1, d->attn->ndim, d->attn->shape));
 }
 
 /* The block tables at the end, and the pool's figures as content/kv.c

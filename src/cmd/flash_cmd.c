@@ -105,17 +105,19 @@ static void put_plain(FILE *out, Flash *f)
             c->batch, S, c->d_model, c->heads, c->kv_heads, presets_kind(c->heads, c->kv_heads), dh,
             c->causal ? ", causal" : "", f->block_q, f->block_k);
     fprintf(out,
-            "FlashAttention-2's loop: for each (batch, head), each q tile of %d rows stays on "
-            "chip\nwhile the K/V tiles of %d keys stream past it.  A head's (%d, %d) scores are "
+            "FlashAttention-2's loop: for each (batch, head), each q tile of %d row%s stays on "
+            "chip\nwhile the K/V tiles of %d key%s stream past it.  A head's (%d, %d) scores are "
             "never\nwritten: only this tile's %d x %d exist, and only until the next one.\n",
-            f->block_q, f->block_k, S, S, f->block_q, f->block_k);
+            f->block_q, f->block_q == 1 ? "" : "s", f->block_k, f->block_k == 1 ? "" : "s", S, S,
+            f->block_q, f->block_k);
     while (flash_step(f)) {
         int nr = f->r1 - f->r0;
         if (f->qtile == 0 && f->ktile == 0)
             fprintf(out, "\nbatch %d, head %d (reads kv head %d)\n", f->b, f->h, f->kv);
         if (f->ktile == 0)
-            fprintf(out, "  q tile %d: rows [%d, %d) on chip (Q %d x %d, and m, l, O of %d rows)\n",
-                    f->qtile, f->r0, f->r1, nr, dh, nr);
+            fprintf(out,
+                    "  q tile %d: rows [%d, %d) on chip (Q %d x %d, and m, l, O of %d row%s)\n",
+                    f->qtile, f->r0, f->r1, nr, dh, nr, nr == 1 ? "" : "s");
         int masked = flash_tile_masked(f);
         fprintf(out, "    k tile %d: keys [%d, %d) stream past (K and V %d x %d)", f->ktile, f->c0,
                 f->c1, f->c1 - f->c0, dh);
@@ -139,8 +141,12 @@ static void put_plain(FILE *out, Flash *f)
                 f->r1);
     }
     FlashBytes y = f->bytes;
-    fprintf(out, "\n%ld tiles visited, %ld skipped\n", f->visited, f->skipped);
-    fprintf(out, "bytes to and from HBM, float32, all %d heads:\n", c->batch * c->heads);
+    fprintf(out, "\n%ld tile%s visited, %ld skipped\n", f->visited, f->visited == 1 ? "" : "s",
+            f->skipped);
+    if (c->batch * c->heads == 1)
+        fprintf(out, "bytes to and from HBM, float32, the one head:\n");
+    else
+        fprintf(out, "bytes to and from HBM, float32, all %d heads:\n", c->batch * c->heads);
     fprintf(out,
             "  naive %14s   4 (4 S dh + 4 S^2) a head: the scores written, read, P written, read\n",
             kv_fmt_int(a, sizeof a, y.naive));

@@ -131,6 +131,16 @@ static int setup(Ui *ui, InteractiveOptions *o, int argc, char **argv, int first
                                  MS_COUNT - 1);
             continue;
         }
+        if (argv[i][0] && argv[i][strspn(argv[i], "abcdefghijklmnopqrstuvwxyz")] == 0) {
+            /* `mhaviz --seq 5 frames`: a command's name after the flags */
+            char flags[160] = "";
+            for (int j = first; j < i; j++) {
+                size_t l = strlen(flags);
+                snprintf(flags + l, sizeof flags - l, " %.40s", argv[j]);
+            }
+            return cli_usage("'%.40s' is not an option: the command comes first (mhaviz %.40s%s)",
+                             argv[i], argv[i], flags);
+        }
         return cli_usage("unknown option '%.60s' (try --help)", argv[i]);
     }
     if (!kv_set) ui->cfg.kv_heads = ui->cfg.heads;

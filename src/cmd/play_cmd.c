@@ -354,7 +354,9 @@ int cmd_play(int argc, char **argv)
         if (!strcmp(argv[i], "--json")) json = 1;
         if (!strcmp(argv[i], "--no-save")) save = 0;
         if (!strcmp(argv[i], "--puzzles")) {
-            if (argc != 2) return cli_usage("play: --puzzles takes no other option");
+            for (int j = 1; j < argc; j++) /* it only reads: --no-save goes with it */
+                if (j != i && strcmp(argv[j], "--no-save"))
+                    return cli_usage("play: --puzzles takes no other option (%s)", argv[j]);
             return puzzles_list();
         }
         if (!strcmp(argv[i], "--puzzle")) {

@@ -299,7 +299,8 @@ void quiz_bank_free(QuizBank *bank);
 
 /* The questions of one session: `count` questions of `topic` (-1 = all
  * topics, mixing generated and curated), drawn from seed.  The same
- * arguments give the same list.  Returns the number written to out (count
+ * arguments give the same list, and no prompt twice while the topic has
+ * others (a repeat is drawn again, up to 16 times).  Returns the number written to out (count
  * unless a curated-only topic runs out of questions).  */
 int quiz_session(const QuizBank *bank, int topic, int count, uint64_t seed, QuizQuestion *out,
                  char *err, size_t errlen);

@@ -84,10 +84,10 @@ int quiz_gen_paged(Gen *g)
         q->kind = QK_NUMBER;
         q->number = seqs[0].blocks;
         qt_cat(q->working, sizeof q->working,
-               "ceil(%ld / %ld) = %ld blocks: %ld full, the last holding %ld of its %ld tokens.\n"
-               "floor(%ld / %ld) = %ld would leave the last %ld tokens without a block.\n",
-               len[0], N, seqs[0].blocks, seqs[0].blocks - 1, seqs[0].last_tokens, N, len[0], N,
-               len[0] / N, len[0] % N);
+               "ceil(%ld / %ld) = %ld block%s: %ld full, the last holding %ld of its %ld tokens.\n"
+               "floor(%ld / %ld) = %ld would leave the last %ld token%s without a block.\n",
+               len[0], N, seqs[0].blocks, qt_s(seqs[0].blocks), seqs[0].blocks - 1,
+               seqs[0].last_tokens, N, len[0], N, len[0] / N, len[0] % N, qt_s(len[0] % N));
         snprintf(q->explain, sizeof q->explain,
                  "A block is handed out whole when the sequence grows into it, so a sequence of L "
                  "tokens uses ceil(L / N) blocks; only its last block can be partly empty, which "
@@ -111,9 +111,9 @@ int quiz_gen_paged(Gen *g)
     qc_make(q, &g->r, ans, cand, nc, 3);
     q->number = key;
     qt_cat(q->working, sizeof q->working,
-           "The prefix: floor(%ld / %ld) = %ld full blocks, stored once; its last %ld tokens "
+           "The prefix: floor(%ld / %ld) = %ld full block%s, stored once; its last %ld token%s "
            "sit in a partial block each sequence copies.\n",
-           P, N, pg.shared_blocks, pg.prefix_tail);
+           P, N, pg.shared_blocks, qt_s(pg.shared_blocks), pg.prefix_tail, qt_s(pg.prefix_tail));
     for (int i = 0; i < n; i++)
         qt_cat(q->working, sizeof q->working,
                "Sequence %d: ceil(%ld / %ld) = %ld blocks, %ld of them its own.\n", i + 1, len[i],

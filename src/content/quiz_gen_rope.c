@@ -167,9 +167,9 @@ int quiz_gen_rope_which(Gen *g)
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt,
            "The model uses RoPE (--rope %s) and generates with a KV cache\n"
-           "(prefill of %d tokens, then one token at a time).\n"
+           "(prefill of %d token%s, then one token at a time).\n"
            "What does RoPE rotate, and what does the cache hold?",
-           rope_layout_name(c.rope), d->prompt);
+           rope_layout_name(c.rope), d->prompt, qt_s(d->prompt));
     qc_fixed(q, &g->r, which_texts, 4, key);
     snprintf(q->explain, sizeof q->explain,
              "RoPE encodes position in the scores q.k only: Q and K are rotated by their token's "

@@ -36,6 +36,16 @@ static int window_step(const MhaConfig *c, int t, int *slot, int *evicted, int *
     return rc;
 }
 
+/* A choice: fmt with v ("slot 3", "token 7"), or with fmt NULL a count of
+ * keys, "1 key" or "5 keys". */
+static void choice_text(char *out, const char *fmt, int v)
+{
+    if (fmt)
+        snprintf(out, QUIZ_CHOICE_MAX, fmt, v);
+    else
+        snprintf(out, QUIZ_CHOICE_MAX, "%d key%s", v, qt_s(v));
+}
+
 int quiz_gen_window(Gen *g)
 {
     QuizQuestion *q = g->q;
@@ -76,23 +86,23 @@ int quiz_gen_window(Gen *g)
         wrong[2] = 0;         /* "the first token": the ring forgotten */
     } else {
         qt_cat(q->prompt, sizeof q->prompt, "How many keys does query %d attend to?", t);
-        fmt = "%d keys";
+        fmt = NULL; /* "%d keys", or "1 key": choice_text */
         key = keys;
         wrong[0] = t + 1; /* no window */
         wrong[1] = W + 1; /* i - W <= j: one too many */
         wrong[2] = W - 1; /* the query itself left out */
     }
-    snprintf(ans, sizeof ans, fmt, key);
+    choice_text(ans, fmt, key);
     int nc = 0;
     for (int i = 0; i < 3; i++) /* each offered: the three mistakes, nothing drawn away */
-        if (wrong[i] >= 0 && wrong[i] != key) snprintf(cand[nc++], QUIZ_CHOICE_MAX, fmt, wrong[i]);
+        if (wrong[i] >= 0 && wrong[i] != key) choice_text(cand[nc++], fmt, wrong[i]);
     qc_make(q, &g->r, ans, cand, nc, 3);
     q->number = key;
     qt_cat(q->working, sizeof q->working,
            "The engine decoded %d tokens through a %d-slot buffer (decode --window %d --seq %d).\n"
-           "Token %d went to slot %d = %d mod %d, over token %d; query %d read %d keys, tokens "
+           "Token %d went to slot %d = %d mod %d, over token %d; query %d read %d key%s, tokens "
            "%d to %d.\n",
-           t + 1, W, W, t + 1, t, slot, t, W, evicted, t, keys, t - keys + 1, t);
+           t + 1, W, W, t + 1, t, slot, t, W, evicted, t, keys, qt_s(keys), t - keys + 1, t);
     snprintf(q->explain, sizeof q->explain,
              "The buffer has W slots and token t goes to slot t mod W, so the slot it overwrites "
              "held token t - W: exactly the key that just left the window (i - W < j).  The "

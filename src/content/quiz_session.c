@@ -7,6 +7,14 @@
 
 #include "content/quiz.h"
 
+/* Does out[n] ask what one of out[0..n) asked? */
+static int asked_before(const QuizQuestion *out, int n)
+{
+    for (int i = 0; i < n; i++)
+        if (!strcmp(out[i].prompt, out[n].prompt)) return 1;
+    return 0;
+}
+
 int quiz_session(const QuizBank *bank, int topic, int count, uint64_t seed, QuizQuestion *out,
                  char *err, size_t errlen)
 {
@@ -45,10 +53,16 @@ int quiz_session(const QuizBank *bank, int topic, int count, uint64_t seed, Quiz
             if (topic >= 0) break; /* the curated questions of this topic ran out */
             t = QT_SHAPES + (int)(qseed % QT_CONCEPTS);
         }
-        if (quiz_generate(t, qseed, &out[n], err, errlen)) {
-            free(deck);
-            free(used);
-            return -1;
+        /* a question already asked is drawn again, a few times: a topic with
+         * few questions (MLA has 16) repeats only once they run out */
+        for (int tries = 0;; tries++) {
+            if (quiz_generate(t, qseed, &out[n], err, errlen)) {
+                free(deck);
+                free(used);
+                return -1;
+            }
+            if (tries == 16 || !asked_before(out, n)) break;
+            qseed = quiz_rng_next(&r);
         }
         n++;
     }

@@ -109,7 +109,8 @@ static void draw_chip(Canvas *c, const Flash *f, int x, int y, int ymax)
             num(c, x + 5 + 8 * k, y, ST_NORMAL, f->s[(size_t)r * nc + k]);
         if (k < nc) canvas_printf(c, x + 5 + 8 * k + 1, y, ST_DIM, "+%d", nc - k);
     }
-    if (shown < nr) canvas_printf(c, x, y++, ST_DIM, "(+%d rows)", nr - shown);
+    if (shown < nr)
+        canvas_printf(c, x, y++, ST_DIM, "(+%d row%s)", nr - shown, nr - shown == 1 ? "" : "s");
     canvas_text(c, x, y++,
                 f->last ? "after this tile, final (O written to HBM):"
                         : "after this tile:  m, l, O = acc / l",

@@ -49,6 +49,14 @@ SceneState lesson_scene_state(const LessonPage *pg, const LessonView *v)
 /* --- rich text: `code` and **emphasis**, word-wrapped ------------------------- */
 
 /* The code point at s into *cp ('?' for an invalid byte); returns what follows it. */
+/* "." to end a sentence with s in it, or "" when s already ends in . ? or !
+ * (a lesson's @hint does: "Not yet: 65 is not it. <hint>." doubled it). */
+static const char *full_stop(const char *s)
+{
+    size_t n = strlen(s);
+    return n && strchr(".?!", s[n - 1]) ? "" : ".";
+}
+
 static const char *next_cp(const char *s, uint32_t *cp)
 {
     int len;
@@ -289,15 +297,18 @@ static int draw_exercise(Canvas *c, int x, int y, int w, int left, const LessonP
             canvas_field(c, x + 4, y, w - 4, typed, n - after, ST_CODE, '_');
         }
         row++;
-        if (v->verdict == -1)
-            snprintf(line, sizeof line, "Not yet: %s. Try again; Enter on an empty line shows it.",
-                     v->why && v->why[0] ? v->why : "wrong");
-        else
+        if (v->verdict == -1) {
+            const char *why = v->why && v->why[0] ? v->why : "wrong";
+            snprintf(line, sizeof line, "Not yet: %s%s Try again; Enter on an empty line shows it.",
+                     why, full_stop(why));
+        } else {
             snprintf(line, sizeof line, "Type your answer, then Enter.");
+        }
         row += draw_rich(c, x, y + row, w, left - row > 0 ? left - row : 0, line,
                          v->verdict == -1 ? ST_BAD : ST_DIM, 2);
     } else if (pg->todo && !v->done && !v->revealed) {
-        snprintf(line, sizeof line, "Waiting for you: %s.", v->doing ? v->doing : "do it");
+        const char *doing = v->doing ? v->doing : "do it";
+        snprintf(line, sizeof line, "Waiting for you: %s%s", doing, full_stop(doing));
         return draw_rich(c, x, y, w, left, line, ST_DIM, 2);
     } else if (pg->todo && v->done && !v->revealed) {
         row += draw_rich(c, x, y, w, left, "Done.", ST_GOOD, 2);

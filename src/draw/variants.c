@@ -107,16 +107,18 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
         int maxh = h - y - 1;
         int used = scene_candy_bar(c, x, y + 1, bar_w, maxh, K, K->shape[K->ndim - 1],
                                    m->cfg.kv_heads, m->d_head, -1);
-        if (used < maxh) { /* every row shown: a title that fits the column */
-            long n = (long)K->st->n;
-            char t[96], nf[32], sb[32];
-            text_fmt_int(nf, sizeof nf, (unsigned long long)n);
-            text_fmt_int(sb, sizeof sb, (unsigned long long)n * sizeof(float));
-            snprintf(t, sizeof t, "S%d: %s floats, %s B", K->st->id, nf, sb);
-            if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %s floats", K->st->id, nf);
-            canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
-            canvas_text(c, x, y + 1, t, ST_BOLD);
-        }
+        /* a title that fits the column: the bar's own, "storage S7: ...;
+         * showing offsets ...", was cut to "storage S..." when rows hid */
+        long n = (long)K->st->n;
+        char t[96], nf[32], sb[32];
+        text_fmt_int(nf, sizeof nf, (unsigned long long)n);
+        text_fmt_int(sb, sizeof sb, (unsigned long long)n * sizeof(float));
+        snprintf(t, sizeof t, "S%d: %s floats, %s B", K->st->id, nf, sb);
+        if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %s floats", K->st->id, nf);
+        if (used >= maxh) /* rows hidden: the offsets drawn say which */
+            snprintf(t, sizeof t, "S%d: %s floats, part", K->st->id, nf);
+        canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
+        canvas_text(c, x, y + 1, t, ST_BOLD);
     }
 }
 

@@ -56,10 +56,11 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     DecodeScreen *ds = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_FIRST, ACT_KV_HEADS,
+    /* what fits 80 columns down to "q back"; g (prefill) and M are in the ? help */
+    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_KV_HEADS,
                                    ACT_LAYOUT, ACT_HELP, ACT_BACK};
     char hint[200];
-    keys_hint_pick(KC_DECODE, picks, 7, 1, hint, sizeof hint);
+    keys_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {

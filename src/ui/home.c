@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "content/lesson.h"
 #include "ui/decode.h"
 #include "ui/flash_screen.h"
 #include "ui/form.h"
@@ -25,7 +26,7 @@ static const struct {
     Screen *(*open)(Ui *ui);
 } home_entries[] = {
     {"Walkthrough", "the pipeline, one step per screen, as it runs in memory", walk_continue},
-    {"Lessons", "a guided course in eight lessons, progress remembered", lessons_open},
+    {"Lessons", NULL, lessons_open}, /* Home.lessons_about: the count lesson_list gives */
     {"Quiz", "interview prep: shapes, strides, views, GQA, KV cache", quiz_open},
     {"Explore", "the stride playground: type PyTorch ops, see the memory", play_open},
     {"Inspect", "inspect any element: its offset and the stride arithmetic", walk_open_explore},
@@ -40,6 +41,7 @@ static const struct {
 
 typedef struct Home {
     int sel;
+    char lessons_about[64]; /* "a guided course in N lessons, ...", N read at open */
 } Home;
 
 static void home_draw(Screen *s, const Ui *ui, Canvas *c)
@@ -58,7 +60,8 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         Style st = i == h->sel ? ST_CURSOR : ST_NORMAL;
         canvas_fill(c, 2, y, 18, 1, ' ', st);
         canvas_printf(c, 3, y, st, "%*d  %s", HOME_N > 9 ? 2 : 1, i + 1, home_entries[i].label);
-        canvas_text(c, 22, y, home_entries[i].about, ST_DIM);
+        const char *about = home_entries[i].about ? home_entries[i].about : h->lessons_about;
+        canvas_text(c, 22, y, about, ST_DIM);
     }
     static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
     char hint[160];
@@ -78,8 +81,8 @@ static int home_key(Screen *s, Ui *ui, int key, Screen **push)
         h->sel = (h->sel + 1) % HOME_N;
         return UI_REDRAW;
     case ACT_DIGIT:
-        if (key - '1' >= HOME_N) return UI_NONE;
-        h->sel = key - '1';
+        if ((key == '0' ? 9 : key - '1') >= HOME_N) return UI_NONE;
+        h->sel = key == '0' ? 9 : key - '1'; /* 0: the tenth, as on a keyboard's row */
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, home_entries[h->sel].open(ui), ui);
@@ -101,5 +104,16 @@ Screen *home_open(Ui *ui)
     (void)ui;
     Screen *s = screen_new(&home_ops, "Home", sizeof(Home));
     if (!s) return NULL;
+    /* the count the lesson menu will list: the built-in ones or $MHAVIZ_LESSONS' */
+    Home *h = s->st;
+    char **paths, err[256];
+    int n = lesson_list(&paths, err, sizeof err);
+    if (n > 0) {
+        lesson_list_free(paths, n);
+        snprintf(h->lessons_about, sizeof h->lessons_about,
+                 "a guided course in %d lesson%s, progress remembered", n, n == 1 ? "" : "s");
+    } else { /* the menu says why when it opens */
+        snprintf(h->lessons_about, sizeof h->lessons_about, "a guided course, progress remembered");
+    }
     return s;
 }

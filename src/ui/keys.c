@@ -67,11 +67,12 @@ const KeyBinding keys_table[] = {
     {KC_HOME, 'j', 0, ACT_DOWN, "j", NULL},
     {KC_HOME, UI_K_BTAB, 0, ACT_UP, "Shift-Tab", NULL},
     {KC_HOME, UI_K_TAB, 0, ACT_DOWN, "Tab", NULL},
-    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (the entry; 1-9: entry N)"},
+    {KC_HOME, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (the entry; 1-9: entry N, 0: entry 10)"},
     {KC_HOME, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_HOME, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
     {KC_HOME, 'l', 0, ACT_OPEN, "l", NULL},
     {KC_HOME, '1', '9', ACT_DIGIT, "1-9", NULL},
+    {KC_HOME, '0', 0, ACT_DIGIT, "0", NULL},
 
     /* the walkthrough and the home menu */
     {KC_WALK | KC_HOME, 'c', 0, ACT_CONFIG, "c", "config (the configuration form)"},
@@ -112,10 +113,11 @@ const KeyBinding keys_table[] = {
     {KC_LESSONS, UI_K_DOWN, 0, ACT_DOWN, "Down", NULL},
     {KC_LESSONS, 'k', 0, ACT_UP, "k", NULL},
     {KC_LESSONS, 'j', 0, ACT_DOWN, "j", NULL},
-    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (1-9: lesson N; first unfinished page)"},
+    {KC_LESSONS, UI_K_ENTER, 0, ACT_OPEN, "Enter", "open (0: lesson 10; first unfinished page)"},
     {KC_LESSONS, ' ', 0, ACT_OPEN, "Space", NULL},
     {KC_LESSONS, UI_K_RIGHT, 0, ACT_OPEN, "Right", NULL},
     {KC_LESSONS, '1', '9', ACT_DIGIT, "1-9", NULL},
+    {KC_LESSONS, '0', 0, ACT_DIGIT, "0", NULL},
 
     /* a lesson page (page_screen.c) */
     {KC_PAGE, ' ', 0, ACT_NEXT, "Space", "next (answer first; last page: next lesson)"},
@@ -221,7 +223,7 @@ const KeyBinding keys_table[] = {
     {KC_DECODE, UI_K_RIGHT, 0, ACT_NEXT, "Right", NULL},
     {KC_DECODE, UI_K_ENTER, 0, ACT_NEXT, "Enter", NULL},
     {KC_DECODE, UI_K_PGDN, 0, ACT_NEXT, "PgDn", NULL},
-    {KC_DECODE, UI_K_LEFT, 0, ACT_PREV, "Left", "previous token (the cache one shorter)"},
+    {KC_DECODE, UI_K_LEFT, 0, ACT_PREV, "Left", "back (the previous token: the cache one shorter)"},
     {KC_DECODE, UI_K_PGUP, 0, ACT_PREV, "PgUp", NULL},
     {KC_DECODE, 'g', 0, ACT_FIRST, "g", "prefill"},
     {KC_DECODE, UI_K_HOME, 0, ACT_FIRST, "Home", NULL},

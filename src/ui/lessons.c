@@ -149,8 +149,8 @@ static int menu_key(Screen *s, Ui *ui, int key, Screen **push)
         *sel = (*sel + 1) % mn->n;
         return UI_REDRAW;
     case ACT_DIGIT:
-        if (key - '1' >= mn->n) return UI_NONE;
-        *sel = key - '1';
+        if ((key == '0' ? 9 : key - '1') >= mn->n) return UI_NONE;
+        *sel = key == '0' ? 9 : key - '1'; /* 0: lesson 10 */
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, lessonui_page_open(ui, mn->items[*sel].path, mn->prog), ui);

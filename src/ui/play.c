@@ -76,7 +76,8 @@ static void complete(PlayScreen *p, Ui *ui)
     ui_status(ui, "%s", list);
 }
 
-/* One line for the log: "b = x.view(2, 12)   (2, 12) (12, 1) +0 S3 view". */
+/* One line for the log: "b = x.view(2, 12)   (2, 12) (12, 1) +0 S3 view",
+ * "x.view(3)   error: shape '[3]' is invalid ..." (cut at the screen's edge). */
 static void log_add(PlayScreen *p)
 {
     char *l;
@@ -88,7 +89,7 @@ static void log_add(PlayScreen *p)
     l = p->log[p->nlog++];
     const PlayResult *r = &p->res;
     if (r->kind == PR_ERROR)
-        snprintf(l, sizeof p->log[0], ">>> %.60s   error", p->stmt);
+        snprintf(l, sizeof p->log[0], ">>> %.60s   error: %.150s", p->stmt, r->error);
     else if (r->kind == PR_VALUE || r->kind == PR_TUPLE)
         snprintf(l, sizeof p->log[0], ">>> %.60s   %.60s", p->stmt, r->value_text);
     else {

@@ -178,7 +178,9 @@ static int walk_failure(Walk *w, Ui *ui)
     if (w->ss.view == MV_STEP)
         ui_status(ui, "back to step %d (v: the failure pictures)", walk_number(w, ui));
     else
-        ui_status(ui, "failure: %s  (v: next, Space: back to step %d)", mha_views[w->ss.view].title,
+        /* no "failure:" before it (the top line says "failure mode:"): the
+         * longest title and its keys then fit an 80-column status line */
+        ui_status(ui, "%s  (v: next, Space: back to step %d)", mha_views[w->ss.view].title,
                   walk_number(w, ui));
     return UI_REDRAW;
 }
