@@ -143,13 +143,16 @@ START_TEST(trace_from_the_statements)
     Play *p = mha_play_new(m);
     PlayResult r;
     memset(&r, 0, sizeof r);
-    const char *line = NULL;
-    for (int i = 0; !line && i < mha_program_count(); i++) {
+    const char *line = NULL; /* the step's statements in order: Q_groups, K_expand, scores */
+    for (int i = 0; i < mha_program_count(); i++) {
         int step;
         const char *s = mha_program_stmt(&m->cfg, i, &step);
-        if (s && step == MS_SCORES) line = s;
+        if (!s || step != MS_SCORES) continue;
+        if (line) ck_assert_int_eq(play_eval(p, line, &r), PR_TENSOR);
+        line = s;
     }
     ck_assert_ptr_nonnull(line);
+    ck_assert(!strncmp(line, "scores = ", 9));
     ck_assert_int_eq(play_eval(p, line, &r), PR_TENSOR);
     same_bits(r.t, m->t[MT_SCORES], line);
     char changed[300];

@@ -3,7 +3,7 @@
  * qb_run() runs mha_run() on the question's configuration; qb_need() marks
  * the tensors a question shows, each after the ones it is made from, with
  * the code line that made it.  Pipeline lines are the engine's step table
- * (m->steps[i].code) with the sizes written in and, for K and V, the
+ * (mha_steps[i].code) with the sizes written in and, for K and V, the
  * variable and head count swapped; the GQA sharing lines (expand,
  * repeat_interleave) and the wrong view are the quiz's own, since the trace
  * keeps those tensors outside its ten steps.  Every listing runs in PyTorch
@@ -88,7 +88,7 @@ static int symbol(const QBuild *b, const char *s, size_t n, int kv)
  * keeps only the one that assigns var. */
 static void step_line(const QBuild *b, int step, const char *var, char *out, size_t n)
 {
-    const char *code = b->m->steps[step].code, *end = code + strlen(code);
+    const char *code = mha_steps[step].code, *end = code + strlen(code);
     char head[8];
     snprintf(head, sizeof head, "%s = ", var ? var : "");
     for (const char *p = code; var && p < end;) { /* the statement that assigns var */

@@ -91,7 +91,8 @@ static void draw_all(Ctx *x)
     int step = s->step;
     char buf[1024];
     int narr_rows = 0, narr_lines, status_rows = s->status ? 1 : 0;
-    int bx = x->x0, by = x->y0 + TOP_ROWS, bw = x->w - RIGHT_MARGIN, bh;
+    int bw = x->w - RIGHT_MARGIN, top = TOP_ROWS - 1 + (x->code_rows = top_code_rows(x, bw));
+    int bx = x->x0, by = x->y0 + top, bh;
 
     /* the rows the body gets; on a tall frame the top block takes its share
      * of the rows to spare: blank rows under the title and over the code
@@ -103,10 +104,9 @@ static void draw_all(Ctx *x)
     if (s->narrative && x->h >= TALL_NARRATIVE_H)
         /* a blank row above the narrative, where the offset arithmetic goes:
          * the body keeps its place when inspect turns on (a click does) */
-        bh = x->h - TOP_ROWS - narr_lines - 1 - status_rows;
+        bh = x->h - top - narr_lines - 1 - status_rows;
     else
-        bh = x->h - TOP_ROWS - narr_rows - status_rows -
-             (narr_rows && x->h >= TALL_NARRATIVE_H ? 1 : 0);
+        bh = x->h - top - narr_rows - status_rows - (narr_rows && x->h >= TALL_NARRATIVE_H ? 1 : 0);
     if (x->h > SCENE_MIN_H && bh >= 3) {
         /* by the frame's height alone, so the program stays put from step to
          * step; none when that would cost the body its tall cells */

@@ -30,7 +30,8 @@ typedef struct StepView {
     int colour; /* colour cells by head */
 } StepView;
 
-#define TOP_ROWS 8           /* title, program (6), code line */
+#define TOP_ROWS 8           /* title, program (6), code line (its first row) */
+#define CODE_ROWS_MAX 3      /* the code line wrapped: its rows at most (Ctx.code_rows) */
 #define PROGRAM_W 50         /* "  1  " + the longest program line; then a gap, a rule, the panel */
 #define RIGHT_MARGIN 1       /* never draw in the last column: nothing ends flush right */
 #define NARRATIVE_MAX_W 100  /* the narrative's widest line, on any frame */
@@ -57,11 +58,12 @@ typedef struct Ctx {
     const Mha *m;
     SceneState s;
     int x0, y0, w, h;
-    int tg;      /* tall frames: blank rows under the title and over the code line */
-    int hx, hy;  /* point to hit-test; -1: none */
-    int hit;     /* 0 none, 1 a logical cell, 2 a storage cell */
-    int hidx[4]; /* logical index hit */
-    long hoff;   /* storage offset hit */
+    int tg;        /* tall frames: blank rows under the title and over the code line */
+    int code_rows; /* rows of the code line, the same for every step of the run (top_code_rows) */
+    int hx, hy;    /* point to hit-test; -1: none */
+    int hit;       /* 0 none, 1 a logical cell, 2 a storage cell */
+    int hidx[4];   /* logical index hit */
+    long hoff;     /* storage offset hit */
 } Ctx;
 
 /* Which head a storage offset belongs to: axis `axis` of t is the head index,
@@ -262,6 +264,10 @@ void top_program(Ctx *x, int line, const char *span);
 void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi);
 void top_title(Ctx *x, const char *left);
 void top_rows(Ctx *x, int bw);
+/* The rows the code line takes in a bw-wide body: 1 below TALL_NARRATIVE_H
+ * rows, else the most any step of the run needs for what it ran, wrapped (1
+ * to CODE_ROWS_MAX), so the body keeps its place from step to step. */
+int top_code_rows(const Ctx *x, int bw);
 
 /* narrative.c: the sentences under the picture */
 void narr_text(const Ctx *x, char *buf, size_t n);

@@ -4,6 +4,7 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/linebreak.h"
 #include "base/textutil.h"
 
 #include <math.h>
@@ -116,20 +117,57 @@ void top_title(Ctx *x, const char *left)
                 shown_bytes(x) ? ST_WARN : ST_GOOD);
 }
 
-/* The code line under the program: the step's own line and what it did to
- * memory, or the failure picture's line of code marked as the bug. */
+/* The statement of those the step ran that assigns its output ("Q_split =
+ * ..."); its last when none does. */
+static const char *made_by(const MhaStep *ms)
+{
+    const char *name = mha_tensor_names[ms->output];
+    size_t n = strlen(name);
+    for (int i = 0; i < ms->n_ran; i++)
+        if (!strncmp(ms->ran[i], name, n) && !strncmp(ms->ran[i] + n, " = ", 3)) return ms->ran[i];
+    return ms->n_ran ? ms->ran[ms->n_ran - 1] : ms->code;
+}
+
+int top_code_rows(const Ctx *x, int bw)
+{
+    int rows = 1;
+    if (x->h < TALL_NARRATIVE_H) return 1; /* 80x24: the body needs every row */
+    for (int k = 0; k < mha_step_total(&x->m->cfg); k++) {
+        int n =
+            canvas_wrap_lines(x->m->steps[mha_step_at(&x->m->cfg, k)].code, bw - 2, CODE_ROWS_MAX);
+        if (n > rows) rows = n;
+    }
+    return rows;
+}
+
+/* The code line under the program: what the step ran (its statements,
+ * wrapped in x->code_rows rows; in one row too narrow for them, the one
+ * that made the step's tensor) and what it did to memory, or the failure
+ * picture's line of code marked as the bug. */
 static void top_code_line(Ctx *x, int bw, const Tensor *after)
 {
     const MhaStep *ms = &x->m->steps[x->s.step];
-    int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used;
-    char code[128], buf[160], nb[32];
+    int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used = 2;
+    char code[MHA_STEP_CODE + 16], buf[160], nb[32];
     if (x->s.view != MV_STEP)
         snprintf(code, sizeof code, "%s  # the bug", mha_views[x->s.view].code);
-    else
+    else if (x->code_rows > 1 || canvas_text_width(ms->code) <= bw - 2)
         snprintf(code, sizeof code, "%s", ms->code);
+    else /* one row, too narrow for all it ran: the statement that made its tensor */
+        snprintf(code, sizeof code, "%s", made_by(ms));
     canvas_text(x->c, x->x0, cy, "\xe2\x96\xb6 ", ST_CODE_HI);
-    used = 2 + sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
-    if (x->s.view != MV_STEP) return;
+    if (x->s.view != MV_STEP) {
+        sc_text_fit(x->c, x->x0 + 2, cy, bw - 2, code, ST_CODE_HI);
+        return;
+    }
+    /* the rows as canvas_wrap breaks them; the last one's width places the note */
+    int rows = canvas_wrap(x->c, x->x0 + 2, cy, bw - 2, x->code_rows, code, ST_CODE_HI);
+    LineBreak lb = {0};
+    size_t at = 0, n = strlen(code);
+    for (int r = 0; r < rows && linebreak_next(code + at, n - at, bw - 2, &lb); r++)
+        at += lb.next;
+    cy += rows > 0 ? rows - 1 : 0;
+    used += lb.cols;
     text_fmt_int(nb, sizeof nb, ms->bytes_copied);
     if (ms->is_view)
         snprintf(buf, sizeof buf, "a view: storage S%d kept, %s bytes copied", after->st->id, nb);

@@ -129,19 +129,23 @@ typedef struct MhaStepInfo {
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_ALL];
 
-#define MHA_STEP_STMTS 4 /* statements one step runs, at most */
+#define MHA_STEP_STMTS 4  /* statements one step runs, at most */
+#define MHA_STEP_CODE 512 /* MhaStep.code's bytes: MHA_STEP_STMTS statements and "; " */
 
 typedef struct MhaStep {
-    const char *name;        /* "split heads": mha_steps[i].name */
-    const char *key;         /* "split": mha_steps[i].key */
-    char code[96];           /* "Q = Q.view(B, S, H, dh)": mha_steps[i].code */
+    const char *name; /* "split heads": mha_steps[i].name */
+    const char *key;  /* "split": mha_steps[i].key */
+    /* What the step ran, as one line: its `ran` statements joined with
+     * "; " ("Q_split = Q.view(B, S, H, dh); K_split = ..."), "x" for the
+     * input.  Export's "code", the walkthrough's ▶ line, {code STEP}. */
+    char code[MHA_STEP_CODE];
     int inputs[4], n_inputs; /* MT_* */
     int output;              /* MT_* */
     int is_view;             /* output shares its input's storage */
     size_t bytes_copied;     /* what the run's engine counted as copied over this step */
     /* The statements of the pipeline's program (engine/mha_prog.c) the step
      * ran, in order: static strings ("Q = x @ W_Q", "K = x @ W_K", ...); none
-     * for the input.  `code` is the step table's line for people. */
+     * for the input.  mha_steps[i].code is the step table's short line. */
     const char *ran[MHA_STEP_STMTS];
     int n_ran;
 } MhaStep;

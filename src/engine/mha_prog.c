@@ -43,8 +43,12 @@ static const struct {
     {MS_HEADS, ON_ALL, "V_heads = V_split.transpose(1, 2)"},
     {MS_ROPE, ON_ROPE, "Q_rope = rope(Q_heads)"},
     {MS_ROPE, ON_ROPE, "K_rope = rope(K_heads)"},
-    {MS_SCORES, ON_NOROPE, "scores = (Q_heads.view(B, KV, G, S, dh) @ K_heads.unsqueeze(2).expand(B, KV, G, S, dh).transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
-    {MS_SCORES, ON_ROPE, "scores = (Q_rope.view(B, KV, G, S, dh) @ K_rope.unsqueeze(2).expand(B, KV, G, S, dh).transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
+    /* short statements, so each one reads whole on the ▶ line at 80 columns */
+    {MS_SCORES, ON_NOROPE, "Q_groups = Q_heads.view(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_ROPE, "Q_groups = Q_rope.view(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_ALL, "scores = (Q_groups @ K_expand.transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
     /* query i sees key j iff j <= i (and i - j < W): computed, not copied */
     {MS_SOFTMAX, ON_MASK, "mask = torch.arange(S).view(S, 1) >= torch.arange(S)"},
     {MS_SOFTMAX, ON_WINDOW, "mask = mask * (torch.arange(S).view(S, 1) - torch.arange(S) < W)"},
@@ -59,8 +63,6 @@ static const struct {
     /* for teaching, outside the trace: the wrong view, GQA by copying, one
      * big head over the full width, and the scores without / sqrt(dh) */
     {TEACH, ON_ALL, "Q_wrong = Q.view(B, H, S, dh)"},
-    {TEACH, ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
-    {TEACH, ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
     {TEACH, ON_NOROPE, "K_repeat = K_heads.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ROPE, "K_repeat = K_rope.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ALL, "V_repeat = V_heads.repeat_interleave(G, dim=1)"},
@@ -69,8 +71,7 @@ static const struct {
     {TEACH, ON_ALL, "big = Q_full @ K_repeat.transpose(1, 2).contiguous().view(B, 1, S, D).transpose(-2, -1) / sqrt(D)"},
     {TEACH, ON_MASK, "attn_single = softmax(big.masked_fill(mask == 0, float('-inf')), dim=-1)"},
     {TEACH, ON_NOMASK, "attn_single = softmax(big, dim=-1)"},
-    {TEACH, ON_NOROPE, "noscale = (Q_heads.view(B, KV, G, S, dh) @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
-    {TEACH, ON_ROPE, "noscale = (Q_rope.view(B, KV, G, S, dh) @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
+    {TEACH, ON_ALL, "noscale = (Q_groups @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
     {TEACH, ON_MASK, "attn_noscale = softmax(noscale.masked_fill(mask == 0, float('-inf')), dim=-1)"},
     {TEACH, ON_NOMASK, "attn_noscale = softmax(noscale, dim=-1)"},
 };
@@ -107,10 +108,18 @@ const char *mha_program_stmt(const MhaConfig *c, int i, int *step)
     return program[i].stmt;
 }
 
+/* A temporary of the program (Q_groups): made in a step, by what it read. */
+typedef struct Tmp {
+    char name[PLAY_NAME_MAX];
+    unsigned long long reads; /* MT_* bits */
+} Tmp;
+
 /* Adds to in[] the run's tensors stmt reads (names of mha_tensor_names not
  * after a '.'), a tensor made earlier in the same step by the tensors it
- * read (made[]: MT_* -> its statement's reads, as a bit set). */
-static void reads_of(const char *stmt, int *in, int *n, const unsigned long long *made)
+ * read (made[]: MT_* -> its statement's reads, as a bit set), and so a
+ * temporary of the step (tmp[0..ntmp)). */
+static void reads_of(const char *stmt, int *in, int *n, const unsigned long long *made,
+                     const Tmp *tmp, int ntmp)
 {
     const char *p = strchr(stmt, '=');
     for (p = p ? p + 1 : stmt; *p;) {
@@ -124,14 +133,17 @@ static void reads_of(const char *stmt, int *in, int *n, const unsigned long long
         char name[PLAY_NAME_MAX];
         snprintf(name, sizeof name, "%.*s", (int)(p - s), s);
         int t = s > stmt && s[-1] == '.' ? -1 : mha_tensor_index(name);
-        if (t < 0) continue;
-        for (int k = 0; made[t] && k < MT_COUNT; k++) /* made in this step: what it read */
-            if (made[t] >> k & 1) {
+        unsigned long long bits = t >= 0 ? made[t] : 0;
+        for (int j = 0; t < 0 && j < ntmp; j++)
+            if (!strcmp(tmp[j].name, name)) bits = tmp[j].reads;
+        for (int k = 0; bits && k < MT_COUNT; k++) /* made in this step: what it read */
+            if (bits >> k & 1) {
                 int seen = 0;
                 for (int j = 0; j < *n; j++)
                     seen |= in[j] == k;
                 if (!seen && *n < 4) in[(*n)++] = k;
             }
+        if (t < 0) continue;
         int seen = made[t] != 0;
         for (int j = 0; j < *n; j++)
             seen |= in[j] == t;
@@ -144,7 +156,10 @@ static void record(Mha *m, int step, size_t before, const int *in, int n)
     MhaStep *s = &m->steps[step];
     s->name = mha_steps[step].name;
     s->key = mha_steps[step].key;
-    snprintf(s->code, sizeof s->code, "%s", mha_steps[step].code);
+    size_t k = 0; /* the statements it ran, as one line */
+    s->code[0] = 0;
+    for (int i = 0; i < s->n_ran && k < sizeof s->code; i++)
+        k += (size_t)snprintf(s->code + k, sizeof s->code - k, "%s%s", i ? "; " : "", s->ran[i]);
     s->output = mha_steps[step].output;
     s->n_inputs = n;
     for (int i = 0; i < n; i++)
@@ -204,6 +219,8 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
     for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
         int step = order[o], in[4], n = 0;
         unsigned long long made[MT_COUNT] = {0};
+        Tmp tmp[MHA_STEP_STMTS];
+        int ntmp = 0;
         if (step == MS_ROPE && c->rope == ROPE_OFF) continue;
         size_t before = m->eng->bytes_copied;
         /* the step reads what the statements of its code line read: all of
@@ -216,10 +233,16 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
             if (step != TEACH && m->steps[step].n_ran < MHA_STEP_STMTS)
                 m->steps[step].ran[m->steps[step].n_ran++] = program[i].stmt;
             int t = mha_tensor_index(r->name), rin[4], rn = 0;
-            reads_of(program[i].stmt, rin, &rn, made);
+            reads_of(program[i].stmt, rin, &rn, made, tmp, ntmp);
+            unsigned long long bits = 0;
+            for (int k = 0; k < rn; k++)
+                bits |= 1ULL << rin[k];
             if (t >= 0)
-                for (int k = 0; k < rn; k++)
-                    made[t] |= 1ULL << rin[k];
+                made[t] |= bits;
+            else if (ntmp < MHA_STEP_STMTS) { /* a temporary: Q_groups */
+                snprintf(tmp[ntmp].name, sizeof tmp[ntmp].name, "%s", r->name);
+                tmp[ntmp++].reads = bits;
+            }
             if (step != TEACH && (all || t == mha_steps[step].output))
                 for (int k = 0; k < rn; k++) {
                     int seen = 0;
