@@ -764,9 +764,9 @@ START_TEST(test_step_table_is_the_one_source)
             int dims[8], k = mha_shape_of(&cs[ci], si->shape, dims, 8);
             ck_assert_int_eq(m->steps[i].output, si->output);
             char ran[MHA_STEP_CODE] = "x"; /* what the step ran, as its code says */
-            for (int k = 0, n = 0; k < m->steps[i].n_ran; k++)
-                n += snprintf(ran + n, sizeof ran - (size_t)n, "%s%s", k ? "; " : "",
-                              m->steps[i].ran[k]);
+            for (int r = 0, o = 0; r < m->steps[i].n_ran; r++)
+                o += snprintf(ran + o, sizeof ran - (size_t)o, "%s%s", r ? "; " : "",
+                              m->steps[i].ran[r]);
             ck_assert_str_eq(m->steps[i].code, ran);
             ck_assert_msg(k == t->ndim, "step %d: %s is rank %d", i, si->shape, t->ndim);
             for (int d = 0; d < k; d++)
