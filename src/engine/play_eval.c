@@ -1,4 +1,4 @@
-/* play_eval.c - the playground's names and its evaluator: a parsed statement
+/* play_eval.c - the playground's evaluator (its names are play_names.c's): a parsed statement
  * (play_parse.c) walked into values (play_val.h), methods dispatched to
  * play_methods.c, the result described in a PlayResult. */
 #include "engine/play.h"
@@ -12,8 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
 
 const char *play_dtype_name(PlayDtype d)
 {
@@ -60,119 +58,6 @@ const char *val_type_name(const Val *v)
         return "str";
     }
     return "object";
-}
-
-/* ---- the names ------------------------------------------------------------- */
-
-static PlayVar *var_find(const Play *p, const char *name)
-{
-    for (int i = 0; i < p->n; i++)
-        if (!strcmp(p->vars[i].name, name)) return (PlayVar *)&p->vars[i];
-    return NULL;
-}
-
-/* Binds name to t (takes t); replaces an existing binding. */
-static int var_set(Play *p, const char *name, Tensor *t, PlayDtype dt)
-{
-    PlayVar *v = var_find(p, name);
-    if (!v) {
-        if (p->n >= PLAY_MAX_VARS) return -1;
-        v = &p->vars[p->n++];
-        snprintf(v->name, sizeof v->name, "%s", name);
-    } else
-        tensor_free(v->t);
-    v->t = t;
-    v->dtype = dt;
-    return 0;
-}
-
-int play_set_int(Play *p, const char *name, long v)
-{
-    int i = 0;
-    while (i < p->nints && strcmp(p->ints[i].name, name))
-        i++;
-    if (strlen(name) >= PLAY_NAME_MAX || (i == p->nints && p->nints >= PLAY_MAX_INTS)) return -1;
-    if (i == p->nints) snprintf(p->ints[p->nints++].name, PLAY_NAME_MAX, "%s", name);
-    p->ints[i].v = v;
-    return 0;
-}
-
-int play_set_tensor(Play *p, const char *name, Tensor *t, PlayDtype dt)
-{
-    if (strlen(name) >= PLAY_NAME_MAX || var_set(p, name, t, dt) < 0) {
-        tensor_free(t);
-        return -1;
-    }
-    return 0;
-}
-
-static const long *int_find(const Play *p, const char *name)
-{
-    for (int i = 0; i < p->nints; i++)
-        if (!strcmp(p->ints[i].name, name)) return &p->ints[i].v;
-    return NULL;
-}
-
-Play *play_new(const Engine *after)
-{
-    Play *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    if (!(p->eng = engine_new(after))) {
-        free(p);
-        return NULL;
-    }
-    p->eng->budget = (size_t)PLAY_BUDGET_MB << 20;
-    p->eng->max_storage = TENSOROPS_MAX_STORAGE;
-    return p;
-}
-
-Play *play_new_in(Engine *e)
-{
-    Play *p = calloc(1, sizeof *p);
-    if (!p) return NULL;
-    engine_retain(e);
-    p->eng = e;
-    return p;
-}
-
-void play_free(Play *p)
-{
-    if (!p) return;
-    for (int i = 0; i < p->n; i++)
-        tensor_free(p->vars[i].t);
-    engine_release(p->eng);
-    free(p);
-}
-
-void play_shares(const Play *p, const Tensor *t, const char *skip, char *buf, size_t n)
-{
-    size_t k = 0;
-    buf[0] = 0;
-    for (int i = 0; i < p->n && k < n; i++) {
-        if (p->vars[i].t->st != t->st || (skip && !strcmp(skip, p->vars[i].name))) continue;
-        k += (size_t)snprintf(buf + k, n - k, "%s%s", k ? ", " : "", p->vars[i].name);
-    }
-}
-
-static int cmp_ptr(const void *a, const void *b)
-{
-    uintptr_t x = (uintptr_t) * (const Storage *const *)a,
-              y = (uintptr_t) * (const Storage *const *)b;
-    return x < y ? -1 : x > y;
-}
-
-size_t play_live_bytes(const Play *p)
-{
-    const Storage **st = malloc(((size_t)p->n + 1) * sizeof *st); /* no static: one Play a thread */
-    size_t bytes = 0;
-    if (!st) return 0;
-    for (int i = 0; i < p->n; i++)
-        st[i] = p->vars[i].t->st;
-    qsort(st, (size_t)p->n, sizeof *st, cmp_ptr);
-    for (int i = 0; i < p->n; i++)
-        if (i == 0 || st[i] != st[i - 1]) bytes += st[i]->n * sizeof *st[i]->data;
-    free(st);
-    return bytes;
 }
 
 /* ---- evaluation ------------------------------------------------------------------ */
@@ -328,7 +213,7 @@ static int eval_call(Eval *e, const PlayNode *n, Val *out)
     char kw[PLAY_MAX_KIDS][PLAY_NAME_MAX];
     int nargs = 0, r = -1;
     if (callee->kind == PN_NAME && play_builtin_known(callee->name) &&
-        !var_find(e->p, callee->name) && !int_find(e->p, callee->name)) {
+        !play_var(e->p, callee->name) && !play_int(e->p, callee->name)) {
         for (int i = 1; i < n->nkids; i++, nargs++) {
             snprintf(kw[nargs], sizeof kw[nargs], "%s", a->nodes[n->kids[i]].kw);
             if (eval(e, n->kids[i], &args[nargs]) < 0) goto out;
@@ -507,8 +392,8 @@ static int eval(Eval *e, int node, Val *out)
             out->k = V_TORCH;
             return 0;
         }
-        const PlayVar *v = var_find(e->p, n->name);
-        const long *iv = v ? NULL : int_find(e->p, n->name);
+        const PlayVar *v = play_var(e->p, n->name);
+        const long *iv = v ? NULL : play_int(e->p, n->name);
         if (iv) {
             *out = (Val){.k = V_INT, .i = *iv};
             return 0;
@@ -670,7 +555,7 @@ static PlayKind tuple_result(Play *p, const Eval *e, Val *v, char (*names)[PLAY_
     size_t k = 0;
     int fresh = 0;
     for (int i = 0; names && i < v->n; i++)
-        fresh += !var_find(p, names[i]);
+        fresh += !play_var(p, names[i]);
     if (p->n + fresh > PLAY_MAX_VARS) {
         val_free(v);
         snprintf(r->error, sizeof r->error, "too many names (at most %d)", PLAY_MAX_VARS);
@@ -687,7 +572,7 @@ static PlayKind tuple_result(Play *p, const Eval *e, Val *v, char (*names)[PLAY_
     v->k = V_NONE; /* the parts own the tensors now */
     for (int i = 0; names && i < r->nparts; i++) {
         Tensor *keep = tensorops_alias(r->parts[i].t);
-        if (!keep || var_set(p, names[i], keep, r->parts[i].dtype) < 0) tensor_free(keep);
+        if (!keep || play_var_set(p, names[i], keep, r->parts[i].dtype) < 0) tensor_free(keep);
     }
     for (int i = 0; i < r->nparts; i++) {
         const Tensor *t = r->parts[i].t;
@@ -750,7 +635,7 @@ static PlayKind eval_ast(Play *p, const char *line, PlayAst *ast, PlayResult *r)
     snprintf(r->name, sizeof r->name, "%s", ast->target);
     if (ast->target[0]) {
         Tensor *keep = tensorops_alias(v.t);
-        if (!keep || var_set(p, ast->target, keep, v.dtype) < 0) {
+        if (!keep || play_var_set(p, ast->target, keep, v.dtype) < 0) {
             tensor_free(keep);
             snprintf(r->error, sizeof r->error, "too many names (at most %d)", PLAY_MAX_VARS);
             tensor_free(r->t);

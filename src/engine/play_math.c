@@ -17,10 +17,6 @@
 #include <string.h>
 #include <strings.h>
 
-#define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
-
-typedef char Kw[PLAY_NAME_MAX];
-
 static int is_num(const Val *v)
 {
     return v->k == V_INT || v->k == V_BOOL || v->k == V_FLOAT;

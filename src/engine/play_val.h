@@ -4,6 +4,7 @@
 #ifndef MHAVIZ_PLAY_VAL_H
 #define MHAVIZ_PLAY_VAL_H
 
+#include "base/errbuf.h"
 #include "engine/play.h"
 #include "engine/tensorops.h"
 
@@ -114,9 +115,39 @@ int play_m_unary(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)
                  int n, Val *out);
 /* torch.outer(input, vec2): two 1-D tensors, input.reshape(-1, 1) * vec2. */
 int play_t_outer(Eval *e, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX], int n, Val *out);
-/* play_methods.c's argument binding, for play_math.c: args to
- * params[0..np-1], the first nreq required; slot[i] NULL when omitted. */
+/* play_names.c's lookups, for the evaluator: the tensor named name (NULL:
+ * none), the integer size named name (NULL: none).  play_var_set names t:
+ * 0 with t the session's from then on (an earlier tensor of that name
+ * freed), or -1 with t still the caller's when the session holds
+ * PLAY_MAX_VARS names already. */
+PlayVar *play_var(const Play *p, const char *name);
+const long *play_int(const Play *p, const char *name);
+int play_var_set(Play *p, const char *name, Tensor *t, PlayDtype dt);
+
+/* A call's keywords, as the evaluator hands them on ("" for positional). */
+typedef char Kw[PLAY_NAME_MAX];
+
+/* Sets e's error (printf-like) and is -1: `return EFAIL(e, "...", ...)`. */
+#define EFAIL(e, ...) (err_set((e)->ops.err, sizeof(e)->ops.err, __VA_ARGS__), -1)
+
+/* play_methods.c's argument helpers, for play_math.c and play_torch.c.
+ * play_bind: args to params[0..np-1], the first nreq required; slot[i]
+ * NULL when omitted.  play_arg_int: v as an int, or "fn(): argument 'param'
+ * must be int".  play_arg_sizes: *sizes, several ints or one tuple/list/
+ * torch.Size, into out[*count].  Each 0, or -1 with e's error set. */
 int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nreq, Val *args,
-              char (*kw)[PLAY_NAME_MAX], int n, Val **slot);
+              Kw *kw, int n, Val **slot);
+int play_arg_int(Eval *e, const char *fn, const char *param, const Val *v, long *out);
+int play_arg_sizes(Eval *e, const char *fn, Val *args, Kw *kw, int n, long *out, int *count);
+/* An op's result t (NULL: its error is already set, -1) into out as a
+ * tensor of dtype dt; the copies it made since before (the session
+ * engine's count, float32 bytes) are counted in e->copied_bytes in dt's. */
+int play_ret(Eval *e, Tensor *t, PlayDtype dt, size_t before, Val *out);
+/* name is not in the playground (torch: a torch.* function, else a tensor
+ * member): PyTorch's AttributeError when PyTorch lacks it too (Play.torch_names),
+ * else "`name` is not in the playground yet (supported: ...)" listing names(i). */
+int play_not_here(Eval *e, int torch, const char *name, const char *(*names)(int));
+/* x.flip(dims): a copy, counted; torch.flip(input, dims) calls it. */
+int play_m_flip(Eval *e, const Val *self, const char *fn, Val *args, Kw *kw, int n, Val *out);
 
 #endif
