@@ -200,6 +200,9 @@ $(LOG)/asan/e2e_%.log: tests/e2e_%.sh $(B)/asan/mhaviz FORCE
 	$(call run_log,env MHAVIZ_BIN=$(B)/asan/mhaviz MODE=asan $(ASAN_ENV) bash $<)
 .PHONY: FORCE test-logs
 FORCE:
+# the suites' binaries, made only for their logs: kept, not removed as
+# intermediate files (the next make test would link them all again)
+.SECONDARY: $(addprefix $(B)/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS))
 
 test-logs: $(TEST_LOGS)
 	$(call report,all tests (plain and asan),$(call UNIT_LOGS,plain) $(call E2E_LOGS,plain) $(call UNIT_LOGS,asan) $(call E2E_LOGS,asan))
