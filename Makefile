@@ -130,13 +130,37 @@ $(B)/%: tests/%.c $(OBJ) $(wildcard tests/*.h)
 $(B)/asan/%: tests/%.c $(AOBJ) $(wildcard tests/*.h) | $(B)/asan
 	$(CC) $(CPPFLAGS) $(DEPFLAGS) $(WARN) $(MATH) -O1 -g $(SAN) $(CHECK_CFLAGS) -Isrc -Itests $< $(AOBJ) -o $@ $(CHECK_LIBS) $(NCURSES_LIBS) $(EDIT_LIBS) $(THREADS) $(LIBM)
 
-# `make test` = every unit test and every end-to-end test, plain then under
+# `make test` = every unit test and every end-to-end test, plain and under
 # ASan + UBSan.  CK_FORK=no keeps sanitizer reports in the test's own process.
+#
+# Each suite and each script is a target of its own: its run writes
+# .build/log/MODE/NAME.log (and NAME.log.fail, its exit status, when it
+# fails), so `make -j` runs them side by side.  `make test` builds and runs
+# everything of both modes in one `make -j$(JOBS)` (the asan build overlaps the
+# plain tests), prints one line as each run ends, then every log whole in
+# order (plain unit, plain e2e, asan unit, asan e2e), and fails naming each
+# failed one.  A run never stops the others: all of them report.  Safe side
+# by side: each e2e script has its own temp dir, state dir and tmux server
+# (tests/e2e_lib.sh).  `make unit`, `make e2e` (MODE=plain or asan) and
+# `make asan` work the same way for one mode.
+JOBS  ?= $(shell nproc 2>/dev/null || echo 2)
+MODE  ?= plain
+LOG   := $(B)/log
+# the sanitizers' options for every run of the asan build, with ncurses' and
+# gpm's own leaks suppressed, with why (tests/lsan.supp)
+ASAN_ENV := ASAN_OPTIONS=detect_leaks=1:abort_on_error=0:exitcode=99 \
+	UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:exitcode=98 \
+	LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp
+UNIT_LOGS = $(addprefix $(LOG)/$(1)/,$(addsuffix .log,$(TESTS)))
+E2E_LOGS  = $(patsubst tests/%.sh,$(LOG)/$(1)/%.log,$(E2E))
+# the slowest runs first (check_quiz under asan is the longest of all), so
+# that the short ones fill the end
+TEST_LOGS = $(call UNIT_LOGS,asan) $(call E2E_LOGS,asan) $(call E2E_LOGS,plain) $(call UNIT_LOGS,plain)
+
 test check: deps-test
 	@bash tests/layers.sh
 	@$(MAKE) --no-print-directory format-check
-	@$(MAKE) --no-print-directory unit e2e MODE=plain
-	@$(MAKE) --no-print-directory asan
+	@$(MAKE) --no-print-directory -j$(JOBS) test-logs
 	@echo "mhaviz: all tests passed (plain and ASan+UBSan)"
 
 # Every C file of src/ and tests/ as .clang-format lays it out: `make format`
@@ -150,28 +174,47 @@ format-check:
 	  && { echo "mhaviz: run make format (the files above are not as .clang-format lays them out)"; exit 1; } \
 	  || echo "format: $(words $(FORMAT_FILES)) files as .clang-format lays them out"
 
+# run_log CMD: runs CMD with its output in $@, its exit status in $@.fail
+# when it fails; says how it went in one line
+define run_log
+	@mkdir -p $(@D); rm -f $@.fail; s=$$(date +%s); \
+	$(1) >$@ 2>&1 || echo $$? >$@.fail; \
+	echo "   $(notdir $(@D)) $(@F:.log=): $$([ -f $@.fail ] && echo "FAILED (exit $$(cat $@.fail))" || echo ok), $$(($$(date +%s) - s)) s"
+endef
+# report TITLE LOGS...: each log whole, in order, under its name; then each
+# failed run's log whole again, last, and one line naming them (exit 1)
+define report
+	@f="" fl=""; echo "== $(1) =="; for l in $(2); do n=$${l##*/}; m=$${l%/*}; echo "-- $${n%.log} ($${m##*/})"; cat $$l; \
+	  [ ! -f $$l.fail ] || { f="$$f $${m##*/}/$${n%.log} (exit $$(cat $$l.fail))"; fl="$$fl $$l"; }; done; \
+	[ -z "$$f" ] || { for l in $$fl; do echo "== failed: $$l =="; cat $$l; done; \
+	  echo "mhaviz: FAILED:$$f; the logs are in $(LOG)/"; exit 1; }
+endef
+
+$(LOG)/plain/check_%.log: $(B)/check_% $(BIN) FORCE
+	$(call run_log,env CK_FORK=no MHAVIZ_BIN=$(BIN) $<)
+$(LOG)/asan/check_%.log: $(B)/asan/check_% $(B)/asan/mhaviz FORCE
+	$(call run_log,env CK_FORK=no MHAVIZ_BIN=$(B)/asan/mhaviz $(ASAN_ENV) $<)
+$(LOG)/plain/e2e_%.log: tests/e2e_%.sh $(BIN) FORCE
+	$(call run_log,env MHAVIZ_BIN=$(BIN) MODE=plain bash $<)
+$(LOG)/asan/e2e_%.log: tests/e2e_%.sh $(B)/asan/mhaviz FORCE
+	$(call run_log,env MHAVIZ_BIN=$(B)/asan/mhaviz MODE=asan $(ASAN_ENV) bash $<)
+.PHONY: FORCE test-logs
+FORCE:
+# the suites' binaries, made only for their logs: kept, not removed as
+# intermediate files (the next make test would link them all again)
+.SECONDARY: $(addprefix $(B)/,$(TESTS)) $(addprefix $(B)/asan/,$(TESTS))
+
+test-logs: $(TEST_LOGS)
+	$(call report,all tests (plain and asan),$(call UNIT_LOGS,plain) $(call E2E_LOGS,plain) $(call UNIT_LOGS,asan) $(call E2E_LOGS,asan))
+
 asan: deps-test
-	@$(MAKE) --no-print-directory unit e2e MODE=asan
+	@$(MAKE) --no-print-directory -j$(JOBS) unit e2e MODE=asan
 
-ifeq ($(MODE),asan)
-TBIN := $(B)/asan
-RUN_BIN := $(B)/asan/mhaviz
-export ASAN_OPTIONS := detect_leaks=1:abort_on_error=0:exitcode=99
-export UBSAN_OPTIONS := print_stacktrace=1:halt_on_error=1:exitcode=98
-# ncurses' and gpm's own leaks, with why (tests/lsan.supp)
-export LSAN_OPTIONS := suppressions=$(CURDIR)/tests/lsan.supp
-else
-TBIN := $(B)
-RUN_BIN := $(BIN)
-endif
+unit: $(call UNIT_LOGS,$(MODE))
+	$(call report,unit tests ($(MODE)),$^)
 
-unit: $(addprefix $(TBIN)/,$(TESTS)) $(RUN_BIN)
-	@echo "== unit tests ($(MODE)) =="
-	@set -e; for t in $(TESTS); do CK_FORK=no MHAVIZ_BIN=$(RUN_BIN) $(TBIN)/$$t; done
-
-e2e: $(RUN_BIN)
-	@echo "== end-to-end tests ($(MODE)) =="
-	@set -e; for t in $(E2E); do echo "-- $$t"; MHAVIZ_BIN=$(RUN_BIN) MODE=$(MODE) bash $$t; done
+e2e: $(call E2E_LOGS,$(MODE))
+	$(call report,end-to-end tests ($(MODE)),$^)
 
 # Record the snapshot tests' expected output again, on purpose (commit it with why).
 snapshots: all

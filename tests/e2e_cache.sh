@@ -26,22 +26,22 @@ random_config() {
     [ $((RANDOM % 2)) = 0 ] && [ $((H % 2)) = 0 ] && KV=$((H / 2))
     r="--batch $((1 + RANDOM % 3)) --seq $S --d-model $((H * dh)) --heads $H --kv-heads $KV --seed $RANDOM"
     case $((RANDOM % 3)) in 1) r="$r --rope half" ;; 2) r="$r --rope interleaved --rope-theta 500000" ;; esac
-    echo "$r"
+    c=$r
 }
 configs=()
 for _ in 1 2 3 4 5 6; do
-    c=$(random_config)
+    random_config
     m="--mla $((1 + RANDOM % 8))"
     [ $((RANDOM % 2)) = 0 ] && m="$m --rope-dim $((2 * (1 + RANDOM % 3)))"
     [ $((RANDOM % 2)) = 0 ] && c="$c --causal"
     configs+=("$c $m")
 done
 for _ in 1 2 3 4 5 6; do
-    c=$(random_config)
+    random_config
     configs+=("$c --causal --window $((1 + RANDOM % 5))")
 done
 for _ in 1 2 3 4; do # a batch sharing a prompt prefix, causal or not
-    c=$(random_config)
+    random_config
     S=$(sed 's/.*--seq \([0-9]*\).*/\1/' <<<"$c")
     c="$c --shared-prefix $((RANDOM % (S + 1)))"
     [ $((RANDOM % 3)) != 0 ] && c="$c --causal"
@@ -50,7 +50,11 @@ done
 configs+=("--mla 512 --rope-dim 64 --d-model 64 --heads 1 --seq 3" "--seq 9 --causal --window 1"
     "--seq 6 --causal --window 3 --mla 2")
 
+# each export is checked by ref_cache.py, all of them in one python (torch
+# imported once: py_batch)
+i=0
 for c in "${configs[@]}"; do
+    i=$((i + 1))
     # shellcheck disable=SC2086
     capture "$BIN" export $c
     if [ "$rc" -ne 0 ]; then
@@ -61,35 +65,51 @@ for c in "${configs[@]}"; do
         ok "export $c: exit 0 # SKIP no python with torch"
         continue
     fi
-    # shellcheck disable=SC2086
-    if "$torch_py" "$HERE/ref_cache.py" "$tmp/out" $c >"$tmp/ref" 2>&1; then
-        ok "export $c agrees with PyTorch ($(tail -1 "$tmp/ref"))"
+    cp "$tmp/out" "$tmp/export$i.json"
+    py_queue "$tmp/ref$i" "$tmp/export$i.json" $c
+done
+[ -z "$torch_py" ] || py_batch "$torch_py" "$HERE/ref_cache.py"
+i=0
+for c in "${configs[@]}"; do
+    i=$((i + 1))
+    [ -f "$tmp/export$i.json" ] || continue
+    if py_passed "$tmp/ref$i"; then
+        ok "export $c agrees with PyTorch ($(tail -1 "$tmp/ref$i"))"
     else
         fail "export $c agrees with PyTorch" "it disagrees:"
-        sed 's/^/# /' "$tmp/ref"
+        sed 's/^/# /' "$tmp/ref$i"
     fi
 done
 
 # decode --paged --shared-prefix: the block tables, reference counts and
 # copies on write against vLLM's block manager replayed in Python, the pool
 # against the issue's formula, on random batches, block sizes and prefixes
-for _ in 1 2 3 4 5 6 7 8; do
+paged=()
+for i in 1 2 3 4 5 6 7 8; do
     B=$((2 + RANDOM % 3)) S=$((2 + RANDOM % 9)) N=$((1 + RANDOM % 5))
     n=$((1 + RANDOM % S))
     P=$((RANDOM % 4 == 0 ? 0 : 1 + RANDOM % n))
     c="--batch $B --seq $S --heads 4 --kv-heads $((1 << (RANDOM % 3))) --block-size $N --shared-prefix $P --prompt $n"
+    paged+=("$c")
     # shellcheck disable=SC2086
     capture "$BIN" decode --plain --paged $c
     if [ "$rc" -ne 0 ]; then
         fail "decode --paged $c" "exit $rc: $(head -c 200 "$tmp/err")"
         continue
     fi
-    # shellcheck disable=SC2086
-    if python3 "$HERE/ref_cache.py" "$tmp/out" --decode --d-model 8 $c >"$tmp/ref" 2>&1; then
-        ok "decode --paged $c: $(tail -1 "$tmp/ref")"
+    cp "$tmp/out" "$tmp/decode$i.txt"
+    py_queue "$tmp/dref$i" "$tmp/decode$i.txt" --decode --d-model 8 $c
+done
+py_batch python3 "$HERE/ref_cache.py"
+i=0
+for c in "${paged[@]}"; do
+    i=$((i + 1))
+    [ -f "$tmp/decode$i.txt" ] || continue
+    if py_passed "$tmp/dref$i"; then
+        ok "decode --paged $c: $(tail -1 "$tmp/dref$i")"
     else
         fail "decode --paged $c against vLLM's block manager" "it disagrees:"
-        sed 's/^/# /' "$tmp/ref"
+        sed 's/^/# /' "$tmp/dref$i"
     fi
 done
 usage_error "--shared-prefix 9: must be 0 to --seq 4" export --seq 4 --shared-prefix 9

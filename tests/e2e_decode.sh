@@ -91,13 +91,13 @@ check "screen: K goes to MQA" tmux_wait $S "MQA, 4 query heads, 1 kv head"
 tmux_keys $S K
 check "screen: K again: MHA" tmux_wait $S "MHA, 4 query heads, 4 kv heads"
 tmux_keys $S q
-sleep 0.3
+tmux_gone $S
 # the flags reach the screen (it always showed GQA, 4 heads, 8 tokens)
 tmux_start $S 80 24 "$BIN" decode --no-save --heads 2 --kv-heads 1 --seq 6 --seed 7 --layout meta
 check "screen: --heads 2 --kv-heads 1" tmux_wait $S "MQA, 2 query heads, 1 kv head"
 check "screen: --seq 6 --layout meta: a (1, 6, 1, 4) cache" tmux_wait $S "Meta (B,T,KV,dh) (1, 6, 1, 4)"
 tmux_keys $S q
-sleep 0.3
+tmux_gone $S
 # from the home menu: the current configuration
 tmux_start $S 80 24 "$BIN" --no-save --seq 6 --heads 2 --kv-heads 1
 check "home: the menu is up" tmux_wait $S "Decode"
@@ -105,8 +105,7 @@ tmux_keys $S 8
 check "home -> Decode: the home's configuration" tmux_wait $S "MQA, 2 query heads, 1 kv head"
 check "home -> Decode: 3 of its 6 tokens prefilled" tmux_wait $S "prefill: the 3 prompt tokens"
 tmux_keys $S q q q
-sleep 0.3
-check "screen: q quits" bash -c "! tmux has-session -t $S 2>/dev/null"
+check "screen: q quits" tmux_gone $S
 # one byte per element is "1 byte", in both commands that say it
 check "kv: fp8 is 1 byte per element" grep -q "(1 byte per element)" <("$BIN" kv --preset llama-3-8b --dtype fp8)
 check "decode: fp8 is 1 byte per element" grep -q "(1 byte per element)" <("$BIN" decode --plain --preset llama-3-8b --context 8192 --dtype fp8)

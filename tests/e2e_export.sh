@@ -113,23 +113,40 @@ for py in python3 /usr/bin/python3; do
     if [ -z "$torch_py" ] && "$py" -c 'import torch' 2>/dev/null; then torch_py=$py; fi
 done
 [ -n "$torch_py" ] || echo "# no python with torch: RoPE checked against the plain reference only"
+# every export first, then ref_mha.py on all of them in one python3, and the
+# RoPE ones again in one $torch_py (py_batch: torch imported once)
+i=0
 for c in "${configs[@]}"; do
+    i=$((i + 1))
     # shellcheck disable=SC2086
     capture "$BIN" export $c
     if [ "$rc" -ne 0 ]; then
         fail "export $c agrees with ref_mha.py" "exit $rc: $(head -c 200 "$tmp/err")"
         continue
     fi
-    # shellcheck disable=SC2086
-    if python3 "$HERE/ref_mha.py" "$tmp/out" $c >"$tmp/ref" 2>&1; then ok "export $c agrees with ref_mha.py"; else
-        fail "export $c agrees with ref_mha.py" "it disagrees:"; sed 's/^/# /' "$tmp/ref"; fi
+    cp "$tmp/out" "$tmp/export$i.json"
+    py_queue "$tmp/ref$i" "$tmp/export$i.json" $c
+done
+py_batch python3 "$HERE/ref_mha.py"
+i=0
+for c in "${configs[@]}"; do
+    i=$((i + 1))
     # RoPE again against PyTorch's own rotation, where an interpreter has torch
-    case "$c" in *--rope*) [ -n "$torch_py" ] || continue ;; *) continue ;; esac
-    # shellcheck disable=SC2086
-    if "$torch_py" "$HERE/ref_mha.py" "$tmp/out" $c >"$tmp/ref" 2>&1 && grep -q "PyTorch" "$tmp/ref"; then
+    case "$c" in *--rope*) [ -n "$torch_py" ] && [ -f "$tmp/export$i.json" ] || continue ;; *) continue ;; esac
+    py_queue "$tmp/tref$i" "$tmp/export$i.json" $c
+done
+[ -z "$torch_py" ] || py_batch "$torch_py" "$HERE/ref_mha.py"
+i=0
+for c in "${configs[@]}"; do
+    i=$((i + 1))
+    [ -f "$tmp/export$i.json" ] || continue
+    if py_passed "$tmp/ref$i"; then ok "export $c agrees with ref_mha.py"; else
+        fail "export $c agrees with ref_mha.py" "it disagrees:"; sed 's/^/# /' "$tmp/ref$i"; fi
+    [ -f "$tmp/tref$i.rc" ] || continue
+    if py_passed "$tmp/tref$i" && grep -q "PyTorch" "$tmp/tref$i"; then
         ok "export $c agrees with PyTorch (ref_mha.py under $torch_py)"
     else
-        fail "export $c agrees with PyTorch" "it disagrees:"; sed 's/^/# /' "$tmp/ref"
+        fail "export $c agrees with PyTorch" "it disagrees:"; sed 's/^/# /' "$tmp/tref$i"
     fi
 done
 

@@ -86,22 +86,20 @@ e2e_tmux resize-window -t $S -x 80 -y 24 2>/dev/null
 tmux_keys $S '?'
 check "screen: ? opens the help at Tiles" tmux_wait $S "Tiles: FlashAttention-2, one tile at a time"
 tmux_keys $S q q
-sleep 0.3
-check "screen: q quits" not e2e_tmux has-session -t $S 2>/dev/null
+check "screen: q quits" tmux_gone $S
 # ASCII (a non-UTF-8 locale), from the home menu's Tiles line
 tmux_start $S 80 24 env LANG=C LC_ALL=C "$BIN" --no-save --causal
 check "home: the Tiles line" tmux_wait $S "Tiles"
 tmux_keys $S Up Up Enter
 check "home -> Tiles: ASCII glyphs" tmux_wait $S "q0   @@ xx"
 tmux_keys $S q q
-sleep 0.3
+tmux_gone $S
 tmux_start $S 80 24 "$BIN" flash --no-save
 check "screen: running for SIGTERM" tmux_wait $S "Tiles: "
 pid=$(e2e_tmux display -p -t $S '#{pane_pid}' 2>/dev/null)
 check "screen: its pid" test -n "$pid"
 [ -n "$pid" ] && kill -TERM "$pid"
-for _ in $(seq 30); do e2e_tmux has-session -t $S 2>/dev/null || break; sleep 0.1; done
-check "SIGTERM ends the screen" not e2e_tmux has-session -t $S 2>/dev/null
+check "SIGTERM ends the screen" tmux_gone $S 30
 # gone, or a zombie not reaped yet (tmux's server may have exited with its last session)
 check "SIGTERM: the process is gone" not bash -c "ps -o stat= -p ${pid:-0} | grep -qv Z"
 finish

@@ -4,9 +4,10 @@
 #   check "frames exits 0" test "$rc" = 0      # runs the command; ok/not ok
 #   check "no colour" not grep -q "$esc" FILE  # ... or its failure
 #   ok "name" / fail "name" "why"              # when the test is written out
-#   tmux_start NAME COLS ROWS CMD...; tmux_keys NAME keys...; tmux_wait NAME TEXT; tmux_screen NAME
+#   tmux_start NAME COLS ROWS CMD...; tmux_keys NAME keys...; tmux_wait NAME TEXT; tmux_screen NAME; tmux_gone NAME
 #   fresh_state                                # a new empty XDG_STATE_HOME from here on
 #   capture CMD...; usage_error NEEDLE ARGS...; full_disk ARGS...   # command-line checks
+#   py_queue OUT ARG...; py_batch PY SCRIPT; py_passed OUT  # one python for many cases
 #   finish                                     # prints the count, exits 1 on any failure
 #
 # Every line of output is "ok - name" or "not ok - name: why", so a failure is
@@ -20,9 +21,12 @@ e2e_name=$(basename "$0" .sh)
 e2e_pass=0
 e2e_fail=0
 e2e_tmux_sessions=()
-# E2E_TMUX_SOCKET=NAME before tmux_start: the sessions run on a tmux server of
-# their own (tmux -L NAME, no config), started with this script's environment
-# (XDG_STATE_HOME, ASAN_OPTIONS); unset, they share the default server.
+# The sessions run on a tmux server of this script's own (tmux -L NAME, no
+# config), started with its environment (XDG_STATE_HOME, ASAN_OPTIONS):
+# scripts run side by side (make test runs two at a time) and other users'
+# sessions on the default server never share a session name or a server's
+# environment.  E2E_TMUX_SOCKET=NAME before tmux_start names another one.
+E2E_TMUX_SOCKET=${E2E_TMUX_SOCKET:-mhaviz-$e2e_name-$$}
 e2e_tmux() { tmux ${E2E_TMUX_SOCKET:+-L "$E2E_TMUX_SOCKET" -f /dev/null} "$@"; }
 e2e_cleanup() {
   local s
@@ -35,6 +39,15 @@ e2e_cleanup() {
   rm -rf "$tmp"
 }
 trap e2e_cleanup EXIT
+
+# python3 as the interpreter itself, found once: on a machine whose python3 is
+# a version manager's shim (pyenv's is a shell script that finds the version
+# and execs it) each call paid ~0.1 s of CPU before Python started.  The same
+# interpreter runs; only the script's own calls go straight to it.
+if e2e_python3=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null) &&
+  [ -x "$e2e_python3" ] && [ "$e2e_python3" != "$(command -v python3)" ]; then
+  python3() { "$e2e_python3" "$@"; }
+fi
 
 ok() { e2e_pass=$((e2e_pass + 1)); echo "ok - $1"; }
 fail() { e2e_fail=$((e2e_fail + 1)); echo "not ok - $1${2:+: $2}"; }
@@ -74,6 +87,16 @@ tmux_wait() {
   done
   return 1
 }
+# tmux_gone NAME [TENTHS]: 0 once session NAME has ended (default 5 s), so
+# the next tmux_start may take its name
+tmux_gone() {
+  local i
+  for ((i = 0; i < ${2:-50}; i++)); do
+    e2e_tmux has-session -t "$1" 2>/dev/null || return 0
+    sleep 0.1
+  done
+  return 1
+}
 
 # capture CMD...: runs CMD under a 60 s guard (a hang is rc 124); sets $rc,
 # stdout in $tmp/out, stderr in $tmp/err
@@ -109,6 +132,20 @@ full_disk() {
     fail "mhaviz $* >/dev/full" "exit $rc (want 1), stderr '$(head -c 200 "$tmp/err")'"
   fi
 }
+
+# py_queue OUT ARG...: one run of a Python script, `SCRIPT ARG...` with its
+# output to the file OUT, queued for py_batch (no ARG holds a space).
+# py_batch PY SCRIPT: runs the queued cases in one PY process (tests/pybatch.py:
+# torch is imported once, not once a case), each afresh as __main__; empties
+# the queue.  py_passed OUT: 0 when that case exited 0.
+e2e_tests=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+py_queue() { echo "$*" >>"$tmp/py_cases"; }
+py_batch() {
+  [ -s "$tmp/py_cases" ] || return 0
+  "$1" "$e2e_tests/pybatch.py" "$2" <"$tmp/py_cases"
+  rm -f "$tmp/py_cases"
+}
+py_passed() { [ "$(cat "$1.rc" 2>/dev/null)" = 0 ]; }
 
 finish() {
   echo "$e2e_name${MODE:+ ($MODE)}: $e2e_pass passed, $e2e_fail failed"

@@ -202,7 +202,7 @@ tmux_keys "$s" C-e C-u
 tmux_keys "$s" q
 check "q on an empty line leaves" tmux_wait "$s" "EXIT=0"
 check "the history is kept in the state dir" grep -qxF "b.t().view(24)" "$XDG_STATE_HOME/mhaviz/play_history"
-tmux kill-session -t "$s" 2>/dev/null
+e2e_tmux kill-session -t "$s" 2>/dev/null
 
 s=home$$
 tmux_start "$s" 80 24 "${penv[@]}" sh -c "'$BIN'; echo EXIT=\$?; sleep 600"
@@ -215,7 +215,7 @@ tmux_keys "$s" Escape
 check "Esc goes back to home" tmux_wait "$s" "multi-head attention, the way"
 tmux_keys "$s" q
 check "and q quits" tmux_wait "$s" "EXIT=0"
-tmux kill-session -t "$s" 2>/dev/null
+e2e_tmux kill-session -t "$s" 2>/dev/null
 
 # --plain on a terminal: libedit's line editor with the same history and completion
 s=plain$$
@@ -233,6 +233,6 @@ tmux_keys "$s" Enter
 check "--plain completes names and methods with Tab" tmux_wait "$s" "b: shape (1, 4, 2, 4)  strides (32, 8, 4, 1)"
 tmux_keys "$s" C-d
 check "--plain ends at Ctrl-D with exit 0" tmux_wait "$s" "EXIT=0"
-tmux kill-session -t "$s" 2>/dev/null
+e2e_tmux kill-session -t "$s" 2>/dev/null
 
 finish

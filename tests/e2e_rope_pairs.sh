@@ -9,9 +9,8 @@
 . "$(dirname "$0")/e2e_lib.sh"
 export NO_COLOR=1 LANG=C.UTF-8 LC_ALL=C.UTF-8
 
-# pairs_ok FRAME JSON LAYOUT: the marks of FRAME against the strides of JSON
-pairs_ok() {
-  python3 - "$1" "$2" "$3" <<'PY'
+# pairs_ok.py FRAME JSON LAYOUT: the marks of FRAME against the strides of JSON
+cat >"$tmp/pairs_ok.py" <<'PY'
 import json, re, sys
 frame = open(sys.argv[1], encoding="utf-8").read().split("\n")
 run = json.load(open(sys.argv[2]))
@@ -49,7 +48,17 @@ for i, offs in marks.items():
     if first != (i if layout == "half" else 2 * i):
         sys.exit("pair %d starts at float %d of its head" % (i, first))
 PY
-}
+pairs_ok() { python3 "$tmp/pairs_ok.py" "$@"; }
+# width.py FRAME W: no line of FRAME (after its header) over W columns
+cat >"$tmp/width.py" <<'PY'
+import sys
+w = int(sys.argv[2])
+sys.exit(any(len(l.rstrip("\n")) > w for l in list(open(sys.argv[1], encoding="utf-8"))[1:]))
+PY
+
+# Every frame is drawn first, then checked by the two scripts above, all
+# frames in one python each (py_batch), then reported in order.
+names=() nframes=0
 
 for layout in half interleaved; do
   for cfg in "" "--d-model 16 --heads 2 --seq 3" "--kv-heads 1 --batch 2" "--d-model 64 --heads 2 --seq 6"; do
@@ -65,17 +74,35 @@ for layout in half interleaved; do
         name="$layout ${cfg:-default} $size ${glyphs:-utf8}"
         "$BIN" frames --step rope --rope "$layout" $cfg --cols "${size%x*}" --rows "${size#*x}" \
           --color=never $glyphs >"$tmp/f.txt" 2>"$tmp/err" || { fail "$name: frames" "$(cat "$tmp/err")"; continue; }
-        if why=$(pairs_ok "$tmp/f.txt" "$tmp/run.json" "$layout" 2>&1); then
-          ok "$name: pair marks $( [ "$layout" = half ] && echo dh/2 || echo 1 ) apart"
-        else
-          fail "$name: pair marks" "$why"
-        fi
-        check "$name: no line over $size" python3 -c 'import sys
-w = int(sys.argv[2])
-sys.exit(any(len(l.rstrip("\n")) > w for l in list(open(sys.argv[1], encoding="utf-8"))[1:]))' "$tmp/f.txt" "${size%x*}"
+        nframes=$((nframes + 1))
+        f=$tmp/frame$nframes
+        mv "$tmp/f.txt" "$f.txt"
+        cp "$tmp/run.json" "$f.json"
+        names+=("$name|$size")
       done
     done
   done
+  for ((i = 1; i <= nframes; i++)); do
+    f=$tmp/frame$i
+    py_queue "$f.pairs" "$f.txt" "$f.json" "$layout"
+  done
+  py_batch python3 "$tmp/pairs_ok.py"
+  for ((i = 1; i <= nframes; i++)); do
+    f=$tmp/frame$i
+    size=${names[i - 1]##*|}
+    py_queue "$f.width" "$f.txt" "${size%x*}"
+  done
+  py_batch python3 "$tmp/width.py"
+  for ((i = 1; i <= nframes; i++)); do
+    f=$tmp/frame$i name=${names[i - 1]%%|*} size=${names[i - 1]##*|}
+    if py_passed "$f.pairs"; then
+      ok "$name: pair marks $( [ "$layout" = half ] && echo dh/2 || echo 1 ) apart"
+    else
+      fail "$name: pair marks" "$(cat "$f.pairs")"
+    fi
+    check "$name: no line over $size" py_passed "$f.width"
+  done
+  names=() nframes=0
   # the inspect cursor picks the token: h1, token 2 (position 2)
   "$BIN" export --rope "$layout" >"$tmp/run.json"
   "$BIN" frames --step rope --rope "$layout" --inspect 0,1,2,0 --color=never >"$tmp/f.txt"
