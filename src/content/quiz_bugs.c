@@ -140,6 +140,17 @@ static int split_expr(int bug, int which, int i, int gqa, char *buf, size_t n)
     return on && (bug == QUIZ_BUG_VIEW || bug == QUIZ_BUG_TRANSPOSE_23 || bug == QUIZ_BUG_KV_AS_H);
 }
 
+/* The causal mask (True above the diagonal: the future), or the bug's. */
+static void add_mask(Prog *p, int bug)
+{
+    if (bug == QUIZ_BUG_MASK_SIDE)
+        add(p, 1, "mask = torch.tril(torch.ones(S, S, dtype=torch.bool), diagonal=-1)");
+    else
+        add(p, bug == QUIZ_BUG_MASK_DIAG,
+            "mask = torch.triu(torch.ones(S, S, dtype=torch.bool), diagonal=%d)",
+            bug == QUIZ_BUG_MASK_DIAG ? 0 : 1);
+}
+
 static void prog_heads(Prog *p, const Shape *s, int bug, int which, int gqa)
 {
     static const char *const v[3] = {"q", "k", "v"};
@@ -192,14 +203,7 @@ static void prog_attn(Prog *p, const Shape *s, int bug, int causal)
         return;
     }
     add(p, on_scores, "scores = q @ %s %s", kt, scale);
-    if (causal && !s->mask_top) {
-        if (bug == QUIZ_BUG_MASK_SIDE)
-            add(p, 1, "mask = torch.tril(torch.ones(S, S, dtype=torch.bool), diagonal=-1)");
-        else
-            add(p, bug == QUIZ_BUG_MASK_DIAG,
-                "mask = torch.triu(torch.ones(S, S, dtype=torch.bool), diagonal=%d)",
-                bug == QUIZ_BUG_MASK_DIAG ? 0 : 1);
-    }
+    if (causal && !s->mask_top) add_mask(p, bug);
     if (causal && bug != QUIZ_BUG_MASK_AFTER)
         add(p, 0, "scores = scores.masked_fill(mask, float('-inf'))");
     add(p, on_sm, "a = torch.softmax(scores, dim=%s)", dim);
@@ -235,14 +239,7 @@ static void program(const MhaConfig *c, const Shape *s, int bug, int which, Prog
 {
     memset(p, 0, sizeof *p);
     int gqa = c->kv_heads < c->heads;
-    if (c->causal && s->mask_top) {
-        if (bug == QUIZ_BUG_MASK_SIDE)
-            add(p, 1, "mask = torch.tril(torch.ones(S, S, dtype=torch.bool), diagonal=-1)");
-        else
-            add(p, bug == QUIZ_BUG_MASK_DIAG,
-                "mask = torch.triu(torch.ones(S, S, dtype=torch.bool), diagonal=%d)",
-                bug == QUIZ_BUG_MASK_DIAG ? 0 : 1);
-    }
+    if (c->causal && s->mask_top) add_mask(p, bug);
     prog_heads(p, s, bug, which, gqa);
     if (gqa) prog_share(p, s, bug, which);
     prog_attn(p, s, bug, c->causal);

@@ -402,24 +402,31 @@ static const char *op_text(char punct)
     return k && punct ? two[k - "fENLG"] : NULL;
 }
 
+/* The operator at the current token applied to left and the operand sub
+ * parses after it: a PN_BINOP node named the operator ("+", "//", "<="),
+ * or -1. */
+static int binop(Parser *p, int left, int (*sub)(Parser *))
+{
+    int n = node_new(p, PN_BINOP, p->tcol);
+    if (n < 0) return -1;
+    const char *two = op_text(p->punct);
+    if (two)
+        strcpy(p->ast->nodes[n].name, two);
+    else
+        strcpy(p->ast->nodes[n].name, (char[]){p->punct, 0});
+    next(p);
+    int r = sub(p);
+    if (r < 0 || add_kid(p, n, left) < 0 || add_kid(p, n, r) < 0) return -1;
+    return n;
+}
+
 /* a left-associative chain of the binary operators in ops over operands
  * parsed by sub: PN_BINOP nodes, name the operator ("+", "//") */
 static int parse_chain(Parser *p, const char *ops, int (*sub)(Parser *))
 {
     int e = sub(p);
-    while (e >= 0 && p->tk == TK_PUNCT && strchr(ops, p->punct)) {
-        int col = p->tcol, n = node_new(p, PN_BINOP, col);
-        if (n < 0) return -1;
-        const char *two = op_text(p->punct);
-        if (two)
-            strcpy(p->ast->nodes[n].name, two);
-        else
-            strcpy(p->ast->nodes[n].name, (char[]){p->punct, 0});
-        next(p);
-        int r = sub(p);
-        if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
-        e = n;
-    }
+    while (e >= 0 && p->tk == TK_PUNCT && strchr(ops, p->punct))
+        e = binop(p, e, sub);
     return e;
 }
 
@@ -485,16 +492,8 @@ static int parse_expr(Parser *p)
 {
     int e = parse_sum(p);
     if (e < 0 || p->tk != TK_PUNCT || !strchr("ENLG<>", p->punct)) return e;
-    int col = p->tcol, n = node_new(p, PN_BINOP, col);
+    int n = binop(p, e, parse_sum);
     if (n < 0) return -1;
-    const char *two = op_text(p->punct);
-    if (two)
-        strcpy(p->ast->nodes[n].name, two);
-    else
-        strcpy(p->ast->nodes[n].name, (char[]){p->punct, 0});
-    next(p);
-    int r = parse_sum(p);
-    if (r < 0 || add_kid(p, n, e) < 0 || add_kid(p, n, r) < 0) return -1;
     if (p->tk == TK_PUNCT && strchr("ENLG<>", p->punct))
         return fail(p, p->tcol, "chained comparisons are not in the playground yet");
     return n;
