@@ -22,8 +22,8 @@ static const Puzzle puzzles[] = {
      "Q.view(B, S, H, dh).transpose(1, 2)",
      "Q.view(B, H, S, dh)",
      0,
-     "The heads sit side by side inside each token's row: split the last dim first, then move "
-     "H in front of S."},
+     "Look at what your head 0 holds: whose features are in its second row?  In Q's memory "
+     "a token's heads sit side by side in its row."},
     {"merge_heads",
      "Merge heads back",
      "O is (B, H, S, dh), heads first.  Make (B, S, D): token s's row is its heads side by "
@@ -75,7 +75,7 @@ static const Puzzle puzzles[] = {
      "Q[:, :, -1:]",
      "Q[:, :, -1]",
      1,
-     "An integer index drops its dim; a slice keeps it."},
+     "Compare the shapes: which kind of index keeps the S dim, and which drops it?"},
     {"mqa_expand",
      "MQA: one K head for every query head",
      "k is (B, 1, T, dh), the one key head of multi-query attention.  Make (B, H, T, dh) for "
@@ -116,7 +116,7 @@ static const Puzzle puzzles[] = {
      "torch.ones(S, S).tril()",
      "torch.ones(S, S).triu()",
      0,
-     "Row i is query i: it keeps keys 0..i, the lower triangle."},
+     "Row i is query i and column j key j: which cells hold j <= i?"},
     {"kv_append",
      "Append a token to the KV cache",
      "cache is (B, KV, T, dh), k_new is (B, KV, 1, dh): the next token's keys.  Make the cache "
