@@ -40,6 +40,12 @@ EOF
 check "--step split and --step 2: the same frame" cmp -s "$tmp/a" "$tmp/b"
 check "--step split prints one frame" test "$(grep -c '^=== ' "$tmp/a")" = 1
 check "--step split: its header" grep -q '^=== step 2/10: split heads (80x24) ===$' "$tmp/a"
+# a run with RoPE has steps 0-11: the last is 11 (the number was refused as 0-10 only)
+capture "$BIN" frames --step 11 --rope half
+check "--step 11 --rope half exits 0" test "$rc" = 0
+check "--step 11 --rope half: the output projection" grep -q '^=== step 11/11: output projection' "$tmp/out"
+usage_error "not a step of this run" frames --step 11
+usage_error "--step '12': not a step" frames --step 12 --rope half
 
 # --- sizes ------------------------------------------------------------------------
 "$BIN" frames --step heads --cols 200 --rows 60 >"$tmp/big"

@@ -251,10 +251,15 @@ static int parse_flags(int argc, char **argv, FramesArgs *a)
                 a->first = 0, a->last = -1;
                 continue;
             }
-            if ((s = mha_step_index(val)) < 0)
-                return cli_usage("--step '%.40s': not a step (0-%d, a name such as split or "
-                                 "softmax, or all)",
-                                 val, MS_COUNT - 1);
+            /* a number is checked against the run's own steps below (a run with
+             * RoPE has one more); a name must be one of the table's */
+            char *end;
+            long num = strtol(val, &end, 10);
+            int is_num = *val && !*end && num >= 0 && num < MS_ALL;
+            if (!is_num && (s = mha_step_index(val)) < 0)
+                return cli_usage("--step '%.40s': not a step (0-%d, %d with --rope; a name such as "
+                                 "split or softmax; or all)",
+                                 val, MS_COUNT - 1, MS_ALL - 1);
             a->step_val = val;
         } else if ((r = cli_match(argc, argv, &i, "--cols", &val, err, sizeof err)) != 0) {
             if (r < 0 || cli_long("--cols", val, 1, 1000, &a->cols, err, sizeof err))
