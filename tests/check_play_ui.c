@@ -146,7 +146,7 @@ START_TEST(puzzles_in_explore)
     type(s, &ui, "Q.view(B, H, S, dh)");
     press(s, &ui, UI_K_ENTER);
     ck_assert(shows_dump(s, &ui, "not yet: the puzzle's tensors"));
-    ck_assert(shows_dump(s, &ui, "hint: The heads sit side by side"));
+    ck_assert(shows_dump(s, &ui, "hint: Look at what your head 0 holds"));
     ck_assert(shows_dump(s, &ui, "shape (2, 4, 3, 2)")); /* the line's result is drawn too */
     type(s, &ui, "Q.view(B, S, H, dh).transpose(1, 2)");
     press(s, &ui, UI_K_ENTER);
