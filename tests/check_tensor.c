@@ -132,6 +132,27 @@ START_TEST(test_batch2_strides)
 }
 END_TEST
 
+/* An empty tensor (a 0 in its shape, expanded or viewed from a real one)
+ * has no element: nothing is read, written or scaled (fuzz_lesson found
+ * tensor_to_array writing 64 floats of x.expand(0, 2, 2, 4, 4)). */
+START_TEST(test_empty_tensor_has_no_elements)
+{
+    Tensor *k = arange(4, (int[]){1, 2, 4, 4});
+    /* k[:, :, None].expand(0, 2, 2, 4, 4), as the playground makes it */
+    Tensor *e = tensor_restride(k, 0, 5, (int[]){0, 2, 2, 4, 4}, (long[]){32, 16, 0, 4, 1});
+    ck_assert_ptr_nonnull(e);
+    ck_assert_uint_eq(tensor_numel(e), 0);
+    float out[2] = {42.0f, 42.0f};
+    ck_assert_uint_eq(tensor_to_array(e, out), 0);
+    ck_assert(out[0] == 42.0f && out[1] == 42.0f);
+    tensor_scale_(e, 2.0f);
+    for (size_t i = 0; i < k->st->n; i++)
+        ck_assert(k->st->data[i] == (float)i); /* the storage untouched */
+    tensor_free(e);
+    tensor_free(k);
+}
+END_TEST
+
 START_TEST(test_expand_5d_stride0)
 {
     /* K heads (B,KV,S,dh) = (1,2,4,4) from K (1,4,8), shared by G = 3 query heads:
@@ -1050,6 +1071,7 @@ static Suite *tensor_suite(void)
     TCase *v = tcase_create("views");
     tcase_add_test(v, test_split_heads_strides_and_storage);
     tcase_add_test(v, test_batch2_strides);
+    tcase_add_test(v, test_empty_tensor_has_no_elements);
     tcase_add_test(v, test_expand_5d_stride0);
     tcase_add_test(v, test_narrow_is_a_view);
     tcase_add_test(v, test_contiguous_of_offset_views);

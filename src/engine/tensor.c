@@ -154,7 +154,8 @@ size_t tensor_to_array(const Tensor *t, float *out)
 {
     int idx[TENSOR_MAXDIM] = {0};
     size_t n = 0;
-    if (!has_rows(t)) { /* a 0-d tensor (the playground's): one element */
+    if (tensor_numel(t) == 0) return 0; /* a 0 in its shape: no element to read */
+    if (!has_rows(t)) {                 /* a 0-d tensor (the playground's): one element */
         do
             out[n++] = tensor_get(t, idx);
         while (next_index(idx, t->ndim, t->shape));
@@ -211,6 +212,7 @@ void tensor_count_copy(Tensor *t, size_t n)
 void tensor_scale_(Tensor *t, float s)
 {
     int idx[TENSOR_MAXDIM] = {0};
+    if (tensor_numel(t) == 0) return;
     if (!has_rows(t)) {
         do
             t->st->data[tensor_offset_of(t, idx)] *= s;
@@ -238,6 +240,7 @@ void tensor_div_(Tensor *t, float s)
 void tensor_causal_mask_(Tensor *t)
 {
     int idx[TENSOR_MAXDIM] = {0};
+    if (tensor_numel(t) == 0) return;
     do
         if (idx[t->ndim - 1] > idx[t->ndim - 2]) t->st->data[tensor_offset_of(t, idx)] = -INFINITY;
     while (next_index(idx, t->ndim, t->shape));
@@ -349,6 +352,7 @@ static void softmax_rows(void *arg, long from, long to)
 
 void tensor_softmax_lastdim_(Tensor *t)
 {
+    if (tensor_numel(t) == 0) return; /* no row to normalise */
     int nd = t->ndim, n = t->shape[nd - 1];
     if (has_rows(t) && tensor_is_contiguous(t)) { /* disjoint rows: on every CPU */
         size_t numel = tensor_numel(t);
