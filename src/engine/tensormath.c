@@ -216,6 +216,26 @@ static long long powi_aten(long long a, long long b)
     return (long long)r;
 }
 
+/* A comparison (E == N != < L <= > G >=) from a's order against b: lt, eq
+ * and gt all 0 for a NaN, so only != holds, as IEEE says. */
+static float compare(int op, int lt, int eq, int gt)
+{
+    switch (op) {
+    case 'E':
+        return eq;
+    case 'N':
+        return !eq;
+    case '<':
+        return lt;
+    case 'L':
+        return lt || eq;
+    case '>':
+        return gt;
+    default:
+        return gt || eq;
+    }
+}
+
 static float apply(int op, double x, double y, TmType type)
 {
     if (type == TM_FLOAT) {
@@ -233,18 +253,8 @@ static float apply(int op, double x, double y, TmType type)
             return (1.0f / b) * a;
         case 'P':
             return powf_aten(a, b);
-        case 'E':
-            return a == b;
-        case 'N':
-            return a != b;
-        case '<':
-            return a < b;
-        case 'L':
-            return a <= b;
-        case '>':
-            return a > b;
         default:
-            return a >= b;
+            return compare(op, a<b, a == b, a> b);
         }
     }
     if (type == TM_BOOL && (op == '+' || op == '*'))
@@ -259,18 +269,8 @@ static float apply(int op, double x, double y, TmType type)
         return (float)(long long)((unsigned long long)a - (unsigned long long)b);
     case '*':
         return (float)(long long)((unsigned long long)a * (unsigned long long)b);
-    case 'E':
-        return a == b;
-    case 'N':
-        return a != b;
-    case '<':
-        return a < b;
-    case 'L':
-        return a <= b;
-    case '>':
-        return a > b;
     default:
-        return a >= b;
+        return compare(op, a<b, a == b, a> b);
     }
 }
 
