@@ -75,13 +75,14 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int decode_screen_key(Screen *s, Ui *ui, int key, Screen **push)
+static int decode_screen_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     DecodeScreen *ds = s->st;
     int len = ds->d ? ds->d->len : ds->prompt;
     ui->status[0] = 0;
-    switch (keys_action(KC_DECODE, key)) {
+    switch (a) {
     case ACT_NEXT:
         if (!ds->d || ds->d->len >= ds->d->cap)
             rebuild(ds, 0);
@@ -107,11 +108,7 @@ static int decode_screen_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_MLA:
         ds->mla = !ds->mla;
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -135,6 +132,7 @@ static const ScreenOps decode_screen_ops = {
     .key = decode_screen_key,
     .free = decode_screen_free,
     .help = KC_DECODE,
+    .keys = KC_DECODE,
 };
 
 Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)

@@ -55,13 +55,14 @@ static int next_block(int block, int seq)
     return block >= seq ? 1 : block + 1;
 }
 
-static int flash_screen_key(Screen *s, Ui *ui, int key, Screen **push)
+static int flash_screen_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     FlashScreen *fs = s->st;
     long at = fs->f ? fs->f->visited : 0;
     ui->status[0] = 0;
-    switch (keys_action(KC_FLASH, key)) {
+    switch (a) {
     case ACT_NEXT:
         if (!fs->f || fs->f->done)
             rebuild(fs, 0); /* after the end: from the start again */
@@ -99,11 +100,7 @@ static int flash_screen_key(Screen *s, Ui *ui, int key, Screen **push)
         mha_config_next(&fs->cfg, MHA_NEXT_SEQ);
         rebuild(fs, 0);
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -121,6 +118,7 @@ static const ScreenOps flash_screen_ops = {
     .key = flash_screen_key,
     .free = flash_screen_free,
     .help = KC_FLASH,
+    .keys = KC_FLASH,
 };
 
 Screen *flash_open_with(Ui *ui, int block_q, int block_k)

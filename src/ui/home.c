@@ -69,10 +69,9 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int home_key(Screen *s, Ui *ui, int key, Screen **push)
+static int home_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     Home *h = s->st;
-    Action a = keys_action(KC_HOME, key);
     switch (a) {
     case ACT_UP:
         h->sel = (h->sel + HOME_N - 1) % HOME_N;
@@ -86,9 +85,7 @@ static int home_key(Screen *s, Ui *ui, int key, Screen **push)
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, home_entries[h->sel].open(ui), ui);
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* q / Esc: the stack closes the menu, and so quits */
         return form_shared_action(ui, a, push);
     }
 }
@@ -97,6 +94,7 @@ static const ScreenOps home_ops = {
     .draw = home_draw,
     .key = home_key,
     .help = 0,
+    .keys = KC_HOME,
 };
 
 Screen *home_open(Ui *ui)

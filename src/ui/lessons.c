@@ -135,12 +135,11 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int menu_key(Screen *s, Ui *ui, int key, Screen **push)
+static int menu_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     Menu *mn = s->st;
     int *sel = menu_sel(mn);
-    Action a = keys_action(KC_LESSONS, key);
-    if (mn->n == 0 && a != ACT_BACK && a != ACT_HELP) return UI_NONE;
+    if (mn->n == 0) return UI_NONE; /* no lesson: ? and q / Esc only, the stack's */
     switch (a) {
     case ACT_UP:
         *sel = (*sel + mn->n - 1) % mn->n;
@@ -154,10 +153,6 @@ static int menu_key(Screen *s, Ui *ui, int key, Screen **push)
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, lessonui_page_open(ui, mn->items[*sel].path, mn->prog), ui);
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK;
     default:
         return UI_NONE;
     }
@@ -178,6 +173,7 @@ static const ScreenOps menu_ops = {
     .key = menu_key,
     .free = menu_free,
     .help = KC_LESSONS,
+    .keys = KC_LESSONS,
 };
 
 Screen *lessons_open(Ui *ui)

@@ -52,17 +52,6 @@ void screen_draw(Screen *s, const Ui *ui, Canvas *c)
     s->ops->draw(s, ui, c);
 }
 
-int screen_key(Screen *s, Ui *ui, int key, Screen **push)
-{
-    Screen *p = NULL;
-    int f = s->ops->key(s, ui, key, &p);
-    if (push)
-        *push = p;
-    else
-        screen_close(p);
-    return f;
-}
-
 int screen_tick(Screen *s, Ui *ui, double now_sec)
 {
     return s->ops->tick ? s->ops->tick(s, ui, now_sec) : 0;

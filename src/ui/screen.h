@@ -23,12 +23,10 @@ void screen_draw_status(Canvas *c, const Ui *ui, const char *hint);
 Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size);
 void screen_free(Screen *s);
 
-/* The ops of s, called.  screen_key: push gets the screen the key opens
- * (the caller's; NULL when none), or with push NULL that screen is freed.
- * screen_tick: 0 for a screen without tick().  screen_close: s's free();
- * NULL is a no-op. */
+/* The ops of s, called (a key goes through screenstack_send,
+ * ui/screenstack.h, where it is looked up).  screen_tick: 0 for a screen
+ * without tick().  screen_close: s's free(); NULL is a no-op. */
 void screen_draw(Screen *s, const Ui *ui, Canvas *c);
-int screen_key(Screen *s, Ui *ui, int key, Screen **push);
 int screen_tick(Screen *s, Ui *ui, double now_sec);
 void screen_close(Screen *s);
 
