@@ -293,6 +293,28 @@ START_TEST(test_help_and_back_left_to_the_stack)
 }
 END_TEST
 
+/* Every menu's cursor moves the one way (screen_menu_move, ui/screen.c):
+ * round from the last entry to the first and back, Up and Left before, Down
+ * and Right after; any other action leaves it. */
+START_TEST(test_menu_move_wraps)
+{
+    int sel = 0;
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_UP), UI_REDRAW);
+    ck_assert_int_eq(sel, 2);
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_DOWN), UI_REDRAW);
+    ck_assert_int_eq(sel, 0);
+    screen_menu_move(&sel, 3, ACT_RIGHT);
+    screen_menu_move(&sel, 3, ACT_RIGHT);
+    ck_assert_int_eq(sel, 2);
+    screen_menu_move(&sel, 3, ACT_LEFT);
+    ck_assert_int_eq(sel, 1);
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_OPEN), UI_NONE);
+    ck_assert_int_eq(sel, 1);
+    ck_assert_int_eq(screen_menu_move(&sel, 1, ACT_DOWN), UI_REDRAW);
+    ck_assert_int_eq(sel, 0);
+}
+END_TEST
+
 START_TEST(test_full_stack_frees_the_extra)
 {
     Ui ui;
@@ -321,6 +343,7 @@ static Suite *screenstack_suite(void)
     tcase_add_test(tc, test_full_stack_frees_the_extra);
     tcase_add_test(tc, test_screen_gets_the_tables_action);
     tcase_add_test(tc, test_help_and_back_left_to_the_stack);
+    tcase_add_test(tc, test_menu_move_wraps);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -56,11 +56,6 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     DecodeScreen *ds = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    /* what fits 80 columns down to "q back"; g (prefill) and M are in the ? help */
-    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_KV_HEADS,
-                                   ACT_LAYOUT, ACT_HELP, ACT_BACK};
-    char hint[200];
-    keys_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
@@ -72,7 +67,10 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }
-    screen_draw_status(c, ui, hint);
+    /* what fits 80 columns down to "q back"; g (prefill) and M are in the ? help */
+    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_KV_HEADS,
+                                   ACT_LAYOUT, ACT_HELP, ACT_BACK};
+    screen_draw_hint(c, ui, KC_DECODE, picks, 6, 1);
 }
 
 static int decode_screen_key(Screen *s, Ui *ui, Action a, int key, Screen **push)

@@ -39,14 +39,12 @@ static void flash_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     FlashScreen *fs = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    static const Action picks[] = {ACT_NEXT, ACT_PREV, ACT_BLOCK_Q, ACT_CAUSAL, ACT_HELP, ACT_BACK};
-    char hint[200];
-    keys_hint_pick(KC_FLASH, picks, 6, 1, hint, sizeof hint);
     if (!fs->f)
         canvas_text(c, 1, 1, fs->err[0] ? fs->err : "out of memory", ST_BAD);
     else
         flash_draw(c, fs->f, ui->large);
-    screen_draw_status(c, ui, hint);
+    static const Action picks[] = {ACT_NEXT, ACT_PREV, ACT_BLOCK_Q, ACT_CAUSAL, ACT_HELP, ACT_BACK};
+    screen_draw_hint(c, ui, KC_FLASH, picks, 6, 1);
 }
 
 /* The next block size: 1, 2, ... up to seq, then 1 again. */

@@ -131,11 +131,8 @@ static int form_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
     long v = form_get(&f->draft, f->sel);
     switch (a) {
     case ACT_UP:
-        f->sel = (f->sel + F_COUNT - 1) % F_COUNT;
-        return UI_REDRAW;
     case ACT_DOWN:
-        f->sel = (f->sel + 1) % F_COUNT;
-        return UI_REDRAW;
+        return screen_menu_move(&f->sel, F_COUNT, a);
     case ACT_INC:
         form_set(&f->draft, f->sel, f->sel == F_CAUSAL ? !v : v + 1);
         return UI_REDRAW;

@@ -153,13 +153,9 @@ static int kvcalc_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
     switch (a) {
     case ACT_UP:
-        k->sel = (k->sel + k->presets.n - 1) % k->presets.n;
-        k->context = 0;
-        return UI_REDRAW;
     case ACT_DOWN:
-        k->sel = (k->sel + 1) % k->presets.n;
-        k->context = 0;
-        return UI_REDRAW;
+        k->context = 0; /* the new model's own */
+        return screen_menu_move(&k->sel, k->presets.n, a);
     case ACT_DTYPE:
         k->dtype = kv_dtypes[k->dtype + 1].name ? k->dtype + 1 : 0;
         return UI_REDRAW;

@@ -221,9 +221,7 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, 1, in_y, ">>> ", ST_CODE_HI);
     canvas_field(c, 5, in_y, c->w - 6, p->ed.buf, p->ed.cur, ST_CODE, ' ');
     static const Action picks[] = {ACT_APPLY, ACT_NEXT, ACT_UP, ACT_COMPLETE, ACT_BACK};
-    char hint[300];
-    keys_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
-    screen_draw_status(c, ui, hint);
+    screen_draw_hint(c, ui, KC_PLAY, picks, 5, 2);
 }
 
 static int play_key(Screen *s, Ui *ui, Action a, int key, Screen **push)

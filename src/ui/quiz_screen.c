@@ -178,18 +178,12 @@ static int qs_key(Screen *s, Ui *ui, Action act, int key, Screen **push)
     switch (q->phase) {
     case PH_PICK:
         switch (act) {
-        case ACT_UP:
-            q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1);
-            return UI_REDRAW;
+        case ACT_UP: /* the topics and "all of them" */
         case ACT_DOWN:
-            q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1);
-            return UI_REDRAW;
+            return screen_menu_move(&q->topic_sel, QT_COUNT + 1, act);
         case ACT_LEFT:
-            q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen;
-            return UI_REDRAW;
         case ACT_RIGHT:
-            q->len_sel = (q->len_sel + 1) % q->nlen;
-            return UI_REDRAW;
+            return screen_menu_move(&q->len_sel, q->nlen, act);
         case ACT_TIMED:
             q->timed = !q->timed;
             return UI_REDRAW;
