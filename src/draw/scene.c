@@ -91,7 +91,8 @@ static void draw_all(Ctx *x)
     int step = s->step;
     char buf[1024];
     int narr_rows = 0, narr_lines, status_rows = s->status ? 1 : 0;
-    int bw = x->w - RIGHT_MARGIN, top = TOP_ROWS - 1 + (x->code_rows = top_code_rows(x, bw));
+    int bw = x->w - RIGHT_MARGIN,
+        top = 1 + (x->prog_rows = top_program_rows(x)) + (x->code_rows = top_code_rows(x, bw));
     int bx = x->x0, by = x->y0 + top, bh;
 
     /* the rows the body gets; on a tall frame the top block takes its share
