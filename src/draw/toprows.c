@@ -47,11 +47,8 @@ void top_program(Ctx *x)
     MhaPanel pn;
     mha_panel(&x->m->cfg, x->s.view, &pn);
     int step = x->s.view == MV_STEP ? x->s.step : -1;
-    int rows = x->prog_rows, top = program_top(&pn, x->s.view == MV_STEP ? step : 0, rows);
-    if (x->s.view != MV_STEP) /* the bug in sight */
-        top = pn.bug < top || pn.bug >= top + rows ? pn.bug - rows / 2 : top;
-    if (top + rows > pn.n) top = pn.n - rows;
-    if (top < 0) top = 0;
+    /* a failure's panel lights its bug whatever the step: the bug in sight */
+    int rows = x->prog_rows, top = program_top(&pn, step, rows);
     for (int r = 0; r < rows; r++) {
         int i = top + r, py = x->y0 + 1 + x->tg + r, px = x->x0, len;
         /* a rule between the program and the panel beside it, so the
