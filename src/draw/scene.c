@@ -3,8 +3,9 @@
  * Frame layout (w x h, at least 80x24; rows from the top):
  *   0        title: step n/10 and its name; on the right the bytes this step
  *            copied and the pass's total so far
- *   1..6     the six-line program, current statement highlighted | shape,
- *            strides before -> after, contiguous, storage id
+ *   1..6     the run's program (engine/mha_panel.c), what the step runs lit:
+ *            a window of six lines, or all of them from PROGRAM_FULL_H rows |
+ *            shape, strides before -> after, contiguous, storage id
  *   7        the step's own code line (from the trace) and what it did to memory
  *   8..      body: the candy bar (the storage, one cell per float, offsets),
  *            then the logical view (tokens x heads x d_head, or heads x tokens),
