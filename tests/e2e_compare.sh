@@ -66,12 +66,14 @@ assert d["a"]["config"]["kv_heads"] == 2 and d["b"]["config"]["kv_heads"] == 1
 k = [x for x in d["differences"] if x["step"] == 4 and x["tensor"] == "K_heads"]
 assert k and "strides" in k[0]["fields"], d["differences"]
 assert d["a"]["tensors"]["K_heads"]["strides"] != d["b"]["tensors"]["K_heads"]["strides"]
+share = "K = K.repeat_interleave(G, dim=1)"  # each run its own program: MQA shares K
+assert share not in d["a"]["program"] and share in d["b"]["program"], d["b"]["program"]
 ' "$tmp/out"
 capture "$BIN" export
 check "export without --compare: the single-run object" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"config", "tensors", "steps"}, d.keys()
+assert set(d) == {"config", "tensors", "steps", "program", "program_bugs"}, d.keys()
 ' "$tmp/out"
 
 for cmd in walk frames export; do

@@ -20,8 +20,15 @@ schema_errs=$(python3 - "$tmp/out" <<'EOF'
 import json, sys
 doc = json.load(open(sys.argv[1]))
 errs = []
-if set(doc) != {"config", "tensors", "steps"}:
+if set(doc) != {"config", "tensors", "steps", "program", "program_bugs"}:
     errs.append("top-level keys %s" % sorted(doc))
+prog = doc.get("program", [])
+if not prog or not all(isinstance(l, str) and len(l) <= 45 for l in prog) or not prog[-1].startswith("y = "):
+    errs.append("program: lines of at most 45 characters, the last making y: %r" % prog)
+bugs = doc.get("program_bugs", [])
+if [(b.get("view"), b.get("tensor")) for b in bugs] != [("wrong", "Q_wrong"), ("noscale", "attn_noscale")] \
+        or not all(1 <= b.get("line", 0) <= len(prog) for b in bugs):
+    errs.append("program_bugs: %r" % bugs)
 cfg = doc.get("config", {})
 for k in ("batch", "seq", "d_model", "heads", "kv_heads", "d_head", "causal", "seed", "rope",
           "rope_theta"):
@@ -241,14 +248,16 @@ fi
 
 
 # issue 16: the statements each step says it ran ("ran"), run by PyTorch on
-# the export's x and weights, give the run's tensors
+# the export's x and weights, give the run's tensors; so does the
+# walkthrough's program ("program": y is out) and each of its bugs
 if /usr/bin/python3 -c 'import torch' 2>/dev/null; then
     for c in "" "--causal --seq 6 --d-model 16 --heads 4 --kv-heads 2" "--causal --window 3 --seq 8" \
         "--rope half --seq 6 --d-model 16 --heads 4 --kv-heads 2" "--rope interleaved --kv-heads 1" \
-        "--batch 2 --seq 5 --d-model 24 --heads 4 --kv-heads 2"; do
+        "--batch 2 --seq 5 --d-model 24 --heads 4 --kv-heads 2" \
+        "--batch 2 --seq 7 --d-model 16 --heads 4 --kv-heads 2 --causal --window 2 --rope half"; do
         # shellcheck disable=SC2086
         if out=$(/usr/bin/python3 "$HERE/ref_mha_ran.py" "$BIN" $c 2>&1); then
-            ok "export $c: the statements it ran, in PyTorch, give its tensors"
+            ok "export $c: the statements it ran and its program, in PyTorch, give its tensors"
         else
             fail "export $c: its statements in PyTorch" "$(printf '%s' "$out" | tail -4)"
         fi

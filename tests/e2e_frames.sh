@@ -35,6 +35,35 @@ for i, f in enumerate(frames):
         print("frame", i, "lacks its byte count", file=sys.stderr); sys.exit(1)
 EOF
 
+# --- the program panel: the run's program (export's "program"), a window at 80x24
+# every frame of a long program (GQA, causal, RoPE: 15 lines) still 24 rows of at
+# most 80 columns, its six program rows consecutive lines of the export's
+# program, numbered as in it, a lit one (▶) on every step after the input
+long="--causal --heads 4 --kv-heads 2 --rope half --seq 6"
+# shellcheck disable=SC2086
+"$BIN" frames --step all $long >"$tmp/long" && "$BIN" export $long >"$tmp/longjson"
+check "frames --step all $long exits 0" test $? = 0
+python3 - "$tmp/longjson" "$tmp/long" <<'EOF2' && ok "80x24: the panel is a window on the run's program, lit" || fail "80x24: the panel is a window on the run's program"
+import json, sys
+prog = json.load(open(sys.argv[1]))["program"]
+frames = open(sys.argv[2], encoding="utf-8").read().split("=== step ")[1:]
+if len(prog) != 15 or len(frames) != 12:
+    print("program of", len(prog), "lines,", len(frames), "frames", file=sys.stderr); sys.exit(1)
+for i, f in enumerate(frames):
+    lines = f.split("\n")[1:25]
+    if len(lines) != 24 or any(len(l) > 80 for l in lines):
+        print("frame", i, "does not fit 80x24", file=sys.stderr); sys.exit(1)
+    rows, lit = lines[1:7], 0
+    first = int(rows[0][1:4])
+    for r, row in enumerate(rows):
+        n, code = int(row[1:4]), row[5:50].rstrip()
+        if n != first + r or code != prog[n - 1]:
+            print("frame", i, "row", r, repr(row), "is not line", first + r, file=sys.stderr); sys.exit(1)
+        lit += row.startswith("\u25b6")
+    if (lit > 0) != (i > 0):
+        print("frame", i, "lights", lit, "lines", file=sys.stderr); sys.exit(1)
+EOF2
+
 # --- one step, by name and by number: the same frame ----------------------------
 "$BIN" frames --step split >"$tmp/a" && "$BIN" frames --step 2 >"$tmp/b" && ok "--step split and --step 2 exit 0" || fail "--step split/2"
 check "--step split and --step 2: the same frame" cmp -s "$tmp/a" "$tmp/b"

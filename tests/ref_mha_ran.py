@@ -4,6 +4,9 @@
 weights, give the export's tensors: the same shapes and strides, values
 within 1e-5 (the run computes in float32 with its own kernels).  So the
 PyTorch a learner reads in the trace is the program that computed the run.
+The walkthrough's program panel ("program") runs too and gives y, the
+run's out; each of its failure pictures ("program_bugs": the line
+replaced by the bug) gives the run's Q_wrong or attn_noscale.
 
 Usage: /usr/bin/python3 ref_mha_ran.py BIN [EXPORT FLAGS...]
 Exit 0 when they agree, 1 with the differences (2: no torch).
@@ -36,6 +39,46 @@ def rope(t, layout, theta):
     return torch.stack((a * cos - b * sin, a * sin + b * cos), -1).flatten(-2)
 
 
+def differs(v, want):
+    """Why tensor v is not the export's tensor want (its shape and values), or None."""
+    if list(v.shape) != want["shape"]:
+        return "shape %s, the run's %s" % (list(v.shape), want["shape"])
+    for a, b in zip(v.reshape(-1).tolist(), want["data"]):
+        if isinstance(b, str) or abs(a - b) > 1e-5 + 1e-5 * abs(b):
+            return "%r vs the run's %r" % (a, b)
+    return None
+
+
+def assigned(line):
+    return line.split(" = ", 1)[0]
+
+
+def run_program(doc, g0, bad):
+    """The panel's program from the names g0 gives y, the run's out; each bug's
+    program (its line replaced) gives the bug's tensor in its name.  Adds to bad;
+    returns the program's lines."""
+    prog, ts = doc["program"], doc["tensors"]
+    g = dict(g0)
+    for line in prog:
+        exec(line, g)
+    why = differs(g["y"], ts["out"])
+    if why:
+        bad.append("program's y: " + why)
+    for bug in doc["program_bugs"]:
+        g, at = dict(g0), bug["line"] - 1
+        lines = prog[:at] + [bug["code"]] + prog[at + 1:]
+        for i, line in enumerate(lines):
+            exec(line, g)
+            if i >= at and assigned(line) == bug["name"]:
+                why = differs(g[bug["name"]], ts[bug["tensor"]])
+                if why:
+                    bad.append("%s bug's %s: %s" % (bug["view"], bug["name"], why))
+                break
+        else:
+            bad.append("%s bug: no line makes %s" % (bug["view"], bug["name"]))
+    return len(prog)
+
+
 def main():
     if len(sys.argv) < 2:
         print(__doc__)
@@ -48,12 +91,17 @@ def main():
         t = ts[name]
         return torch.tensor(t["data"], dtype=torch.float32).view(t["shape"])
 
-    g = {"torch": torch, "math": math, "F": F, "sqrt": math.sqrt, "softmax": F.softmax,
-         "B": c["batch"], "S": c["seq"], "D": c["d_model"], "H": c["heads"], "KV": c["kv_heads"],
-         "G": c["heads"] // c["kv_heads"], "dh": c["d_head"], "W": c.get("window") or 0,
-         "rope": lambda t: rope(t, c["rope"], c["rope_theta"])}
-    for n in ("x", "W_Q", "W_K", "W_V", "W_O"):
-        g[n] = tensor(n)
+    def fresh():
+        """The names a program starts from: the export's x and weights, its sizes."""
+        g = {"torch": torch, "math": math, "F": F, "sqrt": math.sqrt, "softmax": F.softmax,
+             "B": c["batch"], "S": c["seq"], "D": c["d_model"], "H": c["heads"], "KV": c["kv_heads"],
+             "G": c["heads"] // c["kv_heads"], "dh": c["d_head"], "W": c.get("window") or 0,
+             "rope": lambda t: rope(t, c["rope"], c["rope_theta"])}
+        for n in ("x", "W_Q", "W_K", "W_V", "W_O"):
+            g[n] = tensor(n)
+        return g
+
+    g = fresh()
     bad, checked = [], 0
     for st in doc["steps"]:
         for stmt in st["ran"]:
@@ -73,9 +121,11 @@ def main():
                 if isinstance(b, str) or abs(a - b) > 1e-5 + 1e-5 * abs(b):
                     bad.append("%s: %r vs the run's %r" % (stmt, a, b))
                     break
+    lines = run_program(doc, fresh(), bad)
     for b in bad[:10]:
         print("DIFF " + b)
-    print("ref_mha_ran.py: %d statements' tensors, %d differ from torch %s" % (checked, len(bad), torch.__version__))
+    print("ref_mha_ran.py: %d statements' tensors and the panel's program (%d lines, %d bugs), %d differ "
+          "from torch %s" % (checked, lines, len(doc["program_bugs"]), len(bad), torch.__version__))
     return 1 if bad else 0
 
 

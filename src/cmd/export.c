@@ -17,7 +17,8 @@ static const char export_help[] =
     "Runs the multi-head attention pipeline on the toy input and prints one JSON\n"
     "object: config, every tensor (shape, strides, offset, storage, data) and the\n"
     "trace of steps (code, the statements it ran, inputs, output, is_view,\n"
-    "bytes_copied).\n\n"
+    "bytes_copied), the walkthrough's program (\"program\": lines that compute\n"
+    "out) and its failure pictures' bugs (\"program_bugs\").\n\n"
     "  --compare FLAGS  two runs: {\"a\": this run, \"b\": the run with FLAGS\n"
     "                   applied (e.g. \"--kv-heads 1\"), each the object above,\n"
     "                   \"differences\": [{\"step\", \"tensor\", \"fields\"}]}\n"
@@ -90,6 +91,30 @@ static void export_mla(FILE *f, const Mha *m, const Mla *a, float *buf)
 /* Writes the JSON of run m (and MLA beside it when a is not NULL) to f.
  * Returns 0, -1 on a write error, -2 when the conversion buffer cannot be
  * allocated. */
+/* "program": the walkthrough's panel, lines that compute the run's out;
+ * "program_bugs": each failure picture's line ("line", 1-based) replaced
+ * by its "code", after which "name" holds the run's "tensor".  Their text
+ * has no quote and no backslash (check_mha_panel.c). */
+static void export_program(FILE *f, const MhaConfig *c)
+{
+    MhaPanel pn;
+    mha_panel(c, MV_STEP, &pn);
+    fputs("  \"program\": [", f);
+    for (int i = 0; i < pn.n; i++)
+        fprintf(f, "%s\"%s\"", i ? ", " : "", pn.line[i]);
+    fputs("],\n  \"program_bugs\": [", f);
+    for (int v = MV_WRONG_VIEW; v < MV_COUNT; v++) {
+        const MhaViewInfo *vi = &mha_views[v];
+        mha_panel(c, (MhaView)v, &pn);
+        fprintf(f,
+                "%s\n    {\"view\": \"%s\", \"line\": %d, \"code\": \"%s\", \"name\": \"%s\", "
+                "\"tensor\": \"%s\"}",
+                v > MV_WRONG_VIEW ? "," : "", vi->key, pn.bug + 1, vi->code, vi->name,
+                mha_tensor_names[vi->tensor]);
+    }
+    fputs("\n  ]\n", f);
+}
+
 static int export_json(FILE *f, const Mha *m, const Mla *a)
 {
     const MhaConfig *c = &m->cfg;
@@ -127,7 +152,9 @@ static int export_json(FILE *f, const Mha *m, const Mla *a)
                 mha_tensor_names[s->output], s->is_view ? "true" : "false", s->bytes_copied,
                 i + 1 < n_steps ? "," : "");
     }
-    fputs("  ]\n}\n", f);
+    fputs("  ],\n", f);
+    export_program(f, c);
+    fputs("}\n", f);
     free(buf);
     return ferror(f) ? -1 : 0;
 }

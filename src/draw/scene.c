@@ -3,8 +3,9 @@
  * Frame layout (w x h, at least 80x24; rows from the top):
  *   0        title: step n/10 and its name; on the right the bytes this step
  *            copied and the pass's total so far
- *   1..6     the six-line program, current statement highlighted | shape,
- *            strides before -> after, contiguous, storage id
+ *   1..6     the run's program (engine/mha_panel.c), what the step runs lit:
+ *            a window of six lines, or all of them from PROGRAM_FULL_H rows |
+ *            shape, strides before -> after, contiguous, storage id
  *   7        the step's own code line (from the trace) and what it did to memory
  *   8..      body: the candy bar (the storage, one cell per float, offsets),
  *            then the logical view (tokens x heads x d_head, or heads x tokens),
@@ -91,7 +92,8 @@ static void draw_all(Ctx *x)
     int step = s->step;
     char buf[1024];
     int narr_rows = 0, narr_lines, status_rows = s->status ? 1 : 0;
-    int bw = x->w - RIGHT_MARGIN, top = TOP_ROWS - 1 + (x->code_rows = top_code_rows(x, bw));
+    int bw = x->w - RIGHT_MARGIN,
+        top = 1 + (x->prog_rows = top_program_rows(x)) + (x->code_rows = top_code_rows(x, bw));
     int bx = x->x0, by = x->y0 + top, bh;
 
     /* the rows the body gets; on a tall frame the top block takes its share

@@ -30,13 +30,14 @@ typedef struct StepView {
     int colour; /* colour cells by head */
 } StepView;
 
-#define TOP_ROWS 8           /* title, program (6), code line (its first row) */
-#define CODE_ROWS_MAX 3      /* the code line wrapped: its rows at most (Ctx.code_rows) */
-#define PROGRAM_W 50         /* "  1  " + the longest program line; then a gap, a rule, the panel */
-#define RIGHT_MARGIN 1       /* never draw in the last column: nothing ends flush right */
-#define NARRATIVE_MAX_W 100  /* the narrative's widest line, on any frame */
-#define LARGE_NARRATIVE_W 60 /* ... and in large print: short lines read from the back row */
-#define LARGE_NARRATIVE_ROWS 8 /* large print: the narrative's rows at most, on a tall frame */
+#define PROGRAM_ROWS 6    /* the program's rows (a window on a longer one); the panel's too */
+#define PROGRAM_FULL_H 50 /* frames this tall show the whole program (Ctx.prog_rows) */
+#define CODE_ROWS_MAX 3   /* the code line wrapped: its rows at most (Ctx.code_rows) */
+#define PROGRAM_W (5 + MHA_PANEL_W) /* " 12  " + a program line; then a gap, a rule, the panel */
+#define RIGHT_MARGIN 1              /* never draw in the last column: nothing ends flush right */
+#define NARRATIVE_MAX_W 100         /* the narrative's widest line, on any frame */
+#define LARGE_NARRATIVE_W 60        /* ... and in large print: short lines read from the back row */
+#define LARGE_NARRATIVE_ROWS 8      /* large print: the narrative's rows at most, on a tall frame */
 
 /* Wide frames (a body at least WIDE_MIN_W columns): the logical view beside
  * the memory strip, WIDE_GAP apart, cells up to WIDE_CELL_MAX columns. */
@@ -60,6 +61,7 @@ typedef struct Ctx {
     int x0, y0, w, h;
     int tg;        /* tall frames: blank rows under the title and over the code line */
     int code_rows; /* rows of the code line, the same for every step of the run (top_code_rows) */
+    int prog_rows; /* rows of the program, the same for every step (top_program_rows) */
     int hx, hy;    /* point to hit-test; -1: none */
     int hit;       /* 0 none, 1 a logical cell, 2 a storage cell */
     int hidx[4];   /* logical index hit */
@@ -260,7 +262,10 @@ void heat_set(Ctx *x, const Heat *p, const HeatSrc *src, int H, const HeatSrc *s
               const int *cur, int hit_kind);
 
 /* toprows.c: title, program, shape/strides panel */
-void top_program(Ctx *x, int line, const char *span);
+/* The rows the program takes: PROGRAM_ROWS, or on a frame PROGRAM_FULL_H
+ * rows tall all of its lines, so the body keeps its place from step to step. */
+int top_program_rows(const Ctx *x);
+void top_program(Ctx *x);
 void top_panel(Ctx *x, const Tensor *before, const Tensor *after, int swap_hi);
 void top_title(Ctx *x, const char *left);
 void top_rows(Ctx *x, int bw);

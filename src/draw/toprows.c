@@ -1,5 +1,5 @@
 /* toprows.c - the rows above the body: the title with the copy counter,
- * the six-line program with the current statement lit, and the shape /
+ * program (engine/mha_panel.c) with what the step runs lit, and the shape /
  * strides panel beside it.
  */
 #include "draw/scenectx.h"
@@ -13,29 +13,56 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* The whole program, as the walkthrough steps through it (DESIGN's table). */
-
 static const char *yes_no(int b)
 {
     return b ? "yes" : "no";
 }
 
-void top_program(Ctx *x, int line, const char *span)
+/* The first of pn's lines the panel shows in its rows: all of them when
+ * they fit, else a window that holds the lines the step lights with a line
+ * of context above them, or when they are more than the rows, the last of
+ * them (the one that makes the step's tensor) and as many before it. */
+static int program_top(const MhaPanel *pn, int step, int rows)
 {
-    for (int i = 0; i < MHA_PROGRAM_LINES; i++) {
-        int py = x->y0 + 1 + x->tg + i, px = x->x0;
-        const char *l = mha_program_line(&x->m->cfg, i);
-        canvas_printf(x->c, px, py, ST_DIM, "%c%2d  ", i == line ? '>' : ' ', i + 1);
-        canvas_text(x->c, px + 5, py, l, ST_CODE);
-        if (i == line) {
-            const char *at = span ? strstr(l, span) : l;
-            int len = span ? (int)strlen(span) : (int)strlen(l);
-            if (at) canvas_style(x->c, px + 5 + (int)(at - l), py, len, 1, ST_CODE_HI);
-            canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
-        }
+    int last, first = mha_panel_first_lit(pn, step, &last), top;
+    if (pn->n <= rows || first < 0) return 0; /* the input: the program's start */
+    top = last - first + 1 < rows ? first - 1 : last - rows + 1;
+    if (top + rows > pn->n) top = pn->n - rows;
+    return top < 0 ? 0 : top;
+}
+
+int top_program_rows(const Ctx *x)
+{
+    MhaPanel pn;
+    mha_panel(&x->m->cfg, MV_STEP, &pn);
+    return x->h >= PROGRAM_FULL_H && pn.n > PROGRAM_ROWS ? pn.n : PROGRAM_ROWS;
+}
+
+/* The program the step (or the failure picture) runs, its lines numbered,
+ * the part the step runs lit.  A window of x->prog_rows lines when the
+ * program is longer: the rule beside it turns into an arrow, dim, at the
+ * end that has lines out of sight. */
+void top_program(Ctx *x)
+{
+    MhaPanel pn;
+    mha_panel(&x->m->cfg, x->s.view, &pn);
+    int step = x->s.view == MV_STEP ? x->s.step : -1;
+    /* a failure's panel lights its bug whatever the step: the bug in sight */
+    int rows = x->prog_rows, top = program_top(&pn, step, rows);
+    for (int r = 0; r < rows; r++) {
+        int i = top + r, py = x->y0 + 1 + x->tg + r, px = x->x0, len;
         /* a rule between the program and the panel beside it, so the
          * panel's "->" rows do not read as the program's lines */
-        canvas_put(x->c, px + PROGRAM_W + 1, py, 0x2502, ST_DIM); /* │ */
+        int rule = r == 0 && top > 0 ? 0x25B2 : r == rows - 1 && i < pn.n - 1 ? 0x25BC : 0x2502;
+        canvas_put(x->c, px + PROGRAM_W + 1, py, rule, ST_DIM); /* │, or ▲ ▼ */
+        if (i >= pn.n) continue;
+        const char *at = mha_panel_lit(&pn, i, step, &len);
+        canvas_printf(x->c, px, py, ST_DIM, "  %2d ", i + 1);
+        canvas_text(x->c, px + 5, py, pn.line[i], ST_CODE);
+        if (at) {
+            canvas_style(x->c, px + 5 + (int)(at - pn.line[i]), py, len, 1, ST_CODE_HI);
+            canvas_put(x->c, px, py, 0x25B6, ST_CODE_HI); /* ▶ */
+        }
     }
 }
 
@@ -147,7 +174,7 @@ int top_code_rows(const Ctx *x, int bw)
 static void top_code_line(Ctx *x, int bw, const Tensor *after)
 {
     const MhaStep *ms = &x->m->steps[x->s.step];
-    int cy = x->y0 + TOP_ROWS - 1 + 2 * x->tg, used = 2;
+    int cy = x->y0 + 1 + x->prog_rows + 2 * x->tg, used = 2;
     char code[MHA_STEP_CODE + 16], buf[160], nb[32];
     if (x->s.view != MV_STEP)
         snprintf(code, sizeof code, "%s  # the bug", mha_views[x->s.view].code);
@@ -195,14 +222,14 @@ void top_rows(Ctx *x, int bw)
         const MhaViewInfo *v = &mha_views[x->s.view];
         snprintf(buf, sizeof buf, "failure mode: %s", v->title);
         top_title(x, buf);
-        top_program(x, v->line, v->span);
+        top_program(x);
         before = m->t[x->s.view == MV_WRONG_VIEW ? MT_Q : MT_SCORES];
         after = m->t[v->tensor];
     } else {
         snprintf(buf, sizeof buf, "step %d/%d  %s", mha_step_number(&m->cfg, x->s.step),
                  mha_step_total(&m->cfg) - 1, ms->name);
         top_title(x, buf);
-        top_program(x, mha_steps[x->s.step].line, mha_steps[x->s.step].span);
+        top_program(x);
     }
     top_panel(x, before, after,
               x->s.view == MV_STEP && x->s.step == MS_HEADS && x->s.anim >= 0 && x->s.anim < 1);

@@ -25,48 +25,32 @@ const char *const mha_tensor_names[MT_COUNT] = {
 };
 /* clang-format on */
 
-/* One row per step, as in DESIGN.md's pipeline table. */
+/* One row per step, as in src/README.md, The pipeline. */
 /* clang-format off */
-const char *const mha_program[MHA_PROGRAM_LINES] = {
-    "Q = x @ W_Q; K = x @ W_K; V = x @ W_V",
-    "Q = Q.view(B, S, H, dh).transpose(1, 2)",
-    "scores = Q @ K.transpose(-2, -1) / sqrt(dh)",
-    "attn = softmax(scores, dim=-1)",
-    "out = (attn @ V).transpose(1, 2).contiguous()",
-    "y = out.view(B, S, D) @ W_O",
-};
-
-/* Line 1 as a run with RoPE on reads it: the heads, then rotated. */
-static const char rope_line[] = "Q = rope(Q.view(B, S, H, dh).transpose(1, 2))";
-
-const char *mha_program_line(const MhaConfig *c, int i)
-{
-    if (i < 0 || i >= MHA_PROGRAM_LINES) return "";
-    return i == 1 && c->rope != ROPE_OFF ? rope_line : mha_program[i];
-}
-
 const MhaStepInfo mha_steps[MS_ALL] = {
-    /* name, key, code, program line, span, shape, output, var */
-    {"input", "input", "x", -1, NULL, "(B, S, D)", MT_X, "x"},
-    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", 0, NULL, "(B, S, D)", MT_Q, "Q"},
-    {"split heads", "split", "Q = Q.view(B, S, H, dh)", 1, ".view(B, S, H, dh)", "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
-    {"heads first", "heads", "Q = Q.transpose(1, 2)", 1, ".transpose(1, 2)", "(B, H, S, dh)", MT_Q_HEADS, "Q"},
-    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", 2, NULL, "(B, H, S, S)", MT_SCORES, "scores"},
-    {"softmax", "softmax", "attn = softmax(scores, dim=-1)", 3, NULL, "(B, H, S, S)", MT_ATTN, "attn"},
-    {"weighted sum", "weighted", "out = attn @ V", 4, "(attn @ V)", "(B, H, S, dh)", MT_HEAD_OUT, "out"},
-    {"back to tokens", "back", "out = out.transpose(1, 2)", 4, ".transpose(1, 2)", "(B, S, H, dh)", MT_MERGED, "out"},
-    {"make contiguous", "contiguous", "out = out.contiguous()", 4, ".contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
-    {"concat", "concat", "out = out.view(B, S, D)", 5, "out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
-    {"output projection", "output", "y = out @ W_O", 5, NULL, "(B, S, D)", MT_OUT, "y"},
+    /* name, key, code, shape, output, var */
+    {"input", "input", "x", "(B, S, D)", MT_X, "x"},
+    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", "(B, S, D)", MT_Q, "Q"},
+    {"split heads", "split", "Q = Q.view(B, S, H, dh)", "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
+    {"heads first", "heads", "Q = Q.transpose(1, 2)", "(B, H, S, dh)", MT_Q_HEADS, "Q"},
+    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", "(B, H, S, S)", MT_SCORES, "scores"},
+    {"softmax", "softmax", "attn = softmax(scores, dim=-1)", "(B, H, S, S)", MT_ATTN, "attn"},
+    {"weighted sum", "weighted", "out = attn @ V", "(B, H, S, dh)", MT_HEAD_OUT, "out"},
+    {"back to tokens", "back", "out = out.transpose(1, 2)", "(B, S, H, dh)", MT_MERGED, "out"},
+    {"make contiguous", "contiguous", "out = out.contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
+    {"concat", "concat", "out = out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
+    {"output projection", "output", "y = out @ W_O", "(B, S, D)", MT_OUT, "y"},
     /* only with RoPE on, after heads first: V is not rotated */
-    {"rope", "rope", "Q, K = rope(Q, pos), rope(K, pos)", 1, "rope(", "(B, H, S, dh)", MT_Q_ROPE, "Q"},
+    {"rope", "rope", "Q, K = rope(Q, pos), rope(K, pos)", "(B, H, S, dh)", MT_Q_ROPE, "Q"},
 };
 
+/* The bugs, as the run executes them (engine/mha_prog.c) and the panel
+ * shows them in place of its line (engine/mha_panel.c). */
 const MhaViewInfo mha_views[MV_COUNT] = {
     [MV_WRONG_VIEW] = {"wrong", "Q.view(B, H, S, dh) without the transpose",
-                       "Q_wrong = Q.view(B, H, S, dh)", 1, NULL, MT_Q_WRONG},
+                       MHA_WRONG_VIEW_CODE, "Q_wrong", MT_Q_WRONG},
     [MV_NO_SCALE] = {"noscale", "softmax without / sqrt(dh)",
-                     "attn = softmax(Q @ K.transpose(-2, -1), dim=-1)", 2, "/ sqrt(dh)", MT_ATTN_NOSCALE},
+                     "scores = Q @ K.transpose(-2, -1)", "attn", MT_ATTN_NOSCALE},
 };
 /* clang-format on */
 

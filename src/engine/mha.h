@@ -104,25 +104,15 @@ enum {
 };
 /* clang-format on */
 
-/* The program the walkthrough steps through, as one would write it in
- * PyTorch: six lines, each step running one line or a part of it. */
-#define MHA_PROGRAM_LINES 6
-extern const char *const mha_program[MHA_PROGRAM_LINES];
-/* Line i of the program config c runs: mha_program[i], except that with
- * RoPE on line 1 wraps the heads in rope(). */
-const char *mha_program_line(const MhaConfig *c, int i);
-
 /* One row of the pipeline table (src/README.md, The pipeline): the one place that names a
  * step, gives its code and says what shape it makes.  The engine records
- * from it (MhaStep), the scene draws the program from it, the quiz and the
- * lessons quote it.  Shapes are in symbols: B batch, S seq, D d_model,
- * H heads, KV kv_heads, dh d_head; mha_shape_of() puts the numbers in. */
+ * from it (MhaStep), the quiz and the lessons quote it; the program panel
+ * says which of its lines each step lights (mha_panel).  Shapes are in symbols: B batch, S seq, D
+ * d_model, H heads, KV kv_heads, dh d_head; mha_shape_of() puts the numbers in. */
 typedef struct MhaStepInfo {
     const char *name;  /* "split heads" */
     const char *key;   /* "split": for --step NAME */
     const char *code;  /* "Q = Q.view(B, S, H, dh)": this step alone, as PyTorch */
-    int line;          /* the line of mha_program this step runs; -1: none (the input) */
-    const char *span;  /* the part of that line it runs; NULL: the whole line */
     const char *shape; /* the output's shape: "(B, S, H, dh)" */
     int output;        /* MT_*: the tensor the step makes (its logical tensor) */
     const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */
@@ -193,9 +183,10 @@ int mha_program_run(Mha *m, char *err, size_t errlen);
 
 /* A new playground (engine/play.h) with the tensors of run m preloaded by
  * their names (mha_tensor_names, float32) and its sizes as integer names
- * (B S D H KV G dh); m may be NULL (an empty one).  The Play keeps its own
- * references, so m may be freed afterwards; its engine numbers its storages
- * after m's.  The caller sets Play.torch_names.  NULL when out of memory. */
+ * (B S D H KV G dh, and W with a window: the names of mha_panel's lines);
+ * m may be NULL (an empty one).  The Play keeps its own references, so m
+ * may be freed afterwards; its engine numbers its storages after m's.  The
+ * caller sets Play.torch_names.  NULL when out of memory. */
 Play *mha_play_new(const Mha *m);
 
 int mha_tensor_index(const char *name);        /* -1 if unknown */
@@ -236,17 +227,47 @@ typedef enum {
     MV_COUNT
 } MhaView;
 
-/* The failure pictures, as mha_steps gives the steps: the code of the bug,
- * and the program line and part of it that it gets wrong. */
+/* The failure pictures, as mha_steps gives the steps: the bug, a line
+ * that replaces one of the panel's program (mha_panel) and that the run
+ * executes as it is shown, and the name of the panel's program that then
+ * holds the failure's tensor. */
 typedef struct MhaViewInfo {
     const char *key;   /* "wrong": for --view NAME */
     const char *title; /* "Q.view(B, H, S, dh) without the transpose" */
-    const char *code;  /* "Q_wrong = Q.view(B, H, S, dh)" */
-    int line;          /* the line of mha_program it replaces */
-    const char *span;  /* the part of that line it is about; NULL: the whole line */
+    const char *code;  /* the bug: "Q_wrong = Q.view(B, H, S, dh)" */
+    const char *name;  /* what holds the tensor, the bug's line run: "Q_wrong", "attn" */
     int tensor;        /* MT_*: the tensor it shows */
 } MhaViewInfo;
 extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
+
+/* The wrong view's bug, one string for mha_views and the run's program
+ * (engine/mha_prog.c runs it where Q is x @ W_Q, as on the panel's line). */
+#define MHA_WRONG_VIEW_CODE "Q_wrong = Q.view(B, H, S, dh)"
+
+/* The walkthrough's program panel (engine/mha_panel.c): the pipeline as a
+ * learner writes it in PyTorch, lines of at most MHA_PANEL_W characters
+ * over the run's names (x W_Q W_K W_V W_O) and sizes (B S D H KV G dh, W),
+ * that computes y, the run's out.  Its lines are config c's: RoPE's line
+ * with RoPE on, K and V shared by the G query heads of a group
+ * (repeat_interleave) for GQA and MQA only, the mask's lines with causal
+ * (the window's band with a window).  For a failure picture v, the line its
+ * bug is about is replaced by mha_views[v].code (p->bug; -1 for MV_STEP).
+ * The lines are static strings. */
+#define MHA_PANEL_MAX 16 /* lines, at most */
+#define MHA_PANEL_W 45   /* characters of a line, at most: the panel's width */
+typedef struct MhaPanel {
+    int n;
+    const char *line[MHA_PANEL_MAX];
+    int bug;                /* the line the failure's bug replaced; -1: none */
+    int row[MHA_PANEL_MAX]; /* private: the table's row of each line */
+} MhaPanel;
+void mha_panel(const MhaConfig *c, MhaView v, MhaPanel *p);
+/* The part of line i that step runs (lights): a pointer into p->line[i]
+ * and its length in *len; NULL (*len 0) when the step does not run line i.
+ * In a failure's panel only the bug is lit, whole, whatever the step. */
+const char *mha_panel_lit(const MhaPanel *p, int i, int step, int *len);
+/* The first line step lights (-1: none) and in *last its last. */
+int mha_panel_first_lit(const MhaPanel *p, int step, int *last);
 
 /* The numbers of a symbolic shape for config c: "(B, S, H, dh)" with
  * batch 1, seq 4, heads 2, d_model 8 gives {1, 4, 2, 4}, 4.  Symbols: B, S,

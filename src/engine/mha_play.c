@@ -1,6 +1,7 @@
 /* mha_play.c - a run as a playground: its tensors and sizes preloaded into
  * a Play (engine/play.h), so a statement reads Q.view(B, S, H, dh).  With
- * RoPE on, `cos` and `sin` (S, dh) too: engine/rope.h's rope_table. */
+ * RoPE on, `cos` and `sin` (S, dh) too: engine/rope.h's rope_table.  With a
+ * window, its size W as well. */
 #include "engine/mha.h"
 
 #include "engine/tensorops.h"
@@ -32,5 +33,6 @@ Play *mha_play_new(const Mha *m)
     const long vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->groups, m->d_head};
     for (int i = 0; i < 7; i++)
         play_set_int(p, names[i], vals[i]);
+    if (c->window) play_set_int(p, "W", c->window); /* the panel's band: its program reads it */
     return p;
 }

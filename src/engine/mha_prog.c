@@ -4,6 +4,9 @@
  * the trace is recorded from what its statements did (the tensors they
  * read, view or not, the bytes the engine counted as copied).
  *
+ * The one tensor not made here is the no-scale failure's: the panel's own
+ * lines make it (run_bug), as the walkthrough shows them.
+ *
  * The statements are written over the run's tensor names (mha_tensor_names:
  * what `mhaviz export` and the playground call them) and its sizes (B S D H
  * KV G dh, W the window).  Query heads are grouped G to a kv head, K and V
@@ -60,9 +63,9 @@ static const struct {
     {MS_CONTIG, ON_ALL, "merged_contig = merged.contiguous()"},
     {MS_CONCAT, ON_ALL, "concat = merged_contig.view(B, S, D)"},
     {MS_OUT, ON_ALL, "out = concat @ W_O"},
-    /* for teaching, outside the trace: the wrong view, GQA by copying, one
-     * big head over the full width, and the scores without / sqrt(dh) */
-    {TEACH, ON_ALL, "Q_wrong = Q.view(B, H, S, dh)"},
+    /* for teaching, outside the trace: the wrong view, GQA by copying and
+     * one big head over the full width (the scores without / sqrt(dh): run_bug) */
+    {TEACH, ON_ALL, MHA_WRONG_VIEW_CODE}, /* the wrong view's bug, as the panel shows it */
     {TEACH, ON_NOROPE, "K_repeat = K_heads.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ROPE, "K_repeat = K_rope.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ALL, "V_repeat = V_heads.repeat_interleave(G, dim=1)"},
@@ -71,9 +74,6 @@ static const struct {
     {TEACH, ON_ALL, "big = Q_full @ K_repeat.transpose(1, 2).contiguous().view(B, 1, S, D).transpose(-2, -1) / sqrt(D)"},
     {TEACH, ON_MASK, "attn_single = softmax(big.masked_fill(mask == 0, float('-inf')), dim=-1)"},
     {TEACH, ON_NOMASK, "attn_single = softmax(big, dim=-1)"},
-    {TEACH, ON_ALL, "noscale = (Q_groups @ K_expand.transpose(-2, -1)).view(B, H, S, S)"},
-    {TEACH, ON_MASK, "attn_noscale = softmax(noscale.masked_fill(mask == 0, float('-inf')), dim=-1)"},
-    {TEACH, ON_NOMASK, "attn_noscale = softmax(noscale, dim=-1)"},
 };
 /* clang-format on */
 #define N_PROGRAM (int)(sizeof program / sizeof program[0])
@@ -187,6 +187,61 @@ static int run_stmt(Mha *m, Play *p, PlayResult *r, const char *stmt, char *err,
     return 0;
 }
 
+/* The run's sizes by the names its statements use. */
+static void set_sizes(Play *p, const Mha *m)
+{
+    const MhaConfig *c = &m->cfg;
+    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
+    const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
+                         c->kv_heads, m->groups, m->d_head,  c->window};
+    for (int i = 0; i < 8; i++)
+        play_set_int(p, names[i], vals[i]);
+}
+
+/* The scores without / sqrt(dh), as the panel shows the bug: the panel's
+ * program (mha_panel, MV_NO_SCALE) from the bug's line to the line that
+ * makes attn, run as it reads in a Play of its own in the run's engine,
+ * where Q and K are what the panel's lines above the bug make: the run's
+ * heads (rotated with RoPE on), K shared by the G query heads of its group
+ * (tests/check_mha_panel.c runs those lines too and gets the same bits).
+ * Its attn is attn_noscale.  0, or -1 with the reason. */
+static int run_bug(Mha *m, PlayResult *r, char *err, size_t errlen)
+{
+    const MhaViewInfo *v = &mha_views[MV_NO_SCALE];
+    MhaPanel pn;
+    mha_panel(&m->cfg, MV_NO_SCALE, &pn);
+    Play *p = play_new_in(m->eng);
+    const int from[2] = {m->cfg.rope ? MT_Q_ROPE : MT_Q_HEADS, MT_K_REPEAT};
+    int rc = -1;
+    for (int j = 0; j < 2; j++) { /* the Play takes t, also when it fails */
+        Tensor *t = p ? tensorops_alias(m->t[from[j]]) : NULL;
+        if (!t || play_set_tensor(p, j ? "K" : "Q", t, PD_FLOAT32) < 0) {
+            err_set(err, errlen, "out of memory");
+            goto done;
+        }
+    }
+    set_sizes(p, m);
+    for (int i = pn.bug; i >= 0 && i < pn.n; i++) {
+        if (play_eval(p, pn.line[i], r) != PR_TENSOR) {
+            err_set(err, errlen, "mha: %s: %s", pn.line[i],
+                    r->kind == PR_ERROR ? r->error : "not a tensor");
+            goto done;
+        }
+        if (strcmp(r->name, v->name)) continue;
+        tensor_free(m->t[v->tensor]);
+        if (!(m->t[v->tensor] = tensorops_alias(r->t))) {
+            err_set(err, errlen, "out of memory");
+            goto done;
+        }
+        rc = 0;
+        break;
+    }
+    if (rc) err_set(err, errlen, "mha: the panel's program makes no %s", v->name);
+done:
+    play_free(p);
+    return rc;
+}
+
 /* The steps after the input, in the run's order (rope after heads first). */
 static const int order[] = {MS_PROJECT,  MS_SPLIT, MS_HEADS,  MS_ROPE,   MS_SCORES, MS_SOFTMAX,
                             MS_WEIGHTED, MS_BACK,  MS_CONTIG, MS_CONCAT, MS_OUT,    TEACH};
@@ -211,11 +266,7 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
             goto done;
         }
     }
-    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
-    const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
-                         c->kv_heads, m->groups, m->d_head,  c->window};
-    for (int i = 0; i < 8; i++)
-        play_set_int(p, names[i], vals[i]);
+    set_sizes(p, m);
     for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
         int step = order[o], in[4], n = 0;
         unsigned long long made[MT_COUNT] = {0};
@@ -254,6 +305,7 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
         if (step != TEACH) record(m, step, before, in, n);
         if (step == MS_OUT) m->bytes_copied_total = m->eng->bytes_copied;
     }
+    if (run_bug(m, r, err, errlen) < 0) goto done;
     rc = 0;
 done:
     if (r) play_result_clear(r);
