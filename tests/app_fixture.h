@@ -14,6 +14,7 @@
 #include "ui/home.h"
 #include "ui/keys.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 #include "ui/walk.h"
 
 /* A Ui as `mhaviz walk ARGS...` would set it up. */
@@ -58,7 +59,7 @@ static inline int press(Screen *s, Ui *ui, int key)
 {
     ui->status[0] = 0;
     pushed = NULL;
-    return screen_key(s, ui, key, &pushed);
+    return screenstack_send(s, ui, key, &pushed);
 }
 
 /* '?' on s returns UI_HELP; the screen stack then opens the help at s's

@@ -18,6 +18,7 @@
 #include "ui/play.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
 /* ---- the key table -------------------------------------------------------- */
 
@@ -26,34 +27,34 @@ START_TEST(test_navigation_keys)
     const int next[] = {' ', UI_K_RIGHT, 'l', 'j', UI_K_PGDN, UI_K_ENTER};
     const int back[] = {UI_K_LEFT, 'h', 'k', UI_K_PGUP, UI_K_BACKSPACE};
     for (size_t i = 0; i < sizeof next / sizeof *next; i++)
-        ck_assert_int_eq(keys_action(KC_WALK, next[i]), ACT_NEXT);
+        ck_assert_int_eq(screenstack_action(KC_WALK, next[i]), ACT_NEXT);
     for (size_t i = 0; i < sizeof back / sizeof *back; i++)
-        ck_assert_int_eq(keys_action(KC_WALK, back[i]), ACT_PREV);
-    ck_assert_int_eq(keys_action(KC_WALK, 'g'), ACT_GOTO);
-    ck_assert_int_eq(keys_action(KC_WALK, UI_K_HOME), ACT_FIRST);
-    ck_assert_int_eq(keys_action(KC_WALK, 'G'), ACT_LAST);
-    ck_assert_int_eq(keys_action(KC_WALK, UI_K_END), ACT_LAST);
+        ck_assert_int_eq(screenstack_action(KC_WALK, back[i]), ACT_PREV);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'g'), ACT_GOTO);
+    ck_assert_int_eq(screenstack_action(KC_WALK, UI_K_HOME), ACT_FIRST);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'G'), ACT_LAST);
+    ck_assert_int_eq(screenstack_action(KC_WALK, UI_K_END), ACT_LAST);
     for (int d = '0'; d <= '9'; d++)
-        ck_assert_int_eq(keys_action(KC_WALK, d), ACT_DIGIT);
-    ck_assert_int_eq(keys_action(KC_WALK, 'p'), ACT_AUTOPLAY);
-    ck_assert_int_eq(keys_action(KC_WALK, '+'), ACT_FASTER);
-    ck_assert_int_eq(keys_action(KC_WALK, '-'), ACT_SLOWER);
-    ck_assert_int_eq(keys_action(KC_WALK, 'a'), ACT_ANIM);
-    ck_assert_int_eq(keys_action(KC_WALK, 'i'), ACT_INSPECT);
-    ck_assert_int_eq(keys_action(KC_WALK, 'm'), ACT_SINGLE);
-    ck_assert_int_eq(keys_action(KC_WALK, 'c'), ACT_CONFIG);
-    ck_assert_int_eq(keys_action(KC_WALK, '?'), ACT_HELP);
-    ck_assert_int_eq(keys_action(KC_WALK, 'q'), ACT_BACK);
-    ck_assert_int_eq(keys_action(KC_WALK, UI_K_ESC), ACT_BACK);
-    ck_assert_int_eq(keys_action(KC_WALK, UI_K_CTRL_L), ACT_REDRAW);
-    ck_assert_int_eq(keys_action(KC_HOME, UI_K_CTRL_L), ACT_REDRAW);
-    ck_assert_int_eq(keys_action(KC_WALK, 'Z'), ACT_NONE);
+        ck_assert_int_eq(screenstack_action(KC_WALK, d), ACT_DIGIT);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'p'), ACT_AUTOPLAY);
+    ck_assert_int_eq(screenstack_action(KC_WALK, '+'), ACT_FASTER);
+    ck_assert_int_eq(screenstack_action(KC_WALK, '-'), ACT_SLOWER);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'a'), ACT_ANIM);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'i'), ACT_INSPECT);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'm'), ACT_SINGLE);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'c'), ACT_CONFIG);
+    ck_assert_int_eq(screenstack_action(KC_WALK, '?'), ACT_HELP);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'q'), ACT_BACK);
+    ck_assert_int_eq(screenstack_action(KC_WALK, UI_K_ESC), ACT_BACK);
+    ck_assert_int_eq(screenstack_action(KC_WALK, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(screenstack_action(KC_HOME, UI_K_CTRL_L), ACT_REDRAW);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'Z'), ACT_NONE);
     /* inspect mode takes the arrows and hjkl */
-    ck_assert_int_eq(keys_action(KC_INSPECT, UI_K_LEFT), ACT_LEFT);
-    ck_assert_int_eq(keys_action(KC_INSPECT, 'l'), ACT_RIGHT);
-    ck_assert_int_eq(keys_action(KC_INSPECT, 'k'), ACT_UP);
-    ck_assert_int_eq(keys_action(KC_INSPECT, UI_K_DOWN), ACT_DOWN);
-    ck_assert_int_eq(keys_action(KC_INSPECT, ' '), ACT_NONE); /* Space still steps */
+    ck_assert_int_eq(screenstack_action(KC_INSPECT, UI_K_LEFT), ACT_LEFT);
+    ck_assert_int_eq(screenstack_action(KC_INSPECT, 'l'), ACT_RIGHT);
+    ck_assert_int_eq(screenstack_action(KC_INSPECT, 'k'), ACT_UP);
+    ck_assert_int_eq(screenstack_action(KC_INSPECT, UI_K_DOWN), ACT_DOWN);
+    ck_assert_int_eq(screenstack_action(KC_INSPECT, ' '), ACT_NONE); /* Space still steps */
 }
 END_TEST
 
@@ -147,12 +148,12 @@ START_TEST(test_hints_from_the_table)
     const unsigned quiz[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
     for (int i = 0; i < 4; i++)
         ck_assert_int_le((int)keys_hint(quiz[i], 1, hint, sizeof hint), 78);
-    ck_assert_int_eq(keys_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
-    ck_assert_int_eq(keys_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
-    ck_assert_int_eq(keys_action(KC_LESSONS, '9'), ACT_DIGIT);
-    ck_assert_int_eq(keys_action(KC_LESSONS, '0'), ACT_DIGIT); /* lesson 10 */
-    ck_assert_int_eq(keys_action(KC_VARIANTS, 'H'), ACT_HEADS);
-    ck_assert_int_eq(keys_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
+    ck_assert_int_eq(screenstack_action(KC_QUIZ_ASK, 'q'), ACT_NONE);
+    ck_assert_int_eq(screenstack_action(KC_QUIZ_FEEDBACK, 'q'), ACT_BACK);
+    ck_assert_int_eq(screenstack_action(KC_LESSONS, '9'), ACT_DIGIT);
+    ck_assert_int_eq(screenstack_action(KC_LESSONS, '0'), ACT_DIGIT); /* lesson 10 */
+    ck_assert_int_eq(screenstack_action(KC_VARIANTS, 'H'), ACT_HEADS);
+    ck_assert_int_eq(screenstack_action(KC_KV, UI_K_RIGHT), ACT_DTYPE);
 }
 END_TEST
 
@@ -503,7 +504,7 @@ START_TEST(test_walk_opens_form_and_help)
     Screen *s = walk_open(&ui);
     pushed = press_help(s, &ui);
     ck_assert(shows(pushed, &ui, 80, 24, "next (step)"));
-    ck_assert_int_eq(screen_key(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
+    ck_assert_int_eq(screenstack_send(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
     screen_close(pushed);
     ck_assert_int_eq(press(s, &ui, 'c'), UI_PUSH | UI_REDRAW);
     ck_assert_ptr_nonnull(pushed);
@@ -591,10 +592,10 @@ START_TEST(test_form_keys)
     };
     static const int dec[] = {'h', UI_K_LEFT, '-'}, inc[] = {'l', UI_K_RIGHT, '+'};
     for (size_t i = 0; i < sizeof want / sizeof *want; i++)
-        ck_assert_msg(keys_action(KC_FORM, want[i].key) == want[i].act,
+        ck_assert_msg(screenstack_action(KC_FORM, want[i].key) == want[i].act,
                       "form key %d: action %d, not %d", want[i].key,
-                      keys_action(KC_FORM, want[i].key), want[i].act);
-    ck_assert_int_eq(keys_action(KC_FORM, 'x'), ACT_NONE);
+                      screenstack_action(KC_FORM, want[i].key), want[i].act);
+    ck_assert_int_eq(screenstack_action(KC_FORM, 'x'), ACT_NONE);
     for (int i = 0; i < 3; i++) {
         Ui ui;
         ui_with(&ui, NULL, NULL);
@@ -682,7 +683,7 @@ START_TEST(test_home_menu)
     screen_close(pushed);
     ck_assert_int_eq(press(h, &ui, 'H'), UI_REDRAW);
     ck_assert(shows(h, &ui, 80, 24, "heads 4"));
-    ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK);
+    ck_assert_int_eq(press(h, &ui, 'q'), UI_BACK | UI_REDRAW); /* the stack's, as on every screen */
     screen_close(h);
     ui_free(&ui);
 }

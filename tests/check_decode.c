@@ -18,6 +18,7 @@
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
 /* Compares the step's head_out (B, H, n, dh) with rows start.. of the full
  * run's head_out (B, H, S, dh), element by element, independently of
@@ -664,7 +665,7 @@ static int screen_opts_show(MhaConfig cfg, const DecodeScreenOpts *o, int steps,
     Screen *s = decode_open_opts(&ui, o);
     ck_assert_ptr_nonnull(s);
     for (int i = 0; i < steps; i++)
-        screen_key(s, &ui, ' ', NULL);
+        screenstack_send(s, &ui, ' ', NULL);
     Canvas *c = canvas_new(w, h);
     ck_assert_ptr_nonnull(c);
     screen_draw(s, &ui, c);
@@ -726,11 +727,11 @@ START_TEST(clicker_keys_on_every_slide_screen)
     static const int next[] = {UI_K_PGDN, UI_K_RIGHT, ' '}, prev[] = {UI_K_PGUP, UI_K_LEFT};
     for (size_t c = 0; c < sizeof ctx / sizeof *ctx; c++) {
         for (size_t i = 0; i < sizeof next / sizeof *next; i++)
-            ck_assert_msg(keys_action(ctx[c], next[i]) == ACT_NEXT, "context %d key %d", ctx[c],
-                          next[i]);
+            ck_assert_msg(screenstack_action(ctx[c], next[i]) == ACT_NEXT, "context %d key %d",
+                          ctx[c], next[i]);
         for (size_t i = 0; i < sizeof prev / sizeof *prev; i++)
-            ck_assert_msg(keys_action(ctx[c], prev[i]) == ACT_PREV, "context %d key %d", ctx[c],
-                          prev[i]);
+            ck_assert_msg(screenstack_action(ctx[c], prev[i]) == ACT_PREV, "context %d key %d",
+                          ctx[c], prev[i]);
     }
     Ui ui;
     memset(&ui, 0, sizeof ui);
@@ -739,17 +740,17 @@ START_TEST(clicker_keys_on_every_slide_screen)
     Screen *s = decode_open(&ui);
     ck_assert_ptr_nonnull(s);
     Canvas *c = canvas_new(80, 24);
-    screen_key(s, &ui, UI_K_PGDN, NULL);
-    screen_key(s, &ui, UI_K_PGDN, NULL);
+    screenstack_send(s, &ui, UI_K_PGDN, NULL);
+    screenstack_send(s, &ui, UI_K_PGDN, NULL);
     screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "decode: token 5 ")); /* prompt 0..3, then tokens 4, 5 */
     ck_assert(canvas_contains(c, ": 6/8"));
-    screen_key(s, &ui, UI_K_PGUP, NULL);
+    screenstack_send(s, &ui, UI_K_PGUP, NULL);
     screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "decode: token 4 "));
     ck_assert(canvas_contains(c, ": 5/8"));
-    screen_key(s, &ui, UI_K_LEFT, NULL);
-    screen_key(s, &ui, UI_K_LEFT, NULL); /* at the prefill: stays */
+    screenstack_send(s, &ui, UI_K_LEFT, NULL);
+    screenstack_send(s, &ui, UI_K_LEFT, NULL); /* at the prefill: stays */
     screen_draw(s, &ui, c);
     ck_assert(canvas_contains(c, "prefill: the 4 prompt tokens"));
     canvas_free(c);
@@ -852,14 +853,14 @@ START_TEST(screens_show_the_mla_strip)
             Canvas *cv = canvas_new(big ? 200 : 80, big ? 60 : 24);
             screen_draw(s, &ui, cv);
             ck_assert(!canvas_contains(cv, "MLA c|kpe"));
-            screen_key(s, &ui, 'M', NULL);
+            screenstack_send(s, &ui, 'M', NULL);
             canvas_clear(cv);
             screen_draw(s, &ui, cv);
             ck_assert(canvas_contains(cv, "MHA k|v   kkkkkkkkvvvvvvvv 64 B = 2 x 4 x 2 x 4"));
             ck_assert(canvas_contains(cv, "GQA k|v   kkkkvvvv 32 B = 2 x 2 x 2 x 4"));
             ck_assert(canvas_contains(cv, "MLA c|kpe ccccrr 24 B = (4 + 2) x 4"));
             if (!v) ck_assert(canvas_contains(cv, "at 4 tokens: MHA 256 B, GQA 128 B, MLA 96 B"));
-            screen_key(s, &ui, 'M', NULL);
+            screenstack_send(s, &ui, 'M', NULL);
             canvas_clear(cv);
             screen_draw(s, &ui, cv);
             ck_assert(!canvas_contains(cv, "MLA c|kpe"));

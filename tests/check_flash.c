@@ -351,7 +351,7 @@ START_TEST(test_screen_keys)
     press(s, &ui, 'K');
     ck_assert(shows(s, &ui, 80, 24, "H 2, KV 1"));
     screen_close(press_help(s, &ui));
-    ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK);
+    ck_assert_int_eq(press(s, &ui, 'q'), UI_BACK | UI_REDRAW);
     screen_close(s);
     ui_free(&ui);
 }

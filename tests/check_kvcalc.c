@@ -11,6 +11,7 @@
 #include "draw/canvas.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
 static Ui ui;
 
@@ -70,7 +71,7 @@ START_TEST(detail_sits_below_the_list)
     char err[200], want[64];
     ck_assert_int_eq(presets_builtin(&pl, err, sizeof err), 0);
     Screen *k = kvcalc_open(&ui);
-    for (int i = 0; i < pl.n; i++, screen_key(k, &ui, 'j', NULL))
+    for (int i = 0; i < pl.n; i++, screenstack_send(k, &ui, 'j', NULL))
         for (int z = 0; z < 2; z++) {
             Canvas *c = draw_at(k, size[z][0], size[z][1]);
             int title = row_of(c, pl.v[i].title);
@@ -101,7 +102,7 @@ START_TEST(notes_are_whole)
     char err[200], screen[8192], note[1024];
     ck_assert_int_eq(presets_builtin(&pl, err, sizeof err), 0);
     Screen *k = kvcalc_open(&ui);
-    for (int i = 0; i < pl.n; i++, screen_key(k, &ui, 'j', NULL))
+    for (int i = 0; i < pl.n; i++, screenstack_send(k, &ui, 'j', NULL))
         for (int z = 0; z < 2; z++) {
             const char *text = pl.v[i].note[0] ? pl.v[i].note : pl.v[i].source;
             Canvas *c = draw_at(k, size[z][0], size[z][1]);
@@ -134,7 +135,7 @@ static Screen *open_on(const char *name)
         i++;
     ck_assert_int_lt(i, pl.n);
     for (int j = 0; j < i; j++)
-        screen_key(k, &ui, 'j', NULL);
+        screenstack_send(k, &ui, 'j', NULL);
     presets_free(&pl);
     return k;
 }
@@ -147,7 +148,7 @@ START_TEST(hypothetical_is_marked)
     Canvas *c = draw_at(k, 80, 24);
     ck_assert(!canvas_contains(c, "hypothetical"));
     canvas_free(c);
-    screen_key(k, &ui, '+', NULL); /* 8,192 -> 16,384 */
+    screenstack_send(k, &ui, '+', NULL); /* 8,192 -> 16,384 */
     c = draw_at(k, 80, 24);
     ck_assert(canvas_contains(
         c, "hypothetical: 16,384 tokens is beyond the 8,192 the model was trained for"));
@@ -163,12 +164,12 @@ START_TEST(largest_context_and_batch_fit)
 {
     Screen *k = open_on("llama-4-maverick");
     for (int i = 0; i < 60; i++) {
-        screen_key(k, &ui, '+', NULL);
-        screen_key(k, &ui, 'B', NULL);
+        screenstack_send(k, &ui, '+', NULL);
+        screenstack_send(k, &ui, 'B', NULL);
     }
     ck_assert_ptr_nonnull(strstr(ui.status, "largest"));
     for (int i = 0; i < 3; i++) /* fp16 -> bf16 -> fp8 -> int4 (the widest line) */
-        screen_key(k, &ui, 'd', NULL);
+        screenstack_send(k, &ui, 'd', NULL);
     Canvas *c = draw_at(k, 80, 24);
     char want[120], a[40], b[40];
     snprintf(want, sizeof want, "dtype int4 (4 bits)   context %s   batch %s",

@@ -336,6 +336,12 @@ START_TEST(expressions_come_from_the_engine)
     ck_assert(strstr(out, "view size is not compatible") != NULL);
     ck_assert_int_eq(expand(&c, "{error config d_model=10 heads=4}", out, sizeof out, err), 0);
     ck_assert_str_eq(out, "--heads 4: d_model 10 is not divisible by 4 (try 1, 2, 5 or 10)");
+    /* the keys of @config (content/config_kv.c), with its words for a bad one */
+    ck_assert_int_eq(expand(&c, "{error config rope=half d_model=6 heads=2}", out, sizeof out, err),
+                     0);
+    ck_assert(strstr(out, "d_head 3") != NULL);
+    ck_assert_int_eq(expand(&c, "{error config heds=4}", out, sizeof out, err), -1);
+    ck_assert_str_eq(err, "{error config}: unknown key 'heds' (did you mean 'heads'?)");
     ck_assert_int_eq(expand(&c, "{row attn 0,0,0}", out, sizeof out, err), 0);
     ck_assert(strstr(out, "(sum 1)") != NULL);
     ck_assert_int_eq(expand(&c, "{wrongrow 0 1}", out, sizeof out, err), 0);

@@ -13,6 +13,7 @@
 #include "ui/keys.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
 /* The screen the last key opened (the test's to screen_close), or NULL. */
 static Screen *pushed;
@@ -56,7 +57,7 @@ static int shows(Screen *s, int w, int h, const char *text)
 static int press(Screen *s, int key)
 {
     ui.status[0] = 0;
-    return screen_key(s, &ui, key, &pushed);
+    return screenstack_send(s, &ui, key, &pushed);
 }
 
 START_TEST(menu_opens_lessons_and_marks_progress)
@@ -135,12 +136,12 @@ START_TEST(menu_opens_lessons_and_marks_progress)
     ck_assert(shows(p3, 80, 24, "3. "));
     screen_close(p);
     /* q from lesson 3 comes back to the menu on lesson 3. */
-    ck_assert_int_eq(press(p3, 'q'), UI_BACK);
+    ck_assert_int_eq(press(p3, 'q'), UI_BACK | UI_REDRAW);
     screen_close(p3);
     ck_assert_int_eq(press(m, UI_K_ENTER), UI_PUSH | UI_REDRAW);
     ck_assert(shows(pushed, 80, 24, "3. "));
     screen_close(pushed);
-    ck_assert_int_eq(press(m, 'q'), UI_BACK);
+    ck_assert_int_eq(press(m, 'q'), UI_BACK | UI_REDRAW);
     screen_close(m);
 }
 END_TEST
@@ -278,7 +279,7 @@ START_TEST(variants_side_by_side)
     ck_assert_int_eq(press(v, UI_K_LEFT), UI_REDRAW); /* wraps: 2 -> 6 */
     ck_assert(shows(v, 80, 24, "GQA  kv_heads 6"));
     ck_assert(shows(v, 80, 24, "... "));
-    ck_assert_int_eq(press(v, 'q'), UI_BACK);
+    ck_assert_int_eq(press(v, 'q'), UI_BACK | UI_REDRAW);
     screen_close(v);
 }
 END_TEST
@@ -314,7 +315,7 @@ START_TEST(kv_calculator_screen)
     ck_assert(shows(k, 80, 24, "Mistral 7B v0.1"));
     ck_assert(shows(k, 80, 24, "32 of 32 layers keep 4,096 tokens (window)"));
     ck_assert(shows(k, 80, 24, "512.0 MiB"));
-    ck_assert_int_eq(press(k, 'q'), UI_BACK);
+    ck_assert_int_eq(press(k, 'q'), UI_BACK | UI_REDRAW);
     screen_close(k);
 }
 END_TEST
@@ -802,7 +803,7 @@ START_TEST(heatmap_values_key_at_80x24)
     snprintf(w1, sizeof w1, "%.2f", tensor_get(m->t[MT_ATTN], i1));
     snprintf(row, sizeof row, "%s %s", w0, w1);
     ck_assert(!shows(p, 80, 24, row));
-    ck_assert_int_eq(keys_action(KC_PAGE, 'n'), ACT_VALUES);
+    ck_assert_int_eq(screenstack_action(KC_PAGE, 'n'), ACT_VALUES);
     ck_assert_int_eq(press(p, 'n'), UI_REDRAW);
     ck_assert_msg(shows(p, 80, 24, row), "head 3's row 'cat' (%s) not on screen", row);
     ck_assert(shows(p, 80, 24, "h3"));
@@ -823,7 +824,7 @@ START_TEST(hidden_rows_scroll_into_view)
     Screen *p = lesson_open(&ui, "08-decode");
     press(p, UI_K_TAB);
     ck_assert(shows(p, 80, 24, "each head shows tokens 0-1 of 6 (16 rows hidden; Down scrolls)"));
-    ck_assert_int_eq(keys_action(KC_PAGE, UI_K_DOWN), ACT_SCROLL);
+    ck_assert_int_eq(screenstack_action(KC_PAGE, UI_K_DOWN), ACT_SCROLL);
     ck_assert_int_eq(press(p, UI_K_DOWN), UI_REDRAW);
     ck_assert(shows(p, 80, 24, "each head shows tokens 1-2 of 6"));
     for (int i = 0; i < 10; i++) /* clamped at the last rows */

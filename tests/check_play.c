@@ -718,6 +718,27 @@ START_TEST(program_runs_to_its_first_error)
 }
 END_TEST
 
+/* A callback that runs a program of its own (a listing's checker may) still
+ * sees its own statement: play_run keeps no state between calls. */
+static int nested_step(void *ctx, const PlayStep *st)
+{
+    char err[200], *seen = ctx;
+    Play *q = play_new(NULL);
+    play_run(q, "inner = torch.zeros(3)\n", NULL, NULL, NULL, err, sizeof err);
+    play_free(q);
+    snprintf(seen + strlen(seen), 64, "%s;", st->stmt);
+    return 0;
+}
+
+START_TEST(program_runs_reentrant)
+{
+    char err[200], seen[256] = "";
+    ck_assert_int_eq(
+        play_run(P, "a = x\nb = a.view(-1)\n", NULL, nested_step, seen, err, sizeof err), 0);
+    ck_assert_str_eq(seen, "a = x;b = a.view(-1);");
+}
+END_TEST
+
 /* The values of R.t, row-major, as "0 1 2 ..." (at most 32). */
 static const char *values(void)
 {
@@ -1041,6 +1062,7 @@ static Suite *play_suite(void)
     tcase_add_test(tc, tuple_unpacking_as_python);
     tcase_add_test(tc, data_ptr_and_seeded_randn);
     tcase_add_test(tc, program_runs_to_its_first_error);
+    tcase_add_test(tc, program_runs_reentrant);
     tcase_add_test(tc, subscript_assignment_writes_in_place);
     tcase_add_test(tc, numbers_and_attention_ops);
     tcase_add_test(tc, attention_errors_and_pipeline_bits);

@@ -12,6 +12,7 @@
 #include "store/state.h"
 #include "ui/lessonui.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 #include "ui/ui.h"
 
 /* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
@@ -224,7 +225,7 @@ START_TEST(page_turn_saves_after_the_frame)
     ck_assert_ptr_nonnull(s);
     ck_assert(s->ops->tick != NULL);
     for (int i = 0; i < 4; i++) /* page 1; page 2: what it waits for, its answer, on */
-        ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
+        ck_assert_int_eq(screenstack_send(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
     ck_assert(!file_exists(PROGRESS_FILE));             /* nothing written in the key handler */
     ck_assert(screen_tick(s, &ui, 100.0) & UI_ANIMATE); /* before the frame: asks for later */
     ck_assert(!file_exists(PROGRESS_FILE));
@@ -234,9 +235,10 @@ START_TEST(page_turn_saves_after_the_frame)
     progress_load(&p, 0);
     ck_assert(progress_done(&p, "02-heads", 0));
     ck_assert(progress_done(&p, "02-heads", 1));
-    ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
-    ck_assert_int_eq(screen_key(s, &ui, UI_K_PGDN, NULL), UI_REDRAW); /* page 2 done, either way */
-    screen_close(s); /* the last turn is saved on the way out */
+    ck_assert_int_eq(screenstack_send(s, &ui, UI_K_PGDN, NULL), UI_REDRAW);
+    ck_assert_int_eq(screenstack_send(s, &ui, UI_K_PGDN, NULL),
+                     UI_REDRAW); /* page 2 done, either way */
+    screen_close(s);             /* the last turn is saved on the way out */
     progress_load(&p, 0);
     ck_assert(progress_done(&p, "02-heads", 2));
     mha_free(ui.mha);

@@ -208,6 +208,40 @@ START_TEST(control_characters_are_refused)
 }
 END_TEST
 
+/* A question's @config reads the lessons' keys (content/config_kv.c): rope
+ * and rope_theta too, with the lessons' words for a bad one. */
+START_TEST(config_reads_the_lessons_keys)
+{
+    QuizBank bank = {0};
+    char err[400];
+    static const char rope[] = "@q How many floats are in Q?\n"
+                               "@config heads=2 d_model=8 rope=interleaved rope_theta=500000\n"
+                               "@answer {numel Q}\n@explain C.\n";
+    ck_assert_msg(quiz_bank_parse(&bank, "r.quiz", rope, err, sizeof err) == 1, "%s", err);
+    quiz_bank_free(&bank);
+    QuizDraft *d;
+    ck_assert_int_eq(quiz_bank_read("r.quiz", rope, &d, err, sizeof err), 1);
+    ck_assert_int_eq(d[0].cfg.rope, ROPE_INTERLEAVED);
+    ck_assert(d[0].cfg.rope_theta == 500000.0);
+    ck_assert_int_eq(d[0].cfg.kv_heads, 2); /* follows heads */
+    free(d);
+    static const char *const bad[][2] = {
+        {"@config heds=2\n", "b.quiz:2: @config: unknown key 'heds' (did you mean 'heads'?)"},
+        {"@config causal=2\n", "b.quiz:2: @config: causal must be 0 or 1, got 2"},
+        {"@config rope=halve\n",
+         "b.quiz:2: @config: rope 'halve' is not a layout (did you mean 'half'?)"},
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        char text[300];
+        snprintf(text, sizeof text, "@q Q?\n%sa) x\nb) y\n@answer a\n@explain W.\n", bad[i][0]);
+        QuizBank b2 = {0};
+        ck_assert_int_eq(quiz_bank_parse(&b2, "b.quiz", text, err, sizeof err), -1);
+        ck_assert_str_eq(err, bad[i][1]);
+        quiz_bank_free(&b2);
+    }
+}
+END_TEST
+
 static Suite *quiz_bank_suite(void)
 {
     Suite *s = suite_create("quiz_bank");
@@ -218,6 +252,7 @@ static Suite *quiz_bank_suite(void)
     tcase_add_test(tc, read_finds_every_error_the_engine_is_not_needed_for);
     tcase_add_test(tc, every_accepted_answer_is_judged_right);
     tcase_add_test(tc, control_characters_are_refused);
+    tcase_add_test(tc, config_reads_the_lessons_keys);
     suite_add_tcase(s, tc);
     return s;
 }

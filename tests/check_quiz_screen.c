@@ -15,6 +15,7 @@
 #include "ui/quiz_body.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 #include "ui/walk.h"
 
 /* The screen the last key opened (the test's to screen_close), or NULL. */
@@ -55,7 +56,7 @@ static int type(Screen *s, const char *text)
 {
     int f = 0;
     for (const char *p = text; *p; p++)
-        f |= screen_key(s, &ui, (unsigned char)*p, &pushed);
+        f |= screenstack_send(s, &ui, (unsigned char)*p, &pushed);
     return f;
 }
 
@@ -71,7 +72,7 @@ START_TEST(picker_question_feedback_summary)
     ck_assert(canvas_contains(cv, "[x] a clock per question"));
     ck_assert(canvas_contains(cv, "  3 ")); /* --count 3 became a length choice */
     ck_assert(canvas_contains(cv, "Enter start"));
-    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, &pushed) & UI_REDRAW, UI_REDRAW);
+    ck_assert_int_eq(screenstack_send(s, &ui, UI_K_ENTER, &pushed) & UI_REDRAW, UI_REDRAW);
     draw(s);
     ck_assert(canvas_contains(cv, "Quiz  1/3  offsets"));
     ck_assert(canvas_contains(cv, "Which storage offset"));
@@ -82,12 +83,12 @@ START_TEST(picker_question_feedback_summary)
 
     /* garbage is refused with what to type; nothing counted */
     type(s, "(1,");
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "type a whole number"));
     ck_assert(canvas_contains(cv, "score 0/0"));
     for (int i = 0; i < 3; i++)
-        screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
+        screenstack_send(s, &ui, UI_K_BACKSPACE, &pushed);
 
     QuizBank bank = {0};
     char err[300], num[32];
@@ -96,30 +97,30 @@ START_TEST(picker_question_feedback_summary)
     ck_assert_int_eq(quiz_session(&bank, QT_OFFSETS, 3, 7, qs, err, sizeof err), 3);
     snprintf(num, sizeof num, "%lld", qs[0].number);
     type(s, num);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Right: "));
     ck_assert(canvas_contains(cv, "score 1/1"));
     ck_assert(canvas_contains(cv, "Engine working:"));
 
     /* next question, answered wrong */
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Quiz  2/3"));
     snprintf(num, sizeof num, "%lld", qs[1].number + 1);
     type(s, num);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Wrong: you typed"));
     ck_assert(canvas_contains(cv, "score 1/2"));
 
     /* q ends the quiz: the summary by topic, then back */
-    screen_key(s, &ui, 'q', &pushed);
+    screenstack_send(s, &ui, 'q', &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Score: 1/2 (50%)"));
     ck_assert(canvas_contains(cv, "To revisit:"));
     ck_assert(canvas_contains(cv, "reread mhaviz lesson 2"));
-    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, &pushed) & UI_BACK, UI_BACK);
+    ck_assert_int_eq(screenstack_send(s, &ui, UI_K_ENTER, &pushed) & UI_BACK, UI_BACK);
     screen_close(s);
     quiz_bank_free(&bank);
 
@@ -142,13 +143,13 @@ START_TEST(choice_letters_and_small_terminal)
     draw(s);
     ck_assert(canvas_contains(cv, ") a view: same storage, 0 bytes copied"));
     ck_assert(canvas_contains(cv, ") an error"));
-    screen_key(s, &ui, 'z', &pushed);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, 'z', &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "type a letter a-c"));
-    screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
-    screen_key(s, &ui, 'a' + q.correct, &pushed);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_BACKSPACE, &pushed);
+    screenstack_send(s, &ui, 'a' + q.correct, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Right: "));
     ck_assert(canvas_contains(cv, "Enter: the summary"));
@@ -157,7 +158,7 @@ START_TEST(choice_letters_and_small_terminal)
     screen_draw(s, &ui, small);
     ck_assert(canvas_contains(small, "enlarge"));
     canvas_free(small);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Score: 1/1 (100%)"));
     screen_close(s);
@@ -186,14 +187,14 @@ START_TEST(long_question_scrolls)
     ck_assert(canvas_contains(cv, "x is ("));
     ck_assert(!canvas_contains(cv, "out = concat @ W_O"));
     for (int i = 0; i < 40; i++)
-        screen_key(s, &ui, UI_K_DOWN, &pushed);
+        screenstack_send(s, &ui, UI_K_DOWN, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "out = concat @ W_O")); /* scrolled to the end */
     ck_assert(!canvas_contains(cv, "x is ("));
     ck_assert(canvas_contains(cv, "What is the shape of out after the last line?"));
-    screen_key(s, &ui, UI_K_PGUP, &pushed);
-    screen_key(s, &ui, UI_K_PGUP, &pushed);
-    screen_key(s, &ui, UI_K_PGUP, &pushed);
+    screenstack_send(s, &ui, UI_K_PGUP, &pushed);
+    screenstack_send(s, &ui, UI_K_PGUP, &pushed);
+    screenstack_send(s, &ui, UI_K_PGUP, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "x is ("));
     screen_close(s);
@@ -291,10 +292,10 @@ START_TEST(every_screen_fits)
             draw(s);
             ck_assert(canvas_contains(cv, "Esc end quiz"));
             type(s, seed % 2 ? "b" : "12"); /* a letter or a number: wrong or refused */
-            screen_key(s, &ui, UI_K_ENTER, &pushed);
+            screenstack_send(s, &ui, UI_K_ENTER, &pushed);
             snprintf(what, sizeof what, "kind %d seed %d answered", k, (int)seed);
             assert_fits_all(s, what);
-            screen_key(s, &ui, UI_K_ESC, &pushed);
+            screenstack_send(s, &ui, UI_K_ESC, &pushed);
             snprintf(what, sizeof what, "kind %d seed %d summary", k, (int)seed);
             assert_fits_all(s, what);
             screen_close(s);
@@ -307,7 +308,7 @@ START_TEST(every_screen_fits)
         snprintf(what, sizeof what, "%s asked", bank.q[i].source);
         assert_fits_all(s, what);
         type(s, "a");
-        screen_key(s, &ui, UI_K_ENTER, &pushed);
+        screenstack_send(s, &ui, UI_K_ENTER, &pushed);
         snprintf(what, sizeof what, "%s answered", bank.q[i].source);
         assert_fits_all(s, what);
         screen_close(s);
@@ -341,15 +342,15 @@ START_TEST(skip_is_not_wrong)
 {
     Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 2, 7, 0, 0);
     ck_assert_ptr_nonnull(s);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
-    screen_key(s, &ui, UI_K_ENTER, &pushed); /* empty: skip */
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed); /* empty: skip */
     draw(s);
     ck_assert(canvas_contains(cv, "Skipped: the answer is"));
     ck_assert(canvas_contains(cv, "score 0/0, 1 skipped"));
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     type(s, "0");
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
-    screen_key(s, &ui, UI_K_ENTER, &pushed); /* the summary */
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed); /* the summary */
     draw(s);
     ck_assert_msg(canvas_contains(cv, ", 1 skipped"), "no skip in the summary");
     ck_assert(!canvas_contains(cv, "Score: 0/2"));
@@ -421,14 +422,14 @@ START_TEST(choice_by_its_number)
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
     type(s, "12345");
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "not one of the choices")); /* asked again */
     ck_assert(canvas_contains(cv, "score 0/0"));
     for (int i = 0; i < 5; i++)
-        screen_key(s, &ui, UI_K_BACKSPACE, &pushed);
+        screenstack_send(s, &ui, UI_K_BACKSPACE, &pushed);
     type(s, digits);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert_msg(canvas_contains(cv, "Right: "), "'%s' not taken for '%s'", digits,
                   q.choices[q.correct]);
@@ -474,11 +475,11 @@ START_TEST(code_stays_on_screen)
             draw(s);
             assert_code_on_screen(&q, "asked");
             type(s, "1");
-            screen_key(s, &ui, UI_K_ENTER, &pushed);
+            screenstack_send(s, &ui, UI_K_ENTER, &pushed);
             draw(s);
             ck_assert(canvas_contains(cv, "Right") || canvas_contains(cv, "Wrong"));
             assert_code_on_screen(&q, "answered");
-            screen_key(s, &ui, UI_K_PGDN, &pushed); /* the feedback scrolls, the code stays */
+            screenstack_send(s, &ui, UI_K_PGDN, &pushed); /* the feedback scrolls, the code stays */
             draw(s);
             assert_code_on_screen(&q, "scrolled");
             screen_close(s);
@@ -497,7 +498,7 @@ START_TEST(wrong_offset_marked)
     char num[32];
     snprintf(num, sizeof num, "%ld", wrong);
     type(s, num);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     draw(s);
     ck_assert(canvas_contains(cv, "Wrong"));
     char legend[64];
@@ -542,9 +543,9 @@ START_TEST(closed_mid_quiz_keeps_answers_in_the_journal)
     char err[300], path[400];
     Screen *s = quiz_open_with(&ui, NULL, 0, QT_OFFSETS, 3, 7, 0, 0);
     ck_assert_ptr_nonnull(s);
-    screen_key(s, &ui, UI_K_ENTER, &pushed);
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed);
     type(s, "0");
-    screen_key(s, &ui, UI_K_ENTER, &pushed); /* one answer, then the screen goes */
+    screenstack_send(s, &ui, UI_K_ENTER, &pushed); /* one answer, then the screen goes */
     screen_close(s);
     snprintf(path, sizeof path, "%s/mhaviz/quiz-history", tmpdir);
     ck_assert_msg(access(path, F_OK) != 0, "the destructor saved");
@@ -567,7 +568,7 @@ START_TEST(home_entry_opens_quiz)
     /* one of the numbered entries opens the quiz picker */
     int found = 0;
     for (int k = '1'; k <= '9' && !found; k++) {
-        int f = screen_key(home, &ui, k, &pushed);
+        int f = screenstack_send(home, &ui, k, &pushed);
         if (!(f & UI_PUSH) || !pushed) continue;
         draw(pushed);
         if (canvas_contains(cv, "Quiz: interview prep")) {
@@ -578,7 +579,7 @@ START_TEST(home_entry_opens_quiz)
         pushed = NULL;
     }
     ck_assert_msg(found, "no home entry opens the quiz");
-    ck_assert_int_eq(screen_key(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
+    ck_assert_int_eq(screenstack_send(pushed, &ui, 'q', NULL) & UI_BACK, UI_BACK);
     screen_close(pushed);
     pushed = NULL;
     screen_close(home);

@@ -13,6 +13,7 @@
 #include "ui/keys.h"
 #include "ui/quiz_screen.h"
 #include "ui/screen.h"
+#include "ui/screenstack.h"
 
 #define N 12
 #define SEED 11
@@ -102,18 +103,19 @@ static char *run_tui(char (*lines)[200], char *verdicts, char *score, size_t sn)
     static char text[120 * 61 * 4];
     Screen *s = quiz_open_with(&ui, NULL, 0, -1, N, SEED, 0, 0);
     ck_assert_ptr_nonnull(s);
-    screen_key(s, &ui, UI_K_ENTER, NULL); /* start */
+    screenstack_send(s, &ui, UI_K_ENTER, NULL); /* start */
     for (int i = 0; i < N; i++) {
         for (const char *p = lines[i]; *p; p++)
-            screen_key(s, &ui, (unsigned char)*p, NULL);
-        screen_key(s, &ui, UI_K_ENTER, NULL);
+            screenstack_send(s, &ui, (unsigned char)*p, NULL);
+        screenstack_send(s, &ui, UI_K_ENTER, NULL);
         canvas_clear(cv);
         screen_draw(s, &ui, cv);
         verdicts[i] = canvas_contains(cv, "Right: ")     ? 'R'
                       : canvas_contains(cv, "Wrong: ")   ? 'W'
                       : canvas_contains(cv, "Skipped: ") ? 'S'
                                                          : '?';
-        screen_key(s, &ui, UI_K_ENTER, NULL); /* the next question; after the last, the summary */
+        screenstack_send(s, &ui, UI_K_ENTER,
+                         NULL); /* the next question; after the last, the summary */
     }
     verdicts[N] = 0;
     canvas_clear(cv);
@@ -121,7 +123,7 @@ static char *run_tui(char (*lines)[200], char *verdicts, char *score, size_t sn)
     canvas_rows(cv, text, sizeof text);
     score_line(text, score, sn);
     ck_assert_msg(canvas_contains(cv, "Scores saved"), "%s", text);
-    ck_assert_int_eq(screen_key(s, &ui, UI_K_ENTER, NULL) & UI_BACK, UI_BACK);
+    ck_assert_int_eq(screenstack_send(s, &ui, UI_K_ENTER, NULL) & UI_BACK, UI_BACK);
     screen_close(s);
     canvas_free(cv);
     ui_free(&ui);

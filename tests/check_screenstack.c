@@ -1,13 +1,16 @@
 /* check_screenstack.c - the screen stack (ui/screenstack.c) driven key by
  * key with no terminal: screens pushed and popped by their keys, ticks that
  * move an animation and say how long the backend may wait, Ctrl-L, a
- * resize, the status line cleared by the next key, quit. */
+ * resize, the status line cleared by the next key, quit; a key looked up
+ * once, here, and handed to the screen as its Action. */
 #include <string.h>
 
 #include "app_fixture.h"
 #include "check_main.h"
 #include "ui/decode.h"
+#include "ui/help.h"
 #include "ui/lessonui.h"
+#include "ui/screen.h"
 #include "ui/screenstack.h"
 
 /* The top screen's frame at 80x24 holds text. */
@@ -164,6 +167,154 @@ START_TEST(test_status_is_one_sanitised_line)
 }
 END_TEST
 
+/* A screen that keeps what its key() was handed: the Action and the key.
+ * Its contexts are KC_HOME, or in inspect mode KC_INSPECT then KC_WALK. */
+typedef struct Probe {
+    Action got;
+    int key, calls, inspect;
+    int reply; /* what key() returns */
+} Probe;
+
+static const unsigned *probe_keys_now(const Screen *s)
+{
+    static const unsigned inspecting[] = {KC_INSPECT, KC_WALK, 0}, home[] = {KC_HOME, 0};
+    return ((const Probe *)s->st)->inspect ? inspecting : home;
+}
+
+static int probe_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
+{
+    (void)ui;
+    (void)push;
+    Probe *p = s->st;
+    p->got = a;
+    p->key = key;
+    p->calls++;
+    return p->reply;
+}
+
+static void probe_draw(Screen *s, const Ui *ui, Canvas *c)
+{
+    (void)s;
+    (void)ui;
+    canvas_text(c, 0, 0, "probe", ST_NORMAL);
+}
+
+static const ScreenOps probe_ops = {
+    .draw = probe_draw, .key = probe_key, .help = KC_HOME, .keys_now = probe_keys_now};
+static const ScreenOps probe_home_ops = {.draw = probe_draw, .key = probe_key, .keys = KC_HOME};
+
+/* The key is looked up once, where the stack routes it, in the top
+ * screen's contexts: key() gets the Action the key table gives there, in
+ * the order its contexts say, and the key itself (a digit's value). */
+START_TEST(test_screen_gets_the_tables_action)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ScreenStack st;
+    screenstack_init(&st);
+    Screen *s = screen_new(&probe_home_ops, "Probe", sizeof(Probe));
+    ck_assert_int_eq(screenstack_push(&st, s), 0);
+    Probe *p = s->st;
+    p->reply = UI_REDRAW;
+    screenstack_key(&st, &ui, 'j');
+    ck_assert_int_eq(p->got, ACT_DOWN);
+    ck_assert_int_eq(p->got, screenstack_action(KC_HOME, 'j'));
+    screenstack_key(&st, &ui, '7');
+    ck_assert_int_eq(p->got, ACT_DIGIT);
+    ck_assert_int_eq(p->key, '7');
+    screenstack_key(&st, &ui, 'Z'); /* bound nowhere on the menu: handed over as it is */
+    ck_assert_int_eq(p->got, ACT_NONE);
+    ck_assert_int_eq(p->key, 'Z');
+    screenstack_key(&st, &ui, UI_K_RESIZE);
+    ck_assert_int_eq(p->got, ACT_NONE);
+    ck_assert_int_eq(p->key, UI_K_RESIZE);
+    int calls = p->calls;
+    ck_assert_int_eq(screenstack_key(&st, &ui, UI_K_CTRL_L), SS_REPAINT); /* the stack's own */
+    ck_assert_int_eq(p->calls, calls);
+    screenstack_free(&st);
+
+    screenstack_init(&st);
+    s = screen_new(&probe_ops, "Probe", sizeof(Probe));
+    screenstack_push(&st, s);
+    p = s->st;
+    p->reply = UI_REDRAW;
+    p->inspect = 1;
+    screenstack_key(&st, &ui, 'h'); /* inspect mode's h, not the walkthrough's */
+    ck_assert_int_eq(p->got, ACT_LEFT);
+    screenstack_key(&st, &ui, ' '); /* unbound in KC_INSPECT: the walkthrough's */
+    ck_assert_int_eq(p->got, ACT_NEXT);
+    p->inspect = 0;
+    screenstack_key(&st, &ui, 'h'); /* the state changed: the contexts with it */
+    ck_assert_int_eq(p->got, screenstack_action(KC_HOME, 'h'));
+    screenstack_free(&st);
+    ui_free(&ui);
+}
+END_TEST
+
+/* ? and q / Esc are every screen's: a screen that leaves them (UI_NONE)
+ * gets the help at its section and is closed by the stack; one that uses
+ * its ACT_BACK (the quiz ends a question with it) keeps it. */
+START_TEST(test_help_and_back_left_to_the_stack)
+{
+    Ui ui;
+    ui_with(&ui, NULL, NULL);
+    ScreenStack st;
+    screenstack_init(&st);
+    screenstack_push(&st, help_open(&ui));
+    Screen *s = screen_new(&probe_ops, "Probe", sizeof(Probe));
+    screenstack_push(&st, s);
+    Probe *p = s->st;
+    p->reply = UI_NONE;
+    screenstack_key(&st, &ui, '?');
+    ck_assert_int_eq(p->got, ACT_HELP);
+    ck_assert_int_eq(screenstack_depth(&st), 3);
+    ck_assert_str_eq(screenstack_top(&st)->title, "Help");
+    ck_assert(top_shows(&st, &ui, "Home menu")); /* at the probe's section, KC_HOME */
+    screenstack_key(&st, &ui, 'q');              /* the help's q */
+    ck_assert_ptr_eq(screenstack_top(&st), s);
+    p->reply = UI_REDRAW; /* uses its q */
+    screenstack_key(&st, &ui, 'q');
+    ck_assert_int_eq(p->got, ACT_BACK);
+    ck_assert_ptr_eq(screenstack_top(&st), s);
+    p->reply = UI_NONE; /* leaves it: closed */
+    screenstack_key(&st, &ui, UI_K_ESC);
+    ck_assert_int_eq(screenstack_depth(&st), 1);
+    ck_assert_str_eq(screenstack_top(&st)->title, "Help");
+    Screen *opened = NULL; /* a screen on its own, as the tests drive one */
+    s = screen_new(&probe_home_ops, "Probe", sizeof(Probe));
+    ((Probe *)s->st)->reply = UI_NONE;
+    ck_assert_int_eq(screenstack_send(s, &ui, 'q', &opened), UI_BACK | UI_REDRAW);
+    ck_assert_int_eq(screenstack_send(s, &ui, '?', &opened), UI_HELP | UI_REDRAW);
+    ck_assert_int_eq(screenstack_send(s, &ui, 'Z', &opened), UI_NONE);
+    ck_assert_ptr_null(opened);
+    screen_close(s);
+    screenstack_free(&st);
+    ui_free(&ui);
+}
+END_TEST
+
+/* Every menu's cursor moves the one way (screen_menu_move, ui/screen.c):
+ * round from the last entry to the first and back, Up and Left before, Down
+ * and Right after; any other action leaves it. */
+START_TEST(test_menu_move_wraps)
+{
+    int sel = 0;
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_UP), UI_REDRAW);
+    ck_assert_int_eq(sel, 2);
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_DOWN), UI_REDRAW);
+    ck_assert_int_eq(sel, 0);
+    screen_menu_move(&sel, 3, ACT_RIGHT);
+    screen_menu_move(&sel, 3, ACT_RIGHT);
+    ck_assert_int_eq(sel, 2);
+    screen_menu_move(&sel, 3, ACT_LEFT);
+    ck_assert_int_eq(sel, 1);
+    ck_assert_int_eq(screen_menu_move(&sel, 3, ACT_OPEN), UI_NONE);
+    ck_assert_int_eq(sel, 1);
+    ck_assert_int_eq(screen_menu_move(&sel, 1, ACT_DOWN), UI_REDRAW);
+    ck_assert_int_eq(sel, 0);
+}
+END_TEST
+
 START_TEST(test_full_stack_frees_the_extra)
 {
     Ui ui;
@@ -190,6 +341,9 @@ static Suite *screenstack_suite(void)
     tcase_add_test(tc, test_help_opens_at_the_screens_section);
     tcase_add_test(tc, test_status_is_one_sanitised_line);
     tcase_add_test(tc, test_full_stack_frees_the_extra);
+    tcase_add_test(tc, test_screen_gets_the_tables_action);
+    tcase_add_test(tc, test_help_and_back_left_to_the_stack);
+    tcase_add_test(tc, test_menu_move_wraps);
     suite_add_tcase(s, tc);
     return s;
 }

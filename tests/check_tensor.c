@@ -826,6 +826,28 @@ static void softmax_reference(float *row, int n)
         row[j] = (float)(row[j] / sum);
 }
 
+/* tensor_exp against libm's exp: within one rounding (2^-52 relative) from
+ * -745 to 709, and exact at 0 and at the powers of two it scales by. */
+START_TEST(test_exp_accurate)
+{
+    double worst = 0;
+    for (double x = -745.0; x <= 709.0; x += 0.000731) {
+        double want = exp(x);
+        if (want < 1e-300) continue; /* subnormal: both round to few bits */
+        double rel = fabs(tensor_exp(x) / want - 1.0);
+        if (rel > worst) worst = rel;
+    }
+    for (double x = -30.0; x <= 0.0; x += 1e-5) { /* where a softmax lives */
+        double rel = fabs(tensor_exp(x) / exp(x) - 1.0);
+        if (rel > worst) worst = rel;
+    }
+    ck_assert_msg(worst <= 0x1p-52, "worst relative error %g", worst);
+    ck_assert(tensor_exp(0.0) == 1.0);
+    ck_assert(tensor_exp(-1000.0) == 0.0);
+    ck_assert(tensor_exp(-M_LN2 * 10) == 0x1p-10);
+}
+END_TEST
+
 START_TEST(test_softmax_same_bits)
 {
     /* 301 rows of 999 (odd: the pair loop's tail), past the threading bar */
@@ -1093,6 +1115,7 @@ static Suite *tensor_suite(void)
     tcase_add_test(k, test_matmul_blocked_same_bits);
     tcase_add_test(k, test_matmul_cancel);
     tcase_add_test(k, test_matmul_empty_k);
+    tcase_add_test(k, test_exp_accurate);
     tcase_add_test(k, test_softmax_same_bits);
     tcase_add_test(k, test_counters_per_thread);
     tcase_add_test(k, test_softmax_rows);

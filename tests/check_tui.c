@@ -106,10 +106,11 @@ static void fake_draw(Screen *s, const Ui *ui, Canvas *c)
     fake_raise = 0;
 }
 
-static int fake_key(Screen *s, Ui *ui, int key, Screen **push)
+static int fake_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)s;
     (void)ui;
+    (void)a;
     (void)push;
     if (fake_nkeys < 64) fake_keys[fake_nkeys++] = key;
     return fake_nkeys >= fake_want ? UI_QUIT : 0;

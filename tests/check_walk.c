@@ -151,8 +151,8 @@ START_TEST(test_presenter_keys_in_help)
     }
     ck_assert_ptr_nonnull(strstr(sec, "failure pictures"));
     ck_assert_ptr_nonnull(strstr(sec, "blank the screen"));
-    ck_assert_int_eq(keys_action(KC_WALK, 'v'), ACT_FAILURE);
-    ck_assert_int_eq(keys_action(KC_WALK, 'b'), ACT_BLANK);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'v'), ACT_FAILURE);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'b'), ACT_BLANK);
 }
 END_TEST
 
@@ -164,7 +164,7 @@ START_TEST(test_hint_follows_the_mode)
     ui_with(&ui, "--no-animation", NULL);
     Screen *s = walk_open_at(&ui, MS_SPLIT);
     ck_assert(shows(s, &ui, 80, 24, "Space next  Left back  i inspect  c config  ? keys  q back"));
-    ck_assert_int_eq(keys_action(KC_WALK, 'c'), ACT_CONFIG);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'c'), ACT_CONFIG);
     press(s, &ui, 'i');
     ck_assert(shows(s, &ui, 80, 24, "Left/Right/Up/Down move  i/Esc leave  ? keys  q back"));
     press(s, &ui, 'i');
@@ -183,7 +183,7 @@ START_TEST(test_l_toggles_large_print)
     Ui ui;
     ui_with(&ui, "--no-animation", NULL);
     Screen *s = walk_open_at(&ui, MS_SPLIT);
-    ck_assert_int_eq(keys_action(KC_WALK, 'L'), ACT_LARGE);
+    ck_assert_int_eq(screenstack_action(KC_WALK, 'L'), ACT_LARGE);
     ck_assert(shows(s, &ui, 100, 30, "    0     1     2     3"));
     ck_assert_int_eq(press(s, &ui, 'L') & UI_REDRAW, UI_REDRAW);
     ck_assert_int_eq(ui.large, 1);

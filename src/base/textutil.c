@@ -71,3 +71,18 @@ const char *text_suggest(const char *word, const char *const *candidates, int nc
     }
     return bestd <= limit && bestd < len ? best : NULL;
 }
+
+const char *text_hint(char *buf, size_t n, const char *prefix, const char *word,
+                      const char *const *cands, int nc)
+{
+    const char *s = text_suggest(word, cands, nc);
+    if (s) {
+        snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
+        return buf;
+    }
+    size_t o = (size_t)snprintf(buf, n, " (one of:");
+    for (int i = 0; i < nc && o < n; i++)
+        o += (size_t)snprintf(buf + o, n - o, " %s%s", prefix, cands[i]);
+    if (o < n) snprintf(buf + o, n - o, ")");
+    return buf;
+}

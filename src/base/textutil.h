@@ -18,6 +18,12 @@ int text_edit_distance(const char *a, const char *b);
  * length): the "did you mean" of every error that names a choice. */
 const char *text_suggest(const char *word, const char *const *candidates, int nc);
 
+/* text_suggest's answer as an error's tail: " (did you mean 'PREFIXword'?)",
+ * or, when nothing is close, " (one of: PREFIXa PREFIXb ...)", into buf;
+ * returns buf. */
+const char *text_hint(char *buf, size_t n, const char *prefix, const char *word,
+                      const char *const *cands, int nc);
+
 /* Removes white space (isspace) at both ends of s, in place: returns the
  * first kept character inside s, which now ends where the text does. */
 char *text_trim(char *s);

@@ -1,6 +1,6 @@
 /* lessondir.c - the lesson directives: one table of rows (name, whether it
- * needs a @page, what value it takes, its handler), the handlers, and the
- * @config key=value parser.  content/lesson.c hands each "@name args" line
+ * needs a @page, what value it takes, its handler) and the handlers (@config
+ * through content/config_kv.c).  content/lesson.c hands each "@name args" line
  * to lessonparse_directive; the "unknown directive" suggestion and
  * lessons/README.md's table follow the table.
  */
@@ -13,22 +13,7 @@
 #include <string.h>
 
 #include "base/textutil.h"
-
-/* " (did you mean 'X'?)" or " (one of: a b c)" into buf. */
-static const char *hint(char *buf, size_t n, const char *prefix, const char *word,
-                        const char *const *cands, int nc)
-{
-    const char *s = text_suggest(word, cands, nc);
-    if (s) {
-        snprintf(buf, n, " (did you mean '%s%s'?)", prefix, s);
-        return buf;
-    }
-    size_t o = (size_t)snprintf(buf, n, " (one of:");
-    for (int i = 0; i < nc && o < n; i++)
-        o += (size_t)snprintf(buf + o, n - o, " %s%s", prefix, cands[i]);
-    if (o < n) snprintf(buf + o, n - o, ")");
-    return buf;
-}
+#include "content/config_kv.h"
 
 /* The directives (their table is after their handlers). */
 enum {
@@ -53,24 +38,6 @@ enum {
     D_COUNT
 };
 
-static const char *const config_keys[] = {"batch", "seq",    "d_model", "heads",     "kv_heads",
-                                          "seed",  "causal", "rope",    "rope_theta"};
-#define N_CONFIG_KEYS ((int)(sizeof config_keys / sizeof *config_keys))
-enum { K_ROPE = 7, K_THETA = 8 };
-
-/* The values of rope= (rope_layout_of reads them; "off" turns it off). */
-static const char *const rope_values[] = {"off", "half", "interleaved"};
-
-/* rope_theta=N: digits, then at most one '.' and digits ("10000", "0.5"), as
- * the command line's --rope-theta reads it; 0 with *out set, else -1. */
-static int theta_of(const char *val, double *out)
-{
-    size_t n = strspn(val, "0123456789"), f = val[n] == '.' ? strspn(val + n + 1, "0123456789") : 0;
-    int ok = n && n + f <= 40 && (!val[n] || (val[n] == '.' && f && !val[n + 1 + f]));
-    *out = ok ? strtod(val, NULL) : 0;
-    return ok && *out > 0 ? 0 : -1;
-}
-
 /* Step keys as mha.c names them; only used to suggest a spelling (the engine's
  * mha_step_index decides what is valid). */
 static const char *const step_keys[] = {"input",      "project", "split",    "heads",
@@ -80,109 +47,27 @@ static const char *const step_keys[] = {"input",      "project", "split",    "he
 /* The scene's views, then our own picture: the variants panel. */
 static const char *const view_names[MV_COUNT + 1] = {"step", "wrong_view", "no_scale", "variants"};
 
-/* "@config heads=4 kv_heads=2": updates *cfg; errors name the line. */
+/* "@config heads=4 kv_heads=2": updates *cfg (content/config_kv.c reads
+ * each word); errors name the line, every bad word its own. */
 static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
 {
     MhaConfig c = *cfg;
     int kv_given = 0, any = 0, bad = 0;
-    char *save = NULL;
+    char *save = NULL, err[300];
     for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         any = 1;
-        char *eq = strchr(tok, '=');
-        if (!eq) {
-            lessonparse_error(p->errs, p->file, line, "@config: expected key=value, got '%.60s'",
-                              tok);
+        if (config_kv_set(&c, tok, &kv_given, err, sizeof err) != 0) {
+            lessonparse_error(p->errs, p->file, line, "@config: %s", err);
             bad = 1;
-            continue;
-        }
-        *eq = 0;
-        const char *key = tok, *val = eq + 1;
-        int k;
-        for (k = 0; k < N_CONFIG_KEYS; k++)
-            if (!strcmp(key, config_keys[k])) break;
-        if (k == N_CONFIG_KEYS) {
-            char h[200];
-            lessonparse_error(p->errs, p->file, line, "@config: unknown key '%.40s'%s", key,
-                              hint(h, sizeof h, "", key, config_keys, N_CONFIG_KEYS));
-            bad = 1;
-            continue;
-        }
-        if (k == K_ROPE) {
-            int r = strcmp(val, "off") ? rope_layout_of(val) : ROPE_OFF;
-            if (r < 0) {
-                char h[200];
-                lessonparse_error(p->errs, p->file, line, "@config: rope '%.40s' is not a layout%s",
-                                  val, hint(h, sizeof h, "", val, rope_values, 3));
-                bad = 1;
-            } else
-                c.rope = (RopeLayout)r;
-            continue;
-        }
-        if (k == K_THETA) {
-            double t;
-            if (theta_of(val, &t) != 0) {
-                lessonparse_error(p->errs, p->file, line,
-                                  "@config: rope_theta '%.40s' is not a positive number", val);
-                bad = 1;
-            } else if (t > ROPE_THETA_MAX) {
-                lessonparse_error(p->errs, p->file, line,
-                                  "@config: rope_theta '%.40s' must be at most %g", val,
-                                  ROPE_THETA_MAX);
-                bad = 1;
-            } else
-                c.rope_theta = t;
-            continue;
-        }
-        char *end;
-        errno = 0;
-        long v = strtol(val, &end, 10);
-        if (!*val || *end || errno || v < 0 || v > 4294967295L) {
-            lessonparse_error(p->errs, p->file, line, "@config: %s '%.40s' is not a whole number",
-                              key, val);
-            bad = 1;
-            continue;
-        }
-        switch (k) {
-        case 0:
-            c.batch = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 1:
-            c.seq = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 2:
-            c.d_model = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 3:
-            c.heads = (int)(v > 100000 ? 100000 : v);
-            break;
-        case 4:
-            c.kv_heads = (int)(v > 100000 ? 100000 : v);
-            kv_given = 1;
-            break;
-        case 5:
-            c.seed = (uint32_t)v;
-            break;
-        case 6:
-            if (v > 1) {
-                lessonparse_error(p->errs, p->file, line, "@config: causal must be 0 or 1, got %ld",
-                                  v);
-                bad = 1;
-            }
-            c.causal = (int)(v & 1);
-            break;
         }
     }
     if (!any) {
-        lessonparse_error(
-            p->errs, p->file, line,
-            "@config needs key=value pairs (keys: batch seq d_model heads kv_heads seed causal "
-            "rope rope_theta)");
+        lessonparse_error(p->errs, p->file, line, "@config needs key=value pairs (keys: %s)",
+                          config_kv_keys);
         return;
     }
-    /* As on the command line: kv_heads follows heads unless given (MHA stays MHA). */
-    if (!kv_given && cfg->kv_heads == cfg->heads) c.kv_heads = c.heads;
+    config_kv_finish(&c, cfg, kv_given);
     if (bad) return;
-    char err[200];
     if (mha_config_check(&c, err, sizeof err) != 0) {
         lessonparse_error(p->errs, p->file, line, "@config: %s", err);
         return;
@@ -365,7 +250,7 @@ static void d_step(Parser *p, int line, int d, char *args)
     if (s < 0) {
         char h[300];
         lessonparse_error(p->errs, p->file, line, "@step: unknown step '%.40s'%s", args,
-                          hint(h, sizeof h, "", args, step_keys, MS_ALL));
+                          text_hint(h, sizeof h, "", args, step_keys, MS_ALL));
         return;
     }
     p->page->step = s;
@@ -381,7 +266,7 @@ static void d_view(Parser *p, int line, int d, char *args)
     if (v > MV_COUNT) {
         char h[200];
         lessonparse_error(p->errs, p->file, line, "@view: unknown view '%.40s'%s", args,
-                          hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
+                          text_hint(h, sizeof h, "", args, view_names, MV_COUNT + 1));
         return;
     }
     p->page->variants = v == MV_COUNT;
@@ -510,7 +395,7 @@ void lessonparse_directive(Parser *p, int line, char *name, char *args)
             names[i] = dirs[i].name;
         char h[300];
         lessonparse_error(p->errs, p->file, line, "unknown directive '@%.40s'%s", name,
-                          hint(h, sizeof h, "@", name, names, D_COUNT));
+                          text_hint(h, sizeof h, "@", name, names, D_COUNT));
         return;
     }
     lessonparse_flush_para(p);

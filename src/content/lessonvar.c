@@ -14,6 +14,7 @@
 
 #include "base/errbuf.h"
 #include "base/textutil.h"
+#include "content/config_kv.h"
 #include "content/kv.h"
 #include "content/lesson.h"
 #include "content/lessonvar.h"
@@ -430,31 +431,13 @@ static int error_config(Eval *e, int argc, char **argv)
     const MhaConfig *c = e->c;
     MhaConfig k = *c;
     int kv_set = 0;
-    for (int i = 2; i < argc; i++) {
-        char *eq = strchr(argv[i], '=');
-        long v;
-        if (!eq) {
-            snprintf(e->err, e->errlen, "{error config}: expected key=value, got '%.40s'", argv[i]);
+    char why[300];
+    for (int i = 2; i < argc; i++)
+        if (config_kv_set(&k, argv[i], &kv_set, why, sizeof why) != 0) {
+            snprintf(e->err, e->errlen, "{error config}: %s", why);
             return -1;
         }
-        *eq = 0;
-        if (int_arg(e, "error config", eq + 1, 0, 1 << 20, &v)) return -1;
-        if (!strcmp(argv[i], "d_model"))
-            k.d_model = (int)v;
-        else if (!strcmp(argv[i], "heads"))
-            k.heads = (int)v;
-        else if (!strcmp(argv[i], "kv_heads"))
-            k.kv_heads = (int)v, kv_set = 1;
-        else if (!strcmp(argv[i], "seq"))
-            k.seq = (int)v;
-        else if (!strcmp(argv[i], "batch"))
-            k.batch = (int)v;
-        else {
-            snprintf(e->err, e->errlen, "{error config}: unknown key '%.40s'", argv[i]);
-            return -1;
-        }
-    }
-    if (!kv_set && c->kv_heads == c->heads) k.kv_heads = k.heads;
+    config_kv_finish(&k, c, kv_set);
     char msg[300];
     if (mha_config_check(&k, msg, sizeof msg) == 0) {
         snprintf(e->err, e->errlen,

@@ -29,6 +29,7 @@
 #include "base/errbuf.h"
 #include "base/sanitize.h"
 #include "base/textutil.h"
+#include "content/config_kv.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "content/presets.h"
@@ -124,54 +125,15 @@ static int expand_all(Parser *p, QuizDraft *d)
 /* "@config heads=8 kv_heads=2": the question's configuration. */
 static int parse_config(Parser *p, int ln, const char *arg)
 {
-    static const char *const keys[] = {"batch",    "seq",  "d_model", "heads",
-                                       "kv_heads", "seed", "causal"};
-    MhaConfig c = mha_config_default();
+    MhaConfig base = mha_config_default(), c = base;
     int kv_set = 0;
-    char buf[256];
+    char buf[256], why[300];
     snprintf(buf, sizeof buf, "%s", arg);
-    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t")) {
-        char *eq = strchr(tok, '=');
-        if (!eq) return fail(p, ln, "@config: expected key=value, got '%s'", tok, 0);
-        *eq = 0;
-        char *end;
-        long v = strtol(eq + 1, &end, 10);
-        if (!eq[1] || *end || v < 0 || v > 1000000)
-            return fail(p, ln, "@config: %s '%s' is not a whole number", tok, eq + 1);
-        int k = -1;
-        for (int i = 0; i < 7; i++)
-            if (!strcmp(tok, keys[i])) k = i;
-        switch (k) {
-        case 0:
-            c.batch = (int)v;
-            break;
-        case 1:
-            c.seq = (int)v;
-            break;
-        case 2:
-            c.d_model = (int)v;
-            break;
-        case 3:
-            c.heads = (int)v;
-            break;
-        case 4:
-            c.kv_heads = (int)v, kv_set = 1;
-            break;
-        case 5:
-            c.seed = (uint32_t)v;
-            break;
-        case 6:
-            c.causal = v != 0;
-            break;
-        default:
-            return fail(p, ln,
-                        "@config: unknown key '%s' (batch seq d_model heads kv_heads seed causal)",
-                        tok, 0);
-        }
-    }
-    if (!kv_set) c.kv_heads = c.heads;
-    char err[300];
-    if (mha_config_check(&c, err, sizeof err)) return fail(p, ln, "@config: %s", err, 0);
+    for (char *tok = strtok(buf, " \t"); tok; tok = strtok(NULL, " \t"))
+        if (config_kv_set(&c, tok, &kv_set, why, sizeof why) != 0)
+            return fail(p, ln, "@config: %s", why, 0);
+    config_kv_finish(&c, &base, kv_set);
+    if (mha_config_check(&c, why, sizeof why)) return fail(p, ln, "@config: %s", why, 0);
     p->cur.cfg = c;
     p->cur.config_line = ln;
     return 0;

@@ -188,7 +188,7 @@ size_t play_dtype_size(PlayDtype d);
 int play_complete(const Play *p, const char *line, int pos, char (*out)[PLAY_NAME_MAX], int max,
                   int *word_start);
 
-/* ---- play_run.c: a program, one statement a line --------------------------------- */
+/* ---- play_session.c: a program, one statement a line --------------------------- */
 
 /* One statement of a program as it ran: its 1-based line in the text, the
  * statement, its result (valid during the callback only). */

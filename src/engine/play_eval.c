@@ -1,4 +1,4 @@
-/* play_eval.c - the playground's evaluator (its names are play_names.c's): a parsed statement
+/* play_eval.c - the playground's evaluator (its names are play_session.c's): a parsed statement
  * (play_parse.c) walked into values (play_val.h), methods dispatched to
  * play_methods.c, the result described in a PlayResult. */
 #include "engine/play.h"

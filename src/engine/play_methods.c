@@ -10,7 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
-/* ---- small argument helpers (the shared ones are play_args.c's) -------------- */
+/* ---- small argument helpers (the shared ones are play_session.c's) -------------- */
 
 /* An optional int: 1 and *out set, 0 when omitted or None, -1 on error. */
 static int opt_int(Eval *e, const char *fn, const char *param, const Val *v, long *out)

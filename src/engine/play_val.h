@@ -115,7 +115,7 @@ int play_m_unary(Eval *e, const Val *self, const char *fn, Val *args, char (*kw)
                  int n, Val *out);
 /* torch.outer(input, vec2): two 1-D tensors, input.reshape(-1, 1) * vec2. */
 int play_t_outer(Eval *e, const char *fn, Val *args, char (*kw)[PLAY_NAME_MAX], int n, Val *out);
-/* play_names.c's lookups, for the evaluator: the tensor named name (NULL:
+/* play_session.c's lookups, for the evaluator: the tensor named name (NULL:
  * none), the integer size named name (NULL: none).  play_var_set names t:
  * 0 with t the session's from then on (an earlier tensor of that name
  * freed), or -1 with t still the caller's when the session holds

@@ -56,11 +56,6 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     DecodeScreen *ds = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    /* what fits 80 columns down to "q back"; g (prefill) and M are in the ? help */
-    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_KV_HEADS,
-                                   ACT_LAYOUT, ACT_HELP, ACT_BACK};
-    char hint[200];
-    keys_hint_pick(KC_DECODE, picks, 6, 1, hint, sizeof hint);
     if (!ds->d) {
         canvas_text(c, 1, 1, ds->err[0] ? ds->err : "out of memory", ST_BAD);
     } else {
@@ -72,16 +67,20 @@ static void decode_screen_draw(Screen *s, const Ui *ui, Canvas *c)
         if (ds->d->len == ds->d->cap)
             canvas_text(c, c->w - 28, 1, "cache full: Space restarts", ST_WARN);
     }
-    screen_draw_status(c, ui, hint);
+    /* what fits 80 columns down to "q back"; g (prefill) and M are in the ? help */
+    static const Action picks[] = {ACT_NEXT,   ACT_PREV, ACT_KV_HEADS,
+                                   ACT_LAYOUT, ACT_HELP, ACT_BACK};
+    screen_draw_hint(c, ui, KC_DECODE, picks, 6, 1);
 }
 
-static int decode_screen_key(Screen *s, Ui *ui, int key, Screen **push)
+static int decode_screen_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     DecodeScreen *ds = s->st;
     int len = ds->d ? ds->d->len : ds->prompt;
     ui->status[0] = 0;
-    switch (keys_action(KC_DECODE, key)) {
+    switch (a) {
     case ACT_NEXT:
         if (!ds->d || ds->d->len >= ds->d->cap)
             rebuild(ds, 0);
@@ -107,11 +106,7 @@ static int decode_screen_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_MLA:
         ds->mla = !ds->mla;
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -135,6 +130,7 @@ static const ScreenOps decode_screen_ops = {
     .key = decode_screen_key,
     .free = decode_screen_free,
     .help = KC_DECODE,
+    .keys = KC_DECODE,
 };
 
 Screen *decode_open_opts(Ui *ui, const DecodeScreenOpts *o)

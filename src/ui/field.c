@@ -2,9 +2,8 @@
 #include "ui/field.h"
 
 #include "base/sanitize.h"
-#include "ui/keys.h"
 
-int field_key(LineEdit *e, int key)
+int field_key(LineEdit *e, Action a, int key)
 {
     static const struct {
         Action a;
@@ -14,9 +13,9 @@ int field_key(LineEdit *e, int key)
         {ACT_END_LINE, LE_END},      {ACT_ERASE, LE_BACKSPACE},       {ACT_DELETE, LE_DELETE},
         {ACT_KILL_END, LE_KILL_END}, {ACT_KILL_START, LE_KILL_START}, {ACT_KILL_WORD, LE_KILL_WORD},
     };
-    Action a = keys_action(KC_EDIT, key);
     for (size_t i = 0; i < sizeof ops / sizeof ops[0]; i++)
         if (ops[i].a == a) return lineedit_do(e, ops[i].op) ? UI_REDRAW : UI_HANDLED;
-    if (key < 0 || key >= UI_K_BASE || sanitize_is_control((uint32_t)key)) return UI_NONE;
+    if (a != ACT_NONE || key < 0 || key >= UI_K_BASE || sanitize_is_control((uint32_t)key))
+        return UI_NONE;
     return lineedit_insert(e, (uint32_t)key) == 0 ? UI_REDRAW : UI_HANDLED;
 }

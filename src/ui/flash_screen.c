@@ -39,14 +39,12 @@ static void flash_screen_draw(Screen *s, const Ui *ui, Canvas *c)
     FlashScreen *fs = s->st;
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
-    static const Action picks[] = {ACT_NEXT, ACT_PREV, ACT_BLOCK_Q, ACT_CAUSAL, ACT_HELP, ACT_BACK};
-    char hint[200];
-    keys_hint_pick(KC_FLASH, picks, 6, 1, hint, sizeof hint);
     if (!fs->f)
         canvas_text(c, 1, 1, fs->err[0] ? fs->err : "out of memory", ST_BAD);
     else
         flash_draw(c, fs->f, ui->large);
-    screen_draw_status(c, ui, hint);
+    static const Action picks[] = {ACT_NEXT, ACT_PREV, ACT_BLOCK_Q, ACT_CAUSAL, ACT_HELP, ACT_BACK};
+    screen_draw_hint(c, ui, KC_FLASH, picks, 6, 1);
 }
 
 /* The next block size: 1, 2, ... up to seq, then 1 again. */
@@ -55,13 +53,14 @@ static int next_block(int block, int seq)
     return block >= seq ? 1 : block + 1;
 }
 
-static int flash_screen_key(Screen *s, Ui *ui, int key, Screen **push)
+static int flash_screen_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     FlashScreen *fs = s->st;
     long at = fs->f ? fs->f->visited : 0;
     ui->status[0] = 0;
-    switch (keys_action(KC_FLASH, key)) {
+    switch (a) {
     case ACT_NEXT:
         if (!fs->f || fs->f->done)
             rebuild(fs, 0); /* after the end: from the start again */
@@ -99,11 +98,7 @@ static int flash_screen_key(Screen *s, Ui *ui, int key, Screen **push)
         mha_config_next(&fs->cfg, MHA_NEXT_SEQ);
         rebuild(fs, 0);
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -121,6 +116,7 @@ static const ScreenOps flash_screen_ops = {
     .key = flash_screen_key,
     .free = flash_screen_free,
     .help = KC_FLASH,
+    .keys = KC_FLASH,
 };
 
 Screen *flash_open_with(Ui *ui, int block_q, int block_k)

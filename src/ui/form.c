@@ -123,20 +123,16 @@ static void form_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int form_key(Screen *s, Ui *ui, int key, Screen **push)
+static int form_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
     Form *f = s->st;
-    Action a = keys_action(KC_FORM, key);
     if (a != ACT_DIGIT) f->typing = 0;
     long v = form_get(&f->draft, f->sel);
     switch (a) {
     case ACT_UP:
-        f->sel = (f->sel + F_COUNT - 1) % F_COUNT;
-        return UI_REDRAW;
     case ACT_DOWN:
-        f->sel = (f->sel + 1) % F_COUNT;
-        return UI_REDRAW;
+        return screen_menu_move(&f->sel, F_COUNT, a);
     case ACT_INC:
         form_set(&f->draft, f->sel, f->sel == F_CAUSAL ? !v : v + 1);
         return UI_REDRAW;
@@ -171,11 +167,7 @@ static int form_key(Screen *s, Ui *ui, int key, Screen **push)
         }
         return UI_BACK | UI_REDRAW;
     }
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK | UI_REDRAW;
-    default:
+    default: /* ? and Esc / q: the stack's */
         return UI_NONE;
     }
 }
@@ -184,6 +176,7 @@ static const ScreenOps form_ops = {
     .draw = form_draw,
     .key = form_key,
     .help = 0,
+    .keys = KC_FORM,
 };
 
 Screen *form_open(Ui *ui)
@@ -200,8 +193,6 @@ int form_shared_action(Ui *ui, Action a, Screen **push)
     switch (a) {
     case ACT_CONFIG:
         return screen_open(push, form_open(ui), ui);
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
     case ACT_HEADS:
     case ACT_KV_HEADS:
     case ACT_SEQ:

@@ -2,7 +2,6 @@
  * home menu and the walkthrough. */
 #ifndef MHAVIZ_FORM_H
 #define MHAVIZ_FORM_H
-#include "ui/keys.h"
 #include "ui/ui.h"
 
 /* The configuration form (seq, d_model, heads, kv_heads, seed, causal):
@@ -10,8 +9,8 @@
  * status line and the form stays open. */
 Screen *form_open(Ui *ui);
 /* The actions the home menu and the walkthrough share: the configuration
- * form (c, in *push), the help (?, UI_HELP), and the quick configuration
- * keys.  UI_* flags, or UI_NONE when a is not one of them. */
+ * form (c, in *push) and the quick configuration keys.  UI_* flags, or
+ * UI_NONE when a is not one of them (? is every screen's, the stack's). */
 int form_shared_action(Ui *ui, Action a, Screen **push);
 
 #endif

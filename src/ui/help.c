@@ -59,13 +59,14 @@ static void help_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int help_key(Screen *s, Ui *ui, int key, Screen **push)
+static int help_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen */
+    (void)key;
     Help *h = s->st;
     (void)ui;
     int page = h->shown > 1 ? h->shown - 1 : 1;
-    switch (keys_action(KC_HELP, key)) {
+    switch (a) {
     case ACT_DOWN:
         h->top++;
         return UI_REDRAW; /* clamped by draw */
@@ -78,9 +79,7 @@ static int help_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_PREV:
         h->top = h->top > page ? h->top - page : 0;
         return UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK | UI_REDRAW;
-    default:
+    default: /* q, Esc, ? and Enter close it: ACT_BACK, the stack's */
         return UI_NONE;
     }
 }
@@ -89,6 +88,7 @@ static const ScreenOps help_ops = {
     .draw = help_draw,
     .key = help_key,
     .help = 0,
+    .keys = KC_HELP,
 };
 
 Screen *help_open_at(Ui *ui, unsigned ctx)

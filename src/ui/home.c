@@ -64,31 +64,23 @@ static void home_draw(Screen *s, const Ui *ui, Canvas *c)
         canvas_text(c, 22, y, about, ST_DIM);
     }
     static const Action picks[] = {ACT_UP, ACT_OPEN, ACT_CONFIG, ACT_HELP, ACT_BACK};
-    char hint[160];
-    keys_hint_pick(KC_HOME, picks, 5, 2, hint, sizeof hint);
-    screen_draw_status(c, ui, hint);
+    screen_draw_hint(c, ui, KC_HOME, picks, 5, 2);
 }
 
-static int home_key(Screen *s, Ui *ui, int key, Screen **push)
+static int home_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     Home *h = s->st;
-    Action a = keys_action(KC_HOME, key);
     switch (a) {
     case ACT_UP:
-        h->sel = (h->sel + HOME_N - 1) % HOME_N;
-        return UI_REDRAW;
     case ACT_DOWN:
-        h->sel = (h->sel + 1) % HOME_N;
-        return UI_REDRAW;
+        return screen_menu_move(&h->sel, HOME_N, a);
     case ACT_DIGIT:
         if ((key == '0' ? 9 : key - '1') >= HOME_N) return UI_NONE;
         h->sel = key == '0' ? 9 : key - '1'; /* 0: the tenth, as on a keyboard's row */
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, home_entries[h->sel].open(ui), ui);
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* q / Esc: the stack closes the menu, and so quits */
         return form_shared_action(ui, a, push);
     }
 }
@@ -97,6 +89,7 @@ static const ScreenOps home_ops = {
     .draw = home_draw,
     .key = home_key,
     .help = 0,
+    .keys = KC_HOME,
 };
 
 Screen *home_open(Ui *ui)

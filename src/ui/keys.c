@@ -7,13 +7,15 @@
 
 /* ---- the key table ------------------------------------------------------- */
 
-/* One line per key, for every screen of the program (every ui/ screen looks
- * its keys up here, by its KC_* context; no other key table exists).
+/* One line per key, for every screen of the program (the screen stack looks
+ * every screen's keys up here, by its KC_* contexts, ScreenOps.keys; no
+ * other key table exists).
  * A line with help starts a group; the lines after it with help NULL add
  * their key names to that group.  The `?` screen lists each context's groups
  * under its title, and a screen's hint line (keys_hint) joins them.  No key is
- * bound twice in one context (tests/check_app.c); the walkthrough looks
- * KC_INSPECT up before KC_WALK, so inspect mode's h j k l win there. */
+ * bound twice in one context (tests/check_app.c); the walkthrough in inspect
+ * mode looks KC_INSPECT up before KC_WALK (walk_keys_now), so inspect
+ * mode's h j k l win there. */
 const KeyBinding keys_table[] = {
     /* everywhere */
     {KC_ALL, UI_K_CTRL_L, 0, ACT_REDRAW, "Ctrl-L", "redraw the whole screen"},
@@ -280,15 +282,6 @@ const KeyBinding keys_table[] = {
     {KC_PLAY, UI_K_ESC, 0, ACT_BACK, "Esc", "back (on an empty line q too; ? this help)"},
     {0, 0, 0, ACT_NONE, NULL, NULL},
 };
-
-Action keys_action(unsigned ctx, int key)
-{
-    for (const KeyBinding *b = keys_table; b->key; b++) {
-        if (!(b->ctx & ctx)) continue;
-        if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
-    }
-    return ACT_NONE;
-}
 
 const char *keys_name(unsigned ctx, Action a)
 {

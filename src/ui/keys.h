@@ -1,12 +1,35 @@
 /* keys.h - the one key table of the interactive program, and what is
  * generated from it: the `?` help (help.c) and every screen's hint line.
- * Screens switch on Actions, never on raw keys.
+ * The screen stack looks a key up in it where it routes the key
+ * (screenstack_action, ui/screenstack.c) and hands the screen its Action:
+ * screens switch on Actions, never on raw keys.
  */
 #ifndef MHAVIZ_KEYS_H
 #define MHAVIZ_KEYS_H
 #include <stddef.h>
 
-#include "ui/ui.h"
+/* A key: a Unicode code point or one of these (ui/tui.c turns curses' into
+ * them), so nothing past the backend needs <curses.h>. */
+enum {
+    UI_K_BASE = 0x110000, /* above every code point */
+    UI_K_UP,
+    UI_K_DOWN,
+    UI_K_LEFT,
+    UI_K_RIGHT,
+    UI_K_PGUP,
+    UI_K_PGDN,
+    UI_K_HOME,
+    UI_K_END,
+    UI_K_ENTER,
+    UI_K_BACKSPACE,
+    UI_K_ESC,
+    UI_K_TAB,
+    UI_K_BTAB,
+    UI_K_RESIZE,
+    UI_K_MOUSE, /* mouse: position in Ui.mouse_x / mouse_y */
+    UI_K_CTRL_L,
+    UI_K_DELETE
+};
 
 /* Where a binding applies (a bit set: one line may serve several screens).
  * The `?` help has one section per bit, in this order. */
@@ -110,10 +133,6 @@ typedef struct KeyBinding {
 
 /* The key table, ended by an entry with key 0. */
 extern const KeyBinding keys_table[];
-
-/* The action of key in a context (the first binding whose ctx has a bit of
- * ctx and whose key or range holds key), or ACT_NONE. */
-Action keys_action(unsigned ctx, int key);
 
 /* The name of the first key bound to action a in ctx ("Down"), for a
  * picture's note that names it; NULL when none is. */

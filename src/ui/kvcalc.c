@@ -143,22 +143,19 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, kv_hint(hint, sizeof hint));
 }
 
-static int kvcalc_key(Screen *s, Ui *ui, int key, Screen **push)
+static int kvcalc_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     KvCalc *k = s->st;
-    if (k->presets.n == 0) return keys_action(KC_KV, key) == ACT_BACK ? UI_BACK : UI_NONE;
+    if (k->presets.n == 0) return UI_NONE; /* no model: ? and q / Esc only, the stack's */
     const Preset *p = &k->presets.v[k->sel];
     long ctx = k->context ? k->context : p->context ? p->context : 4096;
-    switch (keys_action(KC_KV, key)) {
+    switch (a) {
     case ACT_UP:
-        k->sel = (k->sel + k->presets.n - 1) % k->presets.n;
-        k->context = 0;
-        return UI_REDRAW;
     case ACT_DOWN:
-        k->sel = (k->sel + 1) % k->presets.n;
-        k->context = 0;
-        return UI_REDRAW;
+        k->context = 0; /* the new model's own */
+        return screen_menu_move(&k->sel, k->presets.n, a);
     case ACT_DTYPE:
         k->dtype = kv_dtypes[k->dtype + 1].name ? k->dtype + 1 : 0;
         return UI_REDRAW;
@@ -182,11 +179,7 @@ static int kvcalc_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_BATCH_DOWN:
         k->batch = k->batch > 1 ? k->batch / 2 : 1;
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -203,6 +196,7 @@ static const ScreenOps kvcalc_ops = {
     .key = kvcalc_key,
     .free = kvcalc_free,
     .help = KC_KV,
+    .keys = KC_KV,
 };
 
 Screen *kvcalc_open(Ui *ui)

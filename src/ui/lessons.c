@@ -130,34 +130,24 @@ static void menu_draw(Screen *s, const Ui *ui, Canvas *c)
                     it->error[0] ? ST_BAD : ST_NORMAL);
     }
     static const Action keys[] = {ACT_UP, ACT_OPEN, ACT_DIGIT, ACT_HELP, ACT_BACK};
-    char hint[160];
-    keys_hint_pick(KC_LESSONS, keys, 5, 2, hint, sizeof hint);
-    screen_draw_status(c, ui, hint);
+    screen_draw_hint(c, ui, KC_LESSONS, keys, 5, 2);
 }
 
-static int menu_key(Screen *s, Ui *ui, int key, Screen **push)
+static int menu_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     Menu *mn = s->st;
     int *sel = menu_sel(mn);
-    Action a = keys_action(KC_LESSONS, key);
-    if (mn->n == 0 && a != ACT_BACK && a != ACT_HELP) return UI_NONE;
+    if (mn->n == 0) return UI_NONE; /* no lesson: ? and q / Esc only, the stack's */
     switch (a) {
     case ACT_UP:
-        *sel = (*sel + mn->n - 1) % mn->n;
-        return UI_REDRAW;
     case ACT_DOWN:
-        *sel = (*sel + 1) % mn->n;
-        return UI_REDRAW;
+        return screen_menu_move(sel, mn->n, a);
     case ACT_DIGIT:
         if ((key == '0' ? 9 : key - '1') >= mn->n) return UI_NONE;
         *sel = key == '0' ? 9 : key - '1'; /* 0: lesson 10 */
         /* fall through */
     case ACT_OPEN:
         return screen_open(push, lessonui_page_open(ui, mn->items[*sel].path, mn->prog), ui);
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK;
     default:
         return UI_NONE;
     }
@@ -178,6 +168,7 @@ static const ScreenOps menu_ops = {
     .key = menu_key,
     .free = menu_free,
     .help = KC_LESSONS,
+    .keys = KC_LESSONS,
 };
 
 Screen *lessons_open(Ui *ui)

@@ -36,10 +36,11 @@ typedef struct PageScreen {
     int picked;             /* @predict: the outcome picked last (LP_*) */
     char why[160];
     int scroll; /* the picture's hidden rows scrolled into view (Down/Up): rows past the first */
-    int scroll_max; /* the largest scroll the last frame could use (its drawing says) */
-    int values;     /* n: the heatmaps' weights as numbers (kept from page to page) */
-    int did;        /* @do: reached once (stays done if the learner goes on pressing) */
-    int nagged;     /* Space on an unfinished exercise once: the next shows the answer */
+    int scroll_max;         /* the largest scroll the last frame could use (its drawing says) */
+    int values;             /* n: the heatmaps' weights as numbers (kept from page to page) */
+    const char *values_key; /* its name, from the key table at open, for its status line */
+    int did;                /* @do: reached once (stays done if the learner goes on pressing) */
+    int nagged;             /* Space on an unfinished exercise once: the next shows the answer */
     SharedProgress *prog;
     double save_at; /* when the pages marked done are saved; 0 = none pending */
 } PageScreen;
@@ -262,11 +263,9 @@ static int pick(PageScreen *ps, Ui *ui, int k)
 static int type_key(PageScreen *ps, Ui *ui, int key, Action a)
 {
     if (a == ACT_APPLY) return check_typed(ps, ui);
-    int editing = keys_action(KC_EDIT, key) != ACT_NONE; /* Left edits, not turns */
-    if (a != ACT_NONE && !editing) return -1;
-    int r = field_key(&ps->typed, key);
+    int r = field_key(&ps->typed, a, key);
     if (r == UI_NONE) return -1;
-    if (!editing) ps->verdict = 0; /* a new answer is being typed */
+    if (a == ACT_NONE) ps->verdict = 0; /* a character: a new answer is being typed */
     return r;
 }
 
@@ -472,25 +471,23 @@ static int page_finish(PageScreen *ps, Ui *ui, Screen **push)
 
 /* ---- keys ----------------------------------------------------------------------- */
 
-/* The action of key: typing keys first while an answer is typed, the
- * cursor's while inspecting, then the page's. */
-static Action page_action(const PageScreen *ps, int key)
+/* Its keys: while an answer is typed, the answer's, then a text field's
+ * (Left edits, not turns), then the page's (PgUp, Tab); the cursor's while
+ * inspecting, then the page's. */
+static const unsigned *page_keys_now(const Screen *s)
 {
-    Action a = ACT_NONE;
-    if (typing(ps)) {
-        a = keys_action(KC_PAGE_TYPE, key);
-        if (a == ACT_NONE && (key < 32 || key > 126)) a = keys_action(KC_PAGE, key); /* PgUp, Tab */
-        return a;
-    }
-    if (ps->inspecting) a = keys_action(KC_INSPECT, key);
-    return a != ACT_NONE ? a : keys_action(KC_PAGE, key);
+    static const unsigned typed[] = {KC_PAGE_TYPE, KC_EDIT, KC_PAGE, 0},
+                          inspect[] = {KC_INSPECT, KC_PAGE, 0}, page[] = {KC_PAGE, 0};
+    const PageScreen *ps = s->st;
+    return typing(ps) ? typed : ps->inspecting ? inspect : page;
 }
 
-static int page_key(Screen *s, Ui *ui, int key, Screen **push)
+static int page_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     PageScreen *ps = s->st;
     LessonPage *pg = cur_page(ps);
-    Action a = page_action(ps, key);
+    if (typing(ps) && key >= 32 && key <= 126)
+        a = ACT_NONE; /* a printable key types: the page's h, q and ? do not apply */
     if (typing(ps) && key == ' ' && !ps->typed.len)
         a = ACT_NEXT; /* no answer starts with a space: Space still turns the page */
     else if (typing(ps)) {
@@ -565,8 +562,8 @@ static int page_key(Screen *s, Ui *ui, int key, Screen **push)
         return UI_REDRAW;
     case ACT_VALUES:
         ps->values = !ps->values;
-        ui_status(ui, "heatmap values %s (%s: %s)", ps->values ? "on" : "off",
-                  keys_name(KC_PAGE, ACT_VALUES), ps->values ? "shades only" : "the numbers");
+        ui_status(ui, "heatmap values %s (%s: %s)", ps->values ? "on" : "off", ps->values_key,
+                  ps->values ? "shades only" : "the numbers");
         return UI_REDRAW;
     case ACT_RELOAD: {
         char path[4096], msg[400];
@@ -582,11 +579,7 @@ static int page_key(Screen *s, Ui *ui, int key, Screen **push)
         ui_status(ui, "reloaded %.150s: %d pages", path, nl->npages);
         return UI_REDRAW;
     }
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -612,6 +605,7 @@ static const ScreenOps page_ops = {
     .tick = page_tick,
     .free = page_free,
     .help = KC_PAGE,
+    .keys_now = page_keys_now,
 };
 
 /* A page screen for lesson src; NULL with the reason in ui->status. */
@@ -631,6 +625,7 @@ Screen *lessonui_page_open(Ui *ui, const char *src, SharedProgress *prog)
     }
     PageScreen *ps = s->st;
     ps->l = l;
+    ps->values_key = keys_name(KC_PAGE, ACT_VALUES);
     snprintf(ps->src, sizeof ps->src, "%s", path);
     if (presets_builtin(&ps->presets, msg, sizeof msg) != 0)
         ps->presets.n = 0; /* {kv ...} expressions then say "unknown preset" */

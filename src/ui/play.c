@@ -221,16 +221,13 @@ static void play_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_text(c, 1, in_y, ">>> ", ST_CODE_HI);
     canvas_field(c, 5, in_y, c->w - 6, p->ed.buf, p->ed.cur, ST_CODE, ' ');
     static const Action picks[] = {ACT_APPLY, ACT_NEXT, ACT_UP, ACT_COMPLETE, ACT_BACK};
-    char hint[300];
-    keys_hint_pick(KC_PLAY, picks, 5, 2, hint, sizeof hint);
-    screen_draw_status(c, ui, hint);
+    screen_draw_hint(c, ui, KC_PLAY, picks, 5, 2);
 }
 
-static int play_key(Screen *s, Ui *ui, int key, Screen **push)
+static int play_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
     PlayScreen *p = s->st;
-    Action a = keys_action(KC_PLAY, key);
     ui->status[0] = 0;
     switch (a) {
     case ACT_APPLY:
@@ -254,13 +251,10 @@ static int play_key(Screen *s, Ui *ui, int key, Screen **push)
     }
     case ACT_BACK:
         return UI_BACK;
-    default:
-        if (key == UI_K_CTRL_L) return UI_REDRAW;
+    default: /* every other printable key types: q and ? act on an empty line only */
         if (p->ed.len == 0 && key == 'q') return UI_BACK;
-        if (p->ed.len == 0 && key == '?') {
-            return UI_HELP | UI_REDRAW;
-        }
-        return field_key(&p->ed, key); /* the editing keys, a character typed */
+        if (p->ed.len == 0 && key == '?') return UI_HELP | UI_REDRAW;
+        return field_key(&p->ed, a, key); /* the editing keys, a character typed */
     }
     return UI_REDRAW;
 }
@@ -283,6 +277,7 @@ static const ScreenOps play_ops = {
     .key = play_key,
     .free = play_screen_free,
     .help = KC_PLAY,
+    .keys = KC_PLAY,
 };
 
 Screen *play_open(Ui *ui)

@@ -24,11 +24,13 @@
 
 enum { PH_PICK, PH_ASK, PH_FEEDBACK, PH_SUMMARY };
 
-/* The quiz's command keys are in app.c's one table, one context per phase
- * (KC_QUIZ_PICK ...), looked up with keys_action; the hint line is generated
- * from the same table (keys_hint), so the two cannot drift.  While a question
- * is asked, every other printable key is typed into the answer (qs_key). */
-static const unsigned phase_ctx[] = {KC_QUIZ_PICK, KC_QUIZ_ASK, KC_QUIZ_FEEDBACK, KC_QUIZ_SUMMARY};
+/* The quiz's command keys are in keys.c's one table, one context per phase
+ * (KC_QUIZ_PICK ...), looked up by the screen stack (qs_keys_now); the hint
+ * line is generated from the same table (keys_hint), so the two cannot
+ * drift.  While a question is asked, a text field's editing keys follow its
+ * own, and every other printable key is typed into the answer (qs_key). */
+static const unsigned phase_keys[][3] = {
+    {KC_QUIZ_PICK, 0}, {KC_QUIZ_ASK, KC_EDIT, 0}, {KC_QUIZ_FEEDBACK, 0}, {KC_QUIZ_SUMMARY, 0}};
 
 static const int default_lengths[] = {5, 10, 20, 50};
 #define NLEN_MAX 5
@@ -149,77 +151,65 @@ static int scroll_by(Qs *q, Action act)
     return UI_REDRAW;
 }
 
-static int qs_key(Screen *s, Ui *ui, int key, Screen **push)
+static const unsigned *qs_keys_now(const Screen *s)
+{
+    return phase_keys[((const Qs *)s->st)->phase];
+}
+
+static int qs_key(Screen *s, Ui *ui, Action act, int key, Screen **push)
 {
     (void)push; /* opens no screen */
     Qs *q = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
-    Action act = keys_action(phase_ctx[q->phase], key);
+    if (q->phase == PH_ASK || q->phase == PH_FEEDBACK) { /* a question on screen */
+        switch (act) {
+        case ACT_UP: /* its text scrolls */
+        case ACT_PAGE_UP:
+        case ACT_DOWN:
+        case ACT_PAGE_DOWN:
+            return scroll_by(q, act);
+        case ACT_BACK: /* q / Esc end the quiz: its summary */
+            finish(q);
+            return UI_REDRAW;
+        default:
+            break;
+        }
+    }
     switch (q->phase) {
     case PH_PICK:
         switch (act) {
-        case ACT_UP:
-            q->topic_sel = (q->topic_sel + QT_COUNT) % (QT_COUNT + 1);
-            return UI_REDRAW;
+        case ACT_UP: /* the topics and "all of them" */
         case ACT_DOWN:
-            q->topic_sel = (q->topic_sel + 1) % (QT_COUNT + 1);
-            return UI_REDRAW;
+            return screen_menu_move(&q->topic_sel, QT_COUNT + 1, act);
         case ACT_LEFT:
-            q->len_sel = (q->len_sel + q->nlen - 1) % q->nlen;
-            return UI_REDRAW;
         case ACT_RIGHT:
-            q->len_sel = (q->len_sel + 1) % q->nlen;
-            return UI_REDRAW;
+            return screen_menu_move(&q->len_sel, q->nlen, act);
         case ACT_TIMED:
             q->timed = !q->timed;
             return UI_REDRAW;
         case ACT_APPLY:
             return start(q, ui);
-        case ACT_BACK:
-            return UI_BACK;
-        default:
+        default: /* q / Esc: the stack's */
             return UI_NONE;
         }
     case PH_ASK:
-        switch (act) {
-        case ACT_APPLY:
+        if (act == ACT_APPLY) {
             answer(q);
             return UI_REDRAW;
-        case ACT_UP:
-        case ACT_PAGE_UP:
-        case ACT_DOWN:
-        case ACT_PAGE_DOWN:
-            return scroll_by(q, act);
-        case ACT_BACK:
-            finish(q);
-            return UI_REDRAW;
-        default: { /* Backspace and the other editing keys, a character typed */
-            int r = field_key(&q->input, key);
+        } else { /* Backspace and the other editing keys, a character typed */
+            int r = field_key(&q->input, act, key);
             if (r & UI_REDRAW) q->why[0] = 0;
             return r;
         }
-        }
     case PH_FEEDBACK:
-        switch (act) {
-        case ACT_NEXT:
-            if (!quiz_session_next(&q->sess))
-                finish(q);
-            else
-                show_question(q, clock_now());
-            return UI_REDRAW;
-        case ACT_UP:
-        case ACT_PAGE_UP:
-        case ACT_DOWN:
-        case ACT_PAGE_DOWN:
-            return scroll_by(q, act);
-        case ACT_BACK:
+        if (act != ACT_NEXT) return UI_NONE;
+        if (!quiz_session_next(&q->sess))
             finish(q);
-            return UI_REDRAW;
-        default:
-            return UI_NONE;
-        }
-    default:
-        return act == ACT_BACK ? UI_BACK : UI_NONE;
+        else
+            show_question(q, clock_now());
+        return UI_REDRAW;
+    default: /* the summary: q / Esc / Enter close it, the stack's */
+        return UI_NONE;
     }
 }
 
@@ -248,8 +238,8 @@ static void draw_hint(Canvas *c, const Ui *ui, int phase)
 {
     char hint[240];
     int room = c->w - 2;
-    size_t l = keys_hint(phase_ctx[phase], 0, hint, sizeof hint);
-    if ((int)l > room) l = keys_hint(phase_ctx[phase], 1, hint, sizeof hint);
+    size_t l = keys_hint(phase_keys[phase][0], 0, hint, sizeof hint);
+    if ((int)l > room) l = keys_hint(phase_keys[phase][0], 1, hint, sizeof hint);
     while ((int)l > room) {
         char *gap = NULL;
         for (char *p = strstr(hint, "  "); p && p - hint <= room; p = strstr(p + 2, "  "))
@@ -565,6 +555,7 @@ static const ScreenOps qs_ops = {
     .tick = qs_tick,
     .free = qs_free,
     .help = 0,
+    .keys_now = qs_keys_now,
 };
 
 static Screen *qs_new(Ui *ui, int no_save)

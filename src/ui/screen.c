@@ -26,6 +26,24 @@ void screen_draw_status(Canvas *c, const Ui *ui, const char *hint)
     canvas_status(c, ui->status[0] ? ui->status : hint, ST_STATUS);
 }
 
+void screen_draw_hint(Canvas *c, const Ui *ui, unsigned ctx, const Action *picks, int npicks,
+                      int maxnames)
+{
+    char hint[300];
+    keys_hint_pick(ctx, picks, npicks, maxnames, hint, sizeof hint);
+    screen_draw_status(c, ui, hint);
+}
+
+/* ---- shared keys ------------------------------------------------------------ */
+
+int screen_menu_move(int *sel, int n, Action a)
+{
+    int d = a == ACT_UP || a == ACT_LEFT ? -1 : a == ACT_DOWN || a == ACT_RIGHT ? 1 : 0;
+    if (!d || n <= 0) return UI_NONE;
+    *sel = (*sel + n + d) % n;
+    return UI_REDRAW;
+}
+
 void screen_free(Screen *s)
 {
     if (!s) return;
@@ -50,17 +68,6 @@ Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size)
 void screen_draw(Screen *s, const Ui *ui, Canvas *c)
 {
     s->ops->draw(s, ui, c);
-}
-
-int screen_key(Screen *s, Ui *ui, int key, Screen **push)
-{
-    Screen *p = NULL;
-    int f = s->ops->key(s, ui, key, &p);
-    if (push)
-        *push = p;
-    else
-        screen_close(p);
-    return f;
 }
 
 int screen_tick(Screen *s, Ui *ui, double now_sec)

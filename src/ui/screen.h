@@ -16,6 +16,18 @@ int screen_draw_enlarge(Canvas *c);
 /* The bottom status line: ui->status if set, else hint.  Row c->h - 1. */
 void screen_draw_status(Canvas *c, const Ui *ui, const char *hint);
 
+/* The bottom status line with the key hint of the groups picked in ctx
+ * (keys_hint_pick: at most maxnames key names each) when ui->status is
+ * empty. */
+void screen_draw_hint(Canvas *c, const Ui *ui, unsigned ctx, const Action *picks, int npicks,
+                      int maxnames);
+
+/* A menu's cursor over n entries (n > 0): ACT_UP or ACT_LEFT moves *sel to
+ * the entry before, ACT_DOWN or ACT_RIGHT to the one after, round from the
+ * last to the first and back.  UI_REDRAW, or UI_NONE (*sel as it was) for
+ * any other action. */
+int screen_menu_move(int *sel, int n, Action a);
+
 /* A new Screen of the kind ops (a static const table) with a zeroed state of
  * st_size bytes in s->st.  NULL when out of memory.  screen_free frees s->st
  * and s: the default ops->free, and the last call of a free() that releases
@@ -23,12 +35,10 @@ void screen_draw_status(Canvas *c, const Ui *ui, const char *hint);
 Screen *screen_new(const ScreenOps *ops, const char *title, size_t st_size);
 void screen_free(Screen *s);
 
-/* The ops of s, called.  screen_key: push gets the screen the key opens
- * (the caller's; NULL when none), or with push NULL that screen is freed.
- * screen_tick: 0 for a screen without tick().  screen_close: s's free();
- * NULL is a no-op. */
+/* The ops of s, called (a key goes through screenstack_send,
+ * ui/screenstack.h, where it is looked up).  screen_tick: 0 for a screen
+ * without tick().  screen_close: s's free(); NULL is a no-op. */
 void screen_draw(Screen *s, const Ui *ui, Canvas *c);
-int screen_key(Screen *s, Ui *ui, int key, Screen **push);
 int screen_tick(Screen *s, Ui *ui, double now_sec);
 void screen_close(Screen *s);
 

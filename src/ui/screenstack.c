@@ -1,13 +1,13 @@
 /* screenstack.c - the screen stack: what a key, a tick or a resize does to
- * the open screens, and when the frame must be drawn again.  No curses here:
- * ui/tui.c is the terminal. */
+ * the open screens, and when the frame must be drawn again.  A key is looked
+ * up in the key table here, where it is routed, and reaches the screen as
+ * its Action.  No curses here: ui/tui.c is the terminal. */
 #include "ui/screenstack.h"
 
 #include <stdio.h>
 #include <string.h>
 
 #include "ui/help.h"
-#include "ui/keys.h"
 #include "ui/screen.h"
 
 void screenstack_init(ScreenStack *st)
@@ -72,6 +72,40 @@ int screenstack_wait_ms(const ScreenStack *st, const Ui *ui, double now)
     return wait_ms;
 }
 
+Action screenstack_action(unsigned ctx, int key)
+{
+    for (const KeyBinding *b = keys_table; b->key; b++) {
+        if (!(b->ctx & ctx)) continue;
+        if (key == b->key || (b->last && key >= b->key && key <= b->last)) return b->action;
+    }
+    return ACT_NONE;
+}
+
+/* The action of key on s now: its contexts in their order, the first that
+ * binds it. */
+static Action screen_action(const Screen *s, int key)
+{
+    if (!s->ops->keys_now) return screenstack_action(s->ops->keys, key);
+    Action a = ACT_NONE;
+    for (const unsigned *c = s->ops->keys_now(s); *c && a == ACT_NONE; c++)
+        a = screenstack_action(*c, key);
+    return a;
+}
+
+int screenstack_send(Screen *s, Ui *ui, int key, Screen **push)
+{
+    Screen *p = NULL;
+    Action a = key == UI_K_RESIZE ? ACT_NONE : screen_action(s, key);
+    int f = s->ops->key(s, ui, a, key, &p);
+    if (f == UI_NONE && a == ACT_HELP) f = UI_HELP | UI_REDRAW; /* at ScreenOps.help */
+    if (f == UI_NONE && a == ACT_BACK) f = UI_BACK | UI_REDRAW;
+    if (push)
+        *push = p;
+    else
+        screen_close(p);
+    return f;
+}
+
 static void pop(ScreenStack *st)
 {
     Screen *top = st->s[--st->n];
@@ -86,11 +120,10 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
     Screen *pushed = NULL; /* what key() opens is ours, whatever the flags say */
     if (key == UI_K_RESIZE) {
         st->redraw = 1;
-        top->ops->key(top, ui, key, &pushed);
-        screen_close(pushed);
+        screenstack_send(top, ui, key, NULL);
         return 0;
     }
-    if (keys_action(KC_ALL, key) == ACT_REDRAW) {
+    if (screenstack_action(KC_ALL, key) == ACT_REDRAW) {
         st->redraw = 1;
         return SS_REPAINT;
     }
@@ -102,9 +135,9 @@ int screenstack_key(ScreenStack *st, Ui *ui, int key)
         return 0;
     }
     if (ui->status[0]) st->redraw = 1;
-    ui->status[0] = 0;                            /* a message lasts until the next key */
-    int f = top->ops->key(top, ui, key, &pushed); /* straight to the screen */
-    if ((f & UI_HELP) && !pushed) {               /* the one way to the help, from every screen */
+    ui->status[0] = 0;                               /* a message lasts until the next key */
+    int f = screenstack_send(top, ui, key, &pushed); /* looked up, then the screen's */
+    if ((f & UI_HELP) && !pushed) { /* the one way to the help, from every screen */
         f |= screen_open(&pushed, help_open_at(ui, top->ops->help), ui);
     }
     if (pushed && (!(f & UI_PUSH) || (f & UI_QUIT))) {

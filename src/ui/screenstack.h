@@ -59,11 +59,25 @@ int screenstack_wait_ms(const ScreenStack *st, const Ui *ui, double now);
 /* A key arrived (a code point or UI_K_*): UI_K_RESIZE goes to the top
  * screen and redraws; Ctrl-L (ACT_REDRAW) returns SS_REPAINT; Esc while a
  * run computes aside cancels it.  Any other key clears the status line
- * (a message lasts until the next key) and goes to the top's key(); the
- * stack then pushes (the screen key() opened, or for UI_HELP the help at
- * the top's ScreenOps.help section), pops or quits as its UI_* flags say.
- * Returns SS_* bits for the backend. */
+ * (a message lasts until the next key) and goes to the top through
+ * screenstack_send; the stack then pushes (the screen key() opened, or for
+ * UI_HELP the help at the top's ScreenOps.help section), pops or quits as
+ * its UI_* flags say.  Returns SS_* bits for the backend. */
 int screenstack_key(ScreenStack *st, Ui *ui, int key);
+
+/* The action of key in ctx (KC_* bits): the first binding of keys_table
+ * (ui/keys.c) whose ctx has a bit of ctx and whose key or range holds key;
+ * ACT_NONE when none does. */
+Action screenstack_action(unsigned ctx, int key);
+
+/* One key to screen s, as the stack sends it to its top: looked up once in
+ * s's contexts (ScreenOps.keys, or keys_now's list in order), then s's
+ * key() with the Action and the key.  An ACT_HELP or ACT_BACK that key()
+ * leaves (UI_NONE) gives UI_HELP or UI_BACK (with UI_REDRAW): what `?` and q / Esc do on
+ * every screen.  Returns key()'s UI_* flags.  *push gets the screen the key
+ * opened (the caller's; NULL when none), or with push NULL that screen is
+ * freed.  UI_K_RESIZE goes with ACT_NONE. */
+int screenstack_send(Screen *s, Ui *ui, int key, Screen **push);
 
 /* The top screen's whole frame on c (cleared first), with the "computing
  * ..." line over its bottom row while a run computes aside; clears

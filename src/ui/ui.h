@@ -5,34 +5,14 @@
  * never touches the terminal.  ui/screenstack.c owns the open screens: it
  * calls key() and redraws, pushes, pops or quits as the flags say (htop's
  * HandlerResult); ui/tui.c reads the keys.  Keys are Unicode code points or the UI_K_* values
- * below, so no screen needs <curses.h>.
+ * of ui/keys.h, so no screen needs <curses.h>.
  */
 #ifndef MHAVIZ_UI_H
 #define MHAVIZ_UI_H
 
 #include "draw/canvas.h"
 #include "engine/mha.h"
-
-enum {
-    UI_K_BASE = 0x110000, /* above every code point */
-    UI_K_UP,
-    UI_K_DOWN,
-    UI_K_LEFT,
-    UI_K_RIGHT,
-    UI_K_PGUP,
-    UI_K_PGDN,
-    UI_K_HOME,
-    UI_K_END,
-    UI_K_ENTER,
-    UI_K_BACKSPACE,
-    UI_K_ESC,
-    UI_K_TAB,
-    UI_K_BTAB,
-    UI_K_RESIZE,
-    UI_K_MOUSE, /* mouse: position in Ui.mouse_x / mouse_y */
-    UI_K_CTRL_L,
-    UI_K_DELETE
-};
+#include "ui/keys.h"
 
 /* What a key handler returns: the loop decides what to do. */
 enum {
@@ -78,15 +58,28 @@ typedef struct Screen Screen;
 
 /* What a kind of screen does: one const table per kind (htop's
  * MainPanel_class), each instance points at its kind's.  Call them through
- * screen_draw, screen_key, screen_tick and screen_close (ui/screen.h). */
+ * screen_draw, screen_tick and screen_close (ui/screen.h); a key through
+ * screenstack_send (ui/screenstack.h). */
 typedef struct ScreenOps {
     void (*draw)(Screen *s, const Ui *ui, Canvas *c); /* whole frame, from state */
-    /* UI_* flags; a screen to open goes in *push (never NULL here) with
-     * UI_PUSH, and is the loop's from then on */
-    int (*key)(Screen *s, Ui *ui, int key, Screen **push);
+    /* A key and its Action, looked up once by the screen stack in the
+     * screen's contexts (keys, keys_now below): a screen switches on a and
+     * reads key only for what the table leaves open (the digit of
+     * ACT_DIGIT, a character typed, UI_K_RESIZE with ACT_NONE).  Returns
+     * UI_* flags; UI_NONE for an ACT_HELP or ACT_BACK leaves them to the
+     * stack, which opens the help or closes the screen, as on every screen.
+     * A screen to open goes in *push (never NULL here) with UI_PUSH, and is
+     * the loop's from then on. */
+    int (*key)(Screen *s, Ui *ui, Action a, int key, Screen **push);
     int (*tick)(Screen *s, Ui *ui, double now_sec); /* may be NULL; UI_ANIMATE while moving */
     void (*free)(Screen *s);                        /* frees st and s; NULL: screen_free */
     unsigned help;                                  /* the KC_* section UI_HELP opens; 0: the top */
+    unsigned keys; /* the KC_* context its keys are looked up in (ui/keys.h) */
+    /* May be NULL.  The contexts of its state now, when they change with it
+     * (inspect mode, a typed answer, a quiz's phase), in the order they are
+     * looked up, ended by 0: the first that binds a key gives its Action
+     * (inspect mode's h j k l before the walkthrough's).  Replaces keys. */
+    const unsigned *(*keys_now)(const Screen *s);
 } ScreenOps;
 
 struct Screen {

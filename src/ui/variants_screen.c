@@ -58,15 +58,16 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     screen_draw_status(c, ui, hint);
 }
 
-static int variants_key(Screen *s, Ui *ui, int key, Screen **push)
+static int variants_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     (void)push; /* opens no screen itself (? is UI_HELP) */
+    (void)key;
     Variants *v = s->st;
-    switch (keys_action(KC_VARIANTS, key)) {
+    switch (a) {
     case ACT_GQA_NEXT:
     case ACT_GQA_PREV: {
         int k = variants_next_gqa(ui->cfg.heads, v->runs.gqa_kv ? v->runs.gqa_kv : ui->cfg.heads,
-                                  keys_action(KC_VARIANTS, key) == ACT_GQA_NEXT ? 1 : -1);
+                                  a == ACT_GQA_NEXT ? 1 : -1);
         if (!k) {
             ui_status(ui, "no GQA with %d query heads: press H for more",
                       ui->cfg.heads); /* the panel says why; this line fits 80 columns */
@@ -85,11 +86,7 @@ static int variants_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_MLA:
         v->mla = !v->mla;
         return UI_REDRAW;
-    case ACT_HELP:
-        return UI_HELP | UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK;
-    default:
+    default: /* ? and q / Esc: the stack's */
         return UI_NONE;
     }
 }
@@ -107,6 +104,7 @@ static const ScreenOps variants_ops = {
     .tick = variants_tick,
     .free = variants_free,
     .help = KC_VARIANTS,
+    .keys = KC_VARIANTS,
 };
 
 Screen *variants_open(Ui *ui)

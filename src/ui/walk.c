@@ -185,7 +185,14 @@ static int walk_failure(Walk *w, Ui *ui)
     return UI_REDRAW;
 }
 
-static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
+/* Inspect mode's keys first: its arrows and h j k l move the cursor. */
+static const unsigned *walk_keys_now(const Screen *s)
+{
+    static const unsigned walking[] = {KC_WALK, 0}, inspecting[] = {KC_INSPECT, KC_WALK, 0};
+    return ((const Walk *)s->st)->ss.inspect ? inspecting : walking;
+}
+
+static int walk_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
 {
     Walk *w = s->st;
     if (key == UI_K_RESIZE) return UI_REDRAW;
@@ -193,9 +200,6 @@ static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
         w->blank = 0; /* tick starts the held clocks again */
         return UI_REDRAW | (w->animating || ui->autoplay > 0 ? UI_ANIMATE : 0);
     }
-    Action a = ACT_NONE;
-    if (w->ss.inspect) a = keys_action(KC_INSPECT, key);
-    if (a == ACT_NONE) a = keys_action(KC_WALK, key);
     if (w->animating && a != ACT_BLANK) { /* any other key shows the final frame; */
         /* a clicker key or q / Esc then do more */
         walk_stop_anim(w);
@@ -314,9 +318,7 @@ static int walk_key(Screen *s, Ui *ui, int key, Screen **push)
     case ACT_BLANK: /* tick holds the clocks until the next key */
         w->blank = 1;
         return UI_REDRAW;
-    case ACT_BACK:
-        return UI_BACK | UI_REDRAW;
-    default:
+    default: /* c and H K S C R; ? and q / Esc are the stack's */
         return form_shared_action(ui, a, push);
     }
 }
@@ -405,6 +407,7 @@ static const ScreenOps walk_ops = {
     .tick = walk_tick,
     .free = walk_free,
     .help = 0,
+    .keys_now = walk_keys_now,
 };
 
 Screen *walk_open_at(Ui *ui, int step)
