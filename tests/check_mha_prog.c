@@ -169,6 +169,71 @@ START_TEST(trace_from_the_statements)
 }
 END_TEST
 
+/* The row of c's program that assigns name (the last one), or -1. */
+static int row_of(const MhaConfig *c, const char *name)
+{
+    int row = -1;
+    for (int i = 0; i < mha_program_count(); i++) {
+        const char *s = mha_program_stmt(c, i, NULL);
+        size_t n = strlen(name);
+        if (s && !strncmp(s, name, n) && !strncmp(s + n, " = ", 3)) row = i;
+    }
+    return row;
+}
+
+/* The program's dataflow, for listings: a row with its sizes written in
+ * (names that only contain a size symbol, methods and keywords untouched),
+ * the names it reads, and the rows a tensor needs, back to x and the
+ * weights. */
+START_TEST(dataflow_of_the_program)
+{
+    MhaConfig c = mha_config_default(); /* B 1, S 4, D 8, H 2, KV 2 */
+    c.heads = 4, c.kv_heads = 2, c.causal = 1, c.window = 3;
+    char buf[200], lhs[PLAY_NAME_MAX], rhs[16][PLAY_NAME_MAX];
+    ck_assert_str_eq(mha_program_sized(&c, row_of(&c, "Q_split"), buf, sizeof buf),
+                     "Q_split = Q.view(1, 4, 4, 2)");
+    ck_assert_str_eq(mha_program_sized(&c, row_of(&c, "Q"), buf, sizeof buf), "Q = x @ W_Q");
+    ck_assert_str_eq(mha_program_sized(&c, row_of(&c, "scores"), buf, sizeof buf),
+                     "scores = (Q_groups @ K_expand.transpose(-2, -1) / sqrt(2)).view(1, 4, 4, 4)");
+    ck_assert_str_eq(mha_program_sized(&c, row_of(&c, "K_expand"), buf, sizeof buf),
+                     "K_expand = K_heads.unsqueeze(2).expand(1, 2, 2, 4, 2)");
+    ck_assert_ptr_null(mha_program_sized(&c, row_of(&c, "Q_split"), buf, 10)); /* too small */
+    /* attn reads scores and mask; softmax and float are bare names; not
+     * masked_fill (a method), dim (a keyword) or the '-inf' in the string */
+    int n = mha_program_names(&c, row_of(&c, "attn"), lhs, rhs, 16);
+    ck_assert_str_eq(lhs, "attn");
+    ck_assert_int_eq(n, 4);
+    ck_assert_str_eq(rhs[0], "softmax");
+    ck_assert_str_eq(rhs[1], "scores");
+    ck_assert_str_eq(rhs[2], "mask");
+    ck_assert_str_eq(rhs[3], "float");
+    c.causal = 0, c.window = 0; /* the masked row does not run */
+    ck_assert_int_eq(mha_program_names(&c, row_of(&c, "attn") - 1, lhs, rhs, 16), -1);
+    c.causal = 1, c.window = 3;
+    /* attn needs the two mask rows (the window's reads the causal one), Q and
+     * K's rows and their expand; not V, nor anything after attn */
+    unsigned char need[128] = {0};
+    ck_assert_int_lt(mha_program_count(), 128);
+    ck_assert_int_eq(mha_program_need(&c, "attn", need), row_of(&c, "attn"));
+    int rows = 0, masks = 0;
+    for (int i = 0; i < mha_program_count(); i++) {
+        if (!need[i]) continue;
+        const char *s = mha_program_stmt(&c, i, NULL);
+        ck_assert_ptr_nonnull(s);
+        ck_assert_msg(s[0] != 'V' && i <= row_of(&c, "attn"), "attn needs %s", s);
+        masks += !strncmp(s, "mask = ", 7);
+        rows++;
+    }
+    ck_assert_int_eq(masks, 2);
+    ck_assert_int_eq(rows,
+                     12); /* Q K, their split and heads, Q_groups K_expand scores, 2 masks, attn */
+    memset(need, 0, sizeof need);
+    ck_assert_int_eq(mha_program_need(&c, "x", need), -1); /* an input: no row makes it */
+    for (int i = 0; i < mha_program_count(); i++)
+        ck_assert_int_eq(need[i], 0);
+}
+END_TEST
+
 static Suite *mha_prog_suite(void)
 {
     Suite *s = suite_create("mha_prog");
@@ -176,6 +241,7 @@ static Suite *mha_prog_suite(void)
     tcase_set_timeout(tc, 60);
     tcase_add_test(tc, every_statement_replays_to_the_run);
     tcase_add_test(tc, trace_from_the_statements);
+    tcase_add_test(tc, dataflow_of_the_program);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -356,19 +356,24 @@ static int reads_name(const char *line, const char *name)
     return 0;
 }
 
-/* The listing of a question (its code lines, indented by four spaces) uses
- * what it makes: every NAME = ... but the last is read by a later line before
- * NAME is assigned again.  A line whose result nothing reads (K_e expanded,
- * then the scores made from the unexpanded K) is a listing that does not do
- * what it shows (in PyTorch the scores line then raises). */
+/* The listing of a question (its code lines, indented by four spaces; a
+ * more indented line continues the one before) uses what it makes: every
+ * NAME = ... but the last is read by a later line before NAME is assigned
+ * again.  A line whose result nothing reads (K_expand made, then the scores
+ * made from K_heads) is a listing that does not do what it shows (in
+ * PyTorch the scores line then raises). */
 static void assert_listing_uses_what_it_makes(const QuizQuestion *q)
 {
     char lines[40][160];
     int n = 0;
-    for (const char *p = q->prompt; *p && n < 40;) {
-        int len = (int)strcspn(p, "\n");
-        if (len > 4 && !strncmp(p, "    ", 4) && p[4] != ' ')
+    for (const char *p = q->prompt, *prev = NULL; *p && n < 40;) {
+        int len = (int)strcspn(p, "\n"), sp = (int)strspn(p, " ");
+        if (len > 4 && sp == 4)
             snprintf(lines[n++], sizeof lines[0], "%.*s", len - 4, p + 4);
+        else if (sp > 4 && sp < len && n && prev) /* a statement broken inside its parentheses */
+            snprintf(lines[n - 1] + strlen(lines[n - 1]), sizeof lines[0] - strlen(lines[n - 1]),
+                     " %.*s", len - sp, p + sp);
+        prev = len > 4 && sp >= 4 ? p : NULL;
         p += len;
         if (*p) p++;
     }

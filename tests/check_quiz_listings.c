@@ -1,13 +1,16 @@
 /* check_quiz_listings.c - the code a learner sees is the code that ran: every
  * listing of 2,000 generated questions (the topics that show one) is run
- * again from its text, line by line, in a fresh playground of the
- * question's configuration, and each line gives the shape, strides and
- * copied bytes its "The engine ran:" line claims (a views question's own
- * line too, or the error it claims, word for word); every bugs program of
- * 200 questions runs again from its text, right and buggy.  Until the interpreter
- * has the numeric ops, a line with @, softmax or sqrt takes a run tensor of
- * the claimed geometry instead. */
+ * again from its text, line by line, in a fresh playground that holds only
+ * x and the weights of the question's configuration, and each line gives
+ * the shape, strides and copied bytes its "The engine ran:" line claims (a
+ * views question's own line too, or the error it claims, word for word);
+ * every line of those listings is a statement of the pipeline's own
+ * program (engine/mha_prog.c), character for character but its sizes, in
+ * the program's order (issue 16: written once), for MHA, GQA, MQA, causal,
+ * windowed and RoPE configurations alike; every bugs program of 200
+ * questions runs again from its text, right and buggy. */
 #include <check.h>
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +19,7 @@
 #include "content/quiz.h"
 #include "engine/play.h"
 #include "engine/tensor.h"
+#include "engine/tensorops.h"
 
 /* "(2, 8, 64) strides (512, 64, 1)" of t */
 static void geometry(const Tensor *t, char *buf, size_t n)
@@ -26,40 +30,120 @@ static void geometry(const Tensor *t, char *buf, size_t n)
     snprintf(buf, n, "%s strides %s", sh, st);
 }
 
-static int numeric(const char *code)
+/* ---- the program's statements, sizes aside ------------------------------ */
+
+/* The value of size symbol name (len bytes) for c, or -1. */
+static long size_value(const MhaConfig *c, const char *name, size_t len)
 {
-    return strchr(code, '@') || strstr(code, "softmax") || strstr(code, "sqrt");
+    static const char *const syms[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
+    const long vals[] = {c->batch,
+                         c->seq,
+                         c->d_model,
+                         c->heads,
+                         c->kv_heads,
+                         c->heads / c->kv_heads,
+                         c->d_model / c->heads,
+                         c->window};
+    for (int i = 0; i < 8; i++)
+        if (strlen(syms[i]) == len && !strncmp(syms[i], name, len)) return vals[i];
+    return -1;
 }
 
-/* A numeric line the interpreter cannot run yet: VAR bound to a tensor of
- * the run with the claimed geometry.  0, or -1 when the run has none. */
-static int bind_from_run(Play *p, const Mha *m, const char *code, const char *claim)
+/* Is line stmt, character for character, but with each size symbol (a
+ * whole name, not after a '.') written as c's number?  Written here apart
+ * from the engine's mha_program_sized, so the two cannot share a mistake. */
+static int same_but_sizes(const char *line, const char *stmt, const MhaConfig *c)
 {
-    char var[PLAY_NAME_MAX], g[200];
-    if (sscanf(code, "%31[A-Za-z_0-9] =", var) != 1) return -1;
-    for (int i = 0; i < MT_COUNT; i++) {
-        if (!m->t[i]) continue;
-        geometry(m->t[i], g, sizeof g);
-        if (!strncmp(claim, g, strlen(g)) && claim[strlen(g)] == ',') {
-            Tensor *t = tensor_restride(m->t[i], m->t[i]->offset, m->t[i]->ndim, m->t[i]->shape,
-                                        m->t[i]->strides);
-            return play_set_tensor(p, var, t, PD_FLOAT32);
-        }
+    const char *a = line, *b = stmt;
+    while (*a && *b) {
+        int start = (isalpha((unsigned char)*b) || *b == '_') &&
+                    (b == stmt || !(isalnum((unsigned char)b[-1]) || b[-1] == '_' || b[-1] == '.'));
+        size_t n = strspn(b, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ_0123456789");
+        long v = start ? size_value(c, b, n) : -1;
+        if (v >= 0) {
+            char *end;
+            if (strtol(a, &end, 10) != v || end == a) return 0;
+            a = end, b += n;
+        } else if (*a++ != *b++)
+            return 0;
+    }
+    return !*a && !*b;
+}
+
+/* The row of c's program that line is, from row `from` on; -1 if none. */
+static int program_row(const char *line, const MhaConfig *c, int from)
+{
+    for (int i = from; i < mha_program_count(); i++) {
+        const char *stmt = mha_program_stmt(c, i, NULL);
+        if (stmt && same_but_sizes(line, stmt, c)) return i;
     }
     return -1;
 }
 
+/* lines[0..n) are rows of c's program in its order; fails naming id. */
+static void assert_program_rows(const char *id, const MhaConfig *c, char (*lines)[200], int n)
+{
+    for (int k = 0, row = 0; k < n; k++) {
+        int r = program_row(lines[k], c, row);
+        ck_assert_msg(r >= 0, "%s: `%s` is no statement of the pipeline's program (after row %d)",
+                      id, lines[k], row);
+        row = r + 1;
+    }
+}
+
+/* The assignments of a listing: text's lines that start with indent
+ * spaces and NAME = (a more indented line continues the one before: a
+ * statement too wide for the screen, broken inside its parentheses), up to
+ * " -> " in a working's trace. */
+static int assignments(const char *text, int indent, char (*lines)[200], int max)
+{
+    int n = 0, open = 0;
+    for (const char *p = text; *p;) {
+        int len = (int)strcspn(p, "\n"), sp = (int)strspn(p, " ");
+        const char *arrow = strstr(p, " -> ");
+        if (arrow && arrow < p + len) len = (int)(arrow - p);
+        while (len > 0 && p[len - 1] == ' ')
+            len--;
+        char name[PLAY_NAME_MAX];
+        if (open && sp > indent && n > 0) { /* the rest of the statement before */
+            size_t k = strlen(lines[n - 1]);
+            snprintf(lines[n - 1] + k, 200 - k, " %.*s", len - sp, p + sp);
+        } else if (sp == indent && n < max && sscanf(p + sp, "%31[A-Za-z0-9_] = ", name) == 1 &&
+                   !strncmp(p + sp + strlen(name), " = ", 3)) {
+            snprintf(lines[n++], 200, "%.*s", len - sp, p + sp);
+            open = 1;
+        } else
+            open = 0;
+        p += strcspn(p, "\n");
+        if (*p) p++;
+    }
+    return n;
+}
+
+/* A Play in m's engine that holds only x and the weights (and RoPE's
+ * layout), so a listing that reads what it does not make cannot run. */
+static Play *inputs_play(const Mha *m)
+{
+    Play *p = play_new(m->eng);
+    ck_assert_ptr_nonnull(p);
+    for (int i = MT_X; i <= MT_W_O; i++)
+        ck_assert_int_eq(
+            play_set_tensor(p, mha_tensor_names[i], tensorops_alias(m->t[i]), PD_FLOAT32), 0);
+    p->rope_layout = m->cfg.rope;
+    p->rope_theta = m->cfg.rope_theta;
+    return p;
+}
+
 /* Runs the working's "The engine ran:" lines of q; the number checked, or
  * fails the test naming the question and the line. */
-static int replay(const QuizQuestion *q, int has_matmul)
+static int replay(const QuizQuestion *q)
 {
     char err[300];
     const char *w = strstr(q->working, "The engine ran:\n");
     if (!w) return 0;
     Mha *m = mha_run(&q->cfg, err, sizeof err);
     ck_assert_msg(m != NULL, "%s: %s", q->id, err);
-    Play *p = mha_play_new(m);
-    ck_assert_ptr_nonnull(p);
+    Play *p = inputs_play(m);
     PlayResult r = {0};
     r.error_col = -1;
     int checked = 0;
@@ -79,11 +163,6 @@ static int replay(const QuizQuestion *q, int has_matmul)
         snprintf(code, sizeof code, "%s", c);
         for (size_t k = strlen(code); k > 0 && code[k - 1] == ' ';)
             code[--k] = 0;
-        if (numeric(code) && !has_matmul) {
-            ck_assert_msg(bind_from_run(p, m, code, claim) == 0, "%s: no run tensor is %s", q->id,
-                          claim);
-            continue;
-        }
         PlayKind k = play_eval(p, code, &r);
         if (!strncmp(claim, "error: ", 7)) {
             ck_assert_msg(k == PR_ERROR && !strcmp(r.error, claim + 7),
@@ -149,35 +228,144 @@ START_TEST(every_bug_program_runs_from_its_text)
 }
 END_TEST
 
+/* The listing q shows (its prompt's code) and the one its working ran are
+ * statements of the program q's configuration ran, in its order, the
+ * working's ending with what was asked; with GQA or MQA the scores read the
+ * program's stride-0 K_expand, never a repeat_interleave copy the pipeline
+ * did not make (unless the question is what that copy costs). */
+static int assert_listing_is_the_program(const QuizQuestion *q)
+{
+    char shown[40][200], ran[40][200];
+    const char *w = strstr(q->working, "The engine ran:\n");
+    if (!w) return 0;
+    int ns = assignments(q->prompt, 4, shown, 40), nr = assignments(w, 2, ran, 40);
+    if (!nr) return 0; /* W_Q.T: a views question on a weight, no listing */
+    assert_program_rows(q->id, &q->cfg, shown, ns);
+    assert_program_rows(q->id, &q->cfg, ran, nr);
+    int scores = 0, expand = 0, repeat = 0;
+    for (int k = 0; k < nr; k++) {
+        scores |= !strncmp(ran[k], "scores = ", 9);
+        expand |= !strncmp(ran[k], "K_expand = K_heads.unsqueeze(2).expand(", 39);
+        repeat |= strstr(ran[k], "repeat_interleave") != NULL;
+    }
+    if (scores) ck_assert_msg(expand, "%s: the scores without K_expand:\n%s", q->id, q->working);
+    if (q->gen != QG_REPEAT_BYTES + 1 && q->tensor != MT_K_REPEAT && q->tensor != MT_V_REPEAT)
+        ck_assert_msg(!repeat, "%s: a copy the pipeline never made:\n%s", q->id, q->working);
+    return nr;
+}
+
 START_TEST(every_listing_runs_as_shown)
 {
     static const int topics[] = {QT_SHAPES, QT_STRIDES, QT_OFFSETS, QT_VIEWS, QT_GQA};
     enum { N = sizeof topics / sizeof *topics };
     char err[300];
-    long lines = 0, with[N] = {0};
+    long lines = 0, stmts = 0, with[N] = {0};
     QuizQuestion q;
-    /* does the interpreter compute yet? (the numeric ops) */
-    Play *probe = play_new(NULL);
-    PlayResult r = {0};
-    r.error_col = -1;
-    play_eval(probe, "torch.zeros(2, 2) @ torch.zeros(2, 2)", &r);
-    int has_matmul = r.kind == PR_TENSOR;
-    play_result_clear(&r);
-    play_free(probe);
     for (int i = 0; i < 2000; i++) {
         int t = i % N;
         ck_assert_msg(quiz_generate(topics[t], 0x5eed0000ULL + (uint64_t)i, &q, err, sizeof err) ==
                           0,
                       "%s", err);
-        int k = replay(&q, has_matmul);
+        int k = replay(&q);
+        stmts += assert_listing_is_the_program(&q);
         with[t] += k > 0;
         lines += k;
     }
     for (int t = 0; t < N; t++) /* each topic shows listings, and they were run */
         ck_assert_msg(with[t] > 150, "topic %s: %ld questions with a listing",
                       quiz_topic_names[topics[t]], with[t]);
-    fprintf(stderr, "listings: 2000 questions, %ld lines run from their text%s\n", lines,
-            has_matmul ? "" : " (@/softmax/sqrt lines bound from the run)");
+    ck_assert_int_gt(stmts, lines / 2);
+    fprintf(stderr,
+            "listings: 2000 questions, %ld lines run from their text, %ld of them "
+            "statements of the pipeline's program\n",
+            lines, stmts);
+}
+END_TEST
+
+/* The configurations a listing is checked on: MHA, GQA, MQA, causal, a
+ * window, RoPE in both layouts (the quiz's own generators draw only the
+ * first three). */
+static MhaConfig listing_config(int i)
+{
+    /* batch seq d_model heads kv_heads causal window rope */
+    static const int v[][8] = {{1, 4, 8, 2, 2, 0, 0, 0},  {2, 5, 16, 4, 2, 0, 0, 0},
+                               {1, 6, 12, 3, 1, 0, 0, 0}, {1, 6, 16, 4, 2, 1, 0, 0},
+                               {1, 8, 8, 2, 1, 1, 3, 0},  {1, 6, 16, 4, 2, 1, 0, 1},
+                               {2, 5, 8, 2, 1, 0, 0, 2}};
+    MhaConfig c = mha_config_default();
+    c.batch = v[i][0], c.seq = v[i][1], c.d_model = v[i][2], c.heads = v[i][3];
+    c.kv_heads = v[i][4], c.causal = v[i][5], c.window = v[i][6], c.rope = (RopeLayout)v[i][7];
+    return c;
+}
+
+/* For every tensor a question can ask about and every configuration, the
+ * listing is the program's statements in its order, ending with the one
+ * that makes the tensor, and it runs from x and the weights alone (in a
+ * playground of this test's) to the run's tensor; GQA's scores read the
+ * stride-0 K_expand (a view: nothing copied), never a copy. */
+START_TEST(listing_of_every_tensor_is_the_program)
+{
+    static const int asked[] = {MT_Q,       MT_K,       MT_V_SPLIT,  MT_Q_SPLIT,  MT_Q_HEADS,
+                                MT_K_HEADS, MT_V_HEADS, MT_K_EXPAND, MT_K_REPEAT, MT_Q_WRONG,
+                                MT_SCORES,  MT_ATTN,    MT_HEAD_OUT, MT_MERGED,   MT_MERGED_CONTIG,
+                                MT_CONCAT,  MT_OUT};
+    char buf[4096], err[300], lines[40][200];
+    int checked = 0;
+    for (int ci = 0; ci < 7; ci++) {
+        MhaConfig c = listing_config(ci);
+        Mha *m = mha_run(&c, err, sizeof err);
+        ck_assert_msg(m != NULL, "%s", err);
+        for (size_t a = 0; a < sizeof asked / sizeof *asked; a++) {
+            int id = asked[a];
+            char what[80];
+            snprintf(what, sizeof what, "config %d, %s", ci, mha_tensor_names[id]);
+            ck_assert_msg(quiz_listing(&c, id, buf, sizeof buf, err, sizeof err) == 0, "%s: %s",
+                          what, err);
+            int n = assignments(buf, 0, lines, 40);
+            ck_assert_int_gt(n, 0);
+            assert_program_rows(what, &c, lines, n);
+            char head[40];
+            snprintf(head, sizeof head, "%s = ", mha_tensor_names[id]);
+            ck_assert_msg(!strncmp(lines[n - 1], head, strlen(head)), "%s: ends with %s", what,
+                          lines[n - 1]);
+            Play *p = inputs_play(m);
+            PlayResult r = {0};
+            r.error_col = -1;
+            for (int k = 0; k < n; k++) {
+                ck_assert_msg(play_eval(p, lines[k], &r) == PR_TENSOR, "%s: `%s`: %s", what,
+                              lines[k], r.error);
+                if (!strncmp(lines[k], "K_expand = ", 11)) /* the program's view, never a copy */
+                    ck_assert_msg(r.copied_bytes == 0 &&
+                                      (c.heads == c.kv_heads || !r.t->strides[2]),
+                                  "%s: %s", what, lines[k]);
+            }
+            char g[200], want[200];
+            geometry(r.t, g, sizeof g);
+            geometry(m->t[id], want, sizeof want);
+            ck_assert_msg(!strcmp(g, want), "%s: the listing gives %s, the run %s", what, g, want);
+            int rope = 0, mask = 0, expand = 0, repeat = 0;
+            for (int k = 0; k < n; k++) {
+                rope |= !strncmp(lines[k], "K_rope = rope(K_heads)", 22);
+                mask += !strncmp(lines[k], "mask = ", 7);
+                expand |= !strncmp(lines[k], "K_expand = ", 11);
+                repeat |= strstr(lines[k], "repeat_interleave") != NULL;
+            }
+            if (id == MT_SCORES || id == MT_ATTN || id == MT_OUT) {
+                ck_assert_msg(expand && (id == MT_SCORES || !repeat), "%s:\n%s", what, buf);
+                ck_assert_int_eq(rope, c.rope != ROPE_OFF);
+            }
+            if (id == MT_ATTN) ck_assert_int_eq(mask, c.causal + (c.window > 0));
+            play_result_clear(&r);
+            play_free(p);
+            checked += n;
+        }
+        mha_free(m);
+    }
+    /* an input has no listing: no statement makes it */
+    MhaConfig c = listing_config(0);
+    ck_assert_int_eq(quiz_listing(&c, MT_X, buf, sizeof buf, err, sizeof err), -1);
+    fprintf(stderr, "listings: 7 configurations x 17 tensors, %d statements of the program\n",
+            checked);
 }
 END_TEST
 
@@ -187,6 +375,7 @@ static Suite *quiz_listings_suite(void)
     TCase *tc = tcase_create("quiz_listings");
     tcase_set_timeout(tc, 300);
     tcase_add_test(tc, every_listing_runs_as_shown);
+    tcase_add_test(tc, listing_of_every_tensor_is_the_program);
     tcase_add_test(tc, every_bug_program_runs_from_its_text);
     suite_add_tcase(s, tc);
     return s;

@@ -182,16 +182,16 @@ START_TEST(long_question_scrolls)
     Screen *s = quiz_open_with(&ui, &q, 1, -1, 1, 1, 0, 1);
     ck_assert_ptr_nonnull(s);
     draw(s);
-    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    ck_assert(canvas_contains(cv, "What is the shape of out after the last line?"));
     ck_assert(canvas_contains(cv, "-- lines 1-"));
     ck_assert(canvas_contains(cv, "x is ("));
-    ck_assert(!canvas_contains(cv, "y = out @ W_O"));
+    ck_assert(!canvas_contains(cv, "out = concat @ W_O"));
     for (int i = 0; i < 40; i++)
         screenstack_send(s, &ui, UI_K_DOWN, &pushed);
     draw(s);
-    ck_assert(canvas_contains(cv, "y = out @ W_O")); /* scrolled to the end */
+    ck_assert(canvas_contains(cv, "out = concat @ W_O")); /* scrolled to the end */
     ck_assert(!canvas_contains(cv, "x is ("));
-    ck_assert(canvas_contains(cv, "What is the shape of y after the last line?"));
+    ck_assert(canvas_contains(cv, "What is the shape of out after the last line?"));
     screenstack_send(s, &ui, UI_K_PGUP, &pushed);
     screenstack_send(s, &ui, UI_K_PGUP, &pushed);
     screenstack_send(s, &ui, UI_K_PGUP, &pushed);

@@ -57,7 +57,7 @@ enum {
 #define QUIZ_PROMPT_MAX 1600
 #define QUIZ_CHOICE_MAX 200
 #define QUIZ_EXPLAIN_MAX 1600
-#define QUIZ_WORKING_MAX 2400
+#define QUIZ_WORKING_MAX 3200
 #define QUIZ_ANSWER_MAX 200
 
 /* A picture the TUI draws beside the question (the candy bar for offsets). */
@@ -214,6 +214,15 @@ int quiz_generate(int topic, uint64_t qseed, QuizQuestion *q, char *err, size_t 
 
 /* Same, for one generated kind (QG_*): the tests cover every kind. */
 int quiz_generate_kind(int gkind, uint64_t qseed, QuizQuestion *q, char *err, size_t errlen);
+
+/* The listing a question shows before asking about tensor (MT_*) on config
+ * c: the statements of the run's own program (engine/mha.h, the program's
+ * dataflow) that make it and everything it reads, in program order, with
+ * the sizes written in, one a line ("Q_split = Q.view(1, 4, 2, 4)\n"),
+ * already run by the interpreter from x and the weights alone.  0, or -1
+ * with err set (the config does not run, the tensor is an input or not
+ * made, the listing does not run as shown, or buf is too small). */
+int quiz_listing(const MhaConfig *c, int tensor, char *buf, size_t n, char *err, size_t errlen);
 
 /* ---- answers ------------------------------------------------------------ */
 

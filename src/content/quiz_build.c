@@ -1,15 +1,15 @@
 /* quiz_build.c - a question's tensors, from the engine.
  *
- * qb_run() runs mha_run() on the question's configuration; qb_need() marks
- * the tensors a question shows, each after the ones it is made from, with
- * the code line that made it.  Pipeline lines are the engine's step table
- * (mha_steps[i].code) with the sizes written in and, for K and V, the
- * variable and head count swapped; the GQA sharing lines (expand,
- * repeat_interleave) and the wrong view are the quiz's own, since the trace
- * keeps those tensors outside its ten steps.  Every listing runs in PyTorch
- * as written (tests/ref_listings.py): with GQA/MQA the scores and the
- * weighted sum read K and V repeated to the query heads' (B, H, S, dh). */
-#include <ctype.h>
+ * qb_run() runs mha_run() on the question's configuration; qb_need() adds to
+ * the listing the statements of the run's own program (engine/mha_prog.c)
+ * that make a tensor and everything it reads, back to x and the weights, in
+ * program order, with the sizes written in: the quiz shows what the
+ * pipeline ran, under the names the walkthrough, export and playground use
+ * (Q_split, Q_heads, K_expand, merged ...).  GQA and MQA share K and V as
+ * the program does, by a stride-0 expand over grouped query heads; the copy
+ * (K_repeat) is the program's teaching row.  Every listing runs in the
+ * interpreter from x and the weights alone (qb_play) and in PyTorch as
+ * written (tests/ref_listings.py). */
 #include <stdio.h>
 #include <string.h>
 
@@ -30,9 +30,9 @@ int qb_run(QBuild *b, const MhaConfig *c)
 
 void qb_free(QBuild *b)
 {
-    for (int i = 0; i < MT_COUNT; i++) {
-        tensor_free(b->ran[i]);
-        b->ran[i] = NULL;
+    for (int k = 0; k < QB_LINES; k++) {
+        tensor_free(b->ran[k]);
+        b->ran[k] = NULL;
     }
     play_free(b->play);
     b->play = NULL;
@@ -52,178 +52,76 @@ const Tensor *qb_t(const QBuild *b, int id)
     return b->m ? b->m->t[id] : NULL;
 }
 
-/* clang-format off */
-const char *qb_var(int id)
+int qb_line_of(const QBuild *b, int id)
 {
-    switch (id) {
-    case MT_Q: case MT_Q_SPLIT: case MT_Q_HEADS: return "Q";
-    case MT_K: case MT_K_SPLIT: case MT_K_HEADS: case MT_K_REPEAT: return "K";
-    case MT_V: case MT_V_SPLIT: case MT_V_HEADS: case MT_V_REPEAT: return "V";
-    case MT_K_EXPAND: return "K_e";
-    case MT_V_EXPAND: return "V_e";
-    case MT_SCORES: return "scores";
-    case MT_ATTN: return "attn";
-    case MT_HEAD_OUT: case MT_MERGED: case MT_MERGED_CONTIG: case MT_CONCAT: return "out";
-    case MT_OUT: return "y";
-    case MT_Q_WRONG: return "Q_bad";
-    case MT_X: return "x";
-    default: return mha_tensor_names[id];
-    }
-}
-/* clang-format on */
-
-/* The value of a size symbol of the step table (B, S, D, H, KV, dh, G), or
- * -1.  kv: the line is about K or V, whose head count is KV. */
-static int symbol(const QBuild *b, const char *s, size_t n, int kv)
-{
-    static const char *const names[] = {"B", "S", "D", "H", "KV", "dh", "G"};
-    const int vals[] = {b->B, b->S, b->D, kv ? b->KV : b->H, b->KV, b->dh, b->G};
-    for (size_t i = 0; i < sizeof names / sizeof *names; i++)
-        if (strlen(names[i]) == n && !strncmp(names[i], s, n)) return vals[i];
+    for (int k = 0; k < b->n; k++)
+        if (b->made[k] == id) return k;
     return -1;
 }
 
-/* Writes the engine's line for step with the sizes in; var renames the
- * step's "Q" (K, V), and a line of several statements ("Q = x @ W_Q; K = ...")
- * keeps only the one that assigns var. */
-static void step_line(const QBuild *b, int step, const char *var, char *out, size_t n)
+/* Does the tensor of line k share its storage with a tensor its row reads? */
+static int views_input(const QBuild *b, int k, const Tensor *t)
 {
-    const char *code = mha_steps[step].code, *end = code + strlen(code);
-    char head[8];
-    snprintf(head, sizeof head, "%s = ", var ? var : "");
-    for (const char *p = code; var && p < end;) { /* the statement that assigns var */
-        const char *semi = strstr(p, "; ");
-        if (!strncmp(p, head, strlen(head))) {
-            code = p, end = semi ? semi : end;
-            var = NULL; /* found: nothing to rename */
-            break;
-        }
-        if (!semi) break;
-        p = semi + 2;
+    char lhs[PLAY_NAME_MAX], rhs[16][PLAY_NAME_MAX];
+    int n = mha_program_names(&b->c, b->row[k], lhs, rhs, 16);
+    for (int j = 0; j < n; j++) {
+        int in = mha_tensor_index(rhs[j]);
+        if (in >= 0 && b->m->t[in] && tensor_same_storage(t, b->m->t[in])) return 1;
     }
-    int kv = var && strcmp(var, "Q");
-    size_t k = 0;
-    for (const char *p = code; p < end && k + 12 < n;) {
-        if (isalpha((unsigned char)*p) || *p == '_') {
-            const char *s = p;
-            while (p < end && (isalnum((unsigned char)*p) || *p == '_'))
-                p++;
-            int v = symbol(b, s, (size_t)(p - s), kv);
-            if (v >= 0)
-                k += (size_t)snprintf(out + k, n - k, "%d", v);
-            else if (var && p - s == 1 && *s == 'Q')
-                k += (size_t)snprintf(out + k, n - k, "%s", var);
-            else
-                k += (size_t)snprintf(out + k, n - k, "%.*s", (int)(p - s), s);
-        } else
-            out[k++] = *p++;
-    }
-    out[k] = 0;
+    return 0;
 }
 
-/* What id is made from (-1 ends), and the step whose line makes it (-1: a
- * line of the quiz's own). */
-static int inputs_of(const QBuild *b, int id, int in[3])
+/* Adds program row r to the listing, in program order.  0, or -1. */
+static int add_row(QBuild *b, int r)
 {
-    in[0] = in[1] = in[2] = -1;
-    switch (id) {
-    case MT_Q:
-    case MT_K:
-    case MT_V:
-        in[0] = MT_X;
-        return MS_PROJECT;
-    case MT_Q_SPLIT:
-        in[0] = MT_Q;
-        return MS_SPLIT;
-    case MT_K_SPLIT:
-        in[0] = MT_K;
-        return MS_SPLIT;
-    case MT_V_SPLIT:
-        in[0] = MT_V;
-        return MS_SPLIT;
-    case MT_Q_HEADS:
-        in[0] = MT_Q_SPLIT;
-        return MS_HEADS;
-    case MT_K_HEADS:
-        in[0] = MT_K_SPLIT;
-        return MS_HEADS;
-    case MT_V_HEADS:
-        in[0] = MT_V_SPLIT;
-        return MS_HEADS;
-    case MT_K_EXPAND:
-    case MT_K_REPEAT:
-        in[0] = MT_K_HEADS;
+    int at = 0;
+    while (at < b->n && b->row[at] < r)
+        at++;
+    if (at < b->n && b->row[at] == r) return 0;
+    if (b->n == QB_LINES) {
+        snprintf(b->err, sizeof b->err, "a listing of more than %d lines", QB_LINES);
         return -1;
-    case MT_V_EXPAND:
-    case MT_V_REPEAT:
-        in[0] = MT_V_HEADS;
-        return -1;
-    case MT_Q_WRONG:
-        in[0] = MT_Q;
-        return -1;
-    case MT_SCORES: /* with G > 1, K repeated to (B, H, S, dh) first: the line then runs in
-                     * PyTorch as written (an expanded (B, KV, G, S, dh) K would not match Q) */
-        in[0] = MT_Q_HEADS, in[1] = MT_K_HEADS, in[2] = b->G > 1 ? MT_K_REPEAT : -1;
-        return MS_SCORES;
-    case MT_ATTN:
-        in[0] = MT_SCORES;
-        return MS_SOFTMAX;
-    case MT_HEAD_OUT:
-        in[0] = MT_ATTN, in[1] = MT_V_HEADS, in[2] = b->G > 1 ? MT_V_REPEAT : -1;
-        return MS_WEIGHTED;
-    case MT_MERGED:
-        in[0] = MT_HEAD_OUT;
-        return MS_BACK;
-    case MT_MERGED_CONTIG:
-        in[0] = MT_MERGED;
-        return MS_CONTIG;
-    case MT_CONCAT:
-        in[0] = MT_MERGED_CONTIG;
-        return MS_CONCAT;
-    case MT_OUT:
-        in[0] = MT_CONCAT;
-        return MS_OUT;
-    default:
-        return -2; /* an input: x and the weights */
     }
-}
-
-/* The quiz's own line for the tensors the trace keeps outside its steps. */
-static void own_line(const QBuild *b, int id, char *out, size_t n)
-{
-    const char *v = qb_var(id);
-    if (id == MT_K_EXPAND || id == MT_V_EXPAND)
-        snprintf(out, n, "%s = %s.unsqueeze(2).expand(%d, %d, %d, %d, %d)", v,
-                 id == MT_K_EXPAND ? "K" : "V", b->B, b->KV, b->G, b->S, b->dh);
-    else if (id == MT_K_REPEAT || id == MT_V_REPEAT)
-        snprintf(out, n, "%s = %s.repeat_interleave(%d, dim=1)", v, v, b->G);
-    else
-        snprintf(out, n, "Q_bad = Q.view(%d, %d, %d, %d)", b->B, b->H, b->S, b->dh);
+    char lhs[PLAY_NAME_MAX], rhs[1][PLAY_NAME_MAX], line[QB_LINE];
+    if (mha_program_names(&b->c, r, lhs, rhs, 0) < 0 ||
+        !mha_program_sized(&b->c, r, line, sizeof line)) {
+        snprintf(b->err, sizeof b->err, "the program's row %d does not fit a listing", r);
+        return -1;
+    }
+    int id = mha_tensor_index(lhs);
+    const Tensor *t = id >= 0 ? b->m->t[id] : NULL;
+    if (id >= 0 && !t) {
+        snprintf(b->err, sizeof b->err, "the engine made no %s", lhs);
+        return -1;
+    }
+    memmove(&b->row[at + 1], &b->row[at], sizeof *b->row * (size_t)(b->n - at));
+    memmove(&b->made[at + 1], &b->made[at], sizeof *b->made * (size_t)(b->n - at));
+    memmove(&b->copied[at + 1], &b->copied[at], sizeof *b->copied * (size_t)(b->n - at));
+    memmove(&b->line[at + 1], &b->line[at], sizeof *b->line * (size_t)(b->n - at));
+    b->n++;
+    b->row[at] = r, b->made[at] = id;
+    snprintf(b->line[at], sizeof b->line[at], "%s", line);
+    /* a copy op's bytes are counted on its storage; a view copies none; a
+     * temporary's are the interpreter's (qb_play) */
+    b->copied[at] = t && !views_input(b, at, t) ? t->st->bytes_copied : 0;
+    return 0;
 }
 
 int qb_need(QBuild *b, int id)
 {
-    if (b->shown[id]) return 0;
-    int in[3], step = inputs_of(b, id, in);
-    for (int i = 0; i < 3; i++)
-        if (in[i] >= 0 && qb_need(b, in[i])) return -1;
-    const Tensor *t = b->m->t[id];
-    if (!t) {
+    int rows = mha_program_count();
+    unsigned char need[128] = {0};
+    if (rows > (int)sizeof need) {
+        snprintf(b->err, sizeof b->err, "the program has more than %zu rows", sizeof need);
+        return -1;
+    }
+    if (!b->m->t[id]) {
         snprintf(b->err, sizeof b->err, "the engine made no %s", mha_tensor_names[id]);
         return -1;
     }
-    if (step >= 0) {
-        const char *v = id == MT_Q || id == MT_K || id == MT_V ? qb_var(id) : NULL;
-        if (id == MT_K_SPLIT || id == MT_K_HEADS) v = "K";
-        if (id == MT_V_SPLIT || id == MT_V_HEADS) v = "V";
-        step_line(b, step, v, b->line[id], sizeof b->line[id]);
-    } else if (step == -1)
-        own_line(b, id, b->line[id], sizeof b->line[id]);
-    /* a copy op's bytes are counted on its storage; a view copies none */
-    int view = in[0] >= 0 && tensor_same_storage(t, b->m->t[in[0]]);
-    b->copied[id] = view ? 0 : t->st->bytes_copied;
-    b->shown[id] = 1;
-    b->order[b->n++] = id;
+    mha_program_need(&b->c, mha_tensor_names[id], need); /* none: an input */
+    for (int r = 0; r < rows; r++)
+        if (need[r] && add_row(b, r) < 0) return -1;
     return 0;
 }
 
@@ -240,49 +138,22 @@ int qb_begin(Gen *g, QBuild *b, const MhaConfig *c, int target, int topic)
     return 0;
 }
 
-int qb_storage_owner(int id)
+int qb_storage_owner(const QBuild *b, int id)
 {
-    switch (id) {
-    case MT_Q_SPLIT:
-    case MT_Q_HEADS:
-    case MT_Q_WRONG:
-        return MT_Q;
-    case MT_K_SPLIT:
-    case MT_K_HEADS:
-        return MT_K;
-    case MT_MERGED:
-        return MT_HEAD_OUT;
-    default:
-        return id;
+    char lhs[PLAY_NAME_MAX], rhs[1][PLAY_NAME_MAX];
+    for (int r = 0; r < mha_program_count(); r++) {
+        int t = mha_program_names(&b->c, r, lhs, rhs, 0) < 0 ? -1 : mha_tensor_index(lhs);
+        if (t >= 0 && b->m->t[t] && tensor_same_storage(b->m->t[t], b->m->t[id])) return t;
     }
+    return id; /* an input: its own */
 }
 
-/* Does id share its storage with a tensor shown before it? */
-static int shares_earlier(const QBuild *b, int id)
+/* Does line k's tensor share its storage with an earlier line's? */
+static int shares_earlier(const QBuild *b, int k)
 {
-    for (int k = 0; k < b->n && b->order[k] != id; k++)
-        if (tensor_same_storage(b->m->t[b->order[k]], b->m->t[id])) return 1;
+    for (int j = 0; j < k; j++)
+        if (tensor_same_storage(b->ran[j], b->ran[k])) return 1;
     return 0;
-}
-
-/* A line that computes numbers (@, softmax, sqrt) rather than moves them. */
-static int numeric(const char *line)
-{
-    return strchr(line, '@') || strstr(line, "softmax") || strstr(line, "sqrt");
-}
-
-/* A line the interpreter cannot run yet: numeric, and the interpreter has
- * no matmul (probed once per Play). */
-static int numeric_missing(Play *p, const char *line, int *probe)
-{
-    if (!numeric(line)) return 0;
-    if (*probe < 0) {
-        PlayResult r = {0};
-        r.error_col = -1;
-        *probe = play_eval(p, "x @ x.mT", &r) == PR_ERROR;
-        play_result_clear(&r);
-    }
-    return *probe;
 }
 
 /* Does the interpreter's t agree with the run's (shape, strides, offset)? */
@@ -295,58 +166,107 @@ static int same_geometry(const Tensor *a, const Tensor *b)
     return 1;
 }
 
+/* A Play in the run's engine holding x and the weights only, so a listing
+ * that reads a tensor it does not make cannot run.  NULL: out of memory. */
+static Play *inputs_play(const Mha *m)
+{
+    Play *p = play_new(m->eng);
+    for (int i = MT_X; p && i <= MT_W_O; i++) {
+        Tensor *t = tensorops_alias(m->t[i]);
+        if (!t || play_set_tensor(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
+            play_free(p);
+            return NULL;
+        }
+    }
+    if (p) {
+        p->preloaded = p->n;
+        p->rope_layout = m->cfg.rope; /* rope(Q_heads) as the run rotated it */
+        p->rope_theta = m->cfg.rope_theta;
+    }
+    return p;
+}
+
 int qb_play(QBuild *b)
 {
     if (b->play) return 0;
-    if (!(b->play = mha_play_new(b->m))) {
+    if (!(b->play = inputs_play(b->m))) {
         snprintf(b->err, sizeof b->err, "out of memory");
         return -1;
     }
-    int probe = -1;
     PlayResult r = {0};
     r.error_col = -1;
     for (int k = 0; k < b->n; k++) {
-        int id = b->order[k];
-        const char *line = b->line[id], *var = qb_var(id);
-        const Tensor *want = b->m->t[id];
-        if (!line[0]) continue; /* an input: preloaded by its name */
-        if (numeric_missing(b->play, line, &probe)) {
-            Tensor *t = tensorops_alias(want);
-            if (!t || play_set_tensor(b->play, var, t, PD_FLOAT32) < 0) goto oom;
-            continue;
-        }
+        const char *line = b->line[k];
         if (play_eval(b->play, line, &r) != PR_TENSOR) {
             snprintf(b->err, sizeof b->err, "the listing line `%.60s` does not run: %.120s", line,
                      r.kind == PR_ERROR ? r.error : "it names no tensor");
             goto fail;
         }
+        const Tensor *want = b->made[k] >= 0 ? b->m->t[b->made[k]] : r.t;
+        if (b->made[k] < 0) b->copied[k] = r.copied_bytes; /* a temporary: no run tensor */
         char a[64], c[64];
-        /* the bytes a shape op copies are the run's; a computed result is a new buffer */
-        if (!same_geometry(r.t, want) || (!numeric(line) && r.copied_bytes != b->copied[id])) {
+        /* the bytes a line copies are the run's; a computed result copies none */
+        if (!same_geometry(r.t, want) || r.copied_bytes != b->copied[k]) {
             snprintf(b->err, sizeof b->err,
                      "the listing line `%.60s` gives strides %s and copies %zu bytes; the run's %s "
                      "has %s and %zu",
                      line, tensor_fmt_strides(a, sizeof a, r.t), r.copied_bytes,
-                     mha_tensor_names[id], tensor_fmt_strides(c, sizeof c, want), b->copied[id]);
+                     b->made[k] >= 0 ? mha_tensor_names[b->made[k]] : "temporary",
+                     tensor_fmt_strides(c, sizeof c, want), b->copied[k]);
             goto fail;
         }
-        tensor_free(b->ran[id]);
-        b->ran[id] = r.t; /* the trace shows what the interpreter made */
+        tensor_free(b->ran[k]);
+        b->ran[k] = r.t; /* the trace shows what the interpreter made */
         r.t = NULL;
     }
     play_result_clear(&r);
     return 0;
-oom:
-    snprintf(b->err, sizeof b->err, "out of memory");
 fail:
     play_result_clear(&r);
     return -1;
 }
 
+#define CODE_COLS 78 /* a code line fits an 80-column screen whole */
+
+/* Where line (from s on, shown from column col) breaks to fit CODE_COLS, as
+ * Python's implicit line joining allows: at a space inside parentheses
+ * before a binary operator (" / sqrt"), the outermost that fits, else the
+ * last.  -1: it fits, or has no such space.  *open: the column its
+ * innermost open parenthesis leaves the rest under (PEP 8's alignment). */
+static int code_break(const char *line, int s, int col, int *open)
+{
+    int len = (int)strlen(line), depth = 0, best = -1, best_depth = 1 << 20, opens[16];
+    if (col + len - s <= CODE_COLS) return -1;
+    for (int i = 0; i < len; i++) {
+        char ch = line[i];
+        if (ch == '(' || ch == '[') {
+            if (depth < 16) opens[depth] = i;
+            depth++;
+        } else if (ch == ')' || ch == ']')
+            depth--;
+        else if (ch == ' ' && i > s && depth > 0 && depth <= 16 && col + i - s <= CODE_COLS &&
+                 strchr("@/*+-", line[i + 1]) && line[i + 2] == ' ' && depth <= best_depth) {
+            best = i, best_depth = depth;
+            *open = opens[depth - 1] + 1;
+        }
+    }
+    return best;
+}
+
+/* Appends line as code, indented by four spaces; a line too wide for the
+ * screen goes on under its open parenthesis, as Python reads it. */
+static void cat_code(char *buf, size_t n, const char *line)
+{
+    int s = 0, col = 4, open = 0;
+    for (int cut; (cut = code_break(line, s, col, &open)) >= 0; s = cut + 1, col = 4 + open)
+        qt_cat(buf, n, "%*s%.*s\n", col, "", cut - s, line + s);
+    qt_cat(buf, n, "%*s%s\n", col, "", line + s);
+}
+
 void qb_code_lines(const QBuild *b, char *buf, size_t n)
 {
     for (int k = 0; k < b->n; k++)
-        if (b->line[b->order[k]][0]) qt_cat(buf, n, "    %s\n", b->line[b->order[k]]);
+        cat_code(buf, n, b->line[k]);
 }
 
 int qb_working(QBuild *b, char *buf, size_t n)
@@ -354,19 +274,49 @@ int qb_working(QBuild *b, char *buf, size_t n)
     if (qb_play(b) < 0) return -1;
     qt_cat(buf, n, "The engine ran:\n");
     for (int k = 0; k < b->n; k++) {
-        int id = b->order[k];
-        if (!b->line[id][0]) continue;
-        const Tensor *t = b->ran[id] ? b->ran[id] : b->m->t[id];
+        const Tensor *t = b->ran[k];
         char sh[64], st[64];
         tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape);
         tensor_fmt_strides(st, sizeof st, t);
-        qt_cat(buf, n, "  %-44s -> %s strides %s, ", b->line[id], sh, st);
-        if (b->copied[id])
-            qt_cat(buf, n, "copy: %zu bytes\n", b->copied[id]);
-        else if (shares_earlier(b, id))
-            qt_cat(buf, n, "view: %zu bytes\n", b->copied[id]);
+        qt_cat(buf, n, "  %-44s -> %s strides %s, ", b->line[k], sh, st);
+        if (b->copied[k])
+            qt_cat(buf, n, "copy: %zu bytes\n", b->copied[k]);
+        else if (shares_earlier(b, k))
+            qt_cat(buf, n, "view: %zu bytes\n", b->copied[k]);
         else
             qt_cat(buf, n, "new buffer\n");
     }
     return 0;
+}
+
+int quiz_listing(const MhaConfig *c, int tensor, char *buf, size_t n, char *err, size_t errlen)
+{
+    QBuild b;
+    int rc = -1;
+    if (!n) return -1;
+    buf[0] = 0;
+    if (tensor < 0 || tensor >= MT_COUNT) {
+        snprintf(err, errlen, "no tensor %d", tensor);
+        return -1;
+    }
+    if (qb_run(&b, c) || qb_need(&b, tensor) || qb_play(&b)) {
+        snprintf(err, errlen, "%s", b.err);
+        goto done;
+    }
+    if (b.n == 0) {
+        snprintf(err, errlen, "%s is an input: no statement makes it", mha_tensor_names[tensor]);
+        goto done;
+    }
+    size_t k = 0;
+    for (int i = 0; i < b.n && k < n; i++)
+        k += (size_t)snprintf(buf + k, n - k, "%s\n", b.line[i]);
+    if (k >= n) {
+        snprintf(err, errlen, "the listing of %s is over %zu bytes", mha_tensor_names[tensor], n);
+        buf[0] = 0;
+        goto done;
+    }
+    rc = 0;
+done:
+    qb_free(&b);
+    return rc;
 }

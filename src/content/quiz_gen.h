@@ -3,9 +3,10 @@
  * A generator gets a Gen (the question to fill, its own random stream) and
  * builds its tensors with the engine: qb_begin() runs mha_run() on the
  * question's configuration and qb_need() picks the tensors the question
- * shows, in the order a program would make them, with the code line of each
- * (read off the engine's step table, m->steps[i].code, with the sizes written
- * in), the bytes the engine counted and the strides it produced.
+ * shows as the statements of the run's own program that made them (and
+ * what they read), in program order, with the sizes written in
+ * (engine/mha.h, the program's dataflow), the bytes the engine counted and
+ * the strides it produced.
  */
 #ifndef MHAVIZ_QUIZ_GEN_H
 #define MHAVIZ_QUIZ_GEN_H
@@ -61,36 +62,42 @@ int qc_pick(QuizRng *r, const int *v, int n);
 
 /* ---- building with the engine (quiz_build.c) ------------------------------ */
 
+#define QB_LINES 32 /* a listing's lines, at most: the pipeline's program has fewer rows */
+#define QB_LINE 128
+
 typedef struct QBuild {
     Mha *m; /* the engine's run of c (owned): every tensor shown is one of its */
     MhaConfig c;
     int B, S, D, H, KV, dh, G;
-    char line[MT_COUNT][96]; /* the code that made t[i] as shown; "" for inputs */
-    size_t copied[MT_COUNT]; /* bytes the engine copied to make t[i] */
-    int shown[MT_COUNT];
-    int order[MT_COUNT], n; /* the tensors shown, in program order */
+    /* The listing: rows of the run's own program (mha_program_stmt), in
+     * program order, that make the shown tensors and what they read. */
+    int n;
+    int row[QB_LINES];            /* the program's row */
+    int made[QB_LINES];           /* the MT_* it assigns; -1: a temporary (Q_groups, mask) */
+    char line[QB_LINES][QB_LINE]; /* the row with the sizes written in (mha_program_sized) */
+    size_t copied[QB_LINES];      /* bytes the engine copied to make it */
     char err[240];
-    /* qb_play: the listing run by the interpreter (the playground's), each
-     * variable bound to its last line's value; ran[i] what line i gave */
+    /* qb_play: the listing run by the interpreter, from x and the weights
+     * alone; ran[k] what line k gave */
     Play *play;
-    Tensor *ran[MT_COUNT];
+    Tensor *ran[QB_LINES];
 } QBuild;
 
 /* Runs the pipeline on c.  0, or -1 with b->err set (nothing to free). */
 int qb_run(QBuild *b, const MhaConfig *c);
-/* Shows tensor id and, first, what it is made from.  0, or -1 (err set). */
+/* Adds to the listing the program's row that makes tensor id and every row
+ * it transitively reads (none for x and the weights).  0, or -1 (err set). */
 int qb_need(QBuild *b, int id);
+/* The listing line that made tensor id, or -1 (an input, or not shown). */
+int qb_line_of(const QBuild *b, int id);
 const Tensor *qb_t(const QBuild *b, int id);
 void qb_free(QBuild *b);
-/* The variable a code line assigns ("Q", "K_e", "out"). */
-const char *qb_var(int id);
 /* The shown code lines, one per line, indented by four spaces. */
 void qb_code_lines(const QBuild *b, char *buf, size_t n);
-/* Runs the shown listing's lines, in program order, in a Play made from the
- * run (b->play, freed by qb_free): each line's result must be the run's
- * tensor (shape, strides, offset) and copy as many bytes, else the listing
- * is refused.  Until the interpreter has the numeric ops (@, softmax, sqrt)
- * a line that needs them binds its variable to the run's tensor instead.
+/* Runs the listing's lines, in order, in a Play that holds only x and the
+ * weights (b->play, freed by qb_free): each line that makes a run tensor
+ * must give it (shape, strides, offset), and a line that moves numbers
+ * must copy as many bytes as the run counted, else the listing is refused.
  * 0, or -1 with b->err naming the line.  A second call does nothing. */
 int qb_play(QBuild *b);
 /* "The engine ran:" and each shown line with its shape, strides, view/copy,
@@ -101,8 +108,9 @@ int qb_working(QBuild *b, char *buf, size_t n);
 int qb_refuse(Gen *g, QBuild *b);
 /* Runs c, shows target, and records topic/cfg/tensor in g->q.  0 or -1. */
 int qb_begin(Gen *g, QBuild *b, const MhaConfig *c, int target, int topic);
-/* The tensor whose storage a view lives in (what the candy bar draws). */
-int qb_storage_owner(int id);
+/* The tensor whose storage id's lives in (what the candy bar draws): the
+ * first the program makes that shares it (Q for Q_heads). */
+int qb_storage_owner(const QBuild *b, int id);
 
 /* ---- configurations (quiz_config.c) --------------------------------------- */
 

@@ -21,7 +21,7 @@ int quiz_gen_kvshape(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt, "W_K and W_V are (d_model, kv_heads x d_head).\n");
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "What is the shape of %s after the last line?",
-           qb_var(target));
+           mha_tensor_names[target]);
     const Tensor *t = qb_t(&b, target);
     q->kind = QK_TUPLE;
     q->n_tuple = t->ndim;
@@ -128,18 +128,19 @@ int quiz_gen_repeat_bytes(Gen *g)
     }
     int expand = quiz_rng_below(&g->r, 3) == 0;
     int target = expand ? MT_K_EXPAND : MT_K_REPEAT;
-    qb_need(&b, MT_K_EXPAND); /* both ways, so the working compares them */
-    qb_need(&b, MT_K_REPEAT);
+    /* both ways, so the working compares them */
+    if (qb_need(&b, MT_K_EXPAND) || qb_need(&b, MT_K_REPEAT)) return qb_refuse(g, &b);
+    int line = qb_line_of(&b, target);
     q->topic = QT_GQA;
     q->cfg = c;
     q->tensor = target;
     q->kind = QK_NUMBER;
-    q->number = (long long)b.copied[target];
+    q->number = (long long)b.copied[line];
     char sh[64];
     const Tensor *kh = qb_t(&b, MT_K_HEADS);
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "K is float32, split into kv heads: %s.\n    %s\n",
-           tensor_fmt_dims(sh, sizeof sh, kh->ndim, kh->shape), b.line[target]);
+           tensor_fmt_dims(sh, sizeof sh, kh->ndim, kh->shape), b.line[line]);
     qt_cat(q->prompt, sizeof q->prompt, "How many bytes does that line copy?");
     snprintf(q->explain, sizeof q->explain,
              "repeat_interleave writes a new buffer of B x heads x S x d_head floats (4 bytes "

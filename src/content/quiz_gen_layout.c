@@ -22,8 +22,8 @@ static void tuple_distractors(const QBuild *b, const long long *ans, int n,
             snprintf(cand[(*nc)++], QUIZ_CHOICE_MAX, "%s", qt_fmt_tuple(buf, sizeof buf, n, v));
         }
     for (int k = 0; k < b->n && *nc < maxc; k++) {
-        if (!b->line[b->order[k]][0]) continue;
-        const Tensor *t = qb_t(b, b->order[k]);
+        if (b->made[k] < 0) continue; /* a temporary (Q_groups): not a tensor of the run */
+        const Tensor *t = qb_t(b, b->made[k]);
         for (int i = 0; i < t->ndim; i++)
             v[i] = t->shape[i];
         snprintf(cand[(*nc)++], QUIZ_CHOICE_MAX, "%s", qt_fmt_tuple(buf, sizeof buf, t->ndim, v));
@@ -70,7 +70,7 @@ int quiz_gen_shape(Gen *g)
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "What is the shape of %s after the last line?",
-           qb_var(target));
+           mha_tensor_names[target]);
     set_tuple(q, qb_t(&b, target), 0);
     quiz_shape_choices(q, &g->r, &b);
     snprintf(q->explain, sizeof q->explain,
@@ -101,7 +101,7 @@ int quiz_gen_strides(Gen *g)
     char sh[64], rm[64], have[64];
     tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape);
     qt_cat(q->prompt, sizeof q->prompt, "%s is now %s.  What are its strides (in elements)?",
-           qb_var(target), sh);
+           mha_tensor_names[target], sh);
     set_tuple(q, t, 1);
     for (int i = 0; i < t->ndim; i++)
         if (t->shape[i] == 1) q->tuple_free |= 1u << i;
@@ -149,7 +149,8 @@ int quiz_gen_contig(Gen *g)
     const Tensor *t = qb_t(&b, target);
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
-    qt_cat(q->prompt, sizeof q->prompt, "Is %s contiguous after the last line?", qb_var(target));
+    qt_cat(q->prompt, sizeof q->prompt, "Is %s contiguous after the last line?",
+           mha_tensor_names[target]);
     int yes = tensor_is_contiguous(t);
     q->kind = QK_CHOICE; /* yes/no in reading order: the answer itself is balanced */
     q->n_choices = 2;
@@ -168,7 +169,7 @@ int quiz_gen_contig(Gen *g)
     qt_rowmajor(rm, sizeof rm, t);
     qt_cat(q->working, sizeof q->working,
            "%s has shape %s and strides %s; row-major strides would be %s -> %s%s.\n",
-           qb_var(target), tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape), st, rm,
+           mha_tensor_names[target], tensor_fmt_dims(sh, sizeof sh, t->ndim, t->shape), st, rm,
            yes ? "contiguous" : "not contiguous",
            yes && strcmp(st, rm) ? " (they differ only on size-1 axes, which PyTorch ignores)"
                                  : "");
@@ -198,10 +199,10 @@ int quiz_gen_offset(Gen *g)
     size_t off = tensor_offset_of(t, q->idx);
     q->kind = QK_NUMBER;
     q->number = (long long)off;
-    const char *name = target == MT_MERGED ? "out" : qb_var(target);
+    const char *name = mha_tensor_names[target];
     qt_config_line(&c, q->prompt, sizeof q->prompt);
     qt_cat(q->prompt, sizeof q->prompt, "%s",
-           target == MT_MERGED ? "out = attn @ V is a new contiguous (B, H, S, dh) buffer; then\n"
+           target == MT_MERGED ? "head_out is a new contiguous (B, H, S, dh) buffer; then\n"
                                : "The projection is one contiguous buffer; then\n");
     qb_code_lines(&b, q->prompt, sizeof q->prompt);
     char sh[64];
@@ -222,7 +223,7 @@ int quiz_gen_offset(Gen *g)
     qt_cat(q->working, sizeof q->working, " = %zu\n", off);
     q->pic.on = 1;
     q->pic.cfg = c;
-    q->pic.tensor = qb_storage_owner(target);
+    q->pic.tensor = qb_storage_owner(&b, target);
     q->pic.lit = (long)off;
     qb_free(&b);
     return 0;

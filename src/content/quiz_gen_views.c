@@ -146,7 +146,7 @@ int quiz_gen_viewcopy(Gen *g)
     if (qb_begin(g, &b, &c, src, QT_VIEWS)) return -1;
     q->aux = op;
     const Tensor *in = qb_t(&b, src);
-    const char *v = src == MT_MERGED ? "out" : src == MT_W_Q ? "W_Q" : qb_var(src);
+    const char *v = mha_tensor_names[src]; /* the program's name for it */
     char code[96], sh[64], st[64];
     op_code(&b, op, v, code, sizeof code);
     /* the listing, then the question's line, run by the interpreter: the

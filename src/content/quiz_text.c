@@ -68,13 +68,14 @@ const char *qt_step_note(int id)
         return "transpose(1, 2) swaps the token and head axes and their two strides: no byte "
                "moves, and the tensor is no longer contiguous (with more than one head and token).";
     case MT_SCORES:
-        return "Q (B, H, S, dh) @ K^T (B, H, dh, S) gives (B, H, S, S): one S x S score matrix "
-               "per head, in a new buffer.";
+        return "Q_groups (B, KV, G, S, dh) @ K_expand^T (B, KV, G, dh, S) gives (B, KV, G, S, "
+               "S), viewed as (B, H, S, S): one S x S score matrix per query head, in a new "
+               "buffer.";
     case MT_ATTN:
         return "softmax over the last dim keeps the (B, H, S, S) shape; each row sums to 1.";
     case MT_HEAD_OUT:
-        return "attn (B, H, S, S) @ V (B, H, S, dh) gives (B, H, S, dh): a new buffer, heads "
-               "first.";
+        return "attn viewed as (B, KV, G, S, S) @ V_expand (B, KV, G, S, dh) gives (B, KV, G, "
+               "S, dh), viewed as (B, H, S, dh): a new buffer, heads first.";
     case MT_MERGED:
         return "transpose(1, 2) brings tokens first again, (B, S, H, dh), but only as a view: its "
                "strides still walk the heads-first buffer.";

@@ -282,4 +282,28 @@ int mha_shape_of(const MhaConfig *c, const char *shape, int *dims, int max);
 typedef enum { MHA_NEXT_HEADS, MHA_NEXT_KV_HEADS, MHA_NEXT_SEQ } MhaNext;
 void mha_config_next(MhaConfig *c, MhaNext what);
 
+/* ---- the program's dataflow (engine/mha_prog.c), for listings ------------
+ * A listing of the pipeline (the quiz's) is rows of the program itself: the
+ * row that makes a tensor and the rows it transitively reads, in program
+ * order, so it shows the run's own statements and names. */
+
+/* Row i's statement as config c runs it, with the sizes (B S D H KV G dh W,
+ * not a method's or keyword's name) written as numbers: "Q_split =
+ * Q.view(2, 32, 4, 16)".  buf (n bytes), or NULL when c does not run row i
+ * or it does not fit. */
+const char *mha_program_sized(const MhaConfig *c, int i, char *buf, size_t n);
+/* The name row i assigns ("Q_split", or a temporary: "Q_groups", "mask")
+ * into lhs (PLAY_NAME_MAX bytes), and the names it reads into rhs[0..max):
+ * every identifier after the '=' but a method (after a '.'), a keyword
+ * (dim=) or a string's text, once each, in order ("Q", "B", "S", "H", "dh"
+ * for Q_split: sizes and bare functions among them).  Returns how many it
+ * reads, or -1 when c does not run row i. */
+int mha_program_names(const MhaConfig *c, int i, char *lhs, char (*rhs)[PLAY_NAME_MAX], int max);
+/* Sets need[r] = 1 (need: mha_program_count() bytes, the caller's) for the
+ * row r of c's program that last assigns name and for every row it
+ * transitively reads, each name read made by the last row before it that
+ * assigns it (back to x and the weights, which no row assigns).  Returns
+ * the row that assigns name, or -1 when no row c runs does. */
+int mha_program_need(const MhaConfig *c, const char *name, unsigned char *need);
+
 #endif

@@ -96,6 +96,19 @@ static int runs(const MhaConfig *c, When w)
     }
 }
 
+/* The size names the statements are written over, and their values for c
+ * (what mha_program_run binds and mha_program_sized writes in). */
+static const char *const size_names[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
+#define N_SIZES (int)(sizeof size_names / sizeof size_names[0])
+
+static void sizes_of(const MhaConfig *c, long *vals)
+{
+    int H = c->heads > 0 ? c->heads : 1, KV = c->kv_heads > 0 ? c->kv_heads : 1;
+    const long v[N_SIZES] = {c->batch,    c->seq, c->d_model,     c->heads,
+                             c->kv_heads, H / KV, c->d_model / H, c->window};
+    memcpy(vals, v, sizeof v);
+}
+
 int mha_program_count(void)
 {
     return N_PROGRAM;
@@ -190,12 +203,10 @@ static int run_stmt(Mha *m, Play *p, PlayResult *r, const char *stmt, char *err,
 /* The run's sizes by the names its statements use. */
 static void set_sizes(Play *p, const Mha *m)
 {
-    const MhaConfig *c = &m->cfg;
-    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh", "W"};
-    const long vals[] = {c->batch,    c->seq,    c->d_model, c->heads,
-                         c->kv_heads, m->groups, m->d_head,  c->window};
-    for (int i = 0; i < 8; i++)
-        play_set_int(p, names[i], vals[i]);
+    long vals[N_SIZES];
+    sizes_of(&m->cfg, vals);
+    for (int i = 0; i < N_SIZES; i++)
+        play_set_int(p, size_names[i], vals[i]);
 }
 
 /* The scores without / sqrt(dh), as the panel shows the bug: the panel's
@@ -312,4 +323,99 @@ done:
     free(r);
     play_free(p);
     return rc;
+}
+
+/* ---- the program's dataflow: what a listing of it needs ------------------- */
+
+/* The next name of stmt from p on: an identifier outside the quotes of a
+ * string.  *attr: it follows a '.' (a method) or is a keyword argument
+ * (dim=), so it names no variable.  Returns the end of the name, NULL at
+ * the end of stmt. */
+static const char *next_name(const char *stmt, const char *p, const char **name, size_t *len,
+                             int *attr)
+{
+    for (; *p; p++) {
+        if (*p == '\'' || *p == '"') { /* float('-inf'): no name inside */
+            const char *q = strchr(p + 1, *p);
+            if (!q) return NULL;
+            p = q;
+            continue;
+        }
+        if (!(isalpha((unsigned char)*p) || *p == '_') ||
+            (p > stmt && (isalnum((unsigned char)p[-1]) || p[-1] == '_')))
+            continue; /* not the start of a name (the 1 of W_1 is none) */
+        const char *s = p;
+        while (isalnum((unsigned char)*p) || *p == '_')
+            p++;
+        *name = s, *len = (size_t)(p - s);
+        *attr = (s > stmt && s[-1] == '.') || (p[0] == '=' && p[1] != '=');
+        return p;
+    }
+    return NULL;
+}
+
+const char *mha_program_sized(const MhaConfig *c, int i, char *buf, size_t n)
+{
+    const char *stmt = mha_program_stmt(c, i, NULL), *p, *s = stmt, *name;
+    if (!stmt || !n) return NULL;
+    long vals[N_SIZES];
+    sizes_of(c, vals);
+    size_t k = 0, len;
+    int attr;
+    for (p = stmt; (p = next_name(stmt, p, &name, &len, &attr));) {
+        int sym = -1;
+        for (int j = 0; !attr && j < N_SIZES; j++)
+            if (strlen(size_names[j]) == len && !strncmp(size_names[j], name, len)) sym = j;
+        if (sym < 0) continue; /* copied later with the text around it */
+        k += (size_t)snprintf(buf + (k < n ? k : n), k < n ? n - k : 0, "%.*s%ld", (int)(name - s),
+                              s, vals[sym]);
+        s = p;
+    }
+    k += (size_t)snprintf(buf + (k < n ? k : n), k < n ? n - k : 0, "%s", s);
+    return k < n ? buf : NULL;
+}
+
+int mha_program_names(const MhaConfig *c, int i, char *lhs, char (*rhs)[PLAY_NAME_MAX], int max)
+{
+    const char *stmt = mha_program_stmt(c, i, NULL), *eq, *p, *name;
+    if (!stmt || !(eq = strstr(stmt, " = "))) return -1;
+    snprintf(lhs, PLAY_NAME_MAX, "%.*s", (int)(eq - stmt), stmt);
+    int n = 0, attr;
+    size_t len;
+    for (p = eq + 3; n < max && (p = next_name(stmt, p, &name, &len, &attr));) {
+        int seen = attr || len >= PLAY_NAME_MAX;
+        for (int j = 0; !seen && j < n; j++)
+            seen = strlen(rhs[j]) == len && !strncmp(rhs[j], name, len);
+        if (!seen) snprintf(rhs[n++], PLAY_NAME_MAX, "%.*s", (int)len, name);
+    }
+    return n;
+}
+
+/* The last row before `before` that c runs and that assigns name; -1. */
+static int assigner(const MhaConfig *c, const char *name, int before)
+{
+    char lhs[PLAY_NAME_MAX], rhs[1][PLAY_NAME_MAX];
+    for (int i = before - 1; i >= 0; i--)
+        if (mha_program_names(c, i, lhs, rhs, 0) >= 0 && !strcmp(lhs, name)) return i;
+    return -1;
+}
+
+/* Marks row i and, first, the rows that made what it reads. */
+static void need_row(const MhaConfig *c, int i, unsigned char *need)
+{
+    char lhs[PLAY_NAME_MAX], rhs[16][PLAY_NAME_MAX];
+    if (need[i]) return;
+    need[i] = 1;
+    int n = mha_program_names(c, i, lhs, rhs, 16);
+    for (int k = 0; k < n; k++) {
+        int j = assigner(c, rhs[k], i); /* mask = mask * ...: the mask before */
+        if (j >= 0) need_row(c, j, need);
+    }
+}
+
+int mha_program_need(const MhaConfig *c, const char *name, unsigned char *need)
+{
+    int i = assigner(c, name, N_PROGRAM);
+    if (i >= 0) need_row(c, i, need);
+    return i;
 }
