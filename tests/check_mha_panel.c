@@ -99,6 +99,35 @@ START_TEST(the_panel_program_computes_out)
 }
 END_TEST
 
+/* The panel copies what the run copies, byte for byte: GQA's K and V are
+ * shared with stride 0 as in the run, never repeated (a copy the run does
+ * not make, under its "0 B copied"). */
+START_TEST(the_panel_copies_what_the_run_copies)
+{
+    for (int ci = 0; ci < N_CONFIGS; ci++) {
+        Mha *m = run(configs[ci]);
+        MhaPanel pn;
+        mha_panel(&m->cfg, MV_STEP, &pn);
+        Play *p = mha_play_new(m);
+        PlayResult r;
+        memset(&r, 0, sizeof r);
+        size_t panel = 0, ran = 0;
+        for (int i = 0; i < pn.n; i++) {
+            PlayKind k = play_eval(p, pn.line[i], &r);
+            ck_assert_msg(k == PR_TENSOR || k == PR_TUPLE, "%s: %s", configs[ci], r.error);
+            panel += r.copied_bytes;
+        }
+        for (int s = 0; s < MS_ALL; s++)
+            ran += m->steps[s].bytes_copied;
+        ck_assert_msg(panel == ran, "%s: the panel copies %zu bytes, the run %zu", configs[ci],
+                      panel, ran);
+        play_result_clear(&r);
+        play_free(p);
+        mha_free(m);
+    }
+}
+END_TEST
+
 /* Each line is the config's: RoPE's only with RoPE on, K and V shared only
  * when KV < H, the mask's only with causal, the band only with a window;
  * and every line fits the panel. */
@@ -116,7 +145,8 @@ START_TEST(its_lines_are_the_configs)
                           l);
             ck_assert(!strchr(l, '"') && !strchr(l, '\\')); /* the export prints them as they are */
             rope += strstr(l, "rope(") != NULL;
-            share += strstr(l, "repeat_interleave(G") != NULL;
+            share += strstr(l, "unsqueeze(2)") != NULL || strstr(l, "G, S, S)") != NULL;
+            ck_assert_msg(!strstr(l, "repeat"), "%s: `%s` copies", configs[ci], l);
             mask += strstr(l, "masked_fill") != NULL;
             band += strstr(l, ">= W") != NULL;
         }
@@ -207,6 +237,7 @@ static Suite *mha_panel_suite(void)
     tcase_add_test(tc, its_lines_are_the_configs);
     tcase_add_test(tc, each_step_lights_its_lines);
     tcase_add_test(tc, the_failure_programs_compute_the_bugs);
+    tcase_add_test(tc, the_panel_copies_what_the_run_copies);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -36,7 +36,7 @@ for i, f in enumerate(frames):
 EOF
 
 # --- the program panel: the run's program (export's "program"), a window at 80x24
-# every frame of a long program (GQA, causal, RoPE: 15 lines) still 24 rows of at
+# every frame of a long program (GQA, causal, RoPE: 18 lines) still 24 rows of at
 # most 80 columns, its six program rows consecutive lines of the export's
 # program, numbered as in it, a lit one (▶) on every step after the input
 long="--causal --heads 4 --kv-heads 2 --rope half --seq 6"
@@ -47,7 +47,7 @@ python3 - "$tmp/longjson" "$tmp/long" <<'EOF2' && ok "80x24: the panel is a wind
 import json, sys
 prog = json.load(open(sys.argv[1]))["program"]
 frames = open(sys.argv[2], encoding="utf-8").read().split("=== step ")[1:]
-if len(prog) != 15 or len(frames) != 12:
+if len(prog) != 18 or len(frames) != 12:
     print("program of", len(prog), "lines,", len(frames), "frames", file=sys.stderr); sys.exit(1)
 for i, f in enumerate(frames):
     lines = f.split("\n")[1:25]

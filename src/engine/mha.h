@@ -253,7 +253,7 @@ extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
  * (the window's band with a window).  For a failure picture v, the line its
  * bug is about is replaced by mha_views[v].code (p->bug; -1 for MV_STEP).
  * The lines are static strings. */
-#define MHA_PANEL_MAX 16 /* lines, at most */
+#define MHA_PANEL_MAX 20 /* lines, at most */
 #define MHA_PANEL_W 45   /* characters of a line, at most: the panel's width */
 typedef struct MhaPanel {
     int n;

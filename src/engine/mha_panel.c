@@ -14,7 +14,7 @@
 #include <string.h>
 
 /* When a line is in the program. */
-typedef enum { IN_ALL, IN_ROPE, IN_GQA, IN_MASK, IN_CAUSAL, IN_WINDOW } In;
+typedef enum { IN_ALL, IN_ROPE, IN_MHA, IN_GQA, IN_MASK, IN_CAUSAL, IN_WINDOW } In;
 
 #define LIGHTS 3 /* steps that light one line, at most */
 
@@ -34,11 +34,15 @@ static const struct {
      {{MS_SPLIT, ".view(B, S, KV, dh)"}, {MS_HEADS, ".transpose(1, 2)"}}},
     /* V is not rotated */
     {IN_ROPE, "Q, K = rope(Q), rope(K)", MV_STEP, {{MS_ROPE, NULL}}},
-    /* GQA and MQA: each kv head's K and V shared by the G query heads of
-     * its group (the run expands them with stride 0: the same numbers) */
-    {IN_GQA, "K = K.repeat_interleave(G, dim=1)", MV_STEP, {{MS_SCORES, NULL}}},
-    {IN_GQA, "V = V.repeat_interleave(G, dim=1)", MV_STEP, {{MS_WEIGHTED, NULL}}},
+    /* GQA and MQA: the G query heads of a group share its kv head's K and
+     * V.  Q is viewed as (B, KV, G, S, dh) and K, V get a size-1 group
+     * axis, which @ broadcasts with stride 0: no copy, as in the run (a
+     * repeat_interleave would copy K and V G times over) */
+    {IN_GQA, "Q = Q.view(B, KV, G, S, dh)", MV_STEP, {{MS_SCORES, NULL}}},
+    {IN_GQA, "K, V = K.unsqueeze(2), V.unsqueeze(2)", MV_STEP,
+     {{MS_SCORES, "K.unsqueeze(2)"}, {MS_WEIGHTED, "V.unsqueeze(2)"}}},
     {IN_ALL, "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", MV_NO_SCALE, {{MS_SCORES, NULL}}},
+    {IN_GQA, "scores = scores.view(B, H, S, S)", MV_STEP, {{MS_SCORES, NULL}}},
     /* query i sees key j iff j <= i (and i - j < W): the rest is hidden */
     {IN_MASK, "i = torch.arange(S).view(S, 1)", MV_STEP, {{MS_SOFTMAX, NULL}}},
     {IN_MASK, "j = torch.arange(S)", MV_STEP, {{MS_SOFTMAX, NULL}}},
@@ -46,8 +50,12 @@ static const struct {
     {IN_WINDOW, "hide = (j > i) + (i - j >= W)", MV_STEP, {{MS_SOFTMAX, NULL}}},
     {IN_MASK, "scores = scores.masked_fill(hide, -math.inf)", MV_STEP, {{MS_SOFTMAX, NULL}}},
     {IN_ALL, "attn = softmax(scores, dim=-1)", MV_STEP, {{MS_SOFTMAX, NULL}}},
-    {IN_ALL, "out = (attn @ V).transpose(1, 2).contiguous()", MV_STEP,
+    {IN_MHA, "out = (attn @ V).transpose(1, 2).contiguous()", MV_STEP,
      {{MS_WEIGHTED, "(attn @ V)"}, {MS_BACK, ".transpose(1, 2)"}, {MS_CONTIG, ".contiguous()"}}},
+    {IN_GQA, "out = attn.view(B, KV, G, S, S) @ V", MV_STEP, {{MS_WEIGHTED, NULL}}},
+    {IN_GQA, "out = out.view(B, H, S, dh)", MV_STEP, {{MS_WEIGHTED, NULL}}},
+    {IN_GQA, "out = out.transpose(1, 2).contiguous()", MV_STEP,
+     {{MS_BACK, ".transpose(1, 2)"}, {MS_CONTIG, ".contiguous()"}}},
     {IN_ALL, "y = out.view(B, S, D) @ W_O", MV_STEP,
      {{MS_CONCAT, "out.view(B, S, D)"}, {MS_OUT, NULL}}},
 };
@@ -59,6 +67,8 @@ static int in_program(const MhaConfig *c, In in)
     switch (in) {
     case IN_ROPE:
         return c->rope != ROPE_OFF;
+    case IN_MHA:
+        return c->kv_heads == c->heads;
     case IN_GQA:
         return c->kv_heads != c->heads;
     case IN_MASK:
