@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -91,7 +92,7 @@ static int check_quiz(const char *name)
         return EXIT_USAGE;
     }
     cli_line(stdout, "%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)",
-             path, n, n == 1 ? "" : "s");
+             path, n, text_s(n));
     return 0;
 }
 
@@ -124,15 +125,15 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
             continue;
         }
         LessonCount n = lesson_count(l);
-        cli_line(stdout, "%s: ok, %d pages, %d exercises (%d typed, %d do, %d predict)%s", l->path,
-                 l->npages, lesson_checked(n), n.typed, n.todo, n.predict,
+        cli_line(stdout, "%s: ok, %d page%s, %d exercise%s (%d typed, %d do, %d predict)%s",
+                 l->path, l->npages, text_s(l->npages), lesson_checked(n),
+                 text_s(lesson_checked(n)), n.typed, n.todo, n.predict,
                  n.reveal ? ", and reveal-only questions" : "");
         if (course && (lesson_checked(n) < LESSON_MIN_CHECKED || n.reveal)) {
             fprintf(stderr,
                     "%s:1: %d checked exercises and %d reveal-only question%s: a lesson "
                     "of the course needs at least %d checked ones and no reveal-only one\n",
-                    l->path, lesson_checked(n), n.reveal, n.reveal == 1 ? "" : "s",
-                    LESSON_MIN_CHECKED);
+                    l->path, lesson_checked(n), n.reveal, text_s(n.reveal), LESSON_MIN_CHECKED);
             if (!rc) rc = EXIT_USAGE;
         }
         sum.typed += n.typed, sum.todo += n.todo, sum.predict += n.predict, sum.reveal += n.reveal;
@@ -197,7 +198,7 @@ static int do_frames(const char *name, const FramesOpt *o, const PresetList *pre
     if (o->page > l->npages) {
         int np = l->npages;
         lesson_free(l);
-        return cli_usage("--page %ld: the lesson has %d pages", o->page, np);
+        return cli_usage("--page %ld: the lesson has %d page%s", o->page, np, text_s(np));
     }
     Canvas *c = canvas_new((int)o->cols, (int)o->rows);
     int rc = c ? 0 : 1;

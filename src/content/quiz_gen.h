@@ -12,6 +12,7 @@
 
 #include <stddef.h>
 
+#include "base/textutil.h"
 #include "content/quiz.h"
 #include "engine/play.h"
 
@@ -30,11 +31,6 @@ void qt_cat(char *buf, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* "s" unless n is 1: "%ld block%s", n, qt_s(n). */
-static inline const char *qt_s(long n)
-{
-    return n == 1 ? "" : "s";
-}
 /* "(2, 8, 16, 64)", "(4,)": k values into buf.  Returns buf. */
 char *qt_fmt_tuple(char *buf, size_t n, int k, const long long *v);
 /* Row-major strides for t's shape, formatted: what "contiguous" means. */

@@ -288,10 +288,10 @@ int quiz_gen_flash_skip(Gen *g)
         if (count && nc < 3) continue;
         q->topic = QT_FLASH, q->cfg = c, q->aux = count, q->idx[0] = bq, q->idx[1] = bk;
         qt_cat(q->prompt, sizeof q->prompt,
-               "FlashAttention-2 with the causal mask: S = %d tokens, block_q %d, block_k %d\n"
+               "FlashAttention-2 with the causal mask: S = %d token%s, block_q %d, block_k %d\n"
                "(q tile i holds rows %d i .. %d i + %d, K/V tile j keys %d j .. %d j + %d, cut at "
                "S).\n",
-               S, bq, bk, bq, bq, bq - 1, bk, bk, bk - 1);
+               S, text_s(S), bq, bk, bq, bq, bq - 1, bk, bk, bk - 1);
         if (count) {
             q->number = per_head;
             qt_cat(q->prompt, sizeof q->prompt,

@@ -34,7 +34,7 @@ static void kv_working(QuizQuestion *q, const Preset *p, const KvDtype *dt, long
            "2 (K and V) x %ld layers x %ld kv heads x %ld d_head x %d bits / 8 = %s bytes per "
            "token;\nx %ld tokens x %ld sequence%s = %s bytes = %s.\n",
            p->layers, p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, per), ctx, batch,
-           batch == 1 ? "" : "s", kv_fmt_int(b, sizeof b, (uint64_t)bytes),
+           text_s(batch), kv_fmt_int(b, sizeof b, (uint64_t)bytes),
            kv_fmt_size(c2, sizeof c2, (uint64_t)bytes));
     if (p->kv_heads != p->heads && mha > 0)
         qt_cat(q->working, sizeof q->working,
@@ -98,7 +98,7 @@ int quiz_gen_kvcache(Gen *g)
            "How big is its KV cache for %ld sequence%s of %ld tokens, stored as %s (%d bits per "
            "number)?",
            p->title, p->layers, p->heads, p->kv_heads, presets_kind(p->heads, p->kv_heads),
-           p->d_head, batch, batch == 1 ? "" : "s", ctx, dt->name, dt->bits);
+           p->d_head, batch, text_s(batch), ctx, dt->name, dt->bits);
     /* distractors: the usual slips, each through the same arithmetic */
     long long dv[5] = {
         bytes / 2,                                                      /* K only, forgot V */

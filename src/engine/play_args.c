@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "engine/play_val.h"
 
 /* Binds args to params[0..np-1] (the first nreq required); slot[i] is the
@@ -18,8 +19,8 @@ int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nr
     for (int i = 0; i < n; i++) {
         if (!kw[i][0]) {
             if (pos >= np)
-                return EFAIL(e, "%s() takes %d argument%s but %d were given", fn, np,
-                             np == 1 ? "" : "s", n);
+                return EFAIL(e, "%s() takes %d argument%s but %d were given", fn, np, text_s(np),
+                             n);
             slot[pos++] = &args[i];
             continue;
         }
