@@ -42,7 +42,14 @@ static Lesson *load(const char *name, const PresetList *presets, int check, Less
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
     *io_error = 0;
-    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+    int r = lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err);
+    if (r == LESSON_NO_SUCH) { /* a usage error, said as every other one is */
+        char line[420];
+        snprintf(line, sizeof line, "mhaviz: %s", err);
+        lesson_error_add(errs, line);
+        return NULL;
+    }
+    if (r != 0) {
         lesson_error_add(errs, err);
         *io_error = 1;
         return NULL;
@@ -79,9 +86,8 @@ static int check_quiz(const char *name)
 {
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
-    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
-        return cli_io_error("%s", err);
-    }
+    int r = lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err);
+    if (r != 0) return r == LESSON_NO_SUCH ? cli_usage("%s", err) : cli_io_error("%s", err);
     QuizBank bank = {0};
     int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, path, text, err, sizeof err);
     if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%.300s: binary data", path);
