@@ -145,10 +145,8 @@ static void draw_all(Ctx *x)
                         ST_NORMAL);
         }
     }
-    if (status_rows) {
-        canvas_fill(x->c, x->x0, x->y0 + x->h - 1, x->w, 1, ' ', ST_STATUS);
-        sc_text_fit(x->c, x->x0, x->y0 + x->h - 1, bw, s->status, ST_STATUS);
-    }
+    if (status_rows) /* the one status line, as every screen draws it */
+        canvas_status_at(x->c, x->x0, x->y0 + x->h - 1, x->w, s->status, ST_STATUS);
 
     if (bh < 3) return;
     if (s->view == MV_WRONG_VIEW)
