@@ -54,6 +54,10 @@ void qc_make(QuizQuestion *q, QuizRng *r, const char *correct, char (*cand)[QUIZ
 void qc_fixed(QuizQuestion *q, QuizRng *r, const char *const *texts, int n, int correct);
 /* A uniform draw from v[0..n). */
 int qc_pick(QuizRng *r, const int *v, int n);
+/* Makes q the yes/no question of every topic: QK_CHOICE, the choices "yes"
+ * and "no" in this order (fair because each generator draws yes as often as
+ * no), correct 0 when yes. */
+void qc_yes_no(QuizQuestion *q, int yes);
 
 /* ---- building with the engine (quiz_build.c) ------------------------------ */
 

@@ -304,11 +304,7 @@ int quiz_gen_flash_skip(Gen *g)
             qt_cat(q->prompt, sizeof q->prompt,
                    "Is K/V tile %d (keys %d..%d) skipped for q tile %d (rows %d..%d)?", j, j * bk,
                    c1 - 1, i, i * bq, r1 - 1);
-            q->kind = QK_CHOICE; /* yes, no in this order, as every yes/no question: the
-                                  * key is fair because skipped is drawn 1 in 2 */
-            qc_add(q, "yes");
-            qc_add(q, "no");
-            q->correct = want_skip ? 0 : 1;
+            qc_yes_no(q, want_skip); /* fair: skipped is drawn 1 in 2 */
         }
         snprintf(q->explain, sizeof q->explain,
                  "Under causal a query row r sees keys 0..r.  A K/V tile is skipped exactly when "
