@@ -96,9 +96,10 @@ int quiz_gen_rope_partner(Gen *g)
              "This is why HF's conversion permutes W_Q and W_K's rows.");
     qt_cat(q->working, sizeof q->working,
            "The engine rotated a one-hot head row (1 at float %d, 0 elsewhere) at position 1:\n"
-           "  the only other float it moved into is float %d (%+d floats away), pair %d,\n"
+           "  the only other float it moved into is float %d (%+d float%s away), pair %d,\n"
            "  turned by 1 x inv_freq[%d] = %.6g rad.\n",
-           j, want, want - j, rope_pair_of(c.rope, j, dh), rope_pair_of(c.rope, j, dh),
+           j, want, want - j, text_s(want > j ? want - j : j - want), rope_pair_of(c.rope, j, dh),
+           rope_pair_of(c.rope, j, dh),
            (double)rope_inv_freq(rope_pair_of(c.rope, j, dh), dh, c.rope_theta));
     return 0;
 }
