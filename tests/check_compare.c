@@ -138,6 +138,49 @@ START_TEST(test_cli_compare)
 }
 END_TEST
 
+/* The walkthrough's status row, alone or comparing, is the one every screen
+ * draws (canvas_status): the same cells in the same styles, the text from
+ * column 1, a text too long for the row ending in "...". */
+START_TEST(test_status_row_is_canvas_status)
+{
+    static const int sizes[][2] = {{80, 24}, {200, 60}};
+    static const char *const texts[] = {
+        "q quit  ? help  i inspect",
+        "a status line far too long for eighty columns, so it has to be cut somewhere along "
+        "the row, and it says so"};
+    Mha *a = run_kv(2), *b = run_kv(1);
+    for (size_t z = 0; z < sizeof sizes / sizeof *sizes; z++)
+        for (size_t t = 0; t < sizeof texts / sizeof *texts; t++)
+            for (int cmp = 0; cmp < 2; cmp++) {
+                int w = sizes[z][0], h = sizes[z][1];
+                SceneState s = scene_state_default();
+                Canvas *c = canvas_new(w, h), *want = canvas_new(w, h);
+                s.step = MS_SCORES;
+                s.status = texts[t];
+                if (cmp)
+                    compare_draw(c, 0, 0, w, h, a, b, &s);
+                else
+                    scene_draw(c, 0, 0, w, h, a, &s);
+                canvas_status(want, texts[t], ST_STATUS);
+                for (int x = 0; x < w; x++) {
+                    const Cell *got = canvas_at(c, x, h - 1), *ok = canvas_at(want, x, h - 1);
+                    ck_assert_msg(got->ch == ok->ch && got->style == ok->style,
+                                  "%s %dx%d, text %zu: column %d is '%c' (style %d), the status "
+                                  "line has '%c' (style %d)",
+                                  cmp ? "compare" : "scene", w, h, t, x, canvas_ascii(got->ch),
+                                  got->style, canvas_ascii(ok->ch), ok->style);
+                }
+                char row[512];
+                if (t == 1 && w == 80) /* cut, and it says so */
+                    ck_assert(strstr(su_row(want, h - 1, row, sizeof row), "...") != NULL);
+                canvas_free(c);
+                canvas_free(want);
+            }
+    mha_free(a);
+    mha_free(b);
+}
+END_TEST
+
 static Suite *compare_suite(void)
 {
     Suite *s = suite_create("compare");
@@ -147,6 +190,7 @@ static Suite *compare_suite(void)
     tcase_add_test(tc, test_side_by_side_is_two_scenes);
     tcase_add_test(tc, test_step_diffs);
     tcase_add_test(tc, test_cli_compare);
+    tcase_add_test(tc, test_status_row_is_canvas_status);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -23,21 +23,6 @@ static QuizQuestion *question(int topic, const char *id)
     return &q;
 }
 
-static char *slurp(const char *name, size_t *len)
-{
-    char *text = NULL, err[300];
-    size_t n = 0;
-    if (state_read(name, &text, &n, err, sizeof err) != 0) return NULL;
-    if (len) *len = n;
-    return text;
-}
-
-static void put(const char *name, const char *text, size_t len)
-{
-    char err[300];
-    ck_assert_int_eq(state_write(name, text, len, err, sizeof err), 0);
-}
-
 static int count_lines(const char *text, const char *prefix)
 {
     int n = 0;
@@ -76,28 +61,22 @@ START_TEST(two_runs_both_counted)
 }
 END_TEST
 
+/* Process i of concurrent_processes_all_counted: one answer, saved. */
+static int save_one_answer(int i)
+{
+    QuizHistory h;
+    char err[300], id[32];
+    if (quiz_history_load(&h, err, sizeof err) != 0) return 3;
+    snprintf(id, sizeof id, "g:bugs:%d", i % 3);
+    quiz_history_record(&h, question(QT_BUGS, id), i % 2);
+    return quiz_history_save(&h, err, sizeof err) == 0 ? 0 : 4;
+}
+
 /* Finding 1, as it happened: many processes saving at once. */
 START_TEST(concurrent_processes_all_counted)
 {
     enum { N = 24 };
-    pid_t pid[N];
-    for (int i = 0; i < N; i++) {
-        pid[i] = fork();
-        ck_assert_int_ge(pid[i], 0);
-        if (pid[i] == 0) {
-            QuizHistory h;
-            char err[300], id[32];
-            if (quiz_history_load(&h, err, sizeof err) != 0) _exit(3);
-            snprintf(id, sizeof id, "g:bugs:%d", i % 3);
-            quiz_history_record(&h, question(QT_BUGS, id), i % 2);
-            _exit(quiz_history_save(&h, err, sizeof err) == 0 ? 0 : 4);
-        }
-    }
-    for (int i = 0; i < N; i++) {
-        int st;
-        ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
-        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    tu_processes(N, save_one_answer);
     QuizHistory h;
     char err[300];
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
@@ -117,7 +96,7 @@ START_TEST(misses_age_out)
     l += (size_t)snprintf(text + l, cap - l, "# mhaviz quiz history v1\n");
     for (int i = 0; i < N; i++)
         l += (size_t)snprintf(text + l, cap - l, "miss 1 g:shapes:%x\n", i);
-    put("quiz-history", text, l);
+    tu_state_put("quiz-history", text, l);
     free(text);
     QuizHistory h;
     char err[300];
@@ -126,7 +105,7 @@ START_TEST(misses_age_out)
     quiz_history_record(&h, question(QT_SHAPES, "g:shapes:new"), 0);
     ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
     quiz_history_free(&h);
-    text = slurp("quiz-history", NULL);
+    text = tu_state_slurp("quiz-history", NULL);
     ck_assert_int_eq(count_lines(text, "miss "), QUIZ_HISTORY_MAX_MISSES);
     ck_assert_ptr_null(strstr(text, "g:shapes:0\n"));          /* the oldest went */
     ck_assert_ptr_null(strstr(text, "miss 1 g:shapes:1f4\n")); /* the 501st oldest too */
@@ -146,7 +125,7 @@ START_TEST(large_file_loads)
     l += (size_t)snprintf(text + l, cap - l, "# mhaviz quiz history v1\ntopic gqa 9 4\n");
     for (int i = 0; i < N; i++) /* every id twice: the counts add */
         l += (size_t)snprintf(text + l, cap - l, "miss %d g:gqa:%x\n", 1 + i % 2, i % (N / 2));
-    put("quiz-history", text, l);
+    tu_state_put("quiz-history", text, l);
     free(text);
     QuizHistory h;
     char err[300];
@@ -168,7 +147,7 @@ START_TEST(percent_right_at_every_count)
         char text[200], sum[2000], want[100], err[300];
         int n = snprintf(text, sizeof text, "# mhaviz quiz history v1\ntopic shapes %d %d\n",
                          counts[i], counts[i]);
-        put("quiz-history", text, (size_t)n);
+        tu_state_put("quiz-history", text, (size_t)n);
         QuizHistory h;
         ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
         ck_assert_int_eq(h.total.asked[QT_SHAPES], counts[i]);
@@ -190,7 +169,7 @@ START_TEST(counts_saturate_at_the_cap)
     int n =
         snprintf(text, sizeof text, "# mhaviz quiz history v1\ntopic views %d %d\nmiss %d c:x\n",
                  QUIZ_HISTORY_MAX_COUNT, QUIZ_HISTORY_MAX_COUNT - 1, QUIZ_HISTORY_MAX_COUNT);
-    put("quiz-history", text, (size_t)n);
+    tu_state_put("quiz-history", text, (size_t)n);
     QuizHistory h;
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
     quiz_history_record(&h, question(QT_VIEWS, "c:x"), 0);
@@ -217,7 +196,7 @@ START_TEST(damaged_file_is_kept_numbered)
     size_t len[] = {sizeof bad1 - 1, sizeof bad2 - 1};
     const char *kept[] = {"quiz-history.bad", "quiz-history.bad.2"};
     for (int i = 0; i < 2; i++) {
-        put("quiz-history", bad[i], len[i]);
+        tu_state_put("quiz-history", bad[i], len[i]);
         QuizHistory h;
         char err[300];
         ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
@@ -227,7 +206,7 @@ START_TEST(damaged_file_is_kept_numbered)
         quiz_history_free(&h);
         for (int k = 0; k <= i; k++) { /* this copy and every earlier one, unchanged */
             size_t n;
-            char *text = slurp(kept[k], &n);
+            char *text = tu_state_slurp(kept[k], &n);
             ck_assert_ptr_nonnull(text);
             ck_assert_uint_eq(n, len[k]);
             ck_assert_msg(!memcmp(text, bad[k], n), "round %d, %s", i, kept[k]);
@@ -288,7 +267,7 @@ START_TEST(gone_run_journal_is_added_once)
     quiz_history_free(&b);
     ck_assert(!journals());
     ck_assert_int_eq(saved_asked(), 3);
-    char *text = slurp("quiz-history", NULL);
+    char *text = tu_state_slurp("quiz-history", NULL);
     ck_assert_ptr_nonnull(strstr(text, "topic shapes 2 1\n"));
     ck_assert_ptr_nonnull(strstr(text, "miss 1 g:shapes:1\n"));
     ck_assert_ptr_nonnull(strstr(text, "miss 1 g:bugs:3\n"));
@@ -330,14 +309,15 @@ START_TEST(killed_after_its_save_counts_once)
         ck_assert_msg(saved_asked() == before + 3 + extra, "extra %d: %d, not %d", extra,
                       saved_asked(), before + 3 + extra);
         ck_assert(!journals());
-        char *text = slurp("quiz-history", NULL); /* the record of the gone journal is dropped */
+        char *text =
+            tu_state_slurp("quiz-history", NULL); /* the record of the gone journal is dropped */
         ck_assert_ptr_nonnull(text);
         QuizHistory c;
         ck_assert_int_eq(quiz_history_load(&c, err, sizeof err), 0);
         ck_assert_int_eq(quiz_history_save(&c, err, sizeof err), 0);
         quiz_history_free(&c);
         free(text);
-        text = slurp("quiz-history", NULL);
+        text = tu_state_slurp("quiz-history", NULL);
         ck_assert_ptr_null(strstr(text, "\njournal "));
         free(text);
     }
@@ -358,9 +338,9 @@ START_TEST(journal_record_says_what_the_file_holds)
              "# mhaviz quiz history v1\ntopic shapes 1 0\ntopic views 1 1\nmiss 1 g:shapes:1\n"
              "journal quiz-history.journal.AbC123 %zu\n",
              sizeof journal - 1);
-    put("quiz-history", file, strlen(file));
+    tu_state_put("quiz-history", file, strlen(file));
     snprintf(all, sizeof all, "%s%s", journal, more);
-    put("quiz-history.journal.AbC123", all, strlen(all)); /* its run is gone: no flock */
+    tu_state_put("quiz-history.journal.AbC123", all, strlen(all)); /* its run is gone: no flock */
     ck_assert_int_eq(saved_asked(), 2);
     QuizHistory h;
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
@@ -369,7 +349,7 @@ START_TEST(journal_record_says_what_the_file_holds)
     quiz_history_free(&h);
     ck_assert_int_eq(saved_asked(), 3);
     ck_assert(!journals());
-    char *text = slurp("quiz-history", NULL);
+    char *text = tu_state_slurp("quiz-history", NULL);
     ck_assert_ptr_nonnull(strstr(text, "topic bugs 1 1\n"));
     ck_assert_ptr_nonnull(strstr(text, "topic shapes 1 0\n"));
     free(text);
@@ -407,15 +387,15 @@ START_TEST(kept_name_is_the_one_used)
 {
     QuizHistory h;
     char err[300];
-    put("quiz-history", "garbage\n", 8);
-    put("quiz-history.bad", "older\n", 6);
+    tu_state_put("quiz-history", "garbage\n", 8);
+    tu_state_put("quiz-history.bad", "older\n", 6);
     ck_assert_int_eq(quiz_history_load(&h, err, sizeof err), 0);
     ck_assert_ptr_null(strstr(h.warning, "quiz-history.bad"));
     quiz_history_record(&h, question(QT_SHAPES, "g:shapes:1"), 1);
     ck_assert_int_eq(quiz_history_save(&h, err, sizeof err), 0);
     ck_assert_str_eq(h.kept, "quiz-history.bad.2");
     quiz_history_free(&h);
-    char *text = slurp("quiz-history.bad.2", NULL);
+    char *text = tu_state_slurp("quiz-history.bad.2", NULL);
     ck_assert_str_eq(text, "garbage\n");
     free(text);
 }

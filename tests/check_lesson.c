@@ -487,8 +487,15 @@ START_TEST(load_by_name_number_and_env)
     ck_assert_int_eq(
         lesson_load_text("07-failures", &text, &len, path, sizeof path, err, sizeof err), 0);
     free(text);
-    ck_assert_int_eq(lesson_load_text("nope", &text, &len, path, sizeof path, err, sizeof err), -1);
+    ck_assert_int_eq(lesson_load_text("nope", &text, &len, path, sizeof path, err, sizeof err),
+                     LESSON_NO_SUCH); /* no path, no lesson: bad usage */
     ck_assert(strstr(err, "nope") != NULL);
+    ck_assert_int_eq(lesson_load_text("11", &text, &len, path, sizeof path, err, sizeof err),
+                     LESSON_NO_SUCH);
+    ck_assert_msg(strstr(err, "11: no such lesson, the lessons are 1 to ") != NULL, "%s", err);
+    ck_assert_int_eq(
+        lesson_load_text("nope.lesson", &text, &len, path, sizeof path, err, sizeof err),
+        -1); /* a path: the file is missing */
 
     char dir[] = "/tmp/mhaviz-lessons-XXXXXX";
     ck_assert_ptr_nonnull(mkdtemp(dir));
@@ -626,10 +633,13 @@ START_TEST(numbers_resolve_against_the_menus_list)
     ck_assert_int_eq(lesson_load_text("01-mine", &text, &len, path, sizeof path, err, sizeof err),
                      0);
     free(text);
-    ck_assert_int_eq(lesson_load_text("2", &text, &len, path, sizeof path, err, sizeof err), -1);
-    ck_assert_msg(strstr(err, "no such lesson in MHAVIZ_LESSONS=") != NULL, "%s", err);
+    /* no lesson of that name or number: a usage error, not a file that failed */
+    ck_assert_int_eq(lesson_load_text("2", &text, &len, path, sizeof path, err, sizeof err),
+                     LESSON_NO_SUCH);
+    ck_assert_msg(strstr(err, "2: no such lesson, the lessons are 1 to 1") != NULL, "%s", err);
     ck_assert_int_eq(lesson_load_text("02-heads", &text, &len, path, sizeof path, err, sizeof err),
-                     -1);
+                     LESSON_NO_SUCH);
+    ck_assert_msg(strstr(err, "no such lesson in MHAVIZ_LESSONS=") != NULL, "%s", err);
     static char out[4096];
     char cmd[700];
     snprintf(cmd, sizeof cmd, "lesson --frames 1 --page 1");
@@ -808,7 +818,8 @@ START_TEST(check_command_on_every_lesson)
     ck_assert(strstr(out, "d_model = heads x d_head") != NULL);
     ck_assert(strstr(out, "4096 = 32 heads x 128") != NULL);
     ck_assert_int_eq(tu_run("lesson --frames 2 --page 99", out, sizeof out), 2);
-    ck_assert_int_eq(tu_run("lesson --frames nope", out, sizeof out), 1);
+    ck_assert_int_eq(tu_run("lesson --frames nope", out, sizeof out), 2);
+    ck_assert_int_eq(tu_run("lesson --frames /nonexistent/nope.lesson", out, sizeof out), 1);
     ck_assert_int_eq(tu_run("lesson --check --bogus", out, sizeof out), 2);
 }
 END_TEST

@@ -6,7 +6,9 @@
  *
  * Each test that writes state calls state_dir_setup() (a checked fixture or
  * the first line of the test): it points XDG_STATE_HOME at a new empty
- * directory under /tmp, removed again by state_dir_teardown().
+ * directory under /tmp, removed again by state_dir_teardown().  A state
+ * file is read with tu_state_slurp and planted with tu_state_put;
+ * tu_processes runs many processes saving at once.
  */
 #ifndef MHAVIZ_CHECK_MAIN_H
 #define MHAVIZ_CHECK_MAIN_H
@@ -14,6 +16,12 @@
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "store/state.h"
 
 #define CHECK_MAIN(suite_fn)                                                                       \
     int main(void)                                                                                 \
@@ -56,6 +64,48 @@ static inline void state_dir_setup(void)
     snprintf(test_state_dir, sizeof test_state_dir, "/tmp/mhaviz-test-XXXXXX");
     ck_assert_ptr_nonnull(mkdtemp(test_state_dir));
     setenv("XDG_STATE_HOME", test_state_dir, 1);
+}
+
+/* State file name as store/state.c reads it: a new NUL-terminated buffer
+ * (free it), its length in *len (len may be NULL); NULL when it is missing
+ * or cannot be read. */
+static inline char *tu_state_slurp(const char *name, size_t *len)
+{
+    char *text = NULL, err[300];
+    size_t n = 0;
+    if (state_read(name, &text, &n, err, sizeof err) != 0) return NULL;
+    if (len) *len = n;
+    return text;
+}
+
+/* Writes len bytes of text as state file name, under the state lock as a
+ * run saves (a file planted before the code under test reads it); the test
+ * fails when it cannot. */
+static inline void tu_state_put(const char *name, const char *text, size_t len)
+{
+    char err[300];
+    int lock = state_lock(err, sizeof err);
+    ck_assert_msg(lock >= 0, "%s", err);
+    ck_assert_msg(state_write(name, text, len, err, sizeof err) == 0, "%s", err);
+    state_unlock(lock);
+}
+
+/* Forks n processes at once, process i running child(i) and exiting with
+ * what it returns; waits for them all.  The test fails unless each exited 0. */
+static inline void tu_processes(int n, int (*child)(int i))
+{
+    pid_t pid[64];
+    ck_assert_int_le(n, 64);
+    for (int i = 0; i < n; i++) {
+        pid[i] = fork();
+        ck_assert_int_ge(pid[i], 0);
+        if (pid[i] == 0) _exit(child(i));
+    }
+    for (int i = 0; i < n; i++) {
+        int st;
+        ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
+        ck_assert_msg(WIFEXITED(st) && WEXITSTATUS(st) == 0, "process %d: status %d", i, st);
+    }
 }
 
 static inline void state_dir_teardown(void)

@@ -17,14 +17,6 @@
 
 /* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
 
-static char *slurp(const char *name)
-{
-    char *out = NULL, err[200];
-    size_t len;
-    int r = state_read(name, &out, &len, err, sizeof err);
-    return r == 0 ? out : NULL;
-}
-
 START_TEST(format_round_trips)
 {
     Progress p, q;
@@ -57,7 +49,7 @@ START_TEST(saves_and_loads)
     ck_assert_int_eq(p.n, 0);
     ck_assert_str_eq(p.warning, "");
     ck_assert_int_eq(progress_mark(&p, "02-heads", 1), 0);
-    char *text = slurp(PROGRESS_FILE);
+    char *text = tu_state_slurp(PROGRESS_FILE, NULL);
     ck_assert_ptr_nonnull(text);
     ck_assert_str_eq(text, "# mhaviz lesson progress v1\n02-heads 2\n");
     free(text);
@@ -73,7 +65,7 @@ START_TEST(no_save_writes_nothing)
     progress_load(&p, 1);
     progress_mark(&p, "02-heads", 0);
     ck_assert(progress_done(&p, "02-heads", 0));
-    ck_assert_ptr_null(slurp(PROGRESS_FILE));
+    ck_assert_ptr_null(tu_state_slurp(PROGRESS_FILE, NULL));
 }
 END_TEST
 
@@ -100,7 +92,7 @@ START_TEST(corrupt_file_is_reported_kept_and_replaced)
                 snprintf(name, sizeof name, PROGRESS_FILE ".bad");
             else
                 snprintf(name, sizeof name, PROGRESS_FILE ".bad.%zu", k + 1);
-            char *kept = slurp(name);
+            char *kept = tu_state_slurp(name, NULL);
             ck_assert_ptr_nonnull(kept);
             ck_assert_str_eq(kept, bad[k]);
             free(kept);
@@ -177,24 +169,18 @@ START_TEST(two_runs_keep_both_pages)
 }
 END_TEST
 
+/* Process i of concurrent_processes_keep_every_page: one page, marked. */
+static int mark_one_page(int i)
+{
+    Progress p;
+    progress_load(&p, 0);
+    return progress_mark(&p, i % 2 ? "01-pipeline" : "05-gqa", i) == 0 ? 0 : 3;
+}
+
 START_TEST(concurrent_processes_keep_every_page)
 {
     enum { N = 24 };
-    pid_t pid[N];
-    for (int i = 0; i < N; i++) {
-        pid[i] = fork();
-        ck_assert_int_ge(pid[i], 0);
-        if (pid[i] == 0) {
-            Progress p;
-            progress_load(&p, 0);
-            _exit(progress_mark(&p, i % 2 ? "01-pipeline" : "05-gqa", i) == 0 ? 0 : 3);
-        }
-    }
-    for (int i = 0; i < N; i++) {
-        int st;
-        ck_assert_int_eq(waitpid(pid[i], &st, 0), pid[i]);
-        ck_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    tu_processes(N, mark_one_page);
     Progress p;
     progress_load(&p, 0);
     ck_assert_str_eq(p.warning, "");
@@ -317,7 +303,7 @@ START_TEST(solved_pages_survive_a_merge)
     ck_assert_int_eq(progress_save(&b), 0);
     progress_load(&c, 0);
     ck_assert(progress_solved(&c, "02-heads", 1));
-    char *text = slurp(PROGRESS_FILE);
+    char *text = tu_state_slurp(PROGRESS_FILE, NULL);
     ck_assert(v1_grammar(text));
     free(text);
 }

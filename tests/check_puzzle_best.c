@@ -11,22 +11,6 @@
 
 /* A fresh XDG_STATE_HOME for each test (tests/check_main.h). */
 
-static char *slurp(const char *name)
-{
-    char *out = NULL, err[200];
-    size_t len;
-    return state_read(name, &out, &len, err, sizeof err) == 0 ? out : NULL;
-}
-
-static void put(const char *name, const char *text)
-{
-    char err[200];
-    int lock = state_lock(err, sizeof err);
-    ck_assert_int_ge(lock, 0);
-    ck_assert_int_eq(state_write(name, text, strlen(text), err, sizeof err), 0);
-    state_unlock(lock);
-}
-
 START_TEST(keeps_the_fewest_bytes)
 {
     PuzzleBests b;
@@ -36,7 +20,7 @@ START_TEST(keeps_the_fewest_bytes)
     ck_assert_int_eq(puzzle_best_record(&b, "split_heads", 192), 0); /* worse: not kept */
     ck_assert_int_eq(puzzle_best_record(&b, "split_heads", 0), 1);
     ck_assert_int_eq(puzzle_best_record(&b, "merge_heads", 192), 1);
-    char *text = slurp(PUZZLE_BEST_FILE);
+    char *text = tu_state_slurp(PUZZLE_BEST_FILE, NULL);
     ck_assert_str_eq(text, "# mhaviz puzzle bests v1\nsplit_heads 0\nmerge_heads 192\n");
     free(text);
     PuzzleBests again;
@@ -55,7 +39,7 @@ START_TEST(merges_with_another_run)
     puzzle_best_record(&a, "repeat_kv", 192);
     puzzle_best_record(&b, "kv_append", 128);
     puzzle_best_record(&b, "repeat_kv", 400); /* a's 192 is better: stays */
-    char *text = slurp(PUZZLE_BEST_FILE);
+    char *text = tu_state_slurp(PUZZLE_BEST_FILE, NULL);
     ck_assert_msg(strstr(text, "repeat_kv 192\n") && strstr(text, "kv_append 128\n"), "%s", text);
     free(text);
 }
@@ -63,17 +47,18 @@ END_TEST
 
 START_TEST(corrupt_file_kept_aside)
 {
-    put(PUZZLE_BEST_FILE, "# mhaviz puzzle bests v1\nsplit_heads lots\n");
+    const char *planted = "# mhaviz puzzle bests v1\nsplit_heads lots\n";
+    tu_state_put(PUZZLE_BEST_FILE, planted, strlen(planted));
     PuzzleBests b;
     puzzle_best_load(&b, 0);
     ck_assert_msg(strstr(b.warning, "line 2: expected 'puzzle-name BYTES'") &&
                       strstr(b.warning, "kept as puzzles.bad"),
                   "%s", b.warning);
-    char *bad = slurp(PUZZLE_BEST_FILE ".bad");
+    char *bad = tu_state_slurp(PUZZLE_BEST_FILE ".bad", NULL);
     ck_assert_str_eq(bad, "# mhaviz puzzle bests v1\nsplit_heads lots\n");
     free(bad);
     ck_assert_int_eq(puzzle_best_record(&b, "split_heads", 0), 1);
-    char *text = slurp(PUZZLE_BEST_FILE);
+    char *text = tu_state_slurp(PUZZLE_BEST_FILE, NULL);
     ck_assert_str_eq(text, "# mhaviz puzzle bests v1\nsplit_heads 0\n");
     free(text);
     char err[200];
@@ -94,7 +79,7 @@ START_TEST(no_save_never_writes)
     puzzle_best_load(&b, 1);
     ck_assert_int_eq(puzzle_best_record(&b, "split_heads", 0), 1);
     ck_assert_int_eq(puzzle_best_get(&b, "split_heads"), 0);
-    ck_assert_ptr_null(slurp(PUZZLE_BEST_FILE));
+    ck_assert_ptr_null(tu_state_slurp(PUZZLE_BEST_FILE, NULL));
 }
 END_TEST
 

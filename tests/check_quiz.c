@@ -648,8 +648,9 @@ static void assert_mla(const QuizQuestion *q)
  * blocks"), as the window and paged questions did. */
 static void assert_no_one_plural(const char *id, const char *text)
 {
-    static const char *nouns[] = {"keys",  "blocks", "full blocks", "tokens", "slots",
-                                  "heads", "layers", "tiles",       "rows",   "pairs"};
+    static const char *nouns[] = {"keys",     "blocks",      "full blocks", "tokens",   "slots",
+                                  "heads",    "layers",      "tiles",       "rows",     "pairs",
+                                  "kv heads", "query heads", "floats",      "sequences"};
     for (const char *p = strstr(text, "1 "); p; p = strstr(p + 1, "1 ")) {
         if (p > text && (isdigit((unsigned char)p[-1]) || p[-1] == '.' || p[-1] == ',')) continue;
         if (p > text + 1 && (p[-2] == '+' || p[-2] == '-')) continue; /* "T + 1 keys" */

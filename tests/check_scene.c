@@ -449,14 +449,17 @@ END_TEST
 /* What is wrong with a w x h frame drawn at the top left of the larger canvas
  * c, written to why; 0 when nothing: nothing lands outside the frame, the
  * frame's last column stays blank (a word that runs into the edge would be cut
- * there), and, unless allow_dots, no text is shortened with "...". */
+ * there) but on its status row, the one status line of every screen
+ * (canvas_status, which ends a cut text with "..." there), and, unless
+ * allow_dots, no text is shortened with "...". */
 static int clip_problem(const Canvas *c, int w, int h, int allow_dots, char *why, size_t n)
 {
     char buf[2048];
     for (int y = 0; y < c->h; y++) {
         for (int x = 0; x < c->w; x++) {
             const Cell *cell = canvas_at(c, x, y);
-            if ((x >= w - 1 || y >= h) && cell->ch != ' ') {
+            int edge = x >= w - 1 && !(x == w - 1 && y == h - 1 && cell->style == ST_STATUS);
+            if ((edge || x >= w || y >= h) && cell->ch != ' ') {
                 snprintf(why, n, "'%c' at %d,%d outside", canvas_ascii(cell->ch), x, y);
                 return 1;
             }

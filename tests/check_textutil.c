@@ -56,6 +56,20 @@ START_TEST(fmt_int_groups_thousands)
 }
 END_TEST
 
+/* A count of 1 takes the singular: "1 float", never "1 floats". */
+START_TEST(counts_are_singular_at_one)
+{
+    char b[32];
+    ck_assert_str_eq(text_s(1), "");
+    ck_assert_str_eq(text_s(0), "s");
+    ck_assert_str_eq(text_s(2), "s");
+    ck_assert_str_eq(text_fmt_count(b, sizeof b, 1, "float"), "1 float");
+    ck_assert_str_eq(text_fmt_count(b, sizeof b, 0, "token"), "0 tokens");
+    ck_assert_str_eq(text_fmt_count(b, sizeof b, 16384, "float"), "16,384 floats");
+    ck_assert_str_eq(text_fmt_count(b, 6, 16384, "float"), "16,38");
+}
+END_TEST
+
 START_TEST(utf8_decodes_strictly)
 {
     int len;
@@ -91,6 +105,7 @@ static Suite *textutil_suite(void)
     tcase_add_test(tc, trim_removes_space_at_both_ends);
     tcase_add_test(tc, utf8_decodes_strictly);
     tcase_add_test(tc, fmt_int_groups_thousands);
+    tcase_add_test(tc, counts_are_singular_at_one);
     suite_add_tcase(s, tc);
     return s;
 }

@@ -28,22 +28,6 @@ static Screen *opened(const Ui *ui)
     return pushed;
 }
 
-static char *slurp(const char *name)
-{
-    char *out = NULL, err[200];
-    size_t len;
-    return state_read(name, &out, &len, err, sizeof err) == 0 ? out : NULL;
-}
-
-static void put(const char *name, const char *text)
-{
-    char err[200];
-    int lock = state_lock(err, sizeof err);
-    ck_assert_int_ge(lock, 0);
-    ck_assert_int_eq(state_write(name, text, strlen(text), err, sizeof err), 0);
-    state_unlock(lock);
-}
-
 static int exists(const char *name)
 {
     char dir[4096], err[200], path[4200];
@@ -100,22 +84,23 @@ END_TEST
 
 START_TEST(corrupt_file_kept_aside)
 {
-    put(WALK_PLACE_FILE, "# mhaviz walkthrough v1\nstep seven\n");
+    const char *bad = "# mhaviz walkthrough v1\nstep seven\n";
+    tu_state_put(WALK_PLACE_FILE, bad, strlen(bad));
     WalkPlace p;
     int no_write = 0;
     char warning[320];
     ck_assert_int_eq(walk_place_load(&p, 0, &no_write, warning, sizeof warning), 0);
     ck_assert_ptr_nonnull(strstr(warning, "kept as walk.bad"));
     ck_assert_int_eq(no_write, 0);
-    char *kept = slurp(WALK_PLACE_FILE ".bad");
-    ck_assert_str_eq(kept, "# mhaviz walkthrough v1\nstep seven\n");
+    char *kept = tu_state_slurp(WALK_PLACE_FILE ".bad", NULL);
+    ck_assert_str_eq(kept, bad);
     free(kept);
     /* again: .bad is never overwritten */
-    put(WALK_PLACE_FILE, "garbage\n");
+    tu_state_put(WALK_PLACE_FILE, "garbage\n", 8);
     ck_assert_int_eq(walk_place_load(&p, 0, &no_write, warning, sizeof warning), 0);
     ck_assert_ptr_nonnull(strstr(warning, "walk.bad.2"));
     /* with --no-save nothing is written, not even the .bad copy */
-    put(WALK_PLACE_FILE, "junk\n");
+    tu_state_put(WALK_PLACE_FILE, "junk\n", 5);
     ck_assert_int_eq(walk_place_load(&p, 1, &no_write, warning, sizeof warning), 0);
     ck_assert_ptr_nonnull(strstr(warning, "ignored"));
     ck_assert(!exists(WALK_PLACE_FILE ".bad.3"));
@@ -133,7 +118,7 @@ START_TEST(quit_at_step_then_continue)
         press(s, &ui, ' ');
     ck_assert(step_shown(s, &ui, 7));
     close_screen(s);
-    char *text = slurp(WALK_PLACE_FILE);
+    char *text = tu_state_slurp(WALK_PLACE_FILE, NULL);
     ck_assert_ptr_nonnull(text);
     ck_assert_ptr_nonnull(strstr(text, "\nstep 7\n"));
     ck_assert_ptr_nonnull(strstr(text, "\nheads 4\n"));
@@ -153,7 +138,7 @@ START_TEST(quit_at_step_then_continue)
     press(s, &ui, ' ');
     press(s, &ui, ' ');
     close_screen(s);
-    text = slurp(WALK_PLACE_FILE);
+    text = tu_state_slurp(WALK_PLACE_FILE, NULL);
     ck_assert_ptr_nonnull(strstr(text, "\nstep 9\n"));
     free(text);
     close_screen(h);

@@ -47,6 +47,17 @@ run x "$BIN" quiz --check /nonexistent.quiz
 check "quiz --check of a missing file: exit 1, as lesson --check" test $rc = 1
 run x "$BIN" lesson --check /nonexistent.lesson
 check "lesson --check of a missing file: exit 1" test $rc = 1
+run x "$BIN" lesson /nonexistent/x.lesson
+check "lesson at a missing file path: exit 1" test $rc = 1
+# a number or name that is no lesson is bad usage (exit 2), not a missing file
+nl=$("$BIN" lesson --list | grep -c ' pages* ')
+for a in $((nl + 1)) 0 99; do
+  usage_error "$a: no such lesson, the lessons are 1 to $nl" lesson "$a"
+done
+usage_error "1x: no such lesson file or built-in lesson" lesson 1x
+usage_error "'-1'" lesson -1
+usage_error "$((nl + 1)): no such lesson" lesson --frames $((nl + 1))
+usage_error "$((nl + 1)): no such lesson" lesson --check $((nl + 1))
 head -c 5000000 /dev/zero | tr '\0' '#' >"$tmp/big.lesson"
 run x "$BIN" lesson --check "$tmp/big.lesson"
 [ $rc = 1 ] && grep -q "is larger than" "$tmp/x.err" && ok "too big: exit 1 like any I/O error" ||

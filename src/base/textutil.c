@@ -55,6 +55,20 @@ char *text_fmt_int(char *buf, size_t n, unsigned long long v)
     return buf;
 }
 
+const char *text_s(long long n)
+{
+    return n == 1 ? "" : "s";
+}
+
+char *text_fmt_count(char *buf, size_t n, unsigned long long v, const char *word)
+{
+    char digits[32];
+    if (n == 0) return buf;
+    snprintf(buf, n, "%s %s%s", text_fmt_int(digits, sizeof digits, v), word,
+             text_s(v == 1 ? 1 : 0) /* v past LLONG_MAX is not 1 */);
+    return buf;
+}
+
 const char *text_suggest(const char *word, const char *const *candidates, int nc)
 {
     const char *best = NULL;

@@ -32,4 +32,13 @@ char *text_trim(char *s);
  * bytes; returns buf.  Every count of bytes or floats shown uses it. */
 char *text_fmt_int(char *buf, size_t n, unsigned long long v);
 
+/* "s" unless n is 1: the plural ending of the noun after a count, so that
+ * printf("%d token%s", n, text_s(n)) reads "1 token" and "2 tokens".  Every
+ * counted noun shown uses it (or text_fmt_count). */
+const char *text_s(long long n);
+
+/* "16,384 floats", "1 float": v as text_fmt_int writes it, a space and word
+ * with text_s's ending, into buf, cut to n - 1 bytes; returns buf. */
+char *text_fmt_count(char *buf, size_t n, unsigned long long v, const char *word);
+
 #endif

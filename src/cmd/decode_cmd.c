@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -71,7 +72,7 @@ static void print_gpu(const Gpu *g, const KvDecodeCost *k, const KvRow *own)
         printf("  memory: (%s - %s) B / %s B per sequence = %s sequence%s fit\n",
                kv_fmt_int(a, sizeof a, g->mem_bytes), kv_fmt_int(b, sizeof b, k->weights),
                kv_fmt_int(c, sizeof c, own->per_context), kv_fmt_int(f, sizeof f, fit),
-               fit == 1 ? "" : "s");
+               text_s(fit));
         if (fit > 1)
             printf("  with all %s: %.1f tokens/s in total, %.1f per sequence (the weights are read "
                    "once for the whole batch)\n",
@@ -99,8 +100,7 @@ static int print_real(const Preset *p, const KvDtype *dt, long context, const Gp
                p->layers, p->heads, p->kv_lora_rank, p->qk_rope_head_dim);
     else
         printf("%ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld\n", p->layers, p->heads,
-               p->kv_heads, p->kv_heads == 1 ? "" : "s", presets_kind(p->heads, p->kv_heads),
-               p->d_head);
+               p->kv_heads, text_s(p->kv_heads), presets_kind(p->heads, p->kv_heads), p->d_head);
     if (kv_hypothetical(p, context, err, sizeof err)) printf("%s\n", err);
     long global = p->layers - k.lim.local_layers;
     long capped = k.lim.window && k.lim.window < context ? k.lim.window : context;
@@ -203,8 +203,8 @@ static void print_step(const Decode *d)
                d->n_new_blocks ? "" : " none", d->blocks_used, d->blocks);
         for (int i = 0; i < d->n_cow; i++)
             printf("  copy-on-write: block %d -> %d (%d prefix token%s, %zu B)\n", d->cow_src[i],
-                   d->cow_dst[i], d->prefix % d->block_size,
-                   d->prefix % d->block_size == 1 ? "" : "s", d->copied_step / (size_t)d->n_cow);
+                   d->cow_dst[i], d->prefix % d->block_size, text_s(d->prefix % d->block_size),
+                   d->copied_step / (size_t)d->n_cow);
     }
     printf("  wrote %zu B, read %zu B (total written %zu, read %zu", d->written_step, d->read_step,
            d->written_total, d->read_total);
@@ -231,7 +231,7 @@ static int print_tables(const Decode *d)
         for (int i = 0; i < d->blocks_used; i++)
             printf(" %d:%d", i, d->refs[i]);
         printf(" (block:tables; the %d shared prefix block%s in every table)\n", d->shared_blocks,
-               d->shared_blocks == 1 ? "" : "s");
+               text_s(d->shared_blocks));
     }
     long lengths[MHA_MAX_BATCH];
     KvPagedSeq seqs[MHA_MAX_BATCH];
@@ -245,18 +245,18 @@ static int print_tables(const Decode *d)
         return -1;
     }
     int pending = decode_cow_pending(d);
-    printf("pool: %d blocks handed out (kv --paged%s: %llu), %s B reserved, %s B used, %s B "
+    printf("pool: %d block%s handed out (kv --paged%s: %llu), %s B reserved, %s B used, %s B "
            "waste\n",
-           d->blocks_used, d->prefix ? " --shared-prefix" : "", (unsigned long long)kp.total_blocks,
-           kv_fmt_int(a, sizeof a, kp.reserved), kv_fmt_int(b, sizeof b, kp.used),
-           kv_fmt_int(e, sizeof e, kp.waste));
+           d->blocks_used, text_s(d->blocks_used), d->prefix ? " --shared-prefix" : "",
+           (unsigned long long)kp.total_blocks, kv_fmt_int(a, sizeof a, kp.reserved),
+           kv_fmt_int(b, sizeof b, kp.used), kv_fmt_int(e, sizeof e, kp.waste));
     if (pending)
         printf("(kv --paged counts every sequence's copy of the partial prefix block: %d "
                "not made, no sequence wrote past the prefix)\n",
                pending);
     if (kp.total_blocks != (uint64_t)(d->blocks_used + pending)) {
-        cli_line(stderr, "mhaviz: the pool handed out %d blocks, kv --paged says %llu",
-                 d->blocks_used, (unsigned long long)kp.total_blocks);
+        cli_line(stderr, "mhaviz: the pool handed out %d block%s, kv --paged says %llu",
+                 d->blocks_used, text_s(d->blocks_used), (unsigned long long)kp.total_blocks);
         return -1;
     }
     return 0;
@@ -291,16 +291,16 @@ static int print_toy(const MhaConfig *cfg, int prompt, DecodeLayout layout, int 
         printf("RoPE %s, theta %g: q and k rotated by position before k is cached (V is not)\n",
                rope_layout_name(cfg->rope), cfg->rope_theta);
     if (cfg->window)
-        printf("window %d: a rolling buffer of %d slots; query i sees key j iff i - %d < j <= i\n",
-               cfg->window, d->slots, cfg->window);
+        printf("window %d: a rolling buffer of %d slot%s; query i sees key j iff i - %d < j <= i\n",
+               cfg->window, d->slots, text_s(d->slots), cfg->window);
     if (block_size)
-        printf("paged: blocks of %d tokens, one pool %s for the %d sequences\n", block_size,
-               decode_pool_layout_name(layout), cfg->batch);
+        printf("paged: blocks of %d token%s, one pool %s for the %d sequences\n", block_size,
+               text_s(block_size), decode_pool_layout_name(layout), cfg->batch);
     if (prefix)
-        printf("shared prefix: the %d sequences share their first %d tokens of x (\"%s\" .. "
+        printf("shared prefix: the %d sequences share their first %d token%s of x (\"%s\" .. "
                "\"%s\"); %d full block%s stored once, %s\n",
-               cfg->batch, prefix, mha_token_word(0), mha_token_word(prefix - 1), d->shared_blocks,
-               d->shared_blocks == 1 ? "" : "s",
+               cfg->batch, prefix, text_s(prefix), mha_token_word(0), mha_token_word(prefix - 1),
+               d->shared_blocks, text_s(d->shared_blocks),
                prefix % block_size ? "the partial block copied on write"
                                    : "no partial block to copy");
     printf("cache %s: K and V each %s, %zu bytes\n",
@@ -448,9 +448,9 @@ static int run_plain(const DecodeArgs *a, int argc, char **rest)
             return cli_usage("--prompt %ld: more than --seq %d", a->prompt, cfg.seq);
         int prompt = a->prompt ? (int)a->prompt : decode_prompt_default(cfg.seq);
         if (a->prefix > prompt)
-            return cli_usage("--shared-prefix %ld: more than the prompt's %d tokens (the shared "
+            return cli_usage("--shared-prefix %ld: more than the prompt's %d token%s (the shared "
                              "prefix is part of every prompt)",
-                             a->prefix, prompt);
+                             a->prefix, prompt, text_s(prompt));
         cfg.shared_prefix = (int)a->prefix;
         if (a->paged && cfg.batch < 2)
             return cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
@@ -501,9 +501,9 @@ static int run_screen(const DecodeArgs *a, int argc, char **rest)
     }
     int prompt = a->prompt ? (int)a->prompt : decode_prompt_default(ui.cfg.seq);
     if (rc < 0 && a->prefix > prompt)
-        rc = cli_usage("--shared-prefix %ld: more than the prompt's %d tokens (the shared prefix "
+        rc = cli_usage("--shared-prefix %ld: more than the prompt's %d token%s (the shared prefix "
                        "is part of every prompt)",
-                       a->prefix, prompt);
+                       a->prefix, prompt, text_s(prompt));
     if (rc < 0 && a->paged && ui.cfg.batch < 2)
         rc = cli_usage("--paged: needs --batch 2 or more (one pool of blocks shared by the "
                        "sequences; batch is %d)",

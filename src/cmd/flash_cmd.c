@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "base/fmtfloat.h"
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -108,8 +109,8 @@ static void put_plain(FILE *out, Flash *f)
             "FlashAttention-2's loop: for each (batch, head), each q tile of %d row%s stays on "
             "chip\nwhile the K/V tiles of %d key%s stream past it.  A head's (%d, %d) scores are "
             "never\nwritten: only this tile's %d x %d exist, and only until the next one.\n",
-            f->block_q, f->block_q == 1 ? "" : "s", f->block_k, f->block_k == 1 ? "" : "s", S, S,
-            f->block_q, f->block_k);
+            f->block_q, text_s(f->block_q), f->block_k, text_s(f->block_k), S, S, f->block_q,
+            f->block_k);
     while (flash_step(f)) {
         int nr = f->r1 - f->r0;
         if (f->qtile == 0 && f->ktile == 0)
@@ -117,7 +118,7 @@ static void put_plain(FILE *out, Flash *f)
         if (f->ktile == 0)
             fprintf(out,
                     "  q tile %d: rows [%d, %d) on chip (Q %d x %d, and m, l, O of %d row%s)\n",
-                    f->qtile, f->r0, f->r1, nr, dh, nr, nr == 1 ? "" : "s");
+                    f->qtile, f->r0, f->r1, nr, dh, nr, text_s(nr));
         int masked = flash_tile_masked(f);
         fprintf(out, "    k tile %d: keys [%d, %d) stream past (K and V %d x %d)", f->ktile, f->c0,
                 f->c1, f->c1 - f->c0, dh);
@@ -141,8 +142,7 @@ static void put_plain(FILE *out, Flash *f)
                 f->r1);
     }
     FlashBytes y = f->bytes;
-    fprintf(out, "\n%ld tile%s visited, %ld skipped\n", f->visited, f->visited == 1 ? "" : "s",
-            f->skipped);
+    fprintf(out, "\n%ld tile%s visited, %ld skipped\n", f->visited, text_s(f->visited), f->skipped);
     if (c->batch * c->heads == 1)
         fprintf(out, "bytes to and from HBM, float32, the one head:\n");
     else

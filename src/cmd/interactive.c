@@ -235,9 +235,10 @@ int interactive_lesson(int argc, char **argv, const char *name)
     if (name) { /* a file that cannot be read is EXIT_IO, as in lesson --check (cli.h) */
         char *text = NULL, path[4096], err[400];
         size_t len = 0;
-        if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+        int r = lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err);
+        if (r != 0) {
             ui_free(&ui);
-            return cli_io_error("%s", err);
+            return r == LESSON_NO_SUCH ? cli_usage("%s", err) : cli_io_error("%s", err);
         }
         free(text);
     }

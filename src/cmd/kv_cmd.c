@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "content/kv.h"
@@ -217,20 +218,21 @@ static void print_formula(const Preset *p, const KvModel *m, const KvDtype *dt, 
 {
     char a[40], b[40], c[40], d[40];
     if (m->kv_lora_rank)
-        printf("%s: %ld layers, %ld query heads, MLA: a latent of kv_lora_rank %ld + "
+        printf("%s: %ld layer%s, %ld query head%s, MLA: a latent of kv_lora_rank %ld + "
                "qk_rope_head_dim %ld per token (num_key_value_heads %ld is not cached)\n",
-               p ? p->title : "custom model", m->layers, m->heads, m->kv_lora_rank,
-               m->qk_rope_head_dim, m->kv_heads);
+               p ? p->title : "custom model", m->layers, text_s(m->layers), m->heads,
+               text_s(m->heads), m->kv_lora_rank, m->qk_rope_head_dim, m->kv_heads);
     else {
-        printf("%s: %ld layers, %ld query heads, %ld kv head%s (%s", p ? p->title : "custom model",
-               m->layers, m->heads, m->kv_heads, m->kv_heads == 1 ? "" : "s", kv_kind(m));
+        printf("%s: %ld layer%s, %ld query head%s, %ld kv head%s (%s",
+               p ? p->title : "custom model", m->layers, text_s(m->layers), m->heads,
+               text_s(m->heads), m->kv_heads, text_s(m->kv_heads), kv_kind(m));
         if (m->kv_heads != m->heads && m->kv_heads != 1)
             printf(", %ld query heads per kv head", m->heads / m->kv_heads);
         printf("), d_head %ld\n", m->d_head);
     }
-    printf("dtype %s (%s %s per element), context %s tokens, batch %ld\n\n", dt->name,
+    printf("dtype %s (%s %s per element), context %s token%s, batch %ld\n\n", dt->name,
            elem_bytes(dt->bits), dt->bits == 8 ? "byte" : "bytes",
-           kv_fmt_int(a, sizeof a, (uint64_t)context), batch);
+           kv_fmt_int(a, sizeof a, (uint64_t)context), text_s(context), batch);
     if (m->kv_lora_rank) {
         printf("KV cache = layers x (kv_lora_rank + qk_rope_head_dim) x bytes/element x context x "
                "batch\n");
@@ -297,14 +299,14 @@ static void print_rows(const KvRow *rows, int n, const KvRow *own)
 static void print_paged(const KvPaged *pg, const KvPagedSeq *q, uint64_t per_token)
 {
     char a[40], b[40], c[40];
-    printf("\npaged: blocks of %ld tokens (%s B each: %ld x %s B per token, every layer)\n",
-           pg->block, kv_fmt_int(a, sizeof a, per_token * (uint64_t)pg->block), pg->block,
-           kv_fmt_int(b, sizeof b, per_token));
+    printf("\npaged: blocks of %ld token%s (%s B each: %ld x %s B per token, every layer)\n",
+           pg->block, text_s(pg->block), kv_fmt_int(a, sizeof a, per_token * (uint64_t)pg->block),
+           pg->block, kv_fmt_int(b, sizeof b, per_token));
     if (pg->prefix)
-        printf("shared prefix of %ld tokens: %ld full block%s stored once, ref count %d each%s\n",
-               pg->prefix, pg->shared_blocks, pg->shared_blocks == 1 ? "" : "s", pg->nseq,
-               pg->prefix_tail ? "; its last partial block is copied on write by each sequence"
-                               : "");
+        printf(
+            "shared prefix of %ld token%s: %ld full block%s stored once, ref count %d each%s\n",
+            pg->prefix, text_s(pg->prefix), pg->shared_blocks, text_s(pg->shared_blocks), pg->nseq,
+            pg->prefix_tail ? "; its last partial block is copied on write by each sequence" : "");
     printf("%-8s %12s %10s %10s %12s %s\n", "sequence", "tokens", "blocks", "own", "last block",
            pg->prefix_tail ? "copy-on-write" : "");
     for (int i = 0; i < pg->nseq; i++) {
@@ -314,10 +316,10 @@ static void print_paged(const KvPaged *pg, const KvPagedSeq *q, uint64_t per_tok
                q[i].cow ? "yes" : "");
     }
     char d[40], e[40];
-    printf("pool: %s blocks = %s bytes (%s) reserved, %s used, %s wasted\n",
-           kv_fmt_int(a, sizeof a, pg->total_blocks), kv_fmt_int(b, sizeof b, pg->reserved),
-           kv_fmt_size(c, sizeof c, pg->reserved), kv_fmt_int(d, sizeof d, pg->used),
-           kv_fmt_int(e, sizeof e, pg->waste));
+    printf("pool: %s block%s = %s bytes (%s) reserved, %s used, %s wasted\n",
+           kv_fmt_int(a, sizeof a, pg->total_blocks), text_s((long long)pg->total_blocks),
+           kv_fmt_int(b, sizeof b, pg->reserved), kv_fmt_size(c, sizeof c, pg->reserved),
+           kv_fmt_int(d, sizeof d, pg->used), kv_fmt_int(e, sizeof e, pg->waste));
     printf("contiguous: %d x %s tokens = %s bytes (%s) reserved, %s used, %s wasted\n", pg->nseq,
            kv_fmt_int(a, sizeof a, (uint64_t)pg->context),
            kv_fmt_int(b, sizeof b, pg->contig_reserved),

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -41,7 +42,14 @@ static Lesson *load(const char *name, const PresetList *presets, int check, Less
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
     *io_error = 0;
-    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
+    int r = lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err);
+    if (r == LESSON_NO_SUCH) { /* a usage error, said as every other one is */
+        char line[420];
+        snprintf(line, sizeof line, "mhaviz: %s", err);
+        lesson_error_add(errs, line);
+        return NULL;
+    }
+    if (r != 0) {
         lesson_error_add(errs, err);
         *io_error = 1;
         return NULL;
@@ -78,9 +86,8 @@ static int check_quiz(const char *name)
 {
     char *text = NULL, path[4096], err[400];
     size_t len = 0;
-    if (lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err) != 0) {
-        return cli_io_error("%s", err);
-    }
+    int r = lesson_load_text(name, &text, &len, path, sizeof path, err, sizeof err);
+    if (r != 0) return r == LESSON_NO_SUCH ? cli_usage("%s", err) : cli_io_error("%s", err);
     QuizBank bank = {0};
     int n = memchr(text, 0, len) ? -1 : quiz_bank_parse(&bank, path, text, err, sizeof err);
     if (n < 0 && memchr(text, 0, len)) snprintf(err, sizeof err, "%.300s: binary data", path);
@@ -91,7 +98,7 @@ static int check_quiz(const char *name)
         return EXIT_USAGE;
     }
     cli_line(stdout, "%s: ok, a quiz bank of %d question%s (mhaviz quiz --check checks these too)",
-             path, n, n == 1 ? "" : "s");
+             path, n, text_s(n));
     return 0;
 }
 
@@ -124,15 +131,15 @@ static int do_check(int nfiles, char **files, const PresetList *presets)
             continue;
         }
         LessonCount n = lesson_count(l);
-        cli_line(stdout, "%s: ok, %d pages, %d exercises (%d typed, %d do, %d predict)%s", l->path,
-                 l->npages, lesson_checked(n), n.typed, n.todo, n.predict,
+        cli_line(stdout, "%s: ok, %d page%s, %d exercise%s (%d typed, %d do, %d predict)%s",
+                 l->path, l->npages, text_s(l->npages), lesson_checked(n),
+                 text_s(lesson_checked(n)), n.typed, n.todo, n.predict,
                  n.reveal ? ", and reveal-only questions" : "");
         if (course && (lesson_checked(n) < LESSON_MIN_CHECKED || n.reveal)) {
             fprintf(stderr,
                     "%s:1: %d checked exercises and %d reveal-only question%s: a lesson "
                     "of the course needs at least %d checked ones and no reveal-only one\n",
-                    l->path, lesson_checked(n), n.reveal, n.reveal == 1 ? "" : "s",
-                    LESSON_MIN_CHECKED);
+                    l->path, lesson_checked(n), n.reveal, text_s(n.reveal), LESSON_MIN_CHECKED);
             if (!rc) rc = EXIT_USAGE;
         }
         sum.typed += n.typed, sum.todo += n.todo, sum.predict += n.predict, sum.reveal += n.reveal;
@@ -197,7 +204,7 @@ static int do_frames(const char *name, const FramesOpt *o, const PresetList *pre
     if (o->page > l->npages) {
         int np = l->npages;
         lesson_free(l);
-        return cli_usage("--page %ld: the lesson has %d pages", o->page, np);
+        return cli_usage("--page %ld: the lesson has %d page%s", o->page, np, text_s(np));
     }
     Canvas *c = canvas_new((int)o->cols, (int)o->rows);
     int rc = c ? 0 : 1;

@@ -12,6 +12,7 @@
 #include "base/linebreak.h"
 #include "base/lineread.h"
 #include "base/sanitize.h"
+#include "base/textutil.h"
 #include "cmd/cli.h"
 #include "cmd/commands.h"
 #include "cmd/interactive.h"
@@ -222,13 +223,13 @@ static int run_plain(QuizQuestion *qs, int n, const char *what, uint64_t seed, c
     if (have_hist) quiz_history_follow(&h, &ss);
     quiz_session_begin(&ss, qs, n, a->limit, 0);
     if (review && a->missed == n)
-        printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, n == 1 ? "" : "s");
+        printf("mhaviz quiz: reviewing the %d question%s you missed most.\n", n, text_s(n));
     else if (review)
         printf("mhaviz quiz: reviewing the %d question%s you missed most, then %d new on the "
                "topics below 100%%.\n",
-               a->missed, a->missed == 1 ? "" : "s", n - a->missed);
+               a->missed, text_s(a->missed), n - a->missed);
     else
-        printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, n == 1 ? "" : "s", what,
+        printf("mhaviz quiz: %d question%s, %s, seed %llu.\n", n, text_s(n), what,
                (unsigned long long)seed);
     printf("One line per question: a letter (or a choice's text, number or shape), a number or a "
            "shape\n"
@@ -298,7 +299,7 @@ static int check_files(int argc, char **argv, int first)
             if (n < 0)
                 cli_line(stderr, "%s", err), bad = 1;
             else
-                printf("%s: %d question%s ok\n", f->path, n, n == 1 ? "" : "s");
+                printf("%s: %d question%s ok\n", f->path, n, text_s(n));
             quiz_bank_free(&bank);
             any = 1;
         }
@@ -322,7 +323,7 @@ static int check_files(int argc, char **argv, int first)
             cli_line(stderr, "%s", err);
             if (!rc) rc = EXIT_USAGE;
         } else
-            cli_line(stdout, "%s: %d question%s ok", argv[i], n, n == 1 ? "" : "s");
+            cli_line(stdout, "%s: %d question%s ok", argv[i], n, text_s(n));
         quiz_bank_free(&bank);
         free(text);
     }

@@ -266,7 +266,11 @@ char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size
 /* Reads a lesson: a compiled-in one by name ("02-heads" or
  * "lessons/02-heads.lesson"), a file path, or NAME inside $MHAVIZ_LESSONS.
  * On success *text is a new buffer (free it) and *path its display path.
- * 0, or -1 with err set. */
+ * 0; -1 with err set when a file cannot be read (exit 1, cmd/cli.h); or
+ * LESSON_NO_SUCH with err set when name is no path (no '/' or '.') and no
+ * lesson's name or number: "11: no such lesson, the lessons are 1 to 10"
+ * (a usage error, exit 2). */
+#define LESSON_NO_SUCH (-2)
 int lesson_load_text(const char *name, char **text, size_t *len, char *path, size_t pathn,
                      char *err, size_t errlen);
 

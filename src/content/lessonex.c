@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "base/fmtfloat.h"
+#include "base/textutil.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "content/quiz.h"
@@ -543,7 +544,7 @@ static void wrong_why(const QuizQuestion *q, LessonExpect kind, const char *type
         int pos[QUIZ_MAX_TUPLE], np = 0;
         for (int i = 0; i < a.n; i++)
             if (a.v[i] != q->tuple[i]) pos[np++] = i + 1;
-        size_t o = (size_t)snprintf(why, n, "off at position%s", np > 1 ? "s" : "");
+        size_t o = (size_t)snprintf(why, n, "off at position%s", text_s(np));
         for (int i = 0; i < np && o < n; i++) /* "2", "2 and 3", "1, 2 and 4" */
             o += (size_t)snprintf(why + o, n - o, "%s%d",
                                   i == 0        ? " "

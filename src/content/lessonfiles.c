@@ -75,6 +75,26 @@ static int resolve(const char *name, char *out, size_t n)
     return found >= 0 ? 0 : -1;
 }
 
+/* The error of a name that is neither a path nor a lesson: a number says
+ * which numbers are lessons.  Returns LESSON_NO_SUCH. */
+static int no_such(const char *name, const char *dir, char *err, size_t errlen)
+{
+    char **paths, e[300];
+    int np = lesson_list(&paths, e, sizeof e);
+    if (np >= 0) lesson_list_free(paths, np);
+    size_t digits = strspn(name, "0123456789");
+    if (digits && !name[digits] && np > 0)
+        snprintf(err, errlen,
+                 "%.40s: no such lesson, the lessons are 1 to %d (mhaviz lesson --list)", name, np);
+    else if (dir && *dir)
+        snprintf(err, errlen, "%s: no such lesson in MHAVIZ_LESSONS=%s (mhaviz lesson --list)",
+                 name, dir);
+    else
+        snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)",
+                 name);
+    return LESSON_NO_SUCH;
+}
+
 int lesson_load_text(const char *name, char **text, size_t *len, char *path, size_t pathn,
                      char *err, size_t errlen)
 {
@@ -94,19 +114,13 @@ int lesson_load_text(const char *name, char **text, size_t *len, char *path, siz
                 return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
             }
         } else if (dir && *dir) {
-            snprintf(err, errlen, "%s: no such lesson in MHAVIZ_LESSONS=%s (mhaviz lesson --list)",
-                     name, dir);
-            return -1;
+            return no_such(name, dir, err, errlen);
         }
     }
     const ContentFile *f = builtin(name);
-    if (!f && strchr(name, '/')) /* a path: say what the system says */
+    if (!f && strpbrk(name, "/.")) /* a path: say what the system says */
         return file_read(name, LESSON_MAX_FILE, text, len, err, errlen) == 0 ? 0 : -1;
-    if (!f) {
-        snprintf(err, errlen, "%s: no such lesson file or built-in lesson (mhaviz lesson --list)",
-                 name);
-        return -1;
-    }
+    if (!f) return no_such(name, NULL, err, errlen);
     *text = malloc(f->len + 1);
     if (!*text) {
         snprintf(err, errlen, "out of memory");

@@ -363,8 +363,9 @@ static void bug_prompt(QuizQuestion *q, const MhaConfig *c, const Shape *s, cons
     else
         qt_cat(q->prompt, sizeof q->prompt, "x is (B, S, D) = (%d, %d, %d).\n", c->batch, c->seq,
                c->d_model);
-    qt_cat(q->prompt, sizeof q->prompt, "H = %d query heads, KV = %d kv heads, dh = %d%s.\n",
-           c->heads, c->kv_heads, dh, c->causal ? "; causal: token i sees tokens 0..i" : "");
+    qt_cat(q->prompt, sizeof q->prompt, "H = %d query head%s, KV = %d kv head%s, dh = %d%s.\n",
+           c->heads, text_s(c->heads), c->kv_heads, text_s(c->kv_heads), dh,
+           c->causal ? "; causal: token i sees tokens 0..i" : "");
     for (int i = 0; i < p->n; i++)
         qt_cat(q->prompt, sizeof q->prompt, "%3d  %s\n", i + 1, p->line[i]);
     qt_cat(q->prompt, sizeof q->prompt, "One line is wrong.  Which one (1-%d)?", p->n);

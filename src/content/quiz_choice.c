@@ -66,3 +66,12 @@ void qc_fixed(QuizQuestion *q, QuizRng *r, const char *const *texts, int n, int 
         qc_add(q, texts[idx[i]]);
     place_key(q, r);
 }
+
+void qc_yes_no(QuizQuestion *q, int yes)
+{
+    q->kind = QK_CHOICE;
+    q->n_choices = 0;
+    qc_add(q, "yes");
+    qc_add(q, "no");
+    q->correct = yes ? 0 : 1;
+}

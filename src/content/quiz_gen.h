@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 
+#include "base/textutil.h"
 #include "content/quiz.h"
 #include "engine/play.h"
 
@@ -31,11 +32,6 @@ void qt_cat(char *buf, size_t n, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
-/* "s" unless n is 1: "%ld block%s", n, qt_s(n). */
-static inline const char *qt_s(long n)
-{
-    return n == 1 ? "" : "s";
-}
 /* "(2, 8, 16, 64)", "(4,)": k values into buf.  Returns buf. */
 char *qt_fmt_tuple(char *buf, size_t n, int k, const long long *v);
 /* Row-major strides for t's shape, formatted: what "contiguous" means. */
@@ -59,6 +55,10 @@ void qc_make(QuizQuestion *q, QuizRng *r, const char *correct, char (*cand)[QUIZ
 void qc_fixed(QuizQuestion *q, QuizRng *r, const char *const *texts, int n, int correct);
 /* A uniform draw from v[0..n). */
 int qc_pick(QuizRng *r, const int *v, int n);
+/* Makes q the yes/no question of every topic: QK_CHOICE, the choices "yes"
+ * and "no" in this order (fair because each generator draws yes as often as
+ * no), correct 0 when yes. */
+void qc_yes_no(QuizQuestion *q, int yes);
 
 /* ---- building with the engine (quiz_build.c) ------------------------------ */
 

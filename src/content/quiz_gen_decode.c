@@ -111,9 +111,10 @@ int quiz_gen_decode(Gen *g)
     int dh = d.m->d_head;
     q->topic = QT_DECODE, q->cfg = c, q->aux = target, q->idx[0] = d.T;
     qt_cat(q->prompt, sizeof q->prompt,
-           "Decoding: %d tokens are cached; token %d arrives, x is (B, 1, D) = (%d, 1, %d).\n"
-           "H = %d query heads, KV = %d kv head%s, dh = %d.\n",
-           d.T, d.T, c.batch, c.d_model, c.heads, c.kv_heads, c.kv_heads == 1 ? "" : "s", dh);
+           "Decoding: %d token%s %s cached; token %d arrives, x is (B, 1, D) = (%d, 1, %d).\n"
+           "H = %d query head%s, KV = %d kv head%s, dh = %d.\n",
+           d.T, text_s(d.T), d.T == 1 ? "is" : "are", d.T, c.batch, c.d_model, c.heads,
+           text_s(c.heads), c.kv_heads, text_s(c.kv_heads), dh);
     int G = d.m->groups;
     qt_cat(q->prompt, sizeof q->prompt,
            "    q = (x @ W_q).view(%d, 1, %d, %d).transpose(1, 2)\n"

@@ -288,10 +288,10 @@ int quiz_gen_flash_skip(Gen *g)
         if (count && nc < 3) continue;
         q->topic = QT_FLASH, q->cfg = c, q->aux = count, q->idx[0] = bq, q->idx[1] = bk;
         qt_cat(q->prompt, sizeof q->prompt,
-               "FlashAttention-2 with the causal mask: S = %d tokens, block_q %d, block_k %d\n"
+               "FlashAttention-2 with the causal mask: S = %d token%s, block_q %d, block_k %d\n"
                "(q tile i holds rows %d i .. %d i + %d, K/V tile j keys %d j .. %d j + %d, cut at "
                "S).\n",
-               S, bq, bk, bq, bq, bq - 1, bk, bk, bk - 1);
+               S, text_s(S), bq, bk, bq, bq, bq - 1, bk, bk, bk - 1);
         if (count) {
             q->number = per_head;
             qt_cat(q->prompt, sizeof q->prompt,
@@ -304,11 +304,7 @@ int quiz_gen_flash_skip(Gen *g)
             qt_cat(q->prompt, sizeof q->prompt,
                    "Is K/V tile %d (keys %d..%d) skipped for q tile %d (rows %d..%d)?", j, j * bk,
                    c1 - 1, i, i * bq, r1 - 1);
-            q->kind = QK_CHOICE; /* yes, no in this order, as every yes/no question: the
-                                  * key is fair because skipped is drawn 1 in 2 */
-            qc_add(q, "yes");
-            qc_add(q, "no");
-            q->correct = want_skip ? 0 : 1;
+            qc_yes_no(q, want_skip); /* fair: skipped is drawn 1 in 2 */
         }
         snprintf(q->explain, sizeof q->explain,
                  "Under causal a query row r sees keys 0..r.  A K/V tile is skipped exactly when "

@@ -95,14 +95,14 @@ int quiz_gen_kvhead(Gen *g)
            "%d query heads share %d kv head%s (%s), grouped as Llama's repeat_kv does\n"
            "(K = K.repeat_interleave(heads // kv_heads, dim=1)).  Heads count from 0.\n"
            "Which kv head does query head %d read?",
-           c.heads, c.kv_heads, c.kv_heads == 1 ? "" : "s", c.kv_heads == 1 ? "MQA" : "GQA", h);
+           c.heads, c.kv_heads, text_s(c.kv_heads), c.kv_heads == 1 ? "MQA" : "GQA", h);
     snprintf(q->explain, sizeof q->explain,
              "Each kv head serves a block of G = heads / kv_heads consecutive query heads, so "
              "query head h reads kv head h / G (integer division).  A tiled .repeat() would give "
              "h %% kv_heads instead: the wrong grouping for weights trained with repeat_kv.");
     qt_cat(q->working, sizeof q->working,
-           "G = %d / %d = %d query heads per kv head; kv head = %d / %d = %d.\n", c.heads,
-           c.kv_heads, G, h, G, served);
+           "G = %d / %d = %d query head%s per kv head; kv head = %d / %d = %d.\n", c.heads,
+           c.kv_heads, G, text_s(G), h, G, served);
     qt_cat(q->working, sizeof q->working,
            "The engine repeated kv heads 0..%d with repeat_interleave(%d, dim=1): query heads "
            "0..%d read kv heads (",
@@ -224,7 +224,7 @@ int quiz_gen_groups(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt,
            "%s: %d query heads, %d kv head%s, d_head %d.\nK for B = %d, S = %d is (%d, %d, %d, "
            "%d).\n    K = K.repeat_interleave(%d // %d, dim=1)\nWhat is the shape of K now?",
-           name, H, KV, KV == 1 ? "" : "s", dh, B, S, B, KV, S, dh, H, KV);
+           name, H, KV, text_s(KV), dh, B, S, B, KV, S, dh, H, KV);
     long long ans[4] = {rep->shape[0], rep->shape[1], rep->shape[2], rep->shape[3]};
     long long v[][4] = {{B, KV, S, dh}, {B, 64, S, dh}, {B, KV * 8, S, dh},
                         {B, G, S, dh},  {B, S, H, dh},  {B, H * KV, S, dh}};

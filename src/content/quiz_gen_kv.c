@@ -31,11 +31,11 @@ static void kv_working(QuizQuestion *q, const Preset *p, const KvDtype *dt, long
     uint64_t per = 0;
     kv_bytes_per_token(p->layers, p->kv_heads, p->d_head, dt->bits, &per);
     qt_cat(q->working, sizeof q->working,
-           "2 (K and V) x %ld layers x %ld kv heads x %ld d_head x %d bits / 8 = %s bytes per "
+           "2 (K and V) x %ld layers x %ld kv head%s x %ld d_head x %d bits / 8 = %s bytes per "
            "token;\nx %ld tokens x %ld sequence%s = %s bytes = %s.\n",
-           p->layers, p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, per), ctx, batch,
-           batch == 1 ? "" : "s", kv_fmt_int(b, sizeof b, (uint64_t)bytes),
-           kv_fmt_size(c2, sizeof c2, (uint64_t)bytes));
+           p->layers, p->kv_heads, text_s(p->kv_heads), p->d_head, dt->bits,
+           kv_fmt_int(a, sizeof a, per), ctx, batch, text_s(batch),
+           kv_fmt_int(b, sizeof b, (uint64_t)bytes), kv_fmt_size(c2, sizeof c2, (uint64_t)bytes));
     if (p->kv_heads != p->heads && mha > 0)
         qt_cat(q->working, sizeof q->working,
                "With all %ld heads cached (MHA) it would be %s, %ldx more.\n", p->heads,
@@ -94,11 +94,12 @@ int quiz_gen_kvcache(Gen *g)
     q->aux = (int)p->layers;
     q->idx[0] = dt->bits;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %ld layers, %ld query heads, %ld kv heads (%s), d_head %ld.\n"
+           "%s: %ld layers, %ld query heads, %ld kv head%s (%s), d_head %ld.\n"
            "How big is its KV cache for %ld sequence%s of %ld tokens, stored as %s (%d bits per "
            "number)?",
-           p->title, p->layers, p->heads, p->kv_heads, presets_kind(p->heads, p->kv_heads),
-           p->d_head, batch, batch == 1 ? "" : "s", ctx, dt->name, dt->bits);
+           p->title, p->layers, p->heads, p->kv_heads, text_s(p->kv_heads),
+           presets_kind(p->heads, p->kv_heads), p->d_head, batch, text_s(batch), ctx, dt->name,
+           dt->bits);
     /* distractors: the usual slips, each through the same arithmetic */
     long long dv[5] = {
         bytes / 2,                                                      /* K only, forgot V */

@@ -152,11 +152,7 @@ int quiz_gen_contig(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt, "Is %s contiguous after the last line?",
            mha_tensor_names[target]);
     int yes = tensor_is_contiguous(t);
-    q->kind = QK_CHOICE; /* yes/no in reading order: the answer itself is balanced */
-    q->n_choices = 2;
-    snprintf(q->choices[0], QUIZ_CHOICE_MAX, "yes");
-    snprintf(q->choices[1], QUIZ_CHOICE_MAX, "no");
-    q->correct = yes ? 0 : 1;
+    qc_yes_no(q, yes); /* the answer itself is balanced */
     snprintf(q->explain, sizeof q->explain,
              "Contiguous means the strides are the row-major ones for the shape (each stride = "
              "product of the sizes after it), ignoring dims of size 1 as PyTorch does.  A view of "

@@ -79,10 +79,10 @@ int quiz_gen_scores_mem(Gen *g)
     q->cfg.heads = (int)p->heads, q->cfg.kv_heads = (int)p->kv_heads;
     q->idx[0] = bytes, q->idx[1] = (int)B;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %ld query heads, %ld kv heads, d_head %ld.\nA prefill of %ld sequence%s of %ld "
+           "%s: %ld query heads, %ld kv head%s, d_head %ld.\nA prefill of %ld sequence%s of %ld "
            "tokens in %s.\nIf one layer wrote its attention scores out as a (B, H, S, S) "
            "tensor,\nhow much memory would they take?",
-           p->title, p->heads, p->kv_heads, p->d_head, B, B == 1 ? "" : "s", S,
+           p->title, p->heads, p->kv_heads, text_s(p->kv_heads), p->d_head, B, text_s(B), S,
            bytes == 2 ? "bf16 (2 bytes)" : "fp32 (4 bytes)");
     char ans[QUIZ_CHOICE_MAX], cand[7][QUIZ_CHOICE_MAX];
     int nc = 0;
@@ -166,10 +166,10 @@ int quiz_gen_cache_weights(Gen *g)
     q->idx[0] = (int)L, q->idx[1] = (int)p->d_head;
     char ans[QUIZ_CHOICE_MAX], cand[7][QUIZ_CHOICE_MAX], a[40], b2[40], c2[40], pn[40], hyp[120];
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %s parameters, %ld layers,\n%ld query heads, %ld kv heads, d_head %ld, all in "
+           "%s: %s parameters, %ld layers,\n%ld query heads, %ld kv head%s, d_head %ld, all in "
            "bf16",
            p->title, kv_fmt_int(pn, sizeof pn, (uint64_t)p->params), L, p->heads, p->kv_heads,
-           p->d_head);
+           text_s(p->kv_heads), p->d_head);
     if (p->context)
         qt_cat(q->prompt, sizeof q->prompt, ",\ntrained on contexts of %s tokens",
                kv_fmt_int(a, sizeof a, (uint64_t)p->context));
@@ -184,7 +184,7 @@ int quiz_gen_cache_weights(Gen *g)
     qt_cat(q->prompt, sizeof q->prompt,
            ".\nServing %ld sequence%s at once: from how many tokens per sequence does\nthe KV "
            "cache take more memory than the weights?",
-           B, B == 1 ? "" : "s");
+           B, text_s(B));
     int nc = 0;
     tokens_choice(ans, sizeof ans, p, want);
     for (int i = 0; i < 7; i++)
@@ -204,7 +204,7 @@ int quiz_gen_cache_weights(Gen *g)
            "token per sequence",
            p->params, kv_fmt_int(a, sizeof a, wbytes), kv_fmt_size(b2, sizeof b2, wbytes), L,
            p->kv_heads, p->d_head, kv_fmt_int(c2, sizeof c2, own->per_token));
-    qt_cat(q->working, sizeof q->working, "; x %ld sequence%s\n", B, B == 1 ? "" : "s");
+    qt_cat(q->working, sizeof q->working, "; x %ld sequence%s\n", B, text_s(B));
     if (win) {
         uint64_t most = kv_layer_tokens(L, lim, win) * ptl * (uint64_t)B;
         qt_cat(q->working, sizeof q->working,

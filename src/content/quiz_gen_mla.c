@@ -83,7 +83,7 @@ int quiz_gen_mla(Gen *g)
            "%ld layer%s x (kv_lora_rank %ld + qk_rope_head_dim %ld) x %d bits / 8 = %s bytes.\n"
            "Reading num_key_value_heads instead: 2 x %ld x %ld x %ld x %d / 8 = %s bytes, %llux "
            "more.\n(source: %s)\n",
-           (long)nl, nl == 1 ? "" : "s", p->kv_lora_rank, p->qk_rope_head_dim, dt->bits,
+           (long)nl, text_s(nl), p->kv_lora_rank, p->qk_rope_head_dim, dt->bits,
            kv_fmt_int(a, sizeof a, key), (long)nl, p->kv_heads, p->d_head, dt->bits,
            kv_fmt_int(b, sizeof b, wrong[0]), (unsigned long long)((wrong[0] + key / 2) / key),
            p->source);

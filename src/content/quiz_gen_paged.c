@@ -86,8 +86,8 @@ int quiz_gen_paged(Gen *g)
         qt_cat(q->working, sizeof q->working,
                "ceil(%ld / %ld) = %ld block%s: %ld full, the last holding %ld of its %ld tokens.\n"
                "floor(%ld / %ld) = %ld would leave the last %ld token%s without a block.\n",
-               len[0], N, seqs[0].blocks, qt_s(seqs[0].blocks), seqs[0].blocks - 1,
-               seqs[0].last_tokens, N, len[0], N, len[0] / N, len[0] % N, qt_s(len[0] % N));
+               len[0], N, seqs[0].blocks, text_s(seqs[0].blocks), seqs[0].blocks - 1,
+               seqs[0].last_tokens, N, len[0], N, len[0] / N, len[0] % N, text_s(len[0] % N));
         snprintf(q->explain, sizeof q->explain,
                  "A block is handed out whole when the sequence grows into it, so a sequence of L "
                  "tokens uses ceil(L / N) blocks; only its last block can be partly empty, which "
@@ -113,7 +113,8 @@ int quiz_gen_paged(Gen *g)
     qt_cat(q->working, sizeof q->working,
            "The prefix: floor(%ld / %ld) = %ld full block%s, stored once; its last %ld token%s "
            "sit in a partial block each sequence copies.\n",
-           P, N, pg.shared_blocks, qt_s(pg.shared_blocks), pg.prefix_tail, qt_s(pg.prefix_tail));
+           P, N, pg.shared_blocks, text_s(pg.shared_blocks), pg.prefix_tail,
+           text_s(pg.prefix_tail));
     for (int i = 0; i < n; i++)
         qt_cat(q->working, sizeof q->working,
                "Sequence %d: ceil(%ld / %ld) = %ld blocks, %ld of them its own.\n", i + 1, len[i],

@@ -96,9 +96,10 @@ int quiz_gen_rope_partner(Gen *g)
              "This is why HF's conversion permutes W_Q and W_K's rows.");
     qt_cat(q->working, sizeof q->working,
            "The engine rotated a one-hot head row (1 at float %d, 0 elsewhere) at position 1:\n"
-           "  the only other float it moved into is float %d (%+d floats away), pair %d,\n"
+           "  the only other float it moved into is float %d (%+d float%s away), pair %d,\n"
            "  turned by 1 x inv_freq[%d] = %.6g rad.\n",
-           j, want, want - j, rope_pair_of(c.rope, j, dh), rope_pair_of(c.rope, j, dh),
+           j, want, want - j, text_s(want > j ? want - j : j - want), rope_pair_of(c.rope, j, dh),
+           rope_pair_of(c.rope, j, dh),
            (double)rope_inv_freq(rope_pair_of(c.rope, j, dh), dh, c.rope_theta));
     return 0;
 }
@@ -169,7 +170,7 @@ int quiz_gen_rope_which(Gen *g)
            "The model uses RoPE (--rope %s) and generates with a KV cache\n"
            "(prefill of %d token%s, then one token at a time).\n"
            "What does RoPE rotate, and what does the cache hold?",
-           rope_layout_name(c.rope), d->prompt, qt_s(d->prompt));
+           rope_layout_name(c.rope), d->prompt, text_s(d->prompt));
     qc_fixed(q, &g->r, which_texts, 4, key);
     snprintf(q->explain, sizeof q->explain,
              "RoPE encodes position in the scores q.k only: Q and K are rotated by their token's "
@@ -184,12 +185,12 @@ int quiz_gen_rope_which(Gen *g)
            "The engine's rope step (%s) made Q_rope %s and K_rope %s:\n"
            "  %zu bytes written as new buffers; V_heads %s is left as projected\n"
            "  (attn @ V reads %s).\n"
-           "After the decode (%d tokens, d_head %d) the cache's K differs from K_rope by %.3g\n"
+           "After the decode (%d token%s, d_head %d) the cache's K differs from K_rope by %.3g\n"
            "and from the unrotated K_heads by %.3g.\n",
            rs->code, tensor_fmt_dims(a, sizeof a, 4, m->t[MT_Q_ROPE]->shape),
            tensor_fmt_dims(b, sizeof b, 4, m->t[MT_K_ROPE]->shape), rs->bytes_copied,
            tensor_fmt_dims(a, sizeof a, 4, m->t[MT_V_HEADS]->shape),
-           mha_tensor_names[ws->inputs[1]], c.seq, dh, (double)d_rot, (double)d_raw);
+           mha_tensor_names[ws->inputs[1]], c.seq, text_s(c.seq), dh, (double)d_rot, (double)d_raw);
     decode_free(d);
     mha_free(m);
     return 0;

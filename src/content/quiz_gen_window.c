@@ -43,7 +43,7 @@ static void choice_text(char *out, const char *fmt, int v)
     if (fmt)
         snprintf(out, QUIZ_CHOICE_MAX, fmt, v);
     else
-        snprintf(out, QUIZ_CHOICE_MAX, "%d key%s", v, qt_s(v));
+        snprintf(out, QUIZ_CHOICE_MAX, "%d key%s", v, text_s(v));
 }
 
 int quiz_gen_window(Gen *g)
@@ -61,11 +61,11 @@ int quiz_gen_window(Gen *g)
     q->aux = ask;
     q->idx[0] = t;
     qt_cat(q->prompt, sizeof q->prompt,
-           "A sliding window of %d tokens (query i sees key j iff i - %d < j <= i), cached as a "
-           "rolling buffer of %d slots, as Mistral's reference code does: token t's k and v are "
+           "A sliding window of %d token%s (query i sees key j iff i - %d < j <= i), cached as a "
+           "rolling buffer of %d slot%s, as Mistral's reference code does: token t's k and v are "
            "written to slot t mod %d, over what that slot held.\nTokens 0 to %d are decoded one "
            "at a time.  ",
-           W, W, W, W, t);
+           W, text_s(W), W, W, text_s(W), W, t);
     char ans[QUIZ_CHOICE_MAX], cand[3][QUIZ_CHOICE_MAX];
     int key, wrong[3];
     const char *fmt;
@@ -99,10 +99,11 @@ int quiz_gen_window(Gen *g)
     qc_make(q, &g->r, ans, cand, nc, 3);
     q->number = key;
     qt_cat(q->working, sizeof q->working,
-           "The engine decoded %d tokens through a %d-slot buffer (decode --window %d --seq %d).\n"
+           "The engine decoded %d token%s through a %d-slot buffer (decode --window %d --seq %d).\n"
            "Token %d went to slot %d = %d mod %d, over token %d; query %d read %d key%s, tokens "
            "%d to %d.\n",
-           t + 1, W, W, t + 1, t, slot, t, W, evicted, t, keys, qt_s(keys), t - keys + 1, t);
+           t + 1, text_s(t + 1), W, W, t + 1, t, slot, t, W, evicted, t, keys, text_s(keys),
+           t - keys + 1, t);
     snprintf(q->explain, sizeof q->explain,
              "The buffer has W slots and token t goes to slot t mod W, so the slot it overwrites "
              "held token t - W: exactly the key that just left the window (i - W < j).  The "

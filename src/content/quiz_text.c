@@ -40,10 +40,10 @@ void qt_config_line(const MhaConfig *c, char *buf, size_t n)
 {
     int dh = c->d_model / c->heads;
     qt_cat(buf, n, "x is (%d, %d, %d): batch %d, %d token%s, d_model %d; %d head%s (d_head %d)",
-           c->batch, c->seq, c->d_model, c->batch, c->seq, c->seq == 1 ? "" : "s", c->d_model,
-           c->heads, c->heads == 1 ? "" : "s", dh);
+           c->batch, c->seq, c->d_model, c->batch, c->seq, text_s(c->seq), c->d_model, c->heads,
+           text_s(c->heads), dh);
     if (c->kv_heads != c->heads)
-        qt_cat(buf, n, ", %d kv head%s (%s)", c->kv_heads, c->kv_heads == 1 ? "" : "s",
+        qt_cat(buf, n, ", %d kv head%s (%s)", c->kv_heads, text_s(c->kv_heads),
                c->kv_heads == 1 ? "MQA" : "GQA");
     qt_cat(buf, n, ".\n");
 }

@@ -51,21 +51,22 @@ static void title_from(const Ctx *x, const Bar *src, char *buf, size_t n)
 static void title_to(const Ctx *x, char *buf, size_t n)
 {
     const Tensor *t = x->m->t[MT_MERGED_CONTIG];
-    char nf[32], nb[32];
-    snprintf(buf, n, "to: new storage S%d, %s floats, %s bytes", t->st->id,
-             text_fmt_int(nf, sizeof nf, (unsigned long long)t->st->n),
-             text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float)));
+    char nf[48], nb[48];
+    snprintf(buf, n, "to: new storage S%d, %s, %s", t->st->id,
+             text_fmt_count(nf, sizeof nf, (unsigned long long)t->st->n, "float"),
+             text_fmt_count(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float), "byte"));
 }
 
 static void title_memory(const Ctx *x, char *buf, size_t n)
 {
     const Tensor *t = x->m->t[mha_steps[x->s.step].output];
     const char *what = x->m->steps[x->s.step].is_view ? "the same bytes" : "a new buffer";
-    char nf[32], nb[32];
+    char nf[48], nb[48];
     if (x->s.step == MS_INPUT) what = "the input";
-    snprintf(buf, n, "memory S%d: %s floats, %s bytes, %s", t->st->id,
-             text_fmt_int(nf, sizeof nf, (unsigned long long)t->st->n),
-             text_fmt_int(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float)), what);
+    snprintf(buf, n, "memory S%d: %s, %s, %s", t->st->id,
+             text_fmt_count(nf, sizeof nf, (unsigned long long)t->st->n, "float"),
+             text_fmt_count(nb, sizeof nb, (unsigned long long)t->st->n * sizeof(float), "byte"),
+             what);
 }
 
 /* Steps 4 and 6 under GQA/MQA: the title of the shared K (V) buffer, long
@@ -315,10 +316,10 @@ static void softmax_bar(Ctx *x, Bar *bar)
     HeadMap hm = hm_of(t, 1, 0);
     char title[200];
     bar_scroll(bar, cur ? (long)tensor_offset_of(t, cur) : -1);
-    char nf[32], nb[32];
-    snprintf(title, sizeof title, "memory S%d: %s floats, %s bytes, a new buffer", t->st->id,
-             text_fmt_int(nf, sizeof nf, (unsigned long long)bar->n),
-             text_fmt_int(nb, sizeof nb, (unsigned long long)bar->n * sizeof(float)));
+    char nf[48], nb[48];
+    snprintf(title, sizeof title, "memory S%d: %s, %s, a new buffer", t->st->id,
+             text_fmt_count(nf, sizeof nf, (unsigned long long)bar->n, "float"),
+             text_fmt_count(nb, sizeof nb, (unsigned long long)bar->n * sizeof(float), "byte"));
     bar_draw(x, bar, title, &hm, cur ? (long)tensor_offset_of(t, cur) : -1, -1, -1);
 }
 

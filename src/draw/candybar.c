@@ -480,10 +480,10 @@ int scene_candy_bar(Canvas *c, int x, int y, int w, int maxh, const Tensor *t, i
         hm.dh = d_head;
         hm.heads = heads;
     }
-    char nf[32], nb[32];
-    snprintf(title, sizeof title, "storage S%d: %s floats, %s bytes", t->st->id,
-             text_fmt_int(nf, sizeof nf, (unsigned long long)b.n),
-             text_fmt_int(nb, sizeof nb, (unsigned long long)b.n * sizeof(float)));
+    char nf[48], nb[48];
+    snprintf(title, sizeof title, "storage S%d: %s, %s", t->st->id,
+             text_fmt_count(nf, sizeof nf, (unsigned long long)b.n, "float"),
+             text_fmt_count(nb, sizeof nb, (unsigned long long)b.n * sizeof(float), "byte"));
     bar_draw(&ctx, &b, title, &hm, lit, -1, -1);
     return bar_rows_used(&b);
 }

@@ -160,8 +160,20 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
 
 void canvas_status(Canvas *c, const char *text, Style st)
 {
-    canvas_fill(c, 0, c->h - 1, c->w, 1, ' ', st);
-    canvas_text(c, 1, c->h - 1, text, st);
+    canvas_status_at(c, 0, c->h - 1, c->w, text, st);
+}
+
+void canvas_status_at(Canvas *c, int x, int y, int w, const char *text, Style st)
+{
+    const unsigned char *p = (const unsigned char *)(text ? text : "");
+    int room = w - 1, n = canvas_text_width((const char *)p); /* columns x+1 .. x+w-1 */
+    canvas_fill(c, x, y, w, 1, ' ', st);
+    if (room < 1) return;
+    int keep = n <= room ? n : room > 3 ? room - 3 : 0; /* cut: room for "..." */
+    for (int i = 0; i < keep; i++)                      /* a code point a cell */
+        canvas_put(c, x + 1 + i, y, utf8_next(&p), st);
+    for (int i = keep; n > room && i < room; i++)
+        canvas_put(c, x + 1 + i, y, '.', st);
 }
 
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st)

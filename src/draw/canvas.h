@@ -92,9 +92,14 @@ int canvas_printf(Canvas *c, int x, int y, Style st, const char *fmt, ...)
 void canvas_fill(Canvas *c, int x, int y, int w, int h, uint32_t ch, Style st);
 void canvas_style(Canvas *c, int x, int y, int w, int h, Style st); /* restyle, keep glyphs */
 void canvas_box(Canvas *c, int x, int y, int w, int h, Style st);   /* light box lines */
-/* The one status line: the bottom row filled in st, text from column 1
- * (clipped).  Every screen's status, hint and "computing" line is this. */
+/* The one status line: the bottom row filled in st, text from column 1, a
+ * text too long for the row cut to end in "..." in its last column.  Every
+ * screen's status, hint and "computing" line is this. */
 void canvas_status(Canvas *c, const char *text, Style st);
+/* The same line as row y of a region w wide from column x (the walkthrough's
+ * scene or the compare view drawn in part of the canvas); canvas_status is
+ * this on the canvas's bottom row. */
+void canvas_status_at(Canvas *c, int x, int y, int w, const char *text, Style st);
 /* Word-wrapped paragraph in a w-wide column, broken where base/linebreak.h
  * says (a URL wider than the column after a '/'); at most maxh lines, the
  * last ending in "..." when more were needed.  Returns the lines drawn; 0

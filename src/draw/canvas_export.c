@@ -65,13 +65,28 @@ static void put_glyphs(FILE *f, const Cell *cells, int n, int ascii)
     }
 }
 
-/* The length of the run of cells from x with the same style. */
-static int run_at(const Cell *row, int w, int x)
+/* A run of cells of one style in a row: its first column, its length, its
+ * style and colours. */
+typedef struct Run {
+    int x, n;
+    const CanvasStyleSpec *sp;
+    const char *fg, *bg;
+} Run;
+
+/* The next run of row's first w cells from *x into r, *x moved past it; 0
+ * at the end.  Every export (SVG's backgrounds and text, HTML) walks rows so. */
+static int next_run(const Cell *row, int w, int *x, int mono, Run *r)
 {
-    int e = x + 1;
-    while (e < w && row[e].style == row[x].style)
+    if (*x >= w) return 0;
+    int e = *x + 1;
+    while (e < w && row[e].style == row[*x].style)
         e++;
-    return e - x;
+    r->x = *x;
+    r->n = e - *x;
+    r->sp = spec_of(&row[*x], mono);
+    colours(r->sp, &r->fg, &r->bg);
+    *x = e;
+    return 1;
 }
 
 int canvas_write_svg(const Canvas *c, FILE *f, int ascii, int mono)
@@ -86,15 +101,11 @@ int canvas_write_svg(const Canvas *c, FILE *f, int ascii, int mono)
             W + 0.5, (int)H, W, (int)H, SVG_FONT, DEFAULT_BG);
     for (int y = 0; y < c->h; y++) { /* backgrounds first, so text sits on top */
         const Cell *row = &c->cells[y * c->w];
-        for (int x = 0; x < c->w;) {
-            int n = run_at(row, c->w, x);
-            const char *fg, *bg;
-            colours(spec_of(&row[x], mono), &fg, &bg);
-            if (bg)
+        Run r;
+        for (int x = 0; next_run(row, c->w, &x, mono, &r);)
+            if (r.bg)
                 fprintf(f, "<rect x=\"%.1f\" y=\"%d\" width=\"%.1f\" height=\"%d\" fill=\"%s\"/>\n",
-                        x * SVG_CW, y * SVG_LH, n * SVG_CW, SVG_LH, bg);
-            x += n;
-        }
+                        r.x * SVG_CW, y * SVG_LH, r.n * SVG_CW, SVG_LH, r.bg);
     }
     for (int y = 0; y < c->h; y++) {
         const Cell *row = &c->cells[y * c->w];
@@ -102,18 +113,14 @@ int canvas_write_svg(const Canvas *c, FILE *f, int ascii, int mono)
         while (last >= 0 && row[last].ch == ' ')
             last--;
         fprintf(f, "<text y=\"%d\" xml:space=\"preserve\">", y * SVG_LH + SVG_FONT - 1);
-        for (int x = 0; x <= last;) {
-            int n = run_at(row, last + 1, x);
-            const CanvasStyleSpec *sp = spec_of(&row[x], mono);
-            const char *fg, *bg;
-            colours(sp, &fg, &bg);
-            fprintf(f, "<tspan x=\"%.1f\" fill=\"%s\"%s%s%s>", x * SVG_CW, fg,
-                    sp->bold ? " font-weight=\"bold\"" : "",
-                    sp->underline ? " text-decoration=\"underline\"" : "",
-                    sp->dim ? " fill-opacity=\"0.6\"" : "");
-            put_glyphs(f, row + x, n, ascii);
+        Run r;
+        for (int x = 0; next_run(row, last + 1, &x, mono, &r);) {
+            fprintf(f, "<tspan x=\"%.1f\" fill=\"%s\"%s%s%s>", r.x * SVG_CW, r.fg,
+                    r.sp->bold ? " font-weight=\"bold\"" : "",
+                    r.sp->underline ? " text-decoration=\"underline\"" : "",
+                    r.sp->dim ? " fill-opacity=\"0.6\"" : "");
+            put_glyphs(f, row + r.x, r.n, ascii);
             fputs("</tspan>", f);
-            x += n;
         }
         fputs("</text>\n", f);
     }
@@ -197,20 +204,16 @@ int canvas_write_html(const Canvas *c, FILE *f, int anim, int ascii, int mono)
     fprintf(f, "<pre class=\"%s\">", anim ? "anim" : "frame");
     for (int y = 0; y < c->h; y++) {
         const Cell *row = &c->cells[y * c->w];
-        for (int x = 0; x < c->w;) {
-            int n = run_at(row, c->w, x);
-            const CanvasStyleSpec *sp = spec_of(&row[x], mono);
-            const char *fg, *bg;
-            colours(sp, &fg, &bg);
-            fprintf(f, "<span style=\"color:%s", fg);
-            if (bg) fprintf(f, ";background:%s", bg);
-            if (sp->bold) fputs(";font-weight:bold", f);
-            if (sp->underline) fputs(";text-decoration:underline", f);
-            if (sp->dim) fputs(";opacity:0.6", f);
+        Run r;
+        for (int x = 0; next_run(row, c->w, &x, mono, &r);) {
+            fprintf(f, "<span style=\"color:%s", r.fg);
+            if (r.bg) fprintf(f, ";background:%s", r.bg);
+            if (r.sp->bold) fputs(";font-weight:bold", f);
+            if (r.sp->underline) fputs(";text-decoration:underline", f);
+            if (r.sp->dim) fputs(";opacity:0.6", f);
             fputs("\">", f);
-            put_glyphs(f, row + x, n, ascii);
+            put_glyphs(f, row + r.x, r.n, ascii);
             fputs("</span>", f);
-            x += n;
         }
         fputc('\n', f);
     }

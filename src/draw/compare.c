@@ -240,8 +240,6 @@ void compare_draw(Canvas *c, int x, int y, int w, int h, const Mha *a, const Mha
         break;
     }
     }
-    if (status) {
-        canvas_fill(c, x, y + h - 1, w, 1, ' ', ST_STATUS);
-        put(c, x, y + h - 1, x + w - 1, s->status, ST_STATUS);
-    }
+    if (status) /* the one status line, as every screen draws it */
+        canvas_status_at(c, x, y + h - 1, w, s->status, ST_STATUS);
 }

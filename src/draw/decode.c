@@ -55,7 +55,7 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
         snprintf(s, sizeof s, "# table[b][t // %d], t %% %d", d->block_size, d->block_size);
         x += canvas_text(c, x, y, s, ST_DIM) + 2;
         if (d->n_new_blocks) {
-            x += canvas_printf(c, x, y, ST_WARN, "new block%s", d->n_new_blocks > 1 ? "s" : "");
+            x += canvas_printf(c, x, y, ST_WARN, "new block%s", text_s(d->n_new_blocks));
             for (int i = 0; i < d->n_new_blocks && i < 64 && x < c->w - 4; i++)
                 x += canvas_printf(c, x, y, ST_WARN, " %d", d->new_blocks[i]);
         } else {
@@ -76,7 +76,7 @@ static int draw_step_lines(Canvas *c, const Decode *d, int y)
                     x += canvas_printf(c, x, y, ST_WARN, " blk %d -> %d", d->cow_src[i],
                                        d->cow_dst[i]);
                 canvas_printf(c, x, y++, ST_WARN, " (%d prefix token%s each, %s B)", tail,
-                              tail == 1 ? "" : "s", text_fmt_int(s, sizeof s, d->copied_step));
+                              text_s(tail), text_fmt_int(s, sizeof s, d->copied_step));
             }
         }
     } else if (d->window) { /* the rolling buffer: the last token's slot, and what it overwrote */
@@ -107,10 +107,11 @@ static int draw_pool(Canvas *c, const Decode *d, int y, int large)
     const MhaConfig *cfg = &d->m->cfg;
     const int N = d->block_size;
     char a[64], b[64];
-    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k %s %s strides %s: %d/%d blocks",
+    canvas_printf(c, 1, y++, ST_NORMAL, "pool_k %s %s strides %s: %d/%d block%s",
                   d->layout == DECODE_META ? "NHD (blocks,N,KV,dh)" : "HND (blocks,KV,N,dh)",
                   tensor_fmt_dims(a, sizeof a, d->cache_k->ndim, d->cache_k->shape),
-                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks);
+                  tensor_fmt_strides(b, sizeof b, d->cache_k), d->blocks_used, d->blocks,
+                  text_s(d->blocks));
     int rows = d->blocks, cw = large ? 6 : 3;
     if (rows > c->h - 13 - y) rows = c->h - 13 - y;
     if (rows < 1) rows = 1;
@@ -140,8 +141,8 @@ static int draw_pool(Canvas *c, const Decode *d, int y, int large)
         }
     y += rows;
     if (rows < d->blocks)
-        canvas_printf(c, 1, y++, ST_DIM, "(%d more blocks: a taller terminal shows them)",
-                      d->blocks - rows);
+        canvas_printf(c, 1, y++, ST_DIM, "(%d more block%s: a taller terminal shows them)",
+                      d->blocks - rows, text_s(d->blocks - rows));
     int x = 1;
     for (int s = 0; s < cfg->batch && x < c->w - 8; s++) {
         x += canvas_printf(c, x, y, ST_HEAD(s), "%stable s%d [", s ? "  " : "", s);
@@ -238,11 +239,12 @@ static int draw_scores(Canvas *c, const Decode *d, int y, int ymax)
                       T, d->window);
     else if (d->window)
         canvas_printf(c, 1, y++, ST_NORMAL,
-                      "softmax of \"%s\" over the window's %d slots (slot order), per query head",
-                      word, T);
+                      "softmax of \"%s\" over the window's %d slot%s (slot order), per query head",
+                      word, T, text_s(T));
     else
         canvas_printf(c, 1, y++, ST_NORMAL,
-                      "softmax of \"%s\" over the %d cached tokens, per query head", word, T);
+                      "softmax of \"%s\" over the %d cached token%s, per query head", word, T,
+                      text_s(T));
     for (int h = 0; h < cfg->heads && y < ymax; h++, y++) {
         int kv = h / G, g = h % G;
         if (y == ymax - 1 && h < cfg->heads - 1) { /* no room for the rest: say so */
@@ -280,8 +282,8 @@ void decode_draw_mla(Canvas *c, const Decode *d, double check, int rank, int rop
 static void draw_frame(Canvas *c, const Decode *d, double check, int rank, int rope_dim, int large)
 {
     const MhaConfig *cfg = &d->m->cfg;
-    canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query heads, %d kv head%s",
-                  kind(cfg), cfg->heads, cfg->kv_heads, cfg->kv_heads == 1 ? "" : "s");
+    canvas_printf(c, 1, 0, ST_TITLE, "Decode with a KV cache: %s, %d query head%s, %d kv head%s",
+                  kind(cfg), cfg->heads, text_s(cfg->heads), cfg->kv_heads, text_s(cfg->kv_heads));
     int y = draw_step_lines(c, d, 1);
     y = draw_cache(c, d, y, large);
     y = draw_read(c, d, y);

@@ -13,6 +13,7 @@
 #include <math.h> /* INFINITY */
 #include <stdio.h>
 
+#include "base/textutil.h"
 #include "content/kv.h" /* kv_fmt_int, kv_fmt_size: the numbers as kv and decode print them */
 
 #define MAP_X 1 /* the tile map's left edge */
@@ -109,8 +110,7 @@ static void draw_chip(Canvas *c, const Flash *f, int x, int y, int ymax)
             num(c, x + 5 + 8 * k, y, ST_NORMAL, f->s[(size_t)r * nc + k]);
         if (k < nc) canvas_printf(c, x + 5 + 8 * k + 1, y, ST_DIM, "+%d", nc - k);
     }
-    if (shown < nr)
-        canvas_printf(c, x, y++, ST_DIM, "(+%d row%s)", nr - shown, nr - shown == 1 ? "" : "s");
+    if (shown < nr) canvas_printf(c, x, y++, ST_DIM, "(+%d row%s)", nr - shown, text_s(nr - shown));
     canvas_text(c, x, y++,
                 f->last ? "after this tile, final (O written to HBM):"
                         : "after this tile:  m, l, O = acc / l",

@@ -4,6 +4,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -310,14 +312,14 @@ static void grid_labels(Ctx *x, const Grid *g, const char *title)
         else
             snprintf(toks, sizeof toks, "tokens %d-%d", g->t0, g->t0 + g->tok_rows - 1);
         sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
-                ST_DIM, "each head shows %s of %d (%d rows hidden%s%s%s)", toks, g->R,
-                g->hidden_rows, x->s.scroll_key ? "; " : "", x->s.scroll_key ? x->s.scroll_key : "",
-                x->s.scroll_key ? " scrolls" : "");
+                ST_DIM, "each head shows %s of %d (%d row%s hidden%s%s%s)", toks, g->R,
+                g->hidden_rows, text_s(g->hidden_rows), x->s.scroll_key ? "; " : "",
+                x->s.scroll_key ? x->s.scroll_key : "", x->s.scroll_key ? " scrolls" : "");
     } else if (g->hidden_rows > 0 && g->h > g->head_rows)
         sc_fitf(x->c, g->x, g->y + g->head_rows + g->rows_shown * (g->pitch + g->lead), g->w,
-                ST_DIM, "... %d more rows hidden%s%s%s", g->hidden_rows - g->r0,
-                x->s.scroll_key ? " (" : "", x->s.scroll_key ? x->s.scroll_key : "",
-                x->s.scroll_key ? " scrolls)" : "");
+                ST_DIM, "... %d more row%s hidden%s%s%s", g->hidden_rows - g->r0,
+                text_s(g->hidden_rows - g->r0), x->s.scroll_key ? " (" : "",
+                x->s.scroll_key ? x->s.scroll_key : "", x->s.scroll_key ? " scrolls)" : "");
 }
 
 /* One logical cell at (px, py), vw - 1 wide and pitch rows tall: the value,

@@ -3,6 +3,8 @@
  */
 #include "draw/scenectx.h"
 
+#include "base/textutil.h"
+
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -284,11 +286,14 @@ static void heat_more(Ctx *x, const Heat *p, int heads)
     char buf[96];
     size_t k = 0;
     if (p->rows_shown < p->S)
-        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d rows", p->S - p->rows_shown);
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d row%s", p->S - p->rows_shown,
+                              text_s(p->S - p->rows_shown));
     if (p->cols < p->S && k < sizeof buf)
-        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d cols", p->S - p->cols);
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d col%s", p->S - p->cols,
+                              text_s(p->S - p->cols));
     if (p->heads_shown < heads && k < sizeof buf)
-        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d heads", heads - p->heads_shown);
+        k += (size_t)snprintf(buf + k, sizeof buf - k, ", %d head%s", heads - p->heads_shown,
+                              text_s(heads - p->heads_shown));
     if (p->h0 > 0 && k < sizeof buf) /* scrolled: which heads are these */
         k += (size_t)snprintf(buf + k, sizeof buf - k, "; heads %d-%d shown", p->h0,
                               p->h0 + p->heads_shown - 1);

@@ -12,6 +12,7 @@
 
 #include "base/errbuf.h"
 #include "base/linebreak.h"
+#include "base/textutil.h"
 #include "base/utf8.h"
 #include "draw/lessonpage.h"
 #include "draw/variants.h"
@@ -396,8 +397,8 @@ static void draw_groups(Canvas *c, int y, int h, const MhaConfig *cfg)
     int kv = cfg->kv_heads > 0 ? cfg->kv_heads : 1, g = cfg->heads / kv;
     const char *kind = kv == cfg->heads ? "MHA" : kv == 1 ? "MQA" : "GQA";
     if (h < 4) return;
-    canvas_printf(c, 1, y + 1, ST_DIM, "the groups now: %d query heads, %d kv head%s (%s)",
-                  cfg->heads, kv, kv == 1 ? "" : "s", kind);
+    canvas_printf(c, 1, y + 1, ST_DIM, "the groups now: %d query head%s, %d kv head%s (%s)",
+                  cfg->heads, text_s(cfg->heads), kv, text_s(kv), kind);
     int rows = h - 3, shown = kv < rows ? kv : rows;
     for (int k = 0; k < shown; k++) {
         int x = 3;

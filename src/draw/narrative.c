@@ -10,19 +10,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* "1 head", "2 heads": n and word, singular or plural.  Each call gets its
+/* "1 head", "16,384 floats": text_fmt_count's text.  Each call gets its
  * own buffer of a ring of 8, so one sentence can hold several. */
-/* "16,384 floats": n with thousands commas and word, plural unless 1; from a
- * ring of buffers, so one sentence can hold several. */
 static char ring[8][48];
 static int ring_next;
 
 static const char *count(long n, const char *word)
 {
-    char *b = ring[ring_next++ % 8], digits[32];
-    text_fmt_int(digits, sizeof digits, (unsigned long long)(n > 0 ? n : 0)); /* counts, >= 0 */
-    snprintf(b, sizeof ring[0], "%s %s%s", digits, word, n == 1 ? "" : "s");
-    return b;
+    /* counts, >= 0 */
+    return text_fmt_count(ring[ring_next++ % 8], sizeof ring[0],
+                          (unsigned long long)(n > 0 ? n : 0), word);
 }
 
 /* "65,536": a byte count as every count on screen is written. */
@@ -97,8 +94,8 @@ static void wrong_block_tokens(const Mha *m, char *buf, size_t n)
                              mha_token_word(first + whole - 1));
     if (l >= n) return;
     if (first + whole <= last) /* a part row: the block ends inside it */
-        snprintf(buf + l, n - l, "%sthe first %d floats of '%s'", whole ? " and " : "",
-                 per[first + whole], mha_token_word(first + whole));
+        snprintf(buf + l, n - l, "%sthe first %s of '%s'", whole ? " and " : "",
+                 count(per[first + whole], "float"), mha_token_word(first + whole));
 }
 
 /* MV_WRONG_VIEW: no error; wrong numbers unless the two views agree (one

@@ -110,13 +110,13 @@ static void variant_column(Canvas *c, int x, int y0, int w, int h, int bar_w, co
         /* a title that fits the column: the bar's own, "storage S7: ...;
          * showing offsets ...", was cut to "storage S..." when rows hid */
         long n = (long)K->st->n;
-        char t[96], nf[32], sb[32];
-        text_fmt_int(nf, sizeof nf, (unsigned long long)n);
+        char t[112], nf[48], sb[32];
+        text_fmt_count(nf, sizeof nf, (unsigned long long)n, "float");
         text_fmt_int(sb, sizeof sb, (unsigned long long)n * sizeof(float));
-        snprintf(t, sizeof t, "S%d: %s floats, %s B", K->st->id, nf, sb);
-        if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %s floats", K->st->id, nf);
+        snprintf(t, sizeof t, "S%d: %s, %s B", K->st->id, nf, sb);
+        if ((int)strlen(t) > w) snprintf(t, sizeof t, "S%d: %s", K->st->id, nf);
         if (used >= maxh) /* rows hidden: the offsets drawn say which */
-            snprintf(t, sizeof t, "S%d: %s floats, part", K->st->id, nf);
+            snprintf(t, sizeof t, "S%d: %s, part", K->st->id, nf);
         canvas_fill(c, x, y + 1, w, 1, ' ', ST_NORMAL);
         canvas_text(c, x, y + 1, t, ST_BOLD);
     }
@@ -187,7 +187,9 @@ void variants_draw_panel(Canvas *c, int x, int y, int w, int h, const VariantRun
                              "%d query heads: no GQA. It needs a kv_heads that divides %d, "
                              "strictly between 1 and %d.",
                              cfg->heads, cfg->heads, cfg->heads);
-            if (more) snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.", more);
+            if (more)
+                snprintf(why + o, sizeof why - (size_t)o, " %d query heads allow one.",
+                         more); /* more >= 4 */
         }
         canvas_text(c, cx, y, kind[i], ST_TITLE);
         canvas_wrap(c, cx, y + 2, colw - 2, h - 2, why, ST_DIM);
@@ -264,11 +266,11 @@ int variants_draw_mla_strip(Canvas *c, int x, int y, int w, const MhaConfig *cfg
         if (KV != H)
             snprintf(own, sizeof own, ", %s %s B", KV == 1 ? "MQA" : "GQA",
                      text_fmt_int(b, sizeof b, (uint64_t)tokens * 2 * (uint64_t)KV * dh * 4));
-        canvas_printf(c, x, y++, ST_NORMAL, "at %d tokens: MHA %s B%s, MLA %s B", tokens,
-                      text_fmt_int(a, sizeof a, (uint64_t)tokens * mla_mha_bytes_per_token(cfg)),
-                      own,
-                      text_fmt_int(b, sizeof b,
-                                   (uint64_t)tokens * (uint64_t)mla_cache_bytes_per_token(R, dr)));
+        canvas_printf(
+            c, x, y++, ST_NORMAL, "at %d token%s: MHA %s B%s, MLA %s B", tokens, text_s(tokens),
+            text_fmt_int(a, sizeof a, (uint64_t)tokens * mla_mha_bytes_per_token(cfg)), own,
+            text_fmt_int(b, sizeof b,
+                         (uint64_t)tokens * (uint64_t)mla_cache_bytes_per_token(R, dr)));
     }
     return y - y0;
 }

@@ -1,6 +1,7 @@
 /* decode.c - prefill and one-token decode steps over a KV cache (see decode.h). */
 #include "engine/decode.h"
 
+#include "base/textutil.h"
 #include "engine/play.h"
 #include "engine/tensorops.h"
 #include <math.h>
@@ -144,9 +145,9 @@ int decode_share_prefix(Decode *d, int prefix, char *err, size_t errlen)
     }
     if (prefix < 0 || prefix > d->prompt) {
         snprintf(err, errlen,
-                 "--shared-prefix %d: must be 0 to the prompt's %d tokens (the shared prefix is "
-                 "part of every prompt)",
-                 prefix, d->prompt);
+                 "--shared-prefix %d: must be 0 to the prompt's %d token%s (the shared prefix "
+                 "is part of every prompt)",
+                 prefix, d->prompt, text_s(d->prompt));
         return -1;
     }
     for (int b = 1; b < c->batch; b++)

@@ -203,7 +203,7 @@ static void put_reads(Buf *b, const Tensor *t)
         numel > show ? " ..."
         : numel      ? ""
                      : "none",
-        numel, numel == 1 ? "" : "s", t->st->id, t->st->n);
+        numel, text_s(numel), t->st->id, t->st->n);
 }
 
 /* a tensor's lines: shape, strides, offset, storage, memory, what it reads */
@@ -242,7 +242,7 @@ void play_result_text(const PlayResult *r, const char *line, char *buf, size_t n
         return;
     }
     if (r->kind == PR_TUPLE) {
-        put(&b, "  a tuple of %d tensor%s\n", r->nparts, r->nparts == 1 ? "" : "s");
+        put(&b, "  a tuple of %d tensor%s\n", r->nparts, text_s(r->nparts));
         for (int i = 0; i < r->nparts; i++) {
             const PlayPart *pt = &r->parts[i];
             char label[PLAY_NAME_MAX + 8];

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/textutil.h"
 #include "engine/play_val.h"
 
 PlayVar *play_var(const Play *p, const char *name)
@@ -136,8 +137,8 @@ int play_bind(Eval *e, const char *fn, const char *const *params, int np, int nr
     for (int i = 0; i < n; i++) {
         if (!kw[i][0]) {
             if (pos >= np)
-                return EFAIL(e, "%s() takes %d argument%s but %d were given", fn, np,
-                             np == 1 ? "" : "s", n);
+                return EFAIL(e, "%s() takes %d argument%s but %d were given", fn, np, text_s(np),
+                             n);
             slot[pos++] = &args[i];
             continue;
         }
