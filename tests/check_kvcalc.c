@@ -140,6 +140,18 @@ static Screen *open_on(const char *name)
     return k;
 }
 
+/* Falcon 7B's one kv head reads "1 kv head (MQA)", not "1 kv heads". */
+START_TEST(one_kv_head_is_singular)
+{
+    Screen *k = open_on("falcon-7b");
+    Canvas *c = draw_at(k, 80, 24);
+    ck_assert(canvas_contains(c, "1 kv head (MQA)"));
+    ck_assert(!canvas_contains(c, "1 kv heads"));
+    canvas_free(c);
+    screen_close(k);
+}
+END_TEST
+
 /* Past the trained context the screen says "hypothetical", in the words of
  * `mhaviz kv` (kv_hypothetical); it had no mark at all. */
 START_TEST(hypothetical_is_marked)
@@ -224,6 +236,7 @@ static Suite *kvcalc_suite(void)
     tcase_add_test(tc, detail_sits_below_the_list);
     tcase_add_test(tc, notes_are_whole);
     tcase_add_test(tc, hypothetical_is_marked);
+    tcase_add_test(tc, one_kv_head_is_singular);
     tcase_add_test(tc, largest_context_and_batch_fit);
     tcase_add_test(tc, urls_break_after_a_slash);
     suite_add_tcase(s, tc);

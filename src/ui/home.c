@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "content/lesson.h"
 #include "ui/decode.h"
 #include "ui/flash_screen.h"
@@ -104,7 +105,7 @@ Screen *home_open(Ui *ui)
     if (n > 0) {
         lesson_list_free(paths, n);
         snprintf(h->lessons_about, sizeof h->lessons_about,
-                 "a guided course in %d lesson%s, progress remembered", n, n == 1 ? "" : "s");
+                 "a guided course in %d lesson%s, progress remembered", n, text_s(n));
     } else { /* the menu says why when it opens */
         snprintf(h->lessons_about, sizeof h->lessons_about, "a guided course, progress remembered");
     }

@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "base/textutil.h"
 #include "content/kv.h"
 #include "content/presets.h"
 #include "ui/keys.h"
@@ -83,12 +84,14 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
     if (m.kv_lora_rank) /* MLA: a latent per token, whatever num_key_value_heads says */
         canvas_printf(
             c, x, y++, ST_NORMAL,
-            "%ld layers, %ld query heads, MLA latent %ld + RoPE key %ld (not %ld kv heads)",
-            p->layers, p->heads, m.kv_lora_rank, m.qk_rope_head_dim, p->kv_heads);
+            "%ld layer%s, %ld query head%s, MLA latent %ld + RoPE key %ld (not %ld kv head%s)",
+            p->layers, text_s(p->layers), p->heads, text_s(p->heads), m.kv_lora_rank,
+            m.qk_rope_head_dim, p->kv_heads, text_s(p->kv_heads));
     else
         canvas_printf(c, x, y++, ST_NORMAL,
-                      "%ld layers, %ld query heads, %ld kv heads (%s), d_head %ld", p->layers,
-                      p->heads, p->kv_heads, kv_kind(&m), p->d_head);
+                      "%ld layer%s, %ld query head%s, %ld kv head%s (%s), d_head %ld", p->layers,
+                      text_s(p->layers), p->heads, text_s(p->heads), p->kv_heads,
+                      text_s(p->kv_heads), kv_kind(&m), p->d_head);
     /* at most "dtype int4 (4 bits)   context 10^12   batch 10^9" with commas: 71 columns */
     canvas_printf(c, x, y++, ST_NORMAL, "dtype %s (%d bits)   context %s   batch %s", dt->name,
                   dt->bits, kv_fmt_int(a, sizeof a, (uint64_t)ctx),
@@ -118,13 +121,15 @@ static void kvcalc_draw(Screen *s, const Ui *ui, Canvas *c)
                       p->kv_heads, p->d_head, dt->bits, kv_fmt_int(a, sizeof a, own->per_token));
     }
     if (lim.window && lim.window < ctx) /* capped layers: count layer-tokens */
-        canvas_printf(c, x, y++, ST_CODE, "%ld of %ld layers keep %s tokens (%s): %s",
+        canvas_printf(c, x, y++, ST_CODE, "%ld of %ld layers keep %s token%s (%s): %s",
                       lim.local_layers, p->layers, kv_fmt_int(b, sizeof b, (uint64_t)lim.window),
-                      lim.chunked ? "chunk" : "window", kv_fmt_size(d, sizeof d, own->total));
+                      text_s(lim.window), lim.chunked ? "chunk" : "window",
+                      kv_fmt_size(d, sizeof d, own->total));
     else
-        canvas_printf(
-            c, x, y++, ST_CODE, "x %s tokens x %s = %s", kv_fmt_int(b, sizeof b, (uint64_t)ctx),
-            kv_fmt_int(a, sizeof a, (uint64_t)k->batch), kv_fmt_size(d, sizeof d, own->total));
+        canvas_printf(c, x, y++, ST_CODE, "x %s token%s x %s = %s",
+                      kv_fmt_int(b, sizeof b, (uint64_t)ctx), text_s(ctx),
+                      kv_fmt_int(a, sizeof a, (uint64_t)k->batch),
+                      kv_fmt_size(d, sizeof d, own->total));
     y++;
     canvas_printf(c, x, y++, ST_BOLD, "%-17s %4s %11s %10s %10s", "variant", "kv", "B/token",
                   "sequence", "total");

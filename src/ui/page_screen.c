@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "base/errbuf.h"
+#include "base/textutil.h"
 #include "content/presets.h"
 #include "draw/lessonpage.h"
 #include "ui/field.h"
@@ -576,7 +577,7 @@ static int page_key(Screen *s, Ui *ui, Action a, int key, Screen **push)
         ps->l = nl;
         if (ps->page >= nl->npages) ps->page = nl->npages - 1;
         page_load(ps);
-        ui_status(ui, "reloaded %.150s: %d pages", path, nl->npages);
+        ui_status(ui, "reloaded %.150s: %d page%s", path, nl->npages, text_s(nl->npages));
         return UI_REDRAW;
     }
     default: /* ? and q / Esc: the stack's */

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "base/textutil.h"
 #include "draw/variants.h"
 #include "engine/mla.h"
 #include "ui/keys.h"
@@ -37,8 +38,9 @@ static void variants_draw(Screen *s, const Ui *ui, Canvas *c)
     canvas_clear(c);
     if (screen_draw_enlarge(c)) return;
     canvas_printf(c, 1, 0, ST_TITLE, "MHA | GQA | MQA");
-    canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query heads of d_head %d", ui->cfg.seq,
-                  ui->cfg.d_model, ui->cfg.heads, ui->cfg.d_model / ui->cfg.heads);
+    canvas_printf(c, 18, 0, ST_DIM, "seq %d, d_model %d, %d query head%s of d_head %d", ui->cfg.seq,
+                  ui->cfg.d_model, ui->cfg.heads, text_s(ui->cfg.heads),
+                  ui->cfg.d_model / ui->cfg.heads);
     int strip = v->mla ? 6 : 0; /* MLA's strip at the bottom, the columns above it */
     variants_draw_panel(c, 0, 1, c->w, c->h - 2 - strip, &v->runs);
     if (strip) {
