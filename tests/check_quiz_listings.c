@@ -248,7 +248,11 @@ static int assert_listing_is_the_program(const QuizQuestion *q)
         expand |= !strncmp(ran[k], "K_expand = K_heads.unsqueeze(2).expand(", 39);
         repeat |= strstr(ran[k], "repeat_interleave") != NULL;
     }
-    if (scores) ck_assert_msg(expand, "%s: the scores without K_expand:\n%s", q->id, q->working);
+    /* GQA's scores read the stride-0 K_expand; MHA's are head by head */
+    int gqa = q->cfg.kv_heads != q->cfg.heads;
+    if (scores)
+        ck_assert_msg(expand == gqa, "%s: the scores %s K_expand:\n%s", q->id,
+                      gqa ? "without" : "with", q->working);
     if (q->gen != QG_REPEAT_BYTES + 1 && q->tensor != MT_K_REPEAT && q->tensor != MT_V_REPEAT)
         ck_assert_msg(!repeat, "%s: a copy the pipeline never made:\n%s", q->id, q->working);
     return nr;
@@ -351,7 +355,8 @@ START_TEST(listing_of_every_tensor_is_the_program)
                 repeat |= strstr(lines[k], "repeat_interleave") != NULL;
             }
             if (id == MT_SCORES || id == MT_ATTN || id == MT_OUT) {
-                ck_assert_msg(expand && (id == MT_SCORES || !repeat), "%s:\n%s", what, buf);
+                ck_assert_msg(expand == (c.heads != c.kv_heads) && (id == MT_SCORES || !repeat),
+                              "%s:\n%s", what, buf);
                 ck_assert_int_eq(rope, c.rope != ROPE_OFF);
             }
             if (id == MT_ATTN) ck_assert_int_eq(mask, c.causal + (c.window > 0));

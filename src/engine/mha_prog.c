@@ -24,15 +24,27 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* When a statement runs: always, or only for some configurations. */
-typedef enum { ON_ALL, ON_ROPE, ON_NOROPE, ON_MASK, ON_NOMASK, ON_WINDOW } When;
+/* When a statement runs: always (ON_ALL), or when every condition of its
+ * bits holds.  MHA (one query head a kv head) writes the scores and the
+ * weighted sum as plain head-by-head products; GQA and MQA group the query
+ * heads over their kv head's K and V, expanded with stride 0. */
+enum {
+    ON_ALL = 0,
+    ON_ROPE = 1 << 0,
+    ON_NOROPE = 1 << 1,
+    ON_MASK = 1 << 2,
+    ON_NOMASK = 1 << 3,
+    ON_WINDOW = 1 << 4,
+    ON_MHA = 1 << 5,
+    ON_GQA = 1 << 6,
+};
 
 #define TEACH -1 /* not a step: the teaching tensors, after the trace */
 
 /* clang-format off */
 static const struct {
     int step;
-    When when;
+    unsigned when; /* ON_* bits */
     const char *stmt;
 } program[] = {
     {MS_PROJECT, ON_ALL, "Q = x @ W_Q"},
@@ -47,18 +59,21 @@ static const struct {
     {MS_ROPE, ON_ROPE, "Q_rope = rope(Q_heads)"},
     {MS_ROPE, ON_ROPE, "K_rope = rope(K_heads)"},
     /* short statements, so each one reads whole on the ▶ line at 80 columns */
-    {MS_SCORES, ON_NOROPE, "Q_groups = Q_heads.view(B, KV, G, S, dh)"},
-    {MS_SCORES, ON_ROPE, "Q_groups = Q_rope.view(B, KV, G, S, dh)"},
-    {MS_SCORES, ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
-    {MS_SCORES, ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
-    {MS_SCORES, ON_ALL, "scores = (Q_groups @ K_expand.transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
+    {MS_SCORES, ON_MHA | ON_NOROPE, "scores = Q_heads @ K_heads.transpose(-2, -1) / sqrt(dh)"},
+    {MS_SCORES, ON_MHA | ON_ROPE, "scores = Q_rope @ K_rope.transpose(-2, -1) / sqrt(dh)"},
+    {MS_SCORES, ON_GQA | ON_NOROPE, "Q_groups = Q_heads.view(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_GQA | ON_ROPE, "Q_groups = Q_rope.view(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_GQA | ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_GQA | ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_SCORES, ON_GQA, "scores = (Q_groups @ K_expand.transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
     /* query i sees key j iff j <= i (and i - j < W): computed, not copied */
     {MS_SOFTMAX, ON_MASK, "mask = torch.arange(S).view(S, 1) >= torch.arange(S)"},
     {MS_SOFTMAX, ON_WINDOW, "mask = mask * (torch.arange(S).view(S, 1) - torch.arange(S) < W)"},
     {MS_SOFTMAX, ON_MASK, "attn = softmax(scores.masked_fill(mask == 0, float('-inf')), dim=-1)"},
     {MS_SOFTMAX, ON_NOMASK, "attn = softmax(scores, dim=-1)"},
-    {MS_WEIGHTED, ON_ALL, "V_expand = V_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
-    {MS_WEIGHTED, ON_ALL, "head_out = (attn.view(B, KV, G, S, S) @ V_expand).view(B, H, S, dh)"},
+    {MS_WEIGHTED, ON_MHA, "head_out = attn @ V_heads"},
+    {MS_WEIGHTED, ON_GQA, "V_expand = V_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {MS_WEIGHTED, ON_GQA, "head_out = (attn.view(B, KV, G, S, S) @ V_expand).view(B, H, S, dh)"},
     {MS_BACK, ON_ALL, "merged = head_out.transpose(1, 2)"},
     {MS_CONTIG, ON_ALL, "merged_contig = merged.contiguous()"},
     {MS_CONCAT, ON_ALL, "concat = merged_contig.view(B, S, D)"},
@@ -66,6 +81,10 @@ static const struct {
     /* for teaching, outside the trace: the wrong view, GQA by copying and
      * one big head over the full width (the scores without / sqrt(dh): run_bug) */
     {TEACH, ON_ALL, MHA_WRONG_VIEW_CODE}, /* the wrong view's bug, as the panel shows it */
+    /* MHA's K and V as GQA shares them (G = 1), for the variants' picture */
+    {TEACH, ON_MHA | ON_NOROPE, "K_expand = K_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {TEACH, ON_MHA | ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
+    {TEACH, ON_MHA, "V_expand = V_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
     {TEACH, ON_NOROPE, "K_repeat = K_heads.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ROPE, "K_repeat = K_rope.repeat_interleave(G, dim=1)"},
     {TEACH, ON_ALL, "V_repeat = V_heads.repeat_interleave(G, dim=1)"},
@@ -78,22 +97,12 @@ static const struct {
 /* clang-format on */
 #define N_PROGRAM (int)(sizeof program / sizeof program[0])
 
-static int runs(const MhaConfig *c, When w)
+static int runs(const MhaConfig *c, unsigned when)
 {
-    switch (w) {
-    case ON_ROPE:
-        return c->rope != ROPE_OFF;
-    case ON_NOROPE:
-        return c->rope == ROPE_OFF;
-    case ON_MASK:
-        return c->causal;
-    case ON_NOMASK:
-        return !c->causal;
-    case ON_WINDOW:
-        return c->window > 0;
-    default:
-        return 1;
-    }
+    const unsigned holds = (c->rope != ROPE_OFF ? ON_ROPE : ON_NOROPE) |
+                           (c->causal ? ON_MASK : ON_NOMASK) | (c->window > 0 ? ON_WINDOW : 0) |
+                           (c->kv_heads == c->heads ? ON_MHA : ON_GQA);
+    return (when & holds) == when;
 }
 
 /* The size names the statements are written over, and their values for c
