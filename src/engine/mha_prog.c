@@ -9,10 +9,10 @@
  *
  * The statements are written over the run's tensor names (mha_tensor_names:
  * what `mhaviz export` and the playground call them) and its sizes (B S D H
- * KV G dh, W the window).  Query heads are grouped G to a kv head, K and V
- * expanded to them with stride 0 (no copy), so MHA, GQA and MQA run the same
- * lines.  The tensors no step shows (mask, the grouped views) are the
- * program's temporaries.
+ * KV G dh, W the window).  MHA's scores and weighted sum are head by head;
+ * for GQA and MQA the query heads are grouped G to a kv head and its K and V
+ * expanded to them with stride 0 (no copy).  The tensors no step shows
+ * (mask, the grouped views) are the program's temporaries.
  */
 #include "engine/mha.h"
 
