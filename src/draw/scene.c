@@ -69,27 +69,20 @@ static void clamp_cursor(const Mha *m, SceneState *s)
     }
 }
 
-/* The narrative's rows: 4 on a tall frame, 3 below; in large print the rows
- * its short lines take, from those up to LARGE_NARRATIVE_ROWS (a frame of 40
- * rows or more; 5 below), so a projector's text is not cut where there is
- * room for it. */
-/* The narrative's line width: the frame's, but no wider than NARRATIVE_MAX_W
- * (a paragraph that reads as text on a big screen), in large print no wider
- * than LARGE_NARRATIVE_W (short lines read from the back row), on any frame. */
-static int narr_width(const Ctx *x)
+/* The narrative's rows on a tall frame: 4, or in large print the rows its
+ * short lines take, up to LARGE_NARRATIVE_ROWS (a frame of 40 rows or more;
+ * 5 below), so a projector's text is not cut where there is room for it. */
+static int narr_large_rows(const Ctx *x, char *buf, size_t n)
 {
-    int bw = x->w - RIGHT_MARGIN, nw = x->s.large ? LARGE_NARRATIVE_W : NARRATIVE_MAX_W;
-    return bw < nw ? bw : nw;
-}
-
-static int narr_rows_of(const Ctx *x, char *buf, size_t n)
-{
-    int least = x->h >= TALL_NARRATIVE_H ? 4 : 3;
     int cap = x->h >= 40 ? LARGE_NARRATIVE_ROWS : 5, rows;
-    if (!x->s.large) return least;
+    Canvas *c;
+    if (!x->s.large) return 4;
+    c = canvas_new(LARGE_NARRATIVE_W, cap + 1);
+    if (!c) return 4;
     narr_text(x, buf, n);
-    rows = canvas_wrap_lines(buf, narr_width(x), cap + 1);
-    return rows < least ? least : rows > cap ? cap : rows;
+    rows = canvas_wrap(c, 0, 0, LARGE_NARRATIVE_W, cap + 1, buf, ST_NORMAL);
+    canvas_free(c);
+    return rows < 4 ? 4 : rows > cap ? cap : rows;
 }
 
 static void draw_all(Ctx *x)
@@ -106,7 +99,8 @@ static void draw_all(Ctx *x)
     /* the rows the body gets; on a tall frame the top block takes its share
      * of the rows to spare: blank rows under the title and over the code
      * line, as many as between the body's sections */
-    if (s->narrative) narr_rows = narr_rows_of(x, buf, sizeof buf);
+    if (s->narrative)
+        narr_rows = x->h >= TALL_NARRATIVE_H ? narr_large_rows(x, buf, sizeof buf) : 3;
     narr_lines = narr_rows;
     if (s->inspect) narr_rows++; /* the offset arithmetic, above the narrative */
     if (s->narrative && x->h >= TALL_NARRATIVE_H)
@@ -143,7 +137,10 @@ static void draw_all(Ctx *x)
         }
         if (s->narrative) {
             narr_text(x, buf, sizeof buf);
-            canvas_wrap(x->c, bx, ny, narr_width(x), x->y0 + x->h - status_rows - ny, buf,
+            /* a paragraph no wider than NARRATIVE_MAX_W reads as text on a big screen */
+            /* large print: short lines, where the frame has the rows for them */
+            int nw = s->large && x->h >= TALL_NARRATIVE_H ? LARGE_NARRATIVE_W : NARRATIVE_MAX_W;
+            canvas_wrap(x->c, bx, ny, bw < nw ? bw : nw, x->y0 + x->h - status_rows - ny, buf,
                         ST_NORMAL);
         }
     }
