@@ -70,8 +70,43 @@ print("; ".join(bad[:4]))
 PY
 }
 
+# narr_ok FRAMES_LARGE FRAMES_200x60: what is wrong, if anything, with the
+# narrative lines of large print: found by their first words (the 200x60
+# frame's last paragraph, without --large), each at most LARGE_NARRATIVE_W
+# (60) columns, on frames of 30 rows or more
+narr_ok() {
+  python3 - "$@" <<'PY'
+import sys
+def frames(path):
+    out = []
+    for line in open(path, encoding="utf-8").read().split("\n"):
+        if line.startswith("=== step "):
+            out.append([line])
+        elif out:
+            out[-1].append(line)
+    return out
+bad = []
+for f, ref in zip(frames(sys.argv[1]), frames(sys.argv[2])):
+    body = [l.rstrip() for l in ref[1:]]
+    while body and not body[-1]:
+        body.pop()
+    para = body[len(body) - body[::-1].index(""):] if "" in body else body
+    start = " ".join(" ".join(para).split()[:3])
+    rows = [l.rstrip() for l in f[1:]]
+    at = [i for i, l in enumerate(rows) if l.startswith(start)]
+    if not at:
+        bad.append("%s: no narrative starting '%s'" % (f[0], start))
+        continue
+    for l in rows[at[-1]:]:
+        if len(l) > 60:
+            bad.append("%s: a narrative line of %d columns: %r" % (f[0], len(l), l[:30]))
+print("; ".join(bad[:3]))
+PY
+}
+
 for cfg in "" "--heads 4 --kv-heads 1" "--batch 2 --causal" "--rope half" "--rope interleaved --seq 6 --d-model 12 --heads 3"; do
   "$BIN" export $cfg >"$tmp/run.json" || fail "export $cfg"
+  "$BIN" frames --step all --cols 200 --rows 60 --color=never $cfg >"$tmp/ref.txt"
   for size in 80x24 100x30 200x60; do
     name="--large ${cfg:-default} $size"
     args=(--step all --cols "${size%x*}" --rows "${size#*x}" --color=never $cfg)
@@ -79,6 +114,12 @@ for cfg in "" "--heads 4 --kv-heads 1" "--batch 2 --causal" "--rope half" "--rop
     "$BIN" frames "${args[@]}" >"$tmp/normal.txt"
     why=$(frames_ok "$size" "$tmp/large.txt" "$tmp/normal.txt" "$tmp/run.json" 2>&1)
     check "$name: every step fits, its numbers there, bigger cells${why:+ ($why)}" test -z "$why"
+    # from 30 rows (TALL_NARRATIVE_H); at 80x24 the narrative keeps the
+    # frame's width, so the picture keeps its rows (RoPE's pair marks)
+    if [ "${size#*x}" -ge 30 ]; then
+      why=$(narr_ok "$tmp/large.txt" "$tmp/ref.txt" 2>&1)
+      check "$name: the narrative in lines of at most 60 columns${why:+ ($why)}" test -z "$why"
+    fi
   done
 done
 "$BIN" frames --step 2 --large --ascii --color=never >"$tmp/a.txt"
