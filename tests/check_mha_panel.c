@@ -12,6 +12,7 @@
 #include "engine/mha.h"
 #include "engine/play.h"
 #include "engine/tensorops.h"
+#include "engine_testutil.h"
 
 /* batch seq d_model heads kv_heads causal window rope */
 static const char *const configs[] = {
@@ -27,37 +28,6 @@ static const char *const configs[] = {
     "1 20 32 4 2 1 0 0", /* past the tenths: scaled weights */
 };
 #define N_CONFIGS (int)(sizeof configs / sizeof configs[0])
-
-static Mha *run(const char *flags)
-{
-    MhaConfig c = mha_config_default();
-    char err[256];
-    int b, s, d, h, kv, causal, window, rope;
-    ck_assert_int_eq(
-        sscanf(flags, "%d %d %d %d %d %d %d %d", &b, &s, &d, &h, &kv, &causal, &window, &rope), 8);
-    c.batch = b, c.seq = s, c.d_model = d, c.heads = h, c.kv_heads = kv, c.causal = causal;
-    c.window = window, c.rope = (RopeLayout)rope;
-    Mha *m = mha_run(&c, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s: %s", flags, err);
-    return m;
-}
-
-static void same_bits(const Tensor *a, const Tensor *b, const char *what)
-{
-    ck_assert_int_eq(a->ndim, b->ndim);
-    for (int k = 0; k < a->ndim; k++)
-        ck_assert_msg(a->shape[k] == b->shape[k], "%s: dim %d is %d, the run's %d", what, k,
-                      a->shape[k], b->shape[k]);
-    size_t n = tensorops_numel(a);
-    int idx[TENSOR_MAXDIM] = {0};
-    for (size_t k = 0; k < n; k++) {
-        float x = tensor_get(a, idx), y = tensor_get(b, idx);
-        ck_assert_msg(!memcmp(&x, &y, sizeof x), "%s: element %zu %.9g vs the run's %.9g", what, k,
-                      (double)x, (double)y);
-        for (int i = a->ndim - 1; i >= 0 && ++idx[i] == a->shape[i]; i--)
-            idx[i] = 0;
-    }
-}
 
 /* Runs pn's lines in a new playground of run m until one at line `from`
  * or after assigns name; returns that result's tensor
@@ -85,14 +55,14 @@ static Tensor *run_panel(const Mha *m, const MhaPanel *pn, int from, const char 
 START_TEST(the_panel_program_computes_out)
 {
     for (int ci = 0; ci < N_CONFIGS; ci++) {
-        Mha *m = run(configs[ci]);
+        Mha *m = tu_run_flags(configs[ci]);
         MhaPanel pn;
         mha_panel(&m->cfg, MV_STEP, &pn);
         ck_assert_int_eq(pn.bug, -1);
         ck_assert_int_ge(pn.n, 8);
         ck_assert(!strncmp(pn.line[pn.n - 1], "y = ", 4)); /* y is its last line's */
         Tensor *y = run_panel(m, &pn, pn.n - 1, "y", configs[ci]);
-        same_bits(y, m->t[MT_OUT], configs[ci]);
+        tu_same_bits(y, m->t[MT_OUT], configs[ci]);
         tensor_free(y);
         mha_free(m);
     }
@@ -105,7 +75,7 @@ END_TEST
 START_TEST(the_panel_copies_what_the_run_copies)
 {
     for (int ci = 0; ci < N_CONFIGS; ci++) {
-        Mha *m = run(configs[ci]);
+        Mha *m = tu_run_flags(configs[ci]);
         MhaPanel pn;
         mha_panel(&m->cfg, MV_STEP, &pn);
         Play *p = mha_play_new(m);
@@ -134,7 +104,7 @@ END_TEST
 START_TEST(its_lines_are_the_configs)
 {
     for (int ci = 0; ci < N_CONFIGS; ci++) {
-        Mha *m = run(configs[ci]);
+        Mha *m = tu_run_flags(configs[ci]);
         const MhaConfig *c = &m->cfg;
         MhaPanel pn;
         mha_panel(c, MV_STEP, &pn);
@@ -164,7 +134,7 @@ END_TEST
 START_TEST(each_step_lights_its_lines)
 {
     for (int ci = 0; ci < N_CONFIGS; ci++) {
-        Mha *m = run(configs[ci]);
+        Mha *m = tu_run_flags(configs[ci]);
         const MhaConfig *c = &m->cfg;
         MhaPanel pn;
         mha_panel(c, MV_STEP, &pn);
@@ -193,7 +163,7 @@ END_TEST
 START_TEST(the_failure_programs_compute_the_bugs)
 {
     for (int ci = 0; ci < N_CONFIGS; ci++) {
-        Mha *m = run(configs[ci]);
+        Mha *m = tu_run_flags(configs[ci]);
         MhaPanel ok;
         mha_panel(&m->cfg, MV_STEP, &ok);
         for (int v = MV_WRONG_VIEW; v < MV_COUNT; v++) {
@@ -211,7 +181,7 @@ START_TEST(the_failure_programs_compute_the_bugs)
             ck_assert_ptr_eq(mha_panel_lit(&pn, pn.bug, MS_INPUT, &len), pn.line[pn.bug]);
             ck_assert_ptr_null(mha_panel_lit(&pn, pn.n - 1, MS_OUT, &len));
             Tensor *t = run_panel(m, &pn, pn.bug, mha_views[v].name, mha_views[v].code);
-            same_bits(t, m->t[mha_views[v].tensor], mha_views[v].code);
+            tu_same_bits(t, m->t[mha_views[v].tensor], mha_views[v].code);
             tensor_free(t);
         }
         /* the bug is a bug: the noscale picture is not the run's attn (at

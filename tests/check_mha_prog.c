@@ -12,33 +12,7 @@
 #include "engine/mha.h"
 #include "engine/play.h"
 #include "engine/tensorops.h"
-
-static Mha *run(const char *flags)
-{
-    MhaConfig c = mha_config_default();
-    char err[256];
-    int b, s, d, h, kv, causal, window, rope;
-    ck_assert_int_eq(
-        sscanf(flags, "%d %d %d %d %d %d %d %d", &b, &s, &d, &h, &kv, &causal, &window, &rope), 8);
-    c.batch = b, c.seq = s, c.d_model = d, c.heads = h, c.kv_heads = kv, c.causal = causal;
-    c.window = window, c.rope = (RopeLayout)rope;
-    Mha *m = mha_run(&c, err, sizeof err);
-    ck_assert_msg(m != NULL, "%s: %s", flags, err);
-    return m;
-}
-
-static void same_bits(const Tensor *a, const Tensor *b, const char *what)
-{
-    size_t n = tensorops_numel(a);
-    int idx[TENSOR_MAXDIM] = {0};
-    for (size_t k = 0; k < n; k++) {
-        float x = tensor_get(a, idx), y = tensor_get(b, idx);
-        ck_assert_msg(!memcmp(&x, &y, sizeof x), "%s: element %zu %.9g vs %.9g", what, k, (double)x,
-                      (double)y);
-        for (int i = a->ndim - 1; i >= 0 && ++idx[i] == a->shape[i]; i--)
-            idx[i] = 0;
-    }
-}
+#include "engine_testutil.h"
 
 /* The first run tensor stmt's right-hand side names, or -1. */
 static int first_read(const char *stmt)
@@ -60,7 +34,7 @@ static int first_read(const char *stmt)
  * tensor, and each step copies what the trace says. */
 static void replay(const char *flags)
 {
-    Mha *m = run(flags);
+    Mha *m = tu_run_flags(flags);
     Play *p = mha_play_new(m);
     ck_assert_ptr_nonnull(p);
     ck_assert_int_eq(play_set_int(p, "W", m->cfg.window), 0);
@@ -90,7 +64,7 @@ static void replay(const char *flags)
         ck_assert_msg((r.memory == PM_VIEW || r.memory == PM_SAME) == run_view,
                       "%s: %s: view %d in the run, memory %s in the replay", flags, stmt, run_view,
                       play_memory_word(&r));
-        same_bits(r.t, want, stmt);
+        tu_same_bits(r.t, want, stmt);
     }
     ck_assert_int_gt(stmts, 20);
     for (int k = 0; k < mha_step_total(&m->cfg); k++) {
@@ -121,7 +95,7 @@ END_TEST
  * and the inputs are the names the step's statement reads. */
 START_TEST(trace_from_the_statements)
 {
-    Mha *m = run("1 6 16 4 2 1 0 0");
+    Mha *m = tu_run_flags("1 6 16 4 2 1 0 0");
     const MhaStep *st = m->steps;
     ck_assert_uint_eq(st[MS_CONTIG].bytes_copied, 1 * 6 * 16 * 4);
     ck_assert_int_eq(st[MS_CONTIG].is_view, 0);
@@ -154,7 +128,7 @@ START_TEST(trace_from_the_statements)
     ck_assert_ptr_nonnull(line);
     ck_assert(!strncmp(line, "scores = ", 9));
     ck_assert_int_eq(play_eval(p, line, &r), PR_TENSOR);
-    same_bits(r.t, m->t[MT_SCORES], line);
+    tu_same_bits(r.t, m->t[MT_SCORES], line);
     char changed[300];
     snprintf(changed, sizeof changed, "%s", line);
     char *at = strstr(changed, "sqrt(dh)");
