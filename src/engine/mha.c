@@ -28,20 +28,20 @@ const char *const mha_tensor_names[MT_COUNT] = {
 /* One row per step, as in src/README.md, The pipeline. */
 /* clang-format off */
 const MhaStepInfo mha_steps[MS_ALL] = {
-    /* name, key, code, shape, output, var */
-    {"input", "input", "x", "(B, S, D)", MT_X, "x"},
-    {"project", "project", "Q = x @ W_Q; K = x @ W_K; V = x @ W_V", "(B, S, D)", MT_Q, "Q"},
-    {"split heads", "split", "Q = Q.view(B, S, H, dh)", "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
-    {"heads first", "heads", "Q = Q.transpose(1, 2)", "(B, H, S, dh)", MT_Q_HEADS, "Q"},
-    {"scores", "scores", "scores = Q @ K.transpose(-2, -1) / sqrt(dh)", "(B, H, S, S)", MT_SCORES, "scores"},
-    {"softmax", "softmax", "attn = softmax(scores, dim=-1)", "(B, H, S, S)", MT_ATTN, "attn"},
-    {"weighted sum", "weighted", "out = attn @ V", "(B, H, S, dh)", MT_HEAD_OUT, "out"},
-    {"back to tokens", "back", "out = out.transpose(1, 2)", "(B, S, H, dh)", MT_MERGED, "out"},
-    {"make contiguous", "contiguous", "out = out.contiguous()", "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
-    {"concat", "concat", "out = out.view(B, S, D)", "(B, S, D)", MT_CONCAT, "out"},
-    {"output projection", "output", "y = out @ W_O", "(B, S, D)", MT_OUT, "y"},
+    /* name, key, reads all, shape, output, var */
+    {"input", "input", 0, "(B, S, D)", MT_X, "x"},
+    {"project", "project", 1, "(B, S, D)", MT_Q, "Q"},
+    {"split heads", "split", 0, "(B, S, H, dh)", MT_Q_SPLIT, "Q"},
+    {"heads first", "heads", 0, "(B, H, S, dh)", MT_Q_HEADS, "Q"},
+    {"scores", "scores", 0, "(B, H, S, S)", MT_SCORES, "scores"},
+    {"softmax", "softmax", 0, "(B, H, S, S)", MT_ATTN, "attn"},
+    {"weighted sum", "weighted", 0, "(B, H, S, dh)", MT_HEAD_OUT, "out"},
+    {"back to tokens", "back", 0, "(B, S, H, dh)", MT_MERGED, "out"},
+    {"make contiguous", "contiguous", 0, "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
+    {"concat", "concat", 0, "(B, S, D)", MT_CONCAT, "out"},
+    {"output projection", "output", 0, "(B, S, D)", MT_OUT, "y"},
     /* only with RoPE on, after heads first: V is not rotated */
-    {"rope", "rope", "Q, K = rope(Q, pos), rope(K, pos)", "(B, H, S, dh)", MT_Q_ROPE, "Q"},
+    {"rope", "rope", 1, "(B, H, S, dh)", MT_Q_ROPE, "Q"},
 };
 
 /* The bugs, as the run executes them (engine/mha_prog.c) and the panel
@@ -413,7 +413,7 @@ static int draw_inputs(Mha *m, MhaRng *rng)
     MhaStep *st = &m->steps[MS_INPUT]; /* the input: no statement, nothing read */
     st->name = mha_steps[MS_INPUT].name;
     st->key = mha_steps[MS_INPUT].key;
-    snprintf(st->code, sizeof st->code, "%s", mha_steps[MS_INPUT].code);
+    snprintf(st->code, sizeof st->code, "x");
     st->output = MT_X;
     st->bytes_copied = m->eng->bytes_copied - before;
     return 0;

@@ -105,14 +105,15 @@ enum {
 /* clang-format on */
 
 /* One row of the pipeline table (src/README.md, The pipeline): the one place that names a
- * step, gives its code and says what shape it makes.  The engine records
- * from it (MhaStep), the quiz and the lessons quote it; the program panel
- * says which of its lines each step lights (mha_panel).  Shapes are in symbols: B batch, S seq, D
+ * step and says what shape it makes.  Its code is what the program ran
+ * (engine/mha_prog.c, MhaStep.ran); the program panel says which of its
+ * lines each step lights (mha_panel).  Shapes are in symbols: B batch, S seq, D
  * d_model, H heads, KV kv_heads, dh d_head; mha_shape_of() puts the numbers in. */
 typedef struct MhaStepInfo {
     const char *name;  /* "split heads" */
     const char *key;   /* "split": for --step NAME */
-    const char *code;  /* "Q = Q.view(B, S, H, dh)": this step alone, as PyTorch */
+    int reads_all;     /* its inputs: what all its statements read (project: x; rope:
+                          Q_heads and K_heads), else what made its output read */
     const char *shape; /* the output's shape: "(B, S, H, dh)" */
     int output;        /* MT_*: the tensor the step makes (its logical tensor) */
     const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */

@@ -294,10 +294,9 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
         int ntmp = 0;
         if (step == MS_ROPE && c->rope == ROPE_OFF) continue;
         size_t before = m->eng->bytes_copied;
-        /* the step reads what the statements of its code line read: all of
-         * them when the line has several (project, rope), else its output's */
-        const char *code = step == TEACH ? "" : mha_steps[step].code, *eq = strchr(code, '=');
-        int all = strchr(code, ';') || (eq && memchr(code, ',', (size_t)(eq - code)));
+        /* the step reads what all its statements read (project, rope), or
+         * what the statements that made its output read */
+        int all = step != TEACH && mha_steps[step].reads_all;
         for (int i = 0; i < N_PROGRAM; i++) {
             if (program[i].step != step || !runs(c, program[i].when)) continue;
             if (run_stmt(m, p, r, program[i].stmt, err, errlen) < 0) goto done;
