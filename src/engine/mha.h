@@ -189,6 +189,9 @@ int mha_program_run(Mha *m, char *err, size_t errlen);
  * may be freed afterwards; its engine numbers its storages after m's.  The
  * caller sets Play.torch_names.  NULL when out of memory. */
 Play *mha_play_new(const Mha *m);
+/* Binds run m's sizes in p by the names its programs use: B S D H KV G dh,
+ * and W with a window (engine/mha_prog.c's one table of them). */
+void mha_play_sizes(Play *p, const Mha *m);
 
 int mha_tensor_index(const char *name);        /* -1 if unknown */
 int mha_step_index(const char *key_or_number); /* "split", "2" -> MS_SPLIT; -1 if unknown */

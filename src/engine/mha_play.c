@@ -29,10 +29,6 @@ Play *mha_play_new(const Mha *m)
     p->preloaded = p->n;
     p->rope_layout = c->rope;
     p->rope_theta = c->rope_theta;
-    const char *const names[] = {"B", "S", "D", "H", "KV", "G", "dh"};
-    const long vals[] = {c->batch, c->seq, c->d_model, c->heads, c->kv_heads, m->groups, m->d_head};
-    for (int i = 0; i < 7; i++)
-        play_set_int(p, names[i], vals[i]);
-    if (c->window) play_set_int(p, "W", c->window); /* the panel's band: its program reads it */
+    mha_play_sizes(p, m); /* B S D H KV G dh, and W with a window (the panel's band) */
     return p;
 }

@@ -209,55 +209,72 @@ static int run_stmt(Mha *m, Play *p, PlayResult *r, const char *stmt, char *err,
     return 0;
 }
 
-/* The run's sizes by the names its statements use. */
-static void set_sizes(Play *p, const Mha *m)
+void mha_play_sizes(Play *p, const Mha *m)
 {
     long vals[N_SIZES];
     sizes_of(&m->cfg, vals);
     for (int i = 0; i < N_SIZES; i++)
-        play_set_int(p, size_names[i], vals[i]);
+        if (strcmp(size_names[i], "W") || vals[i]) play_set_int(p, size_names[i], vals[i]);
+}
+
+/* A Play in the run's engine for its statements: RoPE as the run has it,
+ * the sizes, and the run's tensors from..to (MT_*) by their names.  NULL
+ * when memory runs out. */
+static Play *run_play(Mha *m, int from, int to)
+{
+    Play *p = play_new_in(m->eng);
+    if (!p) return NULL;
+    p->rope_layout = m->cfg.rope;
+    p->rope_theta = m->cfg.rope_theta;
+    mha_play_sizes(p, m);
+    for (int i = from; i <= to; i++) { /* the Play takes t, also when it fails */
+        Tensor *t = tensorops_alias(m->t[i]);
+        if (!t || play_set_tensor(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
+            play_free(p);
+            return NULL;
+        }
+    }
+    return p;
 }
 
 /* The scores without / sqrt(dh), as the panel shows the bug: the panel's
- * program (mha_panel, MV_NO_SCALE) from the bug's line to the line that
- * makes attn, run as it reads in a Play of its own in the run's engine,
- * where Q and K are what the panel's lines above the bug make: the run's
- * heads (rotated with RoPE on), K shared by the G query heads of its group
- * (tests/check_mha_panel.c runs those lines too and gets the same bits).
- * Its attn is attn_noscale.  0, or -1 with the reason. */
+ * program (mha_panel, MV_NO_SCALE) run as it reads, in a Play of its own in
+ * the run's engine, up to the line after the bug that makes attn.  Its first
+ * line, the three projections, is the run's Q, K and V (the same products,
+ * so the same bits: tests/check_mha_panel.c runs that line too); every line
+ * after it runs.  Its attn is attn_noscale.  0, or -1 with the reason. */
 static int run_bug(Mha *m, PlayResult *r, char *err, size_t errlen)
 {
     const MhaViewInfo *v = &mha_views[MV_NO_SCALE];
     MhaPanel pn;
     mha_panel(&m->cfg, MV_NO_SCALE, &pn);
-    Play *p = play_new_in(m->eng);
-    const int from[2] = {m->cfg.rope ? MT_Q_ROPE : MT_Q_HEADS, MT_K_REPEAT};
-    int rc = -1;
-    for (int j = 0; j < 2; j++) { /* the Play takes t, also when it fails */
-        Tensor *t = p ? tensorops_alias(m->t[from[j]]) : NULL;
-        if (!t || play_set_tensor(p, j ? "K" : "Q", t, PD_FLOAT32) < 0) {
-            err_set(err, errlen, "out of memory");
-            goto done;
-        }
+    if (pn.n < 2 || strcmp(pn.line[0], "Q, K, V = x @ W_Q, x @ W_K, x @ W_V")) {
+        err_set(err, errlen, "mha: the panel's first line is not the projections");
+        return -1;
     }
-    set_sizes(p, m);
-    for (int i = pn.bug; i >= 0 && i < pn.n; i++) {
-        if (play_eval(p, pn.line[i], r) != PR_TENSOR) {
+    Play *p = run_play(m, MT_Q, MT_V);
+    if (!p) {
+        err_set(err, errlen, "out of memory");
+        return -1;
+    }
+    int rc = -1;
+    for (int i = 1; i < pn.n; i++) {
+        PlayKind k = play_eval(p, pn.line[i], r);
+        if (k != PR_TENSOR && k != PR_TUPLE) {
             err_set(err, errlen, "mha: %s: %s", pn.line[i],
-                    r->kind == PR_ERROR ? r->error : "not a tensor");
-            goto done;
+                    k == PR_ERROR ? r->error : "not a tensor");
+            break;
         }
-        if (strcmp(r->name, v->name)) continue;
+        if (i < pn.bug || k != PR_TENSOR || strcmp(r->name, v->name)) continue;
         tensor_free(m->t[v->tensor]);
         if (!(m->t[v->tensor] = tensorops_alias(r->t))) {
             err_set(err, errlen, "out of memory");
-            goto done;
+            break;
         }
         rc = 0;
         break;
     }
-    if (rc) err_set(err, errlen, "mha: the panel's program makes no %s", v->name);
-done:
+    if (rc && !err[0]) err_set(err, errlen, "mha: the panel's program makes no %s", v->name);
     play_free(p);
     return rc;
 }
@@ -269,7 +286,7 @@ static const int order[] = {MS_PROJECT,  MS_SPLIT, MS_HEADS,  MS_ROPE,   MS_SCOR
 int mha_program_run(Mha *m, char *err, size_t errlen)
 {
     const MhaConfig *c = &m->cfg;
-    Play *p = play_new_in(m->eng);
+    Play *p = run_play(m, MT_X, MT_W_O);
     PlayResult *r = calloc(1, sizeof *r);
     int rc = -1;
     if (!p || !r) {
@@ -277,16 +294,6 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
         goto done;
     }
     r->error_col = -1;
-    p->rope_layout = c->rope;
-    p->rope_theta = c->rope_theta;
-    for (int i = MT_X; i <= MT_W_O; i++) {
-        Tensor *t = tensorops_alias(m->t[i]);
-        if (!t || play_set_tensor(p, mha_tensor_names[i], t, PD_FLOAT32) < 0) {
-            err_set(err, errlen, "out of memory");
-            goto done;
-        }
-    }
-    set_sizes(p, m);
     for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
         int step = order[o], in[4], n = 0;
         unsigned long long made[MT_COUNT] = {0};
