@@ -1,6 +1,6 @@
 /* check_mha_panel.c - the walkthrough's program panel is a program that
  * runs (issue 16): for each configuration its lines (engine/mha_panel.c),
- * typed one by one into a playground from mha_play_new, give y, the run's
+ * typed one by one into a playground from mha_play_new, give the run's
  * out, bit for bit; each failure picture's program, its line replaced by
  * the bug, gives the run's Q_wrong or attn_noscale; every step lights a
  * line of it, and every line fits the panel. */
@@ -60,8 +60,8 @@ START_TEST(the_panel_program_computes_out)
         mha_panel(&m->cfg, MV_STEP, &pn);
         ck_assert_int_eq(pn.bug, -1);
         ck_assert_int_ge(pn.n, 8);
-        ck_assert(!strncmp(pn.line[pn.n - 1], "y = ", 4)); /* y is its last line's */
-        Tensor *y = run_panel(m, &pn, pn.n - 1, "y", configs[ci]);
+        ck_assert(!strncmp(pn.line[pn.n - 1], "out = ", 6)); /* out is its last line's */
+        Tensor *y = run_panel(m, &pn, pn.n - 1, "out", configs[ci]);
         tu_same_bits(y, m->t[MT_OUT], configs[ci]);
         tensor_free(y);
         mha_free(m);

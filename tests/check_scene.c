@@ -1030,7 +1030,7 @@ START_TEST(test_panels_read_right)
             uint32_t ch = canvas_at(c, 51, y)->ch;
             ck_assert(ch == 0x2502 || (y == 1 && ch == 0x25B2) || (y == 6 && ch == 0x25BC));
         }
-        if (step == MS_OUT) ck_assert(canvas_contains(c, "logical view: y (1, 4, 8)"));
+        if (step == MS_OUT) ck_assert(canvas_contains(c, "logical view: out (1, 4, 8)"));
         canvas_free(c);
     }
     Canvas *c = draw_step(m, MS_CONTIG, 200, 60);

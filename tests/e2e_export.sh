@@ -23,7 +23,7 @@ errs = []
 if set(doc) != {"config", "tensors", "steps", "program", "program_bugs"}:
     errs.append("top-level keys %s" % sorted(doc))
 prog = doc.get("program", [])
-if not prog or not all(isinstance(l, str) and len(l) <= 45 for l in prog) or not prog[-1].startswith("y = "):
+if not prog or not all(isinstance(l, str) and len(l) <= 45 for l in prog) or not prog[-1].startswith("out = "):
     errs.append("program: lines of at most 45 characters, the last making y: %r" % prog)
 bugs = doc.get("program_bugs", [])
 if [(b.get("view"), b.get("tensor")) for b in bugs] != [("wrong", "Q_wrong"), ("noscale", "attn_noscale")] \

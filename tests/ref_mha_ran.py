@@ -4,7 +4,7 @@
 weights, give the export's tensors: the same shapes and strides, values
 within 1e-5 (the run computes in float32 with its own kernels).  So the
 PyTorch a learner reads in the trace is the program that computed the run.
-The walkthrough's program panel ("program") runs too and gives y, the
+The walkthrough's program panel ("program") runs too and gives the
 run's out; each of its failure pictures ("program_bugs": the line
 replaced by the bug) gives the run's Q_wrong or attn_noscale.
 
@@ -54,14 +54,14 @@ def assigned(line):
 
 
 def run_program(doc, g0, bad):
-    """The panel's program from the names g0 gives y, the run's out; each bug's
+    """The panel's program from the names g0 gives the run's out; each bug's
     program (its line replaced) gives the bug's tensor in its name.  Adds to bad;
     returns the program's lines."""
     prog, ts = doc["program"], doc["tensors"]
     g = dict(g0)
     for line in prog:
         exec(line, g)
-    why = differs(g["y"], ts["out"])
+    why = differs(g["out"], ts["out"])
     if why:
         bad.append("program's y: " + why)
     for bug in doc["program_bugs"]:

@@ -447,7 +447,7 @@ static void draw_strip(Canvas *c, int y, int h, const LessonPage *pg, const Mha 
     int wrap = storage_row(m, t);
     int heads = wrap == m->cfg.d_model ? m->cfg.heads : 0;
     int ti = scene_inspect_tensor(ss);
-    const char *name = ti == MT_OUT ? "y" : mha_tensor_names[ti]; /* y = out @ W_O */
+    const char *name = mha_tensor_names[ti];
     char what[160];
     if (ss->inspect) {
         char idx[48];

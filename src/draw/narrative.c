@@ -390,7 +390,7 @@ static void narr_output(const Ctx *x, char *buf, size_t n)
     const char *where = copies == 1 && first == MS_CONTIG ? ", all of them in .contiguous()" : "";
     tensor_fmt_dims(a, sizeof a, m->t[MT_W_O]->ndim, m->t[MT_W_O]->shape);
     snprintf(buf, n,
-             "W_O %s mixes the %s back together: y = out @ W_O, a new buffer S%d. In the "
+             "W_O %s mixes the %s back together: out = concat @ W_O, a new buffer S%d. In the "
              "whole pass the engine copied %s bytes%s.",
              a, m->cfg.heads == 1 ? "head's dims" : "heads", m->t[MT_OUT]->st->id,
              num(m->bytes_copied_total), where);

@@ -35,11 +35,11 @@ const MhaStepInfo mha_steps[MS_ALL] = {
     {"heads first", "heads", 0, "(B, H, S, dh)", MT_Q_HEADS, "Q"},
     {"scores", "scores", 0, "(B, H, S, S)", MT_SCORES, "scores"},
     {"softmax", "softmax", 0, "(B, H, S, S)", MT_ATTN, "attn"},
-    {"weighted sum", "weighted", 0, "(B, H, S, dh)", MT_HEAD_OUT, "out"},
-    {"back to tokens", "back", 0, "(B, S, H, dh)", MT_MERGED, "out"},
-    {"make contiguous", "contiguous", 0, "(B, S, H, dh)", MT_MERGED_CONTIG, "out"},
-    {"concat", "concat", 0, "(B, S, D)", MT_CONCAT, "out"},
-    {"output projection", "output", 0, "(B, S, D)", MT_OUT, "y"},
+    {"weighted sum", "weighted", 0, "(B, H, S, dh)", MT_HEAD_OUT, "y"},
+    {"back to tokens", "back", 0, "(B, S, H, dh)", MT_MERGED, "y"},
+    {"make contiguous", "contiguous", 0, "(B, S, H, dh)", MT_MERGED_CONTIG, "y"},
+    {"concat", "concat", 0, "(B, S, D)", MT_CONCAT, "y"},
+    {"output projection", "output", 0, "(B, S, D)", MT_OUT, "out"},
     /* only with RoPE on, after heads first: V is not rotated */
     {"rope", "rope", 1, "(B, H, S, dh)", MT_Q_ROPE, "Q"},
 };

@@ -251,7 +251,7 @@ extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
 /* The walkthrough's program panel (engine/mha_panel.c): the pipeline as a
  * learner writes it in PyTorch, lines of at most MHA_PANEL_W characters
  * over the run's names (x W_Q W_K W_V W_O) and sizes (B S D H KV G dh, W),
- * that computes y, the run's out.  Its lines are config c's: RoPE's line
+ * that computes out, as the run does.  Its lines are config c's: RoPE's line
  * with RoPE on, K and V shared by the G query heads of a group
  * (repeat_interleave) for GQA and MQA only, the mask's lines with causal
  * (the window's band with a window).  For a failure picture v, the line its

@@ -1,7 +1,7 @@
 /* mha_panel.c - the walkthrough's program panel: attention as a learner
  * writes it in PyTorch, a short line a statement, over the run's names (x
  * W_Q W_K W_V W_O) and sizes (B S D H KV G dh, W the window), the names
- * mha_play_new preloads.  The program of a configuration computes y, the
+ * mha_play_new preloads.  The program of a configuration computes the
  * run's out: tests/check_mha_panel.c runs it with the interpreter,
  * tests/ref_mha_ran.py (from the export's "program") with PyTorch.
  *
@@ -50,14 +50,15 @@ static const struct {
     {IN_WINDOW, "hide = (j > i) + (i - j >= W)", MV_STEP, {{MS_SOFTMAX, NULL}}},
     {IN_MASK, "scores = scores.masked_fill(hide, -math.inf)", MV_STEP, {{MS_SOFTMAX, NULL}}},
     {IN_ALL, "attn = softmax(scores, dim=-1)", MV_STEP, {{MS_SOFTMAX, NULL}}},
-    {IN_MHA, "out = (attn @ V).transpose(1, 2).contiguous()", MV_STEP,
+    {IN_MHA, "y = (attn @ V).transpose(1, 2).contiguous()", MV_STEP,
      {{MS_WEIGHTED, "(attn @ V)"}, {MS_BACK, ".transpose(1, 2)"}, {MS_CONTIG, ".contiguous()"}}},
-    {IN_GQA, "out = attn.view(B, KV, G, S, S) @ V", MV_STEP, {{MS_WEIGHTED, NULL}}},
-    {IN_GQA, "out = out.view(B, H, S, dh)", MV_STEP, {{MS_WEIGHTED, NULL}}},
-    {IN_GQA, "out = out.transpose(1, 2).contiguous()", MV_STEP,
+    {IN_GQA, "y = attn.view(B, KV, G, S, S) @ V", MV_STEP, {{MS_WEIGHTED, NULL}}},
+    {IN_GQA, "y = y.view(B, H, S, dh)", MV_STEP, {{MS_WEIGHTED, NULL}}},
+    {IN_GQA, "y = y.transpose(1, 2).contiguous()", MV_STEP,
      {{MS_BACK, ".transpose(1, 2)"}, {MS_CONTIG, ".contiguous()"}}},
-    {IN_ALL, "y = out.view(B, S, D) @ W_O", MV_STEP,
-     {{MS_CONCAT, "out.view(B, S, D)"}, {MS_OUT, NULL}}},
+    /* y as nanoGPT names the heads put back; out, as the run and export do */
+    {IN_ALL, "out = y.view(B, S, D) @ W_O", MV_STEP,
+     {{MS_CONCAT, "y.view(B, S, D)"}, {MS_OUT, "@ W_O"}}},
 };
 /* clang-format on */
 #define N_ROWS (int)(sizeof rows / sizeof rows[0])
