@@ -100,13 +100,40 @@ START_TEST(test_step_diffs)
 {
     Mha *a = run_kv(2), *b = run_kv(1), *c = run_kv(2);
     int bytes = -1;
-    ck_assert_int_eq(compare_step_diffs(a, b, MS_SCORES, &bytes), 1); /* K_heads */
+    /* every tensor a step's statements make, in either run: K_heads, and
+     * the MQA run's stride-0 K_expand (the MHA run's is a teaching tensor) */
+    ck_assert_int_eq(compare_step_diffs(a, b, MS_SCORES, &bytes), 2);
     ck_assert_int_eq(bytes, 0);
-    ck_assert_int_eq(compare_step_diffs(a, b, MS_PROJECT, NULL), 2); /* W_K, W_V */
+    ck_assert_int_eq(compare_step_diffs(a, b, MS_PROJECT, NULL), 4); /* W_K, W_V, K, V */
+    /* split and heads first make K's and V's views too ("no difference" was said) */
+    ck_assert_int_eq(compare_step_diffs(a, b, MS_SPLIT, NULL), 2);
+    ck_assert_int_eq(compare_step_diffs(a, b, MS_HEADS, NULL), 2);
     ck_assert_int_eq(compare_step_diffs(a, c, MS_SCORES, &bytes), 0);
     mha_free(a);
     mha_free(b);
     mha_free(c);
+}
+END_TEST
+
+/* A run with RoPE against one without: Q_rope and K_rope are one run's,
+ * so they are not compared (reading the other run's would crash). */
+START_TEST(test_step_diffs_rope_against_none)
+{
+    Mha *a = run_kv(2);
+    MhaConfig c = a->cfg;
+    c.rope = ROPE_HALF;
+    char err[200];
+    Mha *b = mha_run(&c, err, sizeof err);
+    ck_assert_msg(b != NULL, "%s", err);
+    for (int s = 0; s < MS_COUNT; s++) {
+        int ts[16], n = mha_step_tensors(a, b, s, ts, 16);
+        for (int i = 0; i < n; i++)
+            ck_assert(a->t[ts[i]] && b->t[ts[i]]);
+        compare_step_diffs(a, b, s, NULL);
+        compare_step_diffs(b, a, s, NULL);
+    }
+    mha_free(b);
+    mha_free(a);
 }
 END_TEST
 
@@ -189,6 +216,7 @@ static Suite *compare_suite(void)
     tcase_add_test(tc, test_both_runs_every_step);
     tcase_add_test(tc, test_side_by_side_is_two_scenes);
     tcase_add_test(tc, test_step_diffs);
+    tcase_add_test(tc, test_step_diffs_rope_against_none);
     tcase_add_test(tc, test_cli_compare);
     tcase_add_test(tc, test_status_row_is_canvas_status);
     suite_add_tcase(s, tc);

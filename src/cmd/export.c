@@ -161,7 +161,7 @@ static int export_json(FILE *f, const Mha *m, const Mla *a)
 
 /* --compare: {"a": run A, "b": run B (each the single-run object),
  * "differences": [{"step", "tensor", "fields": ["shape", "strides",
- * "storage"]}, ...]}, the step's tensors (inputs, output) that differ. */
+ * "storage"]}, ...]}, the step's tensors that differ (mha_step_tensors). */
 static int export_compare(FILE *f, const Mha *a, const Mha *b)
 {
     static const char *const fields[] = {"shape", "strides", "storage"};
@@ -172,11 +172,7 @@ static int export_compare(FILE *f, const Mha *a, const Mha *b)
     if ((rc = export_json(f, b, NULL)) != 0) return rc;
     fputs(", \"differences\": [", f);
     for (int s = 0; s < MS_COUNT; s++) {
-        const MhaStep *ms = &a->steps[s];
-        int ts[5], n = 0;
-        for (int k = 0; k < ms->n_inputs && n < 4; k++)
-            ts[n++] = ms->inputs[k];
-        ts[n++] = ms->output;
+        int ts[10], n = mha_step_tensors(a, b, s, ts, 10);
         for (int k = 0; k < n; k++) {
             int d = compare_tensor_diff(a->t[ts[k]], b->t[ts[k]]), fi = 0;
             if (!d) continue;

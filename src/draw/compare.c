@@ -16,7 +16,7 @@
 #include "base/textutil.h"
 #include "draw/scene.h"
 
-#define DIFF_MAX 8 /* tensors a step names: inputs (at most 4) and output */
+#define DIFF_MAX 10 /* tensors a step names: inputs (at most 4), what it made */
 
 static const char *kind_of(const MhaConfig *c)
 {
@@ -38,15 +38,11 @@ CompareLayout compare_layout(int w, int h)
     return CMP_COMPACT;
 }
 
-/* The step's tensors: its inputs, then its output. */
-static int step_tensors(const Mha *m, int step, int *ts)
+/* The tensors of a step in either run, each once (a GQA run's scores step
+ * makes K_expand, an MHA run's does not). */
+static int step_tensors(const Mha *a, const Mha *b, int step, int *ts)
 {
-    const MhaStep *ms = &m->steps[step];
-    int n = 0;
-    for (int i = 0; i < ms->n_inputs && n < DIFF_MAX - 1; i++)
-        ts[n++] = ms->inputs[i];
-    ts[n++] = ms->output;
-    return n;
+    return mha_step_tensors(a, b, step, ts, DIFF_MAX);
 }
 
 enum { D_SHAPE = CMP_D_SHAPE, D_STRIDES = CMP_D_STRIDES, D_STORAGE = CMP_D_STORAGE };
@@ -75,7 +71,7 @@ int compare_step_diffs(const Mha *a, const Mha *b, int step, int *bytes)
 {
     int ts[DIFF_MAX], n, k = 0;
     if (step < 0 || step >= MS_COUNT) return 0;
-    n = step_tensors(a, step, ts);
+    n = step_tensors(a, b, step, ts);
     for (int i = 0; i < n; i++)
         k += tensor_diff(a->t[ts[i]], b->t[ts[i]]) != 0;
     if (bytes)
@@ -146,7 +142,7 @@ static void tensor_row(Canvas *c, int x, int y, int xmax, const Mha *m, int ti, 
 static void compact_block(Canvas *c, int x, int y, int w, int h, char tag, const Mha *m,
                           const Mha *other, int step, int mark_bytes)
 {
-    int ts[DIFF_MAX], n = step_tensors(m, step, ts), row = y + 1;
+    int ts[DIFF_MAX], n = step_tensors(m, other, step, ts), row = y + 1;
     const Tensor *out = m->t[m->steps[step].output];
     label_row(c, x, y, w, tag, m, step, mark_bytes);
     for (int i = 0; i < n && row < y + h; i++, row++)
@@ -159,7 +155,7 @@ static void compact_block(Canvas *c, int x, int y, int w, int h, char tag, const
 /* The rows under two scenes: the tensors that differ, A's | B's. */
 static void diff_rows(Canvas *c, int x, int y, int w, int h, const Mha *a, const Mha *b, int step)
 {
-    int ts[DIFF_MAX], n = step_tensors(a, step, ts), row = y + 1, bytes = 0;
+    int ts[DIFF_MAX], n = step_tensors(a, b, step, ts), row = y + 1, bytes = 0;
     int k = compare_step_diffs(a, b, step, &bytes);
     char buf[400], da[64], db[64], sa[64], sb[64], ba[40], bb[40];
     put(c, x, y, x + w - 1,

@@ -136,9 +136,10 @@ typedef struct MhaStep {
     size_t bytes_copied;     /* what the run's engine counted as copied over this step */
     /* The statements of the pipeline's program (engine/mha_prog.c) the step
      * ran, in order: static strings ("Q = x @ W_Q", "K = x @ W_K", ...); none
-     * for the input.  mha_steps[i].code is the step table's short line. */
+     * for the input. */
     const char *ran[MHA_STEP_STMTS];
     int n_ran;
+    int made[MHA_STEP_STMTS], n_made; /* MT_*: the run's tensors those statements assigned */
 } MhaStep;
 
 typedef struct Mha {
@@ -181,6 +182,13 @@ float mha_rope_hf_diff(const Mha *m, int unpermuted);
 int mha_program_count(void);
 const char *mha_program_stmt(const MhaConfig *c, int i, int *step);
 int mha_program_run(Mha *m, char *err, size_t errlen);
+
+/* The tensors step `step` names in run a, and then in run b (NULL: none),
+ * each once: the step's inputs, then what its statements made (Q_split,
+ * K_split, V_split; a GQA run's K_expand) that both runs hold, into
+ * ts[0..max); returns how many.  What a compare (export --compare, the
+ * compare view) diffs. */
+int mha_step_tensors(const Mha *a, const Mha *b, int step, int *ts, int max);
 
 /* A new playground (engine/play.h) with the tensors of run m preloaded by
  * their names (mha_tensor_names, float32) and its sizes as integer names

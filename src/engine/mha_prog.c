@@ -310,6 +310,8 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
             if (step != TEACH && m->steps[step].n_ran < MHA_STEP_STMTS)
                 m->steps[step].ran[m->steps[step].n_ran++] = program[i].stmt;
             int t = mha_tensor_index(r->name), rin[4], rn = 0;
+            MhaStep *ms = step != TEACH ? &m->steps[step] : NULL;
+            if (ms && t >= 0 && ms->n_made < MHA_STEP_STMTS) ms->made[ms->n_made++] = t;
             reads_of(program[i].stmt, rin, &rn, made, tmp, ntmp);
             unsigned long long bits = 0;
             for (int k = 0; k < rn; k++)
@@ -433,4 +435,34 @@ int mha_program_need(const MhaConfig *c, const char *name, unsigned char *need)
     int i = assigner(c, name, N_PROGRAM);
     if (i >= 0) need_row(c, i, need);
     return i;
+}
+
+/* Appends to ts[0..*n) the tensors of m's step not in it yet. */
+static void add_step_tensors(const Mha *m, int step, int *ts, int *n, int max)
+{
+    const MhaStep *ms = &m->steps[step];
+    int all[4 + MHA_STEP_STMTS + 1], na = 0;
+    for (int i = 0; i < ms->n_inputs; i++)
+        all[na++] = ms->inputs[i];
+    for (int i = 0; i < ms->n_made; i++)
+        all[na++] = ms->made[i];
+    if (!ms->n_made) all[na++] = ms->output; /* the input: x */
+    for (int i = 0; i < na && *n < max; i++) {
+        int seen = 0;
+        for (int j = 0; j < *n; j++)
+            seen |= ts[j] == all[i];
+        if (!seen) ts[(*n)++] = all[i];
+    }
+}
+
+int mha_step_tensors(const Mha *a, const Mha *b, int step, int *ts, int max)
+{
+    int n = 0;
+    if (step < 0 || step >= MS_ALL) return 0;
+    add_step_tensors(a, step, ts, &n, max);
+    if (b) add_step_tensors(b, step, ts, &n, max);
+    int k = 0; /* only what both runs hold: RoPE's Q_rope is one run's */
+    for (int i = 0; i < n; i++)
+        if (a->t[ts[i]] && (!b || b->t[ts[i]])) ts[k++] = ts[i];
+    return k;
 }
