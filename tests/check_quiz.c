@@ -12,6 +12,7 @@
 #include "content/kv.h"
 #include "content/presets.h"
 #include "content/quiz.h"
+#include "content/quiz_gen.h"
 #include "engine/tensor.h"
 #include "store/quiz_history.h"
 
@@ -1503,6 +1504,24 @@ START_TEST(working_views_copy_nothing)
 }
 END_TEST
 
+/* A listing that does not run is refused every time it is asked: qb_play
+ * kept its Play after a failure, so a second call said 0 over tensors it
+ * never made. */
+START_TEST(a_failed_listing_stays_failed)
+{
+    QBuild b;
+    MhaConfig c = mha_config_default();
+    ck_assert_int_eq(qb_run(&b, &c), 0);
+    ck_assert_int_eq(qb_need(&b, MT_SCORES), 0);
+    ck_assert_int_gt(b.n, 1);
+    snprintf(b.line[b.n - 1], sizeof b.line[0], "scores = nope(Q_heads)");
+    ck_assert_int_eq(qb_play(&b), -1);
+    ck_assert_msg(strstr(b.err, "does not run") != NULL, "%s", b.err);
+    ck_assert_int_eq(qb_play(&b), -1);
+    qb_free(&b);
+}
+END_TEST
+
 static Suite *quiz_suite(void)
 {
     Suite *s = suite_create("quiz");
@@ -1514,6 +1533,7 @@ static Suite *quiz_suite(void)
     tcase_add_test(g, generated_topics_and_sessions);
     tcase_add_test(g, weight_transpose_shows_real_strides);
     tcase_add_test(g, working_views_copy_nothing);
+    tcase_add_test(g, a_failed_listing_stays_failed);
     suite_add_tcase(s, g);
     TCase *b = tcase_create("bank");
     tcase_add_test(b, curated_bank_valid);

@@ -15,7 +15,7 @@
 
 #define ROWS 6 /* the program's rows below PROGRAM_FULL_H (draw/scenectx.h) */
 
-/* GQA, causal with a window, RoPE: the longest program (15 lines). */
+/* GQA, causal with a window, RoPE: the longest program (18 lines). */
 static Mha *run_long(void)
 {
     MhaConfig c = mha_config_default();

@@ -166,8 +166,9 @@ static int same_geometry(const Tensor *a, const Tensor *b)
     return 1;
 }
 
-/* A Play in the run's engine holding x and the weights only, so a listing
- * that reads a tensor it does not make cannot run.  NULL: out of memory. */
+/* A Play of its own (its engine numbered after the run's) holding x and the
+ * weights only, so a listing that reads a tensor it does not make cannot
+ * run.  NULL: out of memory. */
 static Play *inputs_play(const Mha *m)
 {
     Play *p = play_new(m->eng);
@@ -223,6 +224,8 @@ int qb_play(QBuild *b)
     return 0;
 fail:
     play_result_clear(&r);
+    play_free(b->play); /* a second call runs it again, not returns 0 */
+    b->play = NULL;
     return -1;
 }
 
@@ -245,7 +248,8 @@ static int code_break(const char *line, int s, int col, int *open)
         } else if (ch == ')' || ch == ']')
             depth--;
         else if (ch == ' ' && i > s && depth > 0 && depth <= 16 && col + i - s <= CODE_COLS &&
-                 strchr("@/*+-", line[i + 1]) && line[i + 2] == ' ' && depth <= best_depth) {
+                 line[i + 1] && strchr("@/*+-", line[i + 1]) && line[i + 2] == ' ' &&
+                 depth <= best_depth) {
             best = i, best_depth = depth;
             *open = opens[depth - 1] + 1;
         }

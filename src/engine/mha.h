@@ -116,11 +116,13 @@ typedef struct MhaStepInfo {
                           Q_heads and K_heads), else what made its output read */
     const char *shape; /* the output's shape: "(B, S, H, dh)" */
     int output;        /* MT_*: the tensor the step makes (its logical tensor) */
-    const char *var;   /* what the code calls that tensor: "Q", "attn", "y" */
+    const char *var;   /* what the panel (mha_panel) calls that tensor: "Q", "attn", "y" */
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_ALL];
 
-#define MHA_STEP_STMTS 4  /* statements one step runs, at most */
+#define MHA_STEP_STMTS 4 /* statements one step runs, at most (mha_run fails past it) */
+#define MHA_STEP_INPUTS                                                                            \
+    4 /* the run's tensors one step reads, at most (project: x, W_Q, W_K, W_V) */
 #define MHA_STEP_CODE 512 /* MhaStep.code's bytes: MHA_STEP_STMTS statements and "; " */
 
 typedef struct MhaStep {
@@ -130,10 +132,10 @@ typedef struct MhaStep {
      * "; " ("Q_split = Q.view(B, S, H, dh); K_split = ..."), "x" for the
      * input.  Export's "code", the walkthrough's ▶ line, {code STEP}. */
     char code[MHA_STEP_CODE];
-    int inputs[4], n_inputs; /* MT_* */
-    int output;              /* MT_* */
-    int is_view;             /* output shares its input's storage */
-    size_t bytes_copied;     /* what the run's engine counted as copied over this step */
+    int inputs[MHA_STEP_INPUTS], n_inputs; /* MT_* */
+    int output;                            /* MT_* */
+    int is_view;                           /* output shares its input's storage */
+    size_t bytes_copied; /* what the run's engine counted as copied over this step */
     /* The statements of the pipeline's program (engine/mha_prog.c) the step
      * ran, in order: static strings ("Q = x @ W_Q", "K = x @ W_K", ...); none
      * for the input. */
@@ -175,7 +177,7 @@ float mha_rope_hf_diff(const Mha *m, int unpermuted);
  * run executes with the interpreter, in order, over the run's tensor names
  * and sizes (B S D H KV G dh, W the window).  mha_program_count() rows;
  * mha_program_stmt(c, i, &step) is row i's statement when config c runs it
- * (NULL when not: RoPE, the mask and the window choose), step its MS_* (-1:
+ * (NULL when not: MHA or GQA, RoPE, the mask and the window choose), step its MS_* (-1:
  * a teaching tensor after the trace).  mha_program_run fills m->t after x
  * and the weights and records m->steps from what the statements did; 0, or
  * -1 with the reason (mha_run's errors). */
@@ -260,8 +262,9 @@ extern const MhaViewInfo mha_views[MV_COUNT]; /* [MV_STEP] is empty */
  * learner writes it in PyTorch, lines of at most MHA_PANEL_W characters
  * over the run's names (x W_Q W_K W_V W_O) and sizes (B S D H KV G dh, W),
  * that computes out, as the run does.  Its lines are config c's: RoPE's line
- * with RoPE on, K and V shared by the G query heads of a group
- * (repeat_interleave) for GQA and MQA only, the mask's lines with causal
+ * with RoPE on, K and V shared by the G query heads of a group (Q viewed
+ * in groups, K and V unsqueezed: stride 0) for GQA and MQA only, the
+ * mask's lines with causal
  * (the window's band with a window).  For a failure picture v, the line its
  * bug is about is replaced by mha_views[v].code (p->bug; -1 for MV_STEP).
  * The lines are static strings. */

@@ -36,8 +36,11 @@ static const struct {
     {IN_ROPE, "Q, K = rope(Q), rope(K)", MV_STEP, {{MS_ROPE, NULL}}},
     /* GQA and MQA: the G query heads of a group share its kv head's K and
      * V.  Q is viewed as (B, KV, G, S, dh) and K, V get a size-1 group
-     * axis, which @ broadcasts with stride 0: no copy, as in the run (a
-     * repeat_interleave would copy K and V G times over) */
+     * axis, which @ broadcasts with stride 0, as the run expands them: the
+     * engine's matmul reads that axis in place, so the panel copies what
+     * the run copies (PyTorch 1.13's matmul makes its own contiguous copy
+     * inside the call; a repeat_interleave line would copy K and V G times
+     * over, a copy of the program's own) */
     {IN_GQA, "Q = Q.view(B, KV, G, S, dh)", MV_STEP, {{MS_SCORES, NULL}}},
     {IN_GQA, "K, V = K.unsqueeze(2), V.unsqueeze(2)", MV_STEP,
      {{MS_SCORES, "K.unsqueeze(2)"}, {MS_WEIGHTED, "V.unsqueeze(2)"}}},

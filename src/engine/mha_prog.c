@@ -163,13 +163,13 @@ static void reads_of(const char *stmt, int *in, int *n, const unsigned long long
                 int seen = 0;
                 for (int j = 0; j < *n; j++)
                     seen |= in[j] == k;
-                if (!seen && *n < 4) in[(*n)++] = k;
+                if (!seen && *n < MHA_STEP_INPUTS) in[(*n)++] = k;
             }
         if (t < 0) continue;
         int seen = made[t] != 0;
         for (int j = 0; j < *n; j++)
             seen |= in[j] == t;
-        if (!seen && *n < 4) in[(*n)++] = t;
+        if (!seen && *n < MHA_STEP_INPUTS) in[(*n)++] = t;
     }
 }
 
@@ -295,7 +295,7 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
     }
     r->error_col = -1;
     for (size_t o = 0; o < sizeof order / sizeof *order; o++) {
-        int step = order[o], in[4], n = 0;
+        int step = order[o], in[MHA_STEP_INPUTS], n = 0;
         unsigned long long made[MT_COUNT] = {0};
         Tmp tmp[MHA_STEP_STMTS];
         int ntmp = 0;
@@ -307,9 +307,13 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
         for (int i = 0; i < N_PROGRAM; i++) {
             if (program[i].step != step || !runs(c, program[i].when)) continue;
             if (run_stmt(m, p, r, program[i].stmt, err, errlen) < 0) goto done;
-            if (step != TEACH && m->steps[step].n_ran < MHA_STEP_STMTS)
-                m->steps[step].ran[m->steps[step].n_ran++] = program[i].stmt;
-            int t = mha_tensor_index(r->name), rin[4], rn = 0;
+            if (step != TEACH && m->steps[step].n_ran == MHA_STEP_STMTS) { /* never silently */
+                err_set(err, errlen, "mha: step %s runs more than %d statements",
+                        mha_steps[step].name, MHA_STEP_STMTS);
+                goto done;
+            }
+            if (step != TEACH) m->steps[step].ran[m->steps[step].n_ran++] = program[i].stmt;
+            int t = mha_tensor_index(r->name), rin[MHA_STEP_INPUTS], rn = 0;
             MhaStep *ms = step != TEACH ? &m->steps[step] : NULL;
             if (ms && t >= 0 && ms->n_made < MHA_STEP_STMTS) ms->made[ms->n_made++] = t;
             reads_of(program[i].stmt, rin, &rn, made, tmp, ntmp);
@@ -327,7 +331,7 @@ int mha_program_run(Mha *m, char *err, size_t errlen)
                     int seen = 0;
                     for (int j = 0; j < n; j++)
                         seen |= in[j] == rin[k];
-                    if (!seen && n < 4) in[n++] = rin[k];
+                    if (!seen && n < MHA_STEP_INPUTS) in[n++] = rin[k];
                 }
         }
         if (step != TEACH) record(m, step, before, in, n);
@@ -441,7 +445,7 @@ int mha_program_need(const MhaConfig *c, const char *name, unsigned char *need)
 static void add_step_tensors(const Mha *m, int step, int *ts, int *n, int max)
 {
     const MhaStep *ms = &m->steps[step];
-    int all[4 + MHA_STEP_STMTS + 1], na = 0;
+    int all[MHA_STEP_INPUTS + MHA_STEP_STMTS + 1], na = 0;
     for (int i = 0; i < ms->n_inputs; i++)
         all[na++] = ms->inputs[i];
     for (int i = 0; i < ms->n_made; i++)
