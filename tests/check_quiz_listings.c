@@ -8,7 +8,9 @@
  * program (engine/mha_prog.c), character for character but its sizes, in
  * the program's order (issue 16: written once), for MHA, GQA, MQA, causal,
  * windowed and RoPE configurations alike; every bugs program of 200
- * questions runs again from its text, right and buggy. */
+ * questions runs again from its text, right and buggy; and every statement
+ * of PyTorch any topic's prompt shows is a line of its trace, run again
+ * here (a listing that makes its own K or cache in an empty playground). */
 #include <check.h>
 #include <ctype.h>
 #include <stdio.h>

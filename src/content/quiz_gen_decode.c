@@ -22,7 +22,7 @@ typedef struct Decode {
     size_t repeat_bytes; /* what one repeat_interleave of a cache copied; 0 for MHA */
     int T;
     char lines[DEC_LINES][QB_LINE]; /* the listing the prompt shows, as it ran */
-    int n;
+    int n, ke_line;                 /* its lines; K_e's (-1 for MHA: no repeat) */
 } Decode;
 
 static void decode_free(Decode *d)
@@ -50,6 +50,7 @@ static void decode_lines(Decode *d, const MhaConfig *c)
     snprintf(l[n++], QB_LINE, "v = (x @ W_V).view(%d, 1, %d, %d).transpose(1, 2)", B, KV, dh);
     snprintf(l[n++], QB_LINE, "K_cache = torch.cat([K_cache, k], dim=2)");
     snprintf(l[n++], QB_LINE, "V_cache = torch.cat([V_cache, v], dim=2)");
+    d->ke_line = G > 1 ? n : -1;
     if (G > 1) { /* GQA/MQA: each kv head for the G query heads that read it */
         snprintf(l[n++], QB_LINE, "K_e = K_cache.repeat_interleave(%d, dim=1)", G);
         snprintf(l[n++], QB_LINE, "V_e = V_cache.repeat_interleave(%d, dim=1)", G);
@@ -81,7 +82,7 @@ static int decode_run(Decode *d, const MhaConfig *c, char *working, size_t wn, c
                  (d->scores = qr_tensor(p, "scores", err, errlen)) &&
                  (d->out = qr_tensor(p, "o", err, errlen))))
         rc = -1;
-    if (d->m->groups > 1) d->repeat_bytes = copied[7]; /* K_e's line */
+    if (d->ke_line >= 0) d->repeat_bytes = copied[d->ke_line];
     play_free(p);
     return rc;
 }
