@@ -8,6 +8,7 @@
 
 #include "base/textutil.h"
 #include "check_main.h"
+#include "content/config_kv.h"
 #include "content/content.h"
 #include "content/lesson.h"
 #include "draw/lessonpage.h"
@@ -1210,6 +1211,42 @@ START_TEST(runnable_code_is_run_by_the_interpreter)
 }
 END_TEST
 
+/* @config's keys are its table's (content/config_kv.c), window among
+ * them: a causal page's band, checked as --window is; a size keeps the
+ * value the author wrote, so its error names that value. */
+START_TEST(config_window_and_sizes_as_written)
+{
+    LessonErrors e;
+    Lesson *l = parse("@title W\n@page A\nText.\n@page B\n@config causal=1 window=2\nText.\n", &e);
+    ck_assert_msg(l != NULL, "%s", e.n ? e.msg[0] : "");
+    ck_assert_int_eq(l->pages[0].cfg.window, 0);
+    ck_assert_int_eq(l->pages[1].cfg.causal, 1);
+    ck_assert_int_eq(l->pages[1].cfg.window, 2);
+    char buf[300];
+    ck_assert_str_eq(lesson_config_diff(&l->pages[0].cfg, &l->pages[1].cfg, buf, sizeof buf),
+                     "causal 0 -> 1, window 0 -> 2");
+    lesson_free(l);
+    fails_with("@title T\n@page P\n@config window=2\ntext\n",
+               "t.lesson:3: @config: --window 2: needs --causal (the window is a band of the "
+               "causal mask)");
+    fails_with("@title T\n@page P\n@config causal=1 window=2000\ntext\n",
+               "t.lesson:3: @config: --window 2000: must be between 1 and 1024");
+    fails_with("@title T\n@page P\n@config wndow=2\ntext\n",
+               "t.lesson:3: @config: unknown key 'wndow' (did you mean 'window'?)");
+    fails_with("@title T\n@page P\n@config seq=999999\ntext\n",
+               "t.lesson:3: @config: --seq 999999: must be between 1 and 1024");
+    fails_with("@title T\n@page P\n@config d_model=100001\ntext\n",
+               "t.lesson:3: @config: --d-model 100001: must be between 1 and 1024");
+    fails_with("@title T\n@page P\n@config heads=3000000000\ntext\n",
+               "t.lesson:3: @config: heads '3000000000' is too large (at most 2147483647)");
+    /* the keys a bare @config lists come from the same table */
+    char keys[200];
+    ck_assert_str_eq(config_kv_keys(keys, sizeof keys),
+                     "batch seq d_model heads kv_heads seed causal window rope rope_theta");
+    ck_assert_str_eq(config_kv_keys(keys, 10), "batch seq"); /* cut at a whole key */
+}
+END_TEST
+
 START_TEST(rope_and_flash_in_lessons)
 {
     LessonErrors e;
@@ -1369,6 +1406,7 @@ static Suite *lesson_suite(void)
     tcase_add_test(tc, config_change_notice_is_generated);
     tcase_add_test(tc, numbers_resolve_against_the_menus_list);
     tcase_add_test(tc, rope_and_flash_in_lessons);
+    tcase_add_test(tc, config_window_and_sizes_as_written);
     tcase_add_test(tc, cache_expressions_in_lessons);
     suite_add_tcase(s, tc);
     return s;

@@ -225,9 +225,19 @@ START_TEST(config_reads_the_lessons_keys)
     ck_assert(d[0].cfg.rope_theta == 500000.0);
     ck_assert_int_eq(d[0].cfg.kv_heads, 2); /* follows heads */
     free(d);
+    static const char win[] = "@q How many keys does token 3 see?\n@config causal=1 window=2\n"
+                              "@answer 2\n@explain The band.\n";
+    ck_assert_int_eq(quiz_bank_read("w.quiz", win, &d, err, sizeof err), 1);
+    ck_assert_int_eq(d[0].cfg.causal, 1);
+    ck_assert_int_eq(d[0].cfg.window, 2);
+    free(d);
     static const char *const bad[][2] = {
         {"@config heds=2\n", "b.quiz:2: @config: unknown key 'heds' (did you mean 'heads'?)"},
         {"@config causal=2\n", "b.quiz:2: @config: causal must be 0 or 1, got 2"},
+        {"@config window=3\n",
+         "b.quiz:2: @config: --window 3: needs --causal (the window is a band of the causal "
+         "mask)"},
+        {"@config seq=999999\n", "b.quiz:2: @config: --seq 999999: must be between 1 and 1024"},
         {"@config rope=halve\n",
          "b.quiz:2: @config: rope 'halve' is not a layout (did you mean 'half'?)"},
     };

@@ -73,7 +73,8 @@ PY
 # narr_ok FRAMES_LARGE FRAMES_200x60: what is wrong, if anything, with the
 # narrative lines of large print: found by their first words (the 200x60
 # frame's last paragraph, without --large), each at most LARGE_NARRATIVE_W
-# (60) columns, on frames of 30 rows or more
+# (60) columns, on frames of 30 rows or more; both files must hold the same,
+# non-zero number of frames (zip() alone would pass an empty parse)
 narr_ok() {
   python3 - "$@" <<'PY'
 import sys
@@ -86,7 +87,10 @@ def frames(path):
             out[-1].append(line)
     return out
 bad = []
-for f, ref in zip(frames(sys.argv[1]), frames(sys.argv[2])):
+got, want = frames(sys.argv[1]), frames(sys.argv[2])
+if not got or len(got) != len(want):
+    bad.append("%d frames with --large, %d without" % (len(got), len(want)))
+for f, ref in zip(got, want):
     body = [l.rstrip() for l in ref[1:]]
     while body and not body[-1]:
         body.pop()

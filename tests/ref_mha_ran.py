@@ -40,9 +40,13 @@ def rope(t, layout, theta):
 
 
 def differs(v, want):
-    """Why tensor v is not the export's tensor want (its shape and values), or None."""
+    """Why tensor v is not the export's tensor want, or None: its shape, its
+    strides (but a size-1 dim's, which address nothing and which PyTorch and
+    the engine may write differently) and its values."""
     if list(v.shape) != want["shape"]:
         return "shape %s, the run's %s" % (list(v.shape), want["shape"])
+    if any(n > 1 and a != b for n, a, b in zip(want["shape"], v.stride(), want["strides"])):
+        return "strides %s, the run's %s" % (list(v.stride()), want["strides"])
     for a, b in zip(v.reshape(-1).tolist(), want["data"]):
         if isinstance(b, str) or abs(a - b) > 1e-5 + 1e-5 * abs(b):
             return "%r vs the run's %r" % (a, b)

@@ -3,6 +3,7 @@
 #include "content/config_kv.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,13 +29,25 @@ static const struct {
     CK("kv_heads", CK_SIZE, kv_heads),
     CK("seed", CK_SEED, seed),
     CK("causal", CK_BOOL, causal),
+    CK("window", CK_SIZE, window), /* the band of the causal mask; mha_config_check's rules */
     CK("rope", CK_ROPE, rope),
     CK("rope_theta", CK_THETA, rope_theta),
 };
 #undef CK
 #define N_KEYS (int)(sizeof keys / sizeof *keys)
 
-const char config_kv_keys[] = "batch seq d_model heads kv_heads seed causal rope rope_theta";
+char *config_kv_keys(char *buf, size_t n)
+{
+    size_t o = 0;
+    if (!n) return buf;
+    buf[0] = 0;
+    for (int k = 0; k < N_KEYS; k++) {
+        size_t len = strlen(keys[k].name) + (k > 0);
+        if (o + len >= n) break; /* whole keys only */
+        o += (size_t)snprintf(buf + o, n - o, "%s%s", k ? " " : "", keys[k].name);
+    }
+    return buf;
+}
 
 /* The values of rope= (rope_layout_of reads them; "off" turns it off). */
 static const char *const rope_values[] = {"off", "half", "interleaved"};
@@ -109,7 +122,14 @@ int config_kv_set(MhaConfig *c, const char *word, int *kv_given, char *err, size
         snprintf(err, errlen, "%s must be 0 or 1, got %ld", key, v);
         return -1;
     }
-    *(int *)(void *)at = (int)(v > 100000 ? 100000 : v);
+    /* the value as written, for mha_config_check to judge and to name
+     * ("--seq 999999: must be between 1 and 1024"); only what no int holds
+     * is refused here */
+    if (v > INT_MAX) {
+        snprintf(err, errlen, "%s '%.40s' is too large (at most %d)", key, val, INT_MAX);
+        return -1;
+    }
+    *(int *)(void *)at = (int)v;
     if (keys[k].off == offsetof(MhaConfig, kv_heads)) *kv_given = 1;
     return 0;
 }

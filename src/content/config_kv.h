@@ -1,7 +1,7 @@
 /* config_kv.h - a run's configuration as key=value words: the one table of
  * keys that a lesson's @config, a quiz question's @config and a lesson's
  * {error config ...} read (batch seq d_model heads kv_heads seed causal
- * rope rope_theta). */
+ * window rope rope_theta: config_kv_keys lists them from the table). */
 #ifndef MHAVIZ_CONFIG_KV_H
 #define MHAVIZ_CONFIG_KV_H
 
@@ -9,12 +9,14 @@
 
 #include "engine/mha.h"
 
-/* The keys, space-separated, for messages and lessons/README.md. */
-extern const char config_kv_keys[];
+/* Writes the table's keys, space-separated, into buf (size n: as many
+ * whole keys as fit), for messages.  Returns buf. */
+char *config_kv_keys(char *buf, size_t n);
 
 /* Sets one key of *c from the word "key=value" (word is not changed).
- * Sizes are whole numbers (above 100000 they are kept at 100000, for
- * mha_config_check to refuse), seed one of 0..2^32-1, causal 0 or 1, rope
+ * Sizes (window among them, 0 for none) are whole numbers kept as written
+ * up to INT_MAX (larger is an error here), for mha_config_check to judge and
+ * name; seed one of 0..2^32-1, causal 0 or 1, rope
  * off/half/interleaved, rope_theta a positive decimal up to ROPE_THETA_MAX.
  * Returns 0, or -1 with the reason in err, without "@config: ": "unknown key
  * 'heds' (did you mean 'heads'?)", "heads 'x' is not a whole number".

@@ -53,7 +53,7 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
 {
     MhaConfig c = *cfg;
     int kv_given = 0, any = 0, bad = 0;
-    char *save = NULL, err[300];
+    char *save = NULL, err[300], keys[200];
     for (char *tok = strtok_r(args, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
         any = 1;
         if (config_kv_set(&c, tok, &kv_given, err, sizeof err) != 0) {
@@ -63,7 +63,7 @@ static void parse_config(Parser *p, int line, char *args, MhaConfig *cfg)
     }
     if (!any) {
         lessonparse_error(p->errs, p->file, line, "@config needs key=value pairs (keys: %s)",
-                          config_kv_keys);
+                          config_kv_keys(keys, sizeof keys));
         return;
     }
     config_kv_finish(&c, cfg, kv_given);

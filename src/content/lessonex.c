@@ -582,6 +582,7 @@ char *lesson_config_diff(const MhaConfig *a, const MhaConfig *b, char *buf, size
         {"d_head", a->heads ? a->d_model / a->heads : 0, b->heads ? b->d_model / b->heads : 0},
         {"kv_heads", a->kv_heads, b->kv_heads},
         {"causal", a->causal, b->causal},
+        {"window", a->window, b->window},
         {"seed", (long)a->seed, (long)b->seed},
     };
     size_t o = 0;

@@ -112,6 +112,19 @@ int qb_begin(Gen *g, QBuild *b, const MhaConfig *c, int target, int topic);
  * first the program makes that shares it (Q for Q_heads). */
 int qb_storage_owner(const QBuild *b, int id);
 
+/* ---- a listing of its own (quiz_run.c) ----------------------------------- */
+
+/* Runs lines[0..n) in p, in order, from their text (a listing that makes
+ * what it reads: torch.zeros, torch.arange, or the run's x and weights that
+ * p holds), and appends to working "The engine ran:" and each line with
+ * the shape, strides and copy the interpreter gave, as qb_working does.
+ * copied (may be NULL) gets each line's copied bytes.  The names stay in p.
+ * 0, or -1 with err naming the line: the question must not be asked. */
+int qr_listing(Play *p, char (*lines)[QB_LINE], int n, size_t *copied, char *working, size_t wn,
+               char *err, size_t errlen);
+/* The tensor p holds as name (the caller frees it), or NULL with err set. */
+Tensor *qr_tensor(Play *p, const char *name, char *err, size_t errlen);
+
 /* ---- configurations (quiz_config.c) --------------------------------------- */
 
 /* A realistic config whose run stays small: B*S*D*D <= work_cap.

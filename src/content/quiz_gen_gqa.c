@@ -1,5 +1,8 @@
 /* quiz_gen_gqa.c - grouped-query attention: K and V shapes when kv heads are
- * shared, which kv head a query head reads, what repeat_interleave copies. */
+ * shared, which kv head a query head reads, what repeat_interleave copies.
+ * Every listing shown runs from its text in the interpreter: the pipeline's
+ * rows through qb_working, the ones that make their own K (torch.arange,
+ * torch.zeros) through qr_listing, and the answer is read off that run. */
 #include <stdio.h>
 #include <string.h>
 
@@ -39,23 +42,38 @@ int quiz_gen_kvshape(Gen *g)
     return 0;
 }
 
-/* The kv head each query head reads, as the engine's repeat_interleave of kv
- * heads that hold their own index lays them out.  -1 on failure. */
-static int served_by(const MhaConfig *c, int h, Tensor **rep_out, char *err, size_t errlen)
+/* Runs a listing that makes every tensor it reads (torch.arange,
+ * torch.zeros) in a playground of its own and appends its trace to
+ * working.  Returns the tensor the listing names K (the caller frees it),
+ * or NULL with g->err naming the line. */
+static Tensor *run_listing(Gen *g, char (*lines)[QB_LINE], int n, char *working, size_t wn)
 {
-    int sh[4] = {1, c->kv_heads, 1, 1}; /* (B, KV, S, dh) with kv head j holding j */
-    Engine *eng = engine_new(NULL);     /* the question's own */
-    Tensor *k = tensor_zeros(eng, 4, sh);
-    engine_release(eng); /* k and rep hold it */
-    if (!k) {
-        snprintf(err, errlen, "out of memory");
+    Play *p = play_new(NULL);
+    if (!p) return snprintf(g->err, g->errlen, "out of memory"), NULL;
+    Tensor *t = qr_listing(p, lines, n, NULL, working, wn, g->err, g->errlen) < 0
+                    ? NULL
+                    : qr_tensor(p, "K", g->err, g->errlen);
+    play_free(p);
+    return t;
+}
+
+/* The listing that groups kv heads as Llama's repeat_kv does, each kv head
+ * holding its own index, run by the interpreter (the working gets its
+ * trace); lines[] is what the prompt shows.  The kv head query head h reads
+ * is K[0, h, 0, 0] of *rep_out.  -1 on failure (g->err). */
+static int served_by(Gen *g, const MhaConfig *c, int h, char (*lines)[QB_LINE], Tensor **rep_out)
+{
+    snprintf(lines[0], QB_LINE, "kv = torch.arange(%d).view(1, %d, 1, 1)", c->kv_heads,
+             c->kv_heads);
+    snprintf(lines[1], QB_LINE, "K = kv.repeat_interleave(%d // %d, dim=1)", c->heads, c->kv_heads);
+    Tensor *rep = run_listing(g, lines, 2, g->q->working, sizeof g->q->working);
+    if (!rep) return -1;
+    if (rep->ndim != 4 || rep->shape[1] != c->heads) {
+        snprintf(g->err, g->errlen, "the listing made %d dims, %d heads", rep->ndim,
+                 rep->ndim > 1 ? rep->shape[1] : 0);
+        tensor_free(rep);
         return -1;
     }
-    for (int j = 0; j < c->kv_heads; j++)
-        k->st->data[j] = (float)j;
-    Tensor *rep = tensor_repeat_interleave(k, c->heads / c->kv_heads, 1, err, errlen);
-    tensor_free(k);
-    if (!rep) return -1;
     int idx[4] = {0, h, 0, 0};
     *rep_out = rep;
     return (int)tensor_get(rep, idx);
@@ -77,7 +95,8 @@ int quiz_gen_kvhead(Gen *g)
     c.seq = 1;
     int h = quiz_rng_below(&g->r, c.heads), G = c.heads / c.kv_heads;
     Tensor *rep = NULL;
-    int served = served_by(&c, h, &rep, g->err, g->errlen);
+    char lines[2][QB_LINE];
+    int served = served_by(g, &c, h, lines, &rep);
     if (served < 0) return -1;
     if (served != mha_kv_head_of(&c, h)) {
         snprintf(g->err, g->errlen,
@@ -92,10 +111,11 @@ int quiz_gen_kvhead(Gen *g)
     q->kind = QK_NUMBER;
     q->number = served;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%d query heads share %d kv head%s (%s), grouped as Llama's repeat_kv does\n"
-           "(K = K.repeat_interleave(heads // kv_heads, dim=1)).  Heads count from 0.\n"
-           "Which kv head does query head %d read?",
-           c.heads, c.kv_heads, text_s(c.kv_heads), c.kv_heads == 1 ? "MQA" : "GQA", h);
+           "%d query heads share %d kv head%s (%s), grouped as Llama's repeat_kv does;\n"
+           "kv head j of kv holds the number j:\n    %s\n    %s\n"
+           "Heads count from 0.  Which kv head does query head %d read?",
+           c.heads, c.kv_heads, text_s(c.kv_heads), c.kv_heads == 1 ? "MQA" : "GQA", lines[0],
+           lines[1], h);
     snprintf(q->explain, sizeof q->explain,
              "Each kv head serves a block of G = heads / kv_heads consecutive query heads, so "
              "query head h reads kv head h / G (integer division).  A tiled .repeat() would give "
@@ -103,10 +123,7 @@ int quiz_gen_kvhead(Gen *g)
     qt_cat(q->working, sizeof q->working,
            "G = %d / %d = %d query head%s per kv head; kv head = %d / %d = %d.\n", c.heads,
            c.kv_heads, G, text_s(G), h, G, served);
-    qt_cat(q->working, sizeof q->working,
-           "The engine repeated kv heads 0..%d with repeat_interleave(%d, dim=1): query heads "
-           "0..%d read kv heads (",
-           c.kv_heads - 1, G, c.heads - 1);
+    qt_cat(q->working, sizeof q->working, "Query heads 0..%d read kv heads (", c.heads - 1);
     for (int j = 0; j < c.heads; j++) {
         int ix[4] = {0, j, 0, 0};
         qt_cat(q->working, sizeof q->working, "%s%d", j ? ", " : "", (int)tensor_get(rep, ix));
@@ -163,21 +180,23 @@ static int groups_kvhead(Gen *g, const char *name, int H, int KV)
         h = quiz_rng_below(&g->r, H);
     while (h / G == h % KV);
     Tensor *rep = NULL;
-    int served = served_by(&c, h, &rep, g->err, g->errlen);
+    char lines[2][QB_LINE];
+    int served = served_by(g, &c, h, lines, &rep);
     if (served < 0) return -1;
     tensor_free(rep);
     q->topic = QT_GQA, q->cfg = c, q->aux = h, q->kind = QK_NUMBER, q->number = served;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %d query heads share %d kv heads, grouped as repeat_kv does.\n"
+           "%s: %d query heads share %d kv heads, grouped as repeat_kv does;\n"
+           "kv head j of kv holds the number j:\n    %s\n    %s\n"
            "Heads count from 0.  Which kv head does query head %d read?",
-           name, H, KV, h);
+           name, H, KV, lines[0], lines[1], h);
     snprintf(q->explain, sizeof q->explain,
              "G = %d / %d = %d: no power of two, and nothing needs one.  Query heads %d*j .. "
              "%d*j+%d read kv head j, so head h reads h // %d.  h %% %d (a tiled .repeat) "
              "would be the wrong head.",
              H, KV, G, G, G, G - 1, G, KV);
     qt_cat(q->working, sizeof q->working,
-           "The engine's repeat_interleave(%d, dim=1) puts kv head %d at query head %d "
+           "repeat_interleave(%d, dim=1) put kv head %d at query head %d "
            "(%d // %d = %d; %d %% %d = %d).\n",
            G, served, h, h, G, h / G, h, KV, h % KV);
     return 0;
@@ -185,8 +204,9 @@ static int groups_kvhead(Gen *g, const char *name, int H, int KV)
 
 /* Groups that are not powers of two: Llama 4's 40 query heads over 8 kv
  * heads (groups of 5) and Falcon-7B's 71 over 1, read from their presets
- * (assets/models.presets, each cited at its config.json).  The engine
- * repeats a real (B, KV, S, d_head) K. */
+ * (assets/models.presets, each cited at its config.json).  The listing
+ * makes a real (B, KV, S, d_head) K and repeats it, run by the interpreter
+ * from its text. */
 int quiz_gen_groups(Gen *g)
 {
     QuizQuestion *q = g->q;
@@ -210,21 +230,25 @@ int quiz_gen_groups(Gen *g)
     char name[sizeof models[k]->title];
     snprintf(name, sizeof name, "%s", models[k]->title);
     presets_free(&pl);
-    int sh[4] = {B, KV, S, dh};
-    Engine *eng = engine_new(NULL); /* the question's own; kk and rep hold it */
-    Tensor *kk = tensor_zeros(eng, 4, sh);
-    engine_release(eng);
-    Tensor *rep = kk ? tensor_repeat_interleave(kk, G, 1, err, sizeof err) : NULL;
-    tensor_free(kk);
-    if (!rep) return snprintf(g->err, g->errlen, "%s", kk ? err : "out of memory"), -1;
+    /* K made by the listing itself: the interpreter runs what is shown */
+    char lines[2][QB_LINE];
+    snprintf(lines[0], QB_LINE, "K = torch.zeros(%d, %d, %d, %d)", B, KV, S, dh);
+    snprintf(lines[1], QB_LINE, "K = K.repeat_interleave(%d // %d, dim=1)", H, KV);
+    Tensor *rep = run_listing(g, lines, 2, q->working, sizeof q->working);
+    if (!rep) return -1;
+    if (rep->ndim != 4) {
+        snprintf(g->err, g->errlen, "groups: the listing made %d dims", rep->ndim);
+        tensor_free(rep);
+        return -1;
+    }
     q->topic = QT_GQA;
     q->cfg = mha_config_default();
     q->cfg.batch = B, q->cfg.seq = S, q->cfg.heads = H, q->cfg.kv_heads = KV;
     q->cfg.d_model = H * dh;
     qt_cat(q->prompt, sizeof q->prompt,
-           "%s: %d query heads, %d kv head%s, d_head %d.\nK for B = %d, S = %d is (%d, %d, %d, "
-           "%d).\n    K = K.repeat_interleave(%d // %d, dim=1)\nWhat is the shape of K now?",
-           name, H, KV, text_s(KV), dh, B, S, B, KV, S, dh, H, KV);
+           "%s: %d query heads, %d kv head%s, d_head %d.\nK for B = %d, S = %d:\n    %s\n    "
+           "%s\nWhat is the shape of K now?",
+           name, H, KV, text_s(KV), dh, B, S, lines[0], lines[1]);
     long long ans[4] = {rep->shape[0], rep->shape[1], rep->shape[2], rep->shape[3]};
     long long v[][4] = {{B, KV, S, dh}, {B, 64, S, dh}, {B, KV * 8, S, dh},
                         {B, G, S, dh},  {B, S, H, dh},  {B, H * KV, S, dh}};
@@ -240,11 +264,6 @@ int quiz_gen_groups(Gen *g)
              "h reads kv head h // %d.  Rounding to 64 or to a multiple of 8 is a habit from "
              "other models, not a rule.",
              G, G, G);
-    char s1[64], st[64];
-    qt_cat(q->working, sizeof q->working,
-           "The engine repeated K (%d, %d, %d, %d): %s strides %s, a copy of %zu bytes.\n", B, KV,
-           S, dh, tensor_fmt_dims(s1, sizeof s1, rep->ndim, rep->shape),
-           tensor_fmt_strides(st, sizeof st, rep), rep->st->bytes_copied);
     tensor_free(rep);
     return 0;
 }

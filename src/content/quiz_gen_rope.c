@@ -215,8 +215,28 @@ int quiz_gen_rope_angle(Gen *g)
     do /* pair 0 turns by p whatever the formula: not a question */
         j = quiz_rng_below(&g->r, dh), i = rope_pair_of(c.rope, j, dh);
     while (i == 0);
-    /* the engine's angle, and its rotation of (1, 0) at position p */
-    double want = (double)((float)p * rope_inv_freq(i, dh, c.rope_theta));
+    /* inv_freq as the prompt shows it, run by the interpreter from its
+     * text; the engine's rotation tables must agree with it */
+    char line[1][QB_LINE];
+    snprintf(line[0], QB_LINE, "inv_freq = 1.0 / %.0f ** (torch.arange(0, %d, 2).float() / %d)",
+             c.rope_theta, dh, dh);
+    Play *pl = play_new(NULL);
+    if (!pl) return snprintf(g->err, g->errlen, "out of memory"), -1;
+    Tensor *inv =
+        qr_listing(pl, line, 1, NULL, q->working, sizeof q->working, g->err, g->errlen) < 0
+            ? NULL
+            : qr_tensor(pl, "inv_freq", g->err, g->errlen);
+    play_free(pl);
+    if (!inv) return -1;
+    int at[1] = {i};
+    float inv_i = inv->ndim == 1 && inv->shape[0] == dh / 2 ? tensor_get(inv, at) : NAN;
+    tensor_free(inv);
+    if (inv_i != rope_inv_freq(i, dh, c.rope_theta))
+        return snprintf(g->err, g->errlen, "rope: inv_freq[%d] is %.9g run, %.9g in the engine", i,
+                        (double)inv_i, (double)rope_inv_freq(i, dh, c.rope_theta)),
+               -1;
+    /* the angle from the run's inv_freq, and the engine's rotation of (1, 0) at position p */
+    double want = (double)((float)p * inv_i);
     float v[128] = {0};
     int a = c.rope == ROPE_HALF ? i : 2 * i, b = rope_partner(c.rope, a, dh);
     v[a] = 1;
@@ -224,10 +244,10 @@ int quiz_gen_rope_angle(Gen *g)
     q->topic = QT_ROPE, q->cfg = c, q->tensor = MT_Q_ROPE, q->idx[0] = j, q->idx[1] = p;
     qt_cat(q->prompt, sizeof q->prompt,
            "RoPE with the %s layout, d_head %d, theta %.0f, inv_freq as HF computes it:\n"
-           "    inv_freq = 1.0 / %.0f ** (torch.arange(0, %d, 2).float() / %d)\n"
+           "    %s\n"
            "By what angle is float %d of the head vector of the token at position %d\n"
            "rotated (positions count from 0)?",
-           rope_layout_name(c.rope), dh, c.rope_theta, c.rope_theta, dh, dh, j, p);
+           rope_layout_name(c.rope), dh, c.rope_theta, line[0], j, p);
     double th = c.rope_theta, D = dh;
     const double dv[5] = {
         p * pow(th, -2.0 * j / D),       /* the float index for the pair index */
@@ -247,12 +267,11 @@ int quiz_gen_rope_angle(Gen *g)
              "the last ones barely move, so the low pairs tell near tokens apart and the high "
              "pairs far ones.  Both floats of a pair turn by the same angle.");
     qt_cat(q->working, sizeof q->working,
-           "float %d is in pair %d; inv_freq[%d] = %.9g (float32, as the engine computes it);\n"
+           "float %d is in pair %d; inv_freq[%d] = %.9g (float32, as that line computed it);\n"
            "angle = %d x %.9g = %.9g rad.\n"
            "The engine turned (1, 0) in floats (%d, %d) at position %d: (%.6f, %.6f),\n"
            "cos and sin of that angle.\n",
-           j, i, i, (double)rope_inv_freq(i, dh, th), p, (double)rope_inv_freq(i, dh, th), want, a,
-           b, p, (double)v[a], (double)v[b]);
+           j, i, i, (double)inv_i, p, (double)inv_i, want, a, b, p, (double)v[a], (double)v[b]);
     return 0;
 }
 
