@@ -375,6 +375,27 @@ START_TEST(typed_exercise_is_checked)
 }
 END_TEST
 
+/* A right answer counts when it is judged: q straight after it keeps the
+ * page solved (it was recorded only when Space turned the page). */
+START_TEST(a_right_answer_is_kept_on_q)
+{
+    Screen *p = lesson_open(&ui, "1");
+    ck_assert_ptr_nonnull(p);
+    press(p, ' ');
+    press(p, ' ');
+    ck_assert(shows(p, 80, 24, "3/7  The first reshape: split"));
+    for (const char *k = "1,2,4,4"; *k; k++)
+        press(p, *k);
+    ck_assert_int_eq(press(p, UI_K_ENTER), UI_REDRAW);
+    ck_assert(strstr(ui.status, "Right.") != NULL);
+    press(p, 'q');
+    screen_close(p);
+    Progress pr;
+    progress_load(&pr, 0);
+    ck_assert(progress_solved(&pr, "01-pipeline", 2));
+}
+END_TEST
+
 /* A @do page waits for H, says where the learner is, and confirms. */
 START_TEST(do_exercise_waits_for_the_key)
 {
@@ -855,6 +876,7 @@ static Suite *lessonui_suite(void)
     tcase_add_test(tc, variants_side_by_side);
     tcase_add_test(tc, kv_calculator_screen);
     tcase_add_test(tc, typed_exercise_is_checked);
+    tcase_add_test(tc, a_right_answer_is_kept_on_q);
     tcase_add_test(tc, do_exercise_waits_for_the_key);
     tcase_add_test(tc, do_inspect_exercise);
     tcase_add_test(tc, space_skips_a_do_exercise);

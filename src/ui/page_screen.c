@@ -106,6 +106,8 @@ static int solved(const PageScreen *ps)
     return pg->todo ? ps->did : ps->verdict == 1;
 }
 
+static void page_mark(PageScreen *ps, Ui *ui); /* the page done, in memory */
+
 static int typing(const PageScreen *ps)
 {
     return pending(ps) && ps->l->pages[ps->page].expect;
@@ -161,6 +163,7 @@ static void check_done(PageScreen *ps, Ui *ui)
         ps->did = 1;
         ui_status(ui, "Done: %s %s. Space goes on.", lesson_do_names[pg->todo],
                   pg->todo == LD_INSPECT ? "found" : "reached");
+        page_mark(ps, ui);
     }
 }
 
@@ -242,6 +245,7 @@ static int check_typed(PageScreen *ps, Ui *ui)
         snprintf(ps->why + k, sizeof ps->why - k, ". %s", ps->t.hint);
     }
     ui_status(ui, "%s", r == 1 ? "Right. Space goes on." : "Not yet.");
+    if (r == 1) page_mark(ps, ui); /* solved now: q straight after keeps it */
     return UI_REDRAW;
 }
 
@@ -256,6 +260,7 @@ static int pick(PageScreen *ps, Ui *ui, int k)
     snprintf(ps->why, sizeof ps->why, "%.150s", ps->t.hint ? ps->t.hint : "");
     ui_status(ui, "%s",
               ps->verdict == 1 ? "Right: the engine ran it. Space goes on." : "Not that one.");
+    if (ps->verdict == 1) page_mark(ps, ui);
     return UI_REDRAW;
 }
 
