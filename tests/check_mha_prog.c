@@ -172,15 +172,15 @@ START_TEST(dataflow_of_the_program)
     ck_assert_str_eq(mha_program_sized(&c, row_of(&c, "K_expand"), buf, sizeof buf),
                      "K_expand = K_heads.unsqueeze(2).expand(1, 2, 2, 4, 2)");
     ck_assert_ptr_null(mha_program_sized(&c, row_of(&c, "Q_split"), buf, 10)); /* too small */
-    /* attn reads scores and mask; softmax and float are bare names; not
-     * masked_fill (a method), dim (a keyword) or the '-inf' in the string */
+    /* attn reads scores and hide; softmax and math are bare names; not
+     * masked_fill (a method), inf (an attribute) or dim (a keyword) */
     int n = mha_program_names(&c, row_of(&c, "attn"), lhs, rhs, 16);
     ck_assert_str_eq(lhs, "attn");
     ck_assert_int_eq(n, 4);
     ck_assert_str_eq(rhs[0], "softmax");
     ck_assert_str_eq(rhs[1], "scores");
-    ck_assert_str_eq(rhs[2], "mask");
-    ck_assert_str_eq(rhs[3], "float");
+    ck_assert_str_eq(rhs[2], "hide");
+    ck_assert_str_eq(rhs[3], "math");
     c.causal = 0, c.window = 0; /* the masked row does not run */
     ck_assert_int_eq(mha_program_names(&c, row_of(&c, "attn") - 1, lhs, rhs, 16), -1);
     c.causal = 1, c.window = 3;
@@ -195,12 +195,12 @@ START_TEST(dataflow_of_the_program)
         const char *s = mha_program_stmt(&c, i, NULL);
         ck_assert_ptr_nonnull(s);
         ck_assert_msg(s[0] != 'V' && i <= row_of(&c, "attn"), "attn needs %s", s);
-        masks += !strncmp(s, "mask = ", 7);
+        masks += !strncmp(s, "hide = ", 7);
         rows++;
     }
-    ck_assert_int_eq(masks, 2);
+    ck_assert_int_eq(masks, 1); /* the band: one statement, as the panel writes it */
     ck_assert_int_eq(rows,
-                     12); /* Q K, their split and heads, Q_groups K_expand scores, 2 masks, attn */
+                     13); /* Q K, their split and heads, Q_groups K_expand scores, i j hide, attn */
     memset(need, 0, sizeof need);
     ck_assert_int_eq(mha_program_need(&c, "x", need), -1); /* an input: no row makes it */
     for (int i = 0; i < mha_program_count(); i++)

@@ -120,9 +120,10 @@ typedef struct MhaStepInfo {
 } MhaStepInfo;
 extern const MhaStepInfo mha_steps[MS_ALL];
 
-#define MHA_STEP_STMTS 4 /* statements one step runs, at most (mha_run fails past it) */
-#define MHA_STEP_INPUTS                                                                            \
-    4 /* the run's tensors one step reads, at most (project: x, W_Q, W_K, W_V) */
+/* statements one step runs, at most (mha_run fails past it); the run's
+ * tensors one step reads, at most (project: x, W_Q, W_K, W_V) */
+#define MHA_STEP_STMTS 6
+#define MHA_STEP_INPUTS 4
 #define MHA_STEP_CODE 512 /* MhaStep.code's bytes: MHA_STEP_STMTS statements and "; " */
 
 typedef struct MhaStep {

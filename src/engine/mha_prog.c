@@ -35,6 +35,7 @@ enum {
     ON_MASK = 1 << 2,
     ON_NOMASK = 1 << 3,
     ON_WINDOW = 1 << 4,
+    ON_NOWINDOW = 1 << 7,
     ON_MHA = 1 << 5,
     ON_GQA = 1 << 6,
 };
@@ -67,9 +68,11 @@ static const struct {
     {MS_SCORES, ON_GQA | ON_ROPE, "K_expand = K_rope.unsqueeze(2).expand(B, KV, G, S, dh)"},
     {MS_SCORES, ON_GQA, "scores = (Q_groups @ K_expand.transpose(-2, -1) / sqrt(dh)).view(B, H, S, S)"},
     /* query i sees key j iff j <= i (and i - j < W): computed, not copied */
-    {MS_SOFTMAX, ON_MASK, "mask = torch.arange(S).view(S, 1) >= torch.arange(S)"},
-    {MS_SOFTMAX, ON_WINDOW, "mask = mask * (torch.arange(S).view(S, 1) - torch.arange(S) < W)"},
-    {MS_SOFTMAX, ON_MASK, "attn = softmax(scores.masked_fill(mask == 0, float('-inf')), dim=-1)"},
+    {MS_SOFTMAX, ON_MASK, "i = torch.arange(S).view(S, 1)"},
+    {MS_SOFTMAX, ON_MASK, "j = torch.arange(S)"},
+    {MS_SOFTMAX, ON_MASK | ON_NOWINDOW, "hide = j > i"},
+    {MS_SOFTMAX, ON_WINDOW, "hide = (j > i) + (i - j >= W)"},
+    {MS_SOFTMAX, ON_MASK, "attn = softmax(scores.masked_fill(hide, -math.inf), dim=-1)"},
     {MS_SOFTMAX, ON_NOMASK, "attn = softmax(scores, dim=-1)"},
     {MS_WEIGHTED, ON_MHA, "head_out = attn @ V_heads"},
     {MS_WEIGHTED, ON_GQA, "V_expand = V_heads.unsqueeze(2).expand(B, KV, G, S, dh)"},
@@ -91,7 +94,7 @@ static const struct {
     {TEACH, ON_NOROPE, "Q_full = Q.view(B, 1, S, D)"},
     {TEACH, ON_ROPE, "Q_full = Q_rope.transpose(1, 2).contiguous().view(B, 1, S, D)"},
     {TEACH, ON_ALL, "big = Q_full @ K_repeat.transpose(1, 2).contiguous().view(B, 1, S, D).transpose(-2, -1) / sqrt(D)"},
-    {TEACH, ON_MASK, "attn_single = softmax(big.masked_fill(mask == 0, float('-inf')), dim=-1)"},
+    {TEACH, ON_MASK, "attn_single = softmax(big.masked_fill(hide, -math.inf), dim=-1)"},
     {TEACH, ON_NOMASK, "attn_single = softmax(big, dim=-1)"},
 };
 /* clang-format on */
@@ -99,9 +102,9 @@ static const struct {
 
 static int runs(const MhaConfig *c, unsigned when)
 {
-    const unsigned holds = (c->rope != ROPE_OFF ? ON_ROPE : ON_NOROPE) |
-                           (c->causal ? ON_MASK : ON_NOMASK) | (c->window > 0 ? ON_WINDOW : 0) |
-                           (c->kv_heads == c->heads ? ON_MHA : ON_GQA);
+    const unsigned holds =
+        (c->rope != ROPE_OFF ? ON_ROPE : ON_NOROPE) | (c->causal ? ON_MASK : ON_NOMASK) |
+        (c->window > 0 ? ON_WINDOW : ON_NOWINDOW) | (c->kv_heads == c->heads ? ON_MHA : ON_GQA);
     return (when & holds) == when;
 }
 
