@@ -295,28 +295,35 @@ double tensor_exp(double x)
     return exp_scale(p, k);
 }
 
-/* tensor_exp of x[0..4), bit for bit: the four polynomials in two SSE2 (or
- * NEON) registers, lane-wise IEEE operations in the same order as above. */
+/* tensor_exp of x[0..EXP_LANES), bit for bit: the polynomials two to an
+ * SSE2 (or NEON) register, lane-wise IEEE operations in the same order as
+ * above.  Eight at once, because Horner's rule is a chain: each step waits
+ * for the multiply and the add before it, and four chains keep the CPU's
+ * pipelines full where one or two leave them waiting. */
 typedef double d2 __attribute__((vector_size(16)));
-static void exp_four(const double *x, double *e)
+#define EXP_LANES 8
+static void exp_lanes(const double *x, double *e)
 {
-    for (int i = 0; i < 4; i++)
+    for (int i = 0; i < EXP_LANES; i++)
         if (!(x[i] >= -745.0 && x[i] <= 709.0)) {
-            for (int j = 0; j < 4; j++)
+            for (int j = 0; j < EXP_LANES; j++)
                 e[j] = tensor_exp(x[j]);
             return;
         }
-    long k[4];
-    d2 r0 = {exp_reduce(x[0], &k[0]), exp_reduce(x[1], &k[1])};
-    d2 r1 = {exp_reduce(x[2], &k[2]), exp_reduce(x[3], &k[3])};
-    d2 p0 = {exp_coef[0], exp_coef[0]}, p1 = p0;
+    long k[EXP_LANES];
+    double r[EXP_LANES];
+    for (int i = 0; i < EXP_LANES; i++)
+        r[i] = exp_reduce(x[i], &k[i]);
+    /* four named registers, not an array: the chains stay out of memory */
+    d2 r0 = {r[0], r[1]}, r1 = {r[2], r[3]}, r2 = {r[4], r[5]}, r3 = {r[6], r[7]};
+    d2 p0 = {exp_coef[0], exp_coef[0]}, p1 = p0, p2 = p0, p3 = p0;
     for (int i = 1; i <= EXP_DEGREE; i++) {
         d2 c = {exp_coef[i], exp_coef[i]};
-        p0 = p0 * r0 + c;
-        p1 = p1 * r1 + c;
+        p0 = p0 * r0 + c, p1 = p1 * r1 + c, p2 = p2 * r2 + c, p3 = p3 * r3 + c;
     }
-    e[0] = exp_scale(p0[0], k[0]), e[1] = exp_scale(p0[1], k[1]);
-    e[2] = exp_scale(p1[0], k[2]), e[3] = exp_scale(p1[1], k[3]);
+    const double q[EXP_LANES] = {p0[0], p0[1], p1[0], p1[1], p2[0], p2[1], p3[0], p3[1]};
+    for (int i = 0; i < EXP_LANES; i++)
+        e[i] = exp_scale(q[i], k[i]);
 }
 
 /* One row of n floats, stride st, softmaxed in place. */
@@ -332,12 +339,12 @@ static void softmax_row(float *row, int n, long st)
     }
     double sum = 0;
     int j = 0;
-    for (; j + 4 <= n; j += 4) { /* e <= 1: no overflow at +-1e4 */
-        double x[4], e[4];
-        for (int i = 0; i < 4; i++)
+    for (; j + EXP_LANES <= n; j += EXP_LANES) { /* e <= 1: no overflow at +-1e4 */
+        double x[EXP_LANES], e[EXP_LANES];
+        for (int i = 0; i < EXP_LANES; i++)
             x[i] = row[(j + i) * st] - mx;
-        exp_four(x, e);
-        for (int i = 0; i < 4; i++) {
+        exp_lanes(x, e);
+        for (int i = 0; i < EXP_LANES; i++) {
             row[(j + i) * st] = (float)e[i];
             sum += row[(j + i) * st];
         }
