@@ -238,6 +238,30 @@ START_TEST(test_wrong_view_names_the_tokens_of_the_block)
 }
 END_TEST
 
+/* RoPE at d_head 2 has one pair: "its one pair by p", not "pair 0 by p,
+ * pair 0 by p x 1" (found by a new user); at d_head 4 the first and last. */
+START_TEST(test_rope_one_pair_is_said_once)
+{
+    MhaConfig c = mha_config_default();
+    char e[300], text[2048];
+    c.heads = 4, c.kv_heads = 2, c.rope = ROPE_HALF; /* d_model 8: d_head 2 */
+    Mha *m = mha_run(&c, e, sizeof e);
+    ck_assert_msg(m != NULL, "%s", e);
+    SceneState s = scene_state_default();
+    s.step = MS_ROPE;
+    scene_narrative(m, &s, text, sizeof text);
+    ck_assert_msg(strstr(text, "rad: its one pair by p.") != NULL, "%s", text);
+    ck_assert_msg(!strstr(text, "pair 0 by p x"), "%s", text);
+    mha_free(m);
+    c.heads = 2, c.kv_heads = 2; /* d_head 4: pairs 0 and 1 */
+    m = mha_run(&c, e, sizeof e);
+    ck_assert_msg(m != NULL, "%s", e);
+    scene_narrative(m, &s, text, sizeof text);
+    ck_assert_msg(strstr(text, "rad: pair 0 by p, pair 1 by p x 0.01.") != NULL, "%s", text);
+    mha_free(m);
+}
+END_TEST
+
 /* x at --seq 1 holds "1 token of 8 numbers", not "1 token of 8 numbers each". */
 START_TEST(test_one_token_input_has_no_each)
 {
@@ -283,6 +307,7 @@ static Suite *narrative_suite(void)
     tcase_add_test(tc, test_d_head_1_reads_as_prose);
     tcase_add_test(tc, test_wrong_view_names_the_tokens_of_the_block);
     tcase_add_test(tc, test_one_token_input_has_no_each);
+    tcase_add_test(tc, test_rope_one_pair_is_said_once);
     suite_add_tcase(s, tc);
     return s;
 }

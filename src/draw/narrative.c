@@ -252,13 +252,16 @@ static void narr_rope(const Ctx *x, char *buf, size_t n)
                  count(far, "float"));
     else
         snprintf(where, sizeof where, "float 2i pairs with 2i+1, the next float (Meta's llama)");
+    char turns[96] = "its one pair by p"; /* d_head 2: pair 0 is the last */
+    if (dh / 2 > 1)
+        snprintf(turns, sizeof turns, "pair 0 by p, pair %d by p x %.3g", dh / 2 - 1,
+                 (double)rope_inv_freq(dh / 2 - 1, dh, c->rope_theta));
     snprintf(buf, n,
-             "RoPE %s: %s. Token p turns pair i by p x %g^(-2i/%d) rad: pair 0 by p, pair %d by "
-             "p x %.3g. Only Q and K, into new buffers (%s B); V is never rotated. HF's permute "
-             "of W_Q, W_K (view(H, dh/2, 2, D).transpose(1, 2)) makes %s give these scores "
-             "(largest difference %.1g; %.2g unpermuted).",
-             rope_layout_name(c->rope), where, c->rope_theta, dh, dh / 2 - 1,
-             (double)rope_inv_freq(dh / 2 - 1, dh, c->rope_theta),
+             "RoPE %s: %s. Token p turns pair i by p x %g^(-2i/%d) rad: %s. Only Q and K, into "
+             "new buffers (%s B); V is never rotated. HF's permute of W_Q, W_K (view(H, dh/2, "
+             "2, D).transpose(1, 2)) makes %s give these scores (largest difference %.1g; %.2g "
+             "unpermuted).",
+             rope_layout_name(c->rope), where, c->rope_theta, dh, turns,
              num(m->steps[MS_ROPE].bytes_copied), c->rope == ROPE_HALF ? "interleaved" : "half",
              (double)mha_rope_hf_diff(m, 0), (double)mha_rope_hf_diff(m, 1));
 }
