@@ -1504,6 +1504,24 @@ START_TEST(working_views_copy_nothing)
 }
 END_TEST
 
+/* The rescale's explanation gives both numbers: the old terms are too big
+ * by exp(m_new - m_old) and are multiplied by its inverse alpha (it said
+ * "rescaled by it", the too-big factor). */
+START_TEST(flash_rescale_says_alpha)
+{
+    QuizQuestion q;
+    char err[300];
+    for (uint64_t seed = 1; seed < 20; seed++) {
+        ck_assert_int_eq(quiz_generate_kind(QG_FLASH_RESCALE, seed, &q, err, sizeof err), 0);
+        const char *big = strstr(q.explain, "too big by exp("),
+                   *al = strstr(q.explain, "alpha = exp(m_old - m_new) = ");
+        ck_assert_msg(big && al, "%s", q.explain);
+        double x = strtod(strstr(big, ") = ") + 4, NULL), a = strtod(al + 30, NULL);
+        ck_assert_msg(fabs(x * a - 1) < 2e-3, "%g x %g: %s", x, a, q.explain);
+    }
+}
+END_TEST
+
 /* A listing that does not run is refused every time it is asked: qb_play
  * kept its Play after a failure, so a second call said 0 over tensors it
  * never made. */
@@ -1534,6 +1552,7 @@ static Suite *quiz_suite(void)
     tcase_add_test(g, weight_transpose_shows_real_strides);
     tcase_add_test(g, working_views_copy_nothing);
     tcase_add_test(g, a_failed_listing_stays_failed);
+    tcase_add_test(g, flash_rescale_says_alpha);
     suite_add_tcase(s, g);
     TCase *b = tcase_create("bank");
     tcase_add_test(b, curated_bank_valid);

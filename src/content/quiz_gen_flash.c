@@ -235,11 +235,12 @@ int quiz_gen_flash_rescale(Gen *g)
         snprintf(q->explain, sizeof q->explain,
                  "The new tile raised the row's max from %.4f to %.4f, so everything summed "
                  "against the old max is too big by exp(%.4f - %.4f) = %.4f: the old l and the "
-                 "old (unnormalised) O are both rescaled by it before the tile's exp(s - m_new) "
-                 "terms are added.  O = (alpha l_old O_old + sum exp(s - m_new) v) / (alpha l_old "
+                 "old (unnormalised) O are both multiplied by its inverse, alpha = exp(m_old - "
+                 "m_new) = %.4f, before the tile's exp(s - m_new) terms are added.  O = (alpha "
+                 "l_old O_old + sum exp(s - m_new) v) / (alpha l_old "
                  "+ sum exp(s - m_new)).  Forgetting the rescale weights the old keys e^(m_new - "
                  "m_old) times too much.",
-                 mo, mn, mn, mo, 1 / alpha);
+                 mo, mn, mn, mo, 1 / alpha, alpha);
         qt_cat(q->working, sizeof q->working,
                "m_new = max(%.4f, tile max) = %.4f; alpha = exp(m_old - m_new) = %.6f\n"
                "tile: sum exp(s - m_new) = %.6f, sum exp(s - m_new) v = (%.6f, %.6f)\n"
